@@ -1,0 +1,99 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { findParamIndex, McpParamType } from '../decorators/mcp-param.decorators.js';
+import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from '../decorators/tool-name.js';
+import { McpToolHandlerFactory } from '../execution/tool-handler.factory.js';
+import { McpConfigurationError } from '../mcp-configuration.error.js';
+import { McpMessages } from '../mcp.messages.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpToolDefinition, McpToolDescriptor } from '../interfaces/mcp-tool-definition.interface.js';
+import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
+import { envelopeOutputSchema } from '../results/envelope-output-schema.js';
+import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
+import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
+import { McpToolRegistry } from './mcp-tool.registry.js';
+
+type DtoClass = new (...args: never[]) => object;
+
+/** Types that say nothing about the arguments' shape (an interface compiles to Object). */
+const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, undefined]);
+
+/**
+ * Walks every provider once at boot, finds `@McpTool()` methods and registers them with their schemas and
+ * handlers. Misconfiguration throws here, so `app.init()` fails with a message naming the method.
+ */
+@Injectable()
+export class McpToolExplorer implements OnModuleInit {
+  private readonly logger = new Logger('McpModule');
+  private readonly schemas = new DtoSchemaFactory({ debug: (message) => this.logger.debug(message) });
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly accessor: McpMetadataAccessor,
+    private readonly registry: McpToolRegistry,
+    private readonly handlers: McpToolHandlerFactory,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  onModuleInit(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      if (wrapper.isAlias) continue; // useExisting: the same instance listed twice
+      const prototype = this.prototypeOf(wrapper);
+      if (!prototype) continue;
+      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+        const options = this.accessor.getToolOptions((prototype as Record<string, unknown>)[methodName]);
+        if (options) this.registry.add(this.describe(wrapper, prototype, methodName, options));
+      }
+    }
+  }
+
+  /** Static providers are scanned through their instance; request-scoped ones through their class. */
+  private prototypeOf(wrapper: InstanceWrapper): object | undefined {
+    const source = wrapper.isDependencyTreeStatic() && !wrapper.isTransient ? wrapper.instance : (wrapper.metatype as { prototype?: unknown } | null)?.prototype;
+    if (!source || typeof source !== 'object') return undefined;
+    return wrapper.isDependencyTreeStatic() && !wrapper.isTransient ? (Object.getPrototypeOf(source) ?? undefined) : source;
+  }
+
+  private describe(wrapper: InstanceWrapper, prototype: object, methodName: string, options: McpToolOptions): McpToolDefinition {
+    const site = `${prototype.constructor?.name ?? String(wrapper.name)}#${methodName}`;
+    if (typeof options.description !== 'string' || options.description.trim() === '') {
+      throw new McpConfigurationError(McpMessages.missingDescription(site));
+    }
+    const name = options.name ?? methodNameToToolName(methodName);
+    if (!MCP_TOOL_NAME_PATTERN.test(name)) throw new McpConfigurationError(McpMessages.invalidToolName(site, name));
+    const timeoutMs = options.timeoutMs ?? this.options.toolTimeoutMs;
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpMessages.invalidTimeout(site, timeoutMs));
+
+    const argsType = this.argsTypeOf(prototype, methodName, site);
+    const descriptor: McpToolDescriptor = {
+      name,
+      ...(options.title !== undefined && { title: options.title }),
+      description: options.description,
+      inputSchema: this.schemas.forClass(argsType),
+      ...(options.output && { outputSchema: envelopeOutputSchema(this.schemas.forClass(options.output), { pending: false }) }),
+      ...(options.annotations && { annotations: { ...options.annotations } }),
+    };
+    return { name, site, descriptor, argsType, timeoutMs, handler: this.handlers.create(wrapper, methodName, site) };
+  }
+
+  /**
+   * The DTO of the `@McpArgs()` parameter; without the decorator, the first parameter when it is a class
+   * (the arguments are passed first either way).
+   */
+  private argsTypeOf(prototype: object, methodName: string, site: string): DtoClass | undefined {
+    const paramTypes = this.accessor.getParamTypes(prototype, methodName);
+    const index = findParamIndex(this.accessor.getParams(prototype, methodName), McpParamType.ARGS);
+    if (index !== undefined) {
+      const type = paramTypes[index];
+      if (UNVALIDATABLE_TYPES.has(type) || typeof type !== 'function') throw new McpConfigurationError(McpMessages.argsNotAClass(site));
+      return type as DtoClass;
+    }
+    const hasDecoratedParams = this.accessor.getParams(prototype, methodName) !== undefined;
+    const first = paramTypes[0];
+    if (hasDecoratedParams || typeof first !== 'function' || UNVALIDATABLE_TYPES.has(first)) return undefined;
+    return first as DtoClass;
+  }
+}

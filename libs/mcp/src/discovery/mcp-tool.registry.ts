@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { McpConfigurationError } from '../mcp-configuration.error.js';
+import { McpMessages } from '../mcp.messages.js';
+import type { McpToolDefinition, McpToolDescriptor } from '../interfaces/mcp-tool-definition.interface.js';
+
+/**
+ * The tools of one application, filled once at boot by the explorer; the request path only reads it.
+ * One instance per module instance: two apps in one process never share tools.
+ * @publicApi
+ */
+@Injectable()
+export class McpToolRegistry {
+  private readonly tools = new Map<string, McpToolDefinition>();
+  private descriptors: McpToolDescriptor[] = [];
+
+  /** Adds a tool; a second tool with the same name is a boot error naming both sites. */
+  add(tool: McpToolDefinition): void {
+    const existing = this.tools.get(tool.name);
+    if (existing) throw new McpConfigurationError(McpMessages.duplicateToolName(tool.name, existing.site, tool.site));
+    this.tools.set(tool.name, tool);
+    this.descriptors = [...this.descriptors, tool.descriptor];
+  }
+
+  get(name: string): McpToolDefinition | undefined {
+    return this.tools.get(name);
+  }
+
+  get size(): number {
+    return this.tools.size;
+  }
+
+  /** Wire descriptors in registration order (the order `tools/list` pages through). */
+  listDescriptors(): readonly McpToolDescriptor[] {
+    return this.descriptors;
+  }
+}

@@ -1,0 +1,37 @@
+import { plainToInstance } from 'class-transformer';
+import { validate, type ValidationError } from 'class-validator';
+
+/** Outcome of validating `tools/call` arguments against a tool's DTO. */
+export type ArgumentValidation =
+  | { valid: true; value: object }
+  | { valid: false; fields: string[]; message: string };
+
+/** The checks applied on every call (seed 002: never trust the model's arguments). */
+const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
+
+/**
+ * Re-validates arguments on the server: class-transformer builds the DTO (keeping property defaults), then
+ * class-validator checks it with whitelist and forbidNonWhitelisted, so unknown properties are errors too.
+ */
+export async function validateArguments(type: new (...args: never[]) => object, raw: Record<string, unknown>): Promise<ArgumentValidation> {
+  const value = plainToInstance(type as new () => object, raw) as object;
+  const errors = await validate(value, VALIDATOR_OPTIONS);
+  if (errors.length === 0) return { valid: true, value };
+  const failures = flattenErrors(errors);
+  return {
+    valid: false,
+    fields: failures.map((failure) => failure.path),
+    message: `Invalid arguments: ${failures.map((failure) => `${failure.path}: ${failure.reasons.join('; ')}`).join(', ')}`,
+  };
+}
+
+/** Nested errors (ValidateNested, arrays) become dotted paths: `location.city`, `stops.0.name`. */
+function flattenErrors(errors: ValidationError[], prefix = ''): { path: string; reasons: string[] }[] {
+  const result: { path: string; reasons: string[] }[] = [];
+  for (const error of errors) {
+    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    if (error.constraints) result.push({ path, reasons: Object.values(error.constraints) });
+    if (error.children?.length) result.push(...flattenErrors(error.children, path));
+  }
+  return result;
+}

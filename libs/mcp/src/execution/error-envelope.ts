@@ -1,0 +1,41 @@
+import { HttpException } from '@nestjs/common';
+import type { McpErrorEnvelope } from '../results/envelope.types.js';
+import { errorBody, McpToolError } from '../results/mcp-tool.error.js';
+
+/** HTTP statuses a Nest HttpException may carry, mapped to envelope codes (guards throw 403, for instance). */
+const HTTP_STATUS_CODES: Record<number, string> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  408: 'TIMEOUT',
+  409: 'CONFLICT',
+  429: 'RATE_LIMITED',
+  503: 'UNAVAILABLE',
+};
+
+/**
+ * Turns anything a tool threw into an error envelope. `McpToolError` and 4xx `HttpException`s carry messages
+ * meant for the caller; anything else is reported as a generic `INTERNAL_ERROR` (its message and stack stay
+ * in the server log), and `internal` is set so the caller logs it.
+ */
+export function errorToEnvelope(error: unknown): { envelope: McpErrorEnvelope; internal: boolean } {
+  if (error instanceof McpToolError) return { envelope: { status: 'error', error: error.toErrorBody() }, internal: false };
+  if (error instanceof HttpException && error.getStatus() < 500) {
+    const code = HTTP_STATUS_CODES[error.getStatus()] ?? 'REQUEST_REJECTED';
+    return { envelope: { status: 'error', error: errorBody(code, httpExceptionMessage(error)) }, internal: false };
+  }
+  return {
+    envelope: { status: 'error', error: errorBody('INTERNAL_ERROR', 'The tool failed unexpectedly; the error was logged on the server.') },
+    internal: true,
+  };
+}
+
+function httpExceptionMessage(error: HttpException): string {
+  const response = error.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message)) return message.join('; ');
+  return error.message;
+}

@@ -1,0 +1,81 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { McpMessages } from '../mcp.messages.js';
+import type { McpToolContext } from '../interfaces/mcp-tool-context.interface.js';
+import type { McpToolDefinition } from '../interfaces/mcp-tool-definition.interface.js';
+import type { McpCallToolResult } from '../results/content.types.js';
+import type { McpEnvelope } from '../results/envelope.types.js';
+import { envelopeToCallToolResult, McpEnvelopeResult, McpRawResult } from '../results/mcp-result.js';
+import { errorBody } from '../results/mcp-tool.error.js';
+import { validateArguments } from './argument-validator.js';
+import { errorToEnvelope } from './error-envelope.js';
+
+/** Marks the abort reason of a timed-out call, so it is told apart from a client's cancellation. */
+class ToolTimeout extends Error {}
+
+/**
+ * Runs one tool call: validates the arguments, calls the handler under its timeout, and turns whatever comes
+ * back (a value, an envelope, raw content, a thrown error) into a `CallToolResult`.
+ */
+@Injectable()
+export class McpToolCallRunner {
+  private readonly logger = new Logger('McpModule');
+
+  async run(tool: McpToolDefinition, rawArgs: Record<string, unknown>, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
+    let args: object = rawArgs;
+    if (tool.argsType) {
+      const validation = await validateArguments(tool.argsType, rawArgs);
+      if (!validation.valid) {
+        return envelopeToCallToolResult({
+          status: 'error',
+          error: errorBody('VALIDATION_ERROR', validation.message, { retryable: false, fields: validation.fields }),
+        });
+      }
+      args = validation.value;
+    } else if (Object.keys(rawArgs).length > 0) {
+      // The advertised schema of an argument-less tool forbids properties; the server agrees with it.
+      const fields = Object.keys(rawArgs);
+      return envelopeToCallToolResult({
+        status: 'error',
+        error: errorBody('VALIDATION_ERROR', `Invalid arguments: this tool takes none (got ${fields.join(', ')})`, { retryable: false, fields }),
+      });
+    }
+    return this.invokeWithTimeout(tool, args, context, controller);
+  }
+
+  private async invokeWithTimeout(tool: McpToolDefinition, args: object, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<McpCallToolResult>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort(new ToolTimeout(`Tool "${tool.name}" timed out`));
+        resolve(
+          envelopeToCallToolResult({
+            status: 'error',
+            error: errorBody('TIMEOUT', `The tool did not finish within ${tool.timeoutMs} ms.`, { retryable: true }),
+          }),
+        );
+      }, tool.timeoutMs);
+    });
+    try {
+      return await Promise.race([this.invoke(tool, args, context), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async invoke(tool: McpToolDefinition, args: object, context: McpToolContext): Promise<McpCallToolResult> {
+    try {
+      return toCallToolResult(await tool.handler(args, context));
+    } catch (error) {
+      const { envelope, internal } = errorToEnvelope(error);
+      if (internal) this.logger.error(McpMessages.toolFailed(tool.name, context.requestId), error instanceof Error ? error.stack : String(error));
+      return envelopeToCallToolResult(envelope);
+    }
+  }
+}
+
+/** A plain value is the `data` of a success envelope; builders and raw results pass through. */
+function toCallToolResult(value: unknown): McpCallToolResult {
+  if (value instanceof McpRawResult) return value.result;
+  const envelope: McpEnvelope = value instanceof McpEnvelopeResult ? value.envelope : { status: 'success', data: value === undefined ? null : value };
+  return envelopeToCallToolResult(envelope);
+}

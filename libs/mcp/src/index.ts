@@ -1,0 +1,35 @@
+// The public API of @nest-mcp/core: everything users may import, and nothing else.
+export { McpModule } from './mcp.module.js';
+export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
+export { McpConfigurationError } from './mcp-configuration.error.js';
+export type { McpModuleOptions, McpModuleExtras } from './interfaces/mcp-module-options.interface.js';
+export type { McpToolOptions, McpToolAnnotations } from './interfaces/mcp-tool-options.interface.js';
+export type { McpToolContext, McpLogLevel } from './interfaces/mcp-tool-context.interface.js';
+export type { McpPrincipal } from './interfaces/mcp-principal.interface.js';
+export type { McpToolDescriptor } from './interfaces/mcp-tool-definition.interface.js';
+
+export { McpTool } from './decorators/mcp-tool.decorator.js';
+export { McpArgs, McpContext, McpPrincipalParam, McpTenant } from './decorators/mcp-param.decorators.js';
+export { McpProperty, type McpPropertyOptions } from './decorators/mcp-property.decorator.js';
+export { McpDto } from './decorators/mcp-dto.decorator.js';
+export { MCP_TOOL_NAME_PATTERN, normalizeToolName } from './decorators/tool-name.js';
+
+export { McpToolRegistry } from './discovery/mcp-tool.registry.js';
+export { McpExecutionContext } from './execution/mcp-execution-context.js';
+export { McpDispatcher } from './protocol/mcp.dispatcher.js';
+export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, type McpProtocolVersion } from './protocol/protocol-versions.js';
+export type { JsonRpcId } from './protocol/json-rpc.types.js';
+
+export { McpResult, McpContent } from './results/mcp-result.js';
+export { McpToolError, type McpToolErrorOptions } from './results/mcp-tool.error.js';
+export { MCP_ERROR_CODES, type McpBuiltInErrorCode } from './results/error-codes.js';
+export type { McpEnvelope, McpSuccessEnvelope, McpErrorEnvelope, McpPendingEnvelope, McpErrorBody } from './results/envelope.types.js';
+export type { McpCallToolResult, McpContentBlock } from './results/content.types.js';
+export type { JsonSchema } from './schema/json-schema.types.js';
+
+export { serveMcpOverStdio } from './transports/stdio/serve-stdio.js';
+export type { McpStdioOptions } from './transports/stdio/stdio.transport.js';
+export { McpStderrLogger } from './transports/stdio/stderr.logger.js';
+export type { McpSessionOptions, McpStreamOptions } from './interfaces/mcp-module-options.interface.js';
+export { MCP_STORE, type McpKeyValueStore } from './stores/key-value.store.js';
+export { McpMemoryStore } from './stores/memory.store.js';

@@ -1,0 +1,77 @@
+/**
+ * Options of `McpModule.forRoot()` / `forRootAsync()`.
+ * @publicApi
+ */
+export interface McpModuleOptions {
+  /** `serverInfo.name`: letters, digits, underscore and hyphen (clients such as FancyHelper require it). */
+  name: string;
+  /** `serverInfo.version`. */
+  version: string;
+  title?: string;
+  description?: string;
+  /** Hint for the model, returned by `initialize`. */
+  instructions?: string;
+  /** Default timeout of a tool call in milliseconds (30 000). */
+  toolTimeoutMs?: number;
+  /** Tools per `tools/list` page (100). */
+  pageSize?: number;
+  /** Largest accepted request body in bytes (1 MiB); larger bodies get HTTP 413. */
+  maxBodyBytes?: number;
+  /** Streamable HTTP sessions. */
+  sessions?: McpSessionOptions;
+  /** SSE streams (POST streams, the GET stream, legacy SSE). */
+  streams?: McpStreamOptions;
+  /**
+   * Public base URL of this server (`https://mcp.example.com`), used for the absolute `endpoint` URL of legacy
+   * SSE. Without it the URL is built from the request (`Host`, and `X-Forwarded-*` when `trustProxy` is set).
+   */
+  publicUrl?: string;
+  /** Believe `X-Forwarded-Proto` / `X-Forwarded-Host` (set only behind a proxy you control). */
+  trustProxy?: boolean;
+}
+
+/** @publicApi */
+export interface McpSessionOptions {
+  /**
+   * `optional` (default): `initialize` opens a session, requests without one are served statelessly (FancyHelper's
+   * http mode). `required`: a non-initialize request without `Mcp-Session-Id` gets 400. `stateless`: no sessions.
+   */
+  mode?: 'optional' | 'required' | 'stateless';
+  /** A session unused for this long ends (30 minutes). */
+  idleTtlMs?: number;
+}
+
+/** @publicApi */
+export interface McpStreamOptions {
+  /** Interval of `: keepalive` comments on open streams (15 000 ms). */
+  keepAliveMs?: number;
+  /** Events kept per stream for `Last-Event-ID` replay (1 000). */
+  maxEventsPerStream?: number;
+  /** `retry:` hint sent before the server closes a stream, in ms (1 000). */
+  retryMs?: number;
+}
+
+/** Options known when the module is defined (before any async factory runs), passed beside the options. @publicApi */
+export interface McpModuleExtras {
+  /** Path of the Streamable HTTP endpoint (`/mcp`). */
+  path?: string;
+  /** Register the module globally. */
+  isGlobal?: boolean;
+  /** Legacy HTTP+SSE (2024-11-05) stream path (`/sse`); `false` turns legacy SSE off. */
+  ssePath?: string | false;
+  /** Legacy HTTP+SSE message path (`/messages`). */
+  messagesPath?: string;
+}
+
+/** Options after defaults and checks: what the library reads at run time. */
+export interface McpResolvedOptions extends Required<Pick<McpModuleOptions, 'name' | 'version' | 'toolTimeoutMs' | 'pageSize' | 'maxBodyBytes' | 'trustProxy'>> {
+  title?: string;
+  description?: string;
+  instructions?: string;
+  publicUrl?: string;
+  path: string;
+  ssePath: string | false;
+  messagesPath: string;
+  sessions: Required<McpSessionOptions>;
+  streams: Required<McpStreamOptions>;
+}

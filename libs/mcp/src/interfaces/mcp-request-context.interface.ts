@@ -1,0 +1,28 @@
+import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
+import type { McpPrincipal } from './mcp-principal.interface.js';
+import type { McpLogLevel } from './mcp-tool-context.interface.js';
+
+/**
+ * What a transport tells the dispatcher about one incoming message. The dispatcher never sees HTTP or stdio:
+ * everything transport-specific is reduced to these fields.
+ */
+export interface McpRequestContext {
+  readonly transport: 'http' | 'sse' | 'stdio';
+  /** Revision in force for this request (from the session, the header, or the default). */
+  readonly protocolVersion: string;
+  readonly sessionId?: string;
+  readonly principal?: McpPrincipal;
+  /**
+   * Sends a server message tied to this request (progress, log lines, server requests): the POST's SSE stream,
+   * the legacy SSE stream or stdout. Undefined when the transport can only answer with one JSON response.
+   */
+  readonly send?: (message: JsonRpcMessage) => void;
+  /** Lowest level of `notifications/message` the client asked for (`logging/setLevel`); undefined: all. */
+  readonly logLevel?: McpLogLevel;
+  /** Capabilities the client declared in `initialize` (known when the transport keeps a session or connection). */
+  readonly clientCapabilities?: Record<string, unknown>;
+  /** Stores the level set by `logging/setLevel` for later requests; undefined without a session. */
+  readonly setLogLevel?: (level: McpLogLevel) => Promise<void>;
+  /** Scope in which `notifications/cancelled` ids are looked up (a session or a connection). */
+  readonly cancellationScope?: string;
+}

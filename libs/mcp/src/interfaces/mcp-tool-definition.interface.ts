@@ -1,0 +1,28 @@
+import type { JsonSchema } from '../schema/json-schema.types.js';
+import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
+import type { McpToolContext } from './mcp-tool-context.interface.js';
+
+/** A tool as `tools/list` sends it. */
+export interface McpToolDescriptor {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: McpToolAnnotations;
+}
+
+/** Calls the tool method (through Nest's guards, interceptors and filters) with validated arguments. */
+export type McpToolHandler = (args: unknown, context: McpToolContext) => Promise<unknown>;
+
+/** Everything the request path needs about a tool, computed once at boot. */
+export interface McpToolDefinition {
+  readonly name: string;
+  /** `ClassName#method`, for messages. */
+  readonly site: string;
+  readonly descriptor: McpToolDescriptor;
+  /** DTO class the arguments are validated against; undefined for tools without arguments. */
+  readonly argsType?: new (...args: never[]) => object;
+  readonly timeoutMs: number;
+  readonly handler: McpToolHandler;
+}

@@ -1,0 +1,26 @@
+/** Hints about a tool's behaviour (MCP `ToolAnnotations`); clients treat them as untrusted. @publicApi */
+export interface McpToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/**
+ * Options of `@McpTool()`.
+ * @publicApi
+ */
+export interface McpToolOptions {
+  /** Wire name; defaults to the method name in snake_case. Must match `^[A-Za-z0-9_-]{1,64}$`. */
+  name?: string;
+  /** What the tool does, for the model. Required. */
+  description: string;
+  /** Human-readable display name. */
+  title?: string;
+  annotations?: McpToolAnnotations;
+  /** An output DTO class: becomes `outputSchema` (covering every envelope the tool may return). */
+  output?: abstract new (...args: never[]) => unknown;
+  /** Per-tool timeout; defaults to the module's `toolTimeoutMs`. */
+  timeoutMs?: number;
+}

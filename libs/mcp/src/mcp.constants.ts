@@ -1,0 +1,17 @@
+/** Metadata keys and injection tokens, namespaced with `mcp:` so they never collide with other libraries. */
+
+/** Options recorded by `@McpTool()` on a method. */
+export const MCP_TOOL_METADATA = 'mcp:tool';
+/** Parameter bindings recorded by `@McpArgs()` / `@McpContext()` (read through ExternalContextCreator). */
+export const MCP_PARAMS_METADATA = 'mcp:params';
+/** Per-property schema hints recorded by `@McpProperty()`. */
+export const MCP_PROPERTY_METADATA = 'mcp:property';
+/** Class-level schema options recorded by `@McpDto()`. */
+export const MCP_DTO_METADATA = 'mcp:dto';
+
+/** The context type ExternalContextCreator reports to guards and interceptors (`context.getType() === 'mcp'`). */
+export const MCP_CONTEXT_TYPE = 'mcp';
+
+/** Metadata key used by `@nestjs/swagger`'s `@ApiProperty` (read when present; we never depend on swagger). */
+export const SWAGGER_API_MODEL_PROPERTIES = 'swagger/apiModelProperties';
+export const SWAGGER_API_MODEL_PROPERTIES_ARRAY = 'swagger/apiModelPropertiesArray';

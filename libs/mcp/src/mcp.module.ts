@@ -1,0 +1,82 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
+import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
+import { McpToolExplorer } from './discovery/mcp-tool.explorer.js';
+import { McpToolRegistry } from './discovery/mcp-tool.registry.js';
+import { McpToolCallRunner } from './execution/tool-call.runner.js';
+import { McpToolHandlerFactory } from './execution/tool-handler.factory.js';
+import { resolveMcpOptions, resolvePaths } from './mcp-options.resolver.js';
+import { ASYNC_OPTIONS_TYPE, ConfigurableModuleClass, MCP_MODULE_OPTIONS, MCP_RESOLVED_OPTIONS, OPTIONS_TYPE } from './mcp.module-definition.js';
+import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import { InitializeHandler } from './protocol/handlers/initialize.handler.js';
+import { PingHandler } from './protocol/handlers/ping.handler.js';
+import { ToolsCallHandler } from './protocol/handlers/tools-call.handler.js';
+import { ToolsListHandler } from './protocol/handlers/tools-list.handler.js';
+import { McpDispatcher } from './protocol/mcp.dispatcher.js';
+import { McpBodyParserErrorFilter } from './transports/http/body-parser-error.filter.js';
+import { createMcpControllers } from './transports/http/mcp-http.controller.js';
+import { McpLegacySseTransport } from './transports/sse/legacy-sse.transport.js';
+import { McpStreamHub } from './transports/streams/stream-hub.js';
+import { McpStdioTransport } from './transports/stdio/stdio.transport.js';
+import { SseEventStore } from './transports/streams/sse-event.store.js';
+import { McpSessionService } from './sessions/mcp-session.service.js';
+import { LoggingSetLevelHandler } from './protocol/handlers/logging-set-level.handler.js';
+import { MCP_STORE } from './stores/key-value.store.js';
+import { McpMemoryStore } from './stores/memory.store.js';
+import { McpHttpTransport } from './transports/http/mcp-http.transport.js';
+
+/**
+ * Turns `@McpTool()` methods of any provider into an MCP server served over Streamable HTTP.
+ * @publicApi
+ * @example
+ * @Module({ imports: [McpModule.forRoot({ name: 'weather', version: '1.0.0' })], providers: [WeatherTools] })
+ * export class AppModule {}
+ */
+@Module({
+  imports: [DiscoveryModule],
+  providers: [
+    McpMetadataAccessor,
+    McpToolRegistry,
+    McpToolExplorer,
+    McpToolHandlerFactory,
+    McpToolCallRunner,
+    InitializeHandler,
+    PingHandler,
+    ToolsListHandler,
+    ToolsCallHandler,
+    LoggingSetLevelHandler,
+    McpDispatcher,
+    McpSessionService,
+    SseEventStore,
+    McpStreamHub,
+    McpHttpTransport,
+    McpLegacySseTransport,
+    McpStdioTransport,
+    { provide: APP_FILTER, useClass: McpBodyParserErrorFilter },
+  ],
+  exports: [McpDispatcher, McpToolRegistry],
+})
+export class McpModule extends ConfigurableModuleClass {
+  static override forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
+    return McpModule.withEndpoints(super.forRoot(options), options);
+  }
+
+  static override forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
+    return McpModule.withEndpoints(super.forRootAsync(options), options);
+  }
+
+  /** Adds what depends on the paths (known now, even for async options): controllers and resolved options. */
+  private static withEndpoints(definition: DynamicModule, extras: McpModuleExtras): DynamicModule {
+    const paths = resolvePaths(extras);
+    return {
+      ...definition,
+      controllers: [...(definition.controllers ?? []), ...createMcpControllers(paths)],
+      providers: [
+        ...(definition.providers ?? []),
+        { provide: MCP_RESOLVED_OPTIONS, useFactory: (options: McpModuleOptions) => resolveMcpOptions(options, paths), inject: [MCP_MODULE_OPTIONS] },
+        { provide: MCP_STORE, useFactory: () => new McpMemoryStore() },
+      ],
+      exports: [...(definition.exports ?? []), MCP_RESOLVED_OPTIONS],
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
+import { JsonRpcErrorCode } from '../json-rpc-error-codes.js';
+import { McpProtocolError } from '../protocol-error.js';
+import { negotiateProtocolVersion } from '../protocol-versions.js';
+import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
+
+/** `initialize`: version negotiation (echo a supported version, else our latest) and capability declaration. */
+@Injectable()
+export class InitializeHandler implements McpMethodHandler {
+  readonly method = 'initialize';
+  private readonly serverInfo: Record<string, string>;
+
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions) {
+    this.serverInfo = { name: options.name, version: options.version };
+    if (options.title) this.serverInfo.title = options.title;
+    if (options.description) this.serverInfo.description = options.description;
+  }
+
+  handle({ params }: McpCall): Record<string, unknown> {
+    if (typeof params.protocolVersion !== 'string' || params.protocolVersion.length === 0) {
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: initialize needs a protocolVersion string');
+    }
+    const result: Record<string, unknown> = {
+      protocolVersion: negotiateProtocolVersion(params.protocolVersion),
+      capabilities: this.capabilities(),
+      serverInfo: this.serverInfo,
+    };
+    if (this.options.instructions) result.instructions = this.options.instructions;
+    return result;
+  }
+
+  /** Only what is really served is declared (no `listChanged` until the list can change). */
+  private capabilities(): Record<string, unknown> {
+    return { tools: {}, logging: {} };
+  }
+}

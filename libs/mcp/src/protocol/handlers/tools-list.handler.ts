@@ -1,0 +1,25 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
+import { decodeCursor, encodeCursor } from '../pagination-cursor.js';
+import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
+
+/** `tools/list`: serialises descriptors built at boot, a page at a time. */
+@Injectable()
+export class ToolsListHandler implements McpMethodHandler {
+  readonly method = 'tools/list';
+
+  constructor(
+    private readonly registry: McpToolRegistry,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  handle({ params }: McpCall): Record<string, unknown> {
+    const tools = this.registry.listDescriptors();
+    const start = decodeCursor(params.cursor, tools.length);
+    const end = start + this.options.pageSize;
+    const page = start === 0 && end >= tools.length ? tools : tools.slice(start, end);
+    return end < tools.length ? { tools: page, nextCursor: encodeCursor(end) } : { tools: page };
+  }
+}

@@ -1,0 +1,14 @@
+import type { McpLogLevel } from '../interfaces/mcp-tool-context.interface.js';
+
+/** What is kept about a session between requests (in the store, so any instance can serve it). */
+export interface McpSessionRecord {
+  id: string;
+  /** Principal that created the session; requests from anyone else do not see it (404). */
+  owner: string;
+  transport: 'streamable-http' | 'sse';
+  protocolVersion: string;
+  clientCapabilities: Record<string, unknown>;
+  clientInfo?: Record<string, unknown>;
+  logLevel?: McpLogLevel;
+  createdAt: number;
+}

@@ -1,0 +1,236 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
+import type { McpPrincipal } from '../../interfaces/mcp-principal.interface.js';
+import type { McpRequestContext } from '../../interfaces/mcp-request-context.interface.js';
+import { errorResponse } from '../../protocol/json-rpc.codec.js';
+import { JsonRpcErrorCode } from '../../protocol/json-rpc-error-codes.js';
+import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/json-rpc.types.js';
+import { McpDispatcher } from '../../protocol/mcp.dispatcher.js';
+import { DEFAULT_HTTP_PROTOCOL_VERSION, isAtLeast, isSupportedProtocolVersion } from '../../protocol/protocol-versions.js';
+import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
+import { McpSessionService } from '../../sessions/mcp-session.service.js';
+import type { LiveStream } from '../streams/live-stream.js';
+import { McpStreamHub } from '../streams/stream-hub.js';
+import { SseEventStore } from '../streams/sse-event.store.js';
+import { sendHttpError, sendJson } from './http-json-rpc.responses.js';
+import { headerOf, idOf, methodOf, receiveJson } from './incoming-json.js';
+import { principalOf } from './request-principal.js';
+import type { SseWriter } from './sse-writer.js';
+
+const SESSION_HEADER = 'mcp-session-id';
+const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+
+/** What the session check of a request decided. */
+type SessionCheck = { ok: true; session?: McpSessionRecord } | { ok: false };
+
+/**
+ * Streamable HTTP (2025-03-26 and later): POST carries client messages, GET opens the session's stream or
+ * resumes one, DELETE ends a session. Bytes in, JSON-RPC messages to the dispatcher; knows nothing of tools.
+ */
+@Injectable()
+export class McpHttpTransport {
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly sessions: McpSessionService,
+    private readonly hub: McpStreamHub,
+    private readonly events: SseEventStore,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  async handlePost(request: Request, response: Response): Promise<void> {
+    const accept = headerOf(request, 'accept');
+    if (accept && !/application\/json|text\/event-stream|\*\/\*|application\/\*/i.test(accept)) {
+      return sendHttpError(response, 406, 'Not Acceptable: accept application/json and text/event-stream');
+    }
+    const body = await receiveJson(request, response, this.options.maxBodyBytes);
+    if (body === receiveJson.NO_BODY) return;
+    const isInitialize = methodOf(body) === 'initialize';
+    const principal = principalOf(request);
+
+    const check = await this.checkSession(request, response, principal, isInitialize, idOf(body));
+    if (!check.ok) return;
+    const session = check.session;
+    const headerVersion = headerOf(request, PROTOCOL_VERSION_HEADER);
+    // Negotiation happens in the initialize body; afterwards an unsupported header is a 400 (spec 2025-06-18).
+    if (!isInitialize && headerVersion !== undefined && !isSupportedProtocolVersion(headerVersion)) {
+      return sendHttpError(response, 400, `Bad Request: unsupported MCP-Protocol-Version "${headerVersion}"`, { id: idOf(body) });
+    }
+    const protocolVersion = headerVersion && isSupportedProtocolVersion(headerVersion) ? headerVersion : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
+    const reply = new PostReply(response, this.hub, session?.id, /text\/event-stream/i.test(accept ?? ''), isAtLeast(protocolVersion, '2025-11-25'));
+    const context = this.context(protocolVersion, principal, session, reply);
+
+    if (Array.isArray(body)) return this.handleBatch(body, context, response);
+    const answer = await this.dispatcher.dispatch(body, context);
+    if (isInitialize && answer && 'result' in answer && this.options.sessions.mode !== 'stateless') {
+      const created = await this.sessions.create({
+        transport: 'streamable-http',
+        protocolVersion: String(answer.result.protocolVersion),
+        clientCapabilities: paramsOf(body).capabilities ?? {},
+        clientInfo: paramsOf(body).clientInfo,
+        principal,
+      });
+      response.setHeader('Mcp-Session-Id', created.id);
+    }
+    reply.finish(answer);
+  }
+
+  async handleGet(request: Request, response: Response): Promise<boolean> {
+    if (this.options.sessions.mode === 'stateless') {
+      sendHttpError(response, 405, 'Method Not Allowed: this server is stateless', { headers: { Allow: 'POST' } });
+      return true;
+    }
+    const sessionId = headerOf(request, SESSION_HEADER);
+    if (sessionId === undefined) return false; // the caller may serve legacy SSE here
+    if (!/text\/event-stream/i.test(headerOf(request, 'accept') ?? '')) {
+      sendHttpError(response, 406, 'Not Acceptable: a GET stream needs Accept: text/event-stream');
+      return true;
+    }
+    const session = await this.sessions.find(sessionId, principalOf(request));
+    if (!session) {
+      sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+      return true;
+    }
+    const lastEventId = headerOf(request, 'last-event-id');
+    if (lastEventId !== undefined) await this.resume(session, lastEventId, response);
+    else this.openStandalone(session, response);
+    return true;
+  }
+
+  async handleDelete(request: Request, response: Response): Promise<void> {
+    if (this.options.sessions.mode === 'stateless') return sendHttpError(response, 405, 'Method Not Allowed: this server is stateless', { headers: { Allow: 'POST' } });
+    const sessionId = headerOf(request, SESSION_HEADER);
+    if (sessionId === undefined) return sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required');
+    const session = await this.sessions.find(sessionId, principalOf(request));
+    if (!session) return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    await this.sessions.end(session.id);
+    this.hub.standaloneOf(session.id)?.complete();
+    this.hub.setStandalone(session.id, undefined);
+    response.status(200).end();
+  }
+
+  private async checkSession(request: Request, response: Response, principal: McpPrincipal | undefined, isInitialize: boolean, id: string | number | null): Promise<SessionCheck> {
+    const mode = this.options.sessions.mode;
+    const sessionId = headerOf(request, SESSION_HEADER);
+    if (mode === 'stateless') return { ok: true };
+    if (sessionId === undefined) {
+      if (mode === 'required' && !isInitialize) {
+        sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required', { id });
+        return { ok: false };
+      }
+      return { ok: true };
+    }
+    if (isInitialize) {
+      sendHttpError(response, 400, 'Invalid Request: this session is already initialized', { code: JsonRpcErrorCode.INVALID_REQUEST, id });
+      return { ok: false };
+    }
+    const session = await this.sessions.find(sessionId, principal);
+    if (!session) {
+      // Unknown, ended, expired, or another principal's: all look the same (no existence leak).
+      sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND, id });
+      return { ok: false };
+    }
+    return { ok: true, session };
+  }
+
+  private context(protocolVersion: string, principal: McpPrincipal | undefined, session: McpSessionRecord | undefined, reply: PostReply): McpRequestContext {
+    return {
+      transport: 'http',
+      protocolVersion,
+      principal,
+      sessionId: session?.id,
+      clientCapabilities: session?.clientCapabilities,
+      logLevel: session?.logLevel,
+      setLogLevel: session ? (level) => this.sessions.update({ ...session, logLevel: level }) : undefined,
+      cancellationScope: session?.id,
+      send: reply.canStream ? (message) => reply.send(message) : undefined,
+    };
+  }
+
+  /** Batches exist only in 2025-03-26; other revisions answer an array with -32600. */
+  private async handleBatch(messages: unknown[], context: McpRequestContext, response: Response): Promise<void> {
+    if (context.protocolVersion !== '2025-03-26' || messages.length === 0 || messages.some((message) => methodOf(message) === 'initialize')) {
+      return sendJson(response, 400, errorResponse(null, { code: JsonRpcErrorCode.INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not accepted here' }));
+    }
+    const batchContext: McpRequestContext = { ...context, send: undefined };
+    const replies = (await Promise.all(messages.map((message) => this.dispatcher.dispatch(message, batchContext)))).filter(
+      (reply): reply is JsonRpcResponse => reply !== undefined,
+    );
+    if (replies.length === 0) return void response.status(202).end();
+    sendJson(response, 200, replies);
+  }
+
+  /** GET with `Last-Event-ID`: replay what the client missed on that stream, then continue it if still live. */
+  private async resume(session: McpSessionRecord, lastEventId: string, response: Response): Promise<void> {
+    const missed = await this.events.after(session.id, lastEventId);
+    if (!missed) return sendHttpError(response, 404, 'Unknown Last-Event-ID for this session');
+    const live = this.hub.find(missed.streamId);
+    const writer = this.hub.connect(response, (closed) => live?.detach(closed));
+    writer.open();
+    for (const event of missed.events) writer.event(JSON.stringify(event.message), { event: 'message', id: event.id });
+    if (live && !live.done) live.attach(writer);
+    else writer.end();
+  }
+
+  /** The session's standalone stream for server notifications; one at a time (409 otherwise). */
+  private openStandalone(session: McpSessionRecord, response: Response): void {
+    if (this.hub.standaloneOf(session.id)) return sendHttpError(response, 409, 'Conflict: this session already has an open GET stream');
+    const stream = this.hub.open(session.id);
+    const writer: SseWriter = this.hub.connect(response, () => {
+      stream.detach(writer);
+      if (this.hub.standaloneOf(session.id) === stream) this.hub.setStandalone(session.id, undefined);
+      this.hub.release(stream);
+    });
+    writer.open();
+    stream.attach(writer);
+    if (isAtLeast(session.protocolVersion, '2025-11-25')) stream.prime();
+    this.hub.setStandalone(session.id, stream);
+  }
+}
+
+/**
+ * The answer to one POST: plain JSON unless the call sends a message first; then, if the client accepts SSE,
+ * an event stream (resumable within a session) that carries those messages and ends with the response.
+ */
+class PostReply {
+  private stream?: LiveStream;
+
+  constructor(
+    private readonly response: Response,
+    private readonly hub: McpStreamHub,
+    private readonly sessionId: string | undefined,
+    readonly canStream: boolean,
+    private readonly prime: boolean,
+  ) {}
+
+  send(message: JsonRpcMessage): void {
+    if (!this.stream) {
+      if (this.response.headersSent) return;
+      const stream = this.hub.open(this.sessionId);
+      const writer = this.hub.connect(this.response, (closed) => stream.detach(closed));
+      writer.open();
+      stream.attach(writer);
+      if (this.prime) stream.prime();
+      this.stream = stream;
+    }
+    this.stream.send(message);
+  }
+
+  finish(answer: JsonRpcResponse | undefined): void {
+    if (this.stream) {
+      if (answer) this.stream.send(answer);
+      this.stream.complete();
+      this.hub.release(this.stream);
+      return;
+    }
+    if (answer) return sendJson(this.response, 200, answer);
+    // Notifications and client responses: 202 and no body; so is a request the client cancelled.
+    this.response.status(202).end();
+  }
+}
+
+function paramsOf(body: unknown): { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> } {
+  const params = typeof body === 'object' && body !== null ? (body as { params?: unknown }).params : undefined;
+  return typeof params === 'object' && params !== null ? (params as { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> }) : {};
+}

@@ -1,0 +1,101 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
+import type { McpRequestContext } from '../../interfaces/mcp-request-context.interface.js';
+import { McpDispatcher } from '../../protocol/mcp.dispatcher.js';
+import { JsonRpcErrorCode } from '../../protocol/json-rpc-error-codes.js';
+import { negotiateProtocolVersion } from '../../protocol/protocol-versions.js';
+import { McpSessionService } from '../../sessions/mcp-session.service.js';
+import { sendHttpError } from '../http/http-json-rpc.responses.js';
+import { headerOf, methodOf, receiveJson } from '../http/incoming-json.js';
+import { principalOf } from '../http/request-principal.js';
+import type { SseWriter } from '../http/sse-writer.js';
+import { McpStreamHub } from '../streams/stream-hub.js';
+
+/** The revision legacy SSE clients speak until their initialize says otherwise. */
+const LEGACY_PROTOCOL_VERSION = '2024-11-05';
+
+/**
+ * HTTP+SSE of revision 2024-11-05 (FancyHelper's `transport: sse`): GET opens a stream whose first event is
+ * `endpoint` with an absolute messages URL; each POST there is accepted with 202 and answered on the stream.
+ * A session lives as long as its stream.
+ */
+@Injectable()
+export class McpLegacySseTransport {
+  private readonly connections = new Map<string, SseWriter>();
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly sessions: McpSessionService,
+    private readonly hub: McpStreamHub,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  /** Opens a legacy stream; `streamPath` is the path the client used (`/sse`, or `/mcp` on one URL). */
+  async open(request: Request, response: Response, streamPath: string): Promise<void> {
+    const session = await this.sessions.create({ transport: 'sse', protocolVersion: LEGACY_PROTOCOL_VERSION, clientCapabilities: {}, principal: principalOf(request) });
+    const writer = this.hub.connect(response, () => {
+      this.connections.delete(session.id);
+      void this.sessions.end(session.id);
+    });
+    writer.open();
+    this.connections.set(session.id, writer);
+    writer.event(`${this.baseUrl(request, streamPath)}${this.options.messagesPath}?sessionId=${encodeURIComponent(session.id)}`, { event: 'endpoint' });
+  }
+
+  async post(request: Request, response: Response): Promise<void> {
+    const sessionId = typeof request.query.sessionId === 'string' ? request.query.sessionId : undefined;
+    if (!sessionId) return sendHttpError(response, 400, 'Bad Request: sessionId query parameter required');
+    const principal = principalOf(request);
+    const writer = this.connections.get(sessionId);
+    const session = writer ? await this.sessions.find(sessionId, principal) : undefined;
+    if (!writer || !session) return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    const body = await receiveJson(request, response, this.options.maxBodyBytes);
+    if (body === receiveJson.NO_BODY) return;
+    response.status(202).end();
+
+    const send = (message: unknown) => writer.event(JSON.stringify(message), { event: 'message' });
+    const context: McpRequestContext = {
+      transport: 'sse',
+      protocolVersion: session.protocolVersion,
+      principal,
+      sessionId,
+      clientCapabilities: session.clientCapabilities,
+      logLevel: session.logLevel,
+      setLogLevel: (level) => this.sessions.update({ ...session, logLevel: level }),
+      cancellationScope: sessionId,
+      send,
+    };
+    const messages = Array.isArray(body) ? body : [body];
+    for (const message of messages) {
+      void this.dispatcher.dispatch(message, context).then(async (answer) => {
+        if (methodOf(message) === 'initialize' && answer && 'result' in answer) {
+          const params = (message as { params?: { protocolVersion?: string; capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> } }).params ?? {};
+          await this.sessions.update({
+            ...session,
+            protocolVersion: negotiateProtocolVersion(String(params.protocolVersion)),
+            clientCapabilities: params.capabilities ?? {},
+            clientInfo: params.clientInfo,
+          });
+        }
+        if (answer) send(answer);
+      });
+    }
+  }
+
+  /**
+   * Scheme, host and any global prefix of the URL the client used: the configured `publicUrl`, else the request
+   * (forwarded headers only when `trustProxy` is set, since anyone can send them).
+   */
+  private baseUrl(request: Request, streamPath: string): string {
+    if (this.options.publicUrl) return this.options.publicUrl;
+    const forwardedProto = this.options.trustProxy ? headerOf(request, 'x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+    const forwardedHost = this.options.trustProxy ? headerOf(request, 'x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+    const protocol = forwardedProto || (request.socket as { encrypted?: boolean }).encrypted ? (forwardedProto || 'https') : 'http';
+    const host = forwardedHost || headerOf(request, 'host') || `${request.socket.localAddress}:${request.socket.localPort}`;
+    const path = new URL(request.originalUrl, 'http://x').pathname;
+    const prefix = path.endsWith(streamPath) ? path.slice(0, path.length - streamPath.length) : '';
+    return `${protocol}://${host}${prefix}`;
+  }
+}

@@ -1,0 +1,101 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { McpPrincipal } from '../../interfaces/mcp-principal.interface.js';
+import type { McpRequestContext } from '../../interfaces/mcp-request-context.interface.js';
+import type { McpLogLevel } from '../../interfaces/mcp-tool-context.interface.js';
+import { errorResponse, parseErrorResponse } from '../../protocol/json-rpc.codec.js';
+import { JsonRpcErrorCode } from '../../protocol/json-rpc-error-codes.js';
+import type { JsonRpcMessage } from '../../protocol/json-rpc.types.js';
+import { McpDispatcher } from '../../protocol/mcp.dispatcher.js';
+import { LATEST_PROTOCOL_VERSION, negotiateProtocolVersion } from '../../protocol/protocol-versions.js';
+import { methodOf } from '../http/incoming-json.js';
+
+/** Where stdio reads and writes; defaults to the process's stdin and (the real) stdout. */
+export interface McpStdioOptions {
+  input?: Readable;
+  /** Receives each outgoing line (without the newline handled for you). */
+  write?: (line: string) => void;
+  /** The caller, from the environment (stdio has no HTTP credentials). */
+  principal?: McpPrincipal;
+}
+
+/** The state of the one client a stdio server has. */
+interface StdioConnection {
+  protocolVersion: string;
+  clientCapabilities?: Record<string, unknown>;
+  logLevel?: McpLogLevel;
+}
+
+/**
+ * stdio transport: newline-delimited JSON-RPC (no Content-Length framing), one message per line, UTF-8.
+ * Requests are served concurrently; `serve()` resolves once stdin has ended and every call has answered.
+ */
+@Injectable()
+export class McpStdioTransport {
+  private readonly logger = new Logger('McpStdio');
+
+  constructor(private readonly dispatcher: McpDispatcher) {}
+
+  async serve(options: McpStdioOptions = {}): Promise<void> {
+    const input = options.input ?? process.stdin;
+    const write = options.write ?? ((line: string) => void process.stdout.write(line));
+    const send = (message: JsonRpcMessage) => write(`${JSON.stringify(message)}\n`);
+    const connection: StdioConnection = { protocolVersion: LATEST_PROTOCOL_VERSION };
+    const inFlight = new Set<Promise<void>>();
+    const lines = createInterface({ input, crlfDelay: Infinity });
+
+    for await (const rawLine of lines) {
+      const line = rawLine.trim();
+      if (line === '') continue;
+      const work = this.handleLine(line, connection, options.principal, send).catch((error: unknown) =>
+        this.logger.error('stdio message failed', error instanceof Error ? error.stack : String(error)),
+      );
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work));
+    }
+    await Promise.all(inFlight);
+  }
+
+  private async handleLine(line: string, connection: StdioConnection, principal: McpPrincipal | undefined, send: (message: JsonRpcMessage) => void): Promise<void> {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return send(parseErrorResponse());
+    }
+    const context: McpRequestContext = {
+      transport: 'stdio',
+      protocolVersion: connection.protocolVersion,
+      principal,
+      clientCapabilities: connection.clientCapabilities,
+      logLevel: connection.logLevel,
+      setLogLevel: async (level) => {
+        connection.logLevel = level;
+      },
+      cancellationScope: 'stdio',
+      send,
+    };
+    if (Array.isArray(value)) {
+      // Batches exist only in 2025-03-26.
+      if (connection.protocolVersion !== '2025-03-26' || value.length === 0) {
+        return send(errorResponse(null, { code: JsonRpcErrorCode.INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not accepted here' }));
+      }
+      const answers = (await Promise.all(value.map((message) => this.dispatcher.dispatch(message, context)))).filter((answer) => answer !== undefined);
+      if (answers.length > 0) write(send, answers);
+      return;
+    }
+    const answer = await this.dispatcher.dispatch(value, context);
+    if (methodOf(value) === 'initialize' && answer && 'result' in answer) {
+      const params = (value as { params?: { protocolVersion?: unknown; capabilities?: Record<string, unknown> } }).params ?? {};
+      connection.protocolVersion = negotiateProtocolVersion(String(params.protocolVersion));
+      connection.clientCapabilities = params.capabilities ?? {};
+    }
+    if (answer) send(answer);
+  }
+}
+
+/** A batch answer is one JSON array on one line. */
+function write(send: (message: JsonRpcMessage) => void, answers: unknown[]): void {
+  send(answers as unknown as JsonRpcMessage);
+}

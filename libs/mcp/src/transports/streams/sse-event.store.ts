@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
+import type { JsonRpcMessage } from '../../protocol/json-rpc.types.js';
+import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
+
+/** One SSE event kept for replay. */
+export interface StoredSseEvent {
+  id: string;
+  message: JsonRpcMessage;
+}
+
+/** Event ids are `<streamId>.<sequence>`: the stream is read back from the id (spec 2025-11-25 SHOULD). */
+export function eventId(streamId: string, sequence: number): string {
+  return `${streamId}.${sequence}`;
+}
+
+function streamOf(id: string): string | undefined {
+  const dot = id.lastIndexOf('.');
+  return dot > 0 ? id.slice(0, dot) : undefined;
+}
+
+/**
+ * Events of resumable streams, keyed by session and stream, so a `Last-Event-ID` from another session can
+ * never replay anything (cross-session replay is a known vulnerability class). Bounded per stream.
+ */
+@Injectable()
+export class SseEventStore {
+  constructor(
+    @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  async append(sessionId: string, streamId: string, event: StoredSseEvent): Promise<void> {
+    await this.store.append(this.key(sessionId, streamId), event, this.options.streams.maxEventsPerStream, this.options.sessions.idleTtlMs);
+  }
+
+  /** The stream a `Last-Event-ID` belongs to and the events after it; undefined when unknown in this session. */
+  async after(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredSseEvent[] } | undefined> {
+    const streamId = streamOf(lastEventId);
+    if (!streamId) return undefined;
+    const events = await this.store.list<StoredSseEvent>(this.key(sessionId, streamId));
+    const index = events.findIndex((event) => event.id === lastEventId);
+    if (index < 0) return undefined;
+    return { streamId, events: events.slice(index + 1) };
+  }
+
+  private key(sessionId: string, streamId: string): string {
+    return `events:${sessionId}:${streamId}`;
+  }
+}

@@ -1,0 +1,49 @@
+/** Minimal raw HTTP client for the MCP endpoint: exact bytes in, status/headers/text out. */
+
+/** The headers FancyHelper's http mode sends on every POST. */
+export const FANCY_HELPER_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'application/json',
+  Accept: 'application/json, text/event-stream',
+  Authorization: 'Bearer some-key',
+};
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  contentType: string;
+  text: string;
+  /** The parsed body, or `undefined` when it is empty or not JSON. */
+  json: any;
+}
+
+export async function rawPost(url: string, body: unknown, headers: Record<string, string> = FANCY_HELPER_HEADERS): Promise<RawResponse> {
+  const payload = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
+  return toRaw(await fetch(url, { method: 'POST', headers, body: payload }));
+}
+
+export async function rawRequest(url: string, init: RequestInit): Promise<RawResponse> {
+  return toRaw(await fetch(url, init));
+}
+
+async function toRaw(response: Response): Promise<RawResponse> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type') ?? '', text, json };
+}
+
+/** A JSON-RPC request object. */
+export function rpc(id: string | number, method: string, params?: Record<string, unknown>): Record<string, unknown> {
+  return params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+}
+
+/** Parses `content[0].text` of a tools/call result. */
+export function envelopeText(result: { content: { type: string; text?: string }[] }): unknown {
+  const first = result.content[0];
+  if (first?.type !== 'text' || typeof first.text !== 'string') throw new Error(`content[0] is not text: ${JSON.stringify(first)}`);
+  return JSON.parse(first.text);
+}

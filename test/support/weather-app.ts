@@ -1,0 +1,42 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { AppModule } from '../../apps/weather-server/src/app.module.js';
+
+/** A running weather-server on a real socket (random port on 127.0.0.1). */
+export interface WeatherApp {
+  readonly app: INestApplication;
+  /** The MCP endpoint, e.g. `http://127.0.0.1:54321/mcp`. */
+  readonly url: string;
+  /** Closes the Nest app and its HTTP server. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface WeatherAppOptions {
+  /**
+   * `false` (the default) boots the app as `main.ts` does, without Nest's JSON body parser, so the MCP endpoint
+   * reads the bodies itself; `true` keeps Nest's default body parser.
+   */
+  bodyParser?: boolean;
+}
+
+/** Boots the real AppModule, as production does, and listens on an ephemeral port. */
+export async function startWeatherApp(options: WeatherAppOptions = {}): Promise<WeatherApp> {
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+  const app = options.bodyParser
+    ? moduleRef.createNestApplication({ logger: false })
+    : moduleRef.createNestApplication({ bodyParser: false, logger: false });
+  await app.listen(0, '127.0.0.1');
+  const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
+  let closed = false;
+  return {
+    app,
+    url: `http://127.0.0.1:${port}/mcp`,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { findCity } from '../../apps/weather-server/src/weather/city-lookup.js';
+import type { CityRecord } from '../../apps/weather-server/src/weather/cities.data.js';
+import { addDays, celsiusToFahrenheit, weatherFor } from '../../apps/weather-server/src/weather/weather.model.js';
+
+export type Unit = 'celsius' | 'fahrenheit';
+
+/** The city record a name resolves to; fails loudly when the fixture name is wrong. */
+export function cityNamed(name: string): CityRecord {
+  const city = findCity(name);
+  if (!city) throw new Error(`test fixture: unknown city ${name}`);
+  return city;
+}
+
+/** The `data` get_weather must return for a city and UTC date, computed from the deterministic model. */
+export function expectedReport(cityName: string, date: string, unit: Unit = 'celsius'): Record<string, unknown> {
+  const city = cityNamed(cityName);
+  const day = weatherFor(city, date);
+  const convert = unit === 'fahrenheit' ? celsiusToFahrenheit : (celsius: number) => celsius;
+  return {
+    city: { id: city.id, name: city.name, nameZh: city.nameZh, country: city.country },
+    date: day.date,
+    condition: day.condition,
+    unit,
+    temperature: convert(day.temperatureC),
+    high: convert(day.highC),
+    low: convert(day.lowC),
+    humidityPercent: day.humidityPercent,
+    windKph: day.windKph,
+    precipitationMm: day.precipitationMm,
+  };
+}
+
+/** The `data` get_forecast must return: the city and unit once, then one report (without city/unit) per day. */
+export function expectedForecast(cityName: string, firstDate: string, days: number, unit: Unit = 'celsius'): Record<string, unknown> {
+  const reports = Array.from({ length: days }, (_, offset) => expectedReport(cityName, addDays(firstDate, offset), unit));
+  return {
+    city: reports[0].city,
+    unit,
+    days: reports.map(({ city: _city, unit: _unit, ...day }) => day),
+  };
+}
+
+/** Matches an error envelope; `fields` is compared exactly when given, and must be absent otherwise. */
+export function errorEnvelope(code: string, fields?: string[]): Record<string, unknown> {
+  const error: Record<string, unknown> = { code, message: expectOfString(), retryable: false };
+  if (fields) error.fields = fields;
+  return { status: 'error', error };
+}
+
+function expectOfString(): unknown {
+  return expect.stringMatching(/\S/);
+}
+
+/**
+ * Anything that looks like a leaked stack trace or server file path: `    at fn (file:1:2)` lines, `.ts:12`
+ * positions, absolute paths of this checkout or node_modules.
+ */
+export const STACK_TRACE_PATTERN = /(^|\n|\\n)\s*at\s+\S+.*(\(|:\d+)|\.[cm]?[jt]s:\d+|\/work\/|node_modules|[A-Za-z]:\\\\/;
