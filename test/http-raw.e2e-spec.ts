@@ -1,7 +1,7 @@
 import AjvModule from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { todayUtc } from '../apps/weather-server/src/weather/weather.model.js';
-import { envelopeText, FANCY_HELPER_HEADERS, rawPost, rawRequest, rpc, type RawResponse } from './support/raw-http.js';
+import { envelopeText, FANCY_HELPER_HEADERS, openSse, rawPost, rawRequest, rpc, type RawResponse } from './support/raw-http.js';
 import { startWeatherApp, type WeatherApp } from './support/weather-app.js';
 import { errorEnvelope, expectedForecast, expectedReport, STACK_TRACE_PATTERN } from './support/weather-expectations.js';
 
@@ -535,10 +535,20 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       expect(response.status).toBe(413);
     });
 
-    it('answers GET /mcp with 405 for now', async () => {
-      const response = await rawRequest(url, { method: 'GET', headers: { Accept: 'text/event-stream', Authorization: 'Bearer some-key' } });
-      expect(response.status).toBe(405);
-      expectNoStackTrace(response);
+    it('answers GET /mcp without a session and without Accept: text/event-stream with a 4xx, never a hang or a 5xx', async () => {
+      const opening = await openSse(url, { Accept: 'application/json', Authorization: 'Bearer some-key' });
+      expect(opening.status).toBeGreaterThanOrEqual(400);
+      expect(opening.status).toBeLessThan(500);
+      expect(opening.contentType).not.toMatch(/event-stream/);
+      expect(opening.firstEvent).not.toMatch(STACK_TRACE_PATTERN);
+    });
+
+    it('answers GET /mcp asking for SSE with 405, or with the legacy HTTP+SSE stream (first event `endpoint`)', async () => {
+      const opening = await openSse(url, { Accept: 'text/event-stream', Authorization: 'Bearer some-key' });
+      if (opening.status === 405) return; // no stream offered at this endpoint
+      expect(opening.status).toBe(200);
+      expect(opening.contentType).toMatch(/^text\/event-stream/);
+      expect(opening.firstEvent).toMatch(/^event: endpoint\r?\ndata: \S+sessionId=\S+$/);
     });
 
     it('never leaks a stack trace or a file path, whatever the failure', async () => {
@@ -558,7 +568,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
         rawPost(url, [rpc(1, 'ping')]),
         rawPost(url, rpc(1, 'ping'), { ...FANCY_HELPER_HEADERS, 'MCP-Protocol-Version': 'garbage' }),
         rawPost(url, 'x', { 'Content-Type': 'application/xml' }),
-        rawRequest(url, { method: 'GET' }),
+        rawRequest(url, { method: 'GET', headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(5_000) }),
         rawRequest(url, { method: 'DELETE' }),
       ]);
       for (const response of responses) {

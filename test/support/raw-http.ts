@@ -47,3 +47,36 @@ export function envelopeText(result: { content: { type: string; text?: string }[
   if (first?.type !== 'text' || typeof first.text !== 'string') throw new Error(`content[0] is not text: ${JSON.stringify(first)}`);
   return JSON.parse(first.text);
 }
+
+export interface SseOpening {
+  status: number;
+  contentType: string;
+  /** The first complete SSE event (up to the blank line), or the whole body for a non-SSE answer. */
+  firstEvent: string;
+}
+
+/**
+ * GETs a URL and reads only up to the first SSE event, then aborts: a stream that stays open cannot hang the
+ * test. Gives up after `timeoutMs`.
+ */
+export async function openSse(url: string, headers: Record<string, string>, timeoutMs = 5_000): Promise<SseOpening> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  try {
+    const response = await fetch(url, { method: 'GET', headers, signal: controller.signal });
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!contentType.startsWith('text/event-stream')) return { status: response.status, contentType, firstEvent: await response.text() };
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!/\r?\n\r?\n/.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    return { status: response.status, contentType, firstEvent: text.split(/\r?\n\r?\n/)[0] };
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}

@@ -24,9 +24,10 @@ export interface WeatherAppOptions {
 /** Boots the real AppModule, as production does, and listens on an ephemeral port. */
 export async function startWeatherApp(options: WeatherAppOptions = {}): Promise<WeatherApp> {
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+  // forceCloseConnections: an SSE stream a test left open must not keep close() waiting.
   const app = options.bodyParser
-    ? moduleRef.createNestApplication({ logger: false })
-    : moduleRef.createNestApplication({ bodyParser: false, logger: false });
+    ? moduleRef.createNestApplication({ logger: false, forceCloseConnections: true })
+    : moduleRef.createNestApplication({ bodyParser: false, logger: false, forceCloseConnections: true });
   await app.listen(0, '127.0.0.1');
   const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
   let closed = false;

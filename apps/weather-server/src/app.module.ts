@@ -1,16 +1,10 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from '@nest-mcp/core';
+import { AlertsModule } from './alerts/alerts.module.js';
+import { mcpOptionsFromEnv } from './config/mcp-options.from-env.js';
 import { WeatherModule } from './weather/weather.module.js';
 
 @Module({
-  imports: [
-    McpModule.forRoot({
-      name: 'weather-server',
-      version: '1.0.0',
-      title: 'Weather',
-      instructions: 'Weather for about fifty cities worldwide. City names may be English or Chinese.',
-    }),
-    WeatherModule,
-  ],
+  imports: [McpModule.forRootAsync({ useFactory: () => mcpOptionsFromEnv(process.env) }), WeatherModule, AlertsModule],
 })
 export class AppModule {}

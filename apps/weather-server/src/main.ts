@@ -7,7 +7,8 @@ import { AppModule } from './app.module.js';
 async function bootstrap(): Promise<void> {
   if (process.argv.includes('--stdio')) {
     const app = await NestFactory.createApplicationContext(AppModule, { logger: new McpStderrLogger() });
-    await serveMcpOverStdio(app);
+    // stdio has no headers: the token or API key comes from the environment.
+    await serveMcpOverStdio(app, { credentials: process.env.MCP_TOKEN || undefined });
     return;
   }
   // MCP-only app: the MCP endpoint reads its own bodies (its size limit, JSON-RPC parse errors).

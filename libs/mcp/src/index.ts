@@ -33,3 +33,7 @@ export { McpStderrLogger } from './transports/stdio/stderr.logger.js';
 export type { McpSessionOptions, McpStreamOptions } from './interfaces/mcp-module-options.interface.js';
 export { MCP_STORE, type McpKeyValueStore } from './stores/key-value.store.js';
 export { McpMemoryStore } from './stores/memory.store.js';
+export type { McpAuthOptions, McpJwtOptions, McpApiKey, McpResourceMetadataOptions } from './auth/mcp-auth-options.interface.js';
+export type { McpAuthenticator, McpCredentials } from './auth/mcp-authenticator.interface.js';
+export { McpAuthError, type McpAuthErrorCode } from './auth/mcp-auth.error.js';
+export type { McpLimitOptions } from './interfaces/mcp-module-options.interface.js';

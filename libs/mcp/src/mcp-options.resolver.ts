@@ -1,3 +1,5 @@
+import { createPublicKey } from 'node:crypto';
+import type { McpAuthOptions } from './auth/mcp-auth-options.interface.js';
 import { McpConfigurationError } from './mcp-configuration.error.js';
 import { McpMessages } from './mcp.messages.js';
 import type { McpModuleExtras, McpModuleOptions, McpResolvedOptions } from './interfaces/mcp-module-options.interface.js';
@@ -33,6 +35,19 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
       mode: oneOf('sessions.mode', options.sessions?.mode, ['optional', 'required', 'stateless'] as const, 'optional'),
       idleTtlMs: positiveInteger('sessions.idleTtlMs', options.sessions?.idleTtlMs, 30 * 60_000),
     },
+    auth: resolveAuth(options.auth),
+    allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
+    limits: {
+      maxJsonDepth: positiveInteger('limits.maxJsonDepth', options.limits?.maxJsonDepth, 64),
+      maxJsonCollectionSize: positiveInteger('limits.maxJsonCollectionSize', options.limits?.maxJsonCollectionSize, 10_000),
+      maxConcurrentCallsPerTenant: positiveInteger('limits.maxConcurrentCallsPerTenant', options.limits?.maxConcurrentCallsPerTenant, 100),
+      maxStreamsPerTenant: positiveInteger('limits.maxStreamsPerTenant', options.limits?.maxStreamsPerTenant, 100),
+      maxSessionsPerTenant: positiveInteger('limits.maxSessionsPerTenant', options.limits?.maxSessionsPerTenant, 1_000),
+      rateLimit: options.limits?.rateLimit && {
+        limit: positiveInteger('limits.rateLimit.limit', options.limits.rateLimit.limit, 1),
+        windowMs: positiveInteger('limits.rateLimit.windowMs', options.limits.rateLimit.windowMs, 1),
+      },
+    },
     streams: {
       keepAliveMs: positiveInteger('streams.keepAliveMs', options.streams?.keepAliveMs, 15_000),
       maxEventsPerStream: positiveInteger('streams.maxEventsPerStream', options.streams?.maxEventsPerStream, 1_000),
@@ -54,14 +69,67 @@ export function resolvePaths(extras: McpModuleExtras): McpResolvedPaths {
   return { path, ssePath, messagesPath };
 }
 
-function publicUrl(value: string | undefined): string | undefined {
+/** Checks the auth options for contradictions, so a half-configured server never starts open. */
+function resolveAuth(auth: McpAuthOptions | undefined): McpAuthOptions {
+  if (auth === undefined) return {};
+  const jwt = auth.jwt;
+  if (jwt) {
+    const sources = [jwt.secret, jwt.publicKey, jwt.jwksUrl].filter((source) => source !== undefined);
+    if (sources.length !== 1) throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt', 'needs exactly one of secret, publicKey or jwksUrl'));
+    if (jwt.secret !== undefined && (typeof jwt.secret !== 'string' || jwt.secret.length < 32)) {
+      throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.secret', 'must be at least 32 characters (HS256 needs 256 bits of key)'));
+    }
+    if (jwt.algorithms?.some((algorithm) => algorithm.toLowerCase() === 'none')) {
+      throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.algorithms', 'must not contain "none"'));
+    }
+    if (jwt.secret !== undefined && jwt.algorithms?.some((algorithm) => !algorithm.startsWith('HS'))) {
+      throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.algorithms', 'must be HMAC algorithms (HS256...) with a secret'));
+    }
+    if (jwt.jwksUrl !== undefined) publicUrl(jwt.jwksUrl, 'auth.jwt.jwksUrl');
+    if (jwt.publicKey !== undefined) {
+      try {
+        createPublicKey(jwt.publicKey);
+      } catch {
+        throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.publicKey', 'is not a PEM public key'));
+      }
+    }
+  }
+  const keys = auth.apiKeys ?? [];
+  keys.forEach((entry, index) => {
+    if (typeof entry?.key !== 'string' || entry.key.length < 16) throw new McpConfigurationError(McpMessages.invalidOption(`auth.apiKeys[${index}].key`, 'must be a string of at least 16 characters'));
+    if (typeof entry.tenant !== 'string' || entry.tenant === '') throw new McpConfigurationError(McpMessages.invalidOption(`auth.apiKeys[${index}].tenant`, 'must be a non-empty string'));
+  });
+  if (new Set(keys.map((entry) => entry.key)).size !== keys.length) throw new McpConfigurationError(McpMessages.invalidOption('auth.apiKeys', 'contains the same key twice'));
+  if (auth.authenticator && (auth.jwt || keys.length)) {
+    throw new McpConfigurationError(McpMessages.invalidOption('auth.authenticator', 'replaces jwt and apiKeys; configure one or the other'));
+  }
+  if (auth.authenticator && typeof auth.authenticator.authenticate !== 'function') {
+    throw new McpConfigurationError(McpMessages.invalidOption('auth.authenticator', 'must have an authenticate(credentials) method'));
+  }
+  const metadata = auth.resourceMetadata;
+  if (metadata) {
+    publicUrl(metadata.resource, 'auth.resourceMetadata.resource');
+    if (!Array.isArray(metadata.authorizationServers) || metadata.authorizationServers.length === 0) {
+      throw new McpConfigurationError(McpMessages.invalidOption('auth.resourceMetadata.authorizationServers', 'must list at least one authorization server'));
+    }
+  }
+  return auth;
+}
+
+function stringList(option: string, value: string[] | undefined): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw new McpConfigurationError(McpMessages.invalidOption(option, 'must be an array of strings'));
+  return [...value];
+}
+
+function publicUrl(value: string | undefined, option = 'publicUrl'): string | undefined {
   if (value === undefined || value === '') return undefined;
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
     return url.origin + url.pathname.replace(/\/+$/, '');
   } catch {
-    throw new McpConfigurationError(McpMessages.invalidOption('publicUrl', `must be an absolute http(s) URL, got "${value}"`));
+    throw new McpConfigurationError(McpMessages.invalidOption(option, `must be an absolute http(s) URL, got "${value}"`));
   }
 }
 

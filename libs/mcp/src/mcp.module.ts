@@ -20,6 +20,11 @@ import { McpStreamHub } from './transports/streams/stream-hub.js';
 import { McpStdioTransport } from './transports/stdio/stdio.transport.js';
 import { SseEventStore } from './transports/streams/sse-event.store.js';
 import { McpSessionService } from './sessions/mcp-session.service.js';
+import { McpAuthService } from './auth/mcp-auth.service.js';
+import { McpAuthGuard } from './auth/mcp-auth.guard.js';
+import { createProtectedResourceController } from './auth/protected-resource.controller.js';
+import { McpOriginGuard } from './transports/http/origin.guard.js';
+import { McpTenantLimiter } from './execution/tenant-limiter.js';
 import { LoggingSetLevelHandler } from './protocol/handlers/logging-set-level.handler.js';
 import { MCP_STORE } from './stores/key-value.store.js';
 import { McpMemoryStore } from './stores/memory.store.js';
@@ -40,6 +45,10 @@ import { McpHttpTransport } from './transports/http/mcp-http.transport.js';
     McpToolExplorer,
     McpToolHandlerFactory,
     McpToolCallRunner,
+    McpTenantLimiter,
+    McpAuthService,
+    McpAuthGuard,
+    McpOriginGuard,
     InitializeHandler,
     PingHandler,
     ToolsListHandler,
@@ -70,7 +79,7 @@ export class McpModule extends ConfigurableModuleClass {
     const paths = resolvePaths(extras);
     return {
       ...definition,
-      controllers: [...(definition.controllers ?? []), ...createMcpControllers(paths)],
+      controllers: [...(definition.controllers ?? []), ...createMcpControllers(paths), createProtectedResourceController(paths.path)],
       providers: [
         ...(definition.providers ?? []),
         { provide: MCP_RESOLVED_OPTIONS, useFactory: (options: McpModuleOptions) => resolveMcpOptions(options, paths), inject: [MCP_MODULE_OPTIONS] },

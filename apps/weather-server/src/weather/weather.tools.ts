@@ -14,6 +14,7 @@ export class WeatherTools {
   @McpTool({
     description: 'Current weather for a city (today, UTC): condition, temperature, humidity, wind and precipitation.',
     title: 'Current weather',
+    scopes: ['weather:read'],
     annotations: { readOnlyHint: true, openWorldHint: false },
     output: WeatherReportDto,
   })
@@ -25,6 +26,7 @@ export class WeatherTools {
   @McpTool({
     description: 'Daily forecast for a city, 1 to 14 days starting today (UTC).',
     title: 'Forecast',
+    scopes: ['weather:read'],
     annotations: { readOnlyHint: true, openWorldHint: false },
   })
   getForecast(@McpArgs() args: GetForecastDto) {

@@ -76,7 +76,11 @@ export class McpToolExplorer implements OnModuleInit {
       ...(options.output && { outputSchema: envelopeOutputSchema(this.schemas.forClass(options.output), { pending: false }) }),
       ...(options.annotations && { annotations: { ...options.annotations } }),
     };
-    return { name, site, descriptor, argsType, timeoutMs, handler: this.handlers.create(wrapper, methodName, site) };
+    const scopes = options.scopes ?? [];
+    if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope))) {
+      throw new McpConfigurationError(McpMessages.invalidScopes(site));
+    }
+    return { name, site, descriptor, argsType, timeoutMs, scopes: [...scopes], handler: this.handlers.create(wrapper, methodName, site) };
   }
 
   /**
@@ -91,9 +95,11 @@ export class McpToolExplorer implements OnModuleInit {
       if (UNVALIDATABLE_TYPES.has(type) || typeof type !== 'function') throw new McpConfigurationError(McpMessages.argsNotAClass(site));
       return type as DtoClass;
     }
-    const hasDecoratedParams = this.accessor.getParams(prototype, methodName) !== undefined;
     const first = paramTypes[0];
-    if (hasDecoratedParams || typeof first !== 'function' || UNVALIDATABLE_TYPES.has(first)) return undefined;
+    const params = this.accessor.getParams(prototype, methodName);
+    if (typeof first !== 'function' || UNVALIDATABLE_TYPES.has(first) || (params && Object.values(params).some((param) => param.index === 0))) return undefined;
+    // With other MCP parameter decorators present, Nest passes only decorated parameters: record the implicit one.
+    if (params) this.accessor.markArgsParam(prototype, methodName, 0);
     return first as DtoClass;
   }
 }

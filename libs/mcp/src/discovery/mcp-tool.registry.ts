@@ -12,6 +12,8 @@ import type { McpToolDefinition, McpToolDescriptor } from '../interfaces/mcp-too
 export class McpToolRegistry {
   private readonly tools = new Map<string, McpToolDefinition>();
   private descriptors: McpToolDescriptor[] = [];
+  /** Whether any tool requires scopes: when none does, listing skips filtering. */
+  private hasScopedTools = false;
 
   /** Adds a tool; a second tool with the same name is a boot error naming both sites. */
   add(tool: McpToolDefinition): void {
@@ -19,6 +21,7 @@ export class McpToolRegistry {
     if (existing) throw new McpConfigurationError(McpMessages.duplicateToolName(tool.name, existing.site, tool.site));
     this.tools.set(tool.name, tool);
     this.descriptors = [...this.descriptors, tool.descriptor];
+    if (tool.scopes.length > 0) this.hasScopedTools = true;
   }
 
   get(name: string): McpToolDefinition | undefined {
@@ -32,5 +35,12 @@ export class McpToolRegistry {
   /** Wire descriptors in registration order (the order `tools/list` pages through). */
   listDescriptors(): readonly McpToolDescriptor[] {
     return this.descriptors;
+  }
+
+  /** The descriptors of the tools a caller holding `scopes` may call (all of them when `scopes` is undefined). */
+  visibleDescriptors(scopes: readonly string[] | undefined): readonly McpToolDescriptor[] {
+    if (scopes === undefined || !this.hasScopedTools) return this.descriptors;
+    const held = new Set(scopes);
+    return this.descriptors.filter((descriptor) => this.tools.get(descriptor.name)!.scopes.every((scope) => held.has(scope)));
   }
 }

@@ -14,7 +14,10 @@ const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidU
  * class-validator checks it with whitelist and forbidNonWhitelisted, so unknown properties are errors too.
  */
 export async function validateArguments(type: new (...args: never[]) => object, raw: Record<string, unknown>): Promise<ArgumentValidation> {
-  const value = plainToInstance(type as new () => object, raw) as object;
+  const value = plainToInstance(type as new () => object, raw) as Record<string, unknown>;
+  // Class fields are own properties (ES2022+ define semantics) even when unset; one the caller did not send and
+  // that holds nothing must not be taken for an unknown property by forbidNonWhitelisted.
+  for (const key of Object.keys(value)) if (value[key] === undefined && !(key in raw)) delete value[key];
   const errors = await validate(value, VALIDATOR_OPTIONS);
   if (errors.length === 0) return { valid: true, value };
   const failures = flattenErrors(errors);

@@ -1,3 +1,5 @@
+import type { McpAuthOptions } from '../auth/mcp-auth-options.interface.js';
+
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`.
  * @publicApi
@@ -28,6 +30,31 @@ export interface McpModuleOptions {
   publicUrl?: string;
   /** Believe `X-Forwarded-Proto` / `X-Forwarded-Host` (set only behind a proxy you control). */
   trustProxy?: boolean;
+  /** Authentication (JWT Bearer, API keys, or your own authenticator) and OAuth resource metadata. */
+  auth?: McpAuthOptions;
+  /**
+   * Browser origins allowed to call (DNS-rebinding protection). Requests without `Origin` and from localhost
+   * origins are always allowed; any other `Origin` gets 403 unless listed here. `['*']` turns the check off.
+   */
+  allowedOrigins?: string[];
+  /** Bounds against hostile or runaway input. */
+  limits?: McpLimitOptions;
+}
+
+/** @publicApi */
+export interface McpLimitOptions {
+  /** Deepest JSON nesting accepted in a message (64). */
+  maxJsonDepth?: number;
+  /** Most elements in one JSON array, or members in one object (10 000). */
+  maxJsonCollectionSize?: number;
+  /** Tool calls one tenant may run at once on this instance (100); more get `RATE_LIMITED`. */
+  maxConcurrentCallsPerTenant?: number;
+  /** Tool calls one tenant may start per window on this instance; off unless set. */
+  rateLimit?: { limit: number; windowMs: number };
+  /** Open SSE streams per tenant on this instance (100); more get HTTP 429. */
+  maxStreamsPerTenant?: number;
+  /** Live sessions per tenant on this instance (1 000); more get HTTP 429 on initialize. */
+  maxSessionsPerTenant?: number;
 }
 
 /** @publicApi */
@@ -74,4 +101,7 @@ export interface McpResolvedOptions extends Required<Pick<McpModuleOptions, 'nam
   messagesPath: string;
   sessions: Required<McpSessionOptions>;
   streams: Required<McpStreamOptions>;
+  auth: McpAuthOptions;
+  allowedOrigins: string[];
+  limits: Required<Omit<McpLimitOptions, 'rateLimit'>> & Pick<McpLimitOptions, 'rateLimit'>;
 }

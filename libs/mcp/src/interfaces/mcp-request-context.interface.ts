@@ -23,6 +23,11 @@ export interface McpRequestContext {
   readonly clientCapabilities?: Record<string, unknown>;
   /** Stores the level set by `logging/setLevel` for later requests; undefined without a session. */
   readonly setLogLevel?: (level: McpLogLevel) => Promise<void>;
+  /**
+   * Asks the transport to refuse the request for missing scopes at its own level (HTTP 403 with a step-up
+   * challenge); absent where there is no such level (stdio), and the refusal is then an error envelope.
+   */
+  readonly onInsufficientScope?: (scopes: string[]) => void;
   /** Scope in which `notifications/cancelled` ids are looked up (a session or a connection). */
   readonly cancellationScope?: string;
 }

@@ -24,5 +24,7 @@ export interface McpToolDefinition {
   /** DTO class the arguments are validated against; undefined for tools without arguments. */
   readonly argsType?: new (...args: never[]) => object;
   readonly timeoutMs: number;
+  /** Scopes required to see and call the tool (empty: none). */
+  readonly scopes: readonly string[];
   readonly handler: McpToolHandler;
 }

@@ -23,4 +23,9 @@ export interface McpToolOptions {
   output?: abstract new (...args: never[]) => unknown;
   /** Per-tool timeout; defaults to the module's `toolTimeoutMs`. */
   timeoutMs?: number;
+  /**
+   * Scopes the caller's token must all carry (with authentication on). Callers without them do not see the tool
+   * in `tools/list`, and calling it gets 403 with a step-up challenge.
+   */
+  scopes?: string[];
 }

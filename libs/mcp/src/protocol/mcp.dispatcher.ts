@@ -1,4 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
+import { violatedJsonLimit, type JsonLimits } from './json-limits.js';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface.js';
 import { InitializeHandler } from './handlers/initialize.handler.js';
 import { LoggingSetLevelHandler } from './handlers/logging-set-level.handler.js';
@@ -22,6 +25,7 @@ export class McpDispatcher {
   private readonly logger = new Logger('McpModule');
   private readonly handlers = new Map<string, McpMethodHandler>();
   private readonly inFlight = new Map<string, AbortController>();
+  private readonly limits: JsonLimits;
 
   constructor(
     initialize: InitializeHandler,
@@ -29,7 +33,9 @@ export class McpDispatcher {
     toolsList: ToolsListHandler,
     toolsCall: ToolsCallHandler,
     loggingSetLevel: LoggingSetLevelHandler,
+    @Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions,
   ) {
+    this.limits = { maxDepth: options.limits.maxJsonDepth, maxCollectionSize: options.limits.maxJsonCollectionSize };
     for (const handler of [initialize, ping, toolsList, toolsCall, loggingSetLevel]) this.handlers.set(handler.method, handler);
   }
 
@@ -43,6 +49,11 @@ export class McpDispatcher {
    * client responses and cancelled requests (which must get no answer).
    */
   async dispatch(value: unknown, context: McpRequestContext): Promise<JsonRpcResponse | undefined> {
+    const violation = violatedJsonLimit(value, this.limits);
+    if (violation) {
+      const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
+      return errorResponse(typeof id === 'string' || typeof id === 'number' ? id : null, { code: JsonRpcErrorCode.INVALID_REQUEST, message: `Invalid Request: ${violation}` });
+    }
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case 'request':

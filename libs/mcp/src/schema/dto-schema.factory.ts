@@ -142,14 +142,13 @@ export class DtoSchemaFactory {
         properties[property.name] = renderProperty(property, nested);
         if (property.required) required.push(property.name);
       }
-      return {
-        type: 'object',
-        ...(plan.options.title !== undefined && { title: plan.options.title }),
-        ...(plan.options.description !== undefined && { description: plan.options.description }),
-        properties,
-        ...(required.length > 0 && { required }),
-        additionalProperties: plan.options.additionalProperties === true,
-      };
+      const schema: JsonSchema = { type: 'object' };
+      if (plan.options.title !== undefined) schema.title = plan.options.title;
+      if (plan.options.description !== undefined) schema.description = plan.options.description;
+      schema.properties = properties;
+      if (required.length > 0) schema.required = required;
+      schema.additionalProperties = plan.options.additionalProperties === true;
+      return schema;
     };
 
     const document = render(root);
@@ -290,7 +289,9 @@ export class DtoSchemaFactory {
       }
     }
 
-    const designType = Reflect.getMetadata('design:type', target.prototype as object, name) as unknown;
+    const prototype = target.prototype as object;
+    // Own lookup first: reflect-metadata's inherited lookup walks the prototype chain, and boot time matters here.
+    const designType = (Reflect.getOwnMetadata('design:type', prototype, name) ?? Reflect.getMetadata('design:type', prototype, name)) as unknown;
     const typeTarget = this.readTypeDecorator(target, name, location);
     const propertyRules = rules.filter((mapped) => !mapped.metadata.each);
     const itemRules = rules.filter((mapped) => mapped.metadata.each);
@@ -336,20 +337,19 @@ export class DtoSchemaFactory {
       if (nestedRules.length > 0) nested = { target: this.nestedClass(target, name, typeTarget ?? designType), inItems: false };
     }
 
-    const hints = readHints(target.prototype as object, name);
+    const hints = readHints(prototype, name);
     if (hints.format !== undefined) body.format = hints.format;
     const nullable = hints.nullable === true;
     const initialValue = initialValues.get(name);
     const defaultValue = initialValue !== undefined ? initialValue : hints.default;
-    const trailing: JsonSchema = {
-      ...(defaultValue !== undefined && isJsonValue(defaultValue) && (defaultValue !== null || nullable) && { default: defaultValue }),
-      ...(hints.examples !== undefined && { examples: hints.examples.filter((example) => isJsonValue(example)) }),
-      ...(hints.deprecated === true && { deprecated: true }),
-    };
-    const annotations: JsonSchema = {
-      ...(hints.title !== undefined && { title: hints.title }),
-      ...(hints.description !== undefined && { description: hints.description }),
-    };
+    const examples = Array.isArray(hints.examples) ? hints.examples.filter((example) => isJsonValue(example)) : [];
+    const trailing: JsonSchema = {};
+    if (defaultValue !== undefined && isJsonValue(defaultValue) && (defaultValue !== null || nullable)) trailing.default = defaultValue;
+    if (examples.length > 0) trailing.examples = examples;
+    if (hints.deprecated === true) trailing.deprecated = true;
+    const annotations: JsonSchema = {};
+    if (hints.title !== undefined) annotations.title = hints.title;
+    if (hints.description !== undefined) annotations.description = hints.description;
     // Conditional rules run before IS_DEFINED in class-validator, so @IsOptional wins over @IsDefined; an
     // initialiser fills a missing argument before validation.
     const required = !optional && rejectsMissing && initialValue === undefined;

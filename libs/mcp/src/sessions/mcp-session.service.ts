@@ -5,6 +5,7 @@ import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interf
 import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
 import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
 import type { McpSessionRecord } from './mcp-session.record.js';
+import { DEFAULT_TENANT } from '../execution/tool-context.factory.js';
 
 const KEY_PREFIX = 'session:';
 
@@ -19,16 +20,36 @@ export function ownerOf(principal: McpPrincipal | undefined): string {
  */
 @Injectable()
 export class McpSessionService {
+  /** Session ids created on this instance, per tenant (for the per-tenant cap). */
+  private readonly byTenant = new Map<string, Set<string>>();
   constructor(
     @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  async create(input: Omit<McpSessionRecord, 'id' | 'createdAt' | 'owner'> & { principal?: McpPrincipal }): Promise<McpSessionRecord> {
+  /** Creates a session, or returns undefined when the tenant already holds its cap of live sessions here. */
+  async create(input: Omit<McpSessionRecord, 'id' | 'createdAt' | 'owner'> & { principal?: McpPrincipal }): Promise<McpSessionRecord | undefined> {
     const { principal, ...rest } = input;
+    const tenant = principal?.tenant ?? DEFAULT_TENANT;
+    if (!(await this.hasRoomFor(tenant))) return undefined;
     const record: McpSessionRecord = { ...rest, id: randomBytes(24).toString('base64url'), owner: ownerOf(principal), createdAt: Date.now() };
     await this.store.set(KEY_PREFIX + record.id, record, this.options.sessions.idleTtlMs);
+    this.sessionsOf(tenant).add(record.id);
     return record;
+  }
+
+  /** Counts the tenant's sessions created here; ids that expired meanwhile are pruned only when the cap is hit. */
+  private async hasRoomFor(tenant: string): Promise<boolean> {
+    const ids = this.sessionsOf(tenant);
+    if (ids.size < this.options.limits.maxSessionsPerTenant) return true;
+    for (const id of [...ids]) if (!(await this.store.get(KEY_PREFIX + id))) ids.delete(id);
+    return ids.size < this.options.limits.maxSessionsPerTenant;
+  }
+
+  private sessionsOf(tenant: string): Set<string> {
+    let ids = this.byTenant.get(tenant);
+    if (!ids) this.byTenant.set(tenant, (ids = new Set()));
+    return ids;
   }
 
   /** The session if it exists and belongs to `principal`; refreshes its idle TTL. */
@@ -45,5 +66,6 @@ export class McpSessionService {
 
   async end(id: string): Promise<void> {
     await this.store.delete(KEY_PREFIX + id);
+    for (const ids of this.byTenant.values()) ids.delete(id);
   }
 }

@@ -2,6 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
 import { createToolContext } from '../../execution/tool-context.factory.js';
 import { McpToolCallRunner } from '../../execution/tool-call.runner.js';
+import { McpTenantLimiter } from '../../execution/tenant-limiter.js';
+import type { McpToolDefinition } from '../../interfaces/mcp-tool-definition.interface.js';
+import { envelopeToCallToolResult } from '../../results/mcp-result.js';
+import { errorBody } from '../../results/mcp-tool.error.js';
+import type { McpErrorEnvelope } from '../../results/envelope.types.js';
 import { JsonRpcErrorCode } from '../json-rpc-error-codes.js';
 import { McpProtocolError } from '../protocol-error.js';
 import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
@@ -11,7 +16,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * `tools/call`: a malformed request or an unknown tool is a protocol error (-32602); everything about the
- * call itself (bad arguments, failures, timeouts) is an `isError` result carrying an envelope.
+ * call itself (bad arguments, failures, timeouts, rate limits) is an `isError` result carrying an envelope.
  */
 @Injectable()
 export class ToolsCallHandler implements McpMethodHandler {
@@ -20,6 +25,7 @@ export class ToolsCallHandler implements McpMethodHandler {
   constructor(
     private readonly registry: McpToolRegistry,
     private readonly runner: McpToolCallRunner,
+    private readonly limiter: McpTenantLimiter,
   ) {}
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {
@@ -30,6 +36,8 @@ export class ToolsCallHandler implements McpMethodHandler {
     }
     const tool = this.registry.get(name);
     if (!tool) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown tool: ${name}`);
+    const forbidden = this.checkScopes(tool, call);
+    if (forbidden) return forbidden;
 
     const handle = createToolContext({
       requestId: call.id,
@@ -38,11 +46,35 @@ export class ToolsCallHandler implements McpMethodHandler {
       request: call.context,
       signal: call.signal,
     });
+    const permit = this.limiter.acquire(handle.context.tenant);
+    if (!permit.granted) {
+      return asResult({ status: 'error', error: errorBody('RATE_LIMITED', `Too many calls: ${permit.reason}; retry later.`, { retryable: true, retryAfterMs: permit.retryAfterMs }) });
+    }
     try {
       const result = await this.runner.run(tool, (rawArgs ?? {}) as Record<string, unknown>, handle.context, call.controller);
       return result as unknown as Record<string, unknown>;
     } finally {
+      permit.release();
       handle.finish();
     }
   }
+
+  /**
+   * With authentication on, a caller lacking a required scope is refused: over HTTP as a 403 with a step-up
+   * challenge (the transport renders it) and a JSON-RPC error carrying the envelope; elsewhere as an envelope.
+   */
+  private checkScopes(tool: McpToolDefinition, call: McpCall): Record<string, unknown> | undefined {
+    const principal = call.context.principal;
+    if (!principal || tool.scopes.length === 0) return undefined;
+    const missing = tool.scopes.filter((scope) => !principal.scopes.includes(scope));
+    if (missing.length === 0) return undefined;
+    const envelope: McpErrorEnvelope = { status: 'error', error: errorBody('FORBIDDEN', `Forbidden: this tool requires the scope(s) ${tool.scopes.join(', ')}`) };
+    if (!call.context.onInsufficientScope) return asResult(envelope);
+    call.context.onInsufficientScope(tool.scopes as string[]);
+    throw new McpProtocolError(JsonRpcErrorCode.SERVER_ERROR, envelope.error.message, envelope);
+  }
+}
+
+function asResult(envelope: McpErrorEnvelope): Record<string, unknown> {
+  return envelopeToCallToolResult(envelope) as unknown as Record<string, unknown>;
 }

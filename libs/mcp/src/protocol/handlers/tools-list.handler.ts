@@ -15,8 +15,9 @@ export class ToolsListHandler implements McpMethodHandler {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  handle({ params }: McpCall): Record<string, unknown> {
-    const tools = this.registry.listDescriptors();
+  handle({ params, context }: McpCall): Record<string, unknown> {
+    // A caller only sees the tools it may call.
+    const tools = this.registry.visibleDescriptors(context.principal?.scopes);
     const start = decodeCursor(params.cursor, tools.length);
     const end = start + this.options.pageSize;
     const page = start === 0 && end >= tools.length ? tools : tools.slice(start, end);

@@ -1,4 +1,7 @@
-import { Controller, Delete, Get, Post, Req, Res, type Type } from '@nestjs/common';
+import { Controller, Delete, Get, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { McpAuthGuard } from '../../auth/mcp-auth.guard.js';
+import { McpHttpRefusalFilter } from '../../auth/mcp-http-refusal.filter.js';
+import { McpOriginGuard } from './origin.guard.js';
 import type { Request, Response } from 'express';
 import type { McpResolvedPaths } from '../../mcp-options.resolver.js';
 import { McpLegacySseTransport } from '../sse/legacy-sse.transport.js';
@@ -11,6 +14,8 @@ import { McpHttpTransport } from './mcp-http.transport.js';
  */
 export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
   @Controller(paths.path)
+  @UseGuards(McpOriginGuard, McpAuthGuard)
+  @UseFilters(McpHttpRefusalFilter)
   class McpHttpController {
     constructor(
       readonly transport: McpHttpTransport,
@@ -43,6 +48,8 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
   const ssePath = paths.ssePath;
 
   @Controller()
+  @UseGuards(McpOriginGuard, McpAuthGuard)
+  @UseFilters(McpHttpRefusalFilter)
   class McpLegacySseController {
     constructor(readonly legacy: McpLegacySseTransport) {}
 

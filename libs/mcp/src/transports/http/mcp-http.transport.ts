@@ -18,6 +18,8 @@ import { sendHttpError, sendJson } from './http-json-rpc.responses.js';
 import { headerOf, idOf, methodOf, receiveJson } from './incoming-json.js';
 import { principalOf } from './request-principal.js';
 import type { SseWriter } from './sse-writer.js';
+import { McpAuthService } from '../../auth/mcp-auth.service.js';
+import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
@@ -36,6 +38,7 @@ export class McpHttpTransport {
     private readonly sessions: McpSessionService,
     private readonly hub: McpStreamHub,
     private readonly events: SseEventStore,
+    private readonly auth: McpAuthService,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
@@ -58,7 +61,8 @@ export class McpHttpTransport {
       return sendHttpError(response, 400, `Bad Request: unsupported MCP-Protocol-Version "${headerVersion}"`, { id: idOf(body) });
     }
     const protocolVersion = headerVersion && isSupportedProtocolVersion(headerVersion) ? headerVersion : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
-    const reply = new PostReply(response, this.hub, session?.id, /text\/event-stream/i.test(accept ?? ''), isAtLeast(protocolVersion, '2025-11-25'));
+    const tenant = principal?.tenant ?? DEFAULT_TENANT;
+    const reply = new PostReply(response, this.hub, tenant, session?.id, /text\/event-stream/i.test(accept ?? ''), isAtLeast(protocolVersion, '2025-11-25'));
     const context = this.context(protocolVersion, principal, session, reply);
 
     if (Array.isArray(body)) return this.handleBatch(body, context, response);
@@ -71,6 +75,7 @@ export class McpHttpTransport {
         clientInfo: paramsOf(body).clientInfo,
         principal,
       });
+      if (!created) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open sessions', { id: idOf(body), headers: { 'Retry-After': '60' } });
       response.setHeader('Mcp-Session-Id', created.id);
     }
     reply.finish(answer);
@@ -93,8 +98,8 @@ export class McpHttpTransport {
       return true;
     }
     const lastEventId = headerOf(request, 'last-event-id');
-    if (lastEventId !== undefined) await this.resume(session, lastEventId, response);
-    else this.openStandalone(session, response);
+    if (lastEventId !== undefined) await this.resume(session, lastEventId, request, response);
+    else this.openStandalone(session, request, response);
     return true;
   }
 
@@ -145,6 +150,7 @@ export class McpHttpTransport {
       setLogLevel: session ? (level) => this.sessions.update({ ...session, logLevel: level }) : undefined,
       cancellationScope: session?.id,
       send: reply.canStream ? (message) => reply.send(message) : undefined,
+      onInsufficientScope: (scopes) => reply.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
     };
   }
 
@@ -162,11 +168,13 @@ export class McpHttpTransport {
   }
 
   /** GET with `Last-Event-ID`: replay what the client missed on that stream, then continue it if still live. */
-  private async resume(session: McpSessionRecord, lastEventId: string, response: Response): Promise<void> {
+  private async resume(session: McpSessionRecord, lastEventId: string, request: Request, response: Response): Promise<void> {
     const missed = await this.events.after(session.id, lastEventId);
     if (!missed) return sendHttpError(response, 404, 'Unknown Last-Event-ID for this session');
+    const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
+    if (!this.hub.hasRoomFor(tenant)) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open streams', { headers: { 'Retry-After': '5' } });
     const live = this.hub.find(missed.streamId);
-    const writer = this.hub.connect(response, (closed) => live?.detach(closed));
+    const writer = this.hub.connect(response, tenant, (closed) => live?.detach(closed));
     writer.open();
     for (const event of missed.events) writer.event(JSON.stringify(event.message), { event: 'message', id: event.id });
     if (live && !live.done) live.attach(writer);
@@ -174,10 +182,12 @@ export class McpHttpTransport {
   }
 
   /** The session's standalone stream for server notifications; one at a time (409 otherwise). */
-  private openStandalone(session: McpSessionRecord, response: Response): void {
+  private openStandalone(session: McpSessionRecord, request: Request, response: Response): void {
     if (this.hub.standaloneOf(session.id)) return sendHttpError(response, 409, 'Conflict: this session already has an open GET stream');
+    const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
+    if (!this.hub.hasRoomFor(tenant)) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open streams', { headers: { 'Retry-After': '5' } });
     const stream = this.hub.open(session.id);
-    const writer: SseWriter = this.hub.connect(response, () => {
+    const writer: SseWriter = this.hub.connect(response, tenant, () => {
       stream.detach(writer);
       if (this.hub.standaloneOf(session.id) === stream) this.hub.setStandalone(session.id, undefined);
       this.hub.release(stream);
@@ -195,20 +205,27 @@ export class McpHttpTransport {
  */
 class PostReply {
   private stream?: LiveStream;
+  private refusal?: { status: number; headers: Record<string, string> };
 
   constructor(
     private readonly response: Response,
     private readonly hub: McpStreamHub,
+    private readonly tenant: string,
     private readonly sessionId: string | undefined,
     readonly canStream: boolean,
     private readonly prime: boolean,
   ) {}
 
+  /** Answers with this HTTP status instead of 200 (the body stays the JSON-RPC answer). */
+  refuse(status: number, headers: Record<string, string>): void {
+    this.refusal = { status, headers };
+  }
+
   send(message: JsonRpcMessage): void {
     if (!this.stream) {
       if (this.response.headersSent) return;
       const stream = this.hub.open(this.sessionId);
-      const writer = this.hub.connect(this.response, (closed) => stream.detach(closed));
+      const writer = this.hub.connect(this.response, this.tenant, (closed) => stream.detach(closed));
       writer.open();
       stream.attach(writer);
       if (this.prime) stream.prime();
@@ -224,7 +241,7 @@ class PostReply {
       this.hub.release(this.stream);
       return;
     }
-    if (answer) return sendJson(this.response, 200, answer);
+    if (answer) return sendJson(this.response, this.refusal?.status ?? 200, answer, this.refusal?.headers);
     // Notifications and client responses: 202 and no body; so is a request the client cancelled.
     this.response.status(202).end();
   }

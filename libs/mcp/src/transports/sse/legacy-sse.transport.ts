@@ -12,6 +12,7 @@ import { headerOf, methodOf, receiveJson } from '../http/incoming-json.js';
 import { principalOf } from '../http/request-principal.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
+import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
 
 /** The revision legacy SSE clients speak until their initialize says otherwise. */
 const LEGACY_PROTOCOL_VERSION = '2024-11-05';
@@ -34,8 +35,12 @@ export class McpLegacySseTransport {
 
   /** Opens a legacy stream; `streamPath` is the path the client used (`/sse`, or `/mcp` on one URL). */
   async open(request: Request, response: Response, streamPath: string): Promise<void> {
-    const session = await this.sessions.create({ transport: 'sse', protocolVersion: LEGACY_PROTOCOL_VERSION, clientCapabilities: {}, principal: principalOf(request) });
-    const writer = this.hub.connect(response, () => {
+    const principal = principalOf(request);
+    const tenant = principal?.tenant ?? DEFAULT_TENANT;
+    if (!this.hub.hasRoomFor(tenant)) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open streams', { headers: { 'Retry-After': '5' } });
+    const session = await this.sessions.create({ transport: 'sse', protocolVersion: LEGACY_PROTOCOL_VERSION, clientCapabilities: {}, principal });
+    if (!session) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open sessions', { headers: { 'Retry-After': '60' } });
+    const writer = this.hub.connect(response, tenant, () => {
       this.connections.delete(session.id);
       void this.sessions.end(session.id);
     });

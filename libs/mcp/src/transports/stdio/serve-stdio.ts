@@ -1,4 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { McpStdioTransport, type McpStdioOptions } from './stdio.transport.js';
 
 /**
@@ -11,6 +12,8 @@ import { McpStdioTransport, type McpStdioOptions } from './stdio.transport.js';
  * await serveMcpOverStdio(app);
  */
 export async function serveMcpOverStdio(app: INestApplicationContext, options: McpStdioOptions = {}): Promise<void> {
+  // Credentials are checked before the first message: a misconfigured launch fails at once, on stderr.
+  const principal = options.principal ?? (await app.get(McpAuthService, { strict: false }).authenticate({ bearer: options.credentials, headers: {} }));
   const stdout = process.stdout;
   const protocolWrite = stdout.write.bind(stdout);
   const redirect = !options.write;
@@ -22,7 +25,7 @@ export async function serveMcpOverStdio(app: INestApplicationContext, options: M
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   try {
-    await app.get(McpStdioTransport, { strict: false }).serve({ ...options, input, write: options.write ?? ((line) => void protocolWrite(line)) });
+    await app.get(McpStdioTransport, { strict: false }).serve({ ...options, principal, input, write: options.write ?? ((line) => void protocolWrite(line)) });
   } finally {
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);

@@ -16,8 +16,10 @@ export interface McpStdioOptions {
   input?: Readable;
   /** Receives each outgoing line (without the newline handled for you). */
   write?: (line: string) => void;
-  /** The caller, from the environment (stdio has no HTTP credentials). */
+  /** The caller, when already known; otherwise `credentials` are authenticated. */
   principal?: McpPrincipal;
+  /** A token or API key from the environment (stdio has no HTTP headers), checked like a Bearer token. */
+  credentials?: string;
 }
 
 /** The state of the one client a stdio server has. */

@@ -16,6 +16,7 @@ export class McpStreamHub implements OnApplicationShutdown {
   private readonly streams = new Map<string, LiveStream>();
   private readonly standalone = new Map<string, LiveStream>();
   private readonly writers = new Set<SseWriter>();
+  private readonly streamsPerTenant = new Map<string, number>();
 
   constructor(
     private readonly events: SseEventStore,
@@ -58,15 +59,27 @@ export class McpStreamHub implements OnApplicationShutdown {
     return true;
   }
 
-  /** Wraps a response as an SSE connection with keep-alives; it is forgotten when the socket closes. */
-  connect(response: import('express').Response, onClose: (writer: SseWriter) => void): SseWriter {
+  /** True when `tenant` may open one more long-lived stream on this instance. */
+  hasRoomFor(tenant: string): boolean {
+    return (this.streamsPerTenant.get(tenant) ?? 0) < this.options.limits.maxStreamsPerTenant;
+  }
+
+  /**
+   * Wraps a response as an SSE connection with keep-alives, counted against `tenant` until the socket closes;
+   * then it is forgotten and `onClose` runs.
+   */
+  connect(response: import('express').Response, tenant: string, onClose: (writer: SseWriter) => void): SseWriter {
     const writer = new SseWriter(response);
     this.writers.add(writer);
+    this.streamsPerTenant.set(tenant, (this.streamsPerTenant.get(tenant) ?? 0) + 1);
     const keepAlive = setInterval(() => writer.comment('keepalive'), this.options.streams.keepAliveMs);
     keepAlive.unref();
     response.on('close', () => {
       clearInterval(keepAlive);
       this.writers.delete(writer);
+      const left = (this.streamsPerTenant.get(tenant) ?? 1) - 1;
+      if (left <= 0) this.streamsPerTenant.delete(tenant);
+      else this.streamsPerTenant.set(tenant, left);
       onClose(writer);
     });
     return writer;

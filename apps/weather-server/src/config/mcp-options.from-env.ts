@@ -1,0 +1,41 @@
+import type { McpApiKey, McpModuleOptions } from '@nest-mcp/core';
+
+/** Scopes a bare API key (no scopes listed) gets in this sample. */
+const DEFAULT_KEY_SCOPES = ['weather:read', 'weather:write'];
+
+/**
+ * The weather server's MCP options from the environment:
+ * - `MCP_JWT_SECRET`: HS256 secret for Bearer JWTs (tenant from `tenant_id` or `sub`, scopes from `scope`/`scp`);
+ * - `MCP_API_KEYS`: comma-separated `key`, `key|tenant` or `key|tenant|scope1 scope2` entries;
+ * - `MCP_PUBLIC_URL`: public base URL for the legacy SSE endpoint event;
+ * - `MCP_ALLOWED_ORIGINS`: comma-separated browser origins besides localhost.
+ * Neither credential variable set: open access as tenant `default` (the library warns on stderr).
+ */
+export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
+  const apiKeys = parseApiKeys(env.MCP_API_KEYS);
+  return {
+    name: 'weather-server',
+    version: '1.0.0',
+    title: 'Weather',
+    instructions: 'Weather for about seventy cities worldwide. City names may be English or Chinese.',
+    publicUrl: env.MCP_PUBLIC_URL || undefined,
+    trustProxy: env.MCP_TRUST_PROXY === 'true',
+    allowedOrigins: env.MCP_ALLOWED_ORIGINS?.split(',').map((origin) => origin.trim()).filter(Boolean),
+    auth: {
+      ...(env.MCP_JWT_SECRET && { jwt: { secret: env.MCP_JWT_SECRET } }),
+      ...(apiKeys.length > 0 && { apiKeys }),
+    },
+  };
+}
+
+function parseApiKeys(value: string | undefined): McpApiKey[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [key, tenant = 'default', scopes] = entry.split('|');
+      return { key, tenant, scopes: scopes ? scopes.split(/\s+/).filter(Boolean) : DEFAULT_KEY_SCOPES };
+    });
+}

@@ -1,0 +1,28 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { MCP_PRINCIPAL_REQUEST_KEY } from '../transports/http/request-principal.js';
+import { credentialsOf } from './http-credentials.js';
+import { McpAuthError } from './mcp-auth.error.js';
+import { McpAuthService } from './mcp-auth.service.js';
+import { McpHttpRefusal } from './mcp-http-refusal.exception.js';
+
+/**
+ * Authenticates every request to an MCP route (each request on its own: a session id is never a credential)
+ * and leaves the principal on the request for the transports.
+ */
+@Injectable()
+export class McpAuthGuard implements CanActivate {
+  constructor(private readonly auth: McpAuthService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (!this.auth.enabled) return true;
+    const request = context.switchToHttp().getRequest<Request>();
+    try {
+      (request as unknown as Record<string, unknown>)[MCP_PRINCIPAL_REQUEST_KEY] = await this.auth.authenticate(credentialsOf(request));
+      return true;
+    } catch (error) {
+      const failure = error instanceof McpAuthError ? error : new McpAuthError('INVALID_TOKEN', 'The credentials could not be verified');
+      throw new McpHttpRefusal(401, failure.code, failure.message, { 'WWW-Authenticate': this.auth.challenge(failure) });
+    }
+  }
+}

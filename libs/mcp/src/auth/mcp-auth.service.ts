@@ -1,0 +1,62 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
+import { CredentialsAuthenticator } from './credentials.authenticator.js';
+import { McpAuthError } from './mcp-auth.error.js';
+import type { McpAuthenticator, McpCredentials } from './mcp-authenticator.interface.js';
+
+/** Authentication for every transport: HTTP headers or stdio's environment credentials → principal. */
+@Injectable()
+export class McpAuthService implements OnModuleInit {
+  private readonly logger = new Logger('McpModule');
+  private readonly authenticator?: McpAuthenticator;
+
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions) {
+    const auth = options.auth;
+    if (auth.authenticator) this.authenticator = auth.authenticator;
+    else if (auth.jwt || auth.apiKeys?.length) this.authenticator = new CredentialsAuthenticator(auth);
+  }
+
+  onModuleInit(): void {
+    if (!this.enabled) this.logger.warn('No authentication configured (auth.jwt, auth.apiKeys or auth.authenticator): every caller is served as tenant "default".');
+  }
+
+  get enabled(): boolean {
+    return this.authenticator !== undefined;
+  }
+
+  /** The caller; undefined when authentication is off. Throws McpAuthError when it is on and fails. */
+  async authenticate(credentials: McpCredentials): Promise<McpPrincipal | undefined> {
+    if (!this.authenticator) return undefined;
+    const principal = await this.authenticator.authenticate(credentials);
+    if (!principal) throw new McpAuthError('UNAUTHORIZED', 'Authentication required: send Authorization: Bearer <token> or X-API-Key');
+    return principal;
+  }
+
+  /** `WWW-Authenticate` of a 401 (RFC 6750), pointing at the resource metadata when configured (RFC 9728). */
+  challenge(error?: McpAuthError): string {
+    const parts = ['Bearer realm="mcp"'];
+    if (error && error.code !== 'UNAUTHORIZED') parts.push('error="invalid_token"', `error_description="${error.message}"`);
+    const metadata = this.resourceMetadataUrl();
+    if (metadata) parts.push(`resource_metadata="${metadata}"`);
+    return parts.join(', ');
+  }
+
+  /** `WWW-Authenticate` of a 403 for missing scopes (step-up, spec 2025-11-25). */
+  insufficientScopeChallenge(scopes: string[]): string {
+    const parts = ['Bearer error="insufficient_scope"', `scope="${scopes.join(' ')}"`];
+    const metadata = this.resourceMetadataUrl();
+    if (metadata) parts.push(`resource_metadata="${metadata}"`);
+    parts.push('error_description="The token lacks a scope this tool requires"');
+    return parts.join(', ');
+  }
+
+  private resourceMetadataUrl(): string | undefined {
+    const resource = this.options.auth.resourceMetadata?.resource;
+    if (!resource) return undefined;
+    const url = new URL(resource);
+    const path = url.pathname === '/' ? '' : url.pathname.replace(/\/+$/, '');
+    return `${url.origin}/.well-known/oauth-protected-resource${path}`;
+  }
+}

@@ -1,0 +1,20 @@
+import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
+
+/** Credentials as a transport found them (HTTP headers, or the environment over stdio). @publicApi */
+export interface McpCredentials {
+  /** The token of `Authorization: Bearer <token>`. */
+  bearer?: string;
+  /** The value of `X-API-Key`. */
+  apiKey?: string;
+  /** All request headers (lower-case names); empty over stdio. */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * Turns credentials into a principal. Return `undefined` when no credentials were given; throw
+ * `McpAuthError` when they are wrong.
+ * @publicApi
+ */
+export interface McpAuthenticator {
+  authenticate(credentials: McpCredentials): Promise<McpPrincipal | undefined>;
+}

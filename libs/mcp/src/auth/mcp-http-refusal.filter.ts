@@ -1,0 +1,17 @@
+import { ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
+import type { Response } from 'express';
+import { JsonRpcErrorCode } from '../protocol/json-rpc-error-codes.js';
+import { errorBody } from '../results/mcp-tool.error.js';
+import { sendHttpError } from '../transports/http/http-json-rpc.responses.js';
+import { McpHttpRefusal } from './mcp-http-refusal.exception.js';
+
+/** Renders refusals of the MCP guards: status, headers, and a JSON-RPC error carrying the envelope. */
+@Catch(McpHttpRefusal)
+export class McpHttpRefusalFilter implements ExceptionFilter {
+  catch(refusal: McpHttpRefusal, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) return void response.end();
+    const envelope = { status: 'error', error: errorBody(refusal.code, refusal.message, { retryable: refusal.retryable, retryAfterMs: refusal.retryAfterMs }) };
+    sendHttpError(response, refusal.status, refusal.message, { code: JsonRpcErrorCode.SERVER_ERROR, headers: refusal.headers, data: envelope });
+  }
+}

@@ -1,0 +1,117 @@
+import 'reflect-metadata';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
+import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
+import type { JsonSchema } from '../schema/json-schema.types.js';
+import { envelopeOutputSchema } from './envelope-output-schema.js';
+import { envelopeToCallToolResult, McpResult } from './mcp-result.js';
+import { McpToolError } from './mcp-tool.error.js';
+import type { McpEnvelope } from './envelope.types.js';
+
+class CityDto {
+  @IsString()
+  name: string;
+}
+
+class ReportDto {
+  @ValidateNested()
+  @Type(() => CityDto)
+  city: CityDto;
+
+  @IsInt()
+  @Min(0)
+  humidity: number;
+
+  @IsOptional()
+  @IsString()
+  note?: string;
+}
+
+const dataSchema = new DtoSchemaFactory().forClass(ReportDto);
+const goodData = { city: { name: 'Paris' }, humidity: 40 };
+
+function compile(schema: JsonSchema) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  return ajv.compile(schema);
+}
+
+describe('envelopeOutputSchema', () => {
+  const schema = envelopeOutputSchema(dataSchema, { pending: false });
+  const validate = compile(schema);
+  const withPending = compile(envelopeOutputSchema(dataSchema, { pending: true }));
+
+  it('is an object schema requiring status, with one branch per envelope', () => {
+    expect(schema.type).toBe('object');
+    expect(schema.required).toEqual(['status']);
+    expect(schema.properties).toEqual({ status: { type: 'string', enum: ['success', 'error'] } });
+    expect(schema.oneOf).toHaveLength(2);
+    expect(envelopeOutputSchema(dataSchema, { pending: true }).oneOf).toHaveLength(3);
+    expect(envelopeOutputSchema(dataSchema, { pending: true }).properties).toEqual({ status: { type: 'string', enum: ['success', 'error', 'pending'] } });
+  });
+
+  it('embeds the DTO schema as the success data', () => {
+    const success = (schema.oneOf as JsonSchema[])[0];
+    expect(success).toEqual({ properties: { status: { const: 'success' }, data: dataSchema }, required: ['status', 'data'] });
+  });
+
+  describe('accepts every envelope the runner can produce', () => {
+    it.each<[string, McpEnvelope]>([
+      ['success with DTO-conforming data', McpResult.success(goodData).envelope],
+      ['success with optional members', McpResult.success({ ...goodData, note: 'dry' }).envelope],
+      ['error without fields', McpResult.error('CITY_NOT_FOUND', 'Unknown city').envelope],
+      ['error with fields', McpResult.error('VALIDATION_ERROR', 'bad', { fields: ['city.name', 'humidity'] }).envelope],
+      ['error with retry_after_ms', McpResult.error('RATE_LIMITED', 'slow', { retryAfterMs: 1000 }).envelope],
+      ['error with retry_after_ms 0', McpResult.error('RATE_LIMITED', 'slow', { retryAfterMs: 0 }).envelope],
+      ['an McpToolError body', { status: 'error', error: new McpToolError('TIMEOUT', 't', { fields: ['x'], retryAfterMs: 5 }).toErrorBody() }],
+      ['the INTERNAL_ERROR envelope', { status: 'error', error: { code: 'INTERNAL_ERROR', message: 'The tool failed unexpectedly; the error was logged on the server.', retryable: false } }],
+    ])('%s', (_label, envelope) => {
+      expect(validate(envelope)).toBe(true);
+      expect(withPending(envelope)).toBe(true);
+      // What SDK clients actually validate: structuredContent.
+      expect(validate(envelopeToCallToolResult(envelope).structuredContent)).toBe(true);
+    });
+
+    it('pending only when pending: true', () => {
+      const pending = McpResult.pending({ job_id: 'job-1', poll_url: '/jobs/job-1', estimated_seconds: 30 }).envelope;
+      expect(withPending(pending)).toBe(true);
+      expect(withPending(McpResult.pending({ job_id: 'j', poll_url: 'u', progress: 1, total: 2, message: 'half' }).envelope)).toBe(true);
+      expect(validate(pending)).toBe(false);
+    });
+  });
+
+  describe('rejects malformed envelopes', () => {
+    it.each<[string, unknown]>([
+      ['success with wrong data type', { status: 'success', data: 'not an object' }],
+      ['success with a wrong member type', { status: 'success', data: { city: { name: 'Paris' }, humidity: 'high' } }],
+      ['success missing a required member', { status: 'success', data: { city: { name: 'Paris' } } }],
+      ['success with a nested member of the wrong type', { status: 'success', data: { city: { name: 1 }, humidity: 1 } }],
+      ['success with an unknown member', { status: 'success', data: { ...goodData, extra: 1 } }],
+      ['success without data', { status: 'success' }],
+      ["status 'weird'", { status: 'weird', data: goodData }],
+      ['no status', { data: goodData }],
+      ['error without code', { status: 'error', error: { message: 'm', retryable: false } }],
+      ['error without retryable', { status: 'error', error: { code: 'X', message: 'm' } }],
+      ['error with non-string fields', { status: 'error', error: { code: 'X', message: 'm', retryable: false, fields: [1] } }],
+      ['error with negative retry_after_ms', { status: 'error', error: { code: 'X', message: 'm', retryable: true, retry_after_ms: -1 } }],
+      ['error with fractional retry_after_ms', { status: 'error', error: { code: 'X', message: 'm', retryable: true, retry_after_ms: 1.5 } }],
+      ['error without error body', { status: 'error' }],
+      ['not an object', 'success'],
+    ])('%s', (_label, envelope) => {
+      expect(validate(envelope)).toBe(false);
+      expect(withPending(envelope)).toBe(false);
+    });
+
+    it('pending without job_id or poll_url, or with negative estimated_seconds', () => {
+      expect(withPending({ status: 'pending', data: { poll_url: 'u' } })).toBe(false);
+      expect(withPending({ status: 'pending', data: { job_id: 'j' } })).toBe(false);
+      expect(withPending({ status: 'pending', data: { job_id: 'j', poll_url: 'u', estimated_seconds: -1 } })).toBe(false);
+    });
+  });
+
+  it('works with a data schema that is not an object (e.g. the empty-args schema)', () => {
+    const open = compile(envelopeOutputSchema({ type: 'string' }, { pending: false }));
+    expect(open({ status: 'success', data: 'text' })).toBe(true);
+    expect(open({ status: 'success', data: 1 })).toBe(false);
+  });
+});

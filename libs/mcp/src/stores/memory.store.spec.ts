@@ -1,0 +1,239 @@
+import { jest } from '@jest/globals';
+import { McpMemoryStore } from './memory.store.js';
+
+/** A store on a fake clock; the sweep interval is long so only lazy expiry runs unless a test advances timers. */
+function storeWithClock(maxKeys = 100, sweepIntervalMs = 60_000) {
+  const clock = { now: 1_000_000 };
+  const store = new McpMemoryStore(maxKeys, sweepIntervalMs, () => clock.now);
+  return { store, clock };
+}
+
+describe('McpMemoryStore', () => {
+  const stores: McpMemoryStore[] = [];
+  const make = (maxKeys?: number, sweepIntervalMs?: number) => {
+    const made = storeWithClock(maxKeys, sweepIntervalMs);
+    stores.push(made.store);
+    return made;
+  };
+
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+  });
+
+  describe('get / set / delete', () => {
+    it('returns what was set and undefined for unknown keys', async () => {
+      const { store } = make();
+      await store.set('a', { n: 1 }, 1000);
+      expect(await store.get('a')).toEqual({ n: 1 });
+      expect(await store.get('missing')).toBeUndefined();
+    });
+
+    it('overwrites a value', async () => {
+      const { store } = make();
+      await store.set('a', 1, 1000);
+      await store.set('a', 2, 1000);
+      expect(await store.get('a')).toBe(2);
+    });
+
+    it('delete removes the key; deleting an unknown key is fine', async () => {
+      const { store } = make();
+      await store.set('a', 1, 1000);
+      await store.delete('a');
+      await store.delete('never');
+      expect(await store.get('a')).toBeUndefined();
+    });
+  });
+
+  describe('TTL', () => {
+    it('keeps a value until its ttl elapses, then drops it', async () => {
+      const { store, clock } = make();
+      await store.set('a', 'v', 1000);
+      clock.now += 999;
+      expect(await store.get('a')).toBe('v');
+      clock.now += 1;
+      expect(await store.get('a')).toBeUndefined();
+    });
+
+    it('set refreshes the ttl', async () => {
+      const { store, clock } = make();
+      await store.set('a', 'v1', 1000);
+      clock.now += 800;
+      await store.set('a', 'v2', 1000);
+      clock.now += 800;
+      expect(await store.get('a')).toBe('v2');
+      clock.now += 200;
+      expect(await store.get('a')).toBeUndefined();
+    });
+
+    it('an expired key does not come back when the clock goes backwards', async () => {
+      const { store, clock } = make();
+      await store.set('a', 'v', 10);
+      clock.now += 10;
+      expect(await store.get('a')).toBeUndefined();
+      clock.now -= 10;
+      expect(await store.get('a')).toBeUndefined();
+    });
+
+    it('the periodic sweep removes expired entries (so they no longer count toward maxKeys)', async () => {
+      jest.useFakeTimers();
+      try {
+        const clock = { now: 0 };
+        const store = new McpMemoryStore(2, 100, () => clock.now);
+        stores.push(store);
+        await store.set('long', 'l', 10_000);
+        await store.set('short', 's', 10);
+        clock.now = 50;
+        jest.advanceTimersByTime(100); // sweep: 'short' is gone
+        await store.set('third', 't', 10_000); // 2 live keys: nothing evicted (without the sweep, 'long' would go)
+        expect(await store.get('long')).toBe('l');
+        expect(await store.get('third')).toBe('t');
+        clock.now = 0; // had the sweep not removed it, 'short' would be live again
+        expect(await store.get('short')).toBeUndefined();
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+  });
+
+  describe('bounded key count', () => {
+    it('evicts the oldest key beyond maxKeys', async () => {
+      const { store } = make(3);
+      await store.set('k1', 1, 1000);
+      await store.set('k2', 2, 1000);
+      await store.set('k3', 3, 1000);
+      await store.set('k4', 4, 1000);
+      expect(await store.get('k1')).toBeUndefined();
+      expect(await store.get('k2')).toBe(2);
+      expect(await store.get('k3')).toBe(3);
+      expect(await store.get('k4')).toBe(4);
+    });
+
+    it('rewriting a key makes it the newest, so another key is evicted', async () => {
+      const { store } = make(2);
+      await store.set('a', 1, 1000);
+      await store.set('b', 2, 1000);
+      await store.set('a', 10, 1000);
+      await store.set('c', 3, 1000);
+      expect(await store.get('b')).toBeUndefined();
+      expect(await store.get('a')).toBe(10);
+      expect(await store.get('c')).toBe(3);
+    });
+
+    it('append and setIfAbsent count toward the bound too', async () => {
+      const { store } = make(2);
+      await store.append('list', 'x', 10, 1000);
+      await store.setIfAbsent('s', 1, 1000);
+      await store.set('t', 2, 1000);
+      expect(await store.list('list')).toEqual([]);
+      expect(await store.get('s')).toBe(1);
+      expect(await store.get('t')).toBe(2);
+    });
+  });
+
+  describe('setIfAbsent', () => {
+    it('stores only the first time and reports which call stored', async () => {
+      const { store } = make();
+      expect(await store.setIfAbsent('k', 'first', 1000)).toBe(true);
+      expect(await store.setIfAbsent('k', 'second', 1000)).toBe(false);
+      expect(await store.get('k')).toBe('first');
+    });
+
+    it('exactly one of many concurrent calls wins', async () => {
+      const { store } = make();
+      const results = await Promise.all(Array.from({ length: 20 }, (_, index) => store.setIfAbsent('k', index, 1000)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await store.get('k')).toBe(results.indexOf(true));
+    });
+
+    it('succeeds again once the previous value has expired', async () => {
+      const { store, clock } = make();
+      expect(await store.setIfAbsent('k', 'old', 100)).toBe(true);
+      clock.now += 100;
+      expect(await store.setIfAbsent('k', 'new', 100)).toBe(true);
+      expect(await store.get('k')).toBe('new');
+    });
+
+    it('does not overwrite a value written by set', async () => {
+      const { store } = make();
+      await store.set('k', 'set', 1000);
+      expect(await store.setIfAbsent('k', 'other', 1000)).toBe(false);
+      expect(await store.get('k')).toBe('set');
+    });
+  });
+
+  describe('append / list', () => {
+    it('appends in order', async () => {
+      const { store } = make();
+      await store.append('l', 1, 10, 1000);
+      await store.append('l', 2, 10, 1000);
+      await store.append('l', 3, 10, 1000);
+      expect(await store.list('l')).toEqual([1, 2, 3]);
+    });
+
+    it('keeps at most maxLength items, dropping the oldest', async () => {
+      const { store } = make();
+      for (let index = 1; index <= 5; index++) await store.append('l', index, 3, 1000);
+      expect(await store.list('l')).toEqual([3, 4, 5]);
+    });
+
+    it('list of an unknown key is empty', async () => {
+      const { store } = make();
+      expect(await store.list('none')).toEqual([]);
+    });
+
+    it('list returns a copy', async () => {
+      const { store } = make();
+      await store.append('l', 'a', 10, 1000);
+      const copy = await store.list<string>('l');
+      copy.push('mutated');
+      expect(await store.list('l')).toEqual(['a']);
+    });
+
+    it('append refreshes the ttl of the list', async () => {
+      const { store, clock } = make();
+      await store.append('l', 1, 10, 100);
+      clock.now += 90;
+      await store.append('l', 2, 10, 100);
+      clock.now += 90;
+      expect(await store.list('l')).toEqual([1, 2]);
+      clock.now += 10;
+      expect(await store.list('l')).toEqual([]);
+    });
+
+    it('appending to an expired list starts a new one', async () => {
+      const { store, clock } = make();
+      await store.append('l', 'old', 10, 100);
+      clock.now += 100;
+      await store.append('l', 'new', 10, 100);
+      expect(await store.list('l')).toEqual(['new']);
+    });
+  });
+
+  describe('close', () => {
+    it('clears the entries and stops the sweeper', async () => {
+      const clearSpy = jest.spyOn(globalThis, 'clearInterval');
+      try {
+        const { store } = make();
+        await store.set('a', 1, 1000);
+        await store.close();
+        expect(await store.get('a')).toBeUndefined();
+        expect(clearSpy).toHaveBeenCalledTimes(1);
+      } finally {
+        clearSpy.mockRestore();
+      }
+    });
+
+    it('does not keep the process alive (the sweeper is unref-ed)', () => {
+      const setSpy = jest.spyOn(globalThis, 'setInterval');
+      try {
+        const { store } = make(10, 1234);
+        expect(setSpy).toHaveBeenCalledWith(expect.any(Function), 1234);
+        const timer = setSpy.mock.results[0].value as NodeJS.Timeout;
+        expect(timer.hasRef()).toBe(false);
+        expect(store).toBeInstanceOf(McpMemoryStore);
+      } finally {
+        setSpy.mockRestore();
+      }
+    });
+  });
+});
