@@ -2,7 +2,7 @@ import { Client, ProtocolError, StreamableHTTPClientTransport, type VersionNegot
 import { todayUtc } from '../apps/weather-server/src/weather/weather.model.js';
 import { envelopeText } from './support/raw-http.js';
 import { startWeatherApp, type WeatherApp } from './support/weather-app.js';
-import { errorEnvelope, expectedReport } from './support/weather-expectations.js';
+import { errorEnvelope, expectedReport, INSTRUCTIONS, SERVER_INFO, WEATHER_TOOL_NAMES } from './support/weather-expectations.js';
 
 /** One HTTP exchange the client made, as seen from its fetch. */
 interface Exchange {
@@ -69,8 +69,8 @@ describe('newest official client (@modelcontextprotocol/client 2.4.0)', () => {
     it('connects over the legacy initialize handshake', () => {
       expect(client.getProtocolEra()).toBe('legacy');
       expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-      expect(client.getServerVersion()).toEqual({ name: 'weather-server', version: '1.0.0', title: 'Weather' });
-      expect(client.getInstructions()).toBe('Weather for about fifty cities worldwide. City names may be English or Chinese.');
+      expect(client.getServerVersion()).toEqual(SERVER_INFO);
+      expect(client.getInstructions()).toBe(INSTRUCTIONS);
       expect(client.getServerCapabilities()?.tools).toBeDefined();
       expect(client.getDiscoverResult()).toBeUndefined();
 
@@ -104,7 +104,7 @@ describe('newest official client (@modelcontextprotocol/client 2.4.0)', () => {
 
     it('lists the tools', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['get_forecast', 'get_weather']);
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(WEATHER_TOOL_NAMES));
       const getWeather = tools.find((tool) => tool.name === 'get_weather')!;
       expect(getWeather.outputSchema?.type).toBe('object');
       expect(getWeather.annotations?.readOnlyHint).toBe(true);

@@ -3,11 +3,9 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import { todayUtc } from '../apps/weather-server/src/weather/weather.model.js';
 import { envelopeText, FANCY_HELPER_HEADERS, openSse, rawPost, rawRequest, rpc, type RawResponse } from './support/raw-http.js';
 import { startWeatherApp, type WeatherApp } from './support/weather-app.js';
-import { errorEnvelope, expectedForecast, expectedReport, STACK_TRACE_PATTERN } from './support/weather-expectations.js';
+import { errorEnvelope, expectedForecast, expectedReport, INSTRUCTIONS, SERVER_INFO, STACK_TRACE_PATTERN, WEATHER_TOOL_NAMES } from './support/weather-expectations.js';
 
 const MIB = 1024 * 1024;
-const INSTRUCTIONS = 'Weather for about fifty cities worldwide. City names may be English or Chinese.';
-const SERVER_INFO = { name: 'weather-server', version: '1.0.0', title: 'Weather' };
 
 /** Compiles a JSON Schema with the dialect it declares (2020-12 unless it says draft-07). */
 function compileSchema(schema: Record<string, unknown>) {
@@ -83,7 +81,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       const list = await rawPost(url, rpc('2', 'tools/list'));
       expectJsonResponse(list);
       expect(list.json).toMatchObject({ jsonrpc: '2.0', id: '2' });
-      expect(list.json.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['get_forecast', 'get_weather']);
+      expect(list.json.result.tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(WEATHER_TOOL_NAMES));
 
       const before = todayUtc();
       const call = await rawPost(url, rpc('3', 'tools/call', { name: 'get_weather', arguments: { city: 'Beijing' } }));
@@ -192,8 +190,10 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       return found;
     };
 
-    it('lists exactly get_weather and get_forecast', () => {
-      expect(tools.map((t) => t.name).sort()).toEqual(['get_forecast', 'get_weather']);
+    it('lists get_weather and get_forecast, once each', () => {
+      const names = tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(WEATHER_TOOL_NAMES));
+      expect(new Set(names).size).toBe(names.length);
     });
 
     it('describes get_weather: title, annotations, description', () => {
@@ -442,10 +442,24 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
   });
 
   describe('batches', () => {
-    it('rejects a JSON array with -32600 when no 2025-03-26 header is sent', async () => {
+    it('processes a batch without a version header: the spec says to assume 2025-03-26, where batches exist', async () => {
       const response = await rawPost(url, [rpc(1, 'ping'), rpc(2, 'tools/list')]);
       expect(response.contentType).toMatch(/^application\/json/);
-      expect(Array.isArray(response.json)).toBe(false);
+      expect(response.json).toEqual([
+        { jsonrpc: '2.0', id: 1, result: {} },
+        expect.objectContaining({ jsonrpc: '2.0', id: 2, result: expect.objectContaining({ tools: expect.any(Array) }) }),
+      ]);
+    });
+
+    it('rejects a batch with -32600 in a session negotiated at 2025-06-18 (no header needed)', async () => {
+      const init = await fetch(url, {
+        method: 'POST',
+        headers: FANCY_HELPER_HEADERS,
+        body: JSON.stringify(rpc('i', 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } })),
+      });
+      const sessionId = init.headers.get('mcp-session-id');
+      expect(sessionId).toBeTruthy();
+      const response = await rawPost(url, [rpc(1, 'ping')], { ...FANCY_HELPER_HEADERS, 'Mcp-Session-Id': sessionId! });
       expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     });
 
@@ -495,7 +509,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('accepts MCP-Protocol-Version %s on tools/list', async (version) => {
       const response = await rawPost(url, rpc('h2', 'tools/list'), { ...FANCY_HELPER_HEADERS, 'MCP-Protocol-Version': version });
       expectJsonResponse(response, 200);
-      expect(response.json.result.tools).toHaveLength(2);
+      expect(response.json.result.tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(WEATHER_TOOL_NAMES));
     });
 
     it('refuses Content-Type text/plain with 415', async () => {

@@ -4,7 +4,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { todayUtc } from '../apps/weather-server/src/weather/weather.model.js';
 import { envelopeText } from './support/raw-http.js';
 import { startWeatherApp, type WeatherApp } from './support/weather-app.js';
-import { errorEnvelope, expectedForecast, expectedReport } from './support/weather-expectations.js';
+import { errorEnvelope, expectedForecast, expectedReport, INSTRUCTIONS, SERVER_INFO, WEATHER_TOOL_NAMES } from './support/weather-expectations.js';
 
 /** The official TypeScript SDK 1.x client over Streamable HTTP, against the real weather-server. */
 describe('official SDK 1.x client (@modelcontextprotocol/sdk)', () => {
@@ -31,17 +31,17 @@ describe('official SDK 1.x client (@modelcontextprotocol/sdk)', () => {
   });
 
   it('connects: server identity, instructions, capabilities and the negotiated version', () => {
-    expect(client.getServerVersion()).toEqual({ name: 'weather-server', version: '1.0.0', title: 'Weather' });
-    expect(client.getInstructions()).toBe('Weather for about fifty cities worldwide. City names may be English or Chinese.');
+    expect(client.getServerVersion()).toEqual(SERVER_INFO);
+    expect(client.getInstructions()).toBe(INSTRUCTIONS);
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     // SDK 1.32 asks for 2025-11-25, which the server speaks and so echoes.
     expect(transport.protocolVersion).toBe('2025-11-25');
   });
 
-  it('lists the two tools with their schemas', async () => {
+  it('lists get_weather and get_forecast with their schemas', async () => {
     const { tools, nextCursor } = await client.listTools();
     expect(nextCursor).toBeUndefined();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_forecast', 'get_weather']);
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(WEATHER_TOOL_NAMES));
     const getWeather = tools.find((tool) => tool.name === 'get_weather')!;
     expect(getWeather.title).toBe('Current weather');
     expect(getWeather.annotations?.readOnlyHint).toBe(true);

@@ -23,12 +23,20 @@ export interface WeatherAppOptions {
 
 /** Boots the real AppModule, as production does, and listens on an ephemeral port. */
 export async function startWeatherApp(options: WeatherAppOptions = {}): Promise<WeatherApp> {
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-  // forceCloseConnections: an SSE stream a test left open must not keep close() waiting.
-  const app = options.bodyParser
-    ? moduleRef.createNestApplication({ logger: false, forceCloseConnections: true })
-    : moduleRef.createNestApplication({ bodyParser: false, logger: false, forceCloseConnections: true });
-  await app.listen(0, '127.0.0.1');
+  // The sample reads its MCP options (credentials, origins, public URL) from the environment: boot it with none
+  // of them, so a developer's shell cannot change what the tests see.
+  const saved = scrubMcpEnv();
+  let app: INestApplication;
+  try {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    // forceCloseConnections: an SSE stream a test left open must not keep close() waiting.
+    app = options.bodyParser
+      ? moduleRef.createNestApplication({ logger: false, forceCloseConnections: true })
+      : moduleRef.createNestApplication({ bodyParser: false, logger: false, forceCloseConnections: true });
+    await app.listen(0, '127.0.0.1');
+  } finally {
+    Object.assign(process.env, saved);
+  }
   const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
   let closed = false;
   return {
@@ -40,4 +48,16 @@ export async function startWeatherApp(options: WeatherAppOptions = {}): Promise<
       await app.close();
     },
   };
+}
+
+/** Removes every `MCP_*` variable from `process.env` and returns them for restoring. */
+function scrubMcpEnv(): Record<string, string> {
+  const saved: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('MCP_') && value !== undefined) {
+      saved[key] = value;
+      delete process.env[key];
+    }
+  }
+  return saved;
 }

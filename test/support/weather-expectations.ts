@@ -1,6 +1,16 @@
+import { mcpOptionsFromEnv } from '../../apps/weather-server/src/config/mcp-options.from-env.js';
 import { findCity } from '../../apps/weather-server/src/weather/city-lookup.js';
 import type { CityRecord } from '../../apps/weather-server/src/weather/cities.data.js';
 import { addDays, celsiusToFahrenheit, weatherFor } from '../../apps/weather-server/src/weather/weather.model.js';
+
+/** `serverInfo` of the weather-server's initialize result. */
+export const SERVER_INFO = { name: 'weather-server', version: '1.0.0', title: 'Weather' } as const;
+
+/** The instructions the sample configures (read from its config, so rewording the sample does not break tests). */
+export const INSTRUCTIONS: string = mcpOptionsFromEnv({}).instructions!;
+
+/** The tools this suite is about; the sample may offer more. */
+export const WEATHER_TOOL_NAMES = ['get_forecast', 'get_weather'];
 
 export type Unit = 'celsius' | 'fahrenheit';
 

@@ -13,6 +13,8 @@ import { PingHandler } from './protocol/handlers/ping.handler.js';
 import { ToolsCallHandler } from './protocol/handlers/tools-call.handler.js';
 import { ToolsListHandler } from './protocol/handlers/tools-list.handler.js';
 import { McpDispatcher } from './protocol/mcp.dispatcher.js';
+import { McpCapabilities } from './protocol/mcp-capabilities.js';
+import { McpClientRequests } from './protocol/client-requests.js';
 import { McpBodyParserErrorFilter } from './transports/http/body-parser-error.filter.js';
 import { createMcpControllers } from './transports/http/mcp-http.controller.js';
 import { McpLegacySseTransport } from './transports/sse/legacy-sse.transport.js';
@@ -55,6 +57,8 @@ import { McpHttpTransport } from './transports/http/mcp-http.transport.js';
     ToolsCallHandler,
     LoggingSetLevelHandler,
     McpDispatcher,
+    McpCapabilities,
+    McpClientRequests,
     McpSessionService,
     SseEventStore,
     McpStreamHub,

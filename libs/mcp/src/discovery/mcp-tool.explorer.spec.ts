@@ -539,6 +539,22 @@ describe('McpToolExplorer', () => {
       expect(created).toBe(2);
     });
 
+    it('a transient provider is discovered once and its tool works', async () => {
+      let created = 0;
+      @Injectable({ scope: Scope.TRANSIENT })
+      class TransientTools {
+        readonly n = ++created;
+
+        @McpTool({ description: 'transient tool' })
+        transientTool() {
+          return this.n > 0;
+        }
+      }
+      const app = await boot([TransientTools]);
+      expect(descriptors(app).map((tool) => tool.name)).toEqual(['transient_tool']);
+      expect((await callTool(app, 'transient_tool')).structuredContent).toEqual({ status: 'success', data: true });
+    });
+
     it('a provider depending on a request-scoped one is discovered through its class and works', async () => {
       let created = 0;
       @Injectable({ scope: Scope.REQUEST })

@@ -1,7 +1,17 @@
 import { notification } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcId } from '../protocol/json-rpc.types.js';
 import type { McpRequestContext } from '../interfaces/mcp-request-context.interface.js';
-import type { McpLogLevel, McpToolContext } from '../interfaces/mcp-tool-context.interface.js';
+import type { McpClientRequestOptions, McpElicitationResult, McpLogLevel, McpSamplingResult, McpToolContext } from '../interfaces/mcp-tool-context.interface.js';
+import type { McpClientRequests } from '../protocol/client-requests.js';
+import { McpToolError } from '../results/mcp-tool.error.js';
+
+/** Whether the client declared what a request needs; URL-mode elicitation needs `elicitation.url` (spec 2025-11-25). */
+function hasCapability(capabilities: Record<string, unknown> | undefined, capability: string, params: Record<string, unknown>): boolean {
+  const declared = capabilities?.[capability];
+  if (typeof declared !== 'object' || declared === null) return false;
+  if (capability === 'elicitation' && params.mode === 'url') return typeof (declared as Record<string, unknown>).url === 'object';
+  return true;
+}
 
 /** RFC 5424 severity order, lowest first. */
 export const LOG_LEVELS: readonly McpLogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -22,8 +32,16 @@ export function createToolContext(input: {
   progressToken: unknown;
   request: McpRequestContext;
   signal: AbortSignal;
+  clientRequests: McpClientRequests;
 }): ToolContextHandle {
   const { request } = input;
+  /** Server → client request, only for capabilities the client declared (spec MUST). */
+  const ask = async (capability: string, method: string, params: Record<string, unknown>, options?: McpClientRequestOptions) => {
+    if (!hasCapability(request.clientCapabilities, capability, params)) {
+      throw new McpToolError('CLIENT_CAPABILITY_MISSING', `The client did not declare the "${capability}" capability needed for ${method}`);
+    }
+    return input.clientRequests.request({ scope: request.cancellationScope, send: request.send, method, params, signal: input.signal, timeoutMs: options?.timeoutMs });
+  };
   const send = request.send;
   const progressToken = typeof input.progressToken === 'string' || typeof input.progressToken === 'number' ? input.progressToken : undefined;
   let lastProgress = Number.NEGATIVE_INFINITY;
@@ -52,6 +70,10 @@ export function createToolContext(input: {
       if (finished || !send || LOG_LEVELS.indexOf(level) < minimum) return;
       send(notification('notifications/message', logger === undefined ? { level, data } : { level, logger, data }));
     },
+    sample: async (params, options) => (await ask('sampling', 'sampling/createMessage', params, options)) as McpSamplingResult,
+    elicit: async (params, options) => (await ask('elicitation', 'elicitation/create', params, options)) as McpElicitationResult,
+    listRoots: async (options) => (await ask('roots', 'roots/list', {}, options)) as { roots: { uri: string; name?: string }[] },
+    closeSseStream: () => request.closeStream?.(),
   };
   return {
     context,

@@ -28,6 +28,11 @@ export interface McpRequestContext {
    * challenge); absent where there is no such level (stdio), and the refusal is then an error envelope.
    */
   readonly onInsufficientScope?: (scopes: string[]) => void;
+  /**
+   * Ends the HTTP connection of the call's SSE stream after a `retry:` hint, keeping the stream itself: the client
+   * reconnects with `Last-Event-ID` and gets the rest (SEP-1699 polling). Absent where that cannot work.
+   */
+  readonly closeStream?: () => void;
   /** Scope in which `notifications/cancelled` ids are looked up (a session or a connection). */
   readonly cancellationScope?: string;
 }

@@ -13,6 +13,7 @@ import { classifyMessage, errorResponse, successResponse } from './json-rpc.code
 import { JsonRpcErrorCode } from './json-rpc-error-codes.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './json-rpc.types.js';
 import { McpProtocolError } from './protocol-error.js';
+import { McpClientRequests } from './client-requests.js';
 
 /**
  * The transport-agnostic JSON-RPC core: one parsed message in, at most one response out. It holds no
@@ -34,6 +35,7 @@ export class McpDispatcher {
     toolsCall: ToolsCallHandler,
     loggingSetLevel: LoggingSetLevelHandler,
     @Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions,
+    private readonly clientRequests: McpClientRequests,
   ) {
     this.limits = { maxDepth: options.limits.maxJsonDepth, maxCollectionSize: options.limits.maxJsonCollectionSize };
     for (const handler of [initialize, ping, toolsList, toolsCall, loggingSetLevel]) this.handlers.set(handler.method, handler);
@@ -62,6 +64,7 @@ export class McpDispatcher {
         this.handleNotification(classified.message, context);
         return undefined;
       case 'response':
+        this.clientRequests.settle(context.cancellationScope, classified.message);
         return undefined;
       case 'invalid':
         return errorResponse(classified.id, { code: JsonRpcErrorCode.INVALID_REQUEST, message: `Invalid Request: ${classified.reason}` });

@@ -28,6 +28,16 @@ class ReportDto {
   note?: string;
 }
 
+class TreeNodeDto {
+  @IsString()
+  label: string;
+
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => TreeNodeDto)
+  children?: TreeNodeDto[];
+}
+
 const dataSchema = new DtoSchemaFactory().forClass(ReportDto);
 const goodData = { city: { name: 'Paris' }, humidity: 40 };
 
@@ -107,6 +117,14 @@ describe('envelopeOutputSchema', () => {
       expect(withPending({ status: 'pending', data: { job_id: 'j' } })).toBe(false);
       expect(withPending({ status: 'pending', data: { job_id: 'j', poll_url: 'u', estimated_seconds: -1 } })).toBe(false);
     });
+  });
+
+  it('a recursive DTO (with $defs) compiles and validates nested data', () => {
+    const recursive = envelopeOutputSchema(new DtoSchemaFactory().forClass(TreeNodeDto), { pending: false });
+    const check = compile(recursive);
+    expect(check(McpResult.success({ label: 'root', children: [{ label: 'a', children: [{ label: 'b' }] }] }).envelope)).toBe(true);
+    expect(check(McpResult.success({ label: 'root', children: [{ label: 'a', children: [{ label: 3 }] }] }).envelope)).toBe(false);
+    expect(check(McpResult.error('X', 'm').envelope)).toBe(true);
   });
 
   it('works with a data schema that is not an object (e.g. the empty-args schema)', () => {

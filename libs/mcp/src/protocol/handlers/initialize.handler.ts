@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
 import { JsonRpcErrorCode } from '../json-rpc-error-codes.js';
+import { McpCapabilities } from '../mcp-capabilities.js';
 import { McpProtocolError } from '../protocol-error.js';
 import { negotiateProtocolVersion } from '../protocol-versions.js';
 import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
@@ -12,7 +13,10 @@ export class InitializeHandler implements McpMethodHandler {
   readonly method = 'initialize';
   private readonly serverInfo: Record<string, string>;
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions) {
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly capabilities: McpCapabilities,
+  ) {
     this.serverInfo = { name: options.name, version: options.version };
     if (options.title) this.serverInfo.title = options.title;
     if (options.description) this.serverInfo.description = options.description;
@@ -24,15 +28,10 @@ export class InitializeHandler implements McpMethodHandler {
     }
     const result: Record<string, unknown> = {
       protocolVersion: negotiateProtocolVersion(params.protocolVersion),
-      capabilities: this.capabilities(),
+      capabilities: this.capabilities.toJSON(),
       serverInfo: this.serverInfo,
     };
     if (this.options.instructions) result.instructions = this.options.instructions;
     return result;
-  }
-
-  /** Only what is really served is declared (no `listChanged` until the list can change). */
-  private capabilities(): Record<string, unknown> {
-    return { tools: {}, logging: {} };
   }
 }

@@ -9,6 +9,7 @@ import { errorBody } from '../../results/mcp-tool.error.js';
 import type { McpErrorEnvelope } from '../../results/envelope.types.js';
 import { JsonRpcErrorCode } from '../json-rpc-error-codes.js';
 import { McpProtocolError } from '../protocol-error.js';
+import { McpClientRequests } from '../client-requests.js';
 import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -26,6 +27,7 @@ export class ToolsCallHandler implements McpMethodHandler {
     private readonly registry: McpToolRegistry,
     private readonly runner: McpToolCallRunner,
     private readonly limiter: McpTenantLimiter,
+    private readonly clientRequests: McpClientRequests,
   ) {}
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {
@@ -45,6 +47,7 @@ export class ToolsCallHandler implements McpMethodHandler {
       progressToken: isPlainObject(meta) ? meta.progressToken : undefined,
       request: call.context,
       signal: call.signal,
+      clientRequests: this.clientRequests,
     });
     const permit = this.limiter.acquire(handle.context.tenant);
     if (!permit.granted) {

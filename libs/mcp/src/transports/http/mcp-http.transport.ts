@@ -57,12 +57,14 @@ export class McpHttpTransport {
     const session = check.session;
     const headerVersion = headerOf(request, PROTOCOL_VERSION_HEADER);
     // Negotiation happens in the initialize body; afterwards an unsupported header is a 400 (spec 2025-06-18).
-    if (!isInitialize && headerVersion !== undefined && !isSupportedProtocolVersion(headerVersion)) {
+    // A 2026-era request (the `server/discover` probe) must instead reach the dispatcher, whose -32601 at HTTP 200
+    // sends dual-era clients back to `initialize`.
+    if (!isInitialize && !isModernRequest(body) && headerVersion !== undefined && !isSupportedProtocolVersion(headerVersion)) {
       return sendHttpError(response, 400, `Bad Request: unsupported MCP-Protocol-Version "${headerVersion}"`, { id: idOf(body) });
     }
     const protocolVersion = headerVersion && isSupportedProtocolVersion(headerVersion) ? headerVersion : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
     const tenant = principal?.tenant ?? DEFAULT_TENANT;
-    const reply = new PostReply(response, this.hub, tenant, session?.id, /text\/event-stream/i.test(accept ?? ''), isAtLeast(protocolVersion, '2025-11-25'));
+    const reply = new PostReply(response, this.hub, tenant, session?.id, /text\/event-stream/i.test(accept ?? ''), isAtLeast(protocolVersion, '2025-11-25') ? this.options.streams.retryMs : undefined);
     const context = this.context(protocolVersion, principal, session, reply);
 
     if (Array.isArray(body)) return this.handleBatch(body, context, response);
@@ -151,6 +153,7 @@ export class McpHttpTransport {
       cancellationScope: session?.id,
       send: reply.canStream ? (message) => reply.send(message) : undefined,
       onInsufficientScope: (scopes) => reply.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
+      closeStream: reply.canStream && session ? () => reply.closeConnection(this.options.streams.retryMs) : undefined,
     };
   }
 
@@ -194,7 +197,7 @@ export class McpHttpTransport {
     });
     writer.open();
     stream.attach(writer);
-    if (isAtLeast(session.protocolVersion, '2025-11-25')) stream.prime();
+    if (isAtLeast(session.protocolVersion, '2025-11-25')) stream.prime(this.options.streams.retryMs);
     this.hub.setStandalone(session.id, stream);
   }
 }
@@ -213,7 +216,8 @@ class PostReply {
     private readonly tenant: string,
     private readonly sessionId: string | undefined,
     readonly canStream: boolean,
-    private readonly prime: boolean,
+    /** Set for clients at 2025-11-25 or later (older ones choke on an empty `data`): the priming `retry:` hint. */
+    private readonly primeRetryMs: number | undefined,
   ) {}
 
   /** Answers with this HTTP status instead of 200 (the body stays the JSON-RPC answer). */
@@ -222,16 +226,31 @@ class PostReply {
   }
 
   send(message: JsonRpcMessage): void {
-    if (!this.stream) {
-      if (this.response.headersSent) return;
-      const stream = this.hub.open(this.sessionId);
-      const writer = this.hub.connect(this.response, this.tenant, (closed) => stream.detach(closed));
-      writer.open();
-      stream.attach(writer);
-      if (this.prime) stream.prime();
-      this.stream = stream;
-    }
-    this.stream.send(message);
+    this.ensureStream()?.send(message);
+  }
+
+  /** Ends the connection (after priming and a `retry:` hint) but not the stream: the client resumes with GET. */
+  closeConnection(retryMs: number): void {
+    const stream = this.ensureStream();
+    if (!stream || !this.writer) return;
+    this.writer.retry(retryMs);
+    stream.detach(this.writer);
+    this.writer.end();
+  }
+
+  private writer?: SseWriter;
+
+  private ensureStream(): LiveStream | undefined {
+    if (this.stream) return this.stream;
+    if (this.response.headersSent) return undefined;
+    const stream = this.hub.open(this.sessionId);
+    const writer = this.hub.connect(this.response, this.tenant, (closed) => stream.detach(closed));
+    writer.open();
+    stream.attach(writer);
+    if (this.primeRetryMs !== undefined) stream.prime(this.primeRetryMs);
+    this.stream = stream;
+    this.writer = writer;
+    return stream;
   }
 
   finish(answer: JsonRpcResponse | undefined): void {
@@ -245,6 +264,13 @@ class PostReply {
     // Notifications and client responses: 202 and no body; so is a request the client cancelled.
     this.response.status(202).end();
   }
+}
+
+/** A 2026-07-28 request: `server/discover`, or a version claim in `params._meta`. */
+function isModernRequest(body: unknown): boolean {
+  if (methodOf(body) === 'server/discover') return true;
+  const meta = (paramsOf(body) as { _meta?: unknown })._meta;
+  return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
 }
 
 function paramsOf(body: unknown): { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> } {

@@ -17,10 +17,11 @@ export class SseWriter {
     this.response.flushHeaders();
   }
 
-  event(data: string, options: { event?: string; id?: string } = {}): boolean {
+  event(data: string, options: { event?: string; id?: string; retryMs?: number } = {}): boolean {
     if (this.closed) return false;
     let frame = '';
     if (options.id !== undefined) frame += `id: ${options.id}\n`;
+    if (options.retryMs !== undefined) frame += `retry: ${options.retryMs}\n`;
     if (options.event !== undefined) frame += `event: ${options.event}\n`;
     frame += `data: ${data}\n\n`;
     return this.response.write(frame);

@@ -36,10 +36,13 @@ export class LiveStream {
     if (this.writer === writer) this.writer = undefined;
   }
 
-  /** The priming event (an id and empty data) gives the client a `Last-Event-ID` before any message. */
-  prime(): void {
+  /**
+   * The priming event (an id and empty data) gives the client a `Last-Event-ID` before any message, and the
+   * `retry:` it must wait before reconnecting if the server closes the connection (SEP-1699).
+   */
+  prime(retryMs: number): void {
     if (!this.resumable) return;
-    this.writer?.event('', { id: eventId(this.id, this.sequence++) });
+    this.writer?.event('', { id: eventId(this.id, this.sequence++), retryMs });
   }
 
   send(message: JsonRpcMessage): void {
