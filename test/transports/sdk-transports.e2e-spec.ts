@@ -162,7 +162,11 @@ describe('SDK 1.x SSEClientTransport (legacy HTTP+SSE)', () => {
         const result = await client.callTool({ name: 'slow_count', arguments: { steps: 3, delayMs: 10 } }, undefined, {
           onprogress: (update) => progress.push(update.progress),
         });
-        expect(progress).toEqual([1, 2, 3]);
+        // The server writes progress 3 just before the response, so both usually arrive in one chunk. The SDK 1.x
+        // client runs notification handlers a microtask late but handles responses at once (it then forgets the
+        // progress token), so with the eventsource parser (synchronous per chunk) it may drop that last progress.
+        // The raw-HTTP tests check that the server sends all of them.
+        expect([[1, 2], [1, 2, 3]]).toContainEqual(progress);
         expect(envelopeOf(result as never)).toEqual({ status: 'success', data: { counted: 3 } });
         expect(fixtureEvents.find((event) => event.type === 'started')?.transport).toBe('sse');
 

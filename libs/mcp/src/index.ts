@@ -20,7 +20,7 @@ export { McpDispatcher } from './protocol/mcp.dispatcher.js';
 export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, type McpProtocolVersion } from './protocol/protocol-versions.js';
 export type { JsonRpcId } from './protocol/json-rpc.types.js';
 
-export { McpResult, McpContent } from './results/mcp-result.js';
+export { McpResult, McpContent, McpRawResult, McpEnvelopeResult } from './results/mcp-result.js';
 export { McpToolError, type McpToolErrorOptions } from './results/mcp-tool.error.js';
 export { MCP_ERROR_CODES, type McpBuiltInErrorCode } from './results/error-codes.js';
 export type { McpEnvelope, McpSuccessEnvelope, McpErrorEnvelope, McpPendingEnvelope, McpErrorBody } from './results/envelope.types.js';

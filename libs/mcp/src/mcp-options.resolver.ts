@@ -37,6 +37,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
     },
     auth: resolveAuth(options.auth),
     allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
+    allowedHosts: options.allowedHosts === undefined ? undefined : stringList('allowedHosts', options.allowedHosts).map((host) => host.toLowerCase()),
     limits: {
       maxJsonDepth: positiveInteger('limits.maxJsonDepth', options.limits?.maxJsonDepth, 64),
       maxJsonCollectionSize: positiveInteger('limits.maxJsonCollectionSize', options.limits?.maxJsonCollectionSize, 10_000),

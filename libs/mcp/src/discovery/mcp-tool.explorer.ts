@@ -12,6 +12,7 @@ import type { McpToolDefinition, McpToolDescriptor } from '../interfaces/mcp-too
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 import { envelopeOutputSchema } from '../results/envelope-output-schema.js';
 import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
+import { RawSchemaCompiler } from '../schema/raw-schema.compiler.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 
@@ -28,6 +29,7 @@ const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, A
 export class McpToolExplorer implements OnModuleInit {
   private readonly logger = new Logger('McpModule');
   private readonly schemas = new DtoSchemaFactory({ debug: (message) => this.logger.debug(message) });
+  private readonly rawSchemas = new RawSchemaCompiler();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -68,11 +70,12 @@ export class McpToolExplorer implements OnModuleInit {
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpMessages.invalidTimeout(site, timeoutMs));
 
     const argsType = this.argsTypeOf(prototype, methodName, site);
+    const raw = options.inputSchema === undefined ? undefined : this.compileRaw(options.inputSchema, argsType, site);
     const descriptor: McpToolDescriptor = {
       name,
       ...(options.title !== undefined && { title: options.title }),
       description: options.description,
-      inputSchema: this.schemas.forClass(argsType),
+      inputSchema: raw?.schema ?? this.schemas.forClass(argsType),
       ...(options.output && { outputSchema: envelopeOutputSchema(this.schemas.forClass(options.output), { pending: false }) }),
       ...(options.annotations && { annotations: { ...options.annotations } }),
     };
@@ -80,7 +83,21 @@ export class McpToolExplorer implements OnModuleInit {
     if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope))) {
       throw new McpConfigurationError(McpMessages.invalidScopes(site));
     }
-    return { name, site, descriptor, argsType, timeoutMs, scopes: [...scopes], handler: this.handlers.create(wrapper, methodName, site) };
+    return { name, site, descriptor, argsType, checkRawArgs: raw?.check, timeoutMs, scopes: [...scopes], handler: this.handlers.create(wrapper, methodName, site) };
+  }
+
+  /** A hand-written schema is kept verbatim (a deep copy) and compiled now, so a bad one fails the boot. */
+  private compileRaw(inputSchema: Record<string, unknown>, argsType: DtoClass | undefined, site: string) {
+    if (argsType) throw new McpConfigurationError(McpMessages.inputSchemaWithDto(site));
+    if (typeof inputSchema !== 'object' || inputSchema === null || inputSchema.type !== 'object') {
+      throw new McpConfigurationError(McpMessages.invalidInputSchema(site, 'the root must have "type": "object"'));
+    }
+    const schema = structuredClone(inputSchema);
+    try {
+      return { schema, check: this.rawSchemas.compile(schema) };
+    } catch (error) {
+      throw new McpConfigurationError(McpMessages.invalidInputSchema(site, error instanceof Error ? error.message : String(error)));
+    }
   }
 
   /**

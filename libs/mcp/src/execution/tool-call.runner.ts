@@ -31,6 +31,11 @@ export class McpToolCallRunner {
         });
       }
       args = validation.value;
+    } else if (tool.checkRawArgs) {
+      const check = tool.checkRawArgs(rawArgs);
+      if (!check.valid) {
+        return envelopeToCallToolResult({ status: 'error', error: errorBody('VALIDATION_ERROR', check.message, { retryable: false, fields: check.fields }) });
+      }
     } else if (Object.keys(rawArgs).length > 0) {
       // The advertised schema of an argument-less tool forbids properties; the server agrees with it.
       const fields = Object.keys(rawArgs);

@@ -37,6 +37,11 @@ export interface McpModuleOptions {
    * origins are always allowed; any other `Origin` gets 403 unless listed here. `['*']` turns the check off.
    */
   allowedOrigins?: string[];
+  /**
+   * Host names (any port) the `Host` header may carry, e.g. `['localhost', '127.0.0.1', '[::1]']` for a local
+   * server: anything else gets 403 (DNS-rebinding protection for clients that send no Origin). Off when unset.
+   */
+  allowedHosts?: string[];
   /** Bounds against hostile or runaway input. */
   limits?: McpLimitOptions;
 }
@@ -103,5 +108,6 @@ export interface McpResolvedOptions extends Required<Pick<McpModuleOptions, 'nam
   streams: Required<McpStreamOptions>;
   auth: McpAuthOptions;
   allowedOrigins: string[];
+  allowedHosts?: string[];
   limits: Required<Omit<McpLimitOptions, 'rateLimit'>> & Pick<McpLimitOptions, 'rateLimit'>;
 }

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../schema/json-schema.types.js';
+import type { RawSchemaCheck } from '../schema/raw-schema.compiler.js';
 import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
 import type { McpToolContext } from './mcp-tool-context.interface.js';
 
@@ -23,6 +24,8 @@ export interface McpToolDefinition {
   readonly descriptor: McpToolDescriptor;
   /** DTO class the arguments are validated against; undefined for tools without arguments. */
   readonly argsType?: new (...args: never[]) => object;
+  /** Checks arguments against a hand-written `inputSchema` (compiled at boot); used when there is no DTO. */
+  readonly checkRawArgs?: (args: unknown) => RawSchemaCheck;
   readonly timeoutMs: number;
   /** Scopes required to see and call the tool (empty: none). */
   readonly scopes: readonly string[];

@@ -19,6 +19,11 @@ export interface McpToolOptions {
   /** Human-readable display name. */
   title?: string;
   annotations?: McpToolAnnotations;
+  /**
+   * A hand-written JSON Schema (2020-12) for the arguments, sent verbatim (`$schema`, `$defs` kept) and enforced
+   * with ajv, instead of a DTO. The handler then receives the plain arguments object.
+   */
+  inputSchema?: Record<string, unknown>;
   /** An output DTO class: becomes `outputSchema` (covering every envelope the tool may return). */
   output?: abstract new (...args: never[]) => unknown;
   /** Per-tool timeout; defaults to the module's `toolTimeoutMs`. */

@@ -4,6 +4,13 @@ import { McpHttpRefusal } from '../../auth/mcp-http-refusal.exception.js';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
 
+/** `example.com:8080` → `example.com`, `[::1]:3000` → `[::1]`. */
+function hostnameOf(host: string | undefined): string {
+  if (!host) return '';
+  const value = host.trim().toLowerCase();
+  return value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.split(':')[0];
+}
+
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
@@ -14,14 +21,17 @@ const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 export class McpOriginGuard implements CanActivate {
   private readonly allowed: Set<string>;
   private readonly allowAll: boolean;
+  private readonly hosts?: Set<string>;
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions) {
+    if (options.allowedHosts) this.hosts = new Set(options.allowedHosts);
     this.allowAll = options.allowedOrigins.includes('*');
     this.allowed = new Set(options.allowedOrigins.map((origin) => origin.replace(/\/+$/, '').toLowerCase()));
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const origin = context.switchToHttp().getRequest<Request>().headers.origin;
+    const { origin, host } = context.switchToHttp().getRequest<Request>().headers;
+    if (this.hosts && !this.hosts.has(hostnameOf(host))) throw new McpHttpRefusal(403, 'FORBIDDEN', 'Forbidden: this Host is not allowed');
     if (origin === undefined || this.allowAll || this.isAllowed(origin)) return true;
     throw new McpHttpRefusal(403, 'FORBIDDEN', 'Forbidden: this Origin is not allowed');
   }

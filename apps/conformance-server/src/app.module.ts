@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { McpModule } from '@nest-mcp/core';
+import { ContentTools } from './tools/content.tools.js';
+import { InteractiveTools } from './tools/interactive.tools.js';
+
+/** The fixture the official conformance suite expects, built only with the library's public API. */
+@Module({
+  imports: [
+    McpModule.forRoot({
+      name: 'conformance-server',
+      version: '1.0.0',
+      // DNS-rebinding protection as the suite checks it: a foreign Host or Origin gets 403.
+      allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+    }),
+  ],
+  providers: [ContentTools, InteractiveTools],
+})
+export class AppModule {}

@@ -1,0 +1,50 @@
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { JsonSchema } from './json-schema.types.js';
+
+/** The part of ajv used here. */
+interface SchemaValidator {
+  (value: unknown): boolean;
+  errors?: { instancePath: string; params: Record<string, unknown>; message?: string }[] | null;
+}
+interface Ajv {
+  compile(schema: object): SchemaValidator;
+}
+
+/** ajv ships CommonJS; under ESM its class is the default export's `default`. */
+const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as unknown as new (options: object) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => void;
+
+/** Outcome of checking arguments against a hand-written schema. */
+export type RawSchemaCheck = { valid: true } | { valid: false; fields: string[]; message: string };
+
+/**
+ * Compiles hand-written JSON Schemas (dialect 2020-12, the MCP default) once at boot, for tools that declare
+ * `inputSchema` instead of a DTO. One ajv instance per module instance.
+ */
+export class RawSchemaCompiler {
+  private readonly ajv = new Ajv2020({ allErrors: true, strict: false });
+
+  constructor() {
+    addFormats(this.ajv);
+  }
+
+  /** Throws (with ajv's reason) when the schema itself is invalid. */
+  compile(schema: JsonSchema): (value: unknown) => RawSchemaCheck {
+    const validate = this.ajv.compile(schema);
+    return (value) => {
+      if (validate(value)) return { valid: true };
+      const errors = validate.errors ?? [];
+      const fields = [...new Set(errors.map((error) => fieldOf(error.instancePath, error.params)))].filter(Boolean);
+      const message = `Invalid arguments: ${errors.map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`).join('; ')}`;
+      return { valid: false, fields, message };
+    };
+  }
+}
+
+/** `/address/street` → `address.street`; a missing or extra property names itself. */
+function fieldOf(instancePath: string, params: Record<string, unknown>): string {
+  const base = instancePath.split('/').filter(Boolean).join('.');
+  const named = (params.missingProperty ?? params.additionalProperty) as string | undefined;
+  return named ? (base ? `${base}.${named}` : named) : base;
+}
