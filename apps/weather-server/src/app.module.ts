@@ -2,9 +2,10 @@ import { Module } from '@nestjs/common';
 import { McpModule } from '@nest-mcp/core';
 import { AlertsModule } from './alerts/alerts.module.js';
 import { mcpOptionsFromEnv } from './config/mcp-options.from-env.js';
+import { ReportsModule } from './reports/reports.module.js';
 import { WeatherModule } from './weather/weather.module.js';
 
 @Module({
-  imports: [McpModule.forRootAsync({ useFactory: () => mcpOptionsFromEnv(process.env) }), WeatherModule, AlertsModule],
+  imports: [McpModule.forRootAsync({ useFactory: () => mcpOptionsFromEnv(process.env) }), WeatherModule, AlertsModule, ReportsModule],
 })
 export class AppModule {}

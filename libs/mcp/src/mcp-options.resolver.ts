@@ -36,6 +36,8 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
       idleTtlMs: positiveInteger('sessions.idleTtlMs', options.sessions?.idleTtlMs, 30 * 60_000),
     },
     auth: resolveAuth(options.auth),
+    jobs: { resultTtlMs: positiveInteger('jobs.resultTtlMs', options.jobs?.resultTtlMs, 60 * 60_000) },
+    idempotency: { ttlMs: positiveInteger('idempotency.ttlMs', options.idempotency?.ttlMs, 24 * 60 * 60_000) },
     allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
     allowedHosts: options.allowedHosts === undefined ? undefined : stringList('allowedHosts', options.allowedHosts).map((host) => host.toLowerCase()),
     limits: {

@@ -15,3 +15,12 @@ export const MCP_CONTEXT_TYPE = 'mcp';
 /** Metadata key used by `@nestjs/swagger`'s `@ApiProperty` (read when present; we never depend on swagger). */
 export const SWAGGER_API_MODEL_PROPERTIES = 'swagger/apiModelProperties';
 export const SWAGGER_API_MODEL_PROPERTIES_ARRAY = 'swagger/apiModelPropertiesArray';
+
+/** Options recorded by `@McpResource()` on a method. */
+export const MCP_RESOURCE_METADATA = 'mcp:resource';
+/** Options recorded by `@McpResourceTemplate()` on a method. */
+export const MCP_RESOURCE_TEMPLATE_METADATA = 'mcp:resource-template';
+/** Options recorded by `@McpPrompt()` on a method. */
+export const MCP_PROMPT_METADATA = 'mcp:prompt';
+/** The list of `@McpCompletion()` options recorded on a method (one method may complete several arguments). */
+export const MCP_COMPLETION_METADATA = 'mcp:completion';

@@ -15,6 +15,14 @@ import { ToolsListHandler } from './protocol/handlers/tools-list.handler.js';
 import { McpDispatcher } from './protocol/mcp.dispatcher.js';
 import { McpCapabilities } from './protocol/mcp-capabilities.js';
 import { McpClientRequests } from './protocol/client-requests.js';
+import { McpIdempotency } from './execution/idempotency.service.js';
+import { McpJobStore } from './jobs/mcp-job.store.js';
+import { McpJobExecutor } from './jobs/mcp-job.executor.js';
+import { McpJobService } from './jobs/mcp-job.service.js';
+import { McpJobTools } from './jobs/mcp-job.tools.js';
+import { MCP_JOB_QUEUE } from './jobs/job-queue.interface.js';
+import { McpMemoryJobQueue } from './jobs/memory-job.queue.js';
+import { McpTaskHandlers } from './protocol/handlers/tasks.handlers.js';
 import { McpBodyParserErrorFilter } from './transports/http/body-parser-error.filter.js';
 import { createMcpControllers } from './transports/http/mcp-http.controller.js';
 import { McpLegacySseTransport } from './transports/sse/legacy-sse.transport.js';
@@ -59,6 +67,13 @@ import { McpHttpTransport } from './transports/http/mcp-http.transport.js';
     McpDispatcher,
     McpCapabilities,
     McpClientRequests,
+    McpIdempotency,
+    McpJobStore,
+    McpJobExecutor,
+    McpJobService,
+    McpJobTools,
+    McpTaskHandlers,
+    { provide: MCP_JOB_QUEUE, useClass: McpMemoryJobQueue },
     McpSessionService,
     SseEventStore,
     McpStreamHub,

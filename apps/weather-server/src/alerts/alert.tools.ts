@@ -13,6 +13,7 @@ export class AlertTools {
     description: 'Create a temperature alert for a city. Write operation: pass a fresh idempotency_key for each new alert.',
     title: 'Create weather alert',
     scopes: ['weather:write'],
+    idempotencyKey: 'idempotency_key',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   })
   createWeatherAlert(@McpArgs() args: CreateWeatherAlertDto, @McpTenant() tenant: string): WeatherAlert {

@@ -15,6 +15,8 @@ import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from '../schema/raw-schema.compiler.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
+import { McpJobTools } from '../jobs/mcp-job.tools.js';
+import { McpCapabilities } from '../protocol/mcp-capabilities.js';
 
 type DtoClass = new (...args: never[]) => object;
 
@@ -37,6 +39,8 @@ export class McpToolExplorer implements OnModuleInit {
     private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpToolRegistry,
     private readonly handlers: McpToolHandlerFactory,
+    private readonly jobTools: McpJobTools,
+    private readonly capabilities: McpCapabilities,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
@@ -49,6 +53,10 @@ export class McpToolExplorer implements OnModuleInit {
         const options = this.accessor.getToolOptions((prototype as Record<string, unknown>)[methodName]);
         if (options) this.registry.add(this.describe(wrapper, prototype, methodName, options));
       }
+    }
+    if (this.registry.hasJobs) {
+      this.jobTools.register(this.schemas, this.options.toolTimeoutMs);
+      this.capabilities.declare('tasks', { list: {}, cancel: {}, requests: { tools: { call: {} } } });
     }
   }
 
@@ -76,14 +84,20 @@ export class McpToolExplorer implements OnModuleInit {
       ...(options.title !== undefined && { title: options.title }),
       description: options.description,
       inputSchema: raw?.schema ?? this.schemas.forClass(argsType),
-      ...(options.output && { outputSchema: envelopeOutputSchema(this.schemas.forClass(options.output), { pending: false }) }),
+      ...(options.output && { outputSchema: envelopeOutputSchema(this.schemas.forClass(options.output), { pending: Boolean(options.job) }) }),
       ...(options.annotations && { annotations: { ...options.annotations } }),
+      ...(options.job && { execution: { taskSupport: 'optional' as const } }),
     };
+    const job = options.job ? { estimatedSeconds: typeof options.job === 'object' ? options.job.estimatedSeconds : undefined } : undefined;
+    const idempotencyKey = options.idempotencyKey;
+    if (idempotencyKey !== undefined && !(idempotencyKey in ((descriptor.inputSchema.properties as Record<string, unknown> | undefined) ?? {}))) {
+      throw new McpConfigurationError(McpMessages.unknownIdempotencyKey(site, idempotencyKey));
+    }
     const scopes = options.scopes ?? [];
     if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope))) {
       throw new McpConfigurationError(McpMessages.invalidScopes(site));
     }
-    return { name, site, descriptor, argsType, checkRawArgs: raw?.check, timeoutMs, scopes: [...scopes], handler: this.handlers.create(wrapper, methodName, site) };
+    return { name, site, descriptor, argsType, checkRawArgs: raw?.check, timeoutMs, job, idempotencyKey, scopes: [...scopes], handler: this.handlers.create(wrapper, methodName, site) };
   }
 
   /** A hand-written schema is kept verbatim (a deep copy) and compiled now, so a bad one fails the boot. */

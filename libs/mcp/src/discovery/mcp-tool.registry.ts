@@ -14,6 +14,7 @@ export class McpToolRegistry {
   private descriptors: McpToolDescriptor[] = [];
   /** Whether any tool requires scopes: when none does, listing skips filtering. */
   private hasScopedTools = false;
+  private hasJobTools = false;
 
   /** Adds a tool; a second tool with the same name is a boot error naming both sites. */
   add(tool: McpToolDefinition): void {
@@ -22,10 +23,16 @@ export class McpToolRegistry {
     this.tools.set(tool.name, tool);
     this.descriptors = [...this.descriptors, tool.descriptor];
     if (tool.scopes.length > 0) this.hasScopedTools = true;
+    if (tool.job) this.hasJobTools = true;
   }
 
   get(name: string): McpToolDefinition | undefined {
     return this.tools.get(name);
+  }
+
+  /** True when some tool runs as a job. */
+  get hasJobs(): boolean {
+    return this.hasJobTools;
   }
 
   get size(): number {

@@ -20,30 +20,33 @@ class ToolTimeout extends Error {}
 export class McpToolCallRunner {
   private readonly logger = new Logger('McpModule');
 
+  /** Validates and runs one call. */
   async run(tool: McpToolDefinition, rawArgs: Record<string, unknown>, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
-    let args: object = rawArgs;
+    const checked = await this.validate(tool, rawArgs);
+    return checked.valid ? this.invoke(tool, checked.args, context, controller) : checked.result;
+  }
+
+  /** Checks arguments against the tool's DTO or hand-written schema; a failure is a VALIDATION_ERROR result. */
+  async validate(tool: McpToolDefinition, rawArgs: Record<string, unknown>): Promise<{ valid: true; args: object } | { valid: false; result: McpCallToolResult }> {
+    const invalid = (message: string, fields: string[]) => ({
+      valid: false as const,
+      result: envelopeToCallToolResult({ status: 'error', error: errorBody('VALIDATION_ERROR', message, { retryable: false, fields }) }),
+    });
     if (tool.argsType) {
       const validation = await validateArguments(tool.argsType, rawArgs);
-      if (!validation.valid) {
-        return envelopeToCallToolResult({
-          status: 'error',
-          error: errorBody('VALIDATION_ERROR', validation.message, { retryable: false, fields: validation.fields }),
-        });
-      }
-      args = validation.value;
-    } else if (tool.checkRawArgs) {
-      const check = tool.checkRawArgs(rawArgs);
-      if (!check.valid) {
-        return envelopeToCallToolResult({ status: 'error', error: errorBody('VALIDATION_ERROR', check.message, { retryable: false, fields: check.fields }) });
-      }
-    } else if (Object.keys(rawArgs).length > 0) {
-      // The advertised schema of an argument-less tool forbids properties; the server agrees with it.
-      const fields = Object.keys(rawArgs);
-      return envelopeToCallToolResult({
-        status: 'error',
-        error: errorBody('VALIDATION_ERROR', `Invalid arguments: this tool takes none (got ${fields.join(', ')})`, { retryable: false, fields }),
-      });
+      return validation.valid ? { valid: true, args: validation.value } : invalid(validation.message, validation.fields);
     }
+    if (tool.checkRawArgs) {
+      const check = tool.checkRawArgs(rawArgs);
+      return check.valid ? { valid: true, args: rawArgs } : invalid(check.message, check.fields);
+    }
+    // The advertised schema of an argument-less tool forbids properties; the server agrees with it.
+    const fields = Object.keys(rawArgs);
+    return fields.length === 0 ? { valid: true, args: rawArgs } : invalid(`Invalid arguments: this tool takes none (got ${fields.join(', ')})`, fields);
+  }
+
+  /** Calls the handler with validated arguments under the tool's timeout. */
+  invoke(tool: McpToolDefinition, args: object, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
     return this.invokeWithTimeout(tool, args, context, controller);
   }
 
@@ -61,13 +64,13 @@ export class McpToolCallRunner {
       }, tool.timeoutMs);
     });
     try {
-      return await Promise.race([this.invoke(tool, args, context), timedOut]);
+      return await Promise.race([this.call(tool, args, context), timedOut]);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private async invoke(tool: McpToolDefinition, args: object, context: McpToolContext): Promise<McpCallToolResult> {
+  private async call(tool: McpToolDefinition, args: object, context: McpToolContext): Promise<McpCallToolResult> {
     try {
       return toCallToolResult(await tool.handler(args, context));
     } catch (error) {

@@ -32,7 +32,8 @@ export function createToolContext(input: {
   progressToken: unknown;
   request: McpRequestContext;
   signal: AbortSignal;
-  clientRequests: McpClientRequests;
+  /** Absent where the handler cannot talk back to the client (sampling and elicitation then fail cleanly). */
+  clientRequests?: McpClientRequests;
 }): ToolContextHandle {
   const { request } = input;
   /** Server → client request, only for capabilities the client declared (spec MUST). */
@@ -40,6 +41,7 @@ export function createToolContext(input: {
     if (!hasCapability(request.clientCapabilities, capability, params)) {
       throw new McpToolError('CLIENT_CAPABILITY_MISSING', `The client did not declare the "${capability}" capability needed for ${method}`);
     }
+    if (!input.clientRequests) throw new McpToolError('CLIENT_UNREACHABLE', `${method} is not available here`);
     return input.clientRequests.request({ scope: request.cancellationScope, send: request.send, method, params, signal: input.signal, timeoutMs: options?.timeoutMs });
   };
   const send = request.send;

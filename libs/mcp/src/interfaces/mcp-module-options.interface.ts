@@ -44,6 +44,10 @@ export interface McpModuleOptions {
   allowedHosts?: string[];
   /** Bounds against hostile or runaway input. */
   limits?: McpLimitOptions;
+  /** Long-running tools (`@McpTool({ job: true })`). */
+  jobs?: { /** How long a job and its result are kept (1 hour). */ resultTtlMs?: number };
+  /** Idempotency keys (`@McpTool({ idempotencyKey: '...' })`). */
+  idempotency?: { /** How long a key remembers its first result (24 hours). */ ttlMs?: number };
 }
 
 /** @publicApi */
@@ -109,5 +113,7 @@ export interface McpResolvedOptions extends Required<Pick<McpModuleOptions, 'nam
   auth: McpAuthOptions;
   allowedOrigins: string[];
   allowedHosts?: string[];
+  jobs: { resultTtlMs: number };
+  idempotency: { ttlMs: number };
   limits: Required<Omit<McpLimitOptions, 'rateLimit'>> & Pick<McpLimitOptions, 'rateLimit'>;
 }

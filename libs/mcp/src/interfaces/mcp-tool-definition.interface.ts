@@ -11,6 +11,8 @@ export interface McpToolDescriptor {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: McpToolAnnotations;
+  /** Task support (spec 2025-11-25): long-running tools may be called as tasks. */
+  execution?: { taskSupport: 'forbidden' | 'optional' | 'required' };
 }
 
 /** Calls the tool method (through Nest's guards, interceptors and filters) with validated arguments. */
@@ -27,6 +29,10 @@ export interface McpToolDefinition {
   /** Checks arguments against a hand-written `inputSchema` (compiled at boot); used when there is no DTO. */
   readonly checkRawArgs?: (args: unknown) => RawSchemaCheck;
   readonly timeoutMs: number;
+  /** Set for long-running tools: they run as jobs. */
+  readonly job?: { estimatedSeconds?: number };
+  /** Argument holding the idempotency key, if any. */
+  readonly idempotencyKey?: string;
   /** Scopes required to see and call the tool (empty: none). */
   readonly scopes: readonly string[];
   readonly handler: McpToolHandler;

@@ -29,6 +29,16 @@ export interface McpToolOptions {
   /** Per-tool timeout; defaults to the module's `toolTimeoutMs`. */
   timeoutMs?: number;
   /**
+   * Long-running tool: the call answers at once with a `pending` envelope (`job_id`, `poll_url`) while the handler
+   * runs as a job; poll with the built-in `get_job_status` tool, `GET <path>/jobs/<id>`, or MCP tasks.
+   */
+  job?: boolean | { estimatedSeconds?: number };
+  /**
+   * Name of the argument holding an idempotency key: a repeated key (same tool and tenant) returns the first
+   * call's result without running again; the same key with other arguments is `IDEMPOTENCY_KEY_REUSED`.
+   */
+  idempotencyKey?: string;
+  /**
    * Scopes the caller's token must all carry (with authentication on). Callers without them do not see the tool
    * in `tools/list`, and calling it gets 403 with a step-up challenge.
    */

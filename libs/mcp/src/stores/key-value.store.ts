@@ -1,17 +1,35 @@
 /**
  * The storage every stateful feature goes through (sessions, stream events, jobs, idempotency keys), so one
- * process or many (Redis) serve the same clients. Values are JSON-serialisable records.
+ * process or many (Redis) serve the same clients. Values are JSON-serialisable records: every implementation
+ * stores their JSON text, so what `get` returns is a copy that went through `JSON.stringify` (a `Date` comes
+ * back as a string, `undefined` members are gone). TTLs are positive whole milliseconds.
+ *
+ * The Redis store rejects with `McpStoreUnavailableError` while Redis cannot be reached; callers answer with a
+ * retryable error (HTTP 503) rather than a 500.
  * @publicApi
  */
 export interface McpKeyValueStore {
+  /** The value, or undefined when the key is absent or expired. */
   get<T>(key: string): Promise<T | undefined>;
-  /** Stores `value` for `ttlMs` milliseconds. */
+  /** Stores `value` for `ttlMs` milliseconds (replacing any value, list or counter the key held). */
   set<T>(key: string, value: T, ttlMs: number): Promise<void>;
   /** Stores only if absent; true when this call stored it (atomic: the basis of idempotency). */
   setIfAbsent<T>(key: string, value: T, ttlMs: number): Promise<boolean>;
+  /**
+   * Replaces the value with `next` (for `ttlMs`) only if it still equals `expected`, compared by JSON text, so
+   * pass back the value `get` returned. `expected` undefined means "only if absent". True when this call wrote.
+   * Atomic: two callers that read the same value cannot both win (job state transitions rely on it).
+   */
+  compareAndSet<T>(key: string, expected: T | undefined, next: T, ttlMs: number): Promise<boolean>;
+  /**
+   * Adds one to an integer counter and returns the new value; the first increment creates it at 1 and starts
+   * its `ttlMs` (later ones leave the expiry alone: a fixed window, as rate limits want). Atomic.
+   */
+  increment(key: string, ttlMs: number): Promise<number>;
   delete(key: string): Promise<void>;
   /** Appends to a bounded list (oldest dropped beyond `maxLength`) and refreshes its TTL. */
   append<T>(key: string, value: T, maxLength: number, ttlMs: number): Promise<void>;
+  /** The list, oldest first; empty when the key is absent or expired. */
   list<T>(key: string): Promise<T[]>;
   close?(): Promise<void>;
 }

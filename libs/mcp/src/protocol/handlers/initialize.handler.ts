@@ -22,13 +22,21 @@ export class InitializeHandler implements McpMethodHandler {
     if (options.description) this.serverInfo.description = options.description;
   }
 
+  /** Tasks exist from 2025-11-25 on: older sessions are not offered them. */
+  private capabilitiesFor(version: string): Record<string, unknown> {
+    const all = this.capabilities.toJSON();
+    if (!all.tasks || version >= '2025-11-25') return all;
+    const { tasks: _tasks, ...rest } = all;
+    return rest;
+  }
+
   handle({ params }: McpCall): Record<string, unknown> {
     if (typeof params.protocolVersion !== 'string' || params.protocolVersion.length === 0) {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: initialize needs a protocolVersion string');
     }
     const result: Record<string, unknown> = {
       protocolVersion: negotiateProtocolVersion(params.protocolVersion),
-      capabilities: this.capabilities.toJSON(),
+      capabilities: this.capabilitiesFor(negotiateProtocolVersion(params.protocolVersion)),
       serverInfo: this.serverInfo,
     };
     if (this.options.instructions) result.instructions = this.options.instructions;

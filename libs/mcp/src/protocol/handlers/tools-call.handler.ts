@@ -10,6 +10,10 @@ import type { McpErrorEnvelope } from '../../results/envelope.types.js';
 import { JsonRpcErrorCode } from '../json-rpc-error-codes.js';
 import { McpProtocolError } from '../protocol-error.js';
 import { McpClientRequests } from '../client-requests.js';
+import { McpJobService } from '../../jobs/mcp-job.service.js';
+import { taskOf } from '../../jobs/job-task.mapper.js';
+import { McpIdempotency } from '../../execution/idempotency.service.js';
+import type { McpCallToolResult } from '../../results/content.types.js';
 import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -28,6 +32,8 @@ export class ToolsCallHandler implements McpMethodHandler {
     private readonly runner: McpToolCallRunner,
     private readonly limiter: McpTenantLimiter,
     private readonly clientRequests: McpClientRequests,
+    private readonly jobs: McpJobService,
+    private readonly idempotency: McpIdempotency,
   ) {}
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {
@@ -40,6 +46,7 @@ export class ToolsCallHandler implements McpMethodHandler {
     if (!tool) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown tool: ${name}`);
     const forbidden = this.checkScopes(tool, call);
     if (forbidden) return forbidden;
+    const asTask = this.wantsTask(tool, call);
 
     const handle = createToolContext({
       requestId: call.id,
@@ -54,12 +61,34 @@ export class ToolsCallHandler implements McpMethodHandler {
       return asResult({ status: 'error', error: errorBody('RATE_LIMITED', `Too many calls: ${permit.reason}; retry later.`, { retryable: true, retryAfterMs: permit.retryAfterMs }) });
     }
     try {
-      const result = await this.runner.run(tool, (rawArgs ?? {}) as Record<string, unknown>, handle.context, call.controller);
+      const args = (rawArgs ?? {}) as Record<string, unknown>;
+      const checked = await this.runner.validate(tool, args);
+      if (!checked.valid) return checked.result as unknown as Record<string, unknown>;
+      const execute = async (): Promise<McpCallToolResult> => {
+        if (!tool.job) return this.runner.invoke(tool, checked.args, handle.context, call.controller);
+        const record = await this.jobs.start(tool.name, args, handle.context, tool.job.estimatedSeconds);
+        return asTask ? { task: taskOf(record) } as unknown as McpCallToolResult : envelopeToCallToolResult(this.jobs.pendingEnvelope(record));
+      };
+      const key = tool.idempotencyKey === undefined ? undefined : args[tool.idempotencyKey];
+      const result =
+        typeof key === 'string' && !asTask
+          ? await this.idempotency.run({ tenant: handle.context.tenant, tool: tool.name, key, args, waitMs: tool.timeoutMs }, execute)
+          : await execute();
       return result as unknown as Record<string, unknown>;
     } finally {
       permit.release();
       handle.finish();
     }
+  }
+
+  /**
+   * A `task` param asks for a task-augmented call (spec 2025-11-25): honoured for long-running tools in sessions
+   * that negotiated tasks; a tool without task support answers -32601; older sessions ignore the param.
+   */
+  private wantsTask(tool: McpToolDefinition, call: McpCall): boolean {
+    if (!isPlainObject(call.params.task) || call.context.protocolVersion < '2025-11-25' || !this.registry.hasJobs) return false;
+    if (!tool.job) throw new McpProtocolError(JsonRpcErrorCode.METHOD_NOT_FOUND, `Tool ${tool.name} does not support task-augmented calls`);
+    return true;
   }
 
   /**

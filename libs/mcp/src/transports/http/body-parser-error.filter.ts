@@ -18,7 +18,9 @@ export class McpBodyParserErrorFilter extends BaseExceptionFilter {
   }
 
   override catch(exception: BadRequestException | PayloadTooLargeException, host: ArgumentsHost): void {
-    if (host.getType() === 'http') {
+    // Global filters also see exceptions thrown by tools (context 'mcp'): those belong to the tool runner.
+    if (host.getType() !== 'http') throw exception;
+    {
       const request = host.switchToHttp().getRequest<Request>();
       const response = host.switchToHttp().getResponse<Response>();
       // No matched route means the failure came from a parser middleware, not from a handler.

@@ -1,4 +1,7 @@
-import { Controller, Delete, Get, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { McpJobService } from '../../jobs/mcp-job.service.js';
+import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
+import { principalOf } from './request-principal.js';
 import { McpAuthGuard } from '../../auth/mcp-auth.guard.js';
 import { McpHttpRefusalFilter } from '../../auth/mcp-http-refusal.filter.js';
 import { McpOriginGuard } from './origin.guard.js';
@@ -20,6 +23,7 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
     constructor(
       readonly transport: McpHttpTransport,
       readonly legacy: McpLegacySseTransport,
+      readonly jobs: McpJobService,
     ) {}
 
     @Post()
@@ -36,6 +40,15 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
       if (await this.transport.handleGet(request, response)) return;
       if (paths.ssePath !== false && /text\/event-stream/i.test(request.headers.accept ?? '')) return this.legacy.open(request, response, paths.path);
       sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required for a GET stream');
+    }
+
+    /** `poll_url` of a job: the same JSON `get_job_status` returns, behind the same guards. */
+    @Get('jobs/:jobId')
+    async job(@Param('jobId') jobId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+      const record = await this.jobs.find(principalOf(request)?.tenant ?? DEFAULT_TENANT, jobId);
+      if (!record) return sendHttpError(response, 404, 'Job not found', { data: { status: 'error', error: { code: 'JOB_NOT_FOUND', message: 'Job not found', retryable: false } } });
+      response.setHeader('Cache-Control', 'no-store');
+      response.json(this.jobs.statusEnvelope(record));
     }
 
     @Delete()

@@ -1,0 +1,50 @@
+/**
+ * The protocol between the runner (bench/run.mjs) and a server child process, over the fork IPC channel:
+ * the child says `ready` with its port; the runner asks for `rss` (optionally after `global.gc()`) and for `exit`.
+ */
+export interface Closable {
+  close(): Promise<unknown> | unknown;
+}
+
+type RunnerMessage = { type: 'rss'; gc?: boolean } | { type: 'exit' };
+
+/** Reports readiness and serves the runner's requests until it asks this process to exit. */
+export function serveRunner(port: number, app: Closable): void {
+  process.on('message', (message: RunnerMessage) => {
+    if (message.type === 'rss') {
+      if (message.gc) collectGarbage();
+      const usage = process.memoryUsage();
+      process.send?.({ type: 'rss', rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external });
+    } else if (message.type === 'exit') {
+      // A normal exit, so --cpu-prof writes its profile.
+      const timer = setTimeout(() => process.exit(0), 2_000);
+      void Promise.resolve(app.close()).finally(() => {
+        clearTimeout(timer);
+        process.exit(0);
+      });
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send?.({ type: 'ready', port });
+}
+
+/** Two full collections: the second picks up what finalizers of the first released. */
+export function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run the server with --expose-gc');
+  gc();
+  gc();
+}
+
+/** `--name value` from argv. */
+export function arg(name: string, fallback?: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  const value = index >= 0 ? process.argv[index + 1] : undefined;
+  if (value === undefined) {
+    if (fallback === undefined) throw new Error(`missing --${name}`);
+    return fallback;
+  }
+  return value;
+}
+
+export const HOST = '127.0.0.1';

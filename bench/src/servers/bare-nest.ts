@@ -1,0 +1,25 @@
+import 'reflect-metadata';
+import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+
+interface ToolsCallBody {
+  id?: string | number | null;
+  params?: { arguments?: { text?: unknown } };
+}
+
+/** The ceiling on Nest + express: parse the JSON-RPC body (Nest's default parser), answer a hand-built result. */
+@Controller('mcp')
+class BareController {
+  @Post()
+  @HttpCode(200)
+  call(@Body() body: ToolsCallBody) {
+    return { jsonrpc: '2.0', id: body.id ?? null, result: { content: [{ type: 'text', text: String(body.params?.arguments?.text ?? '') }] } };
+  }
+}
+
+@Module({ controllers: [BareController] })
+class AppModule {}
+
+export async function start() {
+  return NestFactory.create(AppModule, { logger: false });
+}

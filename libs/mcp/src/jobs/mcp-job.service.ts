@@ -1,0 +1,70 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpToolContext } from '../interfaces/mcp-tool-context.interface.js';
+import type { McpCallToolResult } from '../results/content.types.js';
+import type { McpEnvelope, McpPendingEnvelope } from '../results/envelope.types.js';
+import { envelopeToCallToolResult } from '../results/mcp-result.js';
+import { errorBody } from '../results/mcp-tool.error.js';
+import { isFinal, type McpJobRecord } from './job.record.js';
+import { MCP_JOB_QUEUE, type McpJobQueue } from './job-queue.interface.js';
+import { McpJobStore } from './mcp-job.store.js';
+
+/** Accepting, reporting and cancelling jobs: the `pending` envelope of seed 002 and MCP tasks share it. */
+@Injectable()
+export class McpJobService {
+  constructor(
+    private readonly jobs: McpJobStore,
+    @Inject(MCP_JOB_QUEUE) private readonly queue: McpJobQueue,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  /** Records a job and queues it; the caller answers at once with the job's pending state. */
+  async start(tool: string, args: Record<string, unknown>, context: McpToolContext, estimatedSeconds?: number): Promise<McpJobRecord> {
+    const record = await this.jobs.create(context.tenant, tool, estimatedSeconds);
+    await this.queue.submit({ jobId: record.id, tenant: context.tenant, tool, args, principal: context.principal, protocolVersion: context.protocolVersion });
+    return record;
+  }
+
+  find(tenant: string, jobId: string): Promise<McpJobRecord | undefined> {
+    return this.jobs.get(tenant, jobId);
+  }
+
+  list(tenant: string): Promise<McpJobRecord[]> {
+    return this.jobs.list(tenant);
+  }
+
+  /** Marks the job cancelled (it stays so even if the work finishes) and aborts it wherever it runs. */
+  async cancel(tenant: string, jobId: string): Promise<McpJobRecord | undefined> {
+    const record = await this.jobs.get(tenant, jobId);
+    if (!record || isFinal(record.status)) return record;
+    const result = envelopeToCallToolResult({ status: 'error', error: errorBody('CANCELLED', 'The job was cancelled') });
+    const cancelled = await this.jobs.update(tenant, jobId, { status: 'cancelled', result });
+    await this.queue.abort(jobId);
+    return cancelled;
+  }
+
+  pollUrl(jobId: string): string {
+    return `${this.options.path}/jobs/${jobId}`;
+  }
+
+  /** What a poll shows: the pending envelope (with progress) while it runs, then the job's final result. */
+  statusResult(record: McpJobRecord): McpCallToolResult {
+    return record.result && isFinal(record.status) ? record.result : envelopeToCallToolResult(this.pendingEnvelope(record));
+  }
+
+  pendingEnvelope(record: McpJobRecord): McpPendingEnvelope {
+    const data: McpPendingEnvelope['data'] = { job_id: record.id, poll_url: this.pollUrl(record.id) };
+    if (record.estimatedSeconds !== undefined) data.estimated_seconds = record.estimatedSeconds;
+    if (record.progress !== undefined) data.progress = record.progress;
+    if (record.total !== undefined) data.total = record.total;
+    if (record.message !== undefined) data.message = record.message;
+    return { status: 'pending', data };
+  }
+
+  /** The envelope a poll over plain HTTP returns. */
+  statusEnvelope(record: McpJobRecord): McpEnvelope | Record<string, unknown> {
+    const result = this.statusResult(record);
+    return result.structuredContent ?? { content: result.content, isError: result.isError ?? false };
+  }
+}

@@ -1,0 +1,49 @@
+import type { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { McpArgs } from '../decorators/mcp-param.decorators.js';
+import { MCP_PARAMS_METADATA } from '../mcp.constants.js';
+
+/** One method of one provider, as the feature explorers scan them. */
+export interface ProviderMethod {
+  readonly wrapper: InstanceWrapper;
+  readonly prototype: object;
+  readonly methodName: string;
+  /** The function the decorators recorded their metadata on. */
+  readonly method: unknown;
+  /** `ClassName#method`, for messages. */
+  readonly site: string;
+}
+
+/**
+ * Every method of every provider, the way `McpToolExplorer` walks them: aliases skipped (the same instance
+ * listed twice), static providers through their instance, request-scoped and transient ones through their class,
+ * and values without a prototype ignored.
+ */
+export function* providerMethods(discovery: DiscoveryService, scanner: MetadataScanner): Generator<ProviderMethod> {
+  for (const wrapper of discovery.getProviders()) {
+    if (wrapper.isAlias) continue;
+    const prototype = prototypeOf(wrapper);
+    if (!prototype) continue;
+    for (const methodName of scanner.getAllMethodNames(prototype)) {
+      const site = `${prototype.constructor?.name ?? String(wrapper.name)}#${methodName}`;
+      yield { wrapper, prototype, methodName, method: (prototype as Record<string, unknown>)[methodName], site };
+    }
+  }
+}
+
+function prototypeOf(wrapper: InstanceWrapper): object | undefined {
+  const isStatic = wrapper.isDependencyTreeStatic() && !wrapper.isTransient;
+  const source = isStatic ? wrapper.instance : (wrapper.metatype as { prototype?: unknown } | null)?.prototype;
+  if (!source || typeof source !== 'object') return undefined;
+  return isStatic ? (Object.getPrototypeOf(source) ?? undefined) : source;
+}
+
+/**
+ * Handlers are called with `(payload, context)`. Once any parameter carries an MCP decorator, Nest passes only
+ * decorated parameters, so an undecorated first parameter is recorded as the payload (as `@McpArgs()` would).
+ */
+export function bindPayloadParam(prototype: object, methodName: string): void {
+  const params = Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName) as Record<string, { index: number }> | undefined;
+  if (!params || Object.values(params).some((param) => param.index === 0)) return;
+  McpArgs()(prototype, methodName, 0);
+}

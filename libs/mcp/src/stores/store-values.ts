@@ -1,0 +1,28 @@
+/**
+ * What every store and bus puts on the wire: JSON text. The memory implementations encode too, so a value
+ * that would change shape in Redis (a Date, a Map, an `undefined` member) changes the same way in tests.
+ */
+export function encodeValue(value: unknown, what = 'value'): string {
+  const encoded = JSON.stringify(value);
+  // JSON.stringify returns undefined for undefined, functions and symbols: nothing Redis could hold.
+  if (encoded === undefined) throw new TypeError(`The ${what} must be JSON-serialisable, got ${typeof value}.`);
+  return encoded;
+}
+
+export function decodeValue<T>(encoded: string): T {
+  return JSON.parse(encoded) as T;
+}
+
+/** Redis `PX` takes a positive whole number of milliseconds; the memory store enforces the same. */
+export function assertTtl(ttlMs: number): void {
+  if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new RangeError(`ttlMs must be a positive integer, got ${String(ttlMs)}.`);
+}
+
+/** `LTRIM key -0 -1` would keep the whole list, so a bound below 1 is refused rather than ignored. */
+export function assertMaxLength(maxLength: number): void {
+  if (!Number.isInteger(maxLength) || maxLength <= 0) throw new RangeError(`maxLength must be a positive integer, got ${String(maxLength)}.`);
+}
+
+/** The texts Redis answers with, reused by the memory store so both fail alike. */
+export const WRONG_TYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
+export const NOT_AN_INTEGER = 'ERR value is not an integer or out of range';

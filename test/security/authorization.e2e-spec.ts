@@ -1,0 +1,221 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { callTool, endpointOf, envelopeOf, expectNoLeak, holdSse, initializeRequest, openSession, post, request, rpc, toolNames, type HttpAnswer } from './fixtures/http.js';
+import { HS_SECRET, signToken } from './fixtures/tokens.js';
+import { KEYS, MCP_API_KEYS, startWeather } from './fixtures/weather-app.js';
+import type { RunningApp } from './fixtures/sec-app.js';
+
+/**
+ * Authorization against the real weather-server (configured from MCP_API_KEYS / MCP_JWT_SECRET): scope-filtered
+ * tools/list, 403 step-up on a missing scope, tenant-partitioned alerts and principal-bound sessions.
+ */
+
+const key = (value: string) => ({ 'X-API-Key': value });
+const jwt = async (claims: Record<string, unknown>) => ({ Authorization: `Bearer ${await signToken(claims, HS_SECRET)}` });
+
+let idem = 0;
+/** A fresh idempotency key (16..64 characters). */
+const idempotencyKey = () => `sec-idem-${Date.now()}-${++idem}-padding`;
+
+function alertArgs(city = 'Beijing'): Record<string, unknown> {
+  return { city, threshold_celsius: 30, priority: 'high', idempotency_key: idempotencyKey() };
+}
+
+function expectForbidden403(answer: HttpAnswer, id: number | string): void {
+  expect(answer.status).toBe(403);
+  const challenge = answer.headers.get('www-authenticate') ?? '';
+  expect(challenge).toMatch(/^Bearer error="insufficient_scope", scope="weather:write"/);
+  expect(answer.json).toEqual({
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: expect.any(Number),
+      message: expect.stringMatching(/\S/),
+      data: { status: 'error', error: { code: 'FORBIDDEN', retryable: false, message: expect.stringMatching(/weather:write/) } },
+    },
+  });
+}
+
+describe('authorization and tenant isolation (weather-server, API keys + HS256 JWT from the environment)', () => {
+  let app: RunningApp;
+
+  beforeAll(async () => {
+    app = await startWeather({ MCP_API_KEYS, MCP_JWT_SECRET: HS_SECRET });
+  });
+  afterAll(() => app?.close());
+
+  describe('scopes', () => {
+    it('a read-only key does not see create_weather_alert in tools/list', async () => {
+      const names = toolNames(await post(app.url, rpc(1, 'tools/list'), key(KEYS.readOnly)));
+      expect(names).toEqual(expect.arrayContaining(['get_weather', 'get_forecast', 'list_weather_alerts']));
+      expect(names).not.toContain('create_weather_alert');
+    });
+
+    it('a read-write key sees create_weather_alert', async () => {
+      expect(toolNames(await post(app.url, rpc(1, 'tools/list'), key(KEYS.a)))).toEqual(
+        expect.arrayContaining(['create_weather_alert', 'get_forecast', 'get_weather', 'list_weather_alerts']),
+      );
+    });
+
+    it('a read-only key calling create_weather_alert → HTTP 403, insufficient_scope challenge, FORBIDDEN envelope; nothing is created', async () => {
+      const answer = await post(app.url, callTool(7, 'create_weather_alert', alertArgs()), key(KEYS.readOnly));
+      expectForbidden403(answer, 7);
+      expectNoLeak(answer, [KEYS.readOnly]);
+      const listed = envelopeOf(await post(app.url, callTool(8, 'list_weather_alerts'), key(KEYS.readOnly)));
+      expect(listed).toEqual({ status: 'success', data: { alerts: [] } });
+    });
+
+    it('the 403 also happens inside a session, with the id of the request', async () => {
+      const sessionId = await openSession(app.url, key(KEYS.readOnly));
+      const answer = await post(app.url, callTool('call-1', 'create_weather_alert', alertArgs()), { ...key(KEYS.readOnly), 'Mcp-Session-Id': sessionId });
+      expectForbidden403(answer, 'call-1');
+    });
+
+    it('a JWT with scope "weather:read" is refused the write tool; scp [read, write] may use it', async () => {
+      expectForbidden403(await post(app.url, callTool(1, 'create_weather_alert', alertArgs()), await jwt({ sub: 'u1', tenant_id: 'jwt-co', scope: 'weather:read' })), 1);
+      const allowed = await post(app.url, callTool(2, 'create_weather_alert', alertArgs()), await jwt({ sub: 'u1', tenant_id: 'jwt-co', scp: ['weather:read', 'weather:write'] }));
+      expect(allowed.status).toBe(200);
+      expect(envelopeOf(allowed)).toMatchObject({ status: 'success', data: { city: 'Beijing', priority: 'high' } });
+    });
+
+    it('a JWT without scopes sees none of the scoped tools and cannot call get_weather', async () => {
+      const headers = await jwt({ sub: 'nobody' });
+      const names = toolNames(await post(app.url, rpc(1, 'tools/list'), headers));
+      for (const name of ['create_weather_alert', 'get_forecast', 'get_weather', 'list_weather_alerts']) expect(names).not.toContain(name);
+      const answer = await post(app.url, callTool(2, 'get_weather', { city: 'Beijing' }), headers);
+      expect(answer.status).toBe(403);
+      expect(answer.headers.get('www-authenticate')).toContain('scope="weather:read"');
+      expect(answer.json.error.data.error.code).toBe('FORBIDDEN');
+    });
+
+    it('with the SDK client: the read-only key does not list the write tool and its call rejects', async () => {
+      const client = new Client({ name: 'security-e2e', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(app.url), { requestInit: { headers: key(KEYS.readOnly) } }));
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name)).not.toContain('create_weather_alert');
+        expect(tools.map((tool) => tool.name)).toContain('list_weather_alerts');
+        await expect(client.callTool({ name: 'create_weather_alert', arguments: alertArgs() })).rejects.toThrow();
+        const listed = await client.callTool({ name: 'list_weather_alerts', arguments: {} });
+        expect(listed.structuredContent).toEqual({ status: 'success', data: { alerts: [] } });
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('with the SDK client: a read-write key creates an alert', async () => {
+      const client = new Client({ name: 'security-e2e', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(app.url), { requestInit: { headers: { Authorization: `Bearer ${KEYS.b}` } } }));
+      try {
+        const result = await client.callTool({ name: 'create_weather_alert', arguments: alertArgs('Shanghai') });
+        expect(result.isError).toBe(false);
+        expect(result.structuredContent).toMatchObject({ status: 'success', data: { city: 'Shanghai' } });
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  describe('tenant isolation', () => {
+    it("tenant B's list_weather_alerts never contains tenant A's alert; A's does", async () => {
+      const created = envelopeOf(await post(app.url, callTool(1, 'create_weather_alert', alertArgs('Tokyo')), key(KEYS.a)));
+      expect(created.status).toBe('success');
+      const alertId: string = created.data.alert_id;
+      expect(alertId).toMatch(/\S/);
+
+      const ofB = envelopeOf(await post(app.url, callTool(2, 'list_weather_alerts'), key(KEYS.b)));
+      expect(ofB.status).toBe('success');
+      expect(ofB.data.alerts.map((alert: { alert_id: string }) => alert.alert_id)).not.toContain(alertId);
+      expect(JSON.stringify(ofB)).not.toContain(alertId);
+
+      const ofA = envelopeOf(await post(app.url, callTool(3, 'list_weather_alerts'), key(KEYS.a)));
+      expect(ofA.data.alerts.map((alert: { alert_id: string }) => alert.alert_id)).toContain(alertId);
+    });
+
+    it("a JWT whose tenant_id is tenant-a sees tenant-a's alerts; one with sub tenant-a (no tenant_id) too; others do not", async () => {
+      const created = envelopeOf(await post(app.url, callTool(1, 'create_weather_alert', alertArgs('Paris')), key(KEYS.a)));
+      const alertId: string = created.data.alert_id;
+      const ids = async (headers: Record<string, string>) =>
+        envelopeOf(await post(app.url, callTool(2, 'list_weather_alerts'), headers)).data.alerts.map((alert: { alert_id: string }) => alert.alert_id);
+      expect(await ids(await jwt({ sub: 'someone', tenant_id: 'tenant-a', scope: 'weather:read' }))).toContain(alertId);
+      expect(await ids(await jwt({ sub: 'tenant-a', scope: 'weather:read' }))).toContain(alertId);
+      expect(await ids(await jwt({ sub: 'tenant-a-evil', scope: 'weather:read' }))).not.toContain(alertId);
+      expect(await ids(await jwt({ sub: 'x', tenant_id: 'tenant-b', scope: 'weather:read' }))).not.toContain(alertId);
+    });
+
+    it('a tenant_id in the tool arguments cannot pick another tenant (extra arguments are refused)', async () => {
+      const answer = await post(app.url, callTool(1, 'list_weather_alerts', { tenant: 'tenant-a', tenant_id: 'tenant-a' }), key(KEYS.b));
+      const envelope = envelopeOf(answer);
+      expect(envelope.status).toBe('error');
+      expect(JSON.stringify(envelope)).not.toContain('alr_');
+    });
+  });
+
+  describe('sessions are bound to their creator', () => {
+    it("tenant A's session used with tenant B's credentials → 404; with A's → works", async () => {
+      const sessionId = await openSession(app.url, key(KEYS.a));
+      const asB = await post(app.url, rpc(2, 'tools/list'), { ...key(KEYS.b), 'Mcp-Session-Id': sessionId });
+      expect(asB.status).toBe(404);
+      expect(asB.json).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+      expect(asB.json.result).toBeUndefined();
+      const asA = await post(app.url, rpc(3, 'tools/list'), { ...key(KEYS.a), 'Mcp-Session-Id': sessionId });
+      expect(asA.status).toBe(200);
+      expect(toolNames(asA)).toContain('create_weather_alert');
+    });
+
+    it("B cannot call tools in A's session (the call does not run)", async () => {
+      const sessionId = await openSession(app.url, key(KEYS.a));
+      const answer = await post(app.url, callTool(2, 'create_weather_alert', alertArgs('Berlin')), { ...key(KEYS.b), 'Mcp-Session-Id': sessionId });
+      expect(answer.status).toBe(404);
+      const listedA = envelopeOf(await post(app.url, callTool(3, 'list_weather_alerts'), key(KEYS.a))).data.alerts;
+      const listedB = envelopeOf(await post(app.url, callTool(4, 'list_weather_alerts'), key(KEYS.b))).data.alerts;
+      expect([...listedA, ...listedB].map((alert: { city: string }) => alert.city)).not.toContain('Berlin');
+    });
+
+    it("B can neither open A's GET stream nor DELETE A's session; A's session survives", async () => {
+      const sessionId = await openSession(app.url, key(KEYS.a));
+      const stream = await holdSse(app.url, { ...key(KEYS.b), 'Mcp-Session-Id': sessionId });
+      stream.close();
+      expect(stream.status).toBe(404);
+      const deleted = await request(app.url, { method: 'DELETE', headers: { ...key(KEYS.b), 'Mcp-Session-Id': sessionId } });
+      expect(deleted.status).toBe(404);
+      expect((await post(app.url, rpc(5, 'ping'), { ...key(KEYS.a), 'Mcp-Session-Id': sessionId })).status).toBe(200);
+    });
+
+    it('another subject of the same tenant cannot use the session either', async () => {
+      const sessionId = await openSession(app.url, await jwt({ sub: 'alice', tenant_id: 'shared-co', scope: 'weather:read' }));
+      const bob = await post(app.url, rpc(2, 'ping'), { ...(await jwt({ sub: 'bob', tenant_id: 'shared-co', scope: 'weather:read' })), 'Mcp-Session-Id': sessionId });
+      expect(bob.status).toBe(404);
+      const alice = await post(app.url, rpc(3, 'ping'), { ...(await jwt({ sub: 'alice', tenant_id: 'shared-co', scope: 'weather:read' })), 'Mcp-Session-Id': sessionId });
+      expect(alice.status).toBe(200);
+    });
+
+    it("legacy SSE: B cannot post into A's /messages session; A can", async () => {
+      const stream = await holdSse(`${app.base}/sse`, key(KEYS.a));
+      try {
+        expect(stream.status).toBe(200);
+        const messages = endpointOf(stream.firstEvent);
+        expect((await post(messages, initializeRequest(1), key(KEYS.b))).status).toBe(404);
+        expect((await post(messages, initializeRequest(1), key(KEYS.a))).status).toBe(202);
+      } finally {
+        stream.close();
+      }
+    });
+
+    it('an initialize that already carries a session id is refused (no session fixation)', async () => {
+      const answer = await post(app.url, initializeRequest(1), { ...key(KEYS.a), 'Mcp-Session-Id': 'attacker-chosen-session-id' });
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+      expect(answer.headers.get('mcp-session-id')).toBeNull();
+    });
+
+    it('session ids are unguessable: long, random and distinct', async () => {
+      const ids = await Promise.all([1, 2, 3].map(() => openSession(app.url, key(KEYS.a))));
+      expect(new Set(ids).size).toBe(3);
+      for (const id of ids) {
+        expect(id.length).toBeGreaterThanOrEqual(22);
+        expect(id).toMatch(/^[\x21-\x7E]+$/);
+      }
+    });
+  });
+});

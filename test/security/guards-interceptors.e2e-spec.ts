@@ -1,0 +1,106 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { callTool, envelopeOf, expectNoLeak, post } from './fixtures/http.js';
+import { CityDto, INTERNAL_SECRET, observed, startSecApp, type RunningApp } from './fixtures/sec-app.js';
+
+/**
+ * User guards and interceptors on tools (`@UseGuards` / `@UseInterceptors` next to `@McpTool`): they run in an
+ * `mcp` execution context, see the principal and validated arguments, and their refusals become FORBIDDEN
+ * envelopes (isError results), never protocol errors or leaked exceptions.
+ */
+
+const ACME_KEY = 'guard-suite-acme-key-000000000001';
+const BLOCKED_KEY = 'guard-suite-blocked-key-00000002';
+
+describe('user guards and interceptors on tools', () => {
+  let app: RunningApp;
+  const acme = { 'X-API-Key': ACME_KEY };
+
+  beforeAll(async () => {
+    app = await startSecApp({
+      auth: {
+        apiKeys: [
+          { key: ACME_KEY, tenant: 'acme', scopes: [] },
+          { key: BLOCKED_KEY, tenant: 'blocked', scopes: [] },
+        ],
+      },
+    });
+  });
+  afterAll(() => app?.close());
+
+  beforeEach(() => {
+    observed.guardTypes.length = 0;
+    observed.guardArgs.length = 0;
+    observed.guardPrincipalTenants.length = 0;
+    observed.interceptorTypes.length = 0;
+  });
+
+  it('an allowed call passes the guard, which saw an mcp context, the principal and the validated DTO', async () => {
+    const answer = await post(app.url, callTool(1, 'guarded_city', { city: 'Paris' }), acme);
+    expect(answer.status).toBe(200);
+    expect(answer.json.result.isError).toBe(false);
+    expect(envelopeOf(answer)).toEqual({ status: 'success', data: { city: 'Paris' } });
+    expect(observed.guardTypes).toEqual(['mcp']);
+    expect(observed.guardPrincipalTenants).toEqual(['acme']);
+    expect(observed.guardArgs[0]).toBeInstanceOf(CityDto);
+    expect(observed.guardArgs[0]).toEqual(expect.objectContaining({ city: 'Paris' }));
+  });
+
+  it('a guard returning false (args.city === "Forbidden City") → isError result with a FORBIDDEN envelope', async () => {
+    const answer = await post(app.url, callTool(2, 'guarded_city', { city: 'Forbidden City' }), acme);
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 2 });
+    expect(answer.json.error).toBeUndefined();
+    expect(answer.json.result.isError).toBe(true);
+    expect(envelopeOf(answer)).toEqual({ status: 'error', error: { code: 'FORBIDDEN', retryable: false, message: expect.stringMatching(/\S/) } });
+  });
+
+  it('a guard denying by principal (tenant "blocked") → FORBIDDEN with the guard message', async () => {
+    const answer = await post(app.url, callTool(3, 'guarded_city', { city: 'Paris' }), { Authorization: `Bearer ${BLOCKED_KEY}` });
+    expect(answer.json.result.isError).toBe(true);
+    expect(envelopeOf(answer)).toEqual({ status: 'error', error: { code: 'FORBIDDEN', retryable: false, message: 'This tenant is blocked by CityGuard' } });
+    expect(observed.guardPrincipalTenants).toEqual(['blocked']);
+  });
+
+  it('a guard that crashes → INTERNAL_ERROR envelope without its message or a stack trace', async () => {
+    const answer = await post(app.url, callTool(4, 'guarded_city', { city: 'Explode' }), acme);
+    expect(answer.status).toBe(200);
+    expect(answer.json.result.isError).toBe(true);
+    expect(envelopeOf(answer).error.code).toBe('INTERNAL_ERROR');
+    expectNoLeak(answer, [INTERNAL_SECRET, 'guard crashed', ACME_KEY]);
+  });
+
+  it('arguments are validated before the guard: an invalid city never reaches it', async () => {
+    const answer = await post(app.url, callTool(5, 'guarded_city', { city: '' }), acme);
+    expect(envelopeOf(answer)).toMatchObject({ status: 'error', error: { code: 'VALIDATION_ERROR' } });
+    expect(observed.guardTypes).toEqual([]);
+  });
+
+  it('an interceptor that maps the result: its fields are visible in the response data; context type is "mcp"', async () => {
+    const answer = await post(app.url, callTool(6, 'intercepted_city', { city: 'Oslo' }), acme);
+    expect(answer.json.result.isError).toBe(false);
+    expect(envelopeOf(answer)).toEqual({ status: 'success', data: { city: 'Oslo', intercepted: true, context_type: 'mcp', tenant_seen: 'acme' } });
+    expect(observed.interceptorTypes).toEqual(['mcp']);
+  });
+
+  it('a tool that throws an unexpected error → INTERNAL_ERROR, no internal message, no stack', async () => {
+    const answer = await post(app.url, callTool(7, 'explode'), acme);
+    expect(answer.status).toBe(200);
+    expect(envelopeOf(answer)).toEqual({ status: 'error', error: { code: 'INTERNAL_ERROR', retryable: expect.any(Boolean), message: expect.any(String) } });
+    expectNoLeak(answer, [INTERNAL_SECRET, 'postgres://']);
+  });
+
+  it('with the SDK client: a guard refusal is an isError result (the call does not reject)', async () => {
+    const client = new Client({ name: 'security-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(app.url), { requestInit: { headers: acme } }));
+    try {
+      const denied = await client.callTool({ name: 'guarded_city', arguments: { city: 'Forbidden City' } });
+      expect(denied.isError).toBe(true);
+      expect(denied.structuredContent).toMatchObject({ status: 'error', error: { code: 'FORBIDDEN' } });
+      const allowed = await client.callTool({ name: 'intercepted_city', arguments: { city: 'Rome' } });
+      expect(allowed.structuredContent).toEqual({ status: 'success', data: { city: 'Rome', intercepted: true, context_type: 'mcp', tenant_seen: 'acme' } });
+    } finally {
+      await client.close();
+    }
+  });
+});
