@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { HOST, arg, serveRunner } from './ipc.js';
 
 /**
- * One benchmarked server per process: `node --expose-gc dist/server.js --stack NAME [--large-limits]`.
+ * One benchmarked server per process: `node --expose-gc dist/server.js --stack NAME [--large-limits]`
+ * (`rekog` lives in rekog/, with its own Nest).
  * Listens on an ephemeral loopback port and tells the runner which one over IPC.
  */
 async function main(): Promise<void> {
@@ -19,12 +20,6 @@ async function main(): Promise<void> {
     }
     case 'bare-nest': {
       const { start } = await import('./servers/bare-nest.js');
-      const app = await start();
-      await app.listen(0, HOST);
-      return serveRunner(portOf(app.getHttpServer()), app);
-    }
-    case 'rekog': {
-      const { start } = await import('./servers/rekog.js');
       const app = await start();
       await app.listen(0, HOST);
       return serveRunner(portOf(app.getHttpServer()), app);

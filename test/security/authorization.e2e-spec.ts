@@ -1,9 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { callTool, endpointOf, envelopeOf, expectNoLeak, holdSse, initializeRequest, openSession, post, request, rpc, toolNames, type HttpAnswer } from './fixtures/http.js';
+import { callTool, endpointOf, sseMessages, envelopeOf, expectNoLeak, holdSse, initializeRequest, openSession, post, request, rpc, toolNames, type HttpAnswer } from './fixtures/http.js';
 import { HS_SECRET, signToken } from './fixtures/tokens.js';
 import { KEYS, MCP_API_KEYS, startWeather } from './fixtures/weather-app.js';
-import type { RunningApp } from './fixtures/sec-app.js';
+import { startSecApp, type RunningApp } from './fixtures/sec-app.js';
 
 /**
  * Authorization against the real weather-server (configured from MCP_API_KEYS / MCP_JWT_SECRET): scope-filtered
@@ -217,5 +217,68 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
         expect(id).toMatch(/^[\x21-\x7E]+$/);
       }
     });
+  });
+});
+
+describe('stream resumption is bound to the session (Last-Event-ID)', () => {
+  const A = 'resume-suite-tenant-a-key-0000001';
+  const B = 'resume-suite-tenant-b-key-0000002';
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await startSecApp({ auth: { apiKeys: [{ key: A, tenant: 'tenant-a' }, { key: B, tenant: 'tenant-b' }] } });
+  });
+  afterAll(() => app?.close());
+
+  /** Runs `chatty` in a new session of `apiKey`; returns the session and the SSE events (id, kind) of the reply. */
+  async function chattyStream(apiKey: string): Promise<{ sessionId: string; eventIds: string[]; primeId?: string; messageIds: string[]; text: string }> {
+    const sessionId = await openSession(app.url, { 'X-API-Key': apiKey });
+    const answer = await post(app.url, callTool(1, 'chatty'), { 'X-API-Key': apiKey, 'Mcp-Session-Id': sessionId });
+    expect(answer.status).toBe(200);
+    expect(answer.contentType).toMatch(/^text\/event-stream/);
+    const blocks = answer.text.split(/\r?\n\r?\n/).filter((block) => /^id:/m.test(block));
+    const idOf = (block: string) => /^id:\s*(\S+)$/m.exec(block)![1];
+    const messageIds = blocks.filter((block) => /^event:\s*message$/m.test(block)).map(idOf);
+    const prime = blocks.find((block) => !/^event:\s*message$/m.test(block));
+    expect(messageIds.length).toBeGreaterThanOrEqual(2); // the log notification, then the response
+    return { sessionId, eventIds: blocks.map(idOf), primeId: prime && idOf(prime), messageIds, text: answer.text };
+  }
+
+  const resume = (apiKey: string, sessionId: string, lastEventId: string) =>
+    request(app.url, { method: 'GET', headers: { 'X-API-Key': apiKey, 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream', 'Last-Event-ID': lastEventId } });
+
+  it('the owner can replay its stream after a message event id (sanity check of the mechanism)', async () => {
+    const { sessionId, messageIds, text } = await chattyStream(A);
+    expect(text).toContain('private-note-of-tenant-a');
+    const replay = await resume(A, sessionId, messageIds[0]);
+    expect(replay.status).toBe(200);
+    expect(sseMessages(replay.text).some((message: any) => message?.id === 1 && message.result)).toBe(true);
+  });
+
+  it('the owner can resume from the priming event id (the id it gets before any message, SEP-1699)', async () => {
+    const { sessionId, primeId } = await chattyStream(A);
+    expect(primeId).toBeDefined();
+    const replay = await resume(A, sessionId, primeId!);
+    expect(replay.status).toBe(200);
+    expect(replay.text).toContain('private-note-of-tenant-a');
+  });
+
+  it("another tenant's session cannot replay A's events with A's Last-Event-ID", async () => {
+    const { eventIds } = await chattyStream(A);
+    const sessionOfB = await openSession(app.url, { 'X-API-Key': B });
+    for (const lastEventId of eventIds) {
+      const replay = await resume(B, sessionOfB, lastEventId);
+      expect(replay.status).toBe(404);
+      expect(replay.text).not.toContain('private-note-of-tenant-a');
+    }
+  });
+
+  it("A's own second session cannot replay the first session's events either", async () => {
+    const { messageIds } = await chattyStream(A);
+    const second = await openSession(app.url, { 'X-API-Key': A });
+    for (const lastEventId of messageIds) {
+      const replay = await resume(A, second, lastEventId);
+      expect(replay.status).toBe(404);
+      expect(replay.text).not.toContain('private-note');
+    }
   });
 });

@@ -37,3 +37,17 @@ export type { McpAuthOptions, McpJwtOptions, McpApiKey, McpResourceMetadataOptio
 export type { McpAuthenticator, McpCredentials } from './auth/mcp-authenticator.interface.js';
 export { McpAuthError, type McpAuthErrorCode } from './auth/mcp-auth.error.js';
 export type { McpLimitOptions } from './interfaces/mcp-module-options.interface.js';
+
+export { McpResource, McpResourceTemplate, McpResourceParams } from './decorators/mcp-resource.decorator.js';
+export { McpPrompt } from './decorators/mcp-prompt.decorator.js';
+export { McpCompletion } from './decorators/mcp-completion.decorator.js';
+export { McpResourceNotifier } from './resources/mcp-resource.notifier.js';
+export type { McpResourceOptions, McpResourceTemplateOptions } from './resources/mcp-resource-options.interface.js';
+export type { McpHandlerContext } from './resources/mcp-handler-context.interface.js';
+export type { McpResourceContext } from './resources/mcp-resource-context.interface.js';
+export type { McpResourceContents, McpReadResourceResult, McpResourceValue } from './resources/resource-contents.js';
+export type { McpPromptOptions, McpPromptArgument } from './prompts/mcp-prompt-options.interface.js';
+export type { McpPromptContext } from './prompts/mcp-prompt-context.interface.js';
+export type { McpPromptMessage, McpPromptMessageInput, McpGetPromptResult, McpPromptValue } from './prompts/prompt-messages.js';
+export type { McpCompletionOptions, McpCompletionRef, McpCompletionValue } from './completions/mcp-completion-options.interface.js';
+export type { McpCompletionContext } from './completions/mcp-completion-context.interface.js';

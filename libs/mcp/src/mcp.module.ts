@@ -40,6 +40,24 @@ import { MCP_STORE } from './stores/key-value.store.js';
 import { McpMemoryStore } from './stores/memory.store.js';
 import { McpHttpTransport } from './transports/http/mcp-http.transport.js';
 
+import { McpResourceRegistry } from './resources/mcp-resource.registry.js';
+import { McpResourceExplorer } from './resources/mcp-resource.explorer.js';
+import { McpResourceSubscriptions } from './resources/resource-subscriptions.js';
+import { McpResourceNotifier } from './resources/mcp-resource.notifier.js';
+import { ResourcesListHandler } from './resources/resources-list.handler.js';
+import { ResourcesTemplatesListHandler } from './resources/resources-templates-list.handler.js';
+import { ResourcesReadHandler } from './resources/resources-read.handler.js';
+import { ResourcesSubscribeHandler } from './resources/resources-subscribe.handler.js';
+import { ResourcesUnsubscribeHandler } from './resources/resources-unsubscribe.handler.js';
+import { McpPromptRegistry } from './prompts/mcp-prompt.registry.js';
+import { McpPromptExplorer } from './prompts/mcp-prompt.explorer.js';
+import { PromptsListHandler } from './prompts/prompts-list.handler.js';
+import { PromptsGetHandler } from './prompts/prompts-get.handler.js';
+import { McpCompletionRegistry } from './completions/mcp-completion.registry.js';
+import { McpCompletionExplorer } from './completions/mcp-completion.explorer.js';
+import { McpCompletionSources } from './completions/completion-sources.js';
+import { CompletionCompleteHandler } from './completions/completion-complete.handler.js';
+
 /**
  * Turns `@McpTool()` methods of any provider into an MCP server served over Streamable HTTP.
  * @publicApi
@@ -81,8 +99,25 @@ import { McpHttpTransport } from './transports/http/mcp-http.transport.js';
     McpLegacySseTransport,
     McpStdioTransport,
     { provide: APP_FILTER, useClass: McpBodyParserErrorFilter },
+    McpResourceRegistry,
+    McpResourceExplorer,
+    McpResourceSubscriptions,
+    McpResourceNotifier,
+    ResourcesListHandler,
+    ResourcesTemplatesListHandler,
+    ResourcesReadHandler,
+    ResourcesSubscribeHandler,
+    ResourcesUnsubscribeHandler,
+    McpPromptRegistry,
+    McpPromptExplorer,
+    PromptsListHandler,
+    PromptsGetHandler,
+    McpCompletionRegistry,
+    McpCompletionExplorer,
+    McpCompletionSources,
+    CompletionCompleteHandler,
   ],
-  exports: [McpDispatcher, McpToolRegistry],
+  exports: [McpDispatcher, McpToolRegistry, McpResourceNotifier],
 })
 export class McpModule extends ConfigurableModuleClass {
   static override forRoot(options: typeof OPTIONS_TYPE): DynamicModule {

@@ -8,6 +8,7 @@ import { envelopeToCallToolResult, McpEnvelopeResult, McpRawResult } from '../re
 import { errorBody } from '../results/mcp-tool.error.js';
 import { validateArguments } from './argument-validator.js';
 import { errorToEnvelope } from './error-envelope.js';
+import { McpControlFlowSignal } from '../protocol/control-flow.signal.js';
 
 /** Marks the abort reason of a timed-out call, so it is told apart from a client's cancellation. */
 class ToolTimeout extends Error {}
@@ -74,6 +75,7 @@ export class McpToolCallRunner {
     try {
       return toCallToolResult(await tool.handler(args, context));
     } catch (error) {
+      if (error instanceof McpControlFlowSignal) throw error;
       const { envelope, internal } = errorToEnvelope(error);
       if (internal) this.logger.error(McpMessages.toolFailed(tool.name, context.requestId), error instanceof Error ? error.stack : String(error));
       return envelopeToCallToolResult(envelope);

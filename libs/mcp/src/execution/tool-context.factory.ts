@@ -38,6 +38,8 @@ export function createToolContext(input: {
   const { request } = input;
   /** Server → client request, only for capabilities the client declared (spec MUST). */
   const ask = async (capability: string, method: string, params: Record<string, unknown>, options?: McpClientRequestOptions) => {
+    // The transport's own delivery (2026: input_required rounds) checks capabilities its own way.
+    if (request.askClient) return request.askClient(method, params);
     if (!hasCapability(request.clientCapabilities, capability, params)) {
       throw new McpToolError('CLIENT_CAPABILITY_MISSING', `The client did not declare the "${capability}" capability needed for ${method}`);
     }

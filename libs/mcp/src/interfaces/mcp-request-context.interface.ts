@@ -33,6 +33,11 @@ export interface McpRequestContext {
    * reconnects with `Last-Event-ID` and gets the rest (SEP-1699 polling). Absent where that cannot work.
    */
   readonly closeStream?: () => void;
+  /**
+   * Replaces the default delivery of server → client requests (`sampling/createMessage`, `elicitation/create`,
+   * `roots/list`) for this request; the 2026 era answers them from the retry's `inputResponses` instead.
+   */
+  readonly askClient?: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** Scope in which `notifications/cancelled` ids are looked up (a session or a connection). */
   readonly cancellationScope?: string;
 }

@@ -41,6 +41,7 @@ function prototypeOf(wrapper: InstanceWrapper): object | undefined {
 /**
  * Handlers are called with `(payload, context)`. Once any parameter carries an MCP decorator, Nest passes only
  * decorated parameters, so an undecorated first parameter is recorded as the payload (as `@McpArgs()` would).
+ * Call it before creating the handler: ExternalContextCreator reads the parameter metadata then.
  */
 export function bindPayloadParam(prototype: object, methodName: string): void {
   const params = Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName) as Record<string, { index: number }> | undefined;

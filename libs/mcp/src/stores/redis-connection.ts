@@ -1,0 +1,125 @@
+import { Logger, type LoggerService } from '@nestjs/common';
+import type { Redis, RedisOptions } from 'ioredis';
+import { McpConfigurationError } from '../mcp-configuration.error.js';
+import { McpStoreMessages } from './store.messages.js';
+import { McpStoreUnavailableError } from './store-unavailable.error.js';
+
+/** Where outage notices go: a Nest `Logger` unless a test passes its own. */
+export type McpRedisLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
+
+/** One connection of a store or bus, with the URL shown in messages (password masked). */
+export interface RedisConnection {
+  client: Redis;
+  target: string;
+}
+
+// Every command fails fast while the connection is down: no offline queue, no per-request retries, and a
+// timeout for a server that accepts bytes but never answers. Reconnection itself goes on forever.
+const CONNECTION_OPTIONS: RedisOptions = {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  commandTimeout: 5_000,
+  connectTimeout: 5_000,
+  retryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
+};
+
+/** Redis errors that mean "not now" rather than "wrong command". */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/;
+
+/** The URL with any password masked, for messages. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '<invalid redis url>';
+  }
+}
+
+/** The ioredis client class, imported only when the redis option is used (ioredis is an optional peer). */
+export async function loadIoredis(): Promise<typeof Redis> {
+  try {
+    return (await import('ioredis')).Redis;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw new McpConfigurationError(McpStoreMessages.ioredisMissing());
+    throw error;
+  }
+}
+
+/**
+ * Opens a connection and waits until it is ready, so a wrong URL fails the boot instead of the first request.
+ * Afterwards an outage is logged once (and its end once) while ioredis reconnects in the background; an
+ * 'error' listener is always attached, since an unhandled 'error' event would crash the process.
+ */
+export async function openRedisConnection(url: string, role: string, logger: McpRedisLogger): Promise<RedisConnection> {
+  const RedisClient = await loadIoredis();
+  const target = redactRedisUrl(url);
+  const client = new RedisClient(url, CONNECTION_OPTIONS);
+  let lastError: unknown;
+  let down = false;
+  let booted = false;
+  const lost = (reason: string) => {
+    if (!booted || down) return;
+    down = true;
+    logger.warn(McpStoreMessages.connectionLost(role, target, reason));
+  };
+  client.on('error', (error: Error) => {
+    lastError = error;
+    lost(error.message);
+  });
+  client.on('reconnecting', () => lost(lastError instanceof Error ? lastError.message : 'connection closed'));
+  client.on('ready', () => {
+    if (down) logger.log(McpStoreMessages.connectionBack(role, target));
+    down = false;
+    lastError = undefined;
+  });
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    const reason = lastError instanceof Error ? lastError.message : error instanceof Error ? error.message : String(error);
+    throw new McpStoreUnavailableError(McpStoreMessages.unreachableAtBoot(role, target, reason), { cause: lastError ?? error });
+  }
+  booted = true;
+  return { client, target };
+}
+
+/** Runs one command; a connection-level failure becomes `McpStoreUnavailableError`, a command error stays. */
+export async function runCommand<T>(connection: RedisConnection, command: (client: Redis) => Promise<T>): Promise<T> {
+  try {
+    return await command(connection.client);
+  } catch (error) {
+    throw toStoreError(error, connection.target);
+  }
+}
+
+function toStoreError(error: unknown, target: string): unknown {
+  if (error instanceof McpStoreUnavailableError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  // A ReplyError is Redis refusing this command (WRONGTYPE, a script error): retrying will not help.
+  if (error instanceof Error && error.name === 'ReplyError' && !TRANSIENT_REPLY.test(message)) return error;
+  return new McpStoreUnavailableError(McpStoreMessages.unavailable(target, message), { cause: error });
+}
+
+/** Closes politely (QUIT) when connected, at once otherwise, so shutdown never waits for a dead server. */
+export async function closeRedisConnection(connection: RedisConnection): Promise<void> {
+  const { client } = connection;
+  if (client.status === 'end') return;
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  try {
+    await client.quit();
+  } catch {
+    client.disconnect();
+  }
+}
+
+/** The default logger of the Redis store and bus. */
+export function defaultRedisLogger(context: string): McpRedisLogger {
+  return new Logger(context);
+}

@@ -1,0 +1,126 @@
+import type { LoggerService } from '@nestjs/common';
+import type { McpRedisOptions } from '../interfaces/mcp-module-options.interface.js';
+import { deliverToHandler } from './bus-delivery.js';
+import type { McpMessageBus } from './message-bus.js';
+import { closeRedisConnection, defaultRedisLogger, openRedisConnection, runCommand, type RedisConnection } from './redis-connection.js';
+import { DEFAULT_REDIS_KEY_PREFIX } from './redis.store.js';
+import { decodeValue, encodeValue } from './store-values.js';
+
+type Handler = (message: unknown) => void;
+type Logger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
+
+/**
+ * `McpMessageBus` on Redis pub/sub: one connection publishes, a dedicated one subscribes (a subscribed Redis
+ * connection can run nothing else). Channels carry the key prefix, which matters here: pub/sub ignores the
+ * database number, so the prefix is what keeps two servers on one Redis apart. Messages published while a
+ * subscriber is disconnected are lost (Redis pub/sub keeps nothing); subscriptions come back on reconnect.
+ * @publicApi
+ */
+export class McpRedisBus implements McpMessageBus {
+  private readonly handlers = new Map<string, Set<Handler>>();
+  /** Channels this bus has subscribed on Redis. */
+  private readonly subscribed = new Set<string>();
+  /** Per channel, the last SUBSCRIBE/UNSUBSCRIBE in flight: changes to one channel run one after another. */
+  private readonly pending = new Map<string, Promise<void>>();
+
+  private constructor(
+    private readonly publisher: RedisConnection,
+    private readonly subscriber: RedisConnection,
+    private readonly prefix: string,
+    private readonly logger: Logger,
+  ) {
+    subscriber.client.on('message', (channel: string, payload: string) => this.dispatch(channel, payload));
+  }
+
+  /** Opens both connections and waits until Redis answers; rejects with `McpStoreUnavailableError` if it cannot. */
+  static async connect(options: McpRedisOptions, logger: Logger = defaultRedisLogger('McpRedisBus')): Promise<McpRedisBus> {
+    const publisher = await openRedisConnection(options.url, 'message bus publisher', logger);
+    try {
+      const subscriber = await openRedisConnection(options.url, 'message bus subscriber', logger);
+      return new McpRedisBus(publisher, subscriber, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX, logger);
+    } catch (error) {
+      await closeRedisConnection(publisher);
+      throw error;
+    }
+  }
+
+  async publish(channel: string, message: unknown): Promise<void> {
+    const json = encodeValue(message, 'message');
+    await runCommand(this.publisher, (client) => client.publish(this.prefix + channel, json));
+  }
+
+  async subscribe(channel: string, handler: Handler): Promise<() => Promise<void>> {
+    // A wrapper per call, so the same function subscribed twice is two subscriptions.
+    const subscription: Handler = (message) => handler(message);
+    let handlers = this.handlers.get(channel);
+    if (!handlers) this.handlers.set(channel, (handlers = new Set()));
+    handlers.add(subscription);
+    try {
+      await this.sync(channel);
+    } catch (error) {
+      this.remove(channel, subscription);
+      throw error;
+    }
+    let active = true;
+    return async () => {
+      if (!active) return;
+      active = false;
+      this.remove(channel, subscription);
+      // The handler is gone here already; if Redis cannot be told now, messages that still come are dropped.
+      await this.sync(channel).catch(() => undefined);
+    };
+  }
+
+  /** Ends every subscription and quits both connections. */
+  async close(): Promise<void> {
+    this.handlers.clear();
+    await Promise.all([closeRedisConnection(this.subscriber), closeRedisConnection(this.publisher)]);
+  }
+
+  private remove(channel: string, subscription: Handler): void {
+    const handlers = this.handlers.get(channel);
+    handlers?.delete(subscription);
+    if (handlers?.size === 0) this.handlers.delete(channel);
+  }
+
+  /**
+   * Brings the Redis subscription of `channel` in line with its handlers. Queued per channel, so an UNSUBSCRIBE
+   * for the last handler can never overtake the SUBSCRIBE of the next one.
+   */
+  private sync(channel: string): Promise<void> {
+    const step = async () => {
+      const wanted = this.handlers.has(channel);
+      const redisChannel = this.prefix + channel;
+      if (wanted && !this.subscribed.has(channel)) {
+        await runCommand(this.subscriber, (client) => client.subscribe(redisChannel));
+        this.subscribed.add(channel);
+      } else if (!wanted && this.subscribed.has(channel)) {
+        this.subscribed.delete(channel);
+        await runCommand(this.subscriber, (client) => client.unsubscribe(redisChannel));
+      }
+    };
+    const next = (this.pending.get(channel) ?? Promise.resolve()).then(step);
+    const settled = next.catch(() => undefined);
+    this.pending.set(channel, settled);
+    void settled.then(() => {
+      if (this.pending.get(channel) === settled) this.pending.delete(channel);
+    });
+    return next;
+  }
+
+  private dispatch(redisChannel: string, payload: string): void {
+    if (!redisChannel.startsWith(this.prefix)) return;
+    const channel = redisChannel.slice(this.prefix.length);
+    const handlers = this.handlers.get(channel);
+    if (!handlers) return;
+    for (const handler of [...handlers]) {
+      let message: unknown;
+      try {
+        message = decodeValue(payload); // a copy per handler, as separate instances would get
+      } catch {
+        return; // not ours: something else published non-JSON on this channel
+      }
+      deliverToHandler(channel, handler, message, this.logger);
+    }
+  }
+}

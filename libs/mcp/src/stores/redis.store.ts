@@ -1,0 +1,111 @@
+import type { LoggerService } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import type { McpRedisOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpKeyValueStore } from './key-value.store.js';
+import { closeRedisConnection, defaultRedisLogger, openRedisConnection, runCommand, type RedisConnection } from './redis-connection.js';
+import { assertMaxLength, assertTtl, decodeValue, encodeValue } from './store-values.js';
+
+/** The default `keyPrefix`. */
+export const DEFAULT_REDIS_KEY_PREFIX = 'mcp:';
+
+// Compares JSON texts, so the caller's `expected` must be what it read (same member order).
+// ARGV: 1 = '1' when the key must be absent, 2 = expected JSON, 3 = next JSON, 4 = ttl in ms.
+const COMPARE_AND_SET = `
+local current = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then
+  if current then return 0 end
+elseif current ~= ARGV[2] then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
+return 1`;
+
+// INCR and the first PEXPIRE in one script: a crash between them would leave a counter that never expires.
+const INCREMENT = `
+local value = redis.call('INCR', KEYS[1])
+if value == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return value`;
+
+/**
+ * `McpKeyValueStore` on Redis (ioredis), so several instances share sessions, stream events, jobs and
+ * idempotency keys. Values are JSON text; lists are Redis lists. While Redis is unreachable every operation
+ * rejects at once with `McpStoreUnavailableError` and the connection keeps retrying in the background.
+ * `McpModule.forRoot({ redis: { url } })` creates one; create your own with `McpRedisStore.connect()`.
+ * @publicApi
+ * @example
+ * const store = await McpRedisStore.connect({ url: 'redis://localhost:6379', keyPrefix: 'weather:' });
+ */
+export class McpRedisStore implements McpKeyValueStore {
+  private constructor(
+    private readonly connection: RedisConnection,
+    private readonly prefix: string,
+  ) {}
+
+  /** Connects and waits until Redis answers; rejects with `McpStoreUnavailableError` if it cannot. */
+  static async connect(options: McpRedisOptions, logger: Pick<LoggerService, 'log' | 'warn' | 'error'> = defaultRedisLogger('McpRedisStore')): Promise<McpRedisStore> {
+    const connection = await openRedisConnection(options.url, 'store', logger);
+    return new McpRedisStore(connection, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const json = await this.run((client) => client.get(this.key(key)));
+    return json === null ? undefined : decodeValue<T>(json);
+  }
+
+  async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
+    assertTtl(ttlMs);
+    const json = encodeValue(value);
+    await this.run((client) => client.set(this.key(key), json, 'PX', ttlMs));
+  }
+
+  async setIfAbsent<T>(key: string, value: T, ttlMs: number): Promise<boolean> {
+    assertTtl(ttlMs);
+    const json = encodeValue(value);
+    return (await this.run((client) => client.set(this.key(key), json, 'PX', ttlMs, 'NX'))) === 'OK';
+  }
+
+  async compareAndSet<T>(key: string, expected: T | undefined, next: T, ttlMs: number): Promise<boolean> {
+    assertTtl(ttlMs);
+    const json = encodeValue(next);
+    const args = expected === undefined ? ['1', ''] : ['0', encodeValue(expected, 'expected value')];
+    return (await this.run((client) => client.eval(COMPARE_AND_SET, 1, this.key(key), ...args, json, ttlMs))) === 1;
+  }
+
+  async increment(key: string, ttlMs: number): Promise<number> {
+    assertTtl(ttlMs);
+    return Number(await this.run((client) => client.eval(INCREMENT, 1, this.key(key), ttlMs)));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.run((client) => client.del(this.key(key)));
+  }
+
+  async append<T>(key: string, value: T, maxLength: number, ttlMs: number): Promise<void> {
+    assertMaxLength(maxLength);
+    assertTtl(ttlMs);
+    const json = encodeValue(value);
+    const fullKey = this.key(key);
+    const results = await this.run((client) => client.multi().rpush(fullKey, json).ltrim(fullKey, -maxLength, -1).pexpire(fullKey, ttlMs).exec());
+    // EXEC answers per command; a WRONGTYPE from RPUSH arrives here, not as a rejection.
+    const failed = results?.find(([error]) => error)?.[0];
+    if (failed) throw failed;
+  }
+
+  async list<T>(key: string): Promise<T[]> {
+    const items = await this.run((client) => client.lrange(this.key(key), 0, -1));
+    return items.map((item) => decodeValue<T>(item));
+  }
+
+  /** Quits the connection; later operations reject. */
+  async close(): Promise<void> {
+    await closeRedisConnection(this.connection);
+  }
+
+  private key(key: string): string {
+    return this.prefix + key;
+  }
+
+  private run<T>(command: (client: Redis) => Promise<T>): Promise<T> {
+    return runCommand(this.connection, command);
+  }
+}

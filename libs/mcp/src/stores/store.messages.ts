@@ -1,0 +1,11 @@
+/** Boot and log texts of the stores and buses, each naming the place and the fix. */
+export const McpStoreMessages = {
+  ioredisMissing: () => 'McpModule option "redis" needs the ioredis package: install ioredis to use the redis option (npm install ioredis).',
+  unreachableAtBoot: (role: string, target: string, reason: string) =>
+    `McpModule option "redis.url": the ${role} cannot reach Redis at ${target} (${reason}); check the URL and that Redis is running.`,
+  connectionLost: (role: string, target: string, reason: string) =>
+    `Redis connection of the ${role} to ${target} lost (${reason}); retrying. Until it is back, operations fail with McpStoreUnavailableError.`,
+  connectionBack: (role: string, target: string) => `Redis connection of the ${role} to ${target} is back.`,
+  unavailable: (target: string, reason: string) => `Redis at ${target} is unavailable (${reason}); retry later.`,
+  handlerFailed: (channel: string) => `A message bus handler for channel "${channel}" threw`,
+};
