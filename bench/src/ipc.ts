@@ -8,14 +8,12 @@ export interface Closable {
 
 type RunnerMessage = { type: 'rss'; gc?: boolean } | { type: 'exit' };
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Reports readiness and serves the runner's requests until it asks this process to exit. */
 export function serveRunner(port: number, app: Closable): void {
   process.on('message', (message: RunnerMessage) => {
-    if (message.type === 'rss') {
-      if (message.gc) collectGarbage();
-      const usage = process.memoryUsage();
-      process.send?.({ type: 'rss', rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external });
-    } else if (message.type === 'exit') {
+    if (message.type === 'rss') void reportMemory(message.gc === true); else if (message.type === 'exit') {
       // A normal exit, so --cpu-prof writes its profile.
       const timer = setTimeout(() => process.exit(0), 2_000);
       void Promise.resolve(app.close()).finally(() => {
@@ -26,6 +24,21 @@ export function serveRunner(port: number, app: Closable): void {
   });
   process.on('disconnect', () => process.exit(0));
   process.send?.({ type: 'ready', port });
+}
+
+/**
+ * With `gc`: full collections, then a pause and another collection, so that V8's background threads have returned
+ * the freed pages to the OS before RSS is read (read right after `gc()`, RSS still holds them).
+ */
+async function reportMemory(gc: boolean): Promise<void> {
+  if (gc) {
+    collectGarbage();
+    await sleep(300);
+    collectGarbage();
+    await sleep(100);
+  }
+  const usage = process.memoryUsage();
+  process.send?.({ type: 'rss', rss: usage.rss, heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external, arrayBuffers: usage.arrayBuffers });
 }
 
 /** Two full collections: the second picks up what finalizers of the first released. */

@@ -163,9 +163,11 @@ describe('request limits (weather-server defaults)', () => {
   describe('batches', () => {
     const batch = [rpc(1, 'ping'), rpc(2, 'tools/list')];
 
-    it('a JSON array without MCP-Protocol-Version → -32600 (batches exist only in 2025-03-26)', async () => {
+    it('a JSON array without MCP-Protocol-Version and without a session is processed (the spec says to assume 2025-03-26)', async () => {
       const answer = await post(app.url, batch);
-      expectJsonRpcError(answer, -32600);
+      expect(answer.status).toBe(200);
+      expect(Array.isArray(answer.json)).toBe(true);
+      expect((answer.json as unknown[]).length).toBe(batch.length);
     });
 
     it.each(['2025-06-18', '2025-11-25'])('a JSON array with MCP-Protocol-Version %s → -32600', async (version) => {

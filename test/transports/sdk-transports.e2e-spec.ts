@@ -234,7 +234,9 @@ describe('SDK 1.x StdioClientTransport spawning the built weather server', () =>
     } finally {
       const started = Date.now();
       await client.close();
-      const exit = await Promise.race([exited, delay(6_000).then(() => undefined)]);
+      let timer: NodeJS.Timeout | undefined;
+      const exit = await Promise.race([exited, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 6_000)))]);
+      clearTimeout(timer);
       if (!exit) {
         try {
           process.kill(pid, 'SIGKILL');

@@ -37,9 +37,22 @@ function slowCall(id: string | number, steps: number, delayMs: number, progressT
   return request(id, 'tools/call', params);
 }
 
+/** Every GET's controller: aborted after each test, so no stream outlives its test (or blocks server.close()). */
+const openStreams: AbortController[] = [];
+
+afterEach(() => {
+  for (const controller of openStreams.splice(0)) controller.abort();
+});
+
 function get(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
-  return fetch(url, { method: 'GET', headers, signal });
+  const controller = new AbortController();
+  openStreams.push(controller);
+  signal?.addEventListener('abort', () => controller.abort(), { once: true });
+  return fetch(url, { method: 'GET', headers, signal: controller.signal });
 }
+
+/** A priming event: an id, empty data, and possibly a `retry:` hint. */
+const PRIMING = { kind: 'event', id: expect.stringMatching(EVENT_ID), data: '' };
 
 describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
   let server: FixtureApp;
@@ -153,7 +166,8 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
 
       const all = events(post.items);
       // 2025-11-25: a priming event (an id and empty data) comes first, so the client has a Last-Event-ID at once.
-      expect(all[0]).toEqual({ kind: 'event', id: expect.stringMatching(EVENT_ID), data: '' });
+      expect(all[0]).toMatchObject(PRIMING);
+      expect(all[0].event).toBeUndefined();
       const messageEvents = all.slice(1);
       for (const event of messageEvents) {
         expect(event.event).toBe('message');
@@ -324,6 +338,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
   describe('resumption (Last-Event-ID)', () => {
     async function startDroppedCall(sessionId: string, id: string, keep = 2) {
       const controller = new AbortController();
+      openStreams.push(controller);
       const response = await mcpFetch(server.url, slowCall(id, 6, 150, `tok-${id}`), { sessionId, signal: controller.signal });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -389,12 +404,29 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
       const { sessionId } = await openSession(server.url);
       // The client got only the priming event: its id is the client's only Last-Event-ID.
       const received = await startDroppedCall(sessionId, 'r3', 1);
-      expect(received[0]).toEqual({ kind: 'event', id: expect.stringMatching(EVENT_ID), data: '' });
+      expect(received[0]).toMatchObject(PRIMING);
       await delay(200);
       const resumed = await get(server.url, { 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream', 'Last-Event-ID': received[0].id! });
       const body = resumed.status === 200 ? await new SseReader(resumed).readToEnd() : await resumed.text();
       expect({ status: resumed.status, body: resumed.status === 200 ? 'stream' : body }).toEqual({ status: 200, body: 'stream' });
       assertRemainder(received, body as SseItem[], 'r3');
+    });
+
+    it('a second resume of the same stream takes it over; the superseded connection is ended, not left hanging', async () => {
+      const { sessionId } = await openSession(server.url);
+      const received = await startDroppedCall(sessionId, 'r5', 2);
+      const headers = { 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream', 'Last-Event-ID': received[1].id! };
+      const first = new SseReader(await get(server.url, headers));
+      const second = await get(server.url, headers);
+      expect(second.status).toBe(200);
+      // The newer connection carries the rest of the stream, exactly once.
+      assertRemainder(received, await new SseReader(second).readToEnd(), 'r5');
+      // The older one must end too (a client waiting on it would otherwise wait forever for the response).
+      const firstOutcome = await first.readToEnd(1_500).then(
+        () => 'ended',
+        () => 'still open after the call finished',
+      );
+      expect(firstOutcome).toBe('ended');
     });
 
     it('an event id of another session, or an unknown one, is not replayed (404)', async () => {
@@ -431,7 +463,7 @@ describe('Streamable HTTP: standalone GET stream', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = new SseReader(response);
     const first = await reader.next(2_000);
-    expect(first).toEqual({ kind: 'event', id: expect.stringMatching(EVENT_ID), data: '' });
+    expect(first).toMatchObject(PRIMING);
     const comments: SseItem[] = [];
     while (comments.length < 2) {
       const item = await reader.next(2_000);
@@ -548,5 +580,43 @@ describe('Streamable HTTP: sessions.mode stateless', () => {
   it('a stray session id is ignored (served statelessly)', async () => {
     const list = await mcpPost(server.url, request(1, 'tools/list'), { sessionId: 'not-a-session' });
     expect(list.status).toBe(200);
+  });
+});
+
+describe('Streamable HTTP: shutdown with open streams', () => {
+  /**
+   * Closes the app while a client holds a stream open. Resolves with what happened within `withinMs`: whether
+   * `app.close()` finished and what the client received after the close began. The client connection is dropped
+   * afterwards in any case, so a hanging close still completes and the test cleans up.
+   */
+  async function closeWithOpenStream(server: FixtureApp, reader: SseReader, controller: AbortController, withinMs = 3_000) {
+    const closing = server.close();
+    const outcome = await Promise.race([closing.then(() => 'closed' as const), delay(withinMs).then(() => 'still closing' as const)]);
+    let after: SseItem[] = [];
+    if (outcome === 'closed') after = await reader.readToEnd(1_000).catch(() => []);
+    controller.abort();
+    await reader.cancel();
+    await closing;
+    return { outcome, endedWithRetryHint: after.some((item) => item.retry !== undefined) };
+  }
+
+  it('app.close() ends an open standalone GET stream (with a retry hint) and resolves', async () => {
+    const server = await startFixtureApp({ streams: { keepAliveMs: 100 } });
+    const { sessionId } = await openSession(server.url);
+    const controller = new AbortController();
+    const response = await get(server.url, { 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream' }, controller.signal);
+    expect(response.status).toBe(200);
+    const reader = new SseReader(response);
+    await reader.next(2_000);
+    expect(await closeWithOpenStream(server, reader, controller)).toEqual({ outcome: 'closed', endedWithRetryHint: true });
+  });
+
+  it('app.close() ends an open legacy SSE stream and resolves', async () => {
+    const server = await startFixtureApp({ streams: { keepAliveMs: 100 } });
+    const controller = new AbortController();
+    const response = await get(`${server.origin}/sse`, { Accept: 'text/event-stream' }, controller.signal);
+    const reader = new SseReader(response);
+    expect((await reader.nextEvent())?.event).toBe('endpoint');
+    expect(await closeWithOpenStream(server, reader, controller)).toEqual({ outcome: 'closed', endedWithRetryHint: true });
   });
 });

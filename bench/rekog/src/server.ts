@@ -45,7 +45,7 @@ async function main(): Promise<void> {
         gc();
       }
       const usage = process.memoryUsage();
-      process.send?.({ type: 'rss', rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external });
+      process.send?.({ type: 'rss', rss: usage.rss, heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external, arrayBuffers: usage.arrayBuffers });
     } else if (message.type === 'exit') {
       const timer = setTimeout(() => process.exit(0), 2_000);
       void app.close().finally(() => {

@@ -51,3 +51,9 @@ export type { McpPromptContext } from './prompts/mcp-prompt-context.interface.js
 export type { McpPromptMessage, McpPromptMessageInput, McpGetPromptResult, McpPromptValue } from './prompts/prompt-messages.js';
 export type { McpCompletionOptions, McpCompletionRef, McpCompletionValue } from './completions/mcp-completion-options.interface.js';
 export type { McpCompletionContext } from './completions/mcp-completion-context.interface.js';
+export type { McpRedisOptions } from './interfaces/mcp-module-options.interface.js';
+export { McpRedisStore } from './stores/redis.store.js';
+export { MCP_BUS, type McpMessageBus } from './stores/message-bus.js';
+export { McpMemoryBus } from './stores/memory-message.bus.js';
+export { McpRedisBus } from './stores/redis-message.bus.js';
+export { McpStoreUnavailableError } from './stores/store-unavailable.error.js';

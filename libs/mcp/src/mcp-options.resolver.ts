@@ -2,6 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import type { McpAuthOptions } from './auth/mcp-auth-options.interface.js';
 import { McpConfigurationError } from './mcp-configuration.error.js';
 import { McpMessages } from './mcp.messages.js';
+import { DEFAULT_REDIS_KEY_PREFIX } from './stores/redis.store.js';
 import type { McpModuleExtras, McpModuleOptions, McpResolvedOptions } from './interfaces/mcp-module-options.interface.js';
 
 const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -38,6 +39,8 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
     auth: resolveAuth(options.auth),
     jobs: { resultTtlMs: positiveInteger('jobs.resultTtlMs', options.jobs?.resultTtlMs, 60 * 60_000) },
     idempotency: { ttlMs: positiveInteger('idempotency.ttlMs', options.idempotency?.ttlMs, 24 * 60 * 60_000) },
+    redis: resolveRedis(options.redis),
+    modern: resolveModern(options.modern),
     allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
     allowedHosts: options.allowedHosts === undefined ? undefined : stringList('allowedHosts', options.allowedHosts).map((host) => host.toLowerCase()),
     limits: {
@@ -117,6 +120,40 @@ function resolveAuth(auth: McpAuthOptions | undefined): McpAuthOptions {
     }
   }
   return auth;
+}
+
+/** The 2026-07-28 settings; a `requestStateSecret` too short for HMAC-SHA256 fails the boot. */
+function resolveModern(modern: McpModuleOptions['modern']): McpResolvedOptions['modern'] {
+  if (modern !== undefined && (modern === null || typeof modern !== 'object')) throw new McpConfigurationError(McpMessages.invalidOption('modern', 'must be an object'));
+  const secret = modern?.requestStateSecret;
+  if (secret !== undefined && (typeof secret !== 'string' || secret.length < 32)) {
+    // The value is a secret: name the option, never echo it.
+    throw new McpConfigurationError(McpMessages.invalidOption('modern.requestStateSecret', 'must be a string of at least 32 characters (HMAC-SHA256 needs 256 bits of key)'));
+  }
+  const listChanged = modern?.listChanged ?? {};
+  return {
+    requestStateSecret: secret,
+    requestStateTtlMs: positiveInteger('modern.requestStateTtlMs', modern?.requestStateTtlMs, 10 * 60_000),
+    listChanged: { tools: listChanged.tools === true, prompts: listChanged.prompts === true, resources: listChanged.resources === true },
+  };
+}
+
+/** The Redis connection: a redis:// or rediss:// URL (checked here, so a typo fails the boot, not a request). */
+function resolveRedis(redis: McpModuleOptions['redis']): McpResolvedOptions['redis'] {
+  if (redis === undefined) return undefined;
+  if (!redis || typeof redis !== 'object') throw new McpConfigurationError(McpMessages.invalidOption('redis', 'must be an object such as { url: "redis://localhost:6379" }'));
+  let protocol: string | undefined;
+  try {
+    protocol = typeof redis.url === 'string' ? new URL(redis.url).protocol : undefined;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    // The URL may carry a password: name the option, never echo the value.
+    throw new McpConfigurationError(McpMessages.invalidOption('redis.url', 'must be a redis:// or rediss:// URL such as "redis://localhost:6379"'));
+  }
+  if (redis.keyPrefix !== undefined && typeof redis.keyPrefix !== 'string') throw new McpConfigurationError(McpMessages.invalidOption('redis.keyPrefix', 'must be a string'));
+  return { url: redis.url, keyPrefix: redis.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX };
 }
 
 function stringList(option: string, value: string[] | undefined): string[] {

@@ -37,7 +37,9 @@ import { McpOriginGuard } from './transports/http/origin.guard.js';
 import { McpTenantLimiter } from './execution/tenant-limiter.js';
 import { LoggingSetLevelHandler } from './protocol/handlers/logging-set-level.handler.js';
 import { MCP_STORE } from './stores/key-value.store.js';
-import { McpMemoryStore } from './stores/memory.store.js';
+import { MCP_BUS } from './stores/message-bus.js';
+import { createMcpBus, createMcpStore } from './stores/store.factory.js';
+import { McpStoreLifecycle } from './stores/store.lifecycle.js';
 import { McpHttpTransport } from './transports/http/mcp-http.transport.js';
 
 import { McpResourceRegistry } from './resources/mcp-resource.registry.js';
@@ -137,9 +139,11 @@ export class McpModule extends ConfigurableModuleClass {
       providers: [
         ...(definition.providers ?? []),
         { provide: MCP_RESOLVED_OPTIONS, useFactory: (options: McpModuleOptions) => resolveMcpOptions(options, paths), inject: [MCP_MODULE_OPTIONS] },
-        { provide: MCP_STORE, useFactory: () => new McpMemoryStore() },
+        { provide: MCP_STORE, useFactory: createMcpStore, inject: [MCP_RESOLVED_OPTIONS] },
+        { provide: MCP_BUS, useFactory: createMcpBus, inject: [MCP_RESOLVED_OPTIONS] },
+        McpStoreLifecycle,
       ],
-      exports: [...(definition.exports ?? []), MCP_RESOLVED_OPTIONS],
+      exports: [...(definition.exports ?? []), MCP_RESOLVED_OPTIONS, MCP_STORE, MCP_BUS],
     };
   }
 }

@@ -8,7 +8,8 @@ const DEFAULT_KEY_SCOPES = ['weather:read', 'weather:write'];
  * - `MCP_JWT_SECRET`: HS256 secret for Bearer JWTs (tenant from `tenant_id` or `sub`, scopes from `scope`/`scp`);
  * - `MCP_API_KEYS`: comma-separated `key`, `key|tenant` or `key|tenant|scope1 scope2` entries;
  * - `MCP_PUBLIC_URL`: public base URL for the legacy SSE endpoint event;
- * - `MCP_ALLOWED_ORIGINS`: comma-separated browser origins besides localhost.
+ * - `MCP_ALLOWED_ORIGINS`: comma-separated browser origins besides localhost;
+ * - `REDIS_URL`: share sessions, stream events, jobs and idempotency keys with other instances through Redis.
  * Neither credential variable set: open access as tenant `default` (the library warns on stderr).
  */
 export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
@@ -21,6 +22,7 @@ export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
     publicUrl: env.MCP_PUBLIC_URL || undefined,
     trustProxy: env.MCP_TRUST_PROXY === 'true',
     allowedOrigins: env.MCP_ALLOWED_ORIGINS?.split(',').map((origin) => origin.trim()).filter(Boolean),
+    ...(env.REDIS_URL && { redis: { url: env.REDIS_URL } }),
     auth: {
       ...(env.MCP_JWT_SECRET && { jwt: { secret: env.MCP_JWT_SECRET } }),
       ...(apiKeys.length > 0 && { apiKeys }),

@@ -6,6 +6,11 @@ import { CredentialsAuthenticator } from './credentials.authenticator.js';
 import { McpAuthError } from './mcp-auth.error.js';
 import type { McpAuthenticator, McpCredentials } from './mcp-authenticator.interface.js';
 
+/** A message fit for an RFC 7230 quoted-string: no control characters (no header injection), quotes escaped. */
+function quotedStringSafe(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/["\\]/g, (character) => `\\${character}`);
+}
+
 /** Authentication for every transport: HTTP headers or stdio's environment credentials → principal. */
 @Injectable()
 export class McpAuthService implements OnModuleInit {
@@ -37,7 +42,7 @@ export class McpAuthService implements OnModuleInit {
   /** `WWW-Authenticate` of a 401 (RFC 6750), pointing at the resource metadata when configured (RFC 9728). */
   challenge(error?: McpAuthError): string {
     const parts = ['Bearer realm="mcp"'];
-    if (error && error.code !== 'UNAUTHORIZED') parts.push('error="invalid_token"', `error_description="${error.message}"`);
+    if (error && error.code !== 'UNAUTHORIZED') parts.push('error="invalid_token"', `error_description="${quotedStringSafe(error.message)}"`);
     const metadata = this.resourceMetadataUrl();
     if (metadata) parts.push(`resource_metadata="${metadata}"`);
     return parts.join(', ');

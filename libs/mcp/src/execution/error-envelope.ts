@@ -23,6 +23,9 @@ const HTTP_STATUS_CODES: Record<number, string> = {
  */
 export function errorToEnvelope(error: unknown): { envelope: McpErrorEnvelope; internal: boolean } {
   if (error instanceof McpToolError) return { envelope: { status: 'error', error: error.toErrorBody() }, internal: false };
+  if (error instanceof Error && error.name === 'McpStoreUnavailableError') {
+    return { envelope: { status: 'error', error: errorBody('UNAVAILABLE', 'A backing service is unavailable; retry shortly.', { retryable: true, retryAfterMs: 1000 }) }, internal: false };
+  }
   if (error instanceof HttpException && error.getStatus() < 500) {
     const code = HTTP_STATUS_CODES[error.getStatus()] ?? 'REQUEST_REJECTED';
     return { envelope: { status: 'error', error: errorBody(code, httpExceptionMessage(error)) }, internal: false };

@@ -44,10 +44,48 @@ export interface McpModuleOptions {
   allowedHosts?: string[];
   /** Bounds against hostile or runaway input. */
   limits?: McpLimitOptions;
+  /**
+   * Share sessions, stream events, jobs and idempotency keys between instances through Redis (needs the
+   * `ioredis` package). Without it everything lives in this process's memory.
+   */
+  redis?: McpRedisOptions;
   /** Long-running tools (`@McpTool({ job: true })`). */
   jobs?: { /** How long a job and its result are kept (1 hour). */ resultTtlMs?: number };
   /** Idempotency keys (`@McpTool({ idempotencyKey: '...' })`). */
   idempotency?: { /** How long a key remembers its first result (24 hours). */ ttlMs?: number };
+  /** Protocol revision 2026-07-28 (the stateless era), served on the same endpoint as the older revisions. */
+  modern?: McpModernOptions;
+}
+
+/**
+ * Settings of the 2026-07-28 era.
+ * @publicApi
+ */
+export interface McpModernOptions {
+  /**
+   * Key of the HMAC that protects `requestState` (multi round-trip requests): at least 32 characters, the same
+   * on every instance behind one URL. Default: a random key per process, with a boot warning (a retry that
+   * lands on another instance would then be refused).
+   */
+  requestStateSecret?: string;
+  /** How long the client may take to answer an `input_required` round, in ms (10 minutes). */
+  requestStateTtlMs?: number;
+  /**
+   * Lists whose changes you announce with `McpListChangedNotifier`: declares `listChanged` for them (both eras)
+   * and delivers the notifications to `subscriptions/listen` streams and legacy GET streams. Off by default.
+   */
+  listChanged?: { tools?: boolean; prompts?: boolean; resources?: boolean };
+}
+
+/**
+ * Where the Redis store and message bus connect.
+ * @publicApi
+ */
+export interface McpRedisOptions {
+  /** `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. */
+  url: string;
+  /** Prefix of every key and pub/sub channel (`mcp:`), so several servers can share one Redis. */
+  keyPrefix?: string;
 }
 
 /** @publicApi */
@@ -116,4 +154,6 @@ export interface McpResolvedOptions extends Required<Pick<McpModuleOptions, 'nam
   jobs: { resultTtlMs: number };
   idempotency: { ttlMs: number };
   limits: Required<Omit<McpLimitOptions, 'rateLimit'>> & Pick<McpLimitOptions, 'rateLimit'>;
+  modern: { requestStateSecret?: string; requestStateTtlMs: number; listChanged: { tools: boolean; prompts: boolean; resources: boolean } };
+  redis?: Required<McpRedisOptions>;
 }

@@ -85,6 +85,10 @@ export class McpDispatcher {
     } catch (error) {
       if (this.cancelledByClient(controller)) return undefined;
       if (error instanceof McpProtocolError) return errorResponse(request.id, error.toJsonRpcError());
+      if (error instanceof Error && error.name === 'McpStoreUnavailableError') {
+        const data = { status: 'error', error: { code: 'UNAVAILABLE', message: 'Service temporarily unavailable; retry shortly.', retryable: true, retry_after_ms: 1000 } };
+        return errorResponse(request.id, { code: JsonRpcErrorCode.SERVER_ERROR, message: data.error.message, data });
+      }
       this.logger.error(`${request.method} failed (request ${String(request.id)})`, error instanceof Error ? error.stack : String(error));
       return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
     } finally {

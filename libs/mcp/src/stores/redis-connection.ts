@@ -22,6 +22,9 @@ const CONNECTION_OPTIONS: RedisOptions = {
   commandTimeout: 5_000,
   connectTimeout: 5_000,
   retryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
+  // ioredis arms this timer on disconnect even for a socket that is already closed; at its default (2 s) it
+  // would hold a failed boot or a shutdown open that long.
+  disconnectTimeout: 200,
 };
 
 /** Redis errors that mean "not now" rather than "wrong command". */
@@ -39,9 +42,9 @@ export function redactRedisUrl(url: string): string {
 }
 
 /** The ioredis client class, imported only when the redis option is used (ioredis is an optional peer). */
-export async function loadIoredis(): Promise<typeof Redis> {
+export async function loadIoredis(importer: () => Promise<{ Redis: typeof Redis }> = () => import('ioredis')): Promise<typeof Redis> {
   try {
-    return (await import('ioredis')).Redis;
+    return (await importer()).Redis;
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw new McpConfigurationError(McpStoreMessages.ioredisMissing());

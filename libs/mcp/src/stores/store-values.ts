@@ -9,6 +9,7 @@ export function encodeValue(value: unknown, what = 'value'): string {
   return encoded;
 }
 
+/** The value back from its JSON text; a fresh copy every time. */
 export function decodeValue<T>(encoded: string): T {
   return JSON.parse(encoded) as T;
 }

@@ -159,7 +159,12 @@ export class McpHttpTransport {
 
   /** Batches exist only in 2025-03-26; other revisions answer an array with -32600. */
   private async handleBatch(messages: unknown[], context: McpRequestContext, response: Response): Promise<void> {
-    if (context.protocolVersion !== '2025-03-26' || messages.length === 0 || messages.some((message) => methodOf(message) === 'initialize')) {
+    if (
+      context.protocolVersion !== '2025-03-26' ||
+      messages.length === 0 ||
+      messages.length > this.options.limits.maxJsonCollectionSize ||
+      messages.some((message) => methodOf(message) === 'initialize')
+    ) {
       return sendJson(response, 400, errorResponse(null, { code: JsonRpcErrorCode.INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not accepted here' }));
     }
     const batchContext: McpRequestContext = { ...context, send: undefined };

@@ -58,6 +58,10 @@ export class McpLegacySseTransport {
     if (!writer || !session) return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
     const body = await receiveJson(request, response, this.options.maxBodyBytes);
     if (body === receiveJson.NO_BODY) return;
+    // Batches exist only in 2025-03-26, and their length is bounded like any JSON collection.
+    if (Array.isArray(body) && (session.protocolVersion !== '2025-03-26' || body.length === 0 || body.length > this.options.limits.maxJsonCollectionSize)) {
+      return sendHttpError(response, 400, 'Invalid Request: JSON-RPC batches are not accepted here', { code: JsonRpcErrorCode.INVALID_REQUEST });
+    }
     response.status(202).end();
 
     const send = (message: unknown) => writer.event(JSON.stringify(message), { event: 'message' });

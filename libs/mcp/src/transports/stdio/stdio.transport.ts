@@ -46,6 +46,8 @@ export class McpStdioTransport {
     const connection: StdioConnection = { protocolVersion: LATEST_PROTOCOL_VERSION };
     const inFlight = new Set<Promise<void>>();
     const lines = createInterface({ input, crlfDelay: Infinity });
+    // A destroyed input (SIGTERM) emits 'close' but never 'end': close the reader so the loop below finishes.
+    input.once('close', () => lines.close());
 
     for await (const rawLine of lines) {
       const line = rawLine.trim();

@@ -28,7 +28,9 @@ export class LiveStream {
     return this.completed;
   }
 
+  /** Sends the rest of the stream to `writer`; a connection it replaces is ended, not left hanging. */
   attach(writer: SseWriter): void {
+    if (this.writer && this.writer !== writer) this.writer.end();
     this.writer = writer;
   }
 
@@ -42,17 +44,22 @@ export class LiveStream {
    */
   prime(retryMs: number): void {
     if (!this.resumable) return;
-    this.writer?.event('', { id: eventId(this.id, this.sequence++), retryMs });
+    const id = eventId(this.id, this.sequence++);
+    this.persist(id, null); // stored too: a client may resume from the priming id alone
+    this.writer?.event('', { id, retryMs });
   }
 
   send(message: JsonRpcMessage): void {
     const id = this.resumable ? eventId(this.id, this.sequence++) : undefined;
-    if (id !== undefined && this.sessionId !== undefined && this.events) {
-      const { sessionId, events } = this;
-      // Stored in order, after the previous event; the write to the socket does not wait for it.
-      this.persisted = this.persisted.then(() => events.append(sessionId, this.id, { id, message })).catch(() => undefined);
-    }
+    if (id !== undefined) this.persist(id, message);
     this.writer?.event(JSON.stringify(message), { event: 'message', id });
+  }
+
+  /** Stores in order, after the previous event; the write to the socket does not wait for it. */
+  private persist(id: string, message: JsonRpcMessage | null): void {
+    const { sessionId, events } = this;
+    if (sessionId === undefined || !events) return;
+    this.persisted = this.persisted.then(() => events.append(sessionId, this.id, { id, message })).catch(() => undefined);
   }
 
   /** Ends the stream after its last message (the response of a POST stream). */

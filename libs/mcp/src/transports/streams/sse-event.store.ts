@@ -7,7 +7,8 @@ import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.j
 /** One SSE event kept for replay. */
 export interface StoredSseEvent {
   id: string;
-  message: JsonRpcMessage;
+  /** Null for the priming event, which only gives the client an id to resume from. */
+  message: JsonRpcMessage | null;
 }
 
 /** Event ids are `<streamId>.<sequence>`: the stream is read back from the id (spec 2025-11-25 SHOULD). */
@@ -42,7 +43,7 @@ export class SseEventStore {
     const events = await this.store.list<StoredSseEvent>(this.key(sessionId, streamId));
     const index = events.findIndex((event) => event.id === lastEventId);
     if (index < 0) return undefined;
-    return { streamId, events: events.slice(index + 1) };
+    return { streamId, events: events.slice(index + 1).filter((event) => event.message !== null) };
   }
 
   private key(sessionId: string, streamId: string): string {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
@@ -12,7 +12,7 @@ import { SseEventStore } from './sse-event.store.js';
  * open connections (closed with a `retry:` hint at shutdown so clients resume elsewhere).
  */
 @Injectable()
-export class McpStreamHub implements OnApplicationShutdown {
+export class McpStreamHub implements BeforeApplicationShutdown {
   private readonly streams = new Map<string, LiveStream>();
   private readonly standalone = new Map<string, LiveStream>();
   private readonly writers = new Set<SseWriter>();
@@ -85,8 +85,11 @@ export class McpStreamHub implements OnApplicationShutdown {
     return writer;
   }
 
-  /** Ends every open connection after a `retry:` hint, so clients reconnect (to another instance). */
-  onApplicationShutdown(): void {
+  /**
+   * Ends every open connection after a `retry:` hint, so clients reconnect (to another instance). Before the
+   * HTTP server closes: it would otherwise wait for these long-lived sockets.
+   */
+  beforeApplicationShutdown(): void {
     for (const writer of this.writers) {
       writer.retry(this.options.streams.retryMs);
       writer.end();

@@ -1,0 +1,100 @@
+import { inputKeyOf } from './input-key.js';
+import { INPUT_METHODS, isValidInputResponse, missingCapabilityFor } from './input-responses.js';
+import { McpInputRequiredSignal, McpMissingClientCapabilitySignal } from './input-required.signal.js';
+
+/** An input request as `input_required` lists it: the client request to run, without `jsonrpc` or `id`. */
+export interface McpInputRequest {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+/** Where input requests go once a round cannot answer them itself (a running task waits for `tasks/update`). */
+export type InputDelegate = (key: string, request: McpInputRequest) => Promise<Record<string, unknown>>;
+
+export interface InputRoundOptions {
+  /** The `clientCapabilities` of the request: nothing else may be asked for. */
+  readonly capabilities: Record<string, unknown>;
+  /** Answers of earlier rounds, from a verified `requestState`. */
+  readonly known?: Record<string, unknown>;
+  /** This request's `inputResponses` (already checked to be an object). */
+  readonly responses?: Record<string, unknown>;
+  /** Runs once, when the first unanswered input request is recorded: it should cancel the call. */
+  readonly onInputRequired?: () => void;
+}
+
+/**
+ * One run of a handler in a multi round-trip request (2026-07-28 MRTR). The handler's `elicit()`, `sample()` and
+ * `listRoots()` calls land in {@link ask} in call order; each gets a key (`withMcpInputKey`, else
+ * `elicit-<n>`, `sample-<n>`, `roots-<n>`) and is answered from earlier rounds or this request's
+ * `inputResponses`. An unanswered one is recorded and interrupts the handler: the request then answers
+ * `input_required` with everything recorded, and the client retries with the answers. Handlers therefore run
+ * again from the start on every round: what they do before asking must be safe to repeat.
+ *
+ * The outcome is read from the recorded state, not from what the handler returned, so a handler that catches
+ * the interruption cannot turn a pending round into a complete result.
+ */
+export class McpInputRound {
+  /** Unanswered input requests, by key, in call order. */
+  readonly asked = new Map<string, McpInputRequest>();
+  /** Answers the handler used in this run (what the next `requestState` carries). */
+  readonly used: Record<string, unknown> = {};
+  /** Capabilities the handler needed and the request did not declare (a `ClientCapabilities` fragment). */
+  missing?: Record<string, Record<string, unknown>>;
+  /** Key of an answer that does not have the shape of its result type. */
+  invalidKey?: string;
+  /** Once set, unanswered requests are handed to it instead of interrupting the handler. */
+  delegate?: InputDelegate;
+  private calls = 0;
+  private interrupted = false;
+
+  constructor(private readonly options: InputRoundOptions) {}
+
+  /** The `askClient` hook of the request context. */
+  readonly ask = async (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    const kind = INPUT_METHODS[method];
+    const key = inputKeyOf(params) ?? `${kind?.prefix ?? 'input'}-${++this.calls}`;
+    if (inputKeyOf(params) !== undefined) this.calls++;
+    const answer = this.answerFor(key);
+    if (answer !== undefined) {
+      if (!isValidInputResponse(method, answer)) {
+        this.invalidKey ??= key;
+        return this.interrupt(key);
+      }
+      this.used[key] = answer;
+      return answer as Record<string, unknown>;
+    }
+    const missing = missingCapabilityFor(method, params, this.options.capabilities);
+    if (missing) {
+      this.missing = mergeCapabilities(this.missing ?? {}, missing);
+      throw new McpMissingClientCapabilitySignal(missing);
+    }
+    const request: McpInputRequest = { method, params: { ...params } };
+    if (this.delegate) return this.delegate(key, request);
+    this.asked.set(key, request);
+    return this.interrupt(key);
+  };
+
+  /** True when the run ended waiting for the client (new input requests or a malformed answer). */
+  get interruptedRun(): boolean {
+    return this.interrupted;
+  }
+
+  private answerFor(key: string): unknown {
+    if (this.options.known && Object.hasOwn(this.options.known, key)) return this.options.known[key];
+    if (this.options.responses && Object.hasOwn(this.options.responses, key)) return this.options.responses[key];
+    return undefined;
+  }
+
+  private interrupt(key: string): never {
+    if (!this.interrupted) {
+      this.interrupted = true;
+      this.options.onInputRequired?.();
+    }
+    throw new McpInputRequiredSignal(key);
+  }
+}
+
+function mergeCapabilities(into: Record<string, Record<string, unknown>>, add: Record<string, unknown>): Record<string, Record<string, unknown>> {
+  for (const [name, value] of Object.entries(add)) into[name] = { ...(into[name] ?? {}), ...(value as Record<string, unknown>) };
+  return into;
+}

@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+
+/** How many recent session ids are remembered (the oldest go first). */
+const MAX_TRACKED_SESSIONS = 10_000;
+
+/**
+ * Legacy (2025) sessions this instance has seen, so list changes can reach their GET streams: the stream hub
+ * finds a session's stream by id but does not enumerate them. Fed by the era router with the `Mcp-Session-Id`
+ * of legacy POSTs; an id whose stream is gone simply reaches nothing.
+ */
+@Injectable()
+export class McpLegacySessionTracker {
+  private readonly ids = new Set<string>();
+
+  seen(sessionId: string | undefined): void {
+    if (sessionId === undefined || sessionId === '' || sessionId.length > 256) return;
+    this.ids.delete(sessionId);
+    this.ids.add(sessionId);
+    if (this.ids.size > MAX_TRACKED_SESSIONS) this.ids.delete(this.ids.values().next().value as string);
+  }
+
+  sessions(): Iterable<string> {
+    return this.ids;
+  }
+}

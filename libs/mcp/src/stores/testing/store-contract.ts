@@ -1,0 +1,282 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { McpKeyValueStore } from '../key-value.store.js';
+import { eventually } from './eventually.js';
+
+export { describeBusContract, type BusFactory } from './bus-contract.js';
+export { eventually } from './eventually.js';
+
+/** A fresh, empty store and how to dispose of it. */
+export type StoreFactory = () => Promise<{ store: McpKeyValueStore; cleanup: () => Promise<void> }>;
+
+const LONG_TTL = 60_000;
+const SHORT_TTL = 100;
+
+/**
+ * The behaviour every `McpKeyValueStore` must have, run against each implementation. Timing tests compare
+ * with a marker key written just after the key under test: once the marker has expired, the key's old TTL
+ * has certainly run out, so no test depends on how fast the machine is.
+ */
+export function describeStoreContract(name: string, createStore: StoreFactory): void {
+  describe(`${name} (McpKeyValueStore contract)`, () => {
+    let store: McpKeyValueStore;
+    let cleanup: () => Promise<void>;
+
+    beforeEach(async () => {
+      ({ store, cleanup } = await createStore());
+    });
+
+    afterEach(async () => {
+      await cleanup();
+    });
+
+    /** Writes a marker with `ttlMs` and waits until it has expired. */
+    async function waitPast(ttlMs: number): Promise<void> {
+      await store.set('marker', true, ttlMs);
+      await eventually(async () => (await store.get('marker')) === undefined, 5_000, 'marker expiry');
+    }
+
+    describe('get / set / delete', () => {
+      it('returns what was set, and undefined for an unknown key', async () => {
+        await store.set('a', { n: 1 }, LONG_TTL);
+        expect(await store.get('a')).toEqual({ n: 1 });
+        expect(await store.get('missing')).toBeUndefined();
+      });
+
+      it('overwrites a value, and set replaces a list or a counter', async () => {
+        await store.set('a', 1, LONG_TTL);
+        await store.set('a', 2, LONG_TTL);
+        expect(await store.get('a')).toBe(2);
+        await store.append('l', 'x', 10, LONG_TTL);
+        await store.set('l', 'plain', LONG_TTL);
+        expect(await store.get('l')).toBe('plain');
+      });
+
+      it('keeps keys apart', async () => {
+        await store.set('a', 'A', LONG_TTL);
+        await store.set('b', 'B', LONG_TTL);
+        expect([await store.get('a'), await store.get('b')]).toEqual(['A', 'B']);
+      });
+
+      it('delete removes values, lists and counters; deleting an unknown key is fine', async () => {
+        await store.set('v', 1, LONG_TTL);
+        await store.append('l', 1, 10, LONG_TTL);
+        await store.increment('c', LONG_TTL);
+        for (const key of ['v', 'l', 'c', 'never']) await store.delete(key);
+        expect(await store.get('v')).toBeUndefined();
+        expect(await store.list('l')).toEqual([]);
+        expect(await store.increment('c', LONG_TTL)).toBe(1);
+      });
+
+      it('stores falsy values (0, false, "", null) as values, not as absence', async () => {
+        for (const [index, value] of [0, false, '', null].entries()) {
+          await store.set(`k${index}`, value, LONG_TTL);
+          expect(await store.get(`k${index}`)).toBe(value);
+        }
+      });
+    });
+
+    describe('JSON round-trip', () => {
+      it('returns nested values intact', async () => {
+        const value = { a: [1, { b: null, c: [true, false] }], s: 'ünïcødé ✓ "quoted" \\ \n', n: -1.5, big: 2 ** 52, empty: {}, none: [] };
+        await store.set('nested', value, LONG_TTL);
+        expect(await store.get('nested')).toEqual(value);
+      });
+
+      it('changes values the way JSON does (Date to string, undefined members dropped), on every store alike', async () => {
+        await store.set('k', { at: new Date('2025-01-02T03:04:05.000Z'), gone: undefined, kept: 1 }, LONG_TTL);
+        const read = await store.get<Record<string, unknown>>('k');
+        expect(read).toEqual({ at: '2025-01-02T03:04:05.000Z', kept: 1 });
+        expect(read).not.toHaveProperty('gone');
+      });
+
+      it('returns copies: changing what was written or read changes nothing stored', async () => {
+        const written = { list: [1] };
+        await store.set('k', written, LONG_TTL);
+        written.list.push(2);
+        const read = await store.get<{ list: number[] }>('k');
+        read!.list.push(3);
+        expect(await store.get('k')).toEqual({ list: [1] });
+      });
+
+      it('refuses what JSON cannot hold, and TTLs that are not positive whole milliseconds', async () => {
+        await expect(store.set('k', undefined, LONG_TTL)).rejects.toThrow(TypeError);
+        await expect(store.set('k', 1, 0)).rejects.toThrow(RangeError);
+        await expect(store.set('k', 1, 1.5)).rejects.toThrow(RangeError);
+        await expect(store.append('k', 1, 0, LONG_TTL)).rejects.toThrow(RangeError);
+        expect(await store.get('k')).toBeUndefined();
+      });
+    });
+
+    describe('TTL', () => {
+      it('drops a value once its ttl has elapsed, and only that value', async () => {
+        await store.set('short', 'v', SHORT_TTL);
+        await store.set('long', 'v', LONG_TTL);
+        await eventually(async () => (await store.get('short')) === undefined, 5_000, 'expiry');
+        expect(await store.get('long')).toBe('v');
+      });
+
+      it('set refreshes the ttl', async () => {
+        await store.set('k', 'v1', SHORT_TTL);
+        await store.set('k', 'v2', LONG_TTL);
+        await waitPast(SHORT_TTL);
+        expect(await store.get('k')).toBe('v2');
+      });
+
+      it('an expired key is absent for setIfAbsent and compareAndSet', async () => {
+        await store.set('k', 'old', SHORT_TTL);
+        await store.set('c', 'old', SHORT_TTL);
+        await waitPast(SHORT_TTL);
+        expect(await store.setIfAbsent('k', 'new', LONG_TTL)).toBe(true);
+        expect(await store.compareAndSet('c', 'old', 'new', LONG_TTL)).toBe(false);
+        expect(await store.compareAndSet('c', undefined, 'new', LONG_TTL)).toBe(true);
+        expect([await store.get('k'), await store.get('c')]).toEqual(['new', 'new']);
+      });
+
+      it('compareAndSet and setIfAbsent write with the ttl given', async () => {
+        await store.compareAndSet('c', undefined, 1, SHORT_TTL);
+        await store.setIfAbsent('s', 1, SHORT_TTL);
+        await waitPast(SHORT_TTL);
+        expect(await store.get('c')).toBeUndefined();
+        expect(await store.get('s')).toBeUndefined();
+      });
+    });
+
+    describe('setIfAbsent', () => {
+      it('stores only the first time and reports which call stored', async () => {
+        expect(await store.setIfAbsent('k', 'first', LONG_TTL)).toBe(true);
+        expect(await store.setIfAbsent('k', 'second', LONG_TTL)).toBe(false);
+        expect(await store.get('k')).toBe('first');
+      });
+
+      it('exactly one of 50 concurrent callers wins, and its value is stored', async () => {
+        const results = await Promise.all(Array.from({ length: 50 }, (_, index) => store.setIfAbsent('k', { caller: index }, LONG_TTL)));
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await store.get('k')).toEqual({ caller: results.indexOf(true) });
+      });
+
+      it('does not overwrite a value written by set', async () => {
+        await store.set('k', 'set', LONG_TTL);
+        expect(await store.setIfAbsent('k', 'other', LONG_TTL)).toBe(false);
+        expect(await store.get('k')).toBe('set');
+      });
+    });
+
+    describe('compareAndSet', () => {
+      it('with expected undefined, writes only when the key is absent', async () => {
+        expect(await store.compareAndSet('k', undefined, 'first', LONG_TTL)).toBe(true);
+        expect(await store.compareAndSet('k', undefined, 'second', LONG_TTL)).toBe(false);
+        expect(await store.get('k')).toBe('first');
+      });
+
+      it('writes when the value equals expected (compared as JSON), and not otherwise', async () => {
+        const pending = { state: 'pending', attempts: [1, 2], owner: { id: 'a' } };
+        await store.set('job', pending, LONG_TTL);
+        const read = await store.get<typeof pending>('job');
+        expect(await store.compareAndSet('job', read, { ...read!, state: 'running' }, LONG_TTL)).toBe(true);
+        expect(await store.compareAndSet('job', pending, { ...pending, state: 'done' }, LONG_TTL)).toBe(false);
+        expect(await store.get('job')).toEqual({ ...pending, state: 'running' });
+      });
+
+      it('a present expected value does not match an absent key', async () => {
+        expect(await store.compareAndSet('k', 'x', 'y', LONG_TTL)).toBe(false);
+        expect(await store.get('k')).toBeUndefined();
+      });
+
+      it('of 50 concurrent callers that read the same value, exactly one wins', async () => {
+        await store.set('k', { version: 0 }, LONG_TTL);
+        const expected = await store.get('k');
+        const results = await Promise.all(Array.from({ length: 50 }, (_, index) => store.compareAndSet('k', expected, { version: 1, by: index }, LONG_TTL)));
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await store.get('k')).toEqual({ version: 1, by: results.indexOf(true) });
+      });
+    });
+
+    describe('increment', () => {
+      it('counts from 1', async () => {
+        expect(await store.increment('c', LONG_TTL)).toBe(1);
+        expect(await store.increment('c', LONG_TTL)).toBe(2);
+        expect(await store.increment('c', LONG_TTL)).toBe(3);
+        expect(await store.get('c')).toBe(3);
+      });
+
+      it('50 concurrent increments each get a different number, 1 to 50', async () => {
+        const values = await Promise.all(Array.from({ length: 50 }, () => store.increment('c', LONG_TTL)));
+        expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
+      });
+
+      it('continues from an integer written by set, and rejects on anything else', async () => {
+        await store.set('n', 41, LONG_TTL);
+        expect(await store.increment('n', LONG_TTL)).toBe(42);
+        await store.set('f', 1.5, LONG_TTL);
+        await expect(store.increment('f', LONG_TTL)).rejects.toThrow(/not an integer/);
+        await store.set('s', 'text', LONG_TTL);
+        await expect(store.increment('s', LONG_TTL)).rejects.toThrow(/not an integer/);
+      });
+
+      it('starts the ttl on the first increment only (a fixed window)', async () => {
+        expect(await store.increment('c', SHORT_TTL)).toBe(1);
+        expect(await store.increment('c', LONG_TTL)).toBe(2);
+        await waitPast(SHORT_TTL);
+        expect(await store.get('c')).toBeUndefined();
+        expect(await store.increment('c', LONG_TTL)).toBe(1);
+      });
+    });
+
+    describe('append / list', () => {
+      it('appends in order', async () => {
+        for (const value of [1, 2, 3]) await store.append('l', value, 10, LONG_TTL);
+        expect(await store.list('l')).toEqual([1, 2, 3]);
+      });
+
+      it('keeps at most maxLength items, dropping the oldest', async () => {
+        for (let index = 1; index <= 5; index++) await store.append('l', index, 3, LONG_TTL);
+        expect(await store.list('l')).toEqual([3, 4, 5]);
+        await store.append('one', 'a', 1, LONG_TTL);
+        await store.append('one', 'b', 1, LONG_TTL);
+        expect(await store.list('one')).toEqual(['b']);
+      });
+
+      it('keeps every one of 20 concurrent appends within the bound', async () => {
+        await Promise.all(Array.from({ length: 20 }, (_, index) => store.append('l', index, 100, LONG_TTL)));
+        expect([...(await store.list<number>('l'))].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index));
+      });
+
+      it('round-trips nested items and returns a copy', async () => {
+        await store.append('l', { id: 'e.1', message: { jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'hi' }] } } }, 10, LONG_TTL);
+        const items = await store.list<Record<string, unknown>>('l');
+        expect(items).toEqual([{ id: 'e.1', message: { jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'hi' }] } } }]);
+        items.push({ mutated: true });
+        expect(await store.list('l')).toHaveLength(1);
+      });
+
+      it('list of an unknown key is empty', async () => {
+        expect(await store.list('none')).toEqual([]);
+      });
+
+      it('append refreshes the ttl of the list', async () => {
+        await store.append('l', 1, 10, SHORT_TTL);
+        await store.append('l', 2, 10, LONG_TTL);
+        await waitPast(SHORT_TTL);
+        expect(await store.list('l')).toEqual([1, 2]);
+      });
+
+      it('a list expires, and appending afterwards starts a new one', async () => {
+        await store.append('l', 'old', 10, SHORT_TTL);
+        await eventually(async () => (await store.list('l')).length === 0, 5_000, 'list expiry');
+        await store.append('l', 'new', 10, LONG_TTL);
+        expect(await store.list('l')).toEqual(['new']);
+      });
+
+      it('a list and a plain value do not mix (WRONGTYPE, as Redis answers)', async () => {
+        await store.append('l', 1, 10, LONG_TTL);
+        await store.set('v', 1, LONG_TTL);
+        await expect(store.get('l')).rejects.toThrow(/WRONGTYPE/);
+        await expect(store.list('v')).rejects.toThrow(/WRONGTYPE/);
+        await expect(store.append('v', 2, 10, LONG_TTL)).rejects.toThrow(/WRONGTYPE/);
+        await expect(store.compareAndSet<unknown>('l', [1], 'x', LONG_TTL)).rejects.toThrow(/WRONGTYPE/);
+        expect(await store.list('l')).toEqual([1]);
+        expect(await store.get('v')).toBe(1);
+      });
+    });
+  });
+}
