@@ -18,9 +18,11 @@ const option = (name, fallback) => {
 };
 
 const JSON_OUTPUT = flag('json');
-const ROUNDS = Number(option('rounds', 2));
+const ROUNDS = Number(option('rounds', 3));
+/** Warm-up of each cell in the first round; later rounds find the server's code already optimised. */
 const WARMUP_S = Number(option('warmup', 2));
-const DURATION_S = Number(option('duration', 6));
+const REWARMUP_S = Number(option('rewarmup', 1));
+const DURATION_S = Number(option('duration', 4));
 const CONNECTIONS = option('connections', '16,64').split(',').map(Number);
 const STACKS = option('stacks', 'ours-stateless,ours-session,ours-dto8,bare-nest,sdk,rekog').split(',');
 const PARTS = option('parts', 'load,memory,boot').split(',');
@@ -180,22 +182,27 @@ async function throughput() {
     log(`${stack}: pid ${server.pid}, port ${server.port}, validated`);
   }
   const samples = new Map();
+  const rss = new Map();
   for (let round = 0; round < ROUNDS; round++) {
     // Rotating the order spreads any drift of the machine over the stacks.
     const order = STACKS.map((_, i) => STACKS[(i + round) % STACKS.length]);
     for (const stack of order) {
       const server = servers.find((s) => s.stack === stack);
       for (const connections of CONNECTIONS) {
-        await load(server, targets.get(stack), connections, WARMUP_S);
+        await load(server, targets.get(stack), connections, round === 0 ? WARMUP_S : REWARMUP_S);
         const sample = await load(server, targets.get(stack), connections, DURATION_S);
         const key = `${stack}@${connections}`;
         samples.set(key, [...(samples.get(key) ?? []), sample]);
         log(`round ${round + 1}/${ROUNDS} ${stack.padEnd(14)} c=${String(connections).padEnd(3)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50} ms  p99 ${sample.p99} ms${sample.failures ? `  ${sample.failures} FAILED` : ''}`);
       }
+      if (round === ROUNDS - 1) {
+        // Read right after the stack's own last cell, so every server is read equally soon after its load.
+        const raw = await server.memory(false);
+        const collected = await server.memory(true);
+        rss.set(stack, { raw: raw.rss, collected: collected.rss });
+      }
     }
   }
-  const rss = new Map();
-  for (const server of servers) rss.set(server.stack, (await server.memory(false)).rss);
   for (const server of servers) await server.stop();
 
   const rows = [];
@@ -209,7 +216,8 @@ async function throughput() {
         rps: Math.round(median(list.map((s) => s.rps))),
         p50_ms: median(list.map((s) => s.p50)),
         p99_ms: median(list.map((s) => s.p99)),
-        rss_mib: Math.round((rss.get(stack) / 1048576) * 10) / 10,
+        rss_mib: Math.round((rss.get(stack).raw / 1048576) * 10) / 10,
+        rss_gc_mib: Math.round((rss.get(stack).collected / 1048576) * 10) / 10,
         failures: list.reduce((sum, s) => sum + s.failures, 0),
         samples: list.map((s) => Math.round(s.rps)),
       });
@@ -394,6 +402,8 @@ function commit() {
   return result.status === 0 ? result.stdout.trim() : 'unknown';
 }
 
+/** Latency in ms: whole numbers as such, medians of two rounds with their .5. */
+const ms = (n) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 const fmt = (n, digits = 0) => (n === undefined || Number.isNaN(n) ? 'n/a' : n.toFixed(digits));
 
 function ratio(rows, row) {
@@ -406,7 +416,7 @@ function table(rows) {
   for (const row of rows) {
     const r = ratio(rows, row);
     lines.push(
-      `| ${row.stack} | ${row.mode} | ${row.connections} | ${row.rps}${row.failures ? ' ⚠' : ''} | ${fmt(row.p50_ms, 0)} | ${fmt(row.p99_ms, 0)} | ${fmt(row.rss_mib, 1)} | ${r === undefined ? 'n/a' : `${r.toFixed(2)}×`} |`,
+      `| ${row.stack} | ${row.mode} | ${row.connections} | ${row.rps}${row.failures ? ' ⚠' : ''} | ${ms(row.p50_ms)} | ${ms(row.p99_ms)} | ${fmt(row.rss_mib, 1)} | ${r === undefined ? 'n/a' : `${r.toFixed(2)}×`} |`,
     );
   }
   return lines.join('\n');
@@ -455,11 +465,15 @@ function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
   lines.push('');
   if (rows.length) lines.push('## Throughput and latency', '');
   if (rows.length) lines.push(
-    `Each stack runs in its own child process on 127.0.0.1 and is driven by autocannon (in the runner process) with the same JSON-RPC \`tools/call\` of an \`echo\` tool. ${ROUNDS} interleaved round(s); each cell is ${WARMUP_S} s of warm-up then ${DURATION_S} s measured; the table shows medians over rounds. RSS is the server process's after all rounds. "× bare-nest" is req/s over bare-nest's at the same connection count.`,
+    `Each stack runs in its own child process on 127.0.0.1 and is driven by autocannon (in the runner process) with the same JSON-RPC \`tools/call\` of an \`echo\` tool. ${ROUNDS} interleaved round(s), the order of the stacks rotated each round; each cell is a warm-up (${WARMUP_S} s in the first round, ${REWARMUP_S} s later) then ${DURATION_S} s measured; the table shows medians over rounds (latencies: medians of each round's p50 and p99). RSS is the server process's right after its last cell. "× bare-nest" is req/s over bare-nest's at the same connection count.`,
     '',
   );
   if (rows.length) lines.push(table(rows), '');
   if (rows.some((r) => r.failures)) lines.push('⚠ = some responses were non-2xx or errors during the measured runs.', '');
+  if (rows.length) {
+    const gcRss = STACKS.filter((stack) => rows.some((r) => r.stack === stack)).map((stack) => `${stack} ${fmt(rows.find((r) => r.stack === stack).rss_gc_mib, 1)}`);
+    lines.push(`RSS MiB after a \`global.gc()\` (same moment): ${gcRss.join(', ')}.`, '');
+  }
   if (rows.length) lines.push('Per-round req/s: ' + rows.map((r) => `${r.stack}@${r.connections} [${r.samples.join(', ')}]`).join('; '), '');
   if (memory) {
     const batches = (list) => list.map((v) => v.toFixed(2)).join(', ');

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { McpModule } from '@nest-mcp/core';
 import { ContentTools } from './tools/content.tools.js';
 import { InteractiveTools } from './tools/interactive.tools.js';
+import { FixturePrompts } from './prompts/fixture.prompts.js';
+import { FixtureResources } from './resources/fixture.resources.js';
 
 /** The fixture the official conformance suite expects, built only with the library's public API. */
 @Module({
@@ -13,6 +15,6 @@ import { InteractiveTools } from './tools/interactive.tools.js';
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
     }),
   ],
-  providers: [ContentTools, InteractiveTools],
+  providers: [ContentTools, InteractiveTools, FixtureResources, FixturePrompts],
 })
 export class AppModule {}

@@ -57,3 +57,11 @@ export { MCP_BUS, type McpMessageBus } from './stores/message-bus.js';
 export { McpMemoryBus } from './stores/memory-message.bus.js';
 export { McpRedisBus } from './stores/redis-message.bus.js';
 export { McpStoreUnavailableError } from './stores/store-unavailable.error.js';
+
+// Protocol revision 2026-07-28 (the stateless era), served beside the older revisions on the same endpoint.
+export type { McpModernOptions } from './interfaces/mcp-module-options.interface.js';
+export { MODERN_PROTOCOL_VERSIONS } from './modern/modern.constants.js';
+export { withMcpInputKey } from './modern/mrtr/input-key.js';
+export { McpInputRequiredSignal, McpMissingClientCapabilitySignal } from './modern/mrtr/input-required.signal.js';
+export { McpListChangedNotifier } from './modern/subscriptions/mcp-list-changed.notifier.js';
+export { McpTaskSupport, type McpTaskSupportOptions } from './modern/tasks/mcp-task-support.decorator.js';

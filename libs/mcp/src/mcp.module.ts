@@ -59,6 +59,8 @@ import { McpCompletionRegistry } from './completions/mcp-completion.registry.js'
 import { McpCompletionExplorer } from './completions/mcp-completion.explorer.js';
 import { McpCompletionSources } from './completions/completion-sources.js';
 import { CompletionCompleteHandler } from './completions/completion-complete.handler.js';
+import { MCP_MODERN_PROVIDERS } from './modern/modern.providers.js';
+import { McpListChangedNotifier } from './modern/subscriptions/mcp-list-changed.notifier.js';
 
 /**
  * Turns `@McpTool()` methods of any provider into an MCP server served over Streamable HTTP.
@@ -118,8 +120,10 @@ import { CompletionCompleteHandler } from './completions/completion-complete.han
     McpCompletionExplorer,
     McpCompletionSources,
     CompletionCompleteHandler,
+    // Protocol revision 2026-07-28 (modern/): era routing, discover, MRTR, listen, tasks extension.
+    ...MCP_MODERN_PROVIDERS,
   ],
-  exports: [McpDispatcher, McpToolRegistry, McpResourceNotifier],
+  exports: [McpDispatcher, McpToolRegistry, McpResourceNotifier, McpListChangedNotifier],
 })
 export class McpModule extends ConfigurableModuleClass {
   static override forRoot(options: typeof OPTIONS_TYPE): DynamicModule {

@@ -34,7 +34,8 @@ export async function withHandlerContext<T>(call: McpCall, label: string, invoke
     request: call.context,
     signal: call.signal,
   });
-  const { toolName: _toolName, ...context } = handle.context;
+  const { requestId, sessionId, protocolVersion, transport, principal, tenant, signal, reportProgress, log } = handle.context;
+  const context: McpHandlerContext = { requestId, sessionId, protocolVersion, transport, principal, tenant, signal, reportProgress, log };
   try {
     return await invoke(context);
   } finally {

@@ -121,6 +121,13 @@ class Resources {
     return 'never';
   }
 
+  @McpResource({ uri: 'test://logged', name: 'logged' })
+  logged(_params: Record<string, string>, context: McpResourceContext) {
+    context.log('info', `reading ${context.uri}`);
+    context.reportProgress(1, 1);
+    return Object.keys(context).sort().join(',');
+  }
+
   @McpResource({ uri: 'test://async', name: 'async' })
   async asyncText() {
     await new Promise((resolve) => setTimeout(resolve, 1));
@@ -175,6 +182,7 @@ describe('resources', () => {
         'test://broken',
         'test://bad-result',
         'test://guarded',
+        'test://logged',
         'test://async',
       ]);
       expect(list.result.resources[0]).toEqual({ uri: 'test://static-text', name: 'static-text', title: 'Static text', description: 'A text resource', mimeType: 'text/plain', size: 11 });
@@ -203,7 +211,7 @@ describe('resources', () => {
         pages++;
       } while (cursor !== undefined);
       expect(pages).toBe(3);
-      expect(uris).toHaveLength(8);
+      expect(uris).toHaveLength(9);
       const templates = await rpc(app, 'resources/templates/list');
       expect(templates.result.resourceTemplates).toHaveLength(3);
       expect(await rpc(app, 'resources/templates/list', { cursor: templates.result.nextCursor })).toMatchObject({ result: { resourceTemplates: [{ name: 'missing' }] } });
@@ -283,6 +291,22 @@ describe('resources', () => {
     it('applies guards: a refusal is an error with the guard message, not a read', async () => {
       const app = await boot([Resources, DenyAll]);
       expect((await rpc(app, 'resources/read', { uri: 'test://guarded' })).error).toEqual({ code: -32000, message: 'Forbidden resource', data: { status: 403 } });
+    });
+
+    it('gives the handler a context that logs and reports progress on the request channel', async () => {
+      const app = await boot([Resources]);
+      const sent: JsonRpcMessage[] = [];
+      const response = await app
+        .get(McpDispatcher)
+        .dispatch(
+          { jsonrpc: '2.0', id: 'r', method: 'resources/read', params: { uri: 'test://logged', _meta: { progressToken: 'p1' } } },
+          { ...CONTEXT, send: (message) => sent.push(message) },
+        );
+      expect((response as any).result.contents[0].text).toBe('log,principal,protocolVersion,reportProgress,requestId,resourceName,sessionId,signal,tenant,transport,uri');
+      expect(sent).toEqual([
+        { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'reading test://logged' } },
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p1', progress: 1, total: 1 } },
+      ]);
     });
 
     it('resolves a request-scoped provider anew for every read', async () => {
@@ -441,10 +465,10 @@ describe('resources', () => {
     it('boots the same resource class in two apps without a duplicate error, and keeps them apart', async () => {
       const first = await boot([Resources]);
       const second = await boot([]);
-      expect((await rpc(first, 'resources/list')).result.resources).toHaveLength(8);
+      expect((await rpc(first, 'resources/list')).result.resources).toHaveLength(9);
       expect(await rpc(second, 'resources/list')).toMatchObject({ error: { code: -32601 } });
       const third = await boot([Resources]);
-      expect((await rpc(third, 'resources/list')).result.resources).toHaveLength(8);
+      expect((await rpc(third, 'resources/list')).result.resources).toHaveLength(9);
     });
   });
 });

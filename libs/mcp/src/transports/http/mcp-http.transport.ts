@@ -20,6 +20,7 @@ import { principalOf } from './request-principal.js';
 import type { SseWriter } from './sse-writer.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
+import { McpModernHttpHandler } from '../../modern/transports/modern-http.handler.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
@@ -40,6 +41,7 @@ export class McpHttpTransport {
     private readonly events: SseEventStore,
     private readonly auth: McpAuthService,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly modern: McpModernHttpHandler,
   ) {}
 
   async handlePost(request: Request, response: Response): Promise<void> {
@@ -49,6 +51,9 @@ export class McpHttpTransport {
     }
     const body = await receiveJson(request, response, this.options.maxBodyBytes);
     if (body === receiveJson.NO_BODY) return;
+    // 2026-07-28 (modern/era-routing.ts): messages claiming a modern revision are served there, before any
+    // session logic; claim-less traffic continues below exactly as before.
+    if (await this.modern.handlePost(request, response, body)) return;
     const isInitialize = methodOf(body) === 'initialize';
     const principal = principalOf(request);
 
@@ -236,7 +241,8 @@ class PostReply {
 
   /** Ends the connection (after priming and a `retry:` hint) but not the stream: the client resumes with GET. */
   closeConnection(retryMs: number): void {
-    const stream = this.ensureStream();
+    // Closing asks the client to poll: it needs an event id to resume from, whatever its version.
+    const stream = this.ensureStream(retryMs);
     if (!stream || !this.writer) return;
     this.writer.retry(retryMs);
     stream.detach(this.writer);
@@ -245,14 +251,14 @@ class PostReply {
 
   private writer?: SseWriter;
 
-  private ensureStream(): LiveStream | undefined {
+  private ensureStream(primeRetryMs = this.primeRetryMs): LiveStream | undefined {
     if (this.stream) return this.stream;
     if (this.response.headersSent) return undefined;
     const stream = this.hub.open(this.sessionId);
     const writer = this.hub.connect(this.response, this.tenant, (closed) => stream.detach(closed));
     writer.open();
     stream.attach(writer);
-    if (this.primeRetryMs !== undefined) stream.prime(this.primeRetryMs);
+    if (primeRetryMs !== undefined) stream.prime(primeRetryMs);
     this.stream = stream;
     this.writer = writer;
     return stream;

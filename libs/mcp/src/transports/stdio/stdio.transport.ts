@@ -10,6 +10,7 @@ import type { JsonRpcMessage } from '../../protocol/json-rpc.types.js';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher.js';
 import { LATEST_PROTOCOL_VERSION, negotiateProtocolVersion } from '../../protocol/protocol-versions.js';
 import { methodOf } from '../http/incoming-json.js';
+import { McpModernStdioHandler, type McpStdioEra } from '../../modern/transports/modern-stdio.handler.js';
 
 /** Where stdio reads and writes; defaults to the process's stdin and (the real) stdout. */
 export interface McpStdioOptions {
@@ -24,6 +25,8 @@ export interface McpStdioOptions {
 
 /** The state of the one client a stdio server has. */
 interface StdioConnection {
+  /** Which era the client chose (2026-07-28 pinning rules, modern/transports/modern-stdio.handler.ts). */
+  readonly era: McpStdioEra;
   protocolVersion: string;
   clientCapabilities?: Record<string, unknown>;
   logLevel?: McpLogLevel;
@@ -37,13 +40,16 @@ interface StdioConnection {
 export class McpStdioTransport {
   private readonly logger = new Logger('McpStdio');
 
-  constructor(private readonly dispatcher: McpDispatcher) {}
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly modern: McpModernStdioHandler,
+  ) {}
 
   async serve(options: McpStdioOptions = {}): Promise<void> {
     const input = options.input ?? process.stdin;
     const write = options.write ?? ((line: string) => void process.stdout.write(line));
     const send = (message: JsonRpcMessage) => write(`${JSON.stringify(message)}\n`);
-    const connection: StdioConnection = { protocolVersion: LATEST_PROTOCOL_VERSION };
+    const connection: StdioConnection = { era: this.modern.openConnection(), protocolVersion: LATEST_PROTOCOL_VERSION };
     const inFlight = new Set<Promise<void>>();
     const lines = createInterface({ input, crlfDelay: Infinity });
     // A destroyed input (SIGTERM) emits 'close' but never 'end': close the reader so the loop below finishes.
@@ -59,6 +65,7 @@ export class McpStdioTransport {
       void work.finally(() => inFlight.delete(work));
     }
     await Promise.all(inFlight);
+    this.modern.closeConnection(connection.era);
   }
 
   private async handleLine(line: string, connection: StdioConnection, principal: McpPrincipal | undefined, send: (message: JsonRpcMessage) => void): Promise<void> {
@@ -68,6 +75,8 @@ export class McpStdioTransport {
     } catch {
       return send(parseErrorResponse());
     }
+    // 2026-07-28: a modern claim pins the connection to the modern era and is served there.
+    if (await this.modern.handle(value, connection.era, { principal, send })) return;
     const context: McpRequestContext = {
       transport: 'stdio',
       protocolVersion: connection.protocolVersion,

@@ -1,0 +1,25 @@
+import type { Provider } from '@nestjs/common';
+import { McpModernServer } from './mcp-modern.server.js';
+import { McpRequestStateCodec } from './mrtr/request-state.codec.js';
+import { McpLegacySessionTracker } from './subscriptions/legacy-session.tracker.js';
+import { McpListenService } from './subscriptions/listen.service.js';
+import { McpListChangedNotifier } from './subscriptions/mcp-list-changed.notifier.js';
+import { McpModernTasks } from './tasks/mcp-modern-tasks.service.js';
+import { McpTaskStateStore } from './tasks/task-state.store.js';
+import { McpTaskSupportRegistry } from './tasks/task-support.registry.js';
+import { McpModernHttpHandler } from './transports/modern-http.handler.js';
+import { McpModernStdioHandler } from './transports/modern-stdio.handler.js';
+
+/** Everything the 2026-07-28 era adds to `McpModule`. */
+export const MCP_MODERN_PROVIDERS: Provider[] = [
+  McpRequestStateCodec,
+  McpTaskSupportRegistry,
+  McpTaskStateStore,
+  McpModernTasks,
+  McpListenService,
+  McpLegacySessionTracker,
+  McpListChangedNotifier,
+  McpModernServer,
+  McpModernHttpHandler,
+  McpModernStdioHandler,
+];
