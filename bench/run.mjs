@@ -155,8 +155,11 @@ async function prepare(server) {
 let autocannon;
 
 async function load(server, target, connections, seconds) {
+  const cpuBefore = await server.cpu();
   const result = await autocannon({ url: server.url, method: 'POST', headers: target.headers, body: target.body, connections, duration: seconds, pipelining: 1 });
+  const cpuUs = (await server.cpu()) - cpuBefore;
   return {
+    cpuPerRequest: result.requests.total > 0 ? cpuUs / result.requests.total : undefined,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -193,7 +196,7 @@ async function throughput() {
         const sample = await load(server, targets.get(stack), connections, DURATION_S);
         const key = `${stack}@${connections}`;
         samples.set(key, [...(samples.get(key) ?? []), sample]);
-        log(`round ${round + 1}/${ROUNDS} ${stack.padEnd(14)} c=${String(connections).padEnd(3)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50} ms  p99 ${sample.p99} ms${sample.failures ? `  ${sample.failures} FAILED` : ''}`);
+        log(`round ${round + 1}/${ROUNDS} ${stack.padEnd(14)} c=${String(connections).padEnd(3)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50} ms  p99 ${sample.p99} ms  ${sample.cpuPerRequest?.toFixed(0)} µs CPU/req${sample.failures ? `  ${sample.failures} FAILED` : ''}`);
       }
       if (round === ROUNDS - 1) {
         // Read right after the stack's own last cell, so every server is read equally soon after its load.
@@ -218,6 +221,7 @@ async function throughput() {
         p99_ms: median(list.map((s) => s.p99)),
         rss_mib: Math.round((rss.get(stack).raw / 1048576) * 10) / 10,
         rss_gc_mib: Math.round((rss.get(stack).collected / 1048576) * 10) / 10,
+        cpu_us: median(list.map((s) => s.cpuPerRequest)),
         failures: list.reduce((sum, s) => sum + s.failures, 0),
         samples: list.map((s) => Math.round(s.rps)),
       });
@@ -412,14 +416,22 @@ function ratio(rows, row) {
 }
 
 function table(rows) {
-  const lines = ['| stack | mode | conns | req/s | p50 ms | p99 ms | RSS MiB | × bare-nest |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |'];
+  const lines = [
+    '| stack | mode | conns | req/s | p50 ms | p99 ms | RSS MiB | × bare-nest | server CPU µs/req |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
   for (const row of rows) {
     const r = ratio(rows, row);
     lines.push(
-      `| ${row.stack} | ${row.mode} | ${row.connections} | ${row.rps}${row.failures ? ' ⚠' : ''} | ${ms(row.p50_ms)} | ${ms(row.p99_ms)} | ${fmt(row.rss_mib, 1)} | ${r === undefined ? 'n/a' : `${r.toFixed(2)}×`} |`,
+      `| ${row.stack} | ${row.mode} | ${row.connections} | ${row.rps}${row.failures ? ' ⚠' : ''} | ${ms(row.p50_ms)} | ${ms(row.p99_ms)} | ${fmt(row.rss_mib, 1)} | ${r === undefined ? 'n/a' : `${r.toFixed(2)}×`} | ${fmt(row.cpu_us, 0)} |`,
     );
   }
   return lines.join('\n');
+}
+
+/** The same comparison by server CPU time per request (less sensitive to other load on the machine). */
+function cpuView(baseline, ours) {
+  return baseline.cpu_us && ours.cpu_us ? ` (by server CPU per request: ${(baseline.cpu_us / ours.cpu_us).toFixed(2)}×)` : '';
 }
 
 function goals(rows, memory, boot) {
@@ -430,17 +442,19 @@ function goals(rows, memory, boot) {
     const ours = at('ours-stateless', c);
     if (has('ours-stateless', 'bare-nest')) {
       const bare = at('bare-nest', c);
-      list.push({ goal: `ours-stateless ≥ 0.8× bare-nest req/s, c=${c}`, value: `${(ours.rps / bare.rps).toFixed(2)}×`, met: ours.rps >= 0.8 * bare.rps });
+      list.push({ goal: `ours-stateless ≥ 0.8× bare-nest req/s, c=${c}`, value: `${(ours.rps / bare.rps).toFixed(2)}×${cpuView(bare, ours)}`, met: ours.rps >= 0.8 * bare.rps });
       list.push({ goal: `ours-stateless p99 ≤ bare-nest p99, c=${c}`, value: `${ours.p99_ms} vs ${bare.p99_ms} ms`, met: ours.p99_ms <= bare.p99_ms });
     }
     for (const other of ['sdk', 'rekog']) {
       if (!has('ours-stateless', other)) continue;
       const o = at(other, c);
-      list.push({ goal: `ours-stateless ≥ 2× ${other} req/s, c=${c}`, value: `${(ours.rps / o.rps).toFixed(2)}×`, met: ours.rps >= 2 * o.rps });
+      list.push({ goal: `ours-stateless ≥ 2× ${other} req/s, c=${c}`, value: `${(ours.rps / o.rps).toFixed(2)}×${cpuView(o, ours)}`, met: ours.rps >= 2 * o.rps });
     }
     if (has('ours-stateless', 'ours-dto8')) {
-      const cost = 1 - at('ours-dto8', c).rps / ours.rps;
-      list.push({ goal: `8-field DTO costs < 15 % vs 1 field, c=${c}`, value: `${(cost * 100).toFixed(1)} %`, met: cost < 0.15 });
+      const dto8 = at('ours-dto8', c);
+      const cost = 1 - dto8.rps / ours.rps;
+      const cpuCost = dto8.cpu_us && ours.cpu_us ? ` (server CPU per request: +${((dto8.cpu_us / ours.cpu_us - 1) * 100).toFixed(1)} %)` : '';
+      list.push({ goal: `8-field DTO costs < 15 % vs 1 field, c=${c}`, value: `${(cost * 100).toFixed(1)} % fewer req/s${cpuCost}`, met: cost < 0.15 });
     }
   }
   if (memory) {
@@ -465,7 +479,7 @@ function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
   lines.push('');
   if (rows.length) lines.push('## Throughput and latency', '');
   if (rows.length) lines.push(
-    `Each stack runs in its own child process on 127.0.0.1 and is driven by autocannon (in the runner process) with the same JSON-RPC \`tools/call\` of an \`echo\` tool. ${ROUNDS} interleaved round(s), the order of the stacks rotated each round; each cell is a warm-up (${WARMUP_S} s in the first round, ${REWARMUP_S} s later) then ${DURATION_S} s measured; the table shows medians over rounds (latencies: medians of each round's p50 and p99). RSS is the server process's right after its last cell. "× bare-nest" is req/s over bare-nest's at the same connection count.`,
+    `Each stack runs in its own child process on 127.0.0.1 and is driven by autocannon (in the runner process) with the same JSON-RPC \`tools/call\` of an \`echo\` tool. ${ROUNDS} interleaved round(s), the order of the stacks rotated each round; each cell is a warm-up (${WARMUP_S} s in the first round, ${REWARMUP_S} s later) then ${DURATION_S} s measured; the table shows medians over rounds (latencies: medians of each round's p50 and p99). RSS is the server process's right after its last cell. "Server CPU µs/req" is the CPU time (user + system, all threads) the server process used during a measured run divided by the requests it answered: unlike req/s it hardly moves when other processes compete for the cores, so it is the steadier measure of cost on a shared machine. "× bare-nest" is req/s over bare-nest's at the same connection count.`,
     '',
   );
   if (rows.length) lines.push(table(rows), '');
@@ -519,15 +533,26 @@ async function profile() {
     rmSync(file, { force: true });
     const server = await startServer(stack, { execArgv: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${stack}.cpuprofile`] });
     const target = await prepare(server);
-    await load(server, target, 64, 2);
+    await load(server, target, 64, 3);
+    const from = await server.clock();
     const sample = await load(server, target, 64, PROFILE_S);
-    log(`profiled ${stack}: ${sample.rps.toFixed(0)} req/s under --cpu-prof`);
+    const to = await server.clock();
+    log(`profiled ${stack}: ${sample.rps.toFixed(0)} req/s, ${sample.cpuPerRequest.toFixed(0)} µs CPU/req under --cpu-prof`);
     await server.stop();
     for (let i = 0; i < 50 && !existsSync(file); i++) await sleep(100);
-    const summary = summarize(file, ROOT);
-    sections.push(renderProfile(`${stack} (64 connections, ${PROFILE_S} s, ${sample.rps.toFixed(0)} req/s under the profiler)`, summary));
+    // Only the measured window: not the boot, the validation pass or the warm-up.
+    const summary = summarize(file, ROOT, { from, to, requests: sample.total });
+    sections.push(
+      renderProfile(`${stack} (64 connections, ${PROFILE_S} s: ${sample.rps.toFixed(0)} req/s and ${sample.cpuPerRequest.toFixed(0)} µs of process CPU per request under the profiler)`, summary),
+    );
   }
-  const markdown = ['# CPU profiles of our server under load', '', `\`node --cpu-prof\`; raw profiles in bench/profiles/ (open them in Chrome DevTools).`, '', ...sections].join('\n');
+  const markdown = [
+    '# CPU profiles of our server under load',
+    '',
+    `\`node --cpu-prof\` of each server under autocannon at 64 connections (\`npm run bench -- --profile\`), analysed over the measured window only. Raw profiles in bench/profiles/ (open them in Chrome DevTools). Lines of our library are its .ts lines (through the source maps of libs/mcp/dist). Machine load average at the end: ${os.loadavg().map((n) => n.toFixed(2)).join(', ')}.`,
+    '',
+    ...sections,
+  ].join('\n');
   writeFileSync(path.join(BENCH, 'PROFILE.md'), `${markdown}\n`);
   process.stdout.write(`${markdown}\n`);
 }

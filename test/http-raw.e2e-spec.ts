@@ -418,7 +418,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       expect(response.json).toEqual({ jsonrpc: '2.0', id: 0, error: { code: -32601, message: expect.any(String) } });
     });
 
-    it('answers server/discover sent exactly as the v2 client probes (2026-07-28 headers and _meta) with -32601 and HTTP 200', async () => {
+    it('answers server/discover sent exactly as the v2 client probes (2026-07-28 headers and _meta) with a DiscoverResult (test/modern covers the era)', async () => {
       const response = await rawPost(
         url,
         rpc(0, 'server/discover', {
@@ -435,9 +435,9 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
           'Mcp-Method': 'server/discover',
         },
       );
-      expect(response.status).toBeLessThan(500);
-      expect(response.json).toEqual({ jsonrpc: '2.0', id: 0, error: { code: -32601, message: expect.any(String) } });
       expect(response.status).toBe(200);
+      expect(response.json).toMatchObject({ jsonrpc: '2.0', id: 0, result: { resultType: 'complete', supportedVersions: ['2026-07-28'] } });
+      expect(response.headers.get('mcp-session-id')).toBeNull();
     });
   });
 

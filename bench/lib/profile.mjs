@@ -46,7 +46,7 @@ export function locate(callFrame, root) {
  * Self time per node comes from `samples` and `timeDeltas`; inclusive time adds a sample once to every distinct
  * function on its stack. Percentages are of the busy time (everything but `(idle)`).
  */
-export function summarize(profilePath, root) {
+export function summarize(profilePath, root, { from, to, requests } = {}) {
   const profile = JSON.parse(readFileSync(profilePath, 'utf8'));
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map();
@@ -66,7 +66,11 @@ export function summarize(profilePath, root) {
   let total = 0;
   let idle = 0;
   const deltas = profile.timeDeltas ?? [];
+  let timestamp = profile.startTime;
   profile.samples.forEach((nodeId, index) => {
+    timestamp += deltas[index] ?? 0;
+    // Only the window asked for (µs of the same monotonic clock), e.g. the measured load without boot and warm-up.
+    if ((from !== undefined && timestamp < from) || (to !== undefined && timestamp > to)) return;
     const dt = Math.max(0, deltas[index + 1] ?? deltas[index] ?? 0) / 1000; // ms; the delta after a sample is its duration
     const node = nodes.get(nodeId);
     total += dt;
@@ -90,6 +94,7 @@ export function summarize(profilePath, root) {
   const sorted = (map) => [...map.values()].sort((a, b) => b.ms - a.ms).map((entry) => ({ ...entry, pct: pct(entry.ms) }));
   const ours = sorted(self).filter((entry) => entry.where.ours);
   return {
+    requests,
     totalMs: total,
     busyMs: busy,
     idleMs: idle,
@@ -106,15 +111,19 @@ export function renderProfile(title, summary, { top = 25 } = {}) {
   const f = (n) => n.toFixed(1);
   const lines = [];
   lines.push(`### ${title}`, '');
-  lines.push(`Sampled ${f(summary.totalMs / 1000)} s; busy ${f(summary.busyMs / 1000)} s (${f((100 * summary.busyMs) / summary.totalMs)} %). Percentages are of busy time.`, '');
-  lines.push('Self time by package:', '', '| package | self ms | % |', '| --- | ---: | ---: |');
-  for (const c of summary.categories.slice(0, 15)) lines.push(`| ${c.category} | ${f(c.ms)} | ${f(c.pct)} |`);
-  lines.push('', `Top ${top} functions by self time (all code):`, '', '| function | where | self % |', '| --- | --- | ---: |');
-  for (const e of summary.topSelf.slice(0, top)) lines.push(`| ${e.name} | ${e.where.file}${e.line} | ${f(e.pct)} |`);
-  lines.push('', `Our library (libs/mcp/src), by self time — ${f(summary.oursSelfTotalPct)} % of busy time in all:`, '', '| file:function | self % |', '| --- | ---: |');
-  for (const e of summary.oursSelf.slice(0, top)) lines.push(`| ${e.where.file}${e.line}:${e.name} | ${f(e.pct)} |`);
-  lines.push('', 'Our library, by inclusive time (the function and everything it calls):', '', '| file:function | inclusive % |', '| --- | ---: |');
-  for (const e of summary.oursInclusive.slice(0, 20)) lines.push(`| ${e.where.file}${e.line}:${e.name} | ${f(e.pct)} |`);
+  const perRequest = (ms) => (summary.requests ? ((ms * 1000) / summary.requests).toFixed(1) : 'n/a');
+  lines.push(
+    `Sampled ${f(summary.totalMs / 1000)} s of the measured load; busy ${f(summary.busyMs / 1000)} s (${f((100 * summary.busyMs) / summary.totalMs)} %)${summary.requests ? `, ${summary.requests} requests: ${perRequest(summary.busyMs)} µs of busy main-thread time per request` : ''}. Percentages are of busy time; µs/req divides by the requests served in the window.`,
+    '',
+  );
+  lines.push('Self time by package:', '', '| package | self ms | % | µs/req |', '| --- | ---: | ---: | ---: |');
+  for (const c of summary.categories.slice(0, 15)) lines.push(`| ${c.category} | ${f(c.ms)} | ${f(c.pct)} | ${perRequest(c.ms)} |`);
+  lines.push('', `Top ${top} functions by self time (all code):`, '', '| function | where | self % | µs/req |', '| --- | --- | ---: | ---: |');
+  for (const e of summary.topSelf.slice(0, top)) lines.push(`| ${e.name} | ${e.where.file}${e.line} | ${f(e.pct)} | ${perRequest(e.ms)} |`);
+  lines.push('', `Our library (libs/mcp/src), by self time — ${f(summary.oursSelfTotalPct)} % of busy time in all:`, '', '| file:function | self % | µs/req |', '| --- | ---: | ---: |');
+  for (const e of summary.oursSelf.slice(0, top)) lines.push(`| ${e.where.file}${e.line}:${e.name} | ${f(e.pct)} | ${perRequest(e.ms)} |`);
+  lines.push('', 'Our library, by inclusive time (the function and everything it calls):', '', '| file:function | inclusive % | µs/req |', '| --- | ---: | ---: |');
+  for (const e of summary.oursInclusive.slice(0, 20)) lines.push(`| ${e.where.file}${e.line}:${e.name} | ${f(e.pct)} | ${perRequest(e.ms)} |`);
   lines.push('');
   return lines.join('\n');
 }

@@ -67,24 +67,33 @@ export async function startServer(stack, { largeLimits = false, execArgv = [] } 
   });
 
   let queue = Promise.resolve();
-  /** Memory of the server process; `gc` runs two full collections first. Requests are serialized. */
-  const memory = (gc = false) => {
+  /** One request to the server over IPC, answered by a message of the same type; requests are serialized. */
+  const ask = (type, extra = {}) => {
     const next = queue.then(
       () =>
         new Promise((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`${stack} did not report its memory`)), 30_000);
-          child.on('message', function onRss(message) {
-            if (message?.type !== 'rss') return;
+          const timer = setTimeout(() => reject(new Error(`${stack} did not answer ${type}`)), 30_000);
+          child.on('message', function onAnswer(message) {
+            if (message?.type !== type) return;
             clearTimeout(timer);
-            child.off('message', onRss);
+            child.off('message', onAnswer);
             resolve(message);
           });
-          child.send({ type: 'rss', gc });
+          child.send({ type, ...extra });
         }),
     );
     queue = next.catch(() => undefined);
     return next;
   };
+  /** Memory of the server process; `gc` runs full collections (and waits for pages to be returned) first. */
+  const memory = (gc = false) => ask('rss', { gc });
+  /** CPU time the server process has used so far (user + system), in µs. */
+  const cpu = async () => {
+    const usage = await ask('cpu');
+    return usage.user + usage.system;
+  };
+  /** The server's monotonic clock in µs (what `--cpu-prof` timestamps use). */
+  const clock = async () => (await ask('cpu')).hrtimeUs;
   /** Asks the server to close and exit normally (so `--cpu-prof` writes its profile); SIGKILL after 15 s. */
   const stop = () =>
     new Promise((resolve) => {
@@ -106,7 +115,7 @@ export async function startServer(stack, { largeLimits = false, execArgv = [] } 
         process.kill(child.pid, 'SIGKILL');
       }
     });
-  return { stack, port, pid: child.pid, url: `http://${HOST}:${port}/mcp`, memory, stop, child };
+  return { stack, port, pid: child.pid, url: `http://${HOST}:${port}/mcp`, memory, cpu, clock, stop, child };
 }
 
 /** One HTTP request; resolves with status, headers and the body text. */

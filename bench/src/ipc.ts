@@ -1,19 +1,22 @@
 /**
  * The protocol between the runner (bench/run.mjs) and a server child process, over the fork IPC channel:
- * the child says `ready` with its port; the runner asks for `rss` (optionally after `global.gc()`) and for `exit`.
+ * the child says `ready` with its port; the runner asks for `rss` (optionally after `global.gc()`), for `cpu` (the
+ * process's CPU time so far, user and system, in µs, and its monotonic clock in µs: the clock of `--cpu-prof` sample
+ * timestamps) and for `exit`.
  */
 export interface Closable {
   close(): Promise<unknown> | unknown;
 }
 
-type RunnerMessage = { type: 'rss'; gc?: boolean } | { type: 'exit' };
+type RunnerMessage = { type: 'rss'; gc?: boolean } | { type: 'cpu' } | { type: 'exit' };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Reports readiness and serves the runner's requests until it asks this process to exit. */
 export function serveRunner(port: number, app: Closable): void {
   process.on('message', (message: RunnerMessage) => {
-    if (message.type === 'rss') void reportMemory(message.gc === true); else if (message.type === 'exit') {
+    if (message.type === 'rss') void reportMemory(message.gc === true);
+    else if (message.type === 'cpu') process.send?.({ type: 'cpu', ...process.cpuUsage(), hrtimeUs: Number(process.hrtime.bigint() / 1000n) }); else if (message.type === 'exit') {
       // A normal exit, so --cpu-prof writes its profile.
       const timer = setTimeout(() => process.exit(0), 2_000);
       void Promise.resolve(app.close()).finally(() => {

@@ -4,6 +4,7 @@ import { ContentTools } from './tools/content.tools.js';
 import { InteractiveTools } from './tools/interactive.tools.js';
 import { FixturePrompts } from './prompts/fixture.prompts.js';
 import { FixtureResources } from './resources/fixture.resources.js';
+import { MODERN_FIXTURES } from './modern/modern-fixtures.js';
 
 /** The fixture the official conformance suite expects, built only with the library's public API. */
 @Module({
@@ -13,8 +14,10 @@ import { FixtureResources } from './resources/fixture.resources.js';
       version: '1.0.0',
       // DNS-rebinding protection as the suite checks it: a foreign Host or Origin gets 403.
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      // 2026-07-28: the trigger tools announce list changes to subscriptions/listen streams.
+      modern: { listChanged: { tools: true, prompts: true } },
     }),
   ],
-  providers: [ContentTools, InteractiveTools, FixtureResources, FixturePrompts],
+  providers: [ContentTools, InteractiveTools, FixtureResources, FixturePrompts, ...MODERN_FIXTURES],
 })
 export class AppModule {}

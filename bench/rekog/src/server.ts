@@ -21,7 +21,7 @@ class AppModule {}
 /**
  * @rekog/mcp-nest 2.x in its fastest mode: stateless Streamable HTTP (a server per request, its default) with JSON
  * responses, self-mounted on Nest's express adapter (Nest's default body parser), MCP logging off. Same runner
- * protocol as ../src/ipc.ts: `ready` with the port, then `rss` and `exit` requests.
+ * protocol as ../src/ipc.ts: `ready` with the port, then `rss`, `cpu` and `exit` requests.
  */
 async function main(): Promise<void> {
   const mcp = new McpStrategy({
@@ -46,6 +46,8 @@ async function main(): Promise<void> {
       }
       const usage = process.memoryUsage();
       process.send?.({ type: 'rss', rss: usage.rss, heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external, arrayBuffers: usage.arrayBuffers });
+    } else if (message.type === 'cpu') {
+      process.send?.({ type: 'cpu', ...process.cpuUsage(), hrtimeUs: Number(process.hrtime.bigint() / 1000n) });
     } else if (message.type === 'exit') {
       const timer = setTimeout(() => process.exit(0), 2_000);
       void app.close().finally(() => {

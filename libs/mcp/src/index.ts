@@ -62,6 +62,7 @@ export { McpStoreUnavailableError } from './stores/store-unavailable.error.js';
 export type { McpModernOptions } from './interfaces/mcp-module-options.interface.js';
 export { MODERN_PROTOCOL_VERSIONS } from './modern/modern.constants.js';
 export { withMcpInputKey } from './modern/mrtr/input-key.js';
+export { McpClientInput } from './modern/mrtr/mcp-client-input.service.js';
 export { McpInputRequiredSignal, McpMissingClientCapabilitySignal } from './modern/mrtr/input-required.signal.js';
 export { McpListChangedNotifier } from './modern/subscriptions/mcp-list-changed.notifier.js';
 export { McpTaskSupport, type McpTaskSupportOptions } from './modern/tasks/mcp-task-support.decorator.js';

@@ -61,6 +61,7 @@ import { McpCompletionSources } from './completions/completion-sources.js';
 import { CompletionCompleteHandler } from './completions/completion-complete.handler.js';
 import { MCP_MODERN_PROVIDERS } from './modern/modern.providers.js';
 import { McpListChangedNotifier } from './modern/subscriptions/mcp-list-changed.notifier.js';
+import { McpClientInput } from './modern/mrtr/mcp-client-input.service.js';
 
 /**
  * Turns `@McpTool()` methods of any provider into an MCP server served over Streamable HTTP.
@@ -123,7 +124,7 @@ import { McpListChangedNotifier } from './modern/subscriptions/mcp-list-changed.
     // Protocol revision 2026-07-28 (modern/): era routing, discover, MRTR, listen, tasks extension.
     ...MCP_MODERN_PROVIDERS,
   ],
-  exports: [McpDispatcher, McpToolRegistry, McpResourceNotifier, McpListChangedNotifier],
+  exports: [McpDispatcher, McpToolRegistry, McpResourceNotifier, McpListChangedNotifier, McpClientInput],
 })
 export class McpModule extends ConfigurableModuleClass {
   static override forRoot(options: typeof OPTIONS_TYPE): DynamicModule {

@@ -28,4 +28,18 @@ export class AlertStore {
   list(tenant: string): WeatherAlert[] {
     return (this.byTenant.get(tenant) ?? []).map((alert) => ({ ...alert }));
   }
+
+  find(tenant: string, alertId: string): WeatherAlert | undefined {
+    const alert = this.byTenant.get(tenant)?.find((candidate) => candidate.alert_id === alertId);
+    return alert && { ...alert };
+  }
+
+  /** Removes one of the tenant's alerts; false when the tenant has no alert with that id. */
+  delete(tenant: string, alertId: string): boolean {
+    const alerts = this.byTenant.get(tenant) ?? [];
+    const index = alerts.findIndex((alert) => alert.alert_id === alertId);
+    if (index < 0) return false;
+    alerts.splice(index, 1);
+    return true;
+  }
 }

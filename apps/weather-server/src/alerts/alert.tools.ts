@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { McpArgs, McpTenant, McpTool, McpToolError } from '@nest-mcp/core';
+import { McpArgs, McpContext, McpTenant, McpTool, McpToolError, type McpToolContext } from '@nest-mcp/core';
 import { findCity } from '../weather/city-lookup.js';
 import { AlertStore, type WeatherAlert } from './alert.store.js';
 import { CreateWeatherAlertDto } from './dto/create-weather-alert.dto.js';
+import { DeleteWeatherAlertDto } from './dto/delete-weather-alert.dto.js';
+
+/** What the user is asked before an alert is deleted. */
+const CONFIRMATION_SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean', description: 'Delete the alert' } }, required: ['confirm'] };
 
 /** Alert tools: writes need `weather:write`, reads `weather:read`; each tenant sees only its own alerts. */
 @Injectable()
@@ -30,5 +34,26 @@ export class AlertTools {
   })
   listWeatherAlerts(@McpTenant() tenant: string): { alerts: WeatherAlert[] } {
     return { alerts: this.alerts.list(tenant) };
+  }
+
+  /**
+   * Asks the user to confirm, then deletes. In the 2026-07-28 era the question is an `input_required` round and
+   * this method runs again with the answer, so everything before `elicit()` only reads.
+   */
+  @McpTool({
+    description: "Delete one of the caller's weather alerts. The user is asked to confirm first; nothing is deleted without an explicit yes.",
+    title: 'Delete weather alert',
+    scopes: ['weather:write'],
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  })
+  async deleteWeatherAlert(@McpArgs() args: DeleteWeatherAlertDto, @McpTenant() tenant: string, @McpContext() context: McpToolContext): Promise<{ alert_id: string; deleted: boolean }> {
+    const alert = this.alerts.find(tenant, args.alert_id);
+    if (!alert) throw new McpToolError('ALERT_NOT_FOUND', `No alert "${args.alert_id}" for this caller`, { retryable: false, fields: ['alert_id'] });
+    const answer = await context.elicit({
+      message: `Delete the ${alert.priority} alert for ${alert.city} at ${alert.threshold_celsius} °C?`,
+      requestedSchema: CONFIRMATION_SCHEMA,
+    });
+    const confirmed = answer.action === 'accept' && answer.content?.confirm === true;
+    return { alert_id: alert.alert_id, deleted: confirmed && this.alerts.delete(tenant, alert.alert_id) };
   }
 }

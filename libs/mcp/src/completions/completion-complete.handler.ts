@@ -51,7 +51,7 @@ export class CompletionCompleteHandler implements McpMethodHandler {
     if (!completer) return { completion: { values: [] } };
 
     const label = describeRef(target.ref);
-    const value = await withHandlerContext(call, label, async (base) => {
+    const value = await withHandlerContext(call, async (base) => {
       const context: McpCompletionContext = { ...base, ref: params.ref, argument: params.argument, arguments: params.arguments };
       try {
         return await completer.handler(params.argument.value, context);

@@ -19,6 +19,7 @@ import { paramHeaderMismatch, scanParamHeaders, type McpParamHeader } from './he
 import { McpModernRefusal, modernHttpStatus, ModernRefusals } from './modern-errors.js';
 import { ModernMessages } from './modern.messages.js';
 import { CACHEABLE_METHODS, DISPATCHED_METHODS, INPUT_REQUIRED_METHODS, META, MODERN_PROTOCOL_VERSIONS, TASKS_EXTENSION } from './modern.constants.js';
+import { McpClientInput } from './mrtr/mcp-client-input.service.js';
 import { McpInputRound } from './mrtr/input-round.js';
 import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpModernTasks } from './tasks/mcp-modern-tasks.service.js';
@@ -70,6 +71,7 @@ export class McpModernServer implements OnApplicationBootstrap {
     private readonly registry: McpToolRegistry,
     private readonly states: McpRequestStateCodec,
     private readonly tasks: McpModernTasks,
+    private readonly clientInput: McpClientInput,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {
     this.serverInfo = { name: options.name, version: options.version };
@@ -190,7 +192,8 @@ export class McpModernServer implements OnApplicationBootstrap {
       cancellationScope: channel.cancellationScope,
       onInsufficientScope: channel.onInsufficientScope,
     };
-    const answer = await this.dispatcher.dispatch({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context);
+    const dispatch = () => this.dispatcher.dispatch({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context);
+    const answer = mrtr ? await this.clientInput.runWith(round, dispatch) : await dispatch();
     if (round.invalidKey !== undefined) {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`);
     }

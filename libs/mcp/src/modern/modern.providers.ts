@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { McpModernServer } from './mcp-modern.server.js';
+import { McpClientInput } from './mrtr/mcp-client-input.service.js';
 import { McpRequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpLegacySessionTracker } from './subscriptions/legacy-session.tracker.js';
 import { McpListenService } from './subscriptions/listen.service.js';
@@ -13,6 +14,7 @@ import { McpModernStdioHandler } from './transports/modern-stdio.handler.js';
 /** Everything the 2026-07-28 era adds to `McpModule`. */
 export const MCP_MODERN_PROVIDERS: Provider[] = [
   McpRequestStateCodec,
+  McpClientInput,
   McpTaskSupportRegistry,
   McpTaskStateStore,
   McpModernTasks,

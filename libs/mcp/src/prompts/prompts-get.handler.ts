@@ -36,7 +36,7 @@ export class PromptsGetHandler implements McpMethodHandler {
       if (!validation.valid) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, validation.message, { fields: validation.fields });
       args = validation.value;
     }
-    const value = await withHandlerContext(call, name, async (base) => {
+    const value = await withHandlerContext(call, async (base) => {
       const context: McpPromptContext = { ...base, promptName: name };
       try {
         return await prompt.handler(args, context);

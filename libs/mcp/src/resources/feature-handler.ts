@@ -22,14 +22,15 @@ export function createFeatureHandler<C extends McpHandlerContext>(factory: McpTo
 }
 
 /**
- * Runs `invoke` with a handler context for `call` (progress and logs go to the request's channel, and stop when
- * it ends). `label` names the target in the context factory; it is not exposed.
+ * Runs `invoke` with a handler context for `call`: the tools' context factory builds it, so progress (with the
+ * request's `_meta.progressToken`) and logs go to the request's channel at the session's level, and stop when
+ * the request ends.
  */
-export async function withHandlerContext<T>(call: McpCall, label: string, invoke: (context: McpHandlerContext) => Promise<T>): Promise<T> {
+export async function withHandlerContext<T>(call: McpCall, invoke: (context: McpHandlerContext) => Promise<T>): Promise<T> {
   const meta = call.params._meta;
   const handle = createToolContext({
     requestId: call.id,
-    toolName: label,
+    toolName: '', // not part of a handler context (picked out below)
     progressToken: typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>).progressToken : undefined,
     request: call.context,
     signal: call.signal,

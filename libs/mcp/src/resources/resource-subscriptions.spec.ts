@@ -3,8 +3,20 @@ import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 import type { McpStreamHub } from '../transports/streams/stream-hub.js';
 import { subscriberFor, type ResourceSubscriber } from './resource-subscriber.js';
 import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, McpResourceSubscriptions } from './resource-subscriptions.js';
+import type { McpSessionService } from '../sessions/mcp-session.service.js';
 
 const UPDATED: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://a' } };
+
+/** Stands in for the session service: records the end listener so a test can end a session. */
+function sessions() {
+  let listener: (sessionId: string) => void = () => undefined;
+  return {
+    onEnd: (fn: (sessionId: string) => void) => {
+      listener = fn;
+    },
+    end: (sessionId: string) => listener(sessionId),
+  };
+}
 
 function recorder(key: string, reachable = true): ResourceSubscriber & { received: JsonRpcMessage[] } {
   const received: JsonRpcMessage[] = [];
@@ -20,7 +32,7 @@ function recorder(key: string, reachable = true): ResourceSubscriber & { receive
 
 describe('McpResourceSubscriptions', () => {
   it('delivers to every subscriber of the URI, once per subscriber, and counts those reached', () => {
-    const subscriptions = new McpResourceSubscriptions();
+    const subscriptions = new McpResourceSubscriptions(sessions() as unknown as McpSessionService);
     const one = recorder('s1');
     const two = recorder('s2');
     const away = recorder('s3', false);
@@ -36,7 +48,7 @@ describe('McpResourceSubscriptions', () => {
   });
 
   it('unsubscribes one URI, and forgets a whole subscriber', () => {
-    const subscriptions = new McpResourceSubscriptions();
+    const subscriptions = new McpResourceSubscriptions(sessions() as unknown as McpSessionService);
     const one = recorder('s1');
     subscriptions.subscribe('test://a', one);
     subscriptions.subscribe('test://b', one);
@@ -50,7 +62,7 @@ describe('McpResourceSubscriptions', () => {
   });
 
   it(`refuses more than ${MAX_SUBSCRIPTIONS_PER_SUBSCRIBER} URIs per subscriber, but re-subscribing is fine`, () => {
-    const subscriptions = new McpResourceSubscriptions();
+    const subscriptions = new McpResourceSubscriptions(sessions() as unknown as McpSessionService);
     const one = recorder('s1');
     for (let index = 0; index < MAX_SUBSCRIPTIONS_PER_SUBSCRIBER; index++) expect(subscriptions.subscribe(`test://r/${index}`, one)).toBe(true);
     expect(subscriptions.subscribe('test://one-too-many', one)).toBe(false);
@@ -92,5 +104,18 @@ describe('subscriberFor', () => {
     expect(subscriber.deliver(UPDATED)).toBe(true);
     expect(written).toEqual([UPDATED]);
     expect(sent).toEqual([]);
+  });
+
+  it('forgets a session\'s subscriptions when the session ends', () => {
+    const ended = sessions();
+    const subscriptions = new McpResourceSubscriptions(ended as unknown as McpSessionService);
+    const http = recorder('http:s1');
+    const legacy = recorder('sse:s2');
+    subscriptions.subscribe('test://a', http);
+    subscriptions.subscribe('test://a', legacy);
+    ended.end('s1');
+    expect(subscriptions.deliver('test://a', UPDATED)).toBe(1);
+    expect(http.received).toEqual([]);
+    expect(legacy.received).toEqual([UPDATED]);
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { JsonRpcMessage } from '../protocol/json-rpc.types.js';
 import type { ResourceSubscriber } from './resource-subscriber.js';
+import { McpSessionService } from '../sessions/mcp-session.service.js';
 
 /** Most URIs one session may watch, so a client cannot grow this instance's memory without bound. */
 export const MAX_SUBSCRIPTIONS_PER_SUBSCRIBER = 1000;
@@ -13,6 +14,14 @@ export const MAX_SUBSCRIPTIONS_PER_SUBSCRIBER = 1000;
 export class McpResourceSubscriptions {
   private readonly byUri = new Map<string, Map<string, ResourceSubscriber>>();
   private readonly bySubscriber = new Map<string, Set<string>>();
+
+  constructor(sessions: McpSessionService) {
+    // Subscriptions are per session: they end with it (subscriber keys are `<transport>:<session id>`).
+    sessions.onEnd((sessionId) => {
+      this.forget(`http:${sessionId}`);
+      this.forget(`sse:${sessionId}`);
+    });
+  }
 
   /** Records the subscription; false when the subscriber already watches its maximum of URIs. */
   subscribe(uri: string, subscriber: ResourceSubscriber): boolean {

@@ -24,7 +24,7 @@ export class ResourcesReadHandler implements McpMethodHandler {
     const uri = uriParam(call.params, this.method);
     const match = this.registry.resolve(uri);
     if (!match) throw resourceNotFound(uri);
-    const value = await withHandlerContext(call, uri, async (base) => {
+    const value = await withHandlerContext(call, async (base) => {
       const context: McpResourceContext = { ...base, uri, resourceName: match.name, ...(match.uriTemplate !== undefined && { uriTemplate: match.uriTemplate }) };
       try {
         return await match.handler(match.variables, context);

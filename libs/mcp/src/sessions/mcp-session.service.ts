@@ -20,6 +20,8 @@ export function ownerOf(principal: McpPrincipal | undefined): string {
  */
 @Injectable()
 export class McpSessionService {
+  /** Called with the id of every session ended here (DELETE, or its legacy stream closing). */
+  private readonly endListeners = new Set<(sessionId: string) => void>();
   /** Session ids created on this instance, per tenant (for the per-tenant cap). */
   private readonly byTenant = new Map<string, Set<string>>();
   constructor(
@@ -67,5 +69,11 @@ export class McpSessionService {
   async end(id: string): Promise<void> {
     await this.store.delete(KEY_PREFIX + id);
     for (const ids of this.byTenant.values()) ids.delete(id);
+    for (const listener of this.endListeners) listener(id);
+  }
+
+  /** Lets per-session state held in memory elsewhere (resource subscriptions) be dropped with the session. */
+  onEnd(listener: (sessionId: string) => void): void {
+    this.endListeners.add(listener);
   }
 }
