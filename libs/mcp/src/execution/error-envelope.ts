@@ -36,7 +36,8 @@ export function errorToEnvelope(error: unknown): { envelope: McpErrorEnvelope; i
   };
 }
 
-function httpExceptionMessage(error: HttpException): string {
+/** The caller-facing message of a Nest HttpException (its response's `message`, joined when a list). */
+export function httpExceptionMessage(error: HttpException): string {
   const response = error.getResponse();
   if (typeof response === 'string') return response;
   const message = (response as { message?: unknown }).message;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpCall, McpMethodHandler } from '../protocol/handlers/method-handler.interface.js';
-import { listPage } from '../resources/list-page.js';
+import { listPage } from '../protocol/pagination-cursor.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 
 /** `prompts/list`: serialises descriptors built at boot, a page at a time. */

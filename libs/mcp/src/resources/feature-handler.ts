@@ -6,6 +6,7 @@ import type { McpToolContext } from '../interfaces/mcp-tool-context.interface.js
 import type { McpCall } from '../protocol/handlers/method-handler.interface.js';
 import { JsonRpcErrorCode } from '../protocol/json-rpc-error-codes.js';
 import { McpProtocolError } from '../protocol/protocol-error.js';
+import { httpExceptionMessage } from '../execution/error-envelope.js';
 import type { McpHandlerContext } from './mcp-handler-context.interface.js';
 
 /** Calls a resource, prompt or completion method with `(payload, context)` through Nest's guards and interceptors. */
@@ -57,13 +58,4 @@ export function toProtocolError(error: unknown, logger: Logger, failure: string)
   }
   logger.error(failure, error instanceof Error ? error.stack : String(error));
   return new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Internal error');
-}
-
-function httpExceptionMessage(error: HttpException): string {
-  const response = error.getResponse();
-  if (typeof response === 'string') return response;
-  const message = (response as { message?: unknown }).message;
-  if (typeof message === 'string') return message;
-  if (Array.isArray(message)) return message.join('; ');
-  return error.message;
 }

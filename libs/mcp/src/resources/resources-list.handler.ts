@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpCall, McpMethodHandler } from '../protocol/handlers/method-handler.interface.js';
-import { listPage } from './list-page.js';
+import { listPage } from '../protocol/pagination-cursor.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
 
 /** `resources/list`: the fixed resources (templates have their own list), a page at a time. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
-import { decodeCursor, encodeCursor } from '../pagination-cursor.js';
+import { listPage } from '../pagination-cursor.js';
 import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
 
 /** `tools/list`: serialises descriptors built at boot, a page at a time. */
@@ -17,10 +17,6 @@ export class ToolsListHandler implements McpMethodHandler {
 
   handle({ params, context }: McpCall): Record<string, unknown> {
     // A caller only sees the tools it may call.
-    const tools = this.registry.visibleDescriptors(context.principal?.scopes);
-    const start = decodeCursor(params.cursor, tools.length);
-    const end = start + this.options.pageSize;
-    const page = start === 0 && end >= tools.length ? tools : tools.slice(start, end);
-    return end < tools.length ? { tools: page, nextCursor: encodeCursor(end) } : { tools: page };
+    return listPage('tools', this.registry.visibleDescriptors(context.principal?.scopes), params.cursor, this.options.pageSize);
   }
 }
