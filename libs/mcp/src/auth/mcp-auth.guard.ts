@@ -14,9 +14,13 @@ import { McpHttpRefusal } from './mcp-http-refusal.exception.js';
 export class McpAuthGuard implements CanActivate {
   constructor(private readonly auth: McpAuthService) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    // Synchronous when authentication is off: no await hop on the hot path.
     if (!this.auth.enabled) return true;
-    const request = context.switchToHttp().getRequest<Request>();
+    return this.authenticate(context.switchToHttp().getRequest<Request>());
+  }
+
+  private async authenticate(request: Request): Promise<boolean> {
     try {
       (request as unknown as Record<string, unknown>)[MCP_PRINCIPAL_REQUEST_KEY] = await this.auth.authenticate(credentialsOf(request));
       return true;

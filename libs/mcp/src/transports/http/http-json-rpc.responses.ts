@@ -4,10 +4,11 @@ import { JsonRpcErrorCode } from '../../protocol/json-rpc-error-codes.js';
 import type { JsonRpcId } from '../../protocol/json-rpc.types.js';
 
 /** Sends one JSON value with an exact Content-Length (one encode per response). */
-export function sendJson(response: Response, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  response.end(text);
+export function sendJson(response: Response, status: number, body: unknown, headers?: Record<string, string>): void {
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  if (headers) for (const name in headers) response.setHeader(name, headers[name]);
+  response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': bytes.length });
+  response.end(bytes);
 }
 
 /** Refuses a whole HTTP request with a status and a JSON-RPC error body (id null unless known). */

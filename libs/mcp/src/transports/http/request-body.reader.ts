@@ -17,20 +17,37 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, failure: 'too-large' };
-  const chunks: Buffer[] = [];
-  let size = 0;
+  const raw = await readRaw(request, maxBytes);
+  if (typeof raw === 'string') return { ok: false, failure: raw };
   try {
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBytes) return { ok: false, failure: 'too-large' };
-      chunks.push(chunk);
-    }
-  } catch {
-    return { ok: false, failure: 'aborted' };
-  }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) };
+    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
   } catch {
     return { ok: false, failure: 'unparsable' };
   }
+}
+
+/**
+ * The body's bytes, read with plain listeners (cheaper per request than an async iterator), without a copy
+ * when it arrives in one chunk; stops reading past `maxBytes`.
+ */
+function readRaw(request: Request, maxBytes: number): Promise<Buffer | 'too-large' | 'aborted'> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: Buffer | 'too-large' | 'aborted') => {
+      request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return finish('too-large');
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    const onError = () => finish('aborted');
+    const onClose = () => {
+      if (!request.readableEnded) finish('aborted');
+    };
+    request.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }
