@@ -30,7 +30,7 @@ export type { JsonSchema } from './schema/json-schema.types.js';
 export { serveMcpOverStdio } from './transports/stdio/serve-stdio.js';
 export type { McpStdioOptions } from './transports/stdio/stdio.transport.js';
 export { McpStderrLogger } from './transports/stdio/stderr.logger.js';
-export type { McpSessionOptions, McpStreamOptions } from './interfaces/mcp-module-options.interface.js';
+export type { McpSessionOptions, McpStreamOptions, McpJobOptions } from './interfaces/mcp-module-options.interface.js';
 export { MCP_STORE, type McpKeyValueStore } from './stores/key-value.store.js';
 export { McpMemoryStore } from './stores/memory.store.js';
 export type { McpAuthOptions, McpJwtOptions, McpApiKey, McpResourceMetadataOptions } from './auth/mcp-auth-options.interface.js';

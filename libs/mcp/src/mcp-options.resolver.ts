@@ -37,7 +37,13 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
       idleTtlMs: positiveInteger('sessions.idleTtlMs', options.sessions?.idleTtlMs, 30 * 60_000),
     },
     auth: resolveAuth(options.auth),
-    jobs: { resultTtlMs: positiveInteger('jobs.resultTtlMs', options.jobs?.resultTtlMs, 60 * 60_000) },
+    jobs: {
+      resultTtlMs: positiveInteger('jobs.resultTtlMs', options.jobs?.resultTtlMs, 60 * 60_000),
+      lockDurationMs: positiveInteger('jobs.lockDurationMs', options.jobs?.lockDurationMs, 30_000),
+      stalledIntervalMs: positiveInteger('jobs.stalledIntervalMs', options.jobs?.stalledIntervalMs, 15_000),
+      maxStalledCount: nonNegativeInteger('jobs.maxStalledCount', options.jobs?.maxStalledCount, 1),
+      concurrency: positiveInteger('jobs.concurrency', options.jobs?.concurrency, 10),
+    },
     idempotency: { ttlMs: positiveInteger('idempotency.ttlMs', options.idempotency?.ttlMs, 24 * 60 * 60_000) },
     redis: resolveRedis(options.redis),
     modern: resolveModern(options.modern),
@@ -191,5 +197,11 @@ export function normalizePath(path: string, option = 'path'): string {
 function positiveInteger(option: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0) throw new McpConfigurationError(McpMessages.invalidOption(option, `must be a positive integer, got ${String(value)}`));
+  return value;
+}
+
+function nonNegativeInteger(option: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0) throw new McpConfigurationError(McpMessages.invalidOption(option, `must be an integer of at least 0, got ${String(value)}`));
   return value;
 }

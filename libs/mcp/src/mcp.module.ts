@@ -21,12 +21,13 @@ import { McpJobExecutor } from './jobs/mcp-job.executor.js';
 import { McpJobService } from './jobs/mcp-job.service.js';
 import { McpJobTools } from './jobs/mcp-job.tools.js';
 import { MCP_JOB_QUEUE } from './jobs/job-queue.interface.js';
-import { McpMemoryJobQueue } from './jobs/memory-job.queue.js';
+import { createMcpJobQueue } from './jobs/job-queue.factory.js';
 import { McpTaskHandlers } from './protocol/handlers/tasks.handlers.js';
 import { McpBodyParserErrorFilter } from './transports/http/body-parser-error.filter.js';
 import { createMcpControllers } from './transports/http/mcp-http.controller.js';
 import { McpLegacySseTransport } from './transports/sse/legacy-sse.transport.js';
 import { McpStreamHub } from './transports/streams/stream-hub.js';
+import { McpInstanceRouter } from './transports/routing/mcp-instance.router.js';
 import { McpStdioTransport } from './transports/stdio/stdio.transport.js';
 import { SseEventStore } from './transports/streams/sse-event.store.js';
 import { McpSessionService } from './sessions/mcp-session.service.js';
@@ -96,10 +97,10 @@ import { McpClientInput } from './modern/mrtr/mcp-client-input.service.js';
     McpJobService,
     McpJobTools,
     McpTaskHandlers,
-    { provide: MCP_JOB_QUEUE, useClass: McpMemoryJobQueue },
     McpSessionService,
     SseEventStore,
     McpStreamHub,
+    McpInstanceRouter,
     McpHttpTransport,
     McpLegacySseTransport,
     McpStdioTransport,
@@ -146,6 +147,7 @@ export class McpModule extends ConfigurableModuleClass {
         { provide: MCP_RESOLVED_OPTIONS, useFactory: (options: McpModuleOptions) => resolveMcpOptions(options, paths), inject: [MCP_MODULE_OPTIONS] },
         { provide: MCP_STORE, useFactory: createMcpStore, inject: [MCP_RESOLVED_OPTIONS] },
         { provide: MCP_BUS, useFactory: createMcpBus, inject: [MCP_RESOLVED_OPTIONS] },
+        { provide: MCP_JOB_QUEUE, useFactory: createMcpJobQueue, inject: [MCP_RESOLVED_OPTIONS, McpJobExecutor, McpJobStore, MCP_BUS] },
         McpStoreLifecycle,
       ],
       exports: [...(definition.exports ?? []), MCP_RESOLVED_OPTIONS, MCP_STORE, MCP_BUS],

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AlertPriority } from './dto/create-weather-alert.dto.js';
 
@@ -12,34 +11,22 @@ export interface WeatherAlert {
   created_at: string;
 }
 
-/** Alerts per tenant: a tenant can only ever read and write its own partition. */
-@Injectable()
-export class AlertStore {
-  private readonly byTenant = new Map<string, WeatherAlert[]>();
+/** What `create` is given: the alert without its generated fields. */
+export type NewWeatherAlert = Omit<WeatherAlert, 'alert_id' | 'created_at'>;
 
-  create(tenant: string, alert: Omit<WeatherAlert, 'alert_id' | 'created_at'>): WeatherAlert {
-    const stored: WeatherAlert = { alert_id: `alr_${randomUUID()}`, ...alert, created_at: new Date().toISOString() };
-    const alerts = this.byTenant.get(tenant) ?? [];
-    alerts.push(stored);
-    this.byTenant.set(tenant, alerts);
-    return { ...stored };
-  }
-
-  list(tenant: string): WeatherAlert[] {
-    return (this.byTenant.get(tenant) ?? []).map((alert) => ({ ...alert }));
-  }
-
-  find(tenant: string, alertId: string): WeatherAlert | undefined {
-    const alert = this.byTenant.get(tenant)?.find((candidate) => candidate.alert_id === alertId);
-    return alert && { ...alert };
-  }
-
+/**
+ * Alerts per tenant: a tenant can only ever read and write its own partition. The injection token of the
+ * alert store; `MemoryAlertStore` serves one instance, `RedisAlertStore` (when `REDIS_URL` is set) all of them.
+ */
+export abstract class AlertStore {
+  abstract create(tenant: string, alert: NewWeatherAlert): Promise<WeatherAlert>;
+  abstract list(tenant: string): Promise<WeatherAlert[]>;
+  abstract find(tenant: string, alertId: string): Promise<WeatherAlert | undefined>;
   /** Removes one of the tenant's alerts; false when the tenant has no alert with that id. */
-  delete(tenant: string, alertId: string): boolean {
-    const alerts = this.byTenant.get(tenant) ?? [];
-    const index = alerts.findIndex((alert) => alert.alert_id === alertId);
-    if (index < 0) return false;
-    alerts.splice(index, 1);
-    return true;
-  }
+  abstract delete(tenant: string, alertId: string): Promise<boolean>;
+}
+
+/** The stored form of a new alert: an unguessable id and the creation time. */
+export function stampAlert(alert: NewWeatherAlert): WeatherAlert {
+  return { alert_id: `alr_${randomUUID()}`, ...alert, created_at: new Date().toISOString() };
 }

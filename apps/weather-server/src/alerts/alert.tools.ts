@@ -20,7 +20,7 @@ export class AlertTools {
     idempotencyKey: 'idempotency_key',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   })
-  createWeatherAlert(@McpArgs() args: CreateWeatherAlertDto, @McpTenant() tenant: string): WeatherAlert {
+  async createWeatherAlert(@McpArgs() args: CreateWeatherAlertDto, @McpTenant() tenant: string): Promise<WeatherAlert> {
     const city = findCity(args.city);
     if (!city) throw new McpToolError('CITY_NOT_FOUND', `Unknown city "${args.city}"`, { retryable: false, fields: ['city'] });
     return this.alerts.create(tenant, { city_id: city.id, city: city.name, threshold_celsius: args.threshold_celsius, priority: args.priority });
@@ -32,8 +32,8 @@ export class AlertTools {
     scopes: ['weather:read'],
     annotations: { readOnlyHint: true, openWorldHint: false },
   })
-  listWeatherAlerts(@McpTenant() tenant: string): { alerts: WeatherAlert[] } {
-    return { alerts: this.alerts.list(tenant) };
+  async listWeatherAlerts(@McpTenant() tenant: string): Promise<{ alerts: WeatherAlert[] }> {
+    return { alerts: await this.alerts.list(tenant) };
   }
 
   /**
@@ -47,13 +47,13 @@ export class AlertTools {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   })
   async deleteWeatherAlert(@McpArgs() args: DeleteWeatherAlertDto, @McpTenant() tenant: string, @McpContext() context: McpToolContext): Promise<{ alert_id: string; deleted: boolean }> {
-    const alert = this.alerts.find(tenant, args.alert_id);
+    const alert = await this.alerts.find(tenant, args.alert_id);
     if (!alert) throw new McpToolError('ALERT_NOT_FOUND', `No alert "${args.alert_id}" for this caller`, { retryable: false, fields: ['alert_id'] });
     const answer = await context.elicit({
       message: `Delete the ${alert.priority} alert for ${alert.city} at ${alert.threshold_celsius} °C?`,
       requestedSchema: CONFIRMATION_SCHEMA,
     });
     const confirmed = answer.action === 'accept' && answer.content?.confirm === true;
-    return { alert_id: alert.alert_id, deleted: confirmed && this.alerts.delete(tenant, alert.alert_id) };
+    return { alert_id: alert.alert_id, deleted: confirmed && (await this.alerts.delete(tenant, alert.alert_id)) };
   }
 }

@@ -9,7 +9,9 @@ const DEFAULT_KEY_SCOPES = ['weather:read', 'weather:write'];
  * - `MCP_API_KEYS`: comma-separated `key`, `key|tenant` or `key|tenant|scope1 scope2` entries;
  * - `MCP_PUBLIC_URL`: public base URL for the legacy SSE endpoint event;
  * - `MCP_ALLOWED_ORIGINS`: comma-separated browser origins besides localhost;
- * - `REDIS_URL`: share sessions, stream events, jobs and idempotency keys with other instances through Redis.
+ * - `REDIS_URL`: share sessions, stream events, jobs and idempotency keys with other instances through Redis;
+ * - `MCP_JOBS_LOCK_DURATION_MS`, `MCP_JOBS_STALLED_INTERVAL_MS`: how soon another instance takes over the job of
+ *   an instance that died (`jobs.lockDurationMs`, `jobs.stalledIntervalMs`; with `REDIS_URL`).
  * Neither credential variable set: open access as tenant `default` (the library warns on stderr).
  */
 export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
@@ -23,6 +25,10 @@ export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
     trustProxy: env.MCP_TRUST_PROXY === 'true',
     allowedOrigins: env.MCP_ALLOWED_ORIGINS?.split(',').map((origin) => origin.trim()).filter(Boolean),
     ...(env.REDIS_URL && { redis: { url: env.REDIS_URL } }),
+    jobs: {
+      ...(env.MCP_JOBS_LOCK_DURATION_MS && { lockDurationMs: Number(env.MCP_JOBS_LOCK_DURATION_MS) }),
+      ...(env.MCP_JOBS_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(env.MCP_JOBS_STALLED_INTERVAL_MS) }),
+    },
     auth: {
       ...(env.MCP_JWT_SECRET && { jwt: { secret: env.MCP_JWT_SECRET } }),
       ...(apiKeys.length > 0 && { apiKeys }),

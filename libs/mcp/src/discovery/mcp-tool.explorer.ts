@@ -79,6 +79,7 @@ export class McpToolExplorer implements OnModuleInit {
 
     const argsType = this.argsTypeOf(prototype, methodName, site);
     const raw = options.inputSchema === undefined ? undefined : this.compileRaw(options.inputSchema, argsType, site);
+    if (raw) this.bindRawArgs(prototype, methodName);
     const descriptor: McpToolDescriptor = {
       name,
       ...(options.title !== undefined && { title: options.title }),
@@ -98,6 +99,16 @@ export class McpToolExplorer implements OnModuleInit {
       throw new McpConfigurationError(McpMessages.invalidScopes(site));
     }
     return { name, site, descriptor, argsType, checkRawArgs: raw?.check, timeoutMs, job, idempotencyKey, scopes: [...scopes], handler: this.handlers.create(wrapper, methodName, site) };
+  }
+
+  /**
+   * With a hand-written schema the plain arguments go to `@McpArgs()`, or to an undecorated first parameter
+   * even when others carry MCP decorators (Nest only fills decorated parameters then).
+   */
+  private bindRawArgs(prototype: object, methodName: string): void {
+    const params = this.accessor.getParams(prototype, methodName);
+    if (!params || findParamIndex(params, McpParamType.ARGS) !== undefined) return;
+    if (!Object.values(params).some((param) => param.index === 0)) this.accessor.markArgsParam(prototype, methodName, 0);
   }
 
   /** A hand-written schema is kept verbatim (a deep copy) and compiled now, so a bad one fails the boot. */

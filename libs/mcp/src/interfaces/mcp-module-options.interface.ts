@@ -50,7 +50,7 @@ export interface McpModuleOptions {
    */
   redis?: McpRedisOptions;
   /** Long-running tools (`@McpTool({ job: true })`). */
-  jobs?: { /** How long a job and its result are kept (1 hour). */ resultTtlMs?: number };
+  jobs?: McpJobOptions;
   /** Idempotency keys (`@McpTool({ idempotencyKey: '...' })`). */
   idempotency?: { /** How long a key remembers its first result (24 hours). */ ttlMs?: number };
   /** Protocol revision 2026-07-28 (the stateless era), served on the same endpoint as the older revisions. */
@@ -75,6 +75,25 @@ export interface McpModernOptions {
    * and delivers the notifications to `subscriptions/listen` streams and legacy GET streams. Off by default.
    */
   listChanged?: { tools?: boolean; prompts?: boolean; resources?: boolean };
+}
+
+/**
+ * Long-running tools. The last four apply with the `redis` option, where jobs run on a BullMQ queue shared by
+ * every instance: a worker that dies mid-job loses its lock, and after `lockDurationMs` plus at most two
+ * `stalledIntervalMs` another instance's worker takes the job over.
+ * @publicApi
+ */
+export interface McpJobOptions {
+  /** How long a job and its result are kept (1 hour). */
+  resultTtlMs?: number;
+  /** How long a worker's lock on a running job lasts without renewal, in ms (30 000); renewed at half of it. */
+  lockDurationMs?: number;
+  /** How often each instance looks for jobs whose worker is gone, in ms (15 000). */
+  stalledIntervalMs?: number;
+  /** Times a job may be taken over after its worker died before it is failed (1); 0 fails it at once. */
+  maxStalledCount?: number;
+  /** Jobs one instance runs at once (10). */
+  concurrency?: number;
 }
 
 /**
@@ -151,7 +170,7 @@ export interface McpResolvedOptions extends Required<Pick<McpModuleOptions, 'nam
   auth: McpAuthOptions;
   allowedOrigins: string[];
   allowedHosts?: string[];
-  jobs: { resultTtlMs: number };
+  jobs: Required<McpJobOptions>;
   idempotency: { ttlMs: number };
   limits: Required<Omit<McpLimitOptions, 'rateLimit'>> & Pick<McpLimitOptions, 'rateLimit'>;
   modern: { requestStateSecret?: string; requestStateTtlMs: number; listChanged: { tools: boolean; prompts: boolean; resources: boolean } };

@@ -3,7 +3,7 @@ import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
 import { McpToolCallRunner } from '../execution/tool-call.runner.js';
 import { envelopeToCallToolResult } from '../results/mcp-result.js';
 import { errorBody } from '../results/mcp-tool.error.js';
-import type { McpJobSubmission } from './job.record.js';
+import { isFinal, type McpJobSubmission } from './job.record.js';
 import { createJobToolContext } from './job-tool-context.js';
 import { McpJobStore } from './mcp-job.store.js';
 
@@ -19,6 +19,11 @@ export class McpJobExecutor implements BeforeApplicationShutdown {
     private readonly jobs: McpJobStore,
   ) {}
 
+  /**
+   * Runs the job unless it is already over. Resolves once its outcome is recorded (or logged as unrecordable);
+   * rejects only when the job could not be read before it started (the queue may retry it), never for the
+   * tool's own failure.
+   */
   execute(submission: McpJobSubmission): Promise<void> {
     const controller = new AbortController();
     const done = this.run(submission, controller).finally(() => this.running.delete(submission.jobId));
@@ -40,6 +45,9 @@ export class McpJobExecutor implements BeforeApplicationShutdown {
 
   private async run(submission: McpJobSubmission, controller: AbortController): Promise<void> {
     const { tenant, jobId } = submission;
+    // Cancelled while it waited in the queue, or finished by a worker that died before telling the queue: done.
+    const record = await this.jobs.get(tenant, jobId);
+    if (!record || isFinal(record.status)) return;
     const tool = this.registry.get(submission.tool);
     if (!tool) {
       const result = envelopeToCallToolResult({ status: 'error', error: errorBody('INTERNAL_ERROR', 'The job\'s tool no longer exists') });

@@ -19,10 +19,20 @@ export class McpJobService {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  /** Records a job and queues it; the caller answers at once with the job's pending state. */
+  /**
+   * Records a job and queues it; the caller answers at once with the job's pending state. When the queue refuses
+   * (Redis down), the record is marked failed and the error propagates: the call answers UNAVAILABLE (retryable)
+   * rather than a pending envelope for a job that will never run.
+   */
   async start(tool: string, args: Record<string, unknown>, context: McpToolContext, estimatedSeconds?: number): Promise<McpJobRecord> {
     const record = await this.jobs.create(context.tenant, tool, estimatedSeconds);
-    await this.queue.submit({ jobId: record.id, tenant: context.tenant, tool, args, principal: context.principal, protocolVersion: context.protocolVersion });
+    try {
+      await this.queue.submit({ jobId: record.id, tenant: context.tenant, tool, args, principal: context.principal, protocolVersion: context.protocolVersion });
+    } catch (error) {
+      const result = envelopeToCallToolResult({ status: 'error', error: errorBody('UNAVAILABLE', 'The job could not be queued; retry the call.', { retryable: true }) });
+      await this.jobs.update(context.tenant, record.id, { status: 'error', result }).catch(() => undefined);
+      throw error;
+    }
     return record;
   }
 

@@ -6,6 +6,8 @@ import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
 import { isFinal, type McpJobRecord } from './job.record.js';
 
 const MAX_LISTED_JOBS = 1_000;
+/** Writers of one job are its worker's progress, its outcome and a cancellation: a few at most. */
+const MAX_UPDATE_ATTEMPTS = 20;
 
 /**
  * Job records, keyed by tenant: a job id from another tenant simply does not exist (no existence leak).
@@ -39,13 +41,19 @@ export class McpJobStore {
     return this.store.get<McpJobRecord>(this.key(tenant, jobId));
   }
 
-  /** Applies `change` unless the job is already final (a cancelled job stays cancelled). */
+  /**
+   * Applies `change` unless the job is already final (a cancelled job stays cancelled). A compare-and-set, so a
+   * cancellation on one instance and the outcome on another cannot overwrite each other: the first to land wins.
+   */
   async update(tenant: string, jobId: string, change: Partial<McpJobRecord>): Promise<McpJobRecord | undefined> {
-    const current = await this.get(tenant, jobId);
-    if (!current || isFinal(current.status)) return current;
-    const next: McpJobRecord = { ...current, ...change, updatedAt: new Date().toISOString() };
-    await this.store.set(this.key(tenant, jobId), next, next.ttlMs);
-    return next;
+    const key = this.key(tenant, jobId);
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.get(tenant, jobId);
+      if (!current || isFinal(current.status)) return current;
+      const next: McpJobRecord = { ...current, ...change, updatedAt: new Date().toISOString() };
+      if (await this.store.compareAndSet(key, current, next, next.ttlMs)) return next;
+      if (attempt >= MAX_UPDATE_ATTEMPTS) throw new Error(`Job ${jobId} changed under every one of ${MAX_UPDATE_ATTEMPTS} updates`);
+    }
   }
 
   /** The tenant's jobs, newest first. */

@@ -21,6 +21,7 @@ export interface EnvelopeIssue {
   readonly problem: string;
 }
 
+/** A JSON object (not null, not an array). */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The `_meta` object of some params, if it is an object. */

@@ -12,7 +12,9 @@ import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcRequest, Jso
 import { McpCapabilities } from '../protocol/mcp-capabilities.js';
 import { McpDispatcher } from '../protocol/mcp.dispatcher.js';
 import { McpProtocolError } from '../protocol/protocol-error.js';
-import { McpToolError } from '../results/mcp-tool.error.js';
+import type { McpErrorEnvelope } from '../results/envelope.types.js';
+import { envelopeToCallToolResult } from '../results/mcp-result.js';
+import { errorBody, McpToolError } from '../results/mcp-tool.error.js';
 import { ownerOf } from '../sessions/mcp-session.service.js';
 import { hasInvalidLogLevel, isPlainObject, type McpModernEnvelope } from './envelope.js';
 import { paramHeaderMismatch, scanParamHeaders, type McpParamHeader } from './header-values.js';
@@ -210,7 +212,8 @@ export class McpModernServer implements OnApplicationBootstrap {
     const params = request.params ?? {};
     const args = params.arguments ?? {};
     if (!isPlainObject(args)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
-    this.checkScopes(tool, channel);
+    const forbidden = this.checkScopes(tool, channel);
+    if (forbidden) return this.complete(request, forbidden, channel.principal);
     const input = this.roundInput(request, channel.principal);
     const outcome = await this.tasks.call({
       id: request.id,
@@ -301,12 +304,17 @@ export class McpModernServer implements OnApplicationBootstrap {
     if (mismatch) throw ModernRefusals.headerMismatch('Mcp-Param', mismatch);
   }
 
-  /** The scope rule of `tools/call`, for the task path that does not go through its handler. */
-  private checkScopes(tool: McpToolDefinition, channel: McpModernChannel): void {
+  /**
+   * The scope rule of `tools/call`, for the task path that does not go through its handler: over HTTP a 403 with
+   * a step-up challenge, elsewhere a `FORBIDDEN` result.
+   */
+  private checkScopes(tool: McpToolDefinition, channel: McpModernChannel): Record<string, unknown> | undefined {
     const principal = channel.principal;
-    if (!principal || tool.scopes.length === 0 || tool.scopes.every((scope) => principal.scopes.includes(scope))) return;
-    channel.onInsufficientScope?.([...tool.scopes]);
-    throw new McpProtocolError(JsonRpcErrorCode.SERVER_ERROR, `Forbidden: this tool requires the scope(s) ${tool.scopes.join(', ')}`);
+    if (!principal || tool.scopes.length === 0 || tool.scopes.every((scope) => principal.scopes.includes(scope))) return undefined;
+    const envelope: McpErrorEnvelope = { status: 'error', error: errorBody('FORBIDDEN', `Forbidden: this tool requires the scope(s) ${tool.scopes.join(', ')}`) };
+    if (!channel.onInsufficientScope) return envelopeToCallToolResult(envelope) as unknown as Record<string, unknown>;
+    channel.onInsufficientScope([...tool.scopes]);
+    throw new McpProtocolError(JsonRpcErrorCode.SERVER_ERROR, envelope.error.message, envelope);
   }
 
   /** Logs only for requests that asked for them (`_meta` logLevel); never a request on a response stream. */

@@ -11,6 +11,7 @@ export function isModernRevision(version: string): boolean {
   return version >= FIRST_MODERN_PROTOCOL_VERSION;
 }
 
+/** Whether this server serves a revision in the modern era (it is in {@link MODERN_PROTOCOL_VERSIONS}). */
 export function isServedModernRevision(version: unknown): boolean {
   return typeof version === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }

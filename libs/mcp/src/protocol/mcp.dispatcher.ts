@@ -14,6 +14,7 @@ import { JsonRpcErrorCode } from './json-rpc-error-codes.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './json-rpc.types.js';
 import { McpProtocolError } from './protocol-error.js';
 import { McpClientRequests } from './client-requests.js';
+import { McpControlFlowSignal } from './control-flow.signal.js';
 
 /**
  * The transport-agnostic JSON-RPC core: one parsed message in, at most one response out. It holds no
@@ -85,6 +86,8 @@ export class McpDispatcher {
     } catch (error) {
       if (this.cancelledByClient(controller)) return undefined;
       if (error instanceof McpProtocolError) return errorResponse(request.id, error.toJsonRpcError());
+      // Steering, not a failure: the era's own layer (2026 input rounds) decides the answer; nothing to log.
+      if (error instanceof McpControlFlowSignal) return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
       if (error instanceof Error && error.name === 'McpStoreUnavailableError') {
         const data = { status: 'error', error: { code: 'UNAVAILABLE', message: 'Service temporarily unavailable; retry shortly.', retryable: true, retry_after_ms: 1000 } };
         return errorResponse(request.id, { code: JsonRpcErrorCode.SERVER_ERROR, message: data.error.message, data });

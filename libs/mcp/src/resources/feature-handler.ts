@@ -7,6 +7,7 @@ import type { McpCall } from '../protocol/handlers/method-handler.interface.js';
 import { JsonRpcErrorCode } from '../protocol/json-rpc-error-codes.js';
 import { McpProtocolError } from '../protocol/protocol-error.js';
 import { httpExceptionMessage } from '../execution/error-envelope.js';
+import { McpControlFlowSignal } from '../protocol/control-flow.signal.js';
 import type { McpHandlerContext } from './mcp-handler-context.interface.js';
 
 /** Calls a resource, prompt or completion method with `(payload, context)` through Nest's guards and interceptors. */
@@ -52,6 +53,7 @@ export async function withHandlerContext<T>(call: McpCall, invoke: (context: Mcp
  */
 export function toProtocolError(error: unknown, logger: Logger, failure: string): McpProtocolError {
   if (error instanceof McpProtocolError) return error;
+  if (error instanceof McpControlFlowSignal) throw error; // an input round, not a failure
   if (error instanceof HttpException && error.getStatus() < 500) {
     const status = error.getStatus();
     return new McpProtocolError(status === 400 ? JsonRpcErrorCode.INVALID_PARAMS : JsonRpcErrorCode.SERVER_ERROR, httpExceptionMessage(error), { status });

@@ -11,6 +11,7 @@ export interface McpInputRequest {
 /** Where input requests go once a round cannot answer them itself (a running task waits for `tasks/update`). */
 export type InputDelegate = (key: string, request: McpInputRequest) => Promise<Record<string, unknown>>;
 
+/** What one run of a handler may answer from, and how it reports an interruption. */
 export interface InputRoundOptions {
   /** The `clientCapabilities` of the request: nothing else may be asked for. */
   readonly capabilities: Record<string, unknown>;

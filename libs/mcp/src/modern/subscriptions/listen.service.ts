@@ -1,9 +1,10 @@
-import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from '../../protocol/json-rpc.types.js';
 import { JsonRpcErrorCode } from '../../protocol/json-rpc-error-codes.js';
 import { McpCapabilities } from '../../protocol/mcp-capabilities.js';
 import { McpProtocolError } from '../../protocol/protocol-error.js';
 import { McpResourceSubscriptions } from '../../resources/resource-subscriptions.js';
+import { McpStreamHub } from '../../transports/streams/stream-hub.js';
 import { isPlainObject, type McpModernEnvelope } from '../envelope.js';
 import { ModernRefusals } from '../modern-errors.js';
 import { META, TASKS_EXTENSION } from '../modern.constants.js';
@@ -46,13 +47,16 @@ interface Listener {
  * their stream; nothing survives a reconnect (clients listen again).
  */
 @Injectable()
-export class McpListenService implements BeforeApplicationShutdown {
+export class McpListenService implements OnModuleDestroy {
   private readonly listeners = new Set<Listener>();
   private sequence = 0;
 
   constructor(
     private readonly capabilities: McpCapabilities,
     private readonly subscriptions: McpResourceSubscriptions,
+    // Depending on the hub makes Nest destroy this service first (dependents before their dependencies), so the
+    // listens get their final response before the hub ends every open stream.
+    readonly hub: McpStreamHub,
   ) {}
 
   /** Whether anything could ever be delivered (otherwise the method is not served: -32601). */
@@ -94,7 +98,7 @@ export class McpListenService implements BeforeApplicationShutdown {
   }
 
   /** Server-side end (shutdown): each listen gets its final response, tagged, then its stream closes. */
-  beforeApplicationShutdown(): void {
+  onModuleDestroy(): void {
     for (const listener of [...this.listeners]) {
       this.forget(listener);
       listener.sink.end({

@@ -41,6 +41,7 @@ export class McpListChangedNotifier implements OnApplicationBootstrap {
     for (const kind of ['tools', 'prompts', 'resources'] as const) {
       if (wanted[kind] && this.capabilities.has(kind)) this.capabilities.declare(kind, { listChanged: true });
     }
+    if (!(['tools', 'prompts', 'resources'] as const).some((kind) => this.capabilities.toJSON()[kind]?.listChanged === true)) return;
     await this.bus?.subscribe(BUS_CHANNEL, (message) => {
       const kind = (message as { kind?: unknown } | null)?.kind;
       if (kind === 'tools' || kind === 'prompts' || kind === 'resources') this.deliver(kind);

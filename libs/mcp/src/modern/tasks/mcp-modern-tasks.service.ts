@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
 import { McpToolCallRunner } from '../../execution/tool-call.runner.js';
 import { createToolContext, DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
@@ -67,7 +67,7 @@ interface RunningTask {
  * store, so `tasks/*` may reach any instance.
  */
 @Injectable()
-export class McpModernTasks implements OnModuleInit, BeforeApplicationShutdown {
+export class McpModernTasks implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpModule');
   private readonly running = new Map<string, RunningTask>();
 
@@ -81,7 +81,8 @@ export class McpModernTasks implements OnModuleInit, BeforeApplicationShutdown {
     @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
   ) {}
 
-  async onModuleInit(): Promise<void> {
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.enabled) return;
     // Answers and cancellations delivered to another instance reach the handler running here.
     await this.bus?.subscribe(BUS_CHANNEL, (message) => {
       const { taskId, cancel } = (message ?? {}) as { taskId?: string; cancel?: boolean };

@@ -25,6 +25,7 @@ export interface McpStdioEra {
   readonly listens: Map<string, ListenHandle>;
 }
 
+/** The stdio connection's side of one message: who sent it and where answers go (stdout). */
 export interface McpStdioLink {
   readonly principal?: McpPrincipal;
   readonly send: (message: JsonRpcMessage) => void;
@@ -56,6 +57,8 @@ export class McpModernStdioHandler {
     if (state.era === 'legacy') return false;
     if (!isPlainObject(value) || typeof value.method !== 'string') {
       if (state.era !== 'modern') return false;
+      // A response answers a server request; this era sends none, so there is nothing to settle.
+      if (isPlainObject(value) && ('result' in value || 'error' in value)) return true;
       const id = isPlainObject(value) && (typeof value.id === 'string' || typeof value.id === 'number') ? value.id : null;
       link.send(errorResponse(id, ModernRefusals.invalidRequest('only requests and notifications are accepted here').toJsonRpcError()));
       return true;

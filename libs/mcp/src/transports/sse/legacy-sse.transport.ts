@@ -2,25 +2,39 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
+import type { McpPrincipal } from '../../interfaces/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../interfaces/mcp-request-context.interface.js';
 import { McpDispatcher } from '../../protocol/mcp.dispatcher.js';
 import { JsonRpcErrorCode } from '../../protocol/json-rpc-error-codes.js';
 import { negotiateProtocolVersion } from '../../protocol/protocol-versions.js';
+import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { sendHttpError } from '../http/http-json-rpc.responses.js';
 import { headerOf, methodOf, receiveJson } from '../http/incoming-json.js';
 import { principalOf } from '../http/request-principal.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
+import { McpInstanceRouter, type McpRoute } from '../routing/mcp-instance.router.js';
 import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
 
 /** The revision legacy SSE clients speak until their initialize says otherwise. */
 const LEGACY_PROTOCOL_VERSION = '2024-11-05';
 
+/** A POST received by another instance for a stream held here, as it travels on the bus. */
+interface ForwardedPost {
+  session: McpSessionRecord;
+  principal?: McpPrincipal;
+  body: unknown;
+}
+
 /**
  * HTTP+SSE of revision 2024-11-05 (FancyHelper's `transport: sse`): GET opens a stream whose first event is
  * `endpoint` with an absolute messages URL; each POST there is accepted with 202 and answered on the stream.
  * A session lives as long as its stream.
+ *
+ * Behind a load balancer the POST may reach another instance than the one holding the stream: that instance
+ * checks the session (shared store) and its owner, answers 202 and forwards the message on the session's route;
+ * the holder dispatches it and answers on the stream, as for a POST it received itself.
  */
 @Injectable()
 export class McpLegacySseTransport {
@@ -30,20 +44,29 @@ export class McpLegacySseTransport {
     private readonly dispatcher: McpDispatcher,
     private readonly sessions: McpSessionService,
     private readonly hub: McpStreamHub,
+    private readonly router: McpInstanceRouter,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
   /** Opens a legacy stream; `streamPath` is the path the client used (`/sse`, or `/mcp` on one URL). */
   async open(request: Request, response: Response, streamPath: string): Promise<void> {
+    // Shutting down: this stream would be cut at once; the client is better served by another instance.
+    if (this.hub.isDraining) return sendHttpError(response, 503, 'Service Unavailable: this instance is shutting down', { headers: { 'Retry-After': '1' } });
     const principal = principalOf(request);
     const tenant = principal?.tenant ?? DEFAULT_TENANT;
     if (!this.hub.hasRoomFor(tenant)) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open streams', { headers: { 'Retry-After': '5' } });
     const session = await this.sessions.create({ transport: 'sse', protocolVersion: LEGACY_PROTOCOL_VERSION, clientCapabilities: {}, principal });
     if (!session) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open sessions', { headers: { 'Retry-After': '60' } });
+    // Messages POSTed to other instances come here while the stream is open; held before the client learns the
+    // messages URL, so none can arrive before.
+    const route = this.router.hold(legacyRoute(session.id), (forwarded) => this.receiveForwarded(session.id, forwarded));
     const writer = this.hub.connect(response, tenant, () => {
       this.connections.delete(session.id);
-      void this.sessions.end(session.id);
+      void route.then((release) => release()).catch(() => undefined);
+      void this.sessions.end(session.id).catch(() => undefined);
     });
+    await route; // a bus outage rejects: the filter answers 503 and the close above cleans up
+    if (writer.closed) return;
     writer.open();
     this.connections.set(session.id, writer);
     writer.event(`${this.baseUrl(request, streamPath)}${this.options.messagesPath}?sessionId=${encodeURIComponent(session.id)}`, { event: 'endpoint' });
@@ -54,26 +77,44 @@ export class McpLegacySseTransport {
     if (!sessionId) return sendHttpError(response, 400, 'Bad Request: sessionId query parameter required');
     const principal = principalOf(request);
     const writer = this.connections.get(sessionId);
-    const session = writer ? await this.sessions.find(sessionId, principal) : undefined;
-    if (!writer || !session) return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    // Not held here: with other instances, the stream may be held by one of them (the session record says it exists).
+    const session = writer || this.router.spansInstances ? await this.sessions.find(sessionId, principal) : undefined;
+    if (!session || session.transport !== 'sse') return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
     const body = await receiveJson(request, response, this.options.maxBodyBytes);
     if (body === receiveJson.NO_BODY) return;
     // Batches exist only in 2025-03-26, and their length is bounded like any JSON collection.
     if (Array.isArray(body) && (session.protocolVersion !== '2025-03-26' || body.length === 0 || body.length > this.options.limits.maxJsonCollectionSize)) {
       return sendHttpError(response, 400, 'Invalid Request: JSON-RPC batches are not accepted here', { code: JsonRpcErrorCode.INVALID_REQUEST });
     }
+    if (!writer) {
+      const forwarded: ForwardedPost = { session, principal, body };
+      await this.router.forward(legacyRoute(sessionId), forwarded); // rejects while the bus is down: 503, nothing accepted
+      return void response.status(202).end();
+    }
     response.status(202).end();
+    this.dispatchAll(session, principal, body, writer);
+  }
 
+  /** A POST another instance accepted for a stream held here. */
+  private receiveForwarded(sessionId: string, message: unknown): void {
+    const forwarded = message as Partial<ForwardedPost> | null;
+    const writer = this.connections.get(sessionId);
+    if (!writer || forwarded?.session?.id !== sessionId || forwarded.body === undefined) return;
+    this.dispatchAll(forwarded.session, forwarded.principal, forwarded.body, writer);
+  }
+
+  /** Dispatches the message(s) of one POST; answers go out on the stream, in the order they are ready. */
+  private dispatchAll(session: McpSessionRecord, principal: McpPrincipal | undefined, body: unknown, writer: SseWriter): void {
     const send = (message: unknown) => writer.event(JSON.stringify(message), { event: 'message' });
     const context: McpRequestContext = {
       transport: 'sse',
       protocolVersion: session.protocolVersion,
       principal,
-      sessionId,
+      sessionId: session.id,
       clientCapabilities: session.clientCapabilities,
       logLevel: session.logLevel,
       setLogLevel: (level) => this.sessions.update({ ...session, logLevel: level }),
-      cancellationScope: sessionId,
+      cancellationScope: session.id,
       send,
     };
     const messages = Array.isArray(body) ? body : [body];
@@ -107,4 +148,8 @@ export class McpLegacySseTransport {
     const prefix = path.endsWith(streamPath) ? path.slice(0, path.length - streamPath.length) : '';
     return `${protocol}://${host}${prefix}`;
   }
+}
+
+function legacyRoute(sessionId: string): McpRoute {
+  return { kind: 'legacy-sse', sessionId };
 }

@@ -1,26 +1,32 @@
-import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
 import type { JsonRpcMessage } from '../../protocol/json-rpc.types.js';
 import { SseWriter } from '../http/sse-writer.js';
+import { McpInstanceRouter, type McpRoute } from '../routing/mcp-instance.router.js';
 import { LiveStream } from './live-stream.js';
 import { SseEventStore } from './sse-event.store.js';
 
 /**
  * The streams this instance holds: POST streams in progress, one standalone GET stream per session, and the
- * open connections (closed with a `retry:` hint at shutdown so clients resume elsewhere).
+ * open connections (closed with a `retry:` hint at shutdown so clients resume elsewhere). While it holds a
+ * session's GET stream, it takes that session's notifications sent from other instances.
  */
 @Injectable()
-export class McpStreamHub implements BeforeApplicationShutdown {
+export class McpStreamHub implements OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger('McpStreamHub');
   private readonly streams = new Map<string, LiveStream>();
   private readonly standalone = new Map<string, LiveStream>();
+  /** Per session with a GET stream here, its route subscription (resolving to the function that ends it). */
+  private readonly routes = new Map<string, Promise<() => Promise<void>>>();
   private readonly writers = new Set<SseWriter>();
   private readonly streamsPerTenant = new Map<string, number>();
 
   constructor(
     private readonly events: SseEventStore,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly router: McpInstanceRouter,
   ) {}
 
   /** Opens a stream; `sessionId` makes it resumable. */
@@ -47,12 +53,32 @@ export class McpStreamHub implements BeforeApplicationShutdown {
   }
 
   setStandalone(sessionId: string, stream: LiveStream | undefined): void {
-    if (stream) this.standalone.set(sessionId, stream);
-    else this.standalone.delete(sessionId);
+    if (stream) {
+      this.standalone.set(sessionId, stream);
+      this.holdRoute(sessionId);
+    } else {
+      this.standalone.delete(sessionId);
+      this.releaseRoute(sessionId);
+    }
   }
 
-  /** Sends a server notification on the session's GET stream; false when none is open here. */
+  /**
+   * Sends a server notification on the session's GET stream, on whichever instance holds it. True when it was
+   * written here or handed to the other instances; false when no stream can be reached (single instance: none
+   * is open here).
+   */
   notifySession(sessionId: string, message: JsonRpcMessage): boolean {
+    if (this.notifyHere(sessionId, message)) return true;
+    if (!this.router.spansInstances) return false;
+    this.router.forward(sessionStreamRoute(sessionId), message).catch((error: unknown) => this.logger.warn(`Notification for session ${sessionId} not forwarded: ${reasonOf(error)}`));
+    return true;
+  }
+
+  /**
+   * Sends on the session's GET stream only if this instance holds it. For announcements already broadcast to
+   * every instance (each would otherwise forward its copy to the holder).
+   */
+  notifyHere(sessionId: string, message: JsonRpcMessage): boolean {
     const stream = this.standalone.get(sessionId);
     if (!stream) return false;
     stream.send(message);
@@ -70,7 +96,9 @@ export class McpStreamHub implements BeforeApplicationShutdown {
    */
   connect(response: import('express').Response, tenant: string, onClose: (writer: SseWriter) => void): SseWriter {
     const writer = new SseWriter(response);
-    this.writers.add(writer);
+    // Shutting down: the caller opens it in this tick (headers out), then it ends with the retry hint.
+    if (this.draining) setImmediate(() => this.endWithRetry(writer));
+    else this.writers.add(writer);
     this.streamsPerTenant.set(tenant, (this.streamsPerTenant.get(tenant) ?? 0) + 1);
     const keepAlive = setInterval(() => writer.comment('keepalive'), this.options.streams.keepAliveMs);
     keepAlive.unref();
@@ -85,15 +113,65 @@ export class McpStreamHub implements BeforeApplicationShutdown {
     return writer;
   }
 
+  /** Takes the session's notifications from other instances while its GET stream is open here. */
+  private holdRoute(sessionId: string): void {
+    if (!this.router.spansInstances || this.routes.has(sessionId)) return;
+    const held = this.router.hold(sessionStreamRoute(sessionId), (message) => this.notifyHere(sessionId, message as JsonRpcMessage));
+    this.routes.set(
+      sessionId,
+      held.catch((error: unknown) => {
+        // The stream still works for what this instance sends; only notifications from elsewhere are missed.
+        this.logger.warn(`Session ${sessionId} cannot take notifications from other instances: ${reasonOf(error)}`);
+        return async () => undefined;
+      }),
+    );
+  }
+
+  private releaseRoute(sessionId: string): void {
+    const held = this.routes.get(sessionId);
+    if (!held) return;
+    this.routes.delete(sessionId);
+    void held.then((release) => release()).catch(() => undefined);
+  }
+
   /**
-   * Ends every open connection after a `retry:` hint, so clients reconnect (to another instance). Before the
-   * HTTP server closes: it would otherwise wait for these long-lived sockets.
+   * Shutdown starts: every open connection ends after a `retry:` hint, so clients reconnect (to another
+   * instance) at once rather than after running jobs and calls have drained. From now on a new stream is ended
+   * the same way right after it opens: a long-lived socket would hold the HTTP server's close open.
    */
+  onModuleDestroy(): void {
+    this.draining = true;
+    this.endAll();
+  }
+
+  /** Again just before the HTTP server closes, for anything opened meanwhile. */
   beforeApplicationShutdown(): void {
-    for (const writer of this.writers) {
-      writer.retry(this.options.streams.retryMs);
-      writer.end();
-    }
+    this.draining = true;
+    this.endAll();
+  }
+
+  /** True once shutdown has started: callers that open streams asynchronously refuse new ones (503). */
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  private draining = false;
+
+  private endAll(): void {
+    for (const writer of this.writers) this.endWithRetry(writer);
     this.writers.clear();
   }
+
+  private endWithRetry(writer: SseWriter): void {
+    writer.retry(this.options.streams.retryMs);
+    writer.end();
+  }
+}
+
+function sessionStreamRoute(sessionId: string): McpRoute {
+  return { kind: 'session-stream', sessionId };
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

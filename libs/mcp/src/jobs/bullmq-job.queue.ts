@@ -1,0 +1,204 @@
+import { Logger, type BeforeApplicationShutdown, type LoggerService, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Job, JobsOptions, Queue, Worker } from 'bullmq';
+import type { Redis, RedisOptions } from 'ioredis';
+import { hostname } from 'node:os';
+import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
+import { envelopeToCallToolResult } from '../results/mcp-result.js';
+import { errorBody } from '../results/mcp-tool.error.js';
+import type { McpMessageBus } from '../stores/message-bus.js';
+import { loadIoredis, redactRedisUrl } from '../stores/redis-connection.js';
+import { McpStoreMessages } from '../stores/store.messages.js';
+import { McpStoreUnavailableError } from '../stores/store-unavailable.error.js';
+import { loadBullmq, type McpBullMqModule } from './bullmq.loader.js';
+import { McpJobMessages } from './job.messages.js';
+import type { McpJobSubmission } from './job.record.js';
+import type { McpJobQueue } from './job-queue.interface.js';
+import type { McpJobExecutor } from './mcp-job.executor.js';
+import type { McpJobStore } from './mcp-job.store.js';
+
+/** Queue name; BullMQ's `prefix` carries the module's key prefix (a queue name cannot contain ':'). */
+const QUEUE_NAME = 'jobs';
+const JOB_NAME = 'tool';
+/** Bus channel on which a cancellation reaches the instance running the job. */
+export const JOB_ABORT_CHANNEL = 'jobs:abort';
+/** BullMQ's own failure text for a job whose workers kept dying (see its moveStalledJobsToWait script). */
+const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
+const ERROR_LOG_INTERVAL_MS = 30_000;
+
+// Adding a job fails at once while Redis is down (no offline queue, no retries): the tool call then answers
+// UNAVAILABLE instead of a pending envelope for a job that was never queued.
+const PRODUCER_CONNECTION: RedisOptions = {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  commandTimeout: 5_000,
+  connectTimeout: 5_000,
+  retryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
+  disconnectTimeout: 200,
+};
+
+// The worker's connections wait out an outage instead (BullMQ requires maxRetriesPerRequest null for its
+// blocking fetch, and no command timeout: BZPOPMIN blocks by design).
+const WORKER_CONNECTION: RedisOptions = {
+  lazyConnect: true,
+  maxRetriesPerRequest: null,
+  connectTimeout: 5_000,
+  retryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
+  disconnectTimeout: 200,
+};
+
+/** What the queue needs from the module. */
+export interface McpBullJobQueueDeps {
+  executor: McpJobExecutor;
+  jobs: McpJobStore;
+  bus: McpMessageBus;
+  options: McpResolvedOptions;
+  logger?: Pick<LoggerService, 'log' | 'warn' | 'error'>;
+}
+
+/**
+ * `MCP_JOB_QUEUE` with the redis option: jobs wait in a BullMQ queue in Redis, and a worker on every instance
+ * runs them through `McpJobExecutor`, so a job accepted by one instance may run on another and outlives the
+ * instance that accepted it.
+ *
+ * - A worker that dies mid-job stops renewing its lock; after `jobs.lockDurationMs` another instance's stalled
+ *   check puts the job back in the queue (up to `jobs.maxStalledCount` times), then it is failed and its record
+ *   marked `error` (`UNAVAILABLE`, retryable).
+ * - `abort()` is broadcast on the message bus: whichever instance runs the job aborts it.
+ * - At shutdown the worker stops taking jobs and lets running ones finish; queued jobs stay for the others.
+ */
+export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private worker?: Worker<McpJobSubmission>;
+  private stopAbortListener?: () => Promise<void>;
+  private lastErrorLog = 0;
+  private readonly logger: Pick<LoggerService, 'log' | 'warn' | 'error'>;
+
+  private constructor(
+    private readonly bullmq: McpBullMqModule,
+    private readonly queue: Queue<McpJobSubmission>,
+    private readonly producer: Redis,
+    private readonly workerClient: Redis,
+    private readonly deps: McpBullJobQueueDeps,
+  ) {
+    this.logger = deps.logger ?? new Logger('McpJobs');
+  }
+
+  /** Loads BullMQ and opens the producer side; rejects with `McpStoreUnavailableError` if Redis does not answer. */
+  static async connect(deps: McpBullJobQueueDeps): Promise<McpBullJobQueue> {
+    const redis = deps.options.redis;
+    if (!redis) throw new Error('McpBullJobQueue needs the redis option');
+    const bullmq = await loadBullmq();
+    const RedisClient = await loadIoredis();
+    const producer = new RedisClient(redis.url, PRODUCER_CONNECTION);
+    const workerClient = new RedisClient(redis.url, WORKER_CONNECTION);
+    // An 'error' event without a listener would crash the process; outages are reported by the queue and worker.
+    for (const client of [producer, workerClient]) client.on('error', () => undefined);
+    const queue = new bullmq.Queue<McpJobSubmission>(QUEUE_NAME, { connection: producer, prefix: bullPrefix(deps.options) });
+    const instance = new McpBullJobQueue(bullmq, queue, producer, workerClient, deps);
+    queue.on('error', (error: Error) => instance.reportError(error));
+    try {
+      await queue.waitUntilReady();
+    } catch (error) {
+      await instance.closeConnections();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new McpStoreUnavailableError(McpStoreMessages.unreachableAtBoot('job queue', redactRedisUrl(redis.url), reason), { cause: error });
+    }
+    return instance;
+  }
+
+  /** Starts this instance's worker once every tool is registered, and listens for cancellations. */
+  async onApplicationBootstrap(): Promise<void> {
+    const { executor, bus, options } = this.deps;
+    this.stopAbortListener = await bus.subscribe(JOB_ABORT_CHANNEL, (message) => {
+      const jobId = (message as { jobId?: unknown } | null)?.jobId;
+      if (typeof jobId === 'string') executor.abort(jobId);
+    });
+    const worker = new this.bullmq.Worker<McpJobSubmission>(QUEUE_NAME, (job) => executor.execute(job.data), {
+      connection: this.workerClient,
+      prefix: bullPrefix(options),
+      // Recorded on each job it takes (BullMQ `processedBy`): which instance ran or holds a job.
+      name: `${hostname()}:${process.pid}`,
+      concurrency: options.jobs.concurrency,
+      lockDuration: options.jobs.lockDurationMs,
+      stalledInterval: options.jobs.stalledIntervalMs,
+      maxStalledCount: options.jobs.maxStalledCount,
+    });
+    worker.on('error', (error: Error) => this.reportError(error));
+    worker.on('failed', (job: Job<McpJobSubmission> | undefined, error: Error) => void this.markFailed(job, error));
+    worker.on('stalled', (jobId: string) => this.logger.warn(McpJobMessages.stalled(jobId)));
+    this.worker = worker;
+  }
+
+  async submit(submission: McpJobSubmission): Promise<void> {
+    const options: JobsOptions = {
+      jobId: submission.jobId,
+      // Retries cover the executor failing to read the job (store briefly down), not the tool's own failure,
+      // which is recorded as the job's result.
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 1_000 },
+      removeOnComplete: true,
+      removeOnFail: { age: 24 * 60 * 60, count: 1_000 },
+    };
+    try {
+      await this.queue.add(JOB_NAME, submission, options);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(redactRedisUrl(this.deps.options.redis!.url), reason), { cause: error });
+    }
+  }
+
+  /** Aborts the job here if it runs here, and asks every other instance to do the same. */
+  async abort(jobId: string): Promise<void> {
+    this.deps.executor.abort(jobId);
+    await this.deps.bus.publish(JOB_ABORT_CHANNEL, { jobId }).catch(() => this.logger.warn(McpJobMessages.abortNotBroadcast(jobId)));
+  }
+
+  /**
+   * Graceful shutdown: the worker takes no new job and waits for its running ones (their results are recorded
+   * before the store closes); jobs still queued stay in Redis for the other instances.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker?.close().catch((error: unknown) => this.reportError(error));
+    await this.stopAbortListener?.().catch(() => undefined);
+    await this.queue.close().catch(() => undefined);
+    await this.closeConnections();
+  }
+
+  /** A job that failed for good in the queue (its workers kept dying, or it could not be read) ends as `error`. */
+  private async markFailed(job: Job<McpJobSubmission> | undefined, error: Error): Promise<void> {
+    // `finishedOn` is set only once no retry is left.
+    if (!job?.finishedOn || !job.data) return;
+    const { tenant, jobId } = job.data;
+    const workersGone = STALLED_TOO_OFTEN.test(error.message);
+    this.logger.error(McpJobMessages.failed(jobId, error.message));
+    const envelope = workersGone
+      ? errorBody('UNAVAILABLE', 'The job was interrupted: the instances running it stopped. Start it again.', { retryable: true })
+      : errorBody('INTERNAL_ERROR', 'The job could not be run; the error was logged on the server.');
+    try {
+      await this.deps.jobs.update(tenant, jobId, { status: 'error', result: envelopeToCallToolResult({ status: 'error', error: envelope }) });
+    } catch (cause) {
+      this.logger.error(McpJobMessages.notMarked(jobId), cause instanceof Error ? cause.stack : String(cause));
+    }
+  }
+
+  /** Outages make BullMQ report an error per attempt: one line per interval is enough. */
+  private reportError(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastErrorLog < ERROR_LOG_INTERVAL_MS) return;
+    this.lastErrorLog = now;
+    this.logger.warn(McpJobMessages.workerError(error instanceof Error ? error.message : String(error)));
+  }
+
+  /** The two clients are ours (BullMQ closes only the duplicates it made); closed at once, never waited on. */
+  private async closeConnections(): Promise<void> {
+    for (const client of [this.producer, this.workerClient]) {
+      if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+      else client.disconnect();
+    }
+  }
+}
+
+/** BullMQ keys live under the module's key prefix: `mcp:bull:jobs:…`. */
+function bullPrefix(options: McpResolvedOptions): string {
+  return `${options.redis!.keyPrefix}bull`;
+}

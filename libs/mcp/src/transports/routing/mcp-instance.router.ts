@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { McpMemoryBus } from '../../stores/memory-message.bus.js';
+import { MCP_BUS, type McpMessageBus } from '../../stores/message-bus.js';
+
+/**
+ * What an instance can hold for a session and be reached for: the legacy SSE stream (where its POSTs are
+ * dispatched) or the Streamable HTTP GET stream (where its server notifications go).
+ */
+export type McpRoute = { kind: 'legacy-sse'; sessionId: string } | { kind: 'session-stream'; sessionId: string };
+
+/** One bus channel per held route (the bus adds the key prefix). */
+export function channelOf(route: McpRoute): string {
+  return `route:${route.kind}:${route.sessionId}`;
+}
+
+/**
+ * Reaches the instance that holds a session's stream, over `MCP_BUS`: the holder subscribes to the route's
+ * channel while it holds the stream, and any instance publishes there. With the in-memory bus there is no other
+ * instance: nothing is subscribed or published, and a stream not held here is simply not reachable.
+ */
+@Injectable()
+export class McpInstanceRouter {
+  constructor(@Inject(MCP_BUS) private readonly bus: McpMessageBus) {}
+
+  /** True when other instances may hold streams (the bus reaches beyond this process). */
+  get spansInstances(): boolean {
+    return !(this.bus instanceof McpMemoryBus);
+  }
+
+  /**
+   * Receives what other instances send to `route` from now on; resolves once that is active, with the function
+   * that lets go (call it when the stream ends: an unreleased route is a leaked subscription).
+   */
+  async hold(route: McpRoute, handler: (message: unknown) => void): Promise<() => Promise<void>> {
+    if (!this.spansInstances) return async () => undefined;
+    return this.bus.subscribe(channelOf(route), handler);
+  }
+
+  /**
+   * Sends `message` to whichever instance holds `route`; a route nobody holds drops it (pub/sub keeps nothing).
+   * Rejects with `McpStoreUnavailableError` while the bus is down.
+   */
+  async forward(route: McpRoute, message: unknown): Promise<void> {
+    if (this.spansInstances) await this.bus.publish(channelOf(route), message);
+  }
+}

@@ -1,0 +1,107 @@
+import { ensureBuilt } from '../fixtures/build.js';
+import { SseReader } from '../fixtures/sse.js';
+import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
+import { bullJobField, callTool, openLegacyStream, pollUntil, SpawnedWeatherServer } from './scaling-support.js';
+
+/**
+ * The built weather server (`node dist/apps/weather-server/main.js`) as two real processes on one Redis: one is
+ * killed (SIGKILL) or stopped (SIGTERM) while it works, and the other carries on.
+ */
+describe('an instance that dies or is stopped', () => {
+  let redis: RedisServerHandle;
+  const servers: SpawnedWeatherServer[] = [];
+  // A 3 s report; a dead worker's lock expires after 2 s and is looked for every second.
+  const env = () => ({ REDIS_URL: redis.url, REPORT_DELAY_MS: '3000', MCP_JOBS_LOCK_DURATION_MS: '2000', MCP_JOBS_STALLED_INTERVAL_MS: '1000' });
+
+  async function twoInstances(): Promise<[SpawnedWeatherServer, SpawnedWeatherServer]> {
+    const [a, b] = await Promise.all([SpawnedWeatherServer.start(env()), SpawnedWeatherServer.start(env())]);
+    servers.push(a, b);
+    return [a, b];
+  }
+
+  /** Which of the two runs the job: BullMQ records the worker's name (host:pid) on the job it takes. */
+  async function runnerOf(jobId: string, pair: SpawnedWeatherServer[]): Promise<SpawnedWeatherServer> {
+    const worker = await pollUntil(() => bullJobField(redis.url, jobId, 'pb'), (name) => name !== null, 10_000);
+    const runner = pair.find((server) => worker!.endsWith(`:${server.pid}`));
+    if (!runner) throw new Error(`job ${jobId} taken by ${worker}, not by ${pair.map((server) => server.pid).join(' or ')}`);
+    return runner;
+  }
+
+  /** After a graceful close Nest re-raises the signal it got; a crash would exit with a code instead. */
+  const cleanExit = (exit: { code: number | null; signal: NodeJS.Signals | null }) => exit.signal === 'SIGTERM' || exit.code === 0;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    redis = await startRedisServer();
+  }, 200_000);
+
+  afterAll(async () => {
+    for (const server of servers) await server.stop('SIGKILL').catch(() => undefined);
+    await redis?.stop();
+  });
+
+  it('kill -9 of the instance running a job: the other takes it over and it ends within a bounded time', async () => {
+    const [a, b] = await twoInstances();
+    const started = await callTool(a.url, 'generate_climate_report', { city: 'Sydney', years: 3 });
+    expect(started.envelope).toMatchObject({ status: 'pending' });
+    const jobId = started.envelope.data.job_id as string;
+
+    const runner = await runnerOf(jobId, [a, b]);
+    const survivor = runner === a ? b : a;
+    expect((await callTool(survivor.url, 'get_job_status', { job_id: jobId })).envelope.status).toBe('pending');
+    expect(await runner.stop('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
+
+    // Lock expiry (2 s) + stalled checks (1 s) + a fresh 3 s run, with room to spare: never pending for ever.
+    const final = await pollUntil(() => callTool(survivor.url, 'get_job_status', { job_id: jobId }), (status) => status.envelope?.status !== 'pending', 20_000, 200);
+    expect(['success', 'error']).toContain(final.envelope.status);
+    expect(final.envelope).toMatchObject({ status: 'success', data: { city: { name: 'Sydney' } } });
+    expect(await bullJobField(redis.url, jobId, 'pb')).toBeNull(); // completed and removed from the queue
+
+    const polled = await fetch(`${survivor.url}/jobs/${jobId}`);
+    expect(await polled.json()).toEqual(final.envelope);
+    await survivor.stop('SIGTERM');
+  }, 60_000);
+
+  it('SIGTERM: open SSE streams get a retry: hint and end, the running job finishes, and the process exits cleanly', async () => {
+    const [a, b] = await twoInstances();
+    const started = await callTool(a.url, 'generate_climate_report', { city: 'Lima', years: 3 });
+    const jobId = started.envelope.data.job_id as string;
+    const runner = await runnerOf(jobId, [a, b]);
+    const other = runner === a ? b : a;
+
+    const legacy = await openLegacyStream(runner.baseUrl);
+    const stopping = runner.stop('SIGTERM', 20_000);
+    // The stream is closed at once with a retry hint, while the job is still running.
+    const rest = await legacy.reader.readToEnd(5_000);
+    expect(rest.some((item) => item.kind === 'event' && item.retry !== undefined && item.retry > 0)).toBe(true);
+    expect(legacy.reader.done).toBe(true);
+    expect((await callTool(other.url, 'get_job_status', { job_id: jobId })).envelope.status).toBe('pending');
+
+    // Graceful: the worker finished its job before the process exited (Nest re-raises the signal once closed).
+    expect(cleanExit(await stopping)).toBe(true);
+    expect((await callTool(other.url, 'get_job_status', { job_id: jobId })).envelope).toMatchObject({ status: 'success', data: { city: { name: 'Lima' } } });
+
+    // Clients reconnect to the other instance.
+    const reconnected = await openLegacyStream(other.baseUrl);
+    await reconnected.close();
+    await other.stop('SIGTERM');
+  }, 60_000);
+
+  it('SIGTERM also ends a Streamable HTTP GET stream with a retry: hint', async () => {
+    const [a, b] = await twoInstances();
+    await b.stop('SIGTERM');
+    const init = await fetch(a.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    });
+    const sessionId = init.headers.get('mcp-session-id')!;
+    const response = await fetch(a.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' } });
+    const reader = new SseReader(response);
+    expect(await reader.nextEvent()).toMatchObject({ data: '' }); // the priming event, before any shutdown
+    const stopping = a.stop('SIGTERM');
+    const items = await reader.readToEnd(5_000);
+    expect(items.some((item) => item.kind === 'event' && item.retry !== undefined)).toBe(true);
+    expect(cleanExit(await stopping)).toBe(true);
+  }, 60_000);
+});
