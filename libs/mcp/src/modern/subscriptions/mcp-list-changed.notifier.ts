@@ -69,6 +69,7 @@ export class McpListChangedNotifier implements OnApplicationBootstrap {
   private deliver(kind: ListKind): void {
     this.listens.listChanged(kind);
     const message = { jsonrpc: '2.0' as const, method: `notifications/${kind}/list_changed` };
-    for (const sessionId of this.legacySessions.sessions()) this.hub.notifySession(sessionId, message);
+    // Every instance runs this (the change is broadcast), so each only writes to the streams it holds itself.
+    for (const sessionId of this.legacySessions.sessions()) this.hub.notifyHere(sessionId, message);
   }
 }
