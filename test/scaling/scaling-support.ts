@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { REPO_ROOT, WEATHER_MAIN } from '../fixtures/build.js';
 import { envelopeOf, mcpPost, request, type PostOptions } from '../fixtures/mcp-http.js';
 import { SseReader, type SseItem } from '../fixtures/sse.js';
 import { startWeatherApp, type WeatherApp } from '../support/weather-app.js';
+import { freePort } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
 
 /** Sets `vars` in `process.env` while `run` runs, then puts back what was there. */
 export async function withEnv<T>(vars: Record<string, string>, run: () => Promise<T>): Promise<T> {
@@ -181,14 +181,3 @@ const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

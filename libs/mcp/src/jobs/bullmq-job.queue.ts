@@ -6,7 +6,7 @@ import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interf
 import { envelopeToCallToolResult } from '../results/mcp-result.js';
 import { errorBody } from '../results/mcp-tool.error.js';
 import type { McpMessageBus } from '../stores/message-bus.js';
-import { loadIoredis, redactRedisUrl } from '../stores/redis-connection.js';
+import { FAIL_FAST_CONNECTION_OPTIONS, loadIoredis, redactRedisUrl } from '../stores/redis-connection.js';
 import { McpStoreMessages } from '../stores/store.messages.js';
 import { McpStoreUnavailableError } from '../stores/store-unavailable.error.js';
 import { loadBullmq, type McpBullMqModule } from './bullmq.loader.js';
@@ -25,17 +25,6 @@ export const JOB_ABORT_CHANNEL = 'jobs:abort';
 const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
 const ERROR_LOG_INTERVAL_MS = 30_000;
 
-// Adding a job fails at once while Redis is down (no offline queue, no retries): the tool call then answers
-// UNAVAILABLE instead of a pending envelope for a job that was never queued.
-const PRODUCER_CONNECTION: RedisOptions = {
-  lazyConnect: true,
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 0,
-  commandTimeout: 5_000,
-  connectTimeout: 5_000,
-  retryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
-  disconnectTimeout: 200,
-};
 
 // The worker's connections wait out an outage instead (BullMQ requires maxRetriesPerRequest null for its
 // blocking fetch, and no command timeout: BZPOPMIN blocks by design).
@@ -89,7 +78,9 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     if (!redis) throw new Error('McpBullJobQueue needs the redis option');
     const bullmq = await loadBullmq();
     const RedisClient = await loadIoredis();
-    const producer = new RedisClient(redis.url, PRODUCER_CONNECTION);
+    // Adding a job fails at once while Redis is down (the store's fail-fast settings): the tool call then answers
+    // UNAVAILABLE instead of a pending envelope for a job that was never queued.
+    const producer = new RedisClient(redis.url, FAIL_FAST_CONNECTION_OPTIONS);
     const workerClient = new RedisClient(redis.url, WORKER_CONNECTION);
     // An 'error' event without a listener would crash the process; outages are reported by the queue and worker.
     for (const client of [producer, workerClient]) client.on('error', () => undefined);

@@ -15,7 +15,7 @@ export interface RedisConnection {
 
 // Every command fails fast while the connection is down: no offline queue, no per-request retries, and a
 // timeout for a server that accepts bytes but never answers. Reconnection itself goes on forever.
-const CONNECTION_OPTIONS: RedisOptions = {
+export const FAIL_FAST_CONNECTION_OPTIONS: RedisOptions = {
   lazyConnect: true,
   enableOfflineQueue: false,
   maxRetriesPerRequest: 0,
@@ -60,7 +60,7 @@ export async function loadIoredis(importer: () => Promise<{ Redis: typeof Redis 
 export async function openRedisConnection(url: string, role: string, logger: McpRedisLogger): Promise<RedisConnection> {
   const RedisClient = await loadIoredis();
   const target = redactRedisUrl(url);
-  const client = new RedisClient(url, CONNECTION_OPTIONS);
+  const client = new RedisClient(url, FAIL_FAST_CONNECTION_OPTIONS);
   let lastError: unknown;
   let down = false;
   let booted = false;

@@ -97,7 +97,8 @@ function answersPing(port: number): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on right now (loopback). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
