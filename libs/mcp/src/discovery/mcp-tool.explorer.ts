@@ -13,6 +13,7 @@ import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js
 import { envelopeOutputSchema } from '../results/envelope-output-schema.js';
 import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from '../schema/raw-schema.compiler.js';
+import { canValidateSync } from '../execution/validation-mode.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 import { McpJobTools } from '../jobs/mcp-job.tools.js';
@@ -98,7 +99,19 @@ export class McpToolExplorer implements OnModuleInit {
     if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope))) {
       throw new McpConfigurationError(McpMessages.invalidScopes(site));
     }
-    return { name, site, descriptor, argsType, checkRawArgs: raw?.check, timeoutMs, job, idempotencyKey, scopes: [...scopes], handler: this.handlers.create(wrapper, methodName, site) };
+    return {
+      name,
+      site,
+      descriptor,
+      argsType,
+      validateSync: argsType ? canValidateSync(argsType) : undefined,
+      checkRawArgs: raw?.check,
+      timeoutMs,
+      job,
+      idempotencyKey,
+      scopes: [...scopes],
+      handler: this.handlers.create(wrapper, methodName, site),
+    };
   }
 
   /**

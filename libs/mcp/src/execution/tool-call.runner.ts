@@ -34,7 +34,7 @@ export class McpToolCallRunner {
       result: envelopeToCallToolResult({ status: 'error', error: errorBody('VALIDATION_ERROR', message, { retryable: false, fields }) }),
     });
     if (tool.argsType) {
-      const validation = await validateArguments(tool.argsType, rawArgs);
+      const validation = await validateArguments(tool.argsType, rawArgs, tool.validateSync);
       return validation.valid ? { valid: true, args: validation.value } : invalid(validation.message, validation.fields);
     }
     if (tool.checkRawArgs) {

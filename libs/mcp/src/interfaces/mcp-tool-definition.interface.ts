@@ -26,6 +26,8 @@ export interface McpToolDefinition {
   readonly descriptor: McpToolDescriptor;
   /** DTO class the arguments are validated against; undefined for tools without arguments. */
   readonly argsType?: new (...args: never[]) => object;
+  /** True when the DTO has no async rules, so `validateSync` is equivalent (decided at boot). */
+  readonly validateSync?: boolean;
   /** Checks arguments against a hand-written `inputSchema` (compiled at boot); used when there is no DTO. */
   readonly checkRawArgs?: (args: unknown) => RawSchemaCheck;
   readonly timeoutMs: number;
