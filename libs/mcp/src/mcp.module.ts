@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { McpMetadataAccessor } from './discovery/mcp-metadata.accessor.js';
 import { McpToolExplorer } from './discovery/mcp-tool.explorer.js';
+import { McpProviderMethods } from './discovery/provider-methods.js';
 import { McpToolRegistry } from './discovery/mcp-tool.registry.js';
 import { McpToolCallRunner } from './execution/tool-call.runner.js';
 import { McpToolHandlerFactory } from './execution/tool-handler.factory.js';
@@ -76,6 +77,7 @@ import { McpClientInput } from './modern/mrtr/mcp-client-input.service.js';
   providers: [
     McpMetadataAccessor,
     McpToolRegistry,
+    McpProviderMethods,
     McpToolExplorer,
     McpToolHandlerFactory,
     McpToolCallRunner,

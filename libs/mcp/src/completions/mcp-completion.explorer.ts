@@ -1,5 +1,4 @@
 import { Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { McpToolHandlerFactory } from '../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../mcp-configuration.error.js';
 import { MCP_COMPLETION_METADATA } from '../mcp.constants.js';
@@ -7,7 +6,7 @@ import { McpMessages } from '../mcp.messages.js';
 import { McpCapabilities } from '../protocol/mcp-capabilities.js';
 import { McpDispatcher } from '../protocol/mcp.dispatcher.js';
 import { createFeatureHandler } from '../resources/feature-handler.js';
-import { bindPayloadParam, providerMethods, type ProviderMethod } from '../resources/provider-methods.js';
+import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../discovery/provider-methods.js';
 import { CompletionCompleteHandler } from './completion-complete.handler.js';
 import { McpCompletionSources } from './completion-sources.js';
 import { describeRef, findCompletionTarget } from './completion-target.js';
@@ -22,8 +21,7 @@ import { McpCompletionRegistry } from './mcp-completion.registry.js';
 @Injectable()
 export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstrap {
   constructor(
-    private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
+    private readonly providerMethods: McpProviderMethods,
     private readonly registry: McpCompletionRegistry,
     private readonly sources: McpCompletionSources,
     private readonly handlers: McpToolHandlerFactory,
@@ -33,7 +31,7 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
   ) {}
 
   onModuleInit(): void {
-    for (const method of providerMethods(this.discovery, this.scanner)) {
+    for (const method of this.providerMethods.all()) {
       if (typeof method.method !== 'function') continue;
       const list = Reflect.getMetadata(MCP_COMPLETION_METADATA, method.method) as McpCompletionOptions[] | undefined;
       if (!list) continue;

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { McpArgs } from '../decorators/mcp-param.decorators.js';
 import { MCP_PARAMS_METADATA, MCP_TOOL_METADATA } from '../mcp.constants.js';
 import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js';
 
@@ -16,11 +15,6 @@ export class McpMetadataAccessor {
 
   getParams(prototype: object, methodName: string): Record<string, { index: number }> | undefined {
     return Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName);
-  }
-
-  /** Records an undecorated first parameter as the arguments parameter (as `@McpArgs()` would). */
-  markArgsParam(prototype: object, methodName: string, index: number): void {
-    McpArgs()(prototype, methodName, index);
   }
 
   getParamTypes(prototype: object, methodName: string): unknown[] {

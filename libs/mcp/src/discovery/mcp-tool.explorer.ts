@@ -1,6 +1,4 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { findParamIndex, McpParamType } from '../decorators/mcp-param.decorators.js';
 import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from '../decorators/tool-name.js';
 import { McpToolHandlerFactory } from '../execution/tool-handler.factory.js';
@@ -16,6 +14,7 @@ import { RawSchemaCompiler } from '../schema/raw-schema.compiler.js';
 import { canValidateSync } from '../execution/validation-mode.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
+import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from './provider-methods.js';
 import { McpJobTools } from '../jobs/mcp-job.tools.js';
 import { McpCapabilities } from '../protocol/mcp-capabilities.js';
 
@@ -35,8 +34,7 @@ export class McpToolExplorer implements OnModuleInit {
   private readonly rawSchemas = new RawSchemaCompiler();
 
   constructor(
-    private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
+    private readonly providerMethods: McpProviderMethods,
     private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpToolRegistry,
     private readonly handlers: McpToolHandlerFactory,
@@ -46,14 +44,9 @@ export class McpToolExplorer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    for (const wrapper of this.discovery.getProviders()) {
-      if (wrapper.isAlias) continue; // useExisting: the same instance listed twice
-      const prototype = this.prototypeOf(wrapper);
-      if (!prototype) continue;
-      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-        const options = this.accessor.getToolOptions((prototype as Record<string, unknown>)[methodName]);
-        if (options) this.registry.add(this.describe(wrapper, prototype, methodName, options));
-      }
+    for (const method of this.providerMethods.all()) {
+      const options = this.accessor.getToolOptions(method.method);
+      if (options) this.registry.add(this.describe(method, options));
     }
     if (this.registry.hasJobs) {
       this.jobTools.register(this.schemas, this.options.toolTimeoutMs);
@@ -61,15 +54,7 @@ export class McpToolExplorer implements OnModuleInit {
     }
   }
 
-  /** Static providers are scanned through their instance; request-scoped ones through their class. */
-  private prototypeOf(wrapper: InstanceWrapper): object | undefined {
-    const source = wrapper.isDependencyTreeStatic() && !wrapper.isTransient ? wrapper.instance : (wrapper.metatype as { prototype?: unknown } | null)?.prototype;
-    if (!source || typeof source !== 'object') return undefined;
-    return wrapper.isDependencyTreeStatic() && !wrapper.isTransient ? (Object.getPrototypeOf(source) ?? undefined) : source;
-  }
-
-  private describe(wrapper: InstanceWrapper, prototype: object, methodName: string, options: McpToolOptions): McpToolDefinition {
-    const site = `${prototype.constructor?.name ?? String(wrapper.name)}#${methodName}`;
+  private describe({ wrapper, prototype, methodName, site }: ProviderMethod, options: McpToolOptions): McpToolDefinition {
     if (typeof options.description !== 'string' || options.description.trim() === '') {
       throw new McpConfigurationError(McpMessages.missingDescription(site));
     }
@@ -120,8 +105,7 @@ export class McpToolExplorer implements OnModuleInit {
    */
   private bindRawArgs(prototype: object, methodName: string): void {
     const params = this.accessor.getParams(prototype, methodName);
-    if (!params || findParamIndex(params, McpParamType.ARGS) !== undefined) return;
-    if (!Object.values(params).some((param) => param.index === 0)) this.accessor.markArgsParam(prototype, methodName, 0);
+    if (findParamIndex(params, McpParamType.ARGS) === undefined) bindPayloadParam(prototype, methodName);
   }
 
   /** A hand-written schema is kept verbatim (a deep copy) and compiled now, so a bad one fails the boot. */
@@ -153,8 +137,7 @@ export class McpToolExplorer implements OnModuleInit {
     const first = paramTypes[0];
     const params = this.accessor.getParams(prototype, methodName);
     if (typeof first !== 'function' || UNVALIDATABLE_TYPES.has(first) || (params && Object.values(params).some((param) => param.index === 0))) return undefined;
-    // With other MCP parameter decorators present, Nest passes only decorated parameters: record the implicit one.
-    if (params) this.accessor.markArgsParam(prototype, methodName, 0);
+    bindPayloadParam(prototype, methodName);
     return first as DtoClass;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { Reflector } from '@nestjs/core';
 import { findParamIndex, McpParamType } from '../decorators/mcp-param.decorators.js';
 import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from '../decorators/tool-name.js';
 import { McpToolHandlerFactory } from '../execution/tool-handler.factory.js';
@@ -9,7 +9,7 @@ import { McpMessages } from '../mcp.messages.js';
 import { McpCapabilities } from '../protocol/mcp-capabilities.js';
 import { McpDispatcher } from '../protocol/mcp.dispatcher.js';
 import { createFeatureHandler } from '../resources/feature-handler.js';
-import { bindPayloadParam, providerMethods, type ProviderMethod } from '../resources/provider-methods.js';
+import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../discovery/provider-methods.js';
 import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
 import type { McpPromptDefinition } from './mcp-prompt-definition.interface.js';
@@ -35,8 +35,7 @@ export class McpPromptExplorer implements OnModuleInit {
   private readonly schemas = new DtoSchemaFactory({ debug: (message) => this.logger.debug(message) });
 
   constructor(
-    private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
+    private readonly providerMethods: McpProviderMethods,
     private readonly reflector: Reflector,
     private readonly registry: McpPromptRegistry,
     private readonly handlers: McpToolHandlerFactory,
@@ -47,7 +46,7 @@ export class McpPromptExplorer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    for (const method of providerMethods(this.discovery, this.scanner)) {
+    for (const method of this.providerMethods.all()) {
       if (typeof method.method !== 'function') continue;
       const options = this.reflector.get<McpPromptOptions | undefined>(MCP_PROMPT_METADATA, method.method);
       if (options) this.registry.add(this.describe(method, options));

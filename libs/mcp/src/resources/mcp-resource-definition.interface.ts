@@ -1,28 +1,13 @@
-import type { McpContentAnnotations } from '../results/content.types.js';
+import type { McpResourceOptions, McpResourceTemplateOptions } from './mcp-resource-options.interface.js';
 import type { McpFeatureHandler } from './feature-handler.js';
 import type { McpResourceContext } from './mcp-resource-context.interface.js';
 import type { CompiledUriTemplate } from './uri-template.js';
 
-/** A resource as `resources/list` sends it. */
-export interface McpResourceDescriptor {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  annotations?: McpContentAnnotations;
-}
+/** A resource as `resources/list` sends it: exactly what `@McpResource()` declared. */
+export type McpResourceDescriptor = McpResourceOptions;
 
-/** A resource template as `resources/templates/list` sends it. */
-export interface McpResourceTemplateDescriptor {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: McpContentAnnotations;
-}
+/** A resource template as `resources/templates/list` sends it: exactly what `@McpResourceTemplate()` declared. */
+export type McpResourceTemplateDescriptor = McpResourceTemplateOptions;
 
 /** Everything `resources/read` needs about a fixed resource, computed once at boot. */
 export interface McpResourceDefinition {

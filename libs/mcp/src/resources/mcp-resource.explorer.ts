@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { Reflector } from '@nestjs/core';
 import { McpToolHandlerFactory } from '../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../mcp-configuration.error.js';
 import { MCP_RESOURCE_METADATA, MCP_RESOURCE_TEMPLATE_METADATA } from '../mcp.constants.js';
@@ -12,7 +12,7 @@ import type { McpResourceContext } from './mcp-resource-context.interface.js';
 import type { McpResourceDefinition, McpResourceTemplateDefinition } from './mcp-resource-definition.interface.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from './mcp-resource-options.interface.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
-import { bindPayloadParam, providerMethods, type ProviderMethod } from './provider-methods.js';
+import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../discovery/provider-methods.js';
 import { isAbsoluteUri } from './resource-uri.js';
 import { ResourcesListHandler } from './resources-list.handler.js';
 import { ResourcesReadHandler } from './resources-read.handler.js';
@@ -31,8 +31,7 @@ export class McpResourceExplorer implements OnModuleInit {
   private readonly methods: readonly McpMethodHandler[];
 
   constructor(
-    private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
+    private readonly providerMethods: McpProviderMethods,
     private readonly reflector: Reflector,
     private readonly registry: McpResourceRegistry,
     private readonly handlers: McpToolHandlerFactory,
@@ -48,7 +47,7 @@ export class McpResourceExplorer implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    for (const method of providerMethods(this.discovery, this.scanner)) {
+    for (const method of this.providerMethods.all()) {
       if (typeof method.method !== 'function') continue;
       const resource = this.reflector.get<McpResourceOptions | undefined>(MCP_RESOURCE_METADATA, method.method);
       if (resource) this.registry.addResource(this.describeResource(method, resource));

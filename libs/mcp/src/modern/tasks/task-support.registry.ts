@@ -1,10 +1,10 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { Reflector } from '@nestjs/core';
 import { methodNameToToolName } from '../../decorators/tool-name.js';
 import type { McpToolOptions } from '../../interfaces/mcp-tool-options.interface.js';
 import { McpConfigurationError } from '../../mcp-configuration.error.js';
 import { MCP_TOOL_METADATA } from '../../mcp.constants.js';
-import { providerMethods } from '../../resources/provider-methods.js';
+import { McpProviderMethods } from '../../discovery/provider-methods.js';
 import { ModernMessages } from '../modern.messages.js';
 import { MCP_TASK_SUPPORT_METADATA, type McpTaskSupportOptions } from './mcp-task-support.decorator.js';
 
@@ -17,13 +17,12 @@ export class McpTaskSupportRegistry implements OnModuleInit {
   private readonly byTool = new Map<string, Readonly<McpTaskSupportOptions>>();
 
   constructor(
-    private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
+    private readonly providerMethods: McpProviderMethods,
     private readonly reflector: Reflector,
   ) {}
 
   onModuleInit(): void {
-    for (const method of providerMethods(this.discovery, this.scanner)) {
+    for (const method of this.providerMethods.all()) {
       if (typeof method.method !== 'function') continue;
       const support = this.reflector.get<McpTaskSupportOptions | undefined>(MCP_TASK_SUPPORT_METADATA, method.method);
       if (!support) continue;

@@ -1,4 +1,5 @@
-import type { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { Injectable } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { McpArgs } from '../decorators/mcp-param.decorators.js';
 import { MCP_PARAMS_METADATA } from '../mcp.constants.js';
@@ -15,19 +16,37 @@ export interface ProviderMethod {
 }
 
 /**
- * Every method of every provider, the way `McpToolExplorer` walks them: aliases skipped (the same instance
- * listed twice), static providers through their instance, request-scoped and transient ones through their class,
- * and values without a prototype ignored.
+ * Every method of every provider, walked once at boot and shared by all the explorers (tools, resources, prompts,
+ * completions, task support): aliases skipped (the same instance listed twice), static providers through their
+ * instance, request-scoped and transient ones through their class, and values without a prototype ignored.
  */
-export function* providerMethods(discovery: DiscoveryService, scanner: MetadataScanner): Generator<ProviderMethod> {
-  for (const wrapper of discovery.getProviders()) {
-    if (wrapper.isAlias) continue;
-    const prototype = prototypeOf(wrapper);
-    if (!prototype) continue;
-    for (const methodName of scanner.getAllMethodNames(prototype)) {
-      const site = `${prototype.constructor?.name ?? String(wrapper.name)}#${methodName}`;
-      yield { wrapper, prototype, methodName, method: (prototype as Record<string, unknown>)[methodName], site };
+@Injectable()
+export class McpProviderMethods {
+  private methods?: readonly ProviderMethod[];
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+  ) {}
+
+  /** The list, built on first use (explorers run in onModuleInit, when every provider exists). */
+  all(): readonly ProviderMethod[] {
+    this.methods ??= this.scan();
+    return this.methods;
+  }
+
+  private scan(): ProviderMethod[] {
+    const methods: ProviderMethod[] = [];
+    for (const wrapper of this.discovery.getProviders()) {
+      if (wrapper.isAlias) continue;
+      const prototype = prototypeOf(wrapper);
+      if (!prototype) continue;
+      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+        const site = `${prototype.constructor?.name ?? String(wrapper.name)}#${methodName}`;
+        methods.push({ wrapper, prototype, methodName, method: (prototype as Record<string, unknown>)[methodName], site });
+      }
     }
+    return methods;
   }
 }
 
