@@ -1,7 +1,7 @@
 import AjvModule from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { todayUtc } from '../apps/weather-server/src/weather/weather.model.js';
-import { envelopeText, FANCY_HELPER_HEADERS, openSse, rawPost, rawRequest, rpc, type RawResponse } from './support/raw-http.js';
+import { envelopeText, SIMPLE_CLIENT_HEADERS, openSse, rawPost, rawRequest, rpc, type RawResponse } from './support/raw-http.js';
 import { startWeatherApp, type WeatherApp } from './support/weather-app.js';
 import { errorEnvelope, expectedForecast, expectedReport, INSTRUCTIONS, SERVER_INFO, STACK_TRACE_PATTERN, WEATHER_TOOL_NAMES } from './support/weather-expectations.js';
 
@@ -49,7 +49,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     await weather?.close();
   });
 
-  /** A tools/call with the FancyHelper headers; returns the parsed JSON-RPC response. */
+  /** A tools/call with the simple client headers; returns the parsed JSON-RPC response. */
   async function callTool(name: string, args: unknown, id: string | number = 'call'): Promise<any> {
     const response = await rawPost(url, rpc(id, 'tools/call', { name, arguments: args }));
     expectJsonResponse(response);
@@ -57,11 +57,11 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     return response.json;
   }
 
-  describe('FancyHelper replay (string ids, Bearer header, never an Mcp-Session-Id)', () => {
+  describe('simple HTTP client replay (string ids, Bearer header, never an Mcp-Session-Id)', () => {
     it('runs initialize → notifications/initialized → tools/list → tools/call → ping', async () => {
       const init = await rawPost(
         url,
-        rpc('1', 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'FancyHelper', version: '3.2.1' } }),
+        rpc('1', 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'simple-http-client', version: '3.2.1' } }),
       );
       expectJsonResponse(init);
       expect(init.json).toEqual({
@@ -454,17 +454,17 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     it('rejects a batch with -32600 in a session negotiated at 2025-06-18 (no header needed)', async () => {
       const init = await fetch(url, {
         method: 'POST',
-        headers: FANCY_HELPER_HEADERS,
+        headers: SIMPLE_CLIENT_HEADERS,
         body: JSON.stringify(rpc('i', 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } })),
       });
       const sessionId = init.headers.get('mcp-session-id');
       expect(sessionId).toBeTruthy();
-      const response = await rawPost(url, [rpc(1, 'ping')], { ...FANCY_HELPER_HEADERS, 'Mcp-Session-Id': sessionId! });
+      const response = await rawPost(url, [rpc(1, 'ping')], { ...SIMPLE_CLIENT_HEADERS, 'Mcp-Session-Id': sessionId! });
       expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     });
 
     it.each(['2025-06-18', '2025-11-25'])('rejects a JSON array with -32600 under MCP-Protocol-Version %s', async (version) => {
-      const response = await rawPost(url, [rpc(1, 'ping')], { ...FANCY_HELPER_HEADERS, 'MCP-Protocol-Version': version });
+      const response = await rawPost(url, [rpc(1, 'ping')], { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': version });
       expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     });
 
@@ -477,7 +477,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
           { jsonrpc: '2.0', method: 'notifications/initialized' },
           rpc('three', 'no/such/method'),
         ],
-        { ...FANCY_HELPER_HEADERS, 'MCP-Protocol-Version': '2025-03-26' },
+        { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': '2025-03-26' },
       );
       expectJsonResponse(response, 200);
       expect(Array.isArray(response.json)).toBe(true);
@@ -492,7 +492,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
     it('answers a 2025-03-26 batch of notifications only with 202 and an empty body', async () => {
       const response = await rawPost(url, [{ jsonrpc: '2.0', method: 'notifications/initialized' }], {
-        ...FANCY_HELPER_HEADERS,
+        ...SIMPLE_CLIENT_HEADERS,
         'MCP-Protocol-Version': '2025-03-26',
       });
       expectEmpty202(response);
@@ -501,25 +501,25 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
   describe('HTTP layer', () => {
     it('refuses an unsupported MCP-Protocol-Version header on a non-initialize request with 400', async () => {
-      const response = await rawPost(url, rpc('h1', 'tools/list'), { ...FANCY_HELPER_HEADERS, 'MCP-Protocol-Version': '1999-01-01' });
+      const response = await rawPost(url, rpc('h1', 'tools/list'), { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': '1999-01-01' });
       expect(response.status).toBe(400);
       expectNoStackTrace(response);
     });
 
     it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('accepts MCP-Protocol-Version %s on tools/list', async (version) => {
-      const response = await rawPost(url, rpc('h2', 'tools/list'), { ...FANCY_HELPER_HEADERS, 'MCP-Protocol-Version': version });
+      const response = await rawPost(url, rpc('h2', 'tools/list'), { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': version });
       expectJsonResponse(response, 200);
       expect(response.json.result.tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(WEATHER_TOOL_NAMES));
     });
 
     it('refuses Content-Type text/plain with 415', async () => {
-      const response = await rawPost(url, JSON.stringify(rpc(1, 'ping')), { ...FANCY_HELPER_HEADERS, 'Content-Type': 'text/plain' });
+      const response = await rawPost(url, JSON.stringify(rpc(1, 'ping')), { ...SIMPLE_CLIENT_HEADERS, 'Content-Type': 'text/plain' });
       expect(response.status).toBe(415);
       expectNoStackTrace(response);
     });
 
     it('accepts Content-Type application/json; charset=utf-8', async () => {
-      const response = await rawPost(url, rpc(1, 'ping'), { ...FANCY_HELPER_HEADERS, 'Content-Type': 'application/json; charset=utf-8' });
+      const response = await rawPost(url, rpc(1, 'ping'), { ...SIMPLE_CLIENT_HEADERS, 'Content-Type': 'application/json; charset=utf-8' });
       expectJsonResponse(response, 200);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     });
@@ -545,7 +545,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
           controller.close();
         },
       });
-      const response = await rawRequest(url, { method: 'POST', headers: FANCY_HELPER_HEADERS, body: stream, duplex: 'half' } as RequestInit);
+      const response = await rawRequest(url, { method: 'POST', headers: SIMPLE_CLIENT_HEADERS, body: stream, duplex: 'half' } as RequestInit);
       expect(response.status).toBe(413);
     });
 
@@ -580,7 +580,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
         rawPost(url, rpc(1, 'tools/list', { cursor: 'garbage' })),
         rawPost(url, rpc(1, 'initialize', { protocolVersion: 7 })),
         rawPost(url, [rpc(1, 'ping')]),
-        rawPost(url, rpc(1, 'ping'), { ...FANCY_HELPER_HEADERS, 'MCP-Protocol-Version': 'garbage' }),
+        rawPost(url, rpc(1, 'ping'), { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': 'garbage' }),
         rawPost(url, 'x', { 'Content-Type': 'application/xml' }),
         rawRequest(url, { method: 'GET', headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(5_000) }),
         rawRequest(url, { method: 'DELETE' }),
@@ -612,7 +612,7 @@ describe('MCP endpoint with Nest\'s default body parser', () => {
   });
 
   it('runs initialize and a normal tools/call', async () => {
-    const init = await rawPost(weather.url, rpc('1', 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'FancyHelper', version: '1' } }));
+    const init = await rawPost(weather.url, rpc('1', 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'simple-http-client', version: '1' } }));
     expectJsonResponse(init);
     expect(init.json.result).toMatchObject({ protocolVersion: '2024-11-05', serverInfo: SERVER_INFO });
 

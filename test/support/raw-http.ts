@@ -1,7 +1,7 @@
 /** Minimal raw HTTP client for the MCP endpoint: exact bytes in, status/headers/text out. */
 
-/** The headers FancyHelper's http mode sends on every POST. */
-export const FANCY_HELPER_HEADERS: Readonly<Record<string, string>> = {
+/** The headers a simple HTTP client sends on every POST (JSON + SSE Accept, its API key as Bearer). */
+export const SIMPLE_CLIENT_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'application/json',
   Accept: 'application/json, text/event-stream',
   Authorization: 'Bearer some-key',
@@ -16,7 +16,7 @@ export interface RawResponse {
   json: any;
 }
 
-export async function rawPost(url: string, body: unknown, headers: Record<string, string> = FANCY_HELPER_HEADERS): Promise<RawResponse> {
+export async function rawPost(url: string, body: unknown, headers: Record<string, string> = SIMPLE_CLIENT_HEADERS): Promise<RawResponse> {
   const payload = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
   return toRaw(await fetch(url, { method: 'POST', headers, body: payload }));
 }

@@ -3,10 +3,11 @@ import { delay } from '../fixtures/mcp-http.js';
 import { SseReader } from '../fixtures/sse.js';
 
 /**
- * Raw-HTTP replays of the FancyHelper client: exactly the headers and messages it sends in each of its transport
- * modes (`http`, `sse`, `auto` on one URL), with string ids and a bearer token the server does not check.
+ * Raw-HTTP replays of a simple HTTP/SSE client: exactly the headers and messages it sends in each of its transport
+ * modes (`http`, `sse`, `auto` on one URL), with string ids, no session header and a bearer token the server does
+ * not check.
  */
-const FANCY_HEADERS: Readonly<Record<string, string>> = {
+const SIMPLE_CLIENT_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'application/json',
   Accept: 'application/json, text/event-stream',
   Authorization: 'Bearer k',
@@ -16,15 +17,15 @@ const INITIALIZE = {
   jsonrpc: '2.0',
   id: 'init-1',
   method: 'initialize',
-  params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'FancyHelper', version: '3.2.1' } },
+  params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'simple-http-client', version: '3.2.1' } },
 };
 const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const TOOLS_LIST = { jsonrpc: '2.0', id: 'list-1', method: 'tools/list', params: {} };
 const TOOLS_CALL = { jsonrpc: '2.0', id: 'call-1', method: 'tools/call', params: { name: 'slow_count', arguments: { steps: 2, delayMs: 0 } } };
 const PING = { jsonrpc: '2.0', id: 'ping-1', method: 'ping' };
 
-async function fancyPost(url: string, body: unknown): Promise<{ status: number; headers: Headers; text: string; json: any }> {
-  const response = await fetch(url, { method: 'POST', headers: FANCY_HEADERS, body: JSON.stringify(body) });
+async function simpleClientPost(url: string, body: unknown): Promise<{ status: number; headers: Headers; text: string; json: any }> {
+  const response = await fetch(url, { method: 'POST', headers: SIMPLE_CLIENT_HEADERS, body: JSON.stringify(body) });
   const text = await response.text();
   let json: unknown;
   try {
@@ -35,7 +36,7 @@ async function fancyPost(url: string, body: unknown): Promise<{ status: number; 
   return { status: response.status, headers: response.headers, text, json };
 }
 
-/** A legacy SSE connection as FancyHelper opens it: GET, then the `endpoint` event. */
+/** A legacy SSE connection as a simple SSE client opens it: GET, then the `endpoint` event. */
 async function openLegacyStream(url: string, headers: Record<string, string> = {}): Promise<{ reader: SseReader; endpoint: string; controller: AbortController }> {
   const controller = new AbortController();
   const response = await fetch(url, { headers: { Accept: 'text/event-stream', Authorization: 'Bearer k', ...headers }, signal: controller.signal });
@@ -57,7 +58,7 @@ async function nextMessage(reader: SseReader): Promise<any> {
 
 const ENDPOINT_PATTERN = (origin: string) => new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/messages\\?sessionId=[A-Za-z0-9_-]+$`);
 
-describe('FancyHelper flows (raw HTTP)', () => {
+describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for notifications)', () => {
   let server: FixtureApp;
   const open: AbortController[] = [];
 
@@ -75,7 +76,7 @@ describe('FancyHelper flows (raw HTTP)', () => {
 
   describe('transport: http (Streamable HTTP, no session id sent back)', () => {
     it('initialize 2024-11-05 → initialized 202 empty → tools/list → tools/call → ping', async () => {
-      const init = await fancyPost(server.url, INITIALIZE);
+      const init = await simpleClientPost(server.url, INITIALIZE);
       expect(init.status).toBe(200);
       expect(init.headers.get('content-type')).toMatch(/^application\/json/);
       expect(init.json).toEqual({
@@ -84,25 +85,25 @@ describe('FancyHelper flows (raw HTTP)', () => {
         result: { protocolVersion: '2024-11-05', capabilities: expect.objectContaining({ tools: expect.any(Object) }), serverInfo: { name: 'fixture', version: '1.0.0' } },
       });
 
-      const initialized = await fancyPost(server.url, INITIALIZED);
+      const initialized = await simpleClientPost(server.url, INITIALIZED);
       expect(initialized.status).toBe(202);
       expect(initialized.text).toBe('');
 
-      const list = await fancyPost(server.url, TOOLS_LIST);
+      const list = await simpleClientPost(server.url, TOOLS_LIST);
       expect(list.status).toBe(200);
       expect(list.headers.get('content-type')).toMatch(/^application\/json/);
       expect(list.json.id).toBe('list-1');
       expect(list.json.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['log_levels', 'slow_count', 'wait_for_abort']);
 
-      // No progressToken and FancyHelper's http mode has no session: a tool that logs still answers, as SSE since
+      // No progressToken and this client's http mode has no session: a tool that logs still answers, as SSE since
       // the client accepts it; the last event is the response.
-      const call = await fancyPost(server.url, TOOLS_CALL);
+      const call = await simpleClientPost(server.url, TOOLS_CALL);
       expect(call.status).toBe(200);
       const callMessage = call.json ?? lastSseMessage(call.text);
       expect(callMessage).toMatchObject({ jsonrpc: '2.0', id: 'call-1', result: { isError: false } });
       expect(JSON.parse(callMessage.result.content[0].text)).toEqual({ status: 'success', data: { counted: 2 } });
 
-      const ping = await fancyPost(server.url, PING);
+      const ping = await simpleClientPost(server.url, PING);
       expect(ping.status).toBe(200);
       expect(ping.json).toEqual({ jsonrpc: '2.0', id: 'ping-1', result: {} });
     });
@@ -121,7 +122,7 @@ describe('FancyHelper flows (raw HTTP)', () => {
         [TOOLS_CALL, 'call-1'],
         [PING, 'ping-1'],
       ] as const) {
-        const posted = await fancyPost(endpoint, message);
+        const posted = await simpleClientPost(endpoint, message);
         expect(posted.status).toBe(202);
         expect(posted.text).toBe('');
         if (id === undefined) continue;
@@ -142,21 +143,21 @@ describe('FancyHelper flows (raw HTTP)', () => {
     it('posting without waiting for answers: every response arrives once, in the order posted', async () => {
       const { reader, endpoint, controller } = await openLegacyStream(`${server.origin}/sse`);
       open.push(controller);
-      await fancyPost(endpoint, INITIALIZE);
+      await simpleClientPost(endpoint, INITIALIZE);
       await nextMessage(reader);
-      await fancyPost(endpoint, INITIALIZED);
+      await simpleClientPost(endpoint, INITIALIZED);
       const ids = ['a', 'b', 'c', 'd', 'e'];
-      for (const id of ids) expect((await fancyPost(endpoint, { jsonrpc: '2.0', id, method: id === 'c' ? 'tools/list' : 'ping' })).status).toBe(202);
+      for (const id of ids) expect((await simpleClientPost(endpoint, { jsonrpc: '2.0', id, method: id === 'c' ? 'tools/list' : 'ping' })).status).toBe(202);
       const answers: string[] = [];
       while (answers.length < ids.length) answers.push((await nextMessage(reader)).id);
       expect(answers).toEqual(ids);
     });
 
     it('an unknown sessionId is 404; a missing one is 400', async () => {
-      const unknown = await fancyPost(`${server.origin}/messages?sessionId=nope`, PING);
+      const unknown = await simpleClientPost(`${server.origin}/messages?sessionId=nope`, PING);
       expect(unknown.status).toBe(404);
       expect(unknown.json).toMatchObject({ error: { code: -32001 } });
-      const missing = await fancyPost(`${server.origin}/messages`, PING);
+      const missing = await simpleClientPost(`${server.origin}/messages`, PING);
       expect(missing.status).toBe(400);
     });
 
@@ -166,7 +167,7 @@ describe('FancyHelper flows (raw HTTP)', () => {
       await reader.cancel();
       let status = 0;
       for (let attempt = 0; attempt < 50 && status !== 404; attempt++) {
-        status = (await fancyPost(endpoint, PING)).status;
+        status = (await simpleClientPost(endpoint, PING)).status;
         if (status !== 404) await delay(20);
       }
       expect(status).toBe(404);
@@ -175,7 +176,7 @@ describe('FancyHelper flows (raw HTTP)', () => {
 
   describe('transport: auto (one URL, /mcp)', () => {
     it('POST initialize to /mcp works (Streamable HTTP)', async () => {
-      const init = await fancyPost(server.url, INITIALIZE);
+      const init = await simpleClientPost(server.url, INITIALIZE);
       expect(init.status).toBe(200);
       expect(init.json).toMatchObject({ id: 'init-1', result: { protocolVersion: '2024-11-05' } });
     });
@@ -184,9 +185,9 @@ describe('FancyHelper flows (raw HTTP)', () => {
       const { reader, endpoint, controller } = await openLegacyStream(server.url);
       open.push(controller);
       expect(endpoint).toMatch(ENDPOINT_PATTERN(server.origin));
-      expect((await fancyPost(endpoint, INITIALIZE)).status).toBe(202);
+      expect((await simpleClientPost(endpoint, INITIALIZE)).status).toBe(202);
       expect(await nextMessage(reader)).toMatchObject({ id: 'init-1', result: { protocolVersion: '2024-11-05' } });
-      expect((await fancyPost(endpoint, TOOLS_LIST)).status).toBe(202);
+      expect((await simpleClientPost(endpoint, TOOLS_LIST)).status).toBe(202);
       expect((await nextMessage(reader)).result.tools).toHaveLength(3);
     });
   });
@@ -200,7 +201,7 @@ describe('FancyHelper flows (raw HTTP)', () => {
   });
 });
 
-describe('FancyHelper: endpoint URL with publicUrl', () => {
+describe('simple SSE client: endpoint URL with publicUrl', () => {
   let server: FixtureApp;
 
   beforeAll(async () => {
@@ -221,7 +222,7 @@ describe('FancyHelper: endpoint URL with publicUrl', () => {
     const { reader, endpoint, controller } = await openLegacyStream(`${server.origin}/sse`);
     try {
       const local = endpoint.replace('https://mcp.example.com', server.origin);
-      expect((await fancyPost(local, PING)).status).toBe(202);
+      expect((await simpleClientPost(local, PING)).status).toBe(202);
       expect(await nextMessage(reader)).toEqual({ jsonrpc: '2.0', id: 'ping-1', result: {} });
     } finally {
       controller.abort();
@@ -229,7 +230,7 @@ describe('FancyHelper: endpoint URL with publicUrl', () => {
   });
 });
 
-describe('FancyHelper: endpoint URL with trustProxy', () => {
+describe('simple SSE client: endpoint URL with trustProxy', () => {
   let server: FixtureApp;
 
   beforeAll(async () => {
