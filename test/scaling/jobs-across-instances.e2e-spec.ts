@@ -73,7 +73,7 @@ describe('jobs and idempotency across instances', () => {
     }
   });
 
-  it('alerts created on different instances at the same time are all kept (per-tenant list, compare-and-set)', async () => {
+  it('alerts created on different instances at the same time are all kept (atomic per-tenant writes)', async () => {
     const cities = ['Lisbon', 'Rome', 'Amsterdam', 'Istanbul', 'Stockholm', 'Athens'];
     await Promise.all(
       cities.map((city, index) => callTool(index % 2 ? b.url : a.url, 'create_weather_alert', { city, threshold_celsius: 20, priority: 'low', idempotency_key: `scale-${Date.now()}-${city}-k` })),

@@ -219,6 +219,57 @@ describe('HS256 JWT (auth.jwt.secret)', () => {
   });
 });
 
+describe('JWT lifetime (auth.jwt.requireExp, auth.jwt.maxTokenLifetimeSec)', () => {
+  let app: RunningApp;
+  let lenient: RunningApp;
+  beforeAll(async () => {
+    app = await startSecApp({ auth: { jwt: { secret: HS_SECRET } } });
+    lenient = await startSecApp({ auth: { jwt: { secret: HS_SECRET, requireExp: false, maxTokenLifetimeSec: 600 } } });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await lenient?.close();
+  });
+
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const DAY = 86_400;
+
+  it.each<[string, Parameters<typeof signToken>[2]]>([
+    ['no exp claim', { expiresIn: null }],
+    ['no exp and no iat', { expiresIn: null, issuedAt: null }],
+    ['exp: 1e300', { expiresIn: 1e300 }],
+    ['exp two days ahead', { expiresIn: 2 * DAY }],
+    ['exp two days ahead, no iat', { expiresIn: 2 * DAY, issuedAt: null }],
+    ['issued ten days ago, valid one more hour (lifetime beyond iat)', { issuedAt: -10 * DAY, expiresIn: 3600 }],
+    ['iat ten minutes in the future', { issuedAt: 600 }],
+  ])('by default, a token with %s → 401 INVALID_TOKEN', async (_name, options) => {
+    const token = await signToken({ sub: 'alice', tenant_id: 'acme' }, HS_SECRET, options);
+    const answer = await post(app.url, rpc(1, 'ping'), bearer(token));
+    expect401(answer, 'INVALID_TOKEN');
+    expectNoLeak(answer, [token, HS_SECRET]);
+  });
+
+  it.each<[string, Parameters<typeof signToken>[2]]>([
+    ['exp one hour ahead', { expiresIn: 3600 }],
+    ['exp exactly one day after iat', { expiresIn: DAY }],
+    ['exp one hour ahead and no iat', { expiresIn: 3600, issuedAt: null }],
+    ['iat 2 s ahead (within the clock tolerance)', { issuedAt: 2 }],
+  ])('by default, a token with %s is accepted', async (_name, options) => {
+    const token = await signToken({ sub: 'alice', tenant_id: 'acme' }, HS_SECRET, options);
+    expect((await post(app.url, callTool(1, 'whoami'), bearer(token))).status).toBe(200);
+  });
+
+  it('requireExp: false accepts a token without exp', async () => {
+    const token = await signToken({ sub: 'alice' }, HS_SECRET, { expiresIn: null });
+    expect((await post(lenient.url, rpc(1, 'ping'), bearer(token))).status).toBe(200);
+  });
+
+  it('maxTokenLifetimeSec: 600 refuses a one-hour token and accepts a five-minute one', async () => {
+    expect401(await post(lenient.url, rpc(1, 'ping'), bearer(await signToken({ sub: 'alice' }, HS_SECRET, { expiresIn: 3600 }))), 'INVALID_TOKEN');
+    expect((await post(lenient.url, rpc(1, 'ping'), bearer(await signToken({ sub: 'alice' }, HS_SECRET, { expiresIn: 300 })))).status).toBe(200);
+  });
+});
+
 describe('JWT audience and issuer (auth.jwt.audience / issuer)', () => {
   let app: RunningApp;
   beforeAll(async () => {

@@ -141,3 +141,19 @@ describe('boot errors of the weather-server from its environment (forRootAsync)'
     await expectConfigError(bootWeather({ MCP_API_KEYS: 'same-key-0123456789|a,same-key-0123456789|b' }), 'auth.apiKeys');
   });
 });
+
+describe('boot errors for unknown option keys', () => {
+  it('a misspelt top-level key (sesions) fails app.init() naming it and "sessions"', async () => {
+    const error = await bootWith({ sesions: { mode: 'stateless' } } as Partial<McpModuleOptions>).catch((caught: Error) => caught);
+    expect(error).toBeInstanceOf(McpConfigurationError);
+    expect((error as Error).message).toContain('"sesions"');
+    expect((error as Error).message).toContain('did you mean "sessions"?');
+  });
+
+  it('a misspelt nested key names its path (limits.maxSesionsPerTenant)', async () => {
+    const error = await bootWith({ limits: { maxSesionsPerTenant: 5 } } as Partial<McpModuleOptions>).catch((caught: Error) => caught);
+    expect(error).toBeInstanceOf(McpConfigurationError);
+    expect((error as Error).message).toContain('"limits.maxSesionsPerTenant"');
+    expect((error as Error).message).toContain('did you mean "limits.maxSessionsPerTenant"?');
+  });
+});

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { HS_SECRET, signToken } from './fixtures/tokens.js';
-import { ensureWeatherBuilt, StdioServer } from './fixtures/stdio.js';
+import { ensureBuilt } from '../fixtures/build.js';
+import { StdioServer } from './fixtures/stdio.js';
 import { KEYS, MCP_API_KEYS } from './fixtures/weather-app.js';
 
 /**
@@ -41,7 +42,7 @@ describe('stdio credentials (node dist/apps/weather-server/main.js --stdio)', ()
   };
 
   beforeAll(async () => {
-    await ensureWeatherBuilt();
+    await ensureBuilt();
   }, 200_000);
 
   afterEach(() => {
@@ -123,6 +124,29 @@ describe('stdio credentials (node dist/apps/weather-server/main.js --stdio)', ()
     expect(server.stderr).toMatch(/\S/);
     expect(server.stderr).toMatch(/invalid|unauthori[sz]ed|authentication|credential|token|key/i);
     for (const secret of [KEYS.a, KEYS.b, KEYS.readOnly, 'key-that-is-not-configured-0000']) expect(server.stderr).not.toContain(secret);
+  });
+
+  it('auth configured and no MCP_TOKEN: exit code 1, one stderr line naming MCP_TOKEN, no stack', async () => {
+    const server = start({ MCP_API_KEYS });
+    const exit = await server.waitForExit();
+    expect(exit).toMatchObject({ code: 1, timedOut: false });
+    expect(server.stdout).toBe('');
+    const lines = server.stderr.split('\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('MCP_TOKEN');
+    expect(lines[0]).not.toMatch(/header|X-API-Key|Authorization/i);
+    expect(server.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('a refused MCP_TOKEN: exit code 1, one stderr line naming MCP_TOKEN, the key not echoed', async () => {
+    const server = start({ MCP_API_KEYS, MCP_TOKEN: 'key-that-is-not-configured-0000' });
+    const exit = await server.waitForExit();
+    expect(exit).toMatchObject({ code: 1, timedOut: false });
+    const lines = server.stderr.split('\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('MCP_TOKEN');
+    expect(server.stderr).not.toContain('key-that-is-not-configured-0000');
+    expect(server.stderr).not.toMatch(/^\s+at /m);
   });
 
   it('an expired JWT in MCP_TOKEN: exits non-zero, stdout empty, the token is not echoed', async () => {

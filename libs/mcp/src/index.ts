@@ -31,12 +31,12 @@ export { serveMcpOverStdio } from './transports/stdio/serve-stdio.js';
 export type { McpStdioOptions } from './transports/stdio/stdio.transport.js';
 export { McpStderrLogger } from './transports/stdio/stderr.logger.js';
 export type { McpSessionOptions, McpStreamOptions, McpJobOptions } from './interfaces/mcp-module-options.interface.js';
-export { MCP_STORE, type McpKeyValueStore } from './stores/key-value.store.js';
+export { MCP_STORE, type McpKeyValueStore, type McpSlotSet } from './stores/key-value.store.js';
 export { McpMemoryStore } from './stores/memory.store.js';
 export type { McpAuthOptions, McpJwtOptions, McpApiKey, McpResourceMetadataOptions } from './auth/mcp-auth-options.interface.js';
 export type { McpAuthenticator, McpCredentials } from './auth/mcp-authenticator.interface.js';
 export { McpAuthError, type McpAuthErrorCode } from './auth/mcp-auth.error.js';
-export type { McpLimitOptions } from './interfaces/mcp-module-options.interface.js';
+export type { McpLimitOptions, McpIdempotencyOptions } from './interfaces/mcp-module-options.interface.js';
 
 export { McpResource, McpResourceTemplate, McpResourceParams } from './decorators/mcp-resource.decorator.js';
 export { McpPrompt } from './decorators/mcp-prompt.decorator.js';
@@ -57,6 +57,7 @@ export { MCP_BUS, type McpMessageBus } from './stores/message-bus.js';
 export { McpMemoryBus } from './stores/memory-message.bus.js';
 export { McpRedisBus } from './stores/redis-message.bus.js';
 export { McpStoreUnavailableError } from './stores/store-unavailable.error.js';
+export { McpQuotaExceededError } from './stores/quota-exceeded.error.js';
 
 // Protocol revision 2026-07-28 (the stateless era), served beside the older revisions on the same endpoint.
 export type { McpModernOptions } from './interfaces/mcp-module-options.interface.js';

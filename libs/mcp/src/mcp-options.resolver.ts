@@ -1,7 +1,9 @@
 import { createPublicKey } from 'node:crypto';
 import type { McpAuthOptions } from './auth/mcp-auth-options.interface.js';
+import { JWT_LIFETIME_DEFAULTS } from './auth/jwt.verifier.js';
 import { McpConfigurationError } from './mcp-configuration.error.js';
 import { McpMessages } from './mcp.messages.js';
+import { assertKnownOptionKeys } from './mcp-option-keys.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './stores/redis.store.js';
 import type { McpModuleExtras, McpModuleOptions, McpResolvedOptions } from './interfaces/mcp-module-options.interface.js';
 
@@ -11,6 +13,7 @@ const MIB = 1024 * 1024;
 /** Applies defaults and rejects bad options at boot, naming the option. */
 export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: McpResolvedPaths): McpResolvedOptions {
   if (!options || typeof options !== 'object') throw new McpConfigurationError(McpMessages.invalidOption('options', 'must be an object with at least name and version'));
+  assertKnownOptionKeys(options);
   if (typeof options.name !== 'string' || !SERVER_NAME_PATTERN.test(options.name)) {
     throw new McpConfigurationError(McpMessages.invalidOption('name', 'must be 1 to 64 letters, digits, "_" or "-"'));
   }
@@ -43,8 +46,12 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
       stalledIntervalMs: positiveInteger('jobs.stalledIntervalMs', options.jobs?.stalledIntervalMs, 15_000),
       maxStalledCount: nonNegativeInteger('jobs.maxStalledCount', options.jobs?.maxStalledCount, 1),
       concurrency: positiveInteger('jobs.concurrency', options.jobs?.concurrency, 10),
+      maxQueuedPerTenant: positiveInteger('jobs.maxQueuedPerTenant', options.jobs?.maxQueuedPerTenant, 100),
     },
-    idempotency: { ttlMs: positiveInteger('idempotency.ttlMs', options.idempotency?.ttlMs, 24 * 60 * 60_000) },
+    idempotency: {
+      ttlMs: positiveInteger('idempotency.ttlMs', options.idempotency?.ttlMs, 24 * 60 * 60_000),
+      maxKeysPerTenant: positiveInteger('idempotency.maxKeysPerTenant', options.idempotency?.maxKeysPerTenant, 10_000),
+    },
     redis: resolveRedis(options.redis),
     modern: resolveModern(options.modern),
     allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
@@ -55,6 +62,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
       maxConcurrentCallsPerTenant: positiveInteger('limits.maxConcurrentCallsPerTenant', options.limits?.maxConcurrentCallsPerTenant, 100),
       maxStreamsPerTenant: positiveInteger('limits.maxStreamsPerTenant', options.limits?.maxStreamsPerTenant, 100),
       maxSessionsPerTenant: positiveInteger('limits.maxSessionsPerTenant', options.limits?.maxSessionsPerTenant, 1_000),
+      maxStoredKeysPerTenant: positiveInteger('limits.maxStoredKeysPerTenant', options.limits?.maxStoredKeysPerTenant, 10_000),
       rateLimit: options.limits?.rateLimit && {
         limit: positiveInteger('limits.rateLimit.limit', options.limits.rateLimit.limit, 1),
         windowMs: positiveInteger('limits.rateLimit.windowMs', options.limits.rateLimit.windowMs, 1),
@@ -64,6 +72,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
       keepAliveMs: positiveInteger('streams.keepAliveMs', options.streams?.keepAliveMs, 15_000),
       maxEventsPerStream: positiveInteger('streams.maxEventsPerStream', options.streams?.maxEventsPerStream, 1_000),
       retryMs: positiveInteger('streams.retryMs', options.streams?.retryMs, 1_000),
+      maxBufferedBytes: positiveInteger('streams.maxBufferedBytes', options.streams?.maxBufferedBytes, 4 * MIB),
     },
   };
 }
@@ -97,6 +106,9 @@ function resolveAuth(auth: McpAuthOptions | undefined): McpAuthOptions {
     if (jwt.secret !== undefined && jwt.algorithms?.some((algorithm) => !algorithm.startsWith('HS'))) {
       throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.algorithms', 'must be HMAC algorithms (HS256...) with a secret'));
     }
+    if (jwt.requireExp !== undefined && typeof jwt.requireExp !== 'boolean') throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.requireExp', 'must be a boolean'));
+    positiveInteger('auth.jwt.maxTokenLifetimeSec', jwt.maxTokenLifetimeSec, JWT_LIFETIME_DEFAULTS.maxTokenLifetimeSec);
+    nonNegativeInteger('auth.jwt.clockToleranceSec', jwt.clockToleranceSec, JWT_LIFETIME_DEFAULTS.clockToleranceSec);
     if (jwt.jwksUrl !== undefined) publicUrl(jwt.jwksUrl, 'auth.jwt.jwksUrl');
     if (jwt.publicKey !== undefined) {
       try {
@@ -125,7 +137,16 @@ function resolveAuth(auth: McpAuthOptions | undefined): McpAuthOptions {
       throw new McpConfigurationError(McpMessages.invalidOption('auth.resourceMetadata.authorizationServers', 'must list at least one authorization server'));
     }
   }
-  return auth;
+  if (!jwt) return auth;
+  return {
+    ...auth,
+    jwt: {
+      ...jwt,
+      requireExp: jwt.requireExp ?? JWT_LIFETIME_DEFAULTS.requireExp,
+      maxTokenLifetimeSec: jwt.maxTokenLifetimeSec ?? JWT_LIFETIME_DEFAULTS.maxTokenLifetimeSec,
+      clockToleranceSec: jwt.clockToleranceSec ?? JWT_LIFETIME_DEFAULTS.clockToleranceSec,
+    },
+  };
 }
 
 /** The 2026-07-28 settings; a `requestStateSecret` too short for HMAC-SHA256 fails the boot. */

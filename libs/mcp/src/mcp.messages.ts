@@ -1,4 +1,6 @@
-/** Every boot-time and log message in one place, each naming the place and the fix. */
+import { CLIENT_URI_MAX_CHARACTERS, clientText } from './protocol/client-text.js';
+
+/** Every boot-time and log message in one place, each naming the place and the fix; client text in them is bounded. */
 export const McpMessages = {
   missingDescription: (site: string) =>
     `${site}: @McpTool() needs a "description" (the model reads it to decide when to call the tool).`,
@@ -14,7 +16,12 @@ export const McpMessages = {
   invalidScopes: (site: string) => `${site}: scopes must be an array of scope tokens (no spaces or quotes), e.g. ['weather:read'].`,
   invalidTimeout: (site: string, value: unknown) => `${site}: timeoutMs must be a positive integer, got ${String(value)}.`,
   invalidOption: (option: string, problem: string) => `McpModule option "${option}" ${problem}.`,
-  toolFailed: (tool: string, requestId: unknown) => `Tool "${tool}" failed (request ${String(requestId)})`,
+  unknownOption: (option: string, closest: string | undefined, known: readonly string[]) =>
+    `McpModule option ${JSON.stringify(option.slice(0, 100))} is unknown; ${closest === undefined ? `the options at this level are ${known.join(', ')}.` : `did you mean "${closest}"?`}`,
+  toolFailed: (tool: string, requestId: unknown) => `Tool "${tool}" failed (request ${clientText(requestId)})`,
+  toolAnsweredError: (tool: string, code: string, requestId: unknown) => `Tool "${tool}" answered ${code} (request ${clientText(requestId)})`,
+  stdioCredentialsMissing: (name: string) => `${name} is not set: this server requires authentication; set ${name} to an API key or access token`,
+  stdioCredentialsRefused: (name: string, reason: string) => `${name} was refused: ${reason}`,
   requestScopedTool: (site: string) => `${site} is request-scoped: it is resolved anew for every call.`,
   // Resources, prompts and completions.
   resourceMissingName: (site: string, decorator: string) => `${site}: ${decorator} needs a "name" (clients show it in their resource pickers).`,
@@ -31,7 +38,7 @@ export const McpMessages = {
     `Resource template "${template}" is declared twice, by ${first} and by ${second}; merge them or change one template.`,
   resourceBadResult: (site: string) =>
     `${site} returned a value resources/read cannot send; return a string (text), a Buffer or Uint8Array (binary), or { contents: [{ uri, text } | { uri, blob }] }.`,
-  resourceFailed: (uri: string, requestId: unknown) => `Reading resource "${uri}" failed (request ${String(requestId)})`,
+  resourceFailed: (uri: string, requestId: unknown) => `Reading resource "${clientText(uri, CLIENT_URI_MAX_CHARACTERS)}" failed (request ${clientText(requestId)})`,
   promptMissingDescription: (site: string) => `${site}: @McpPrompt() needs a "description" (clients list prompts by it).`,
   invalidPromptName: (site: string, name: string) =>
     `${site}: prompt name "${name}" is invalid; use 1 to 64 letters, digits, "_" or "-".`,
@@ -42,7 +49,7 @@ export const McpMessages = {
     `${site}: declare the prompt's arguments either in @McpPrompt({ arguments }) or with a DTO parameter, not both.`,
   promptBadResult: (site: string) =>
     `${site} returned a value prompts/get cannot send; return a string, an array of { role: 'user' | 'assistant', content } messages, or { description?, messages }.`,
-  promptFailed: (name: string, requestId: unknown) => `Prompt "${name}" failed (request ${String(requestId)})`,
+  promptFailed: (name: string, requestId: unknown) => `Prompt "${name}" failed (request ${clientText(requestId)})`,
   invalidCompletionRef: (site: string) =>
     `${site}: @McpCompletion() needs ref { type: 'ref/prompt', name } or { type: 'ref/resource', uri } and an "argument" name.`,
   completionUnknownPrompt: (site: string, name: string) => `${site}: @McpCompletion() refers to prompt "${name}", which no @McpPrompt() declares.`,
@@ -54,5 +61,5 @@ export const McpMessages = {
     `Argument "${argument}" of ${target} has two completers, ${first} and ${second}; keep one.`,
   completionBadResult: (site: string) =>
     `${site} returned a value completion/complete cannot send; return an array of strings or { values: string[], total?, hasMore? }.`,
-  completionFailed: (target: string, requestId: unknown) => `Completing an argument of ${target} failed (request ${String(requestId)})`,
+  completionFailed: (target: string, requestId: unknown) => `Completing an argument of ${target} failed (request ${clientText(requestId)})`,
 } as const;

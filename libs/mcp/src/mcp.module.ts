@@ -18,6 +18,7 @@ import { McpCapabilities } from './protocol/mcp-capabilities.js';
 import { McpClientRequests } from './protocol/client-requests.js';
 import { McpIdempotency } from './execution/idempotency.service.js';
 import { McpJobStore } from './jobs/mcp-job.store.js';
+import { McpJobSlots } from './jobs/job-slots.js';
 import { McpJobExecutor } from './jobs/mcp-job.executor.js';
 import { McpJobService } from './jobs/mcp-job.service.js';
 import { McpJobTools } from './jobs/mcp-job.tools.js';
@@ -42,6 +43,7 @@ import { MCP_STORE } from './stores/key-value.store.js';
 import { MCP_BUS } from './stores/message-bus.js';
 import { createMcpBus, createMcpStore } from './stores/store.factory.js';
 import { McpStoreLifecycle } from './stores/store.lifecycle.js';
+import { McpTenantQuotas } from './stores/tenant-quotas.js';
 import { McpHttpTransport } from './transports/http/mcp-http.transport.js';
 
 import { McpResourceRegistry } from './resources/mcp-resource.registry.js';
@@ -95,11 +97,13 @@ import { McpClientInput } from './modern/mrtr/mcp-client-input.service.js';
     McpClientRequests,
     McpIdempotency,
     McpJobStore,
+    McpJobSlots,
     McpJobExecutor,
     McpJobService,
     McpJobTools,
     McpTaskHandlers,
     McpSessionService,
+    McpTenantQuotas,
     SseEventStore,
     McpStreamHub,
     McpInstanceRouter,

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AlertPriority } from './dto/create-weather-alert.dto.js';
 
+/** Alerts one tenant may keep: creating one more is refused until some are deleted. */
+export const MAX_ALERTS_PER_TENANT = 1_000;
+
 /** A stored alert; every alert belongs to exactly one tenant. */
 export interface WeatherAlert {
   alert_id: string;
@@ -15,12 +18,24 @@ export interface WeatherAlert {
 export type NewWeatherAlert = Omit<WeatherAlert, 'alert_id' | 'created_at'>;
 
 /**
- * Alerts per tenant: a tenant can only ever read and write its own partition. The injection token of the
- * alert store; `MemoryAlertStore` serves one instance, `RedisAlertStore` (when `REDIS_URL` is set) all of them.
+ * One page of a tenant's alerts, oldest first. Every alert has a position in its tenant's list that only grows
+ * (1, 2, 3… in creation order); `next` is the position to continue after, absent on the last page.
+ */
+export interface AlertPage {
+  alerts: WeatherAlert[];
+  next?: number;
+}
+
+/**
+ * Alerts per tenant: a tenant can only ever read and write its own partition, and keeps at most
+ * `MAX_ALERTS_PER_TENANT` of them. The injection token of the alert store; `MemoryAlertStore` serves one
+ * instance, `RedisAlertStore` (when `REDIS_URL` is set) all of them.
  */
 export abstract class AlertStore {
-  abstract create(tenant: string, alert: NewWeatherAlert): Promise<WeatherAlert>;
-  abstract list(tenant: string): Promise<WeatherAlert[]>;
+  /** Stores the alert; undefined when the tenant already has as many alerts as it may keep. */
+  abstract create(tenant: string, alert: NewWeatherAlert): Promise<WeatherAlert | undefined>;
+  /** Up to `limit` of the tenant's alerts whose position comes after `after` (0 for the first page). */
+  abstract list(tenant: string, page: { after: number; limit: number }): Promise<AlertPage>;
   abstract find(tenant: string, alertId: string): Promise<WeatherAlert | undefined>;
   /** Removes one of the tenant's alerts; false when the tenant has no alert with that id. */
   abstract delete(tenant: string, alertId: string): Promise<boolean>;

@@ -1,58 +1,124 @@
-import type { McpKeyValueStore } from '@nest-mcp/core';
-import { AlertStore, stampAlert, type NewWeatherAlert, type WeatherAlert } from './alert.store.js';
+import type { OnApplicationShutdown } from '@nestjs/common';
+import { McpStoreUnavailableError } from '@nest-mcp/core';
+import { Redis, ReplyError, type RedisOptions } from 'ioredis';
+import { AlertStore, MAX_ALERTS_PER_TENANT, stampAlert, type AlertPage, type NewWeatherAlert, type WeatherAlert } from './alert.store.js';
 
 /** A tenant's alerts are kept for a year after its last change. */
 const ALERTS_TTL_MS = 365 * 24 * 60 * 60_000;
-/** Concurrent writers of one tenant's alerts retry their compare-and-set; this many losses in a row is an error. */
-const MAX_WRITE_ATTEMPTS = 20;
+
+// While Redis is down every command fails at once (no offline queue, no retries per command), so a call answers
+// UNAVAILABLE instead of hanging; the connection itself keeps coming back on its own.
+const CONNECTION_OPTIONS: RedisOptions = {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  commandTimeout: 5_000,
+  connectTimeout: 5_000,
+  retryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
+  disconnectTimeout: 200,
+};
+
+// KEYS: alerts hash (id → JSON), positions sorted set (id by position), last position counter.
+// ARGV: 1 = most alerts per tenant, 2 = id, 3 = JSON, 4 = ttl in ms. Returns the new position, or 0 when full.
+const CREATE = `
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+local position = redis.call('INCR', KEYS[3])
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[2], position, ARGV[2])
+for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, ARGV[4]) end
+return position`;
+
+// KEYS: alerts hash, positions sorted set. ARGV: 1 = position to start after, 2 = how many.
+// Returns position, JSON, position, JSON… in position order.
+const PAGE = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[1], '+inf', 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
+local page = {}
+for index = 1, #ids, 2 do
+  local json = redis.call('HGET', KEYS[1], ids[index])
+  if json then
+    page[#page + 1] = ids[index + 1]
+    page[#page + 1] = json
+  end
+end
+return page`;
+
+// KEYS: as CREATE. ARGV: 1 = id, 2 = ttl in ms. Returns 1 when the alert existed.
+const DELETE = `
+local removed = redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+if removed == 1 then
+  for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, ARGV[2]) end
+end
+return removed`;
 
 /**
- * Alerts in the MCP module's shared store (Redis with `REDIS_URL`), so every instance sees the same alerts: one
- * key per tenant (`weather:alerts:<tenant>`) holding its list, changed by compare-and-set, so two instances
- * creating alerts at once both keep theirs.
+ * Alerts in Redis (with `REDIS_URL`), so every instance sees the same alerts. Per tenant a hash of its alerts
+ * and a sorted set of their positions; each change is one Lua script, atomic in Redis, so any number of
+ * instances creating alerts at once all keep theirs, with no read-modify-write to retry, and the
+ * `MAX_ALERTS_PER_TENANT` check cannot be raced past. Pages read the sorted set from a position on.
  */
-export class RedisAlertStore extends AlertStore {
-  constructor(private readonly store: McpKeyValueStore) {
+export class RedisAlertStore extends AlertStore implements OnApplicationShutdown {
+  private constructor(
+    private readonly client: Redis,
+    private readonly maxPerTenant: number,
+  ) {
     super();
   }
 
-  async create(tenant: string, alert: NewWeatherAlert): Promise<WeatherAlert> {
-    const stored = stampAlert(alert);
-    await this.change(tenant, (alerts) => [...alerts, stored]);
-    return stored;
+  /** Connects to `url` and waits until Redis answers (a wrong URL fails the boot, not the first call). */
+  static async connect(url: string, maxPerTenant = MAX_ALERTS_PER_TENANT): Promise<RedisAlertStore> {
+    const client = new Redis(url, CONNECTION_OPTIONS);
+    // Without a listener an 'error' event would crash the process; outages surface as UNAVAILABLE answers.
+    client.on('error', () => undefined);
+    await client.connect();
+    return new RedisAlertStore(client, maxPerTenant);
   }
 
-  async list(tenant: string): Promise<WeatherAlert[]> {
-    return (await this.store.get<WeatherAlert[]>(keyOf(tenant))) ?? [];
+  async create(tenant: string, alert: NewWeatherAlert): Promise<WeatherAlert | undefined> {
+    const stored = stampAlert(alert);
+    const keys = keysOf(tenant);
+    const position = await this.run(() => this.client.eval(CREATE, 3, keys.alerts, keys.positions, keys.lastPosition, this.maxPerTenant, stored.alert_id, JSON.stringify(stored), ALERTS_TTL_MS));
+    return Number(position) > 0 ? stored : undefined;
+  }
+
+  async list(tenant: string, page: { after: number; limit: number }): Promise<AlertPage> {
+    const keys = keysOf(tenant);
+    // One more than asked tells whether another page follows.
+    const flat = (await this.run(() => this.client.eval(PAGE, 2, keys.alerts, keys.positions, page.after, page.limit + 1))) as string[];
+    const entries: Array<{ position: number; alert: WeatherAlert }> = [];
+    for (let index = 0; index < flat.length; index += 2) entries.push({ position: Number(flat[index]), alert: JSON.parse(flat[index + 1]) as WeatherAlert });
+    const taken = entries.slice(0, page.limit);
+    return { alerts: taken.map(({ alert }) => alert), ...(entries.length > page.limit && { next: taken[taken.length - 1].position }) };
   }
 
   async find(tenant: string, alertId: string): Promise<WeatherAlert | undefined> {
-    return (await this.list(tenant)).find((alert) => alert.alert_id === alertId);
+    const json = await this.run(() => this.client.hget(keysOf(tenant).alerts, alertId));
+    return json === null ? undefined : (JSON.parse(json) as WeatherAlert);
   }
 
   async delete(tenant: string, alertId: string): Promise<boolean> {
-    let found = false;
-    await this.change(tenant, (alerts) => {
-      const kept = alerts.filter((alert) => alert.alert_id !== alertId);
-      found = kept.length < alerts.length;
-      return found ? kept : undefined;
-    });
-    return found;
+    const keys = keysOf(tenant);
+    return Number(await this.run(() => this.client.eval(DELETE, 3, keys.alerts, keys.positions, keys.lastPosition, alertId, ALERTS_TTL_MS))) === 1;
   }
 
-  /** Applies `update` to the tenant's list atomically; `update` returning undefined leaves it as it is. */
-  private async change(tenant: string, update: (alerts: WeatherAlert[]) => WeatherAlert[] | undefined): Promise<void> {
-    const key = keyOf(tenant);
-    for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
-      const current = await this.store.get<WeatherAlert[]>(key);
-      const next = update(current ?? []);
-      if (next === undefined) return;
-      if (await this.store.compareAndSet(key, current, next, ALERTS_TTL_MS)) return;
+  async onApplicationShutdown(): Promise<void> {
+    if (this.client.status === 'ready') await this.client.quit().catch(() => this.client.disconnect());
+    else this.client.disconnect();
+  }
+
+  /** Runs a command; a connection problem (down, reconnecting, timed out) is a retryable UNAVAILABLE. */
+  private async run<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      if (error instanceof ReplyError) throw error;
+      throw new McpStoreUnavailableError('The alert store (Redis) is unavailable; retry shortly.', { cause: error });
     }
-    throw new Error(`The alerts of tenant ${tenant} kept changing during ${MAX_WRITE_ATTEMPTS} writes`);
   }
 }
 
-function keyOf(tenant: string): string {
-  return `weather:alerts:${tenant}`;
+/** The tenant's keys; the tenant is URI-encoded, so no tenant name can reach into another tenant's keys. */
+function keysOf(tenant: string): { alerts: string; positions: string; lastPosition: string } {
+  const base = `weather:alerts:${encodeURIComponent(tenant)}`;
+  return { alerts: `${base}:by-id`, positions: `${base}:positions`, lastPosition: `${base}:last-position` };
 }

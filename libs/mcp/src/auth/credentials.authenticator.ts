@@ -9,7 +9,7 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
 
 /**
  * The built-in authenticator: `X-API-Key`, or `Authorization: Bearer` holding a JWT or an API key
- * (FancyHelper sends its api_key as a Bearer token).
+ * (simple HTTP clients often send their API key as a Bearer token).
  */
 export class CredentialsAuthenticator implements McpAuthenticator {
   private readonly jwt?: JwtVerifier;

@@ -1,11 +1,17 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
 import type { McpJwtOptions } from './mcp-auth-options.interface.js';
 import { McpAuthError } from './mcp-auth.error.js';
 import { principalFromClaims } from './principal-claims.js';
 
-/** Verifies JWT Bearer tokens with jose: signature, algorithm allow-list, exp/nbf, iss and aud. */
+/** Defaults of the token-lifetime rules (also applied by the options resolver). */
+export const JWT_LIFETIME_DEFAULTS = { requireExp: true, maxTokenLifetimeSec: 86_400, clockToleranceSec: 5 } as const;
+
+/**
+ * Verifies JWT Bearer tokens with jose: signature, algorithm allow-list, exp/nbf, iss and aud; then the lifetime
+ * rules jose leaves to the caller (an `exp` is required, bounded, and `iat` is not in the future).
+ */
 export class JwtVerifier {
   private readonly key: Uint8Array | KeyObject | JWTVerifyGetKey;
   private readonly algorithms: string[];
@@ -30,13 +36,29 @@ export class JwtVerifier {
         algorithms: this.algorithms,
         issuer: this.options.issuer,
         audience: this.options.audience,
-        clockTolerance: this.options.clockToleranceSec ?? 5,
+        clockTolerance: this.options.clockToleranceSec ?? JWT_LIFETIME_DEFAULTS.clockToleranceSec,
       });
+      this.checkLifetime(payload);
       return principalFromClaims(payload, this.options.tenantClaim);
     } catch (error) {
       if (error instanceof McpAuthError) throw error;
       if (error instanceof errors.JWTExpired) throw new McpAuthError('TOKEN_EXPIRED', 'The access token has expired');
       throw new McpAuthError('INVALID_TOKEN', 'The access token is invalid');
     }
+  }
+
+  /** jose has checked that `exp` and `iat`, when present, are numbers and that `exp` has not passed. */
+  private checkLifetime(payload: JWTPayload): void {
+    const now = Math.floor(Date.now() / 1000);
+    const tolerance = this.options.clockToleranceSec ?? JWT_LIFETIME_DEFAULTS.clockToleranceSec;
+    const maxLifetime = this.options.maxTokenLifetimeSec ?? JWT_LIFETIME_DEFAULTS.maxTokenLifetimeSec;
+    const { exp, iat } = payload;
+    if (iat !== undefined && iat > now + tolerance) throw new McpAuthError('INVALID_TOKEN', 'The access token is issued in the future');
+    if (exp === undefined) {
+      if (this.options.requireExp ?? JWT_LIFETIME_DEFAULTS.requireExp) throw new McpAuthError('INVALID_TOKEN', 'The access token has no expiry (exp)');
+      return;
+    }
+    const start = iat === undefined ? now : Math.min(iat, now);
+    if (exp - start > maxLifetime + tolerance) throw new McpAuthError('INVALID_TOKEN', 'The access token lives longer than this server accepts');
   }
 }

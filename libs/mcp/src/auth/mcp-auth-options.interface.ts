@@ -13,8 +13,15 @@ export interface McpJwtOptions {
   issuer?: string | string[];
   /** Expected `aud`: this server's resource URL (tokens for other resources are rejected). */
   audience?: string | string[];
-  /** Leeway for `exp`/`nbf`, in seconds (5). */
+  /** Leeway for `exp`/`nbf`/`iat`, in seconds (5). */
   clockToleranceSec?: number;
+  /** Refuse tokens without an `exp` claim (true): such a token, once leaked, would work forever. */
+  requireExp?: boolean;
+  /**
+   * Longest accepted token lifetime, in seconds (86 400, one day): a token whose `exp` lies further than this
+   * beyond now, or beyond its `iat` when present, is refused (as is an `iat` in the future).
+   */
+  maxTokenLifetimeSec?: number;
   /** Claim holding the tenant (`tenant_id`, falling back to `sub`). */
   tenantClaim?: string;
 }

@@ -5,6 +5,7 @@ import type { McpCall, McpMethodHandler } from '../protocol/handlers/method-hand
 import { JsonRpcErrorCode } from '../protocol/json-rpc-error-codes.js';
 import { McpCapabilities } from '../protocol/mcp-capabilities.js';
 import { McpProtocolError } from '../protocol/protocol-error.js';
+import { clientText } from '../protocol/client-text.js';
 import { toProtocolError, withHandlerContext } from '../resources/feature-handler.js';
 import { McpCompletionSources } from './completion-sources.js';
 import { describeRef, findCompletionTarget } from './completion-target.js';
@@ -45,7 +46,7 @@ export class CompletionCompleteHandler implements McpMethodHandler {
     const target = findCompletionTarget(params.ref, this.sources, false);
     if (!target) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: unknown ${describeRef(params.ref)}`);
     if (!target.arguments.includes(params.argument.name)) {
-      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${describeRef(params.ref)} has no argument "${params.argument.name}"`);
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${describeRef(params.ref)} has no argument "${clientText(params.argument.name)}"`);
     }
     const completer = this.registry.get(target.ref, params.argument.name);
     if (!completer) return { completion: { values: [] } };

@@ -1,8 +1,10 @@
+import { CLIENT_URI_MAX_CHARACTERS, clientText } from '../protocol/client-text.js';
 import type { McpCompletionRef } from './mcp-completion-options.interface.js';
 
 /** How messages name a ref: `prompt "x"` or `resource template "y"`. */
 export function describeRef(ref: McpCompletionRef): string {
-  return ref.type === 'ref/prompt' ? `prompt "${ref.name}"` : `resource template "${ref.uri}"`;
+  // Refs come from clients too: bounded and escaped, for error messages and logs.
+  return ref.type === 'ref/prompt' ? `prompt "${clientText(ref.name)}"` : `resource template "${clientText(ref.uri, CLIENT_URI_MAX_CHARACTERS)}"`;
 }
 
 /** The lookup key of one argument of one ref. */

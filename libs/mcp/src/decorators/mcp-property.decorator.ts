@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { MCP_PROPERTY_METADATA } from '../mcp.constants.js';
 
 /**
- * Schema hints for one DTO property; they only describe the property to the model and never change validation
- * (class-validator stays the authority on what is accepted).
+ * Schema hints for one DTO property; they describe the property to the model. Only `nullable` changes validation:
+ * the server accepts `null` exactly where the advertised schema does (class-validator decides everything else).
  *
  * @example
  * const options: McpPropertyOptions = { description: 'City name', examples: ['Paris'], nullable: true };
@@ -15,7 +15,10 @@ export interface McpPropertyOptions {
   title?: string;
   /** Sample values, emitted as the `examples` keyword. */
   examples?: unknown[];
-  /** Adds `null` to the property's type, for rules class-validator cannot expose (e.g. `@ValidateIf`). */
+  /**
+   * Adds `null` to the property's type, and the server then accepts `null` for it (its other rules are skipped for
+   * that value). Without it, `null` is refused wherever the schema states a type, even with `@IsOptional()`.
+   */
   nullable?: boolean;
   /** Overrides the `format` keyword inferred from the validators (e.g. `'date'`). */
   format?: string;

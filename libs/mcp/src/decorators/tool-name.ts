@@ -1,8 +1,8 @@
-/** Tool names FancyHelper and MCP clients accept: letters, digits, underscore, hyphen, 1 to 64 characters. @publicApi */
+/** Tool names every MCP client accepts: letters, digits, underscore, hyphen, 1 to 64 characters. @publicApi */
 export const MCP_TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
- * Normalises any text into a tool name (seed 002): lowercase, every character outside `[a-z0-9_]` becomes `_`,
+ * Normalises any text into a tool name: lowercase, every character outside `[a-z0-9_]` becomes `_`,
  * runs of `_` collapse to one, and a leading digit gets the prefix `t_`.
  * @publicApi
  * @example normalizeToolName('Get Weather (v2)') // 'get_weather_v2_'

@@ -260,9 +260,9 @@ describe('McpToolExplorer', () => {
         }
       }
       const app = await boot([OutputTools]);
-      const schema = descriptor(app, 'with_output').outputSchema as { oneOf: Array<{ properties: { data?: unknown } }>; properties: unknown };
-      expect(schema.properties).toEqual({ status: { type: 'string', enum: ['success', 'error'] } });
-      expect(schema.oneOf[0].properties.data).toEqual({ type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false });
+      const schema = descriptor(app, 'with_output').outputSchema as { properties: { status: unknown; data: unknown } };
+      expect(schema.properties.status).toEqual({ type: 'string', enum: ['success', 'error'] });
+      expect(schema.properties.data).toEqual({ type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false });
     });
   });
 

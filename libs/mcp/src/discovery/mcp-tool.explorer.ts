@@ -11,7 +11,7 @@ import type { McpToolOptions } from '../interfaces/mcp-tool-options.interface.js
 import { envelopeOutputSchema } from '../results/envelope-output-schema.js';
 import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from '../schema/raw-schema.compiler.js';
-import { canValidateSync } from '../execution/validation-mode.js';
+import { argumentValidationMode } from '../execution/validation-mode.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from './provider-methods.js';
@@ -89,7 +89,7 @@ export class McpToolExplorer implements OnModuleInit {
       site,
       descriptor,
       argsType,
-      validateSync: argsType ? canValidateSync(argsType) : undefined,
+      validation: argsType ? argumentValidationMode(argsType, descriptor.inputSchema) : undefined,
       checkRawArgs: raw?.check,
       timeoutMs,
       job,

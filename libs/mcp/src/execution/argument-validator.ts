@@ -1,37 +1,83 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, validateSync, type ValidationError } from 'class-validator';
+import type { NullFindings } from '../schema/null-check.compiler.js';
+import type { ArgumentValidationMode } from './validation-mode.js';
+import { clientText, clientTextList } from '../protocol/client-text.js';
 
 /** Outcome of validating `tools/call` arguments against a tool's DTO. */
 export type ArgumentValidation =
   | { valid: true; value: object }
   | { valid: false; fields: string[]; message: string };
 
-/** The checks applied on every call (seed 002: never trust the model's arguments). */
+/** Failures named in one answer, and the length of each (a path and its reasons). */
+const MAX_LISTED_FAILURES = 10;
+const MAX_FAILURE_CHARACTERS = 200;
+
+/** The checks applied on every call (never trust the model's arguments). */
 const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
 
+/** Without a mode decided at boot (prompt arguments): every rule, on the async path, and no null check. */
+const DEFAULT_MODE: ArgumentValidationMode = { sync: false };
+
+const NO_NULLS: NullFindings = { refused: [], declared: [] };
+
+type DtoClass = new (...args: never[]) => object;
+
+interface Failure {
+  path: string;
+  reasons: string[];
+}
+
 /**
- * Re-validates arguments on the server: class-transformer builds the DTO (keeping property defaults), then
- * class-validator checks it with whitelist and forbidNonWhitelisted, so unknown properties are errors too.
+ * Re-validates arguments on the server: the null check compiled from the advertised schema, then class-transformer
+ * builds the DTO (keeping property defaults) and class-validator checks it with whitelist and forbidNonWhitelisted,
+ * so unknown properties are errors too.
  */
-export async function validateArguments(type: new (...args: never[]) => object, raw: Record<string, unknown>, sync = false): Promise<ArgumentValidation> {
+export async function validateArguments(type: DtoClass, raw: Record<string, unknown>, mode: ArgumentValidationMode = DEFAULT_MODE): Promise<ArgumentValidation> {
+  // The sync path saves a promise chain per rule; it is chosen at boot only for DTOs without async rules.
+  if (mode.sync) return validateArgumentsSync(type, raw, mode);
+  const nulls = mode.nulls?.(raw) ?? NO_NULLS;
+  const value = toInstance(type, raw);
+  return verdict(value, await validate(value, VALIDATOR_OPTIONS), nulls);
+}
+
+/**
+ * {@link validateArguments} with `validateSync`, for DTOs without async rules (which `validateSync` would skip).
+ */
+export function validateArgumentsSync(type: DtoClass, raw: Record<string, unknown>, mode: ArgumentValidationMode = DEFAULT_MODE): ArgumentValidation {
+  const nulls = mode.nulls?.(raw) ?? NO_NULLS;
+  const value = toInstance(type, raw);
+  return verdict(value, validateSync(value, VALIDATOR_OPTIONS), nulls);
+}
+
+function toInstance(type: DtoClass, raw: Record<string, unknown>): Record<string, unknown> {
   const value = plainToInstance(type as new () => object, raw) as Record<string, unknown>;
   // Class fields are own properties (ES2022+ define semantics) even when unset; one the caller did not send and
   // that holds nothing must not be taken for an unknown property by forbidNonWhitelisted.
   for (const key of Object.keys(value)) if (value[key] === undefined && !(key in raw)) delete value[key];
-  // The sync path saves a promise chain per rule; it is chosen at boot only for DTOs without async rules.
-  const errors = sync ? validateSync(value, VALIDATOR_OPTIONS) : await validate(value, VALIDATOR_OPTIONS);
-  if (errors.length === 0) return { valid: true, value };
-  const failures = flattenErrors(errors);
+  return value;
+}
+
+/**
+ * The schema decides about nulls: one it refuses is an error even where `@IsOptional()` let it through, and one it
+ * declares (`@McpProperty({ nullable: true })`) is accepted even where a rule such as `@IsString()` rejects it.
+ */
+function verdict(value: object, errors: ValidationError[], nulls: NullFindings): ArgumentValidation {
+  const decided = new Set([...nulls.refused, ...nulls.declared]);
+  const failures: Failure[] = nulls.refused.map((path) => ({ path, reasons: [`${path} must not be null`] }));
+  for (const failure of flattenErrors(errors)) if (!decided.has(failure.path)) failures.push(failure);
+  if (failures.length === 0) return { valid: true, value };
+  // Paths and some reasons ("property <name> should not exist") carry the client's own keys: bounded.
   return {
     valid: false,
-    fields: failures.map((failure) => failure.path),
-    message: `Invalid arguments: ${failures.map((failure) => `${failure.path}: ${failure.reasons.join('; ')}`).join(', ')}`,
+    fields: failures.slice(0, MAX_LISTED_FAILURES).map((failure) => clientText(failure.path)),
+    message: `Invalid arguments: ${clientTextList(failures.map((failure) => `${failure.path}: ${failure.reasons.join('; ')}`), MAX_LISTED_FAILURES, MAX_FAILURE_CHARACTERS)}`,
   };
 }
 
 /** Nested errors (ValidateNested, arrays) become dotted paths: `location.city`, `stops.0.name`. */
-function flattenErrors(errors: ValidationError[], prefix = ''): { path: string; reasons: string[] }[] {
-  const result: { path: string; reasons: string[] }[] = [];
+function flattenErrors(errors: ValidationError[], prefix = ''): Failure[] {
+  const result: Failure[] = [];
   for (const error of errors) {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
     if (error.constraints) result.push({ path, reasons: Object.values(error.constraints) });

@@ -8,6 +8,8 @@ import { envelopeToCallToolResult } from '../results/mcp-result.js';
 import { isRetryableByDefault } from '../results/error-codes.js';
 import { errorBody } from '../results/mcp-tool.error.js';
 import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
+import { storeKey } from '../stores/store-key.js';
+import { McpTenantQuotas } from '../stores/tenant-quotas.js';
 
 /** What is stored under an idempotency key. */
 interface IdempotencyRecord {
@@ -19,36 +21,45 @@ interface IdempotencyRecord {
 const POLL_INTERVAL_MS = 25;
 
 /**
- * Idempotency keys (seed 002): the first call with a key runs; later calls with the same key, tool and tenant
+ * Idempotency keys: the first call with a key runs; later calls with the same key, tool and tenant
  * get the first call's result without running again — also when they arrive at the same time (one runs, the
  * others wait) or on another instance (the claim is an atomic set-if-absent in the shared store). The same key
- * with different arguments is `IDEMPOTENCY_KEY_REUSED`.
+ * with different arguments is `IDEMPOTENCY_KEY_REUSED`. Only a completed call is remembered: when the first call
+ * fails (throws, INTERNAL_ERROR, TIMEOUT, CANCELLED, UNAVAILABLE, anything retryable) the key is released and
+ * the next call with it runs again, so a failure is never replayed for the key's lifetime.
  */
 @Injectable()
 export class McpIdempotency {
   constructor(
     @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly quotas: McpTenantQuotas,
   ) {}
 
   async run(input: { tenant: string; tool: string; key: string; args: Record<string, unknown>; waitMs: number }, execute: () => Promise<McpCallToolResult>): Promise<McpCallToolResult> {
-    const storeKey = `idem:${input.tenant}:${input.tool}:${input.key}`;
+    const storeKey = recordKeyOf(input);
     const fingerprint = fingerprintOf(input.args);
     // A claim outlives the longest run, so an instance that dies mid-call does not block the key for ever.
     const claimed = await this.store.setIfAbsent<IdempotencyRecord>(storeKey, { state: 'running', fingerprint }, input.waitMs + 5_000);
     if (claimed) {
-      const result = await execute().catch(async (error: unknown) => {
+      // Counted once claimed, so a retry of a stored key is never refused; a new key beyond the quota does not run.
+      const full = await this.quotas.reserve(input.tenant, 'idempotency', storeKey, input.waitMs + 5_000);
+      if (full) {
         await this.store.delete(storeKey);
+        return envelopeToCallToolResult({ status: 'error', error: this.quotas.refusal(full).toErrorBody() });
+      }
+      const result = await execute().catch(async (error: unknown) => {
+        await this.forget(input.tenant, storeKey);
         throw error;
       });
-      if (isRetryableResult(result)) await this.store.delete(storeKey); // a retry must be able to run again
-      else await this.store.set<IdempotencyRecord>(storeKey, { state: 'done', fingerprint, result }, this.options.idempotency.ttlMs);
+      if (isIncomplete(result)) await this.forget(input.tenant, storeKey); // a retry must be able to run again
+      else await this.keep(input.tenant, storeKey, { state: 'done', fingerprint, result });
       return result;
     }
     const deadline = Date.now() + input.waitMs;
     for (;;) {
       const existing = await this.store.get<IdempotencyRecord>(storeKey);
-      if (!existing) return this.run(input, execute); // the first call failed retryably or expired: run now
+      if (!existing) return this.run(input, execute); // the first call failed or expired: run now
       if (existing.fingerprint !== fingerprint) {
         return envelopeToCallToolResult({
           status: 'error',
@@ -62,11 +73,39 @@ export class McpIdempotency {
       await sleep(POLL_INTERVAL_MS);
     }
   }
+
+  /** Stores the finished record and keeps it counted for as long as it is kept. */
+  private async keep(tenant: string, key: string, record: IdempotencyRecord): Promise<void> {
+    await this.store.set<IdempotencyRecord>(key, record, this.options.idempotency.ttlMs);
+    await this.quotas.reserve(tenant, 'idempotency', key, this.options.idempotency.ttlMs);
+  }
+
+  /** Deletes the record and frees its place in the tenant's quota. */
+  private async forget(tenant: string, key: string): Promise<void> {
+    await this.store.delete(key);
+    await this.quotas.release(tenant, 'idempotency', key);
+  }
 }
 
-function isRetryableResult(result: McpCallToolResult): boolean {
-  const envelope = result.structuredContent as { status?: string; error?: { code?: string; retryable?: boolean } } | undefined;
-  return result.isError === true && (envelope?.error?.retryable ?? isRetryableByDefault(envelope?.error?.code ?? ''));
+/** The record's key: tenant, tool and client key escaped, so tenant `a:b` and tenant `a` never share one. */
+function recordKeyOf(input: { tenant: string; tool: string; key: string }): string {
+  return storeKey('idem', input.tenant, input.tool, input.key);
+}
+
+/** Codes that say the call did not run to its end (it crashed, ran out of time, was stopped or could not start). */
+const NOT_COMPLETED_CODES: ReadonlySet<string> = new Set(['INTERNAL_ERROR', 'TIMEOUT', 'CANCELLED', 'UNAVAILABLE']);
+
+/**
+ * Whether a result must not be kept under its key: a failure the retry deserves to run past. Kept are successes,
+ * pending envelopes (the job's id) and the tool's own non-retryable domain errors (`CITY_NOT_FOUND`): the call
+ * completed and a retry gets the same answer. Released are the codes above, anything retryable (`RATE_LIMITED`,
+ * `QUOTA_EXCEEDED`) and an error result without an envelope, which says nothing about how far it got.
+ */
+function isIncomplete(result: McpCallToolResult): boolean {
+  if (result.isError !== true) return false;
+  const error = (result.structuredContent as { error?: { code?: unknown; retryable?: unknown } } | undefined)?.error;
+  if (typeof error?.code !== 'string') return true;
+  return NOT_COMPLETED_CODES.has(error.code) || (typeof error.retryable === 'boolean' ? error.retryable : isRetryableByDefault(error.code));
 }
 
 /** Canonical JSON (sorted keys) hashed: the same arguments in another key order are the same request. */

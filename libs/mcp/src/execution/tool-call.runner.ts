@@ -8,7 +8,9 @@ import { envelopeToCallToolResult, McpEnvelopeResult, McpRawResult } from '../re
 import { errorBody } from '../results/mcp-tool.error.js';
 import { validateArguments } from './argument-validator.js';
 import { errorToEnvelope } from './error-envelope.js';
+import { errorLogText } from '../protocol/error-log-text.js';
 import { McpControlFlowSignal } from '../protocol/control-flow.signal.js';
+import { clientText } from '../protocol/client-text.js';
 
 /** Marks the abort reason of a timed-out call, so it is told apart from a client's cancellation. */
 class ToolTimeout extends Error {}
@@ -34,7 +36,7 @@ export class McpToolCallRunner {
       result: envelopeToCallToolResult({ status: 'error', error: errorBody('VALIDATION_ERROR', message, { retryable: false, fields }) }),
     });
     if (tool.argsType) {
-      const validation = await validateArguments(tool.argsType, rawArgs, tool.validateSync);
+      const validation = await validateArguments(tool.argsType, rawArgs, tool.validation);
       return validation.valid ? { valid: true, args: validation.value } : invalid(validation.message, validation.fields);
     }
     if (tool.checkRawArgs) {
@@ -77,7 +79,11 @@ export class McpToolCallRunner {
     } catch (error) {
       if (error instanceof McpControlFlowSignal) throw error;
       const { envelope, internal } = errorToEnvelope(error);
-      if (internal) this.logger.error(McpMessages.toolFailed(tool.name, context.requestId), error instanceof Error ? error.stack : String(error));
+      // The request id is the client's own (a JSON-RPC id may be any string).
+      const requestId = clientText(context.requestId);
+      // A tool that stops once its call was cancelled or timed out ends as asked: no failure to report.
+      if (internal && !context.signal.aborted) this.logger.error(`${McpMessages.toolFailed(tool.name, requestId)}: ${errorLogText(error)}`);
+      else this.logger.debug(McpMessages.toolAnsweredError(tool.name, clientText(internal ? 'CANCELLED' : envelope.error.code), requestId));
       return envelopeToCallToolResult(envelope);
     }
   }

@@ -5,6 +5,7 @@ import { MCP_CONTEXT_TYPE, MCP_PARAMS_METADATA } from '../mcp.constants.js';
 import { McpMessages } from '../mcp.messages.js';
 import type { McpToolHandler } from '../interfaces/mcp-tool-definition.interface.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
+import { toolCallback } from './tool-filters.js';
 
 const CONTEXT_OPTIONS = { guards: true, interceptors: true, filters: true };
 
@@ -41,7 +42,7 @@ export class McpToolHandlerFactory {
   private wrap(instance: Record<string, (...args: unknown[]) => unknown>, methodName: string, contextId?: ReturnType<typeof ContextIdFactory.create>) {
     return this.externalContextCreator.create(
       instance,
-      instance[methodName],
+      toolCallback(instance[methodName], instance.constructor),
       methodName,
       MCP_PARAMS_METADATA,
       this.paramsFactory,

@@ -35,8 +35,8 @@ describe('canValidateSync', () => {
   it('is false with an async custom constraint, whose rule validateSync would skip', async () => {
     expect(canValidateSync(AsyncRuleDto)).toBe(false);
     // The async path really enforces the rule that the sync one would miss.
-    expect(await validateArguments(AsyncRuleDto, { name: 'unknown' }, false)).toMatchObject({ valid: false, fields: ['name'] });
-    expect(await validateArguments(AsyncRuleDto, { name: 'unknown' }, true)).toMatchObject({ valid: true });
+    expect(await validateArguments(AsyncRuleDto, { name: 'unknown' }, { sync: false })).toMatchObject({ valid: false, fields: ['name'] });
+    expect(await validateArguments(AsyncRuleDto, { name: 'unknown' }, { sync: true })).toMatchObject({ valid: true });
   });
 
   it('is false with nested DTOs (their rules are only known per value)', () => {
@@ -45,7 +45,7 @@ describe('canValidateSync', () => {
 
   it('gives the same verdicts on both paths for synchronous DTOs', async () => {
     for (const raw of [{ name: 'a', count: 1 }, { name: 1, count: 1 }, { name: 'a', count: 1.5 }, { name: 'a', count: 1, extra: true }]) {
-      expect(await validateArguments(PlainDto, raw, true)).toEqual(await validateArguments(PlainDto, raw, false));
+      expect(await validateArguments(PlainDto, raw, { sync: true })).toEqual(await validateArguments(PlainDto, raw, { sync: false }));
     }
   });
 });

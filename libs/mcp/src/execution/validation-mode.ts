@@ -1,4 +1,27 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import type { JsonSchema } from '../schema/json-schema.types.js';
+import { compileNullCheck, type NullCheck } from '../schema/null-check.compiler.js';
+
+/**
+ * How a tool's arguments are validated, decided once per DTO at boot.
+ *
+ * @example
+ * const mode: ArgumentValidationMode = argumentValidationMode(GetWeatherDto, descriptor.inputSchema);
+ */
+export interface ArgumentValidationMode {
+  /** True when the DTO has no async rules, so `validateSync` is equivalent. */
+  readonly sync: boolean;
+  /** Finds the nulls of the arguments and what the advertised inputSchema says about each. */
+  readonly nulls?: NullCheck;
+}
+
+/**
+ * The validation mode of a DTO whose advertised inputSchema is `inputSchema`: the server's null check is compiled
+ * from that same schema, so the two cannot disagree about `null`.
+ */
+export function argumentValidationMode(type: Function, inputSchema: JsonSchema): ArgumentValidationMode {
+  return { sync: canValidateSync(type), nulls: compileNullCheck(inputSchema) };
+}
 
 /**
  * Whether a DTO can be validated synchronously: true when none of its rules is an async custom constraint.

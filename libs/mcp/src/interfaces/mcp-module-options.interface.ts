@@ -5,7 +5,7 @@ import type { McpAuthOptions } from '../auth/mcp-auth-options.interface.js';
  * @publicApi
  */
 export interface McpModuleOptions {
-  /** `serverInfo.name`: letters, digits, underscore and hyphen (clients such as FancyHelper require it). */
+  /** `serverInfo.name`: letters, digits, underscore and hyphen (some clients refuse other characters). */
   name: string;
   /** `serverInfo.version`. */
   version: string;
@@ -52,7 +52,7 @@ export interface McpModuleOptions {
   /** Long-running tools (`@McpTool({ job: true })`). */
   jobs?: McpJobOptions;
   /** Idempotency keys (`@McpTool({ idempotencyKey: '...' })`). */
-  idempotency?: { /** How long a key remembers its first result (24 hours). */ ttlMs?: number };
+  idempotency?: McpIdempotencyOptions;
   /** Protocol revision 2026-07-28 (the stateless era), served on the same endpoint as the older revisions. */
   modern?: McpModernOptions;
 }
@@ -78,9 +78,9 @@ export interface McpModernOptions {
 }
 
 /**
- * Long-running tools. The last four apply with the `redis` option, where jobs run on a BullMQ queue shared by
- * every instance: a worker that dies mid-job loses its lock, and after `lockDurationMs` plus at most two
- * `stalledIntervalMs` another instance's worker takes the job over.
+ * Long-running tools. `lockDurationMs`, `stalledIntervalMs` and `maxStalledCount` apply with the `redis` option,
+ * where jobs run on a BullMQ queue shared by every instance: a worker that dies mid-job loses its lock, and after
+ * `lockDurationMs` plus at most two `stalledIntervalMs` another instance's worker takes the job over.
  * @publicApi
  */
 export interface McpJobOptions {
@@ -92,8 +92,17 @@ export interface McpJobOptions {
   stalledIntervalMs?: number;
   /** Times a job may be taken over after its worker died before it is failed (1); 0 fails it at once. */
   maxStalledCount?: number;
-  /** Jobs one instance runs at once (10). */
+  /**
+   * Jobs one instance runs at once (10), in memory and with Redis; accepted jobs beyond it wait, `pending`, for
+   * a free worker (in this process, or in the BullMQ queue) and can be cancelled while they wait.
+   */
   concurrency?: number;
+  /**
+   * Jobs one tenant may have queued or running at once (100), counted in the store so the cap holds across
+   * instances with Redis. A call that would start one more answers `QUOTA_EXCEEDED` (retryable); a job frees
+   * its place as soon as it ends (success, error or cancellation).
+   */
+  maxQueuedPerTenant?: number;
 }
 
 /**
@@ -108,6 +117,17 @@ export interface McpRedisOptions {
 }
 
 /** @publicApi */
+export interface McpIdempotencyOptions {
+  /** How long a key remembers its first result (24 hours). */
+  ttlMs?: number;
+  /**
+   * Idempotency records one tenant may hold at once (10 000); a call with a new key beyond it gets
+   * `QUOTA_EXCEEDED` (retryable) without running, while retries of stored keys still get their results.
+   */
+  maxKeysPerTenant?: number;
+}
+
+/** @publicApi */
 export interface McpLimitOptions {
   /** Deepest JSON nesting accepted in a message (64). */
   maxJsonDepth?: number;
@@ -119,15 +139,21 @@ export interface McpLimitOptions {
   rateLimit?: { limit: number; windowMs: number };
   /** Open SSE streams per tenant on this instance (100); more get HTTP 429. */
   maxStreamsPerTenant?: number;
-  /** Live sessions per tenant on this instance (1 000); more get HTTP 429 on initialize. */
+  /** Live sessions per tenant (1 000; with `redis`, across all instances); more get HTTP 429 on initialize. */
   maxSessionsPerTenant?: number;
+  /**
+   * Records one tenant may hold in the store at once: sessions, job records and idempotency records together
+   * (10 000). Beyond it new ones are refused with `QUOTA_EXCEEDED` (retryable; HTTP 429 on initialize) and
+   * nothing of any tenant is evicted. With `redis` the count spans all instances.
+   */
+  maxStoredKeysPerTenant?: number;
 }
 
 /** @publicApi */
 export interface McpSessionOptions {
   /**
-   * `optional` (default): `initialize` opens a session, requests without one are served statelessly (FancyHelper's
-   * http mode). `required`: a non-initialize request without `Mcp-Session-Id` gets 400. `stateless`: no sessions.
+   * `optional` (default): `initialize` opens a session, requests without one are served statelessly (clients that POST
+   * without ever sending `Mcp-Session-Id`). `required`: a non-initialize request without `Mcp-Session-Id` gets 400. `stateless`: no sessions.
    */
   mode?: 'optional' | 'required' | 'stateless';
   /** A session unused for this long ends (30 minutes). */
@@ -142,6 +168,12 @@ export interface McpStreamOptions {
   maxEventsPerStream?: number;
   /** `retry:` hint sent before the server closes a stream, in ms (1 000). */
   retryMs?: number;
+  /**
+   * Bytes a stream's connection may leave unflushed (written, not yet taken by its reader) before the server
+   * cuts it (4 MiB). Checked on every write, keep-alives included, with no grace period: the budget itself is
+   * the slack. A cut reader of a resumable stream gets what it missed with `Last-Event-ID`.
+   */
+  maxBufferedBytes?: number;
 }
 
 /** Options known when the module is defined (before any async factory runs), passed beside the options. @publicApi */
@@ -171,7 +203,7 @@ export interface McpResolvedOptions extends Required<Pick<McpModuleOptions, 'nam
   allowedOrigins: string[];
   allowedHosts?: string[];
   jobs: Required<McpJobOptions>;
-  idempotency: { ttlMs: number };
+  idempotency: Required<McpIdempotencyOptions>;
   limits: Required<Omit<McpLimitOptions, 'rateLimit'>> & Pick<McpLimitOptions, 'rateLimit'>;
   modern: { requestStateSecret?: string; requestStateTtlMs: number; listChanged: { tools: boolean; prompts: boolean; resources: boolean } };
   redis?: Required<McpRedisOptions>;

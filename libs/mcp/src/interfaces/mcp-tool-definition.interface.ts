@@ -1,3 +1,4 @@
+import type { ArgumentValidationMode } from '../execution/validation-mode.js';
 import type { JsonSchema } from '../schema/json-schema.types.js';
 import type { RawSchemaCheck } from '../schema/raw-schema.compiler.js';
 import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
@@ -26,8 +27,8 @@ export interface McpToolDefinition {
   readonly descriptor: McpToolDescriptor;
   /** DTO class the arguments are validated against; undefined for tools without arguments. */
   readonly argsType?: new (...args: never[]) => object;
-  /** True when the DTO has no async rules, so `validateSync` is equivalent (decided at boot). */
-  readonly validateSync?: boolean;
+  /** How the DTO is validated: sync or async, and the null check compiled from the inputSchema (decided at boot). */
+  readonly validation?: ArgumentValidationMode;
   /** Checks arguments against a hand-written `inputSchema` (compiled at boot); used when there is no DTO. */
   readonly checkRawArgs?: (args: unknown) => RawSchemaCheck;
   readonly timeoutMs: number;

@@ -8,24 +8,32 @@ import { envelopeToCallToolResult } from '../results/mcp-result.js';
 import { errorBody } from '../results/mcp-tool.error.js';
 import { isFinal, type McpJobRecord } from './job.record.js';
 import { MCP_JOB_QUEUE, type McpJobQueue } from './job-queue.interface.js';
-import { McpJobStore } from './mcp-job.store.js';
+import { McpJobSlots } from './job-slots.js';
+import { McpJobStore, newJobId } from './mcp-job.store.js';
 
-/** Accepting, reporting and cancelling jobs: the `pending` envelope of seed 002 and MCP tasks share it. */
+/** Accepting, reporting and cancelling jobs: the `pending` envelope and MCP tasks share it. */
 @Injectable()
 export class McpJobService {
   constructor(
     private readonly jobs: McpJobStore,
     @Inject(MCP_JOB_QUEUE) private readonly queue: McpJobQueue,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly slots: McpJobSlots,
   ) {}
 
   /**
-   * Records a job and queues it; the caller answers at once with the job's pending state. When the queue refuses
-   * (Redis down), the record is marked failed and the error propagates: the call answers UNAVAILABLE (retryable)
-   * rather than a pending envelope for a job that will never run.
+   * Records a job and queues it; the caller answers at once with the job's pending state. A tenant that already
+   * has `jobs.maxQueuedPerTenant` jobs queued or running is refused first (`McpQuotaExceededError`, retryable).
+   * When the queue refuses (Redis down), the record is marked failed and the error propagates: the call answers
+   * UNAVAILABLE (retryable) rather than a pending envelope for a job that will never run.
    */
   async start(tool: string, args: Record<string, unknown>, context: McpToolContext, estimatedSeconds?: number): Promise<McpJobRecord> {
-    const record = await this.jobs.create(context.tenant, tool, estimatedSeconds);
+    const jobId = newJobId();
+    await this.slots.take(context.tenant, jobId);
+    const record = await this.jobs.create(context.tenant, tool, estimatedSeconds, jobId).catch(async (error: unknown) => {
+      await this.slots.release(context.tenant, jobId).catch(() => undefined);
+      throw error;
+    });
     try {
       await this.queue.submit({ jobId: record.id, tenant: context.tenant, tool, args, principal: context.principal, protocolVersion: context.protocolVersion });
     } catch (error) {

@@ -1,3 +1,4 @@
+import { clientText } from '../protocol/client-text.js';
 import { classifyMessage } from '../protocol/json-rpc.codec.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../protocol/json-rpc.types.js';
 import { hasVersionClaim, isPlainObject, missingEnvelopeKeys, readEnvelope, type McpModernEnvelope } from './envelope.js';
@@ -45,7 +46,7 @@ export function routeHttpMessage(body: unknown, header: HeaderReader): EraRoute 
     if (classified.kind !== 'notification') return { era: 'refused', id: null, refusal: ModernRefusals.invalidRequest(reasonOf(classified)) };
     const methodHeader = optional(header(ModernHeader.method));
     if (methodHeader !== undefined && methodHeader !== body.method) {
-      return { era: 'refused', id: null, refusal: ModernRefusals.headerMismatch('Mcp-Method', `the header names ${methodHeader}, the body ${body.method}`) };
+      return { era: 'refused', id: null, refusal: ModernRefusals.headerMismatch('Mcp-Method', `the header names ${clientText(methodHeader)}, the body ${clientText(body.method)}`) };
     }
     return { era: 'modern', kind: 'notification', notification: classified.message };
   }
@@ -78,10 +79,10 @@ export function checkEnvelope(request: JsonRpcRequest, headerVersion?: string, m
   if (!read.ok) throw ModernRefusals.invalidEnvelope(read.issue);
   const { envelope } = read;
   if (headerVersion !== undefined && headerVersion !== envelope.protocolVersion) {
-    throw ModernRefusals.headerMismatch('MCP-Protocol-Version', `the header names ${headerVersion}, the _meta envelope ${envelope.protocolVersion}`);
+    throw ModernRefusals.headerMismatch('MCP-Protocol-Version', `the header names ${clientText(headerVersion)}, the _meta envelope ${clientText(envelope.protocolVersion)}`);
   }
   if (methodHeader !== undefined && methodHeader !== request.method) {
-    throw ModernRefusals.headerMismatch('Mcp-Method', `the header names ${methodHeader}, the body ${request.method}`);
+    throw ModernRefusals.headerMismatch('Mcp-Method', `the header names ${clientText(methodHeader)}, the body ${clientText(request.method)}`);
   }
   if (!isServedModernRevision(envelope.protocolVersion)) throw ModernRefusals.unsupportedVersion(envelope.protocolVersion);
   return envelope;

@@ -25,6 +25,8 @@ import { McpClientInput } from './mrtr/mcp-client-input.service.js';
 import { McpInputRound } from './mrtr/input-round.js';
 import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpModernTasks } from './tasks/mcp-modern-tasks.service.js';
+import { clientText } from '../protocol/client-text.js';
+import { errorLogText } from '../protocol/error-log-text.js';
 
 /** A 2026-07-28 request that passed the envelope and header checks of its transport. */
 export interface McpModernCall {
@@ -112,7 +114,7 @@ export class McpModernServer implements OnApplicationBootstrap {
     } catch (error) {
       if (error instanceof McpModernRefusal) return { status: error.status, response: errorResponse(request.id, error.toJsonRpcError()) };
       if (error instanceof McpProtocolError) return this.failure(request, error.toJsonRpcError());
-      this.logger.error(`${request.method} failed (request ${String(request.id)})`, error instanceof Error ? error.stack : String(error));
+      this.logger.error(`${clientText(request.method)} failed (request ${clientText(request.id)}): ${errorLogText(error)}`);
       return this.failure(request, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
     }
   }

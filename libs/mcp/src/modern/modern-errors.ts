@@ -1,6 +1,7 @@
 import { JsonRpcErrorCode } from '../protocol/json-rpc-error-codes.js';
 import type { JsonRpcErrorObject } from '../protocol/json-rpc.types.js';
 import { McpProtocolError } from '../protocol/protocol-error.js';
+import { clientText } from '../protocol/client-text.js';
 import type { EnvelopeIssue } from './envelope.js';
 import { MODERN_PROTOCOL_VERSIONS, ModernErrorCode } from './modern.constants.js';
 
@@ -33,15 +34,15 @@ export const ModernRefusals = {
   headerMismatch: (header: string, problem: string) =>
     new McpModernRefusal(400, ModernErrorCode.HEADER_MISMATCH, `Header mismatch: ${problem}`, { mismatch: { header, problem } }),
   unsupportedVersion: (requested: string) =>
-    new McpModernRefusal(400, ModernErrorCode.UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, {
+    new McpModernRefusal(400, ModernErrorCode.UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${clientText(requested)}`, {
       supported: [...MODERN_PROTOCOL_VERSIONS],
-      requested,
+      requested: clientText(requested),
     }),
   missingCapability: (requiredCapabilities: Record<string, unknown>) =>
     new McpModernRefusal(400, ModernErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${describe(requiredCapabilities)}`, {
       requiredCapabilities,
     }),
-  methodNotFound: (method: string) => new McpModernRefusal(404, JsonRpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${method}`),
+  methodNotFound: (method: string) => new McpModernRefusal(404, JsonRpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${clientText(method)}`),
 } as const;
 
 function describe(capabilities: Record<string, unknown>): string {

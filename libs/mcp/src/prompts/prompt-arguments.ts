@@ -1,7 +1,11 @@
 import type { JsonSchema } from '../schema/json-schema.types.js';
 import { JsonRpcErrorCode } from '../protocol/json-rpc-error-codes.js';
 import { McpProtocolError } from '../protocol/protocol-error.js';
+import { clientText, clientTextList } from '../protocol/client-text.js';
 import type { McpPromptArgument } from './mcp-prompt-options.interface.js';
+
+/** Fields named in an error's data, like the names in its message. */
+const MAX_LISTED_FIELDS = 10;
 
 /** A prompt's arguments as described by its DTO's schema: property names, descriptions, `required`. */
 export function argumentsFromSchema(schema: JsonSchema): McpPromptArgument[] {
@@ -37,14 +41,19 @@ export function argumentListProblem(list: unknown): string | undefined {
 export function checkPromptArguments(declared: readonly McpPromptArgument[], raw: Record<string, unknown>): Record<string, string> {
   const known = new Set(declared.map((argument) => argument.name));
   const notStrings = Object.keys(raw).filter((name) => typeof raw[name] !== 'string');
-  if (notStrings.length > 0) throw invalid(`argument values must be strings (${notStrings.join(', ')})`, notStrings);
+  if (notStrings.length > 0) throw invalid(`argument values must be strings (${clientTextList(notStrings)})`, notStrings);
   const unknown = Object.keys(raw).filter((name) => !known.has(name));
-  if (unknown.length > 0) throw invalid(`unknown argument(s) ${unknown.join(', ')}`, unknown);
+  if (unknown.length > 0) throw invalid(`unknown argument(s) ${clientTextList(unknown)}`, unknown);
   const missing = declared.filter((argument) => argument.required === true && !Object.hasOwn(raw, argument.name)).map((argument) => argument.name);
   if (missing.length > 0) throw invalid(`missing required argument(s) ${missing.join(', ')}`, missing);
   return raw as Record<string, string>;
 }
 
+/** Names in `fields` may be the client's own: as bounded as the message. */
 function invalid(problem: string, fields: string[]): McpProtocolError {
-  return new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${problem}`, { fields });
+  return new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${problem}`, { fields: boundedFields(fields) });
+}
+
+function boundedFields(fields: readonly string[]): string[] {
+  return fields.slice(0, MAX_LISTED_FIELDS).map((field) => clientText(field));
 }

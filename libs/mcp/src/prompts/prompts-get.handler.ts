@@ -4,6 +4,7 @@ import { McpMessages } from '../mcp.messages.js';
 import type { McpCall, McpMethodHandler } from '../protocol/handlers/method-handler.interface.js';
 import { JsonRpcErrorCode } from '../protocol/json-rpc-error-codes.js';
 import { McpProtocolError } from '../protocol/protocol-error.js';
+import { clientText } from '../protocol/client-text.js';
 import { toProtocolError, withHandlerContext } from '../resources/feature-handler.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
@@ -28,7 +29,7 @@ export class PromptsGetHandler implements McpMethodHandler {
     if (typeof name !== 'string') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: prompts/get needs a prompt name');
     if (raw !== undefined && raw !== null && !isPlainObject(raw)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
     const prompt = this.registry.get(name);
-    if (!prompt) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown prompt: ${name}`);
+    if (!prompt) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown prompt: ${clientText(name)}`);
 
     let args: object = checkPromptArguments(prompt.arguments, (raw ?? {}) as Record<string, unknown>);
     if (prompt.argsType) {

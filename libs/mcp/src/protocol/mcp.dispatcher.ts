@@ -15,6 +15,8 @@ import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } 
 import { McpProtocolError } from './protocol-error.js';
 import { McpClientRequests } from './client-requests.js';
 import { McpControlFlowSignal } from './control-flow.signal.js';
+import { clientText } from './client-text.js';
+import { errorLogText } from './error-log-text.js';
 
 /**
  * The transport-agnostic JSON-RPC core: one parsed message in, at most one response out. It holds no
@@ -75,7 +77,7 @@ export class McpDispatcher {
   private async handleRequest(request: JsonRpcRequest, context: McpRequestContext): Promise<JsonRpcResponse | undefined> {
     const handler = this.handlers.get(request.method);
     if (!handler) {
-      return errorResponse(request.id, { code: JsonRpcErrorCode.METHOD_NOT_FOUND, message: `Method not found: ${request.method}` });
+      return errorResponse(request.id, { code: JsonRpcErrorCode.METHOD_NOT_FOUND, message: `Method not found: ${clientText(request.method)}` });
     }
     const controller = new AbortController();
     const key = this.inFlightKey(context, request.id);
@@ -92,7 +94,7 @@ export class McpDispatcher {
         const data = { status: 'error', error: { code: 'UNAVAILABLE', message: 'Service temporarily unavailable; retry shortly.', retryable: true, retry_after_ms: 1000 } };
         return errorResponse(request.id, { code: JsonRpcErrorCode.SERVER_ERROR, message: data.error.message, data });
       }
-      this.logger.error(`${request.method} failed (request ${String(request.id)})`, error instanceof Error ? error.stack : String(error));
+      this.logger.error(`${clientText(request.method)} failed (request ${clientText(request.id)}): ${errorLogText(error)}`);
       return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
     } finally {
       if (key && this.inFlight.get(key) === controller) this.inFlight.delete(key);

@@ -9,6 +9,8 @@ import { McpProtocolError } from '../protocol/protocol-error.js';
 import { httpExceptionMessage } from '../execution/error-envelope.js';
 import { McpControlFlowSignal } from '../protocol/control-flow.signal.js';
 import type { McpHandlerContext } from './mcp-handler-context.interface.js';
+import { clientText } from '../protocol/client-text.js';
+import { errorLogText } from '../protocol/error-log-text.js';
 
 /** Calls a resource, prompt or completion method with `(payload, context)` through Nest's guards and interceptors. */
 export type McpFeatureHandler<C extends McpHandlerContext> = (payload: unknown, context: C) => Promise<unknown>;
@@ -58,6 +60,6 @@ export function toProtocolError(error: unknown, logger: Logger, failure: string)
     const status = error.getStatus();
     return new McpProtocolError(status === 400 ? JsonRpcErrorCode.INVALID_PARAMS : JsonRpcErrorCode.SERVER_ERROR, httpExceptionMessage(error), { status });
   }
-  logger.error(failure, error instanceof Error ? error.stack : String(error));
+  logger.error(`${clientText(failure, 500)}: ${errorLogText(error)}`);
   return new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Internal error');
 }

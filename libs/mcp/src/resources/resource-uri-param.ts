@@ -1,6 +1,7 @@
 import type { JsonRpcParams } from '../protocol/json-rpc.types.js';
 import { JsonRpcErrorCode } from '../protocol/json-rpc-error-codes.js';
 import { McpProtocolError } from '../protocol/protocol-error.js';
+import { CLIENT_URI_MAX_CHARACTERS, clientText } from '../protocol/client-text.js';
 
 /** The `uri` param of a resources method; missing, empty or not a string is -32602. */
 export function uriParam(params: JsonRpcParams, method: string): string {
@@ -9,7 +10,7 @@ export function uriParam(params: JsonRpcParams, method: string): string {
   return uri;
 }
 
-/** The -32002 error of the spec, with the URI as `data` (as in its example). */
+/** The -32002 error of the spec, with the URI as `data` (as in its example), cut to a bounded length. */
 export function resourceNotFound(uri: string): McpProtocolError {
-  return new McpProtocolError(JsonRpcErrorCode.RESOURCE_NOT_FOUND, 'Resource not found', { uri });
+  return new McpProtocolError(JsonRpcErrorCode.RESOURCE_NOT_FOUND, 'Resource not found', { uri: clientText(uri, CLIENT_URI_MAX_CHARACTERS) });
 }

@@ -51,18 +51,24 @@ describe('envelopeOutputSchema', () => {
   const validate = compile(schema);
   const withPending = compile(envelopeOutputSchema(dataSchema, { pending: true }));
 
-  it('is an object schema requiring status, with one branch per envelope', () => {
+  it('lists every envelope member at the root (typed clients build their class from the root properties)', () => {
     expect(schema.type).toBe('object');
     expect(schema.required).toEqual(['status']);
-    expect(schema.properties).toEqual({ status: { type: 'string', enum: ['success', 'error'] } });
-    expect(schema.oneOf).toHaveLength(2);
-    expect(envelopeOutputSchema(dataSchema, { pending: true }).oneOf).toHaveLength(3);
-    expect(envelopeOutputSchema(dataSchema, { pending: true }).properties).toEqual({ status: { type: 'string', enum: ['success', 'error', 'pending'] } });
+    expect(Object.keys(schema.properties as JsonSchema)).toEqual(['status', 'data', 'error']);
+    expect((schema.properties as JsonSchema).status).toEqual({ type: 'string', enum: ['success', 'error'] });
+    expect((envelopeOutputSchema(dataSchema, { pending: true }).properties as JsonSchema).status).toEqual({ type: 'string', enum: ['success', 'error', 'pending'] });
+    // A root oneOf/anyOf is what FastMCP's schema-to-class conversion ignores, losing `data`.
+    for (const options of [{ pending: false }, { pending: true }]) {
+      const built = envelopeOutputSchema(dataSchema, options);
+      expect(built).not.toHaveProperty('oneOf');
+      expect(built).not.toHaveProperty('anyOf');
+    }
   });
 
-  it('embeds the DTO schema as the success data', () => {
-    const success = (schema.oneOf as JsonSchema[])[0];
-    expect(success).toEqual({ properties: { status: { const: 'success' }, data: dataSchema }, required: ['status', 'data'] });
+  it('embeds the DTO schema as the data (next to the pending data for job tools)', () => {
+    expect((schema.properties as JsonSchema).data).toEqual(dataSchema);
+    const pendingData = (envelopeOutputSchema(dataSchema, { pending: true }).properties as JsonSchema).data as JsonSchema;
+    expect((pendingData.anyOf as JsonSchema[])[0]).toEqual(dataSchema);
   });
 
   describe('accepts every envelope the runner can produce', () => {
@@ -110,6 +116,12 @@ describe('envelopeOutputSchema', () => {
     ])('%s', (_label, envelope) => {
       expect(validate(envelope)).toBe(false);
       expect(withPending(envelope)).toBe(false);
+    });
+
+    it('a job tool: success data must match the DTO, pending data the job handle', () => {
+      expect(withPending({ status: 'success', data: { job_id: 'j', poll_url: 'u' } })).toBe(false);
+      expect(withPending({ status: 'pending', data: goodData })).toBe(false);
+      expect(withPending({ status: 'pending' })).toBe(false);
     });
 
     it('pending without job_id or poll_url, or with negative estimated_seconds', () => {

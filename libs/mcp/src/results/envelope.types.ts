@@ -1,4 +1,4 @@
-/** The three envelopes every tool answers with (seed 002): `success`, `error`, `pending`. @publicApi */
+/** The three envelopes every tool answers with: `success`, `error`, `pending`. @publicApi */
 export interface McpSuccessEnvelope<T = unknown> {
   status: 'success';
   data: T;

@@ -18,6 +18,7 @@ export const MCP_ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { retryable: false, httpStatus: 413 },
   UNSUPPORTED_MEDIA_TYPE: { retryable: false, httpStatus: 415 },
   RATE_LIMITED: { retryable: true, httpStatus: 429 },
+  QUOTA_EXCEEDED: { retryable: true, httpStatus: 429 },
   IDEMPOTENCY_KEY_REUSED: { retryable: false, httpStatus: 409 },
   UNAVAILABLE: { retryable: true, httpStatus: 503 },
 } as const satisfies Record<string, { retryable: boolean; httpStatus: number }>;

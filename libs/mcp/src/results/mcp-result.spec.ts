@@ -132,12 +132,12 @@ describe('McpToolError', () => {
 });
 
 describe('MCP_ERROR_CODES', () => {
-  it('only TIMEOUT, RATE_LIMITED and UNAVAILABLE are retryable', () => {
+  it('only TIMEOUT, RATE_LIMITED, QUOTA_EXCEEDED and UNAVAILABLE are retryable', () => {
     const retryable = Object.entries(MCP_ERROR_CODES)
       .filter(([, entry]) => entry.retryable)
       .map(([code]) => code)
       .sort();
-    expect(retryable).toEqual(['RATE_LIMITED', 'TIMEOUT', 'UNAVAILABLE']);
+    expect(retryable).toEqual(['QUOTA_EXCEEDED', 'RATE_LIMITED', 'TIMEOUT', 'UNAVAILABLE']);
   });
 
   it('isRetryableByDefault follows the catalogue and is false for domain codes', () => {

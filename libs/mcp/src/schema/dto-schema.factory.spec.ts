@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { plainToInstance, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   Allow,
   ArrayMaxSize,
@@ -37,12 +37,13 @@ import {
   ValidateIf,
   ValidateNested,
   ValidatorConstraint,
-  validateSync,
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { McpDto } from '../decorators/mcp-dto.decorator.js';
 import { McpProperty } from '../decorators/mcp-property.decorator.js';
 import { MCP_DTO_METADATA, MCP_PROPERTY_METADATA, SWAGGER_API_MODEL_PROPERTIES } from '../mcp.constants.js';
+import { validateArgumentsSync } from '../execution/argument-validator.js';
+import { argumentValidationMode } from '../execution/validation-mode.js';
 import { DtoSchemaFactory } from './dto-schema.factory.js';
 import type { JsonSchema } from './json-schema.types.js';
 import { McpSchemaError } from './schema-build.error.js';
@@ -58,8 +59,6 @@ const FORMATS = {
   'date-time': /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[tT ](?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d+)?(?:[zZ]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/,
 };
 
-const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
-
 function schemaOf(dto: Function | undefined, debug?: (message: string) => void): JsonSchema {
   return new DtoSchemaFactory({ debug }).forClass(dto);
 }
@@ -69,19 +68,45 @@ function objectSchema(properties: JsonSchema, required: string[] = []): JsonSche
 }
 
 /**
- * Runs every sample through ajv (with the generated schema) and through class-transformer + class-validator (as the
- * library does on `tools/call`), and expects both to accept the `accept` samples and both to reject the `reject` ones.
+ * Runs every sample through ajv (with the generated schema) and through the server's argument validation (the null
+ * check compiled from that schema, then class-transformer + class-validator, as the library does on `tools/call`),
+ * and expects both to accept the `accept` samples and both to reject the `reject` ones. Null cases come for free:
+ * each accepted sample is also sent with `null` in every place it could hold one (every declared root property,
+ * present or not, and every member and array item of the sample), and both sides must give the same verdict there.
  */
 function expectAgreement(dto: DtoClass, samples: { accept: object[]; reject: object[] }): void {
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, formats: FORMATS });
-  const validateSchema = ajv.compile(schemaOf(dto));
+  const schema = schemaOf(dto);
+  const validateSchema = ajv.compile(schema);
+  const mode = argumentValidationMode(dto, schema);
   const verdict = (sample: object) => ({
     sample,
     ajv: validateSchema(sample),
-    classValidator: validateSync(plainToInstance(dto, sample), VALIDATOR_OPTIONS).length === 0,
+    classValidator: validateArgumentsSync(dto, sample as Record<string, unknown>, mode).valid,
   });
   expect(samples.accept.map(verdict)).toEqual(samples.accept.map((sample) => ({ sample, ajv: true, classValidator: true })));
   expect(samples.reject.map(verdict)).toEqual(samples.reject.map((sample) => ({ sample, ajv: false, classValidator: false })));
+  const rootProperties = Object.keys((schema.properties as JsonSchema | undefined) ?? {});
+  const nullSamples = samples.accept.flatMap((sample) => withNulls(sample, rootProperties));
+  const disagreements = nullSamples.map(verdict).filter((result) => result.ajv !== result.classValidator);
+  expect(disagreements).toEqual([]);
+}
+
+/** Copies of `sample` with one `null` each: at every root property in `rootProperties`, and at every place inside `sample`. */
+function withNulls(sample: object, rootProperties: readonly string[]): object[] {
+  const results: object[] = rootProperties.map((name) => ({ ...sample, [name]: null }));
+  const visit = (value: unknown, replace: (replacement: unknown) => object) => {
+    if (value === null || typeof value !== 'object') return;
+    const entries = Array.isArray(value) ? value.map((item, index) => [index, item] as const) : Object.entries(value);
+    for (const [key, member] of entries) {
+      const replaceMember = (replacement: unknown) => replace(Array.isArray(value) ? value.map((item, index) => (index === key ? replacement : item)) : { ...value, [key]: replacement });
+      // Root members are already covered by rootProperties (when declared); undeclared ones are errors either way.
+      if (value !== sample && member !== null) results.push(replaceMember(null));
+      visit(member, replaceMember);
+    }
+  };
+  visit(sample, (replacement) => replacement as object);
+  return results;
 }
 
 describe('DtoSchemaFactory', () => {
@@ -620,6 +645,31 @@ describe('DtoSchemaFactory', () => {
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ note: { type: ['string', 'null'] }, choice: { type: ['string', 'null'], enum: ['a', 'b', null] } }));
       expectAgreement(Dto, { accept: [{}, { note: null, choice: null }, { note: 'x', choice: 'b' }], reject: [{ note: 1 }, { choice: 'c' }] });
+    });
+
+    it('accepts null for a nullable property even where its rule alone would reject it (the schema decides)', () => {
+      class Dto {
+        @McpProperty({ nullable: true })
+        @IsString()
+        label: string | null;
+
+        @McpProperty({ nullable: true })
+        @IsOptional()
+        @ValidateNested()
+        @Type(() => NoteDto)
+        note?: NoteDto | null;
+      }
+      class NoteDto {
+        @IsString()
+        text: string;
+      }
+      expect(schemaOf(Dto)).toEqual(
+        objectSchema({ label: { type: ['string', 'null'] }, note: { ...objectSchema({ text: { type: 'string' } }, ['text']), type: ['object', 'null'] } }, ['label']),
+      );
+      expectAgreement(Dto, {
+        accept: [{ label: null }, { label: 'a', note: null }, { label: 'a', note: { text: 't' } }],
+        reject: [{}, { label: 1 }, { label: null, note: { text: null } }, { label: null, note: {} }],
+      });
     });
 
     it('wraps a nullable recursive reference in anyOf', () => {

@@ -5,6 +5,8 @@ export interface McpSessionRecord {
   id: string;
   /** Principal that created the session; requests from anyone else do not see it (404). */
   owner: string;
+  /** The owner's tenant, whose quotas the session counts against. */
+  tenant: string;
   transport: 'streamable-http' | 'sse';
   protocolVersion: string;
   clientCapabilities: Record<string, unknown>;

@@ -4,76 +4,75 @@ import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
 import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
+import { storeKey } from '../stores/store-key.js';
+import { McpTenantQuotas } from '../stores/tenant-quotas.js';
 import type { McpSessionRecord } from './mcp-session.record.js';
 import { DEFAULT_TENANT } from '../execution/tool-context.factory.js';
 
-const KEY_PREFIX = 'session:';
-
-/** The owner string a session is bound to: tenant and subject of the principal, or anonymous. */
+/**
+ * The owner string a session (or a 2026 request state) is bound to: tenant and subject of the principal, each
+ * escaped, so tenant `x\0y` with subject `bob` and tenant `x` with subject `y\0bob` are different owners.
+ */
 export function ownerOf(principal: McpPrincipal | undefined): string {
-  return principal ? `${principal.tenant}\u0000${principal.subject}` : 'anonymous';
+  return principal ? storeKey('principal', principal.tenant, principal.subject) : 'anonymous';
+}
+
+function sessionKey(id: string): string {
+  return storeKey('session', id);
 }
 
 /**
  * Sessions: cryptographically random ids (visible ASCII), stored with an idle TTL that every use refreshes,
  * and bound to the principal that created them (spec security best practices: a session is never a credential).
+ * Each live session holds a place in its tenant's quotas (`limits.maxSessionsPerTenant`, and with job and
+ * idempotency records `limits.maxStoredKeysPerTenant`), so refusing one more costs one store call.
  */
 @Injectable()
 export class McpSessionService {
   /** Called with the id of every session ended here (DELETE, or its legacy stream closing). */
   private readonly endListeners = new Set<(sessionId: string) => void>();
-  /** Session ids created on this instance, per tenant (for the per-tenant cap). */
-  private readonly byTenant = new Map<string, Set<string>>();
   constructor(
     @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly quotas: McpTenantQuotas,
   ) {}
 
-  /** Creates a session, or returns undefined when the tenant already holds its cap of live sessions here. */
-  async create(input: Omit<McpSessionRecord, 'id' | 'createdAt' | 'owner'> & { principal?: McpPrincipal }): Promise<McpSessionRecord | undefined> {
+  /** Creates a session, or returns undefined when the tenant already holds its quota of live sessions or records. */
+  async create(input: Omit<McpSessionRecord, 'id' | 'createdAt' | 'owner' | 'tenant'> & { principal?: McpPrincipal }): Promise<McpSessionRecord | undefined> {
     const { principal, ...rest } = input;
     const tenant = principal?.tenant ?? DEFAULT_TENANT;
-    if (!(await this.hasRoomFor(tenant))) return undefined;
-    const record: McpSessionRecord = { ...rest, id: randomBytes(24).toString('base64url'), owner: ownerOf(principal), createdAt: Date.now() };
-    await this.store.set(KEY_PREFIX + record.id, record, this.options.sessions.idleTtlMs);
-    this.sessionsOf(tenant).add(record.id);
+    const record: McpSessionRecord = { ...rest, id: randomBytes(24).toString('base64url'), owner: ownerOf(principal), tenant, createdAt: Date.now() };
+    if (await this.quotas.reserve(tenant, 'session', sessionKey(record.id), this.options.sessions.idleTtlMs)) return undefined;
+    await this.store.set(sessionKey(record.id), record, this.options.sessions.idleTtlMs);
     return record;
   }
 
-  /** Counts the tenant's sessions created here; ids that expired meanwhile are pruned only when the cap is hit. */
-  private async hasRoomFor(tenant: string): Promise<boolean> {
-    const ids = this.sessionsOf(tenant);
-    if (ids.size < this.options.limits.maxSessionsPerTenant) return true;
-    for (const id of [...ids]) if (!(await this.store.get(KEY_PREFIX + id))) ids.delete(id);
-    return ids.size < this.options.limits.maxSessionsPerTenant;
-  }
-
-  private sessionsOf(tenant: string): Set<string> {
-    let ids = this.byTenant.get(tenant);
-    if (!ids) this.byTenant.set(tenant, (ids = new Set()));
-    return ids;
-  }
-
-  /** The session if it exists and belongs to `principal`; refreshes its idle TTL. */
+  /** The session if it exists and belongs to `principal`; refreshes its idle TTL (and its place in the quotas). */
   async find(id: string, principal: McpPrincipal | undefined): Promise<McpSessionRecord | undefined> {
-    const record = await this.store.get<McpSessionRecord>(KEY_PREFIX + id);
+    const record = await this.store.get<McpSessionRecord>(sessionKey(id));
     if (!record || record.owner !== ownerOf(principal)) return undefined;
-    await this.store.set(KEY_PREFIX + id, record, this.options.sessions.idleTtlMs);
+    await Promise.all([this.store.set(sessionKey(id), record, this.options.sessions.idleTtlMs), this.keepCounted(record)]);
     return record;
   }
 
   async update(record: McpSessionRecord): Promise<void> {
-    await this.store.set(KEY_PREFIX + record.id, record, this.options.sessions.idleTtlMs);
+    await Promise.all([this.store.set(sessionKey(record.id), record, this.options.sessions.idleTtlMs), this.keepCounted(record)]);
   }
 
   async end(id: string): Promise<void> {
-    await this.store.delete(KEY_PREFIX + id);
-    for (const ids of this.byTenant.values()) ids.delete(id);
+    const record = await this.store.get<McpSessionRecord>(sessionKey(id));
+    await this.store.delete(sessionKey(id));
+    if (record) await this.quotas.release(record.tenant, 'session', sessionKey(id));
     for (const listener of this.endListeners) listener(id);
   }
 
   /** Lets per-session state held in memory elsewhere (resource subscriptions) be dropped with the session. */
   onEnd(listener: (sessionId: string) => void): void {
     this.endListeners.add(listener);
+  }
+
+  /** A session in use stays counted as long as it lives; it was admitted already, so a full quota is ignored. */
+  private async keepCounted(record: McpSessionRecord): Promise<void> {
+    await this.quotas.reserve(record.tenant, 'session', sessionKey(record.id), this.options.sessions.idleTtlMs);
   }
 }

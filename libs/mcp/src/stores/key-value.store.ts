@@ -31,7 +31,22 @@ export interface McpKeyValueStore {
   append<T>(key: string, value: T, maxLength: number, ttlMs: number): Promise<void>;
   /** The list, oldest first; empty when the key is absent or expired. */
   list<T>(key: string): Promise<T[]>;
+  /**
+   * Counts `member` in each of the bounded sets `sets` for `ttlMs` (a member already counted gets its expiry
+   * refreshed), all or none: returns -1 when counted, else the index of the first set that already holds
+   * `limit` other live members. Expired members are swept as part of the call, so counts stay exact without
+   * any scan of the data (the basis of per-tenant quotas). Atomic; one round trip.
+   */
+  reserveSlot(member: string, sets: readonly McpSlotSet[], ttlMs: number): Promise<number>;
+  /** Uncounts `member` from each set in `setKeys` (a deleted record frees its place at once). */
+  releaseSlot(member: string, setKeys: readonly string[]): Promise<void>;
   close?(): Promise<void>;
+}
+
+/** One bounded set of {@link McpKeyValueStore.reserveSlot}: its key and how many live members it may hold. @publicApi */
+export interface McpSlotSet {
+  key: string;
+  limit: number;
 }
 
 /** Injection token of the store. @publicApi */

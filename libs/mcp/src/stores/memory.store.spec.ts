@@ -1,5 +1,7 @@
 import { jest } from '@jest/globals';
 import { McpMemoryStore } from './memory.store.js';
+import { McpQuotaExceededError } from './quota-exceeded.error.js';
+import { storeKey } from './store-key.js';
 
 /** A store on a fake clock; the sweep interval is long so only lazy expiry runs unless a test advances timers. */
 function storeWithClock(maxKeys = 100, sweepIntervalMs = 60_000) {
@@ -95,38 +97,55 @@ describe('McpMemoryStore', () => {
     });
   });
 
-  describe('bounded key count', () => {
-    it('evicts the oldest key beyond maxKeys', async () => {
-      const { store } = make(3);
-      await store.set('k1', 1, 1000);
-      await store.set('k2', 2, 1000);
-      await store.set('k3', 3, 1000);
-      await store.set('k4', 4, 1000);
-      expect(await store.get('k1')).toBeUndefined();
-      expect(await store.get('k2')).toBe(2);
-      expect(await store.get('k3')).toBe(3);
-      expect(await store.get('k4')).toBe(4);
+  describe('bounded key count (refuses, never evicts)', () => {
+    it("a flood of one tenant's new keys beyond maxKeys evicts none of another tenant's keys; the flood is refused with QUOTA_EXCEEDED", async () => {
+      const { store } = make(100);
+      const otherTenant = [storeKey('session', 'idle-session-of-b'), storeKey('job', 'tenant-b', 'job_1'), storeKey('idem', 'tenant-b', 'create_weather_alert', 'k1')];
+      for (const key of otherTenant) await store.set(key, { owner: 'tenant-b' }, 60_000);
+      const refusals: unknown[] = [];
+      for (let index = 0; index < 200; index++) {
+        await store.set(storeKey('idem', 'tenant-a', 'create_weather_alert', `flood-${index}`), { owner: 'tenant-a' }, 60_000).catch((error: unknown) => refusals.push(error));
+      }
+      for (const key of otherTenant) expect(await store.get(key)).toEqual({ owner: 'tenant-b' });
+      expect(refusals).toHaveLength(103);
+      expect(refusals[0]).toBeInstanceOf(McpQuotaExceededError);
+      expect((refusals[0] as McpQuotaExceededError).toErrorBody()).toMatchObject({ code: 'QUOTA_EXCEEDED', retryable: true });
     });
 
-    it('rewriting a key makes it the newest, so another key is evicted', async () => {
-      const { store } = make(2);
+    it('at the cap, existing keys can still be rewritten; a deleted or expired key makes room', async () => {
+      const { store, clock } = make(2);
       await store.set('a', 1, 1000);
-      await store.set('b', 2, 1000);
+      await store.set('b', 2, 100);
       await store.set('a', 10, 1000);
-      await store.set('c', 3, 1000);
-      expect(await store.get('b')).toBeUndefined();
-      expect(await store.get('a')).toBe(10);
+      await expect(store.set('c', 3, 1000)).rejects.toThrow(McpQuotaExceededError);
+      await store.delete('a');
+      await store.set('c', 3, 10_000);
+      clock.now += 1_000; // 'b' has expired: the cap counts live keys only (rescanned at most once a second)
+      await store.set('d', 4, 1000);
       expect(await store.get('c')).toBe(3);
+      expect(await store.get('d')).toBe(4);
     });
 
     it('append and setIfAbsent count toward the bound too', async () => {
       const { store } = make(2);
       await store.append('list', 'x', 10, 1000);
       await store.setIfAbsent('s', 1, 1000);
-      await store.set('t', 2, 1000);
-      expect(await store.list('list')).toEqual([]);
+      await expect(store.set('t', 2, 1000)).rejects.toThrow(McpQuotaExceededError);
+      await expect(store.append('list2', 'y', 10, 1000)).rejects.toThrow(McpQuotaExceededError);
+      expect(await store.list('list')).toEqual(['x']);
       expect(await store.get('s')).toBe(1);
-      expect(await store.get('t')).toBe(2);
+    });
+  });
+
+  describe('slot sets', () => {
+    it('a full set is swept whole, so a short-lived member behind a long-lived one stops counting when it expires', async () => {
+      const { store, clock } = make();
+      const set = [{ key: 'quota', limit: 2 }];
+      expect(await store.reserveSlot('long', set, 10_000)).toBe(-1);
+      expect(await store.reserveSlot('short', set, 100)).toBe(-1);
+      clock.now += 100;
+      expect(await store.reserveSlot('new', set, 10_000)).toBe(-1);
+      expect(await store.reserveSlot('one-too-many', set, 10_000)).toBe(0);
     });
   });
 

@@ -1,17 +1,30 @@
-import type { McpKeyValueStore } from './key-value.store.js';
+import type { McpKeyValueStore, McpSlotSet } from './key-value.store.js';
+import { McpQuotaExceededError } from './quota-exceeded.error.js';
+import { McpStoreMessages } from './store.messages.js';
 import { assertMaxLength, assertTtl, decodeValue, encodeValue, NOT_AN_INTEGER, WRONG_TYPE } from './store-values.js';
 
 /** A key holds JSON text or a list of JSON texts, as a Redis string or list would. */
 type Entry = { kind: 'value'; json: string; expiresAt: number } | { kind: 'list'; items: string[]; expiresAt: number };
 
+/** The members of one slot set with their expiry, in the order they were last reserved. */
+type SlotSet = Map<string, number>;
+
+/** A full scan of a slot set (or of all keys at the cap) runs at most this often; the common path never scans. */
+const FULL_SWEEP_INTERVAL_MS = 1_000;
+const ALL_KEYS = Symbol('all keys');
+
 /**
- * The default store: process memory with TTLs and a bound on the number of keys (the oldest go first), so a
- * flood of sessions cannot exhaust memory. Expired entries are dropped lazily and by a periodic sweep.
+ * The default store: process memory with TTLs. Per-tenant quotas (slot sets) keep one tenant from filling it;
+ * `maxKeys` is a safety cap over everything: at the cap a write of a new key is refused with
+ * `McpQuotaExceededError` (retryable) and nothing live is evicted, so a flood never costs anyone else their
+ * sessions, jobs or idempotency records. Expired entries are dropped lazily and by a periodic sweep.
  * Behaves like `McpRedisStore` (JSON copies, the same errors), so code tested here runs unchanged on Redis.
  * @publicApi
  */
 export class McpMemoryStore implements McpKeyValueStore {
   private readonly entries = new Map<string, Entry>();
+  private readonly slotSets = new Map<string, SlotSet>();
+  private readonly fullSweepAt = new Map<string | typeof ALL_KEYS, number>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -87,9 +100,41 @@ export class McpMemoryStore implements McpKeyValueStore {
     return (entry?.items ?? []).map((item) => decodeValue<T>(item));
   }
 
+  async reserveSlot(member: string, sets: readonly McpSlotSet[], ttlMs: number): Promise<number> {
+    assertTtl(ttlMs);
+    const now = this.now();
+    const full = sets.findIndex(({ key, limit }) => {
+      const slots = this.slotSets.get(key);
+      if (!slots || slots.has(member)) return false;
+      this.sweepSlots(key, slots, now, false);
+      if (slots.size >= limit && this.mayFullSweep(key, now)) this.sweepSlots(key, slots, now, true);
+      return slots.size >= limit;
+    });
+    if (full >= 0) return full;
+    for (const { key } of sets) {
+      let slots = this.slotSets.get(key);
+      if (!slots) this.slotSets.set(key, (slots = new Map()));
+      // Re-inserting keeps the map in last-reserved order, which the head sweep relies on.
+      slots.delete(member);
+      slots.set(member, now + ttlMs);
+    }
+    return -1;
+  }
+
+  async releaseSlot(member: string, setKeys: readonly string[]): Promise<void> {
+    for (const key of setKeys) {
+      const slots = this.slotSets.get(key);
+      if (!slots) continue;
+      slots.delete(member);
+      if (slots.size === 0) this.dropSlotSet(key);
+    }
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.entries.clear();
+    this.slotSets.clear();
+    this.fullSweepAt.clear();
   }
 
   /** The JSON text of a plain value; a list answers as Redis GET does on one. */
@@ -108,17 +153,45 @@ export class McpMemoryStore implements McpKeyValueStore {
   }
 
   private write(key: string, entry: Entry): void {
-    // Re-inserting moves the key to the end, so Map order is least-recently-written first.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    if (this.entries.size > this.maxKeys) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+    if (!this.entries.has(key) && this.entries.size >= this.maxKeys) {
+      // Refuse rather than evict: the oldest key may be another tenant's idle session.
+      if (this.mayFullSweep(ALL_KEYS, this.now())) this.sweep();
+      if (this.entries.size >= this.maxKeys) throw new McpQuotaExceededError(McpStoreMessages.storeFull());
     }
+    this.entries.set(key, entry);
   }
 
   private sweep(): void {
     const now = this.now();
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    for (const [key, slots] of this.slotSets) this.sweepSlots(key, slots, now, true);
+  }
+
+  /**
+   * Drops expired members: from the head only (amortised O(1): members are in last-reserved order) or through
+   * the whole set (when it is full, or periodically), since members with a shorter TTL may sit behind others.
+   */
+  private sweepSlots(key: string, slots: SlotSet, now: number, whole: boolean): void {
+    if (whole) {
+      for (const [member, expiresAt] of slots) if (expiresAt <= now) slots.delete(member);
+    } else {
+      for (const [member, expiresAt] of slots) {
+        if (expiresAt > now) break;
+        slots.delete(member);
+      }
+    }
+    if (slots.size === 0) this.dropSlotSet(key);
+  }
+
+  private dropSlotSet(key: string): void {
+    this.slotSets.delete(key);
+    this.fullSweepAt.delete(key);
+  }
+
+  private mayFullSweep(key: string | typeof ALL_KEYS, now: number): boolean {
+    const last = this.fullSweepAt.get(key);
+    if (last !== undefined && now >= last && now - last < FULL_SWEEP_INTERVAL_MS) return false;
+    this.fullSweepAt.set(key, now);
+    return true;
   }
 }

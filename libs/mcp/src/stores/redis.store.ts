@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { McpRedisOptions } from '../interfaces/mcp-module-options.interface.js';
-import type { McpKeyValueStore } from './key-value.store.js';
+import type { McpKeyValueStore, McpSlotSet } from './key-value.store.js';
 import { closeRedisConnection, defaultRedisLogger, openRedisConnection, runCommand, type RedisConnection } from './redis-connection.js';
 import { assertMaxLength, assertTtl, decodeValue, encodeValue } from './store-values.js';
 
@@ -25,6 +25,24 @@ const INCREMENT = `
 local value = redis.call('INCR', KEYS[1])
 if value == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return value`;
+
+// A slot set is a sorted set: member → expiry (ms, Redis clock, so every instance agrees). Expired members go
+// first (ZREMRANGEBYSCORE, amortised O(1)), then ZCARD is the exact live count. Deciding and adding in one
+// script keeps two instances from both taking the last slot.
+// KEYS: the sets. ARGV: 1 = member, 2 = ttl in ms, 3.. = the limit of each set.
+const RESERVE_SLOT = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local ttl = tonumber(ARGV[2])
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if not redis.call('ZSCORE', key, ARGV[1]) and redis.call('ZCARD', key) >= tonumber(ARGV[i + 2]) then return i - 1 end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now + ttl, ARGV[1])
+  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+end
+return -1`;
 
 /**
  * `McpKeyValueStore` on Redis (ioredis), so several instances share sessions, stream events, jobs and
@@ -94,6 +112,19 @@ export class McpRedisStore implements McpKeyValueStore {
   async list<T>(key: string): Promise<T[]> {
     const items = await this.run((client) => client.lrange(this.key(key), 0, -1));
     return items.map((item) => decodeValue<T>(item));
+  }
+
+  async reserveSlot(member: string, sets: readonly McpSlotSet[], ttlMs: number): Promise<number> {
+    assertTtl(ttlMs);
+    if (sets.length === 0) return -1;
+    const keys = sets.map((set) => this.key(set.key));
+    const limits = sets.map((set) => set.limit);
+    return Number(await this.run((client) => client.eval(RESERVE_SLOT, keys.length, ...keys, member, ttlMs, ...limits)));
+  }
+
+  async releaseSlot(member: string, setKeys: readonly string[]): Promise<void> {
+    if (setKeys.length === 0) return;
+    await this.run((client) => setKeys.reduce((batch, key) => batch.zrem(this.key(key), member), client.multi()).exec());
   }
 
   /** Quits the connection; later operations reject. */

@@ -8,4 +8,5 @@ export const McpStoreMessages = {
   connectionBack: (role: string, target: string) => `Redis connection of the ${role} to ${target} is back.`,
   unavailable: (target: string, reason: string) => `Redis at ${target} is unavailable (${reason}); retry later.`,
   handlerFailed: (channel: string) => `A message bus handler for channel "${channel}" threw`,
+  storeFull: () => 'The server holds its maximum number of stored records; retry later.',
 };

@@ -11,8 +11,11 @@ import { McpJobStore } from '../../jobs/mcp-job.store.js';
 import { JsonRpcErrorCode } from '../../protocol/json-rpc-error-codes.js';
 import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage } from '../../protocol/json-rpc.types.js';
 import { McpProtocolError } from '../../protocol/protocol-error.js';
+import { clientText } from '../../protocol/client-text.js';
 import type { McpCallToolResult } from '../../results/content.types.js';
 import { McpToolError } from '../../results/mcp-tool.error.js';
+import { envelopeToCallToolResult } from '../../results/mcp-result.js';
+import { McpQuotaExceededError } from '../../stores/quota-exceeded.error.js';
 import { MCP_BUS, type McpMessageBus } from '../../stores/message-bus.js';
 import { isPlainObject, type McpModernEnvelope } from '../envelope.js';
 import { ModernRefusals } from '../modern-errors.js';
@@ -144,7 +147,9 @@ export class McpModernTasks implements OnApplicationBootstrap, BeforeApplication
     let record: McpJobRecord | undefined;
     const waiters = new Set<() => void>();
     let created!: (record: McpJobRecord) => void;
-    const taskCreated = new Promise<McpJobRecord>((resolve) => (created = resolve));
+    let notCreated!: (error: unknown) => void;
+    const taskCreated = new Promise<McpJobRecord>((resolve, reject) => ((created = resolve), (notCreated = reject)));
+    taskCreated.catch(() => undefined); // whoever awaits it sees the refusal; nobody else must crash on it
     const createTask = (): Promise<McpJobRecord> => {
       if (!round.delegate) {
         // From now on questions go to the task (tasks/get shows them, tasks/update answers them).
@@ -154,14 +159,20 @@ export class McpModernTasks implements OnApplicationBootstrap, BeforeApplication
             record = job;
             created(job);
           },
-          (error: unknown) => controller.abort(error),
+          (error: unknown) => {
+            controller.abort(error);
+            notCreated(error);
+          },
         );
       }
       return taskCreated;
     };
 
     const inputFirst = this.support.of(tool.name).inputFirst === true;
-    if (!inputFirst) await createTask();
+    if (!inputFirst) {
+      const refused = await quotaRefusalOf(createTask());
+      if (refused) return refused;
+    }
     const context = this.contextFor(input, round, controller.signal, () => record, createTask);
     const run = this.runner.invoke(tool, checked.args, context, controller);
     const finished = run.then(
@@ -177,6 +188,8 @@ export class McpModernTasks implements OnApplicationBootstrap, BeforeApplication
       // A capability the request lacks, before any task exists, is the request's error (-32021).
       if (first === 'finished' && round.missing && 'error' in (await finished)) throw ModernRefusals.missingCapability(round.missing);
     }
+    const refused = await quotaRefusalOf(createTask());
+    if (refused) return refused;
     const job = await createTask();
     const done = finished.then((outcome) => this.settle(job, tool, outcome));
     this.running.set(job.id, { controller, done, wake: () => waiters.forEach((wake) => wake()) });
@@ -322,7 +335,7 @@ export class McpModernTasks implements OnApplicationBootstrap, BeforeApplication
   private async find(taskId: unknown, principal: McpPrincipal | undefined): Promise<McpJobRecord> {
     if (typeof taskId !== 'string' || taskId === '') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: taskId must be a string');
     const record = await this.jobs.find(principal?.tenant ?? DEFAULT_TENANT, taskId);
-    if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${taskId}`);
+    if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${clientText(taskId)}`);
     return record;
   }
 }
@@ -363,4 +376,15 @@ function statusOf(record: McpJobRecord, state: McpTaskState): string {
 /** The flat `CreateTaskResult` (no nested `task`, no `requestState`). */
 function createTaskResult(record: McpJobRecord): Record<string, unknown> {
   return { resultType: 'task', ...taskOf(record, { inputRequests: {}, answers: {} }) };
+}
+
+/** A task the tenant's quota refused to record: the call completes with the retryable envelope, like any other. */
+async function quotaRefusalOf(creation: Promise<McpJobRecord>): Promise<TaskCallOutcome | undefined> {
+  try {
+    await creation;
+    return undefined;
+  } catch (error) {
+    if (error instanceof McpQuotaExceededError) return { kind: 'complete', result: envelopeToCallToolResult({ status: 'error', error: error.toErrorBody() }) };
+    throw error;
+  }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { JsonRpcErrorObject } from '../../protocol/json-rpc.types.js';
 import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
+import { storeKey } from '../../stores/store-key.js';
 import type { McpInputRequest } from '../mrtr/input-round.js';
 
 /**
@@ -39,6 +40,6 @@ export class McpTaskStateStore {
   }
 
   private key(tenant: string, taskId: string): string {
-    return `task-state:${tenant}:${taskId}`;
+    return storeKey('task-state', tenant, taskId);
   }
 }

@@ -8,6 +8,7 @@ import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
 import { JsonRpcErrorCode } from '../json-rpc-error-codes.js';
 import { McpDispatcher } from '../mcp.dispatcher.js';
 import { McpProtocolError } from '../protocol-error.js';
+import { clientText } from '../client-text.js';
 import type { McpCall } from './method-handler.interface.js';
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -54,7 +55,7 @@ export class McpTaskHandlers implements OnModuleInit {
     const taskId = call.params.taskId;
     if (typeof taskId !== 'string') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: taskId must be a string');
     const record = await this.jobs.find(tenantOf(call), taskId);
-    if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${taskId}`);
+    if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${clientText(taskId)}`);
     return record;
   }
 }

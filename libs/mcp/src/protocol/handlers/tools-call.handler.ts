@@ -9,9 +9,11 @@ import { errorBody } from '../../results/mcp-tool.error.js';
 import type { McpErrorEnvelope } from '../../results/envelope.types.js';
 import { JsonRpcErrorCode } from '../json-rpc-error-codes.js';
 import { McpProtocolError } from '../protocol-error.js';
+import { clientText } from '../client-text.js';
 import { McpClientRequests } from '../client-requests.js';
 import { McpJobService } from '../../jobs/mcp-job.service.js';
 import { taskOf } from '../../jobs/job-task.mapper.js';
+import { McpQuotaExceededError } from '../../stores/quota-exceeded.error.js';
 import { McpIdempotency } from '../../execution/idempotency.service.js';
 import type { McpCallToolResult } from '../../results/content.types.js';
 import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
@@ -43,7 +45,7 @@ export class ToolsCallHandler implements McpMethodHandler {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
     }
     const tool = this.registry.get(name);
-    if (!tool) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown tool: ${name}`);
+    if (!tool) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown tool: ${clientText(name)}`);
     const forbidden = this.checkScopes(tool, call);
     if (forbidden) return forbidden;
     const asTask = this.wantsTask(tool, call);
@@ -75,6 +77,10 @@ export class ToolsCallHandler implements McpMethodHandler {
           ? await this.idempotency.run({ tenant: handle.context.tenant, tool: tool.name, key, args, waitMs: tool.timeoutMs }, execute)
           : await execute();
       return result as unknown as Record<string, unknown>;
+    } catch (error) {
+      // A job record refused by the tenant's quota: a retryable envelope, not an internal error.
+      if (error instanceof McpQuotaExceededError) return asResult({ status: 'error', error: error.toErrorBody() });
+      throw error;
     } finally {
       permit.release();
       handle.finish();

@@ -278,5 +278,55 @@ export function describeStoreContract(name: string, createStore: StoreFactory): 
         expect(await store.get('v')).toBe(1);
       });
     });
+
+    describe('reserveSlot / releaseSlot (bounded sets with expiring members)', () => {
+      const sets = (limit: number, other = 10) => [
+        { key: 'slots:a', limit },
+        { key: 'slots:all', limit: other },
+      ];
+
+      it('counts members up to the limit, then names the full set; a member already counted is refreshed, not refused', async () => {
+        expect(await store.reserveSlot('m1', sets(2), LONG_TTL)).toBe(-1);
+        expect(await store.reserveSlot('m2', sets(2), LONG_TTL)).toBe(-1);
+        expect(await store.reserveSlot('m3', sets(2), LONG_TTL)).toBe(0);
+        expect(await store.reserveSlot('m1', sets(2), LONG_TTL)).toBe(-1);
+        expect(await store.reserveSlot('m3', sets(5, 2), LONG_TTL)).toBe(1);
+      });
+
+      it('is all or none: a refusal by one set counts the member in none', async () => {
+        expect(await store.reserveSlot('m1', [{ key: 'slots:a', limit: 1 }], LONG_TTL)).toBe(-1);
+        expect(await store.reserveSlot('m2', sets(1), LONG_TTL)).toBe(0);
+        // m2 was not added to slots:all, so slots:all still has room for exactly one more.
+        expect(await store.reserveSlot('m3', [{ key: 'slots:all', limit: 1 }], LONG_TTL)).toBe(-1);
+        expect(await store.reserveSlot('m4', [{ key: 'slots:all', limit: 1 }], LONG_TTL)).toBe(0);
+      });
+
+      it('releaseSlot frees the place at once; releasing an unknown member is fine', async () => {
+        await store.reserveSlot('m1', sets(1), LONG_TTL);
+        await store.releaseSlot('m1', ['slots:a', 'slots:all']);
+        await store.releaseSlot('never', ['slots:a', 'slots:none']);
+        expect(await store.reserveSlot('m2', sets(1), LONG_TTL)).toBe(-1);
+      });
+
+      it('an expired member no longer counts; a refreshed one keeps counting', async () => {
+        await store.reserveSlot('short', sets(2), SHORT_TTL);
+        await store.reserveSlot('kept', sets(2), SHORT_TTL);
+        await store.reserveSlot('kept', sets(2), LONG_TTL);
+        await waitPast(SHORT_TTL);
+        expect(await store.reserveSlot('new', sets(2), LONG_TTL)).toBe(-1);
+        expect(await store.reserveSlot('another', sets(2), LONG_TTL)).toBe(0);
+      });
+
+      it('sets are independent of each other', async () => {
+        expect(await store.reserveSlot('m1', [{ key: 'slots:b', limit: 1 }], LONG_TTL)).toBe(-1);
+        expect(await store.reserveSlot('m1', [{ key: 'slots:c', limit: 1 }], LONG_TTL)).toBe(-1);
+        expect(await store.reserveSlot('m2', [{ key: 'slots:b', limit: 1 }], LONG_TTL)).toBe(0);
+      });
+
+      it('of 20 concurrent reservations against a limit of 5, exactly 5 are counted', async () => {
+        const outcomes = await Promise.all(Array.from({ length: 20 }, (_, index) => store.reserveSlot(`m${index}`, [{ key: 'slots:race', limit: 5 }], LONG_TTL)));
+        expect(outcomes.filter((outcome) => outcome === -1)).toHaveLength(5);
+      });
+    });
   });
 }

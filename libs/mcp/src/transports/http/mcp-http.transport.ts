@@ -4,6 +4,7 @@ import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../interfaces/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../interfaces/mcp-request-context.interface.js';
+import { clientText } from '../../protocol/client-text.js';
 import { errorResponse } from '../../protocol/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../protocol/json-rpc-error-codes.js';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../protocol/json-rpc.types.js';
@@ -65,7 +66,7 @@ export class McpHttpTransport {
     // A 2026-era request (the `server/discover` probe) must instead reach the dispatcher, whose -32601 at HTTP 200
     // sends dual-era clients back to `initialize`.
     if (!isInitialize && !isModernRequest(body) && headerVersion !== undefined && !isSupportedProtocolVersion(headerVersion)) {
-      return sendHttpError(response, 400, `Bad Request: unsupported MCP-Protocol-Version "${headerVersion}"`, { id: idOf(body) });
+      return sendHttpError(response, 400, `Bad Request: unsupported MCP-Protocol-Version "${clientText(headerVersion)}"`, { id: idOf(body) });
     }
     const protocolVersion = headerVersion && isSupportedProtocolVersion(headerVersion) ? headerVersion : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
     const tenant = principal?.tenant ?? DEFAULT_TENANT;
@@ -180,16 +181,26 @@ export class McpHttpTransport {
     sendJson(response, 200, replies);
   }
 
-  /** GET with `Last-Event-ID`: replay what the client missed on that stream, then continue it if still live. */
+  /**
+   * GET with `Last-Event-ID`: replay what the client missed on that stream, then continue it if still live.
+   * The replay waits for the socket to drain (a cut reader may have missed more than the byte budget), and reads
+   * the store again for what arrived meanwhile before it hands the connection to the live stream.
+   */
   private async resume(session: McpSessionRecord, lastEventId: string, request: Request, response: Response): Promise<void> {
-    const missed = await this.events.after(session.id, lastEventId);
+    let missed = await this.events.after(session.id, lastEventId);
     if (!missed) return sendHttpError(response, 404, 'Unknown Last-Event-ID for this session');
     const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
     if (!this.hub.hasRoomFor(tenant)) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open streams', { headers: { 'Retry-After': '5' } });
     const live = this.hub.find(missed.streamId);
-    const writer = this.hub.connect(response, tenant, (closed) => live?.detach(closed));
+    const writer = this.hub.connect(response, tenant, (closed) => live?.detach(closed), missed.streamId);
     writer.open();
-    for (const event of missed.events) writer.event(JSON.stringify(event.message), { event: 'message', id: event.id });
+    while (missed && missed.events.length > 0) {
+      for (const event of missed.events) {
+        if (!writer.event(JSON.stringify(event.message), { event: 'message', id: event.id })) await writer.drained();
+        if (writer.closed) return;
+      }
+      missed = await this.events.after(session.id, missed.events[missed.events.length - 1].id);
+    }
     if (live && !live.done) live.attach(writer);
     else writer.end();
   }
@@ -200,11 +211,16 @@ export class McpHttpTransport {
     const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
     if (!this.hub.hasRoomFor(tenant)) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open streams', { headers: { 'Retry-After': '5' } });
     const stream = this.hub.open(session.id);
-    const writer: SseWriter = this.hub.connect(response, tenant, () => {
-      stream.detach(writer);
-      if (this.hub.standaloneOf(session.id) === stream) this.hub.setStandalone(session.id, undefined);
-      this.hub.release(stream);
-    });
+    const writer: SseWriter = this.hub.connect(
+      response,
+      tenant,
+      () => {
+        stream.detach(writer);
+        if (this.hub.standaloneOf(session.id) === stream) this.hub.setStandalone(session.id, undefined);
+        this.hub.release(stream);
+      },
+      stream.id,
+    );
     writer.open();
     stream.attach(writer);
     if (isAtLeast(session.protocolVersion, '2025-11-25')) stream.prime(this.options.streams.retryMs);
@@ -255,7 +271,7 @@ class PostReply {
     if (this.stream) return this.stream;
     if (this.response.headersSent) return undefined;
     const stream = this.hub.open(this.sessionId);
-    const writer = this.hub.connect(this.response, this.tenant, (closed) => stream.detach(closed));
+    const writer = this.hub.connect(this.response, this.tenant, (closed) => stream.detach(closed), stream.id);
     writer.open();
     stream.attach(writer);
     if (primeRetryMs !== undefined) stream.prime(primeRetryMs);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpMemoryBus } from '../../stores/memory-message.bus.js';
 import { MCP_BUS, type McpMessageBus } from '../../stores/message-bus.js';
+import { storeKey } from '../../stores/store-key.js';
 
 /**
  * What an instance can hold for a session and be reached for: the legacy SSE stream (where its POSTs are
@@ -10,7 +11,7 @@ export type McpRoute = { kind: 'legacy-sse'; sessionId: string } | { kind: 'sess
 
 /** One bus channel per held route (the bus adds the key prefix). */
 export function channelOf(route: McpRoute): string {
-  return `route:${route.kind}:${route.sessionId}`;
+  return storeKey('route', route.kind, route.sessionId);
 }
 
 /**

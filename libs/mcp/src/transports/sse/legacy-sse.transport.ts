@@ -28,7 +28,7 @@ interface ForwardedPost {
 }
 
 /**
- * HTTP+SSE of revision 2024-11-05 (FancyHelper's `transport: sse`): GET opens a stream whose first event is
+ * HTTP+SSE of revision 2024-11-05 (clients configured with `transport: sse`): GET opens a stream whose first event is
  * `endpoint` with an absolute messages URL; each POST there is accepted with 202 and answered on the stream.
  * A session lives as long as its stream.
  *

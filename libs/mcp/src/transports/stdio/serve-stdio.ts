@@ -1,19 +1,27 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import { McpAuthError } from '../../auth/mcp-auth.error.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
+import type { McpPrincipal } from '../../interfaces/mcp-principal.interface.js';
+import { clientText } from '../../protocol/client-text.js';
+import { McpMessages } from '../../mcp.messages.js';
 import { McpStdioTransport, type McpStdioOptions } from './stdio.transport.js';
 
 /**
  * Serves the application's MCP server over stdio until stdin ends or SIGTERM/SIGINT arrives, then lets
  * in-flight calls finish and closes the application. While it runs, anything written to `process.stdout` by
  * other code (loggers, console.log) is moved to stderr: stdout carries nothing but protocol messages.
+ *
+ * Credentials are checked first. Missing or refused ones close the application and reject with an
+ * `McpAuthError` whose one-line message names `credentialsName`; an app created with `bufferLogs: true` has its
+ * boot logs flushed only once they are accepted, so a refused launch can print just that line.
  * @publicApi
  * @example
- * const app = await NestFactory.createApplicationContext(AppModule, { logger: new McpStderrLogger() });
- * await serveMcpOverStdio(app);
+ * const app = await NestFactory.createApplicationContext(AppModule, { logger: new McpStderrLogger(), bufferLogs: true });
+ * await serveMcpOverStdio(app, { credentials: process.env.MCP_TOKEN, credentialsName: 'MCP_TOKEN' });
  */
 export async function serveMcpOverStdio(app: INestApplicationContext, options: McpStdioOptions = {}): Promise<void> {
-  // Credentials are checked before the first message: a misconfigured launch fails at once, on stderr.
-  const principal = options.principal ?? (await app.get(McpAuthService, { strict: false }).authenticate({ bearer: options.credentials, headers: {} }));
+  const principal = options.principal ?? (await authenticateLaunch(app, options));
+  app.flushLogs();
   const stdout = process.stdout;
   const protocolWrite = stdout.write.bind(stdout);
   const redirect = !options.write;
@@ -31,5 +39,19 @@ export async function serveMcpOverStdio(app: INestApplicationContext, options: M
     process.off('SIGINT', stop);
     await app.close();
     if (redirect) stdout.write = protocolWrite;
+  }
+}
+
+/** The stdio caller, from credentials given at launch; refused ones close the app and name where they were set. */
+async function authenticateLaunch(app: INestApplicationContext, options: McpStdioOptions): Promise<McpPrincipal | undefined> {
+  try {
+    return await app.get(McpAuthService, { strict: false }).authenticate({ bearer: options.credentials, headers: {} });
+  } catch (error) {
+    await app.close();
+    if (!(error instanceof McpAuthError)) throw error;
+    const name = options.credentialsName ?? 'options.credentials';
+    // The message an authenticator wrote for HTTP clients may mention headers; the launch has none.
+    const message = options.credentials ? McpMessages.stdioCredentialsRefused(name, clientText(error.message, 200)) : McpMessages.stdioCredentialsMissing(name);
+    throw new McpAuthError(error.code, message);
   }
 }

@@ -21,6 +21,8 @@ export interface McpStdioOptions {
   principal?: McpPrincipal;
   /** A token or API key from the environment (stdio has no HTTP headers), checked like a Bearer token. */
   credentials?: string;
+  /** Where the user sets `credentials` (e.g. the variable `MCP_TOKEN`), named when they are missing or refused. */
+  credentialsName?: string;
 }
 
 /** The state of the one client a stdio server has. */

@@ -3,6 +3,7 @@ import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
 import type { JsonRpcMessage } from '../../protocol/json-rpc.types.js';
 import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
+import { storeKey } from '../../stores/store-key.js';
 
 /** One SSE event kept for replay. */
 export interface StoredSseEvent {
@@ -47,6 +48,7 @@ export class SseEventStore {
   }
 
   private key(sessionId: string, streamId: string): string {
-    return `events:${sessionId}:${streamId}`;
+    // The stream id comes from the client's Last-Event-ID: escaped, it cannot reach past this session's keys.
+    return storeKey('events', sessionId, streamId);
   }
 }

@@ -31,7 +31,7 @@ export class McpStreamHub implements OnModuleDestroy, BeforeApplicationShutdown 
 
   /** Opens a stream; `sessionId` makes it resumable. */
   open(sessionId: string | undefined): LiveStream {
-    const stream = new LiveStream(randomBytes(9).toString('base64url'), sessionId, sessionId ? this.events : undefined);
+    const stream = new LiveStream(newStreamId(), sessionId, sessionId ? this.events : undefined);
     this.streams.set(stream.id, stream);
     return stream;
   }
@@ -92,10 +92,16 @@ export class McpStreamHub implements OnModuleDestroy, BeforeApplicationShutdown 
 
   /**
    * Wraps a response as an SSE connection with keep-alives, counted against `tenant` until the socket closes;
-   * then it is forgotten and `onClose` runs.
+   * then it is forgotten and `onClose` runs. A reader that leaves more than `streams.maxBufferedBytes` unread
+   * is cut (the socket closes, so the same happens); `streamId` names the stream in the warning (a connection
+   * without one, such as legacy SSE, gets a fresh id: session ids stay out of logs).
    */
-  connect(response: import('express').Response, tenant: string, onClose: (writer: SseWriter) => void): SseWriter {
-    const writer = new SseWriter(response);
+  connect(response: import('express').Response, tenant: string, onClose: (writer: SseWriter) => void, streamId = newStreamId()): SseWriter {
+    const maxBufferedBytes = this.options.streams.maxBufferedBytes;
+    const writer = new SseWriter(response, {
+      maxBufferedBytes,
+      onCut: () => this.logger.warn(`SSE stream ${streamId} cut: its reader left more than ${maxBufferedBytes} bytes unread (streams.maxBufferedBytes)`),
+    });
     // Shutting down: the caller opens it in this tick (headers out), then it ends with the retry hint.
     if (this.draining) setImmediate(() => this.endWithRetry(writer));
     else this.writers.add(writer);
@@ -166,6 +172,10 @@ export class McpStreamHub implements OnModuleDestroy, BeforeApplicationShutdown 
     writer.retry(this.options.streams.retryMs);
     writer.end();
   }
+}
+
+function newStreamId(): string {
+  return randomBytes(9).toString('base64url');
 }
 
 function sessionStreamRoute(sessionId: string): McpRoute {

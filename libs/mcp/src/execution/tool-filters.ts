@@ -1,0 +1,40 @@
+import { Catch, type ExceptionFilter } from '@nestjs/common';
+import { EXCEPTION_FILTERS_METADATA } from '@nestjs/common/constants.js';
+
+type Method = (...args: unknown[]) => unknown;
+
+/**
+ * The last filter of every tool: rethrows what the tool's own filters left, so the call runner turns it into an
+ * envelope and logs it once. Without it Nest's fallback filter logs every throw, an expected `McpToolError`
+ * included, at ERROR with its stack and message (which may quote client input).
+ */
+@Catch()
+class RethrowToCallRunner implements ExceptionFilter {
+  catch(exception: unknown): never {
+    throw exception;
+  }
+}
+
+const RETHROW = new RethrowToCallRunner();
+const callbacks = new WeakMap<Method, Method>();
+
+/**
+ * The function handed to ExternalContextCreator for a tool method: it calls the method, carries a copy of its
+ * metadata (guards, interceptors and `Reflector` reads see what the method declares), and lists the class's and
+ * the method's filters after {@link RethrowToCallRunner}. Nest tries method filters first, then class filters,
+ * so theirs still win and the rethrow comes last. Made once per method.
+ */
+export function toolCallback(method: Method, owner: object): Method {
+  const cached = callbacks.get(method);
+  if (cached) return cached;
+  const callback: Method = function (this: unknown, ...args: unknown[]) {
+    return method.apply(this, args);
+  };
+  for (const key of Reflect.getOwnMetadataKeys(method)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, method), callback);
+  const classFilters: unknown[] = Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, owner) ?? [];
+  const methodFilters: unknown[] = Reflect.getOwnMetadata(EXCEPTION_FILTERS_METADATA, method) ?? [];
+  Reflect.defineMetadata(EXCEPTION_FILTERS_METADATA, [RETHROW, ...classFilters, ...methodFilters], callback);
+  Object.defineProperty(callback, 'name', { value: method.name });
+  callbacks.set(method, callback);
+  return callback;
+}

@@ -1,0 +1,86 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
+import { MCP_STORE, type McpKeyValueStore, type McpSlotSet } from './key-value.store.js';
+import { McpQuotaExceededError } from './quota-exceeded.error.js';
+import { storeKey } from './store-key.js';
+
+/** The records a tenant creates in the store, each counted against its tenant's quotas. */
+export type McpTenantRecordKind = 'session' | 'job' | 'idempotency';
+
+/** A per-tenant quota, named by the option that sets it. */
+export type McpTenantQuotaOption = 'limits.maxStoredKeysPerTenant' | 'limits.maxSessionsPerTenant' | 'idempotency.maxKeysPerTenant';
+
+const QUOTAS_OF: Record<McpTenantRecordKind, readonly McpTenantQuotaOption[]> = {
+  session: ['limits.maxSessionsPerTenant', 'limits.maxStoredKeysPerTenant'],
+  job: ['limits.maxStoredKeysPerTenant'],
+  idempotency: ['idempotency.maxKeysPerTenant', 'limits.maxStoredKeysPerTenant'],
+};
+
+/**
+ * Per-tenant quotas on what the store holds (sessions, job records, idempotency records), so a tenant that
+ * floods the server is refused (`QUOTA_EXCEEDED`, retryable) instead of pushing anyone else's data out.
+ *
+ * Each quota is a slot set per tenant in the store (`reserveSlot`): one atomic call per admission, counts that
+ * go down when a record is deleted (`release`) or expires (members carry the record's TTL), no scan of the
+ * tenant's records. In memory that is a map per tenant; with Redis a sorted set per tenant, so every quota,
+ * the session cap included, holds for the tenant across all instances rather than per instance. Records a
+ * tenant cannot multiply (its job index, stream events bounded per session) are not counted.
+ */
+@Injectable()
+export class McpTenantQuotas {
+  constructor(
+    @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  /**
+   * Counts the record stored under `key` for `ttlMs` (counting it again refreshes its expiry). Resolves with
+   * the option of the quota that is full, or undefined when the record was counted.
+   */
+  async reserve(tenant: string, kind: McpTenantRecordKind, key: string, ttlMs: number): Promise<McpTenantQuotaOption | undefined> {
+    const quotas = QUOTAS_OF[kind];
+    const sets: McpSlotSet[] = quotas.map((quota) => ({ key: this.setKey(quota, tenant), limit: this.limitOf(quota) }));
+    const full = await this.store.reserveSlot(key, sets, ttlMs);
+    return full < 0 ? undefined : quotas[full];
+  }
+
+  /** {@link reserve}, refusing with `McpQuotaExceededError` when a quota is full. */
+  async require(tenant: string, kind: McpTenantRecordKind, key: string, ttlMs: number): Promise<void> {
+    const full = await this.reserve(tenant, kind, key, ttlMs);
+    if (full) throw this.refusal(full);
+  }
+
+  /** The error that refuses a record because `quota` is full. */
+  refusal(quota: McpTenantQuotaOption): McpQuotaExceededError {
+    return new McpQuotaExceededError(quotaMessage(quota, this.limitOf(quota)));
+  }
+
+  /** Uncounts a deleted record. */
+  release(tenant: string, kind: McpTenantRecordKind, key: string): Promise<void> {
+    return this.store.releaseSlot(
+      key,
+      QUOTAS_OF[kind].map((quota) => this.setKey(quota, tenant)),
+    );
+  }
+
+  private limitOf(quota: McpTenantQuotaOption): number {
+    switch (quota) {
+      case 'limits.maxStoredKeysPerTenant':
+        return this.options.limits.maxStoredKeysPerTenant;
+      case 'limits.maxSessionsPerTenant':
+        return this.options.limits.maxSessionsPerTenant;
+      case 'idempotency.maxKeysPerTenant':
+        return this.options.idempotency.maxKeysPerTenant;
+    }
+  }
+
+  private setKey(quota: McpTenantQuotaOption, tenant: string): string {
+    return storeKey('quota', quota, tenant);
+  }
+}
+
+/** The caller-facing text of a refusal: which quota, its size, and that waiting helps (no tenant name echoed). */
+function quotaMessage(quota: McpTenantQuotaOption, limit: number): string {
+  return `This tenant holds its quota of ${limit} records (${quota}); retry once some have expired or been deleted.`;
+}
