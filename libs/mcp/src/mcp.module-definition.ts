@@ -1,5 +1,5 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import type { McpModuleExtras, McpModuleOptions } from './interfaces/mcp-module-options.interface.js';
+import type { McpModuleExtras, McpModuleOptions } from './options/mcp-module-options.interface.js';
 
 /** Options as the user gave them, before defaults. */
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: MCP_MODULE_OPTIONS, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =

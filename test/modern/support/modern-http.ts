@@ -1,6 +1,6 @@
 import { mcpFetch, mcpPost, type PostResult } from '../../fixtures/mcp-http.js';
 import { SseReader } from '../../fixtures/sse.js';
-import { encodeHeaderValue, mcpNameSource } from '../../../libs/mcp/src/modern/header-values.js';
+import { encodeHeaderValue, mcpNameSource } from '../../../libs/mcp/src/eras/rev-2026-07-28/header-values.js';
 import { expectWireValid } from './wire-schema.js';
 
 export const MODERN = '2026-07-28';

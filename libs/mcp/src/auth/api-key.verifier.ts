@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
+import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import type { McpApiKey } from './mcp-auth-options.interface.js';
 
 interface StoredKey {

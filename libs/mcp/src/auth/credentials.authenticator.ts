@@ -1,4 +1,4 @@
-import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
+import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import { ApiKeyVerifier } from './api-key.verifier.js';
 import { JwtVerifier } from './jwt.verifier.js';
 import type { McpAuthOptions } from './mcp-auth-options.interface.js';

@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
+import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import type { McpJwtOptions } from './mcp-auth-options.interface.js';
 import { McpAuthError } from './mcp-auth.error.js';
 import { principalFromClaims } from './principal-claims.js';

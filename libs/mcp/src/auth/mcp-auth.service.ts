@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
-import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import { CredentialsAuthenticator } from './credentials.authenticator.js';
 import { McpAuthError } from './mcp-auth.error.js';
 import type { McpAuthenticator, McpCredentials } from './mcp-authenticator.interface.js';

@@ -1,4 +1,4 @@
-import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
+import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 
 /** Credentials as a transport found them (HTTP headers, or the environment over stdio). @publicApi */
 export interface McpCredentials {

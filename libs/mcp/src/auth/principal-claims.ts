@@ -1,5 +1,5 @@
 import type { JWTPayload } from 'jose';
-import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
+import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import { McpAuthError } from './mcp-auth.error.js';
 
 /**

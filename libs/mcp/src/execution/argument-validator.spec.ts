@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { Allow, IsInt, IsOptional, IsString, Max, Min, Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
-import { McpProperty } from '../decorators/mcp-property.decorator.js';
-import { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
+import { McpProperty } from '../features/tools/schema/mcp-property.decorator.js';
+import { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
 import { validateArguments } from './argument-validator.js';
 import { argumentValidationMode, type ArgumentValidationMode } from './validation-mode.js';
 

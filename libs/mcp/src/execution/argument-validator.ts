@@ -1,8 +1,8 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, validateSync, type ValidationError } from 'class-validator';
-import type { NullFindings } from '../schema/null-check.compiler.js';
+import type { NullFindings } from '../features/tools/schema/null-check.compiler.js';
 import type { ArgumentValidationMode } from './validation-mode.js';
-import { clientText, clientTextList } from '../protocol/client-text.js';
+import { clientText, clientTextList } from '../core/client-text.js';
 
 /** Outcome of validating `tools/call` arguments against a tool's DTO. */
 export type ArgumentValidation =

@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
-import type { McpErrorEnvelope } from '../results/envelope.types.js';
-import { errorBody, McpToolError } from '../results/mcp-tool.error.js';
+import type { McpErrorEnvelope } from '../core/results/envelope.types.js';
+import { errorBody, McpToolError } from '../core/errors/mcp-tool.error.js';
 
 /** HTTP statuses a Nest HttpException may carry, mapped to envelope codes (guards throw 403, for instance). */
 const HTTP_STATUS_CODES: Record<number, string> = {

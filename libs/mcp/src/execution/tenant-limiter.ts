@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 
 /** A granted call slot (release it when the call ends), or a refusal with the time to wait. */
 export type CallPermit = { granted: true; release: () => void } | { granted: false; retryAfterMs: number; reason: string };

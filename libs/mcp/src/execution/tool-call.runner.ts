@@ -1,16 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { McpMessages } from '../mcp.messages.js';
-import type { McpToolContext } from '../interfaces/mcp-tool-context.interface.js';
-import type { McpToolDefinition } from '../interfaces/mcp-tool-definition.interface.js';
-import type { McpCallToolResult } from '../results/content.types.js';
-import type { McpEnvelope } from '../results/envelope.types.js';
-import { envelopeToCallToolResult, McpEnvelopeResult, McpRawResult } from '../results/mcp-result.js';
-import { errorBody } from '../results/mcp-tool.error.js';
+import { McpMessages } from '../core/errors/mcp.messages.js';
+import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
+import type { McpCallToolResult } from '../core/results/content.types.js';
+import type { McpEnvelope } from '../core/results/envelope.types.js';
+import { envelopeToCallToolResult, McpEnvelopeResult, McpRawResult } from '../core/results/mcp-result.js';
+import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { validateArguments } from './argument-validator.js';
 import { errorToEnvelope } from './error-envelope.js';
-import { errorLogText } from '../protocol/error-log-text.js';
-import { McpControlFlowSignal } from '../protocol/control-flow.signal.js';
-import { clientText } from '../protocol/client-text.js';
+import { errorLogText } from '../core/error-log-text.js';
+import { McpControlFlowSignal } from '../core/control-flow.signal.js';
+import { clientText } from '../core/client-text.js';
 
 /** Marks the abort reason of a timed-out call, so it is told apart from a client's cancellation. */
 class ToolTimeout extends Error {}

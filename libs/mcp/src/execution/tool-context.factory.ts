@@ -1,9 +1,9 @@
-import { notification } from '../protocol/json-rpc.codec.js';
-import type { JsonRpcId } from '../protocol/json-rpc.types.js';
-import type { McpRequestContext } from '../interfaces/mcp-request-context.interface.js';
-import type { McpClientRequestOptions, McpElicitationResult, McpLogLevel, McpSamplingResult, McpToolContext } from '../interfaces/mcp-tool-context.interface.js';
-import type { McpClientRequests } from '../protocol/client-requests.js';
-import { McpToolError } from '../results/mcp-tool.error.js';
+import { notification } from '../core/json-rpc/json-rpc.codec.js';
+import type { JsonRpcId } from '../core/json-rpc/json-rpc.types.js';
+import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
+import type { McpClientRequestOptions, McpElicitationResult, McpLogLevel, McpSamplingResult, McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpClientRequests } from '../core/client-requests.js';
+import { McpToolError } from '../core/errors/mcp-tool.error.js';
 
 /** Whether the client declared what a request needs; URL-mode elicitation needs `elicitation.url` (spec 2025-11-25). */
 function hasCapability(capabilities: Record<string, unknown> | undefined, capability: string, params: Record<string, unknown>): boolean {

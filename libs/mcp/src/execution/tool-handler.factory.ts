@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { MCP_CONTEXT_TYPE, MCP_PARAMS_METADATA } from '../mcp.constants.js';
-import { McpMessages } from '../mcp.messages.js';
-import type { McpToolHandler } from '../interfaces/mcp-tool-definition.interface.js';
+import { McpMessages } from '../core/errors/mcp.messages.js';
+import type { McpToolHandler } from '../features/tools/mcp-tool-definition.interface.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import { toolCallback } from './tool-filters.js';
 

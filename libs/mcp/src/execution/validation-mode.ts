@@ -1,6 +1,6 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import type { JsonSchema } from '../schema/json-schema.types.js';
-import { compileNullCheck, type NullCheck } from '../schema/null-check.compiler.js';
+import type { JsonSchema } from '../features/tools/schema/json-schema.types.js';
+import { compileNullCheck, type NullCheck } from '../features/tools/schema/null-check.compiler.js';
 
 /**
  * How a tool's arguments are validated, decided once per DTO at boot.

@@ -2,9 +2,9 @@ import { Logger, type BeforeApplicationShutdown, type LoggerService, type OnAppl
 import type { Job, JobsOptions, Queue, Worker } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 import { hostname } from 'node:os';
-import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
-import { envelopeToCallToolResult } from '../results/mcp-result.js';
-import { errorBody } from '../results/mcp-tool.error.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
+import { errorBody } from '../core/errors/mcp-tool.error.js';
 import type { McpMessageBus } from '../stores/message-bus.js';
 import { FAIL_FAST_CONNECTION_OPTIONS, loadIoredis, redactRedisUrl } from '../stores/redis-connection.js';
 import { McpStoreMessages } from '../stores/store.messages.js';

@@ -1,5 +1,5 @@
-import type { McpToolContext } from '../interfaces/mcp-tool-context.interface.js';
-import { McpToolError } from '../results/mcp-tool.error.js';
+import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import { McpToolError } from '../core/errors/mcp-tool.error.js';
 import type { McpJobSubmission } from './job.record.js';
 
 /**

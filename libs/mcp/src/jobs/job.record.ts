@@ -1,5 +1,5 @@
-import type { McpCallToolResult } from '../results/content.types.js';
-import type { McpPrincipal } from '../interfaces/mcp-principal.interface.js';
+import type { McpCallToolResult } from '../core/results/content.types.js';
+import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 
 /** Where a job is in its life; `success`, `error` and `cancelled` are final. */
 export type McpJobStatus = 'pending' | 'success' | 'error' | 'cancelled';

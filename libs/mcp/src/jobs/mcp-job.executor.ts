@@ -1,8 +1,8 @@
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
+import { McpToolRegistry } from '../features/tools/mcp-tool.registry.js';
 import { McpToolCallRunner } from '../execution/tool-call.runner.js';
-import { envelopeToCallToolResult } from '../results/mcp-result.js';
-import { errorBody } from '../results/mcp-tool.error.js';
+import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
+import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { isFinal, type McpJobSubmission } from './job.record.js';
 import { createJobToolContext } from './job-tool-context.js';
 import { McpJobStore } from './mcp-job.store.js';

@@ -1,5 +1,5 @@
-import { resolveMcpOptions, resolvePaths } from '../mcp-options.resolver.js';
-import type { McpToolContext } from '../interfaces/mcp-tool-context.interface.js';
+import { resolveMcpOptions, resolvePaths } from '../options/mcp-options.resolver.js';
+import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
 import { McpMemoryStore } from '../stores/memory.store.js';
 import { McpStoreUnavailableError } from '../stores/store-unavailable.error.js';
 import { McpTenantQuotas } from '../stores/tenant-quotas.js';
@@ -8,7 +8,7 @@ import { McpJobSlots } from './job-slots.js';
 import type { McpJobQueue } from './job-queue.interface.js';
 import { McpJobService } from './mcp-job.service.js';
 import { McpJobStore } from './mcp-job.store.js';
-import { McpConfigurationError } from '../mcp-configuration.error.js';
+import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 
 const options = resolveMcpOptions({ name: 'jobs', version: '1.0.0' }, resolvePaths({}));
 const context = { tenant: 'acme', protocolVersion: '2025-11-25' } as McpToolContext;

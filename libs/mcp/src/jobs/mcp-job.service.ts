@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
-import type { McpToolContext } from '../interfaces/mcp-tool-context.interface.js';
-import type { McpCallToolResult } from '../results/content.types.js';
-import type { McpEnvelope, McpPendingEnvelope } from '../results/envelope.types.js';
-import { envelopeToCallToolResult } from '../results/mcp-result.js';
-import { errorBody } from '../results/mcp-tool.error.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpCallToolResult } from '../core/results/content.types.js';
+import type { McpEnvelope, McpPendingEnvelope } from '../core/results/envelope.types.js';
+import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
+import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { isFinal, type McpJobRecord } from './job.record.js';
 import { MCP_JOB_QUEUE, type McpJobQueue } from './job-queue.interface.js';
 import { McpJobSlots } from './job-slots.js';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
-import type { McpToolContext } from '../interfaces/mcp-tool-context.interface.js';
-import type { McpToolDefinition } from '../interfaces/mcp-tool-definition.interface.js';
-import { McpRawResult } from '../results/mcp-result.js';
-import { McpToolError } from '../results/mcp-tool.error.js';
-import type { DtoSchemaFactory } from '../schema/dto-schema.factory.js';
+import { McpToolRegistry } from '../features/tools/mcp-tool.registry.js';
+import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
+import { McpRawResult } from '../core/results/mcp-result.js';
+import { McpToolError } from '../core/errors/mcp-tool.error.js';
+import type { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
 import { JobIdDto } from './dto/job-id.dto.js';
 import { McpJobService } from './mcp-job.service.js';
 

@@ -1,4 +1,4 @@
-import { McpToolError } from '../results/mcp-tool.error.js';
+import { McpToolError } from '../core/errors/mcp-tool.error.js';
 
 /**
  * A write the store refused because a tenant holds its quota of records (sessions, jobs, idempotency keys) or

@@ -1,4 +1,4 @@
-import { McpConfigurationError } from '../mcp-configuration.error.js';
+import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { loadIoredis, redactRedisUrl } from './redis-connection.js';
 
 describe('loadIoredis', () => {

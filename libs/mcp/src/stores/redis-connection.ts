@@ -1,6 +1,6 @@
 import { Logger, type LoggerService } from '@nestjs/common';
 import type { Redis, RedisOptions } from 'ioredis';
-import { McpConfigurationError } from '../mcp-configuration.error.js';
+import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { McpStoreMessages } from './store.messages.js';
 import { McpStoreUnavailableError } from './store-unavailable.error.js';
 

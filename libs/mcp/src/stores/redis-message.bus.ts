@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import type { McpRedisOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
 import { deliverToHandler } from './bus-delivery.js';
 import type { McpMessageBus } from './message-bus.js';
 import { closeRedisConnection, defaultRedisLogger, openRedisConnection, runCommand, type RedisConnection } from './redis-connection.js';

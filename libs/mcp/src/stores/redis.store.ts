@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import type { McpRedisOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
 import type { McpKeyValueStore, McpSlotSet } from './key-value.store.js';
 import { closeRedisConnection, defaultRedisLogger, openRedisConnection, runCommand, type RedisConnection } from './redis-connection.js';
 import { assertMaxLength, assertTtl, decodeValue, encodeValue } from './store-values.js';

@@ -1,4 +1,4 @@
-import type { McpResolvedOptions } from '../interfaces/mcp-module-options.interface.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import type { McpKeyValueStore } from './key-value.store.js';
 import { McpMemoryStore } from './memory.store.js';
 import { McpMemoryBus } from './memory-message.bus.js';

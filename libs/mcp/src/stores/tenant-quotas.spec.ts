@@ -1,4 +1,4 @@
-import { resolveMcpOptions, resolvePaths } from '../mcp-options.resolver.js';
+import { resolveMcpOptions, resolvePaths } from '../options/mcp-options.resolver.js';
 import { McpMemoryStore } from './memory.store.js';
 import { McpQuotaExceededError } from './quota-exceeded.error.js';
 import { McpTenantQuotas } from './tenant-quotas.js';

@@ -2,8 +2,8 @@ import { ArgumentsHost, BadRequestException, Catch, Inject, PayloadTooLargeExcep
 import { BaseExceptionFilter } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
-import { parseErrorResponse } from '../../protocol/json-rpc.codec.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import { parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { sendHttpError, sendJson } from './http-json-rpc.responses.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
-import { errorResponse } from '../../protocol/json-rpc.codec.js';
-import { JsonRpcErrorCode } from '../../protocol/json-rpc-error-codes.js';
-import type { JsonRpcId } from '../../protocol/json-rpc.types.js';
+import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
+import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
+import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
 
 /** Sends one JSON value with an exact Content-Length (one encode per response). */
 export function sendJson(response: Response, status: number, body: unknown, headers?: Record<string, string>): void {

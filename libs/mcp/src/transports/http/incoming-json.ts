@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { parseErrorResponse } from '../../protocol/json-rpc.codec.js';
+import { parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { sendHttpError, sendJson } from './http-json-rpc.responses.js';
 import { readJsonBody } from './request-body.reader.js';
 

@@ -2,11 +2,11 @@ import { Controller, Delete, Get, Param, Post, Req, Res, UseFilters, UseGuards, 
 import { McpJobService } from '../../jobs/mcp-job.service.js';
 import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
 import { principalOf } from './request-principal.js';
-import { McpAuthGuard } from '../../auth/mcp-auth.guard.js';
-import { McpHttpRefusalFilter } from '../../auth/mcp-http-refusal.filter.js';
+import { McpAuthGuard } from './auth/mcp-auth.guard.js';
+import { McpHttpRefusalFilter } from './auth/mcp-http-refusal.filter.js';
 import { McpOriginGuard } from './origin.guard.js';
 import type { Request, Response } from 'express';
-import type { McpResolvedPaths } from '../../mcp-options.resolver.js';
+import type { McpResolvedPaths } from '../../options/mcp-options.resolver.js';
 import { McpLegacySseTransport } from '../sse/legacy-sse.transport.js';
 import { sendHttpError } from './http-json-rpc.responses.js';
 import { McpHttpTransport } from './mcp-http.transport.js';

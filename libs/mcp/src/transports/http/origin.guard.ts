@@ -1,8 +1,8 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { McpHttpRefusal } from '../../auth/mcp-http-refusal.exception.js';
+import { McpHttpRefusal } from './auth/mcp-http-refusal.exception.js';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 
 /** `example.com:8080` → `example.com`, `[::1]:3000` → `[::1]`. */
 function hostnameOf(host: string | undefined): string {

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { McpPrincipal } from '../../interfaces/mcp-principal.interface.js';
+import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 
 /** Where authentication leaves the principal on the request, for the transports to read. */
 export const MCP_PRINCIPAL_REQUEST_KEY = 'mcpPrincipal';

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
-import type { McpPrincipal } from '../../interfaces/mcp-principal.interface.js';
-import type { McpRequestContext } from '../../interfaces/mcp-request-context.interface.js';
-import { McpDispatcher } from '../../protocol/mcp.dispatcher.js';
-import { JsonRpcErrorCode } from '../../protocol/json-rpc-error-codes.js';
-import { negotiateProtocolVersion } from '../../protocol/protocol-versions.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
+import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import { McpDispatcher } from '../../core/mcp.dispatcher.js';
+import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
+import { negotiateProtocolVersion } from '../../core/protocol-versions.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { sendHttpError } from '../http/http-json-rpc.responses.js';

@@ -1,9 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { McpAuthError } from '../../auth/mcp-auth.error.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
-import type { McpPrincipal } from '../../interfaces/mcp-principal.interface.js';
-import { clientText } from '../../protocol/client-text.js';
-import { McpMessages } from '../../mcp.messages.js';
+import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
+import { clientText } from '../../core/client-text.js';
+import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpStdioTransport, type McpStdioOptions } from './stdio.transport.js';
 
 /**

@@ -1,16 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { McpPrincipal } from '../../interfaces/mcp-principal.interface.js';
-import type { McpRequestContext } from '../../interfaces/mcp-request-context.interface.js';
-import type { McpLogLevel } from '../../interfaces/mcp-tool-context.interface.js';
-import { errorResponse, parseErrorResponse } from '../../protocol/json-rpc.codec.js';
-import { JsonRpcErrorCode } from '../../protocol/json-rpc-error-codes.js';
-import type { JsonRpcMessage } from '../../protocol/json-rpc.types.js';
-import { McpDispatcher } from '../../protocol/mcp.dispatcher.js';
-import { LATEST_PROTOCOL_VERSION, negotiateProtocolVersion } from '../../protocol/protocol-versions.js';
+import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
+import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import type { McpLogLevel } from '../../features/tools/mcp-tool-context.interface.js';
+import { errorResponse, parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
+import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
+import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
+import { McpDispatcher } from '../../core/mcp.dispatcher.js';
+import { LATEST_PROTOCOL_VERSION, negotiateProtocolVersion } from '../../core/protocol-versions.js';
 import { methodOf } from '../http/incoming-json.js';
-import { McpModernStdioHandler, type McpStdioEra } from '../../modern/transports/modern-stdio.handler.js';
+import { McpModernStdioHandler, type McpStdioEra } from '../../eras/rev-2026-07-28/stdio.handler.js';
 
 /** Where stdio reads and writes; defaults to the process's stdin and (the real) stdout. */
 export interface McpStdioOptions {

@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from '../../protocol/json-rpc.types.js';
+import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import { eventId, type SseEventStore } from './sse-event.store.js';
 

@@ -1,5 +1,5 @@
-import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
-import type { JsonRpcMessage } from '../../protocol/json-rpc.types.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { McpMemoryStore } from '../../stores/memory.store.js';
 import { eventId, SseEventStore, type StoredSseEvent } from './sse-event.store.js';
 

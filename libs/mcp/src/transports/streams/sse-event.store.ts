@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
-import type { JsonRpcMessage } from '../../protocol/json-rpc.types.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
 import { storeKey } from '../../stores/store-key.js';
 

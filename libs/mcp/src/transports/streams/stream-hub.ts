@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
-import type { McpResolvedOptions } from '../../interfaces/mcp-module-options.interface.js';
-import type { JsonRpcMessage } from '../../protocol/json-rpc.types.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { SseWriter } from '../http/sse-writer.js';
 import { McpInstanceRouter, type McpRoute } from '../routing/mcp-instance.router.js';
 import { LiveStream } from './live-stream.js';

@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import { JsonRpcErrorCode } from '../json-rpc/json-rpc-error-codes.js';
+import { McpCapabilities } from '../mcp-capabilities.js';
+import { McpProtocolError } from '../errors/protocol-error.js';
+import { negotiateProtocolVersion } from '../protocol-versions.js';
+import type { McpCall, McpMethodHandler } from '../method-handler.interface.js';
+
+/** `initialize`: version negotiation (echo a supported version, else our latest) and capability declaration. */
+@Injectable()
+export class InitializeHandler implements McpMethodHandler {
+  readonly method = 'initialize';
+  private readonly serverInfo: Record<string, string>;
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly capabilities: McpCapabilities,
+  ) {
+    this.serverInfo = { name: options.name, version: options.version };
+    if (options.title) this.serverInfo.title = options.title;
+    if (options.description) this.serverInfo.description = options.description;
+  }
+
+  /** Tasks exist from 2025-11-25 on: older sessions are not offered them. */
+  private capabilitiesFor(version: string): Record<string, unknown> {
+    const all = this.capabilities.toJSON();
+    if (!all.tasks || version >= '2025-11-25') return all;
+    const { tasks: _tasks, ...rest } = all;
+    return rest;
+  }
+
+  handle({ params }: McpCall): Record<string, unknown> {
+    if (typeof params.protocolVersion !== 'string' || params.protocolVersion.length === 0) {
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: initialize needs a protocolVersion string');
+    }
+    const result: Record<string, unknown> = {
+      protocolVersion: negotiateProtocolVersion(params.protocolVersion),
+      capabilities: this.capabilitiesFor(negotiateProtocolVersion(params.protocolVersion)),
+      serverInfo: this.serverInfo,
+    };
+    if (this.options.instructions) result.instructions = this.options.instructions;
+    return result;
+  }
+}

@@ -1,0 +1,11 @@
+import { Injectable } from '@nestjs/common';
+import type { McpMethodHandler } from '../method-handler.interface.js';
+
+/** `ping`: answered with `{}` at any time, also before initialization. */
+@Injectable()
+export class PingHandler implements McpMethodHandler {
+  readonly method = 'ping';
+  handle(): Record<string, unknown> {
+    return {};
+  }
+}

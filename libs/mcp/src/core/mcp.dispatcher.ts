@@ -1,0 +1,129 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { violatedJsonLimit, type JsonLimits } from './json-rpc/json-limits.js';
+import type { McpRequestContext } from './mcp-request-context.interface.js';
+import { InitializeHandler } from './handlers/initialize.handler.js';
+import { LoggingSetLevelHandler } from './handlers/logging-set-level.handler.js';
+import type { McpMethodHandler } from './method-handler.interface.js';
+import { PingHandler } from './handlers/ping.handler.js';
+import { ToolsCallHandler } from '../features/tools/tools-call.handler.js';
+import { ToolsListHandler } from '../features/tools/tools-list.handler.js';
+import { classifyMessage, errorResponse, successResponse } from './json-rpc/json-rpc.codec.js';
+import { JsonRpcErrorCode } from './json-rpc/json-rpc-error-codes.js';
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './json-rpc/json-rpc.types.js';
+import { McpProtocolError } from './errors/protocol-error.js';
+import { McpClientRequests } from './client-requests.js';
+import { McpControlFlowSignal } from './control-flow.signal.js';
+import { clientText } from './client-text.js';
+import { errorLogText } from './error-log-text.js';
+
+/**
+ * The transport-agnostic JSON-RPC core: one parsed message in, at most one response out. It holds no
+ * per-client state beyond the calls in flight (for cancellation); the protocol revision and the caller travel
+ * with each message in its `McpRequestContext`.
+ * @publicApi
+ */
+@Injectable()
+export class McpDispatcher {
+  private readonly logger = new Logger('McpModule');
+  private readonly handlers = new Map<string, McpMethodHandler>();
+  private readonly inFlight = new Map<string, AbortController>();
+  private readonly limits: JsonLimits;
+
+  constructor(
+    initialize: InitializeHandler,
+    ping: PingHandler,
+    toolsList: ToolsListHandler,
+    toolsCall: ToolsCallHandler,
+    loggingSetLevel: LoggingSetLevelHandler,
+    @Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions,
+    private readonly clientRequests: McpClientRequests,
+  ) {
+    this.limits = { maxDepth: options.limits.maxJsonDepth, maxCollectionSize: options.limits.maxJsonCollectionSize };
+    for (const handler of [initialize, ping, toolsList, toolsCall, loggingSetLevel]) this.handlers.set(handler.method, handler);
+  }
+
+  /** Registers another method (resources, prompts... are added by their own modules). */
+  register(handler: McpMethodHandler): void {
+    this.handlers.set(handler.method, handler);
+  }
+
+  /**
+   * Handles one message. Resolves to the response for a request, or `undefined` for notifications,
+   * client responses and cancelled requests (which must get no answer).
+   */
+  async dispatch(value: unknown, context: McpRequestContext): Promise<JsonRpcResponse | undefined> {
+    const violation = violatedJsonLimit(value, this.limits);
+    if (violation) {
+      const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
+      return errorResponse(typeof id === 'string' || typeof id === 'number' ? id : null, { code: JsonRpcErrorCode.INVALID_REQUEST, message: `Invalid Request: ${violation}` });
+    }
+    const classified = classifyMessage(value);
+    switch (classified.kind) {
+      case 'request':
+        return this.handleRequest(classified.message, context);
+      case 'notification':
+        this.handleNotification(classified.message, context);
+        return undefined;
+      case 'response':
+        this.clientRequests.settle(context.cancellationScope, classified.message);
+        return undefined;
+      case 'invalid':
+        return errorResponse(classified.id, { code: JsonRpcErrorCode.INVALID_REQUEST, message: `Invalid Request: ${classified.reason}` });
+    }
+  }
+
+  private async handleRequest(request: JsonRpcRequest, context: McpRequestContext): Promise<JsonRpcResponse | undefined> {
+    const handler = this.handlers.get(request.method);
+    if (!handler) {
+      return errorResponse(request.id, { code: JsonRpcErrorCode.METHOD_NOT_FOUND, message: `Method not found: ${clientText(request.method)}` });
+    }
+    const controller = new AbortController();
+    const key = this.inFlightKey(context, request.id);
+    if (key) this.inFlight.set(key, controller);
+    try {
+      const result = await handler.handle({ id: request.id, params: request.params ?? {}, context, signal: controller.signal, controller });
+      return this.cancelledByClient(controller) ? undefined : successResponse(request.id, result);
+    } catch (error) {
+      if (this.cancelledByClient(controller)) return undefined;
+      if (error instanceof McpProtocolError) return errorResponse(request.id, error.toJsonRpcError());
+      // Steering, not a failure: the era's own layer (2026 input rounds) decides the answer; nothing to log.
+      if (error instanceof McpControlFlowSignal) return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
+      if (error instanceof Error && error.name === 'McpStoreUnavailableError') {
+        const data = { status: 'error', error: { code: 'UNAVAILABLE', message: 'Service temporarily unavailable; retry shortly.', retryable: true, retry_after_ms: 1000 } };
+        return errorResponse(request.id, { code: JsonRpcErrorCode.SERVER_ERROR, message: data.error.message, data });
+      }
+      this.logger.error(`${clientText(request.method)} failed (request ${clientText(request.id)}): ${errorLogText(error)}`);
+      return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
+    } finally {
+      if (key && this.inFlight.get(key) === controller) this.inFlight.delete(key);
+    }
+  }
+
+  private handleNotification(message: JsonRpcNotification, context: McpRequestContext): void {
+    if (message.method !== 'notifications/cancelled') return; // initialized, roots/list_changed...: nothing to do
+    const requestId = message.params?.requestId;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return; // malformed: ignored silently (spec)
+    const key = this.inFlightKey(context, requestId);
+    const controller = key ? this.inFlight.get(key) : undefined;
+    controller?.abort(new CancelledByClient(typeof message.params?.reason === 'string' ? message.params.reason : undefined));
+  }
+
+  private cancelledByClient(controller: AbortController): boolean {
+    return controller.signal.aborted && controller.signal.reason instanceof CancelledByClient;
+  }
+
+  /** Ids are only unique per sender and connection, so cancellation is looked up within that scope. */
+  private inFlightKey(context: McpRequestContext, id: JsonRpcId): string | undefined {
+    return context.cancellationScope === undefined ? undefined : `${context.cancellationScope}\u0000${typeof id}:${String(id)}`;
+  }
+}
+
+/** Abort reason of a request the client cancelled with `notifications/cancelled`. */
+export class CancelledByClient extends Error {
+  constructor(reason?: string) {
+    super(reason ?? 'Cancelled by the client');
+    this.name = 'CancelledByClient';
+  }
+}

@@ -1,0 +1,18 @@
+import type { McpRequestContext } from './mcp-request-context.interface.js';
+import type { JsonRpcId, JsonRpcParams } from './json-rpc/json-rpc.types.js';
+
+/** One incoming request as a method handler sees it. */
+export interface McpCall {
+  readonly id: JsonRpcId;
+  readonly params: JsonRpcParams;
+  readonly context: McpRequestContext;
+  /** Aborted by `notifications/cancelled` for this request. */
+  readonly signal: AbortSignal;
+  readonly controller: AbortController;
+}
+
+/** Serves one JSON-RPC method; throws `McpProtocolError` for protocol errors. */
+export interface McpMethodHandler {
+  readonly method: string;
+  handle(call: McpCall): Promise<Record<string, unknown>> | Record<string, unknown>;
+}

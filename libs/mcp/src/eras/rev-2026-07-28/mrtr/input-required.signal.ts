@@ -1,0 +1,33 @@
+import { McpControlFlowSignal } from '../../../core/control-flow.signal.js';
+
+/**
+ * Thrown by `context.elicit()`, `sample()` or `listRoots()` in a 2026-07-28 request whose answer the client has
+ * not sent yet. The request then answers `input_required` and the client retries with the answer; the handler
+ * runs again from the start. Let it propagate: catching it does not stop the round.
+ * @publicApi
+ */
+export class McpInputRequiredSignal extends McpControlFlowSignal {
+  constructor(readonly key: string) {
+    super(`The client must answer input request "${key}" first`);
+    this.name = 'McpInputRequiredSignal';
+  }
+}
+
+/**
+ * Thrown by `context.elicit()`, `sample()` or `listRoots()` in a 2026-07-28 request whose client did not declare
+ * the capability they need (`elicitation`, `sampling`, `roots`). Uncaught, the request ends with -32021 naming
+ * the capability; a handler that can do without it may catch this and carry on.
+ * @publicApi
+ * @example
+ * try {
+ *   confirmed = (await context.elicit(question)).action === 'accept';
+ * } catch (error) {
+ *   if (!(error instanceof McpMissingClientCapabilitySignal)) throw error;
+ * }
+ */
+export class McpMissingClientCapabilitySignal extends McpControlFlowSignal {
+  constructor(readonly requiredCapabilities: Record<string, unknown>) {
+    super(`The client did not declare the capability this request needs: ${Object.keys(requiredCapabilities).join(', ')}`);
+    this.name = 'McpMissingClientCapabilitySignal';
+  }
+}

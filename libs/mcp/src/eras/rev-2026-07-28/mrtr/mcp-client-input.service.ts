@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { McpElicitationRequest, McpElicitationResult, McpSamplingRequest, McpSamplingResult } from '../../../features/tools/mcp-tool-context.interface.js';
+import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
+import type { McpInputRound } from './input-round.js';
+
+/**
+ * Input requests from prompt and resource handlers in 2026-07-28 requests (`prompts/get`, `resources/read`),
+ * whose contexts have no `elicit()`: they work like a tool's `context.elicit()`, `sample()` and `listRoots()`
+ * (an `input_required` round, then the handler runs again with the answer). Outside such a request they throw.
+ * Tools keep using their context.
+ * @publicApi
+ * @example
+ * constructor(private readonly input: McpClientInput) {}
+ * @McpPrompt({ description: 'Summarises a topic the user picks' })
+ * async summary() {
+ *   const answer = await this.input.elicit({ message: 'Which topic?', requestedSchema: TOPIC_SCHEMA });
+ *   return `Summarise ${answer.content?.topic}`;
+ * }
+ */
+@Injectable()
+export class McpClientInput {
+  private readonly rounds = new AsyncLocalStorage<McpInputRound>();
+
+  elicit(params: McpElicitationRequest): Promise<McpElicitationResult> {
+    return this.ask('elicitation/create', params) as Promise<McpElicitationResult>;
+  }
+
+  sample(params: McpSamplingRequest): Promise<McpSamplingResult> {
+    return this.ask('sampling/createMessage', params) as Promise<McpSamplingResult>;
+  }
+
+  listRoots(): Promise<{ roots: { uri: string; name?: string }[] }> {
+    return this.ask('roots/list', {}) as Promise<{ roots: { uri: string; name?: string }[] }>;
+  }
+
+  /** Runs `work` (one request's dispatch) with `round` as the destination of these input requests. */
+  runWith<T>(round: McpInputRound, work: () => Promise<T>): Promise<T> {
+    return this.rounds.run(round, work);
+  }
+
+  private async ask(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const round = this.rounds.getStore();
+    if (!round) throw new McpToolError('CLIENT_UNREACHABLE', `${method} is only available to handlers serving a 2026-07-28 tools/call, prompts/get or resources/read`);
+    return round.ask(method, params);
+  }
+}

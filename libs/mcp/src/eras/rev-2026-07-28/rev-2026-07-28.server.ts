@@ -1,0 +1,365 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { McpToolRegistry } from '../../features/tools/mcp-tool.registry.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
+import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import type { McpToolDefinition } from '../../features/tools/mcp-tool-definition.interface.js';
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { errorResponse, successResponse } from '../../core/json-rpc/json-rpc.codec.js';
+import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
+import { McpCapabilities } from '../../core/mcp-capabilities.js';
+import { McpDispatcher } from '../../core/mcp.dispatcher.js';
+import { McpProtocolError } from '../../core/errors/protocol-error.js';
+import type { McpErrorEnvelope } from '../../core/results/envelope.types.js';
+import { envelopeToCallToolResult } from '../../core/results/mcp-result.js';
+import { errorBody, McpToolError } from '../../core/errors/mcp-tool.error.js';
+import { ownerOf } from '../../sessions/mcp-session.service.js';
+import { hasInvalidLogLevel, isPlainObject, type McpModernEnvelope } from './envelope.js';
+import { paramHeaderMismatch, scanParamHeaders, type McpParamHeader } from './header-values.js';
+import { McpModernRefusal, modernHttpStatus, ModernRefusals } from './refusals.js';
+import { ModernMessages } from './rev-2026-07-28.messages.js';
+import { CACHEABLE_METHODS, DISPATCHED_METHODS, INPUT_REQUIRED_METHODS, META, MODERN_PROTOCOL_VERSIONS, TASKS_EXTENSION } from './rev-2026-07-28.constants.js';
+import { McpClientInput } from './mrtr/mcp-client-input.service.js';
+import { McpInputRound } from './mrtr/input-round.js';
+import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';
+import { McpModernTasks } from '../../features/tasks/mcp-modern-tasks.service.js';
+import { clientText } from '../../core/client-text.js';
+import { errorLogText } from '../../core/error-log-text.js';
+
+/** A 2026-07-28 request that passed the envelope and header checks of its transport. */
+export interface McpModernCall {
+  readonly request: JsonRpcRequest;
+  readonly envelope: McpModernEnvelope;
+}
+
+/** What the transport contributes to one modern request. */
+export interface McpModernChannel {
+  readonly transport: 'http' | 'stdio';
+  readonly principal?: McpPrincipal;
+  /** Sends a notification related to this request (progress, log lines); undefined when only one answer fits. */
+  readonly send?: (message: JsonRpcMessage) => void;
+  /** Unique to this request on HTTP, to the connection on stdio: where its cancellation is looked up. */
+  readonly cancellationScope: string;
+  /** HTTP: answer 403 with a step-up challenge for missing scopes. */
+  readonly onInsufficientScope?: (scopes: string[]) => void;
+  /** HTTP request headers (lower-case names), for the `Mcp-Param-*` check; undefined on stdio. */
+  readonly header?: (name: string) => string | undefined;
+}
+
+/** The response to send and, for HTTP, its status; undefined when the client cancelled the request. */
+export interface McpModernAnswer {
+  readonly status: number;
+  readonly response: JsonRpcResponse;
+}
+
+/**
+ * The transport-agnostic core of the 2026-07-28 era. Every request stands alone: version, client capabilities
+ * and log level come from its `_meta` envelope, never from a session. It runs the last steps of the request
+ * ladder (capabilities the request needs, `Mcp-Param-*` headers), serves `server/discover` and the tasks
+ * extension itself, sends everything else through the shared dispatcher (the same handlers as the older
+ * revisions), and reshapes the answers for the revision: `resultType`, `_meta` server identity, caching
+ * hints, `input_required` rounds, -32602 for missing resources.
+ */
+@Injectable()
+export class McpModernServer implements OnApplicationBootstrap {
+  private readonly logger = new Logger('McpModule');
+  private readonly serverInfo: Record<string, string>;
+  private readonly paramHeaders = new Map<string, readonly McpParamHeader[]>();
+  private scopedTools = false;
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly capabilities: McpCapabilities,
+    private readonly registry: McpToolRegistry,
+    private readonly states: McpRequestStateCodec,
+    private readonly tasks: McpModernTasks,
+    private readonly clientInput: McpClientInput,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {
+    this.serverInfo = { name: options.name, version: options.version };
+    if (options.title) this.serverInfo.title = options.title;
+    if (options.description) this.serverInfo.description = options.description;
+  }
+
+  /** Reads every tool's `x-mcp-header` annotations once; a tool that breaks their rules fails the boot. */
+  onApplicationBootstrap(): void {
+    for (const descriptor of this.registry.listDescriptors()) {
+      const scan = scanParamHeaders(descriptor.inputSchema);
+      if (!scan.ok) throw new McpConfigurationError(ModernMessages.invalidParamHeader(descriptor.name, scan.problem));
+      if (scan.headers.length > 0) this.paramHeaders.set(descriptor.name, scan.headers);
+      if ((this.registry.get(descriptor.name)?.scopes.length ?? 0) > 0) this.scopedTools = true;
+    }
+  }
+
+  /** The server identity every result carries in `_meta`. */
+  get identity(): Readonly<Record<string, string>> {
+    return this.serverInfo;
+  }
+
+  /** Capabilities as the revision defines them: what is served, `tasks` as an extension rather than a key. */
+  serverCapabilities(): Record<string, unknown> {
+    const { tasks: _legacyTasks, ...served } = structuredClone(this.capabilities.toJSON()) as Record<string, Record<string, unknown>>;
+    const capabilities: Record<string, unknown> = served;
+    if (this.tasks.enabled) capabilities.extensions = { ...(capabilities.extensions as object | undefined), [TASKS_EXTENSION]: {} };
+    return capabilities;
+  }
+
+  /** Serves one request; resolves to undefined when the client cancelled it (nothing may be sent then). */
+  async serve(call: McpModernCall, channel: McpModernChannel): Promise<McpModernAnswer | undefined> {
+    const { request } = call;
+    try {
+      return await this.route(call, channel);
+    } catch (error) {
+      if (error instanceof McpModernRefusal) return { status: error.status, response: errorResponse(request.id, error.toJsonRpcError()) };
+      if (error instanceof McpProtocolError) return this.failure(request, error.toJsonRpcError());
+      this.logger.error(`${clientText(request.method)} failed (request ${clientText(request.id)}): ${errorLogText(error)}`);
+      return this.failure(request, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
+    }
+  }
+
+  /** Adds what every modern result carries: `resultType`, the server identity, caching hints where they belong. */
+  shapeResult(method: string, result: Record<string, unknown>, principal: McpPrincipal | undefined): Record<string, unknown> {
+    const shaped: Record<string, unknown> = { ...result };
+    if (method === 'tools/list' && Array.isArray(shaped.tools)) {
+      // Task support is an extension now: the 2025-11-25 `execution` member is not part of a 2026 tool.
+      shaped.tools = shaped.tools.map((tool: Record<string, unknown>) => {
+        const { execution: _execution, ...rest } = tool;
+        return rest;
+      });
+    }
+    shaped.resultType ??= 'complete';
+    if (shaped.resultType === 'complete' && CACHEABLE_METHODS.has(method)) {
+      shaped.ttlMs = 0;
+      shaped.cacheScope = this.cacheScope(method, principal);
+    }
+    shaped._meta = { ...(isPlainObject(result._meta) ? result._meta : {}), [META.serverInfo]: this.serverInfo };
+    return shaped;
+  }
+
+  private async route(call: McpModernCall, channel: McpModernChannel): Promise<McpModernAnswer | undefined> {
+    const { request, envelope } = call;
+    const params = request.params ?? {};
+    if (hasInvalidLogLevel(params)) {
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${META.logLevel} must be an RFC 5424 level (debug ... emergency)`);
+    }
+    switch (request.method) {
+      case 'server/discover':
+        return this.complete(request, this.discover(), channel.principal);
+      case 'tasks/get':
+      case 'tasks/update':
+      case 'tasks/cancel':
+        return this.serveTasks(call, channel);
+    }
+    if (!DISPATCHED_METHODS.has(request.method)) throw ModernRefusals.methodNotFound(request.method);
+    if (request.method === 'tools/call') {
+      const tool = typeof params.name === 'string' ? this.registry.get(params.name) : undefined;
+      if (tool && this.tasks.runsAsTask(tool, envelope)) {
+        this.checkParamHeaders(tool, params, channel);
+        return this.callAsTask(call, channel, tool);
+      }
+      if (tool) this.checkParamHeaders(tool, params, channel);
+    }
+    return this.dispatch(call, channel);
+  }
+
+  /** `server/discover`: the revisions, capabilities and instructions of this server. */
+  private discover(): Record<string, unknown> {
+    const result: Record<string, unknown> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: this.serverCapabilities() };
+    if (this.options.instructions) result.instructions = this.options.instructions;
+    return result;
+  }
+
+  /** A request for the shared handlers, with this request's context (and an input round where MRTR applies). */
+  private async dispatch(call: McpModernCall, channel: McpModernChannel): Promise<McpModernAnswer | undefined> {
+    const { request, envelope } = call;
+    const mrtr = INPUT_REQUIRED_METHODS.has(request.method);
+    const input = mrtr ? this.roundInput(request, channel.principal) : undefined;
+    const round = new McpInputRound({
+      capabilities: envelope.clientCapabilities,
+      known: input?.known,
+      responses: input?.responses,
+      // Interrupting a handler that waits for input is a cancellation: the dispatcher then answers nothing and
+      // logs nothing, and the round's record decides the answer.
+      onInputRequired: () => this.cancel(request.id, channel, envelope),
+    });
+    const { inputResponses: _responses, requestState: _state, task: _legacyTask, ...params } = request.params ?? {};
+    const context: McpRequestContext = {
+      transport: channel.transport,
+      protocolVersion: envelope.protocolVersion,
+      principal: channel.principal,
+      clientCapabilities: envelope.clientCapabilities,
+      logLevel: envelope.logLevel,
+      send: channel.send && this.requestStream(channel.send, envelope),
+      askClient: mrtr ? round.ask : notAvailable(request.method),
+      cancellationScope: channel.cancellationScope,
+      onInsufficientScope: channel.onInsufficientScope,
+    };
+    const dispatch = () => this.dispatcher.dispatch({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context);
+    const answer = mrtr ? await this.clientInput.runWith(round, dispatch) : await dispatch();
+    if (round.invalidKey !== undefined) {
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`);
+    }
+    if (round.asked.size > 0 && input) return this.inputRequired(request, round, input.round, channel.principal);
+    if (round.missing && !(answer && 'result' in answer)) throw ModernRefusals.missingCapability(round.missing);
+    if (!answer) return undefined;
+    if ('error' in answer) return this.failure(request, answer.error);
+    return this.complete(request, answer.result, channel.principal);
+  }
+
+  /** A job tool called with the tasks extension: `CreateTaskResult`, or first the `input_required` rounds. */
+  private async callAsTask(call: McpModernCall, channel: McpModernChannel, tool: McpToolDefinition): Promise<McpModernAnswer> {
+    const { request, envelope } = call;
+    const params = request.params ?? {};
+    const args = params.arguments ?? {};
+    if (!isPlainObject(args)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
+    const forbidden = this.checkScopes(tool, channel);
+    if (forbidden) return this.complete(request, forbidden, channel.principal);
+    const input = this.roundInput(request, channel.principal);
+    const outcome = await this.tasks.call({
+      id: request.id,
+      tool,
+      args,
+      envelope,
+      principal: channel.principal,
+      transport: channel.transport,
+      known: input.known,
+      responses: input.responses,
+    });
+    switch (outcome.kind) {
+      case 'input': {
+        const round = outcome.round;
+        if (round.invalidKey !== undefined) {
+          throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`);
+        }
+        return this.inputRequired(request, round, input.round, channel.principal);
+      }
+      case 'task':
+        return { status: 200, response: successResponse(request.id, this.shapeResult(request.method, outcome.result, channel.principal)) };
+      case 'complete':
+        return this.complete(request, outcome.result as unknown as Record<string, unknown>, channel.principal);
+    }
+  }
+
+  private async serveTasks(call: McpModernCall, channel: McpModernChannel): Promise<McpModernAnswer> {
+    const { request, envelope } = call;
+    if (!this.tasks.enabled) throw ModernRefusals.methodNotFound(request.method);
+    this.tasks.assertDeclared(envelope);
+    const params = request.params ?? {};
+    const result =
+      request.method === 'tasks/get'
+        ? await this.tasks.get(params.taskId, channel.principal)
+        : request.method === 'tasks/update'
+          ? await this.tasks.update(params.taskId, params.inputResponses, channel.principal)
+          : await this.tasks.cancel(params.taskId, channel.principal);
+    return this.complete(request, result, channel.principal);
+  }
+
+  /**
+   * The answers a retry carries: `requestState` (verified: signature, expiry, caller, method and arguments) and
+   * `inputResponses` (an object). Anything else is -32602.
+   */
+  private roundInput(request: JsonRpcRequest, principal: McpPrincipal | undefined): { known: Record<string, unknown>; responses: Record<string, unknown>; round: number } {
+    const params = request.params ?? {};
+    if ('inputResponses' in params && !isPlainObject(params.inputResponses)) {
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: inputResponses must be an object mapping input request keys to results');
+    }
+    const responses = (params.inputResponses as Record<string, unknown> | undefined) ?? {};
+    if (params.requestState === undefined) return { known: {}, responses, round: 1 };
+    const state = this.states.open(params.requestState);
+    if (!state || state.owner !== ownerOf(principal) || state.method !== request.method || state.digest !== digestOf(this.boundParams(request))) {
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: invalid or expired requestState');
+    }
+    return { known: state.answers, responses, round: state.round + 1 };
+  }
+
+  /** `input_required`: the open input requests, and a fresh `requestState` carrying every answer used so far. */
+  private inputRequired(request: JsonRpcRequest, round: McpInputRound, roundNumber: number, principal: McpPrincipal | undefined): McpModernAnswer {
+    const requestState = this.states.seal({
+      owner: ownerOf(principal),
+      method: request.method,
+      digest: digestOf(this.boundParams(request)),
+      round: roundNumber,
+      answers: round.used,
+    });
+    const result = {
+      resultType: 'input_required',
+      inputRequests: Object.fromEntries(round.asked),
+      requestState,
+      _meta: { [META.serverInfo]: this.serverInfo },
+    };
+    return { status: 200, response: successResponse(request.id, result) };
+  }
+
+  /** The params a `requestState` is bound to: the target and its arguments, nothing a retry may change. */
+  private boundParams(request: JsonRpcRequest): unknown {
+    const params = request.params ?? {};
+    return request.method === 'resources/read' ? { uri: params.uri } : { name: params.name, arguments: params.arguments ?? {} };
+  }
+
+  /** SEP-2243 custom headers: each `x-mcp-header` argument of the tool must be mirrored (HTTP only). */
+  private checkParamHeaders(tool: McpToolDefinition, params: Record<string, unknown>, channel: McpModernChannel): void {
+    const declared = this.paramHeaders.get(tool.name);
+    if (!declared || !channel.header) return;
+    const mismatch = paramHeaderMismatch(declared, params.arguments, channel.header);
+    if (mismatch) throw ModernRefusals.headerMismatch('Mcp-Param', mismatch);
+  }
+
+  /**
+   * The scope rule of `tools/call`, for the task path that does not go through its handler: over HTTP a 403 with
+   * a step-up challenge, elsewhere a `FORBIDDEN` result.
+   */
+  private checkScopes(tool: McpToolDefinition, channel: McpModernChannel): Record<string, unknown> | undefined {
+    const principal = channel.principal;
+    if (!principal || tool.scopes.length === 0 || tool.scopes.every((scope) => principal.scopes.includes(scope))) return undefined;
+    const envelope: McpErrorEnvelope = { status: 'error', error: errorBody('FORBIDDEN', `Forbidden: this tool requires the scope(s) ${tool.scopes.join(', ')}`) };
+    if (!channel.onInsufficientScope) return envelopeToCallToolResult(envelope) as unknown as Record<string, unknown>;
+    channel.onInsufficientScope([...tool.scopes]);
+    throw new McpProtocolError(JsonRpcErrorCode.SERVER_ERROR, envelope.error.message, envelope);
+  }
+
+  /** Logs only for requests that asked for them (`_meta` logLevel); never a request on a response stream. */
+  private requestStream(send: (message: JsonRpcMessage) => void, envelope: McpModernEnvelope): (message: JsonRpcMessage) => void {
+    return (message) => {
+      if (!('method' in message) || 'id' in message) return;
+      if (message.method === 'notifications/message' && envelope.logLevel === undefined) return;
+      send(message);
+    };
+  }
+
+  private cancel(id: JsonRpcId, channel: McpModernChannel, envelope: McpModernEnvelope): void {
+    void this.dispatcher.dispatch(
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'input required' } },
+      { transport: channel.transport, protocolVersion: envelope.protocolVersion, cancellationScope: channel.cancellationScope },
+    );
+  }
+
+  private complete(request: JsonRpcRequest, result: Record<string, unknown>, principal: McpPrincipal | undefined): McpModernAnswer {
+    return { status: 200, response: successResponse(request.id, this.shapeResult(request.method, result, principal)) };
+  }
+
+  /** An error answer: a missing resource is -32602 with its URI (-32002 is gone); the status follows the code. */
+  private failure(request: JsonRpcRequest, error: JsonRpcErrorObject): McpModernAnswer {
+    let shaped = error;
+    if (error.code === JsonRpcErrorCode.RESOURCE_NOT_FOUND) {
+      const uri = isPlainObject(error.data) && typeof error.data.uri === 'string' ? error.data.uri : request.params?.uri;
+      shaped = { code: JsonRpcErrorCode.INVALID_PARAMS, message: 'Resource not found', data: { uri } };
+    }
+    return { status: modernHttpStatus(shaped), response: errorResponse(request.id, shaped) };
+  }
+
+  /** `private` where the answer may depend on who asks (scoped tool lists, resource contents with a caller). */
+  private cacheScope(method: string, principal: McpPrincipal | undefined): 'public' | 'private' {
+    if (!principal) return 'public';
+    if (method === 'tools/list') return this.scopedTools ? 'private' : 'public';
+    return method === 'resources/read' ? 'private' : 'public';
+  }
+}
+
+/** Requests other than tools/call, prompts/get and resources/read cannot ask the client anything (2026-07-28). */
+function notAvailable(method: string): (clientMethod: string) => Promise<never> {
+  return async (clientMethod) => {
+    throw new McpToolError('CLIENT_UNREACHABLE', `${clientMethod} is not available during ${method}: only tools/call, prompts/get and resources/read may ask the client for input`);
+  };
+}

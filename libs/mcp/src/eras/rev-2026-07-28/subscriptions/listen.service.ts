@@ -1,0 +1,137 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from '../../../core/json-rpc/json-rpc.types.js';
+import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js';
+import { McpCapabilities } from '../../../core/mcp-capabilities.js';
+import { McpProtocolError } from '../../../core/errors/protocol-error.js';
+import { McpResourceSubscriptions } from '../../../features/resources/resource-subscriptions.js';
+import { McpStreamHub } from '../../../transports/streams/stream-hub.js';
+import { isPlainObject, type McpModernEnvelope } from '../envelope.js';
+import { ModernRefusals } from '../refusals.js';
+import { META, TASKS_EXTENSION } from '../rev-2026-07-28.constants.js';
+
+/** The notification filter of `subscriptions/listen` (what the client asks for, then what the server honours). */
+export interface McpListenFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+/** Where a listen's messages go: the SSE response of its POST, or stdout. */
+export interface ListenSink {
+  send(message: JsonRpcMessage): void;
+  /** Ends the subscription from the server side, after its final response. */
+  end(response: JsonRpcResponse): void;
+}
+
+/** An open listen, for its transport: close it when the client goes away. */
+export interface ListenHandle {
+  readonly id: JsonRpcId;
+  close(): void;
+}
+
+type ListKind = 'tools' | 'prompts' | 'resources';
+
+interface Listener {
+  readonly id: JsonRpcId;
+  readonly key: string;
+  readonly filter: McpListenFilter;
+  readonly sink: ListenSink;
+  readonly serverInfo: Record<string, unknown>;
+}
+
+/**
+ * `subscriptions/listen` (2026-07-28): long-lived streams that receive the notifications their filter asks for
+ * and this server can deliver (`listChanged` and `subscribe` capabilities), each tagged with the listen's
+ * request id as `_meta.subscriptionId`. The acknowledgement comes first. Listens live on the instance holding
+ * their stream; nothing survives a reconnect (clients listen again).
+ */
+@Injectable()
+export class McpListenService implements OnModuleDestroy {
+  private readonly listeners = new Set<Listener>();
+  private sequence = 0;
+
+  constructor(
+    private readonly capabilities: McpCapabilities,
+    private readonly subscriptions: McpResourceSubscriptions,
+    // Depending on the hub makes Nest destroy this service first (dependents before their dependencies), so the
+    // listens get their final response before the hub ends every open stream.
+    readonly hub: McpStreamHub,
+  ) {}
+
+  /** Whether anything could ever be delivered (otherwise the method is not served: -32601). */
+  get available(): boolean {
+    const caps = this.capabilities.toJSON();
+    return caps.tools?.listChanged === true || caps.prompts?.listChanged === true || caps.resources?.listChanged === true || caps.resources?.subscribe === true;
+  }
+
+  /**
+   * Opens a listen: sends the acknowledgement with the honoured subset, then delivers. Throws -32601 when
+   * nothing is subscribable, -32602 for a missing filter, -32021 for `taskIds` without the tasks extension.
+   */
+  open(id: JsonRpcId, params: Record<string, unknown>, envelope: McpModernEnvelope, sink: ListenSink, serverInfo: Record<string, unknown>): ListenHandle {
+    if (!this.available) throw ModernRefusals.methodNotFound('subscriptions/listen');
+    const requested = params.notifications;
+    if (!isPlainObject(requested)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: subscriptions/listen needs a notifications filter object');
+    if (requested.taskIds !== undefined && !isPlainObject((envelope.clientCapabilities.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION])) {
+      throw ModernRefusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
+    }
+    const listener: Listener = { id, key: `listen:${++this.sequence}`, filter: this.honoured(requested), sink, serverInfo };
+    sink.send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: listener.filter, _meta: { [META.subscriptionId]: id } } });
+    for (const uri of listener.filter.resourceSubscriptions ?? []) {
+      this.subscriptions.subscribe(uri, { key: listener.key, deliver: (message) => (this.send(listener, message), true) });
+    }
+    this.listeners.add(listener);
+    return { id, close: () => this.forget(listener) };
+  }
+
+  /** Sends `notifications/<kind>/list_changed` to the listens that asked for it; returns how many. */
+  listChanged(kind: ListKind): number {
+    const flag = `${kind}ListChanged` as const;
+    let reached = 0;
+    for (const listener of this.listeners) {
+      if (listener.filter[flag] !== true) continue;
+      this.send(listener, { jsonrpc: '2.0', method: `notifications/${kind}/list_changed` });
+      reached++;
+    }
+    return reached;
+  }
+
+  /** Server-side end (shutdown): each listen gets its final response, tagged, then its stream closes. */
+  onModuleDestroy(): void {
+    for (const listener of [...this.listeners]) {
+      this.forget(listener);
+      listener.sink.end({
+        jsonrpc: '2.0',
+        id: listener.id,
+        result: { resultType: 'complete', _meta: { [META.subscriptionId]: listener.id, [META.serverInfo]: listener.serverInfo } },
+      });
+    }
+  }
+
+  /** Only what was asked for and can be delivered: a flag needs `listChanged`, resource URIs need `subscribe`. */
+  private honoured(requested: Record<string, unknown>): McpListenFilter {
+    const caps = this.capabilities.toJSON();
+    const filter: McpListenFilter = {};
+    if (requested.toolsListChanged === true && caps.tools?.listChanged === true) filter.toolsListChanged = true;
+    if (requested.promptsListChanged === true && caps.prompts?.listChanged === true) filter.promptsListChanged = true;
+    if (requested.resourcesListChanged === true && caps.resources?.listChanged === true) filter.resourcesListChanged = true;
+    if (Array.isArray(requested.resourceSubscriptions) && caps.resources?.subscribe === true) {
+      const uris = [...new Set(requested.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string' && uri !== ''))];
+      if (uris.length > 0) filter.resourceSubscriptions = uris;
+    }
+    return filter;
+  }
+
+  private send(listener: Listener, message: JsonRpcNotification | JsonRpcMessage): void {
+    if (!('method' in message)) return;
+    const params = { ...(message.params ?? {}) };
+    params._meta = { ...(isPlainObject(params._meta) ? params._meta : {}), [META.subscriptionId]: listener.id };
+    listener.sink.send({ ...message, params } as JsonRpcNotification);
+  }
+
+  private forget(listener: Listener): void {
+    if (!this.listeners.delete(listener)) return;
+    this.subscriptions.forget(listener.key);
+  }
+}

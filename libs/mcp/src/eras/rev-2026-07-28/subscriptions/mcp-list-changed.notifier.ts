@@ -1,0 +1,75 @@
+import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
+import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
+import { McpCapabilities } from '../../../core/mcp-capabilities.js';
+import { MCP_BUS, type McpMessageBus } from '../../../stores/message-bus.js';
+import { McpStreamHub } from '../../../transports/streams/stream-hub.js';
+import { McpLegacySessionTracker } from './legacy-session.tracker.js';
+import { McpListenService } from './listen.service.js';
+
+type ListKind = 'tools' | 'prompts' | 'resources';
+const BUS_CHANNEL = 'lists:changed';
+
+/**
+ * Announces that a list (tools, prompts, resources) changed: `notifications/<kind>/list_changed` goes to the
+ * `subscriptions/listen` streams that asked for it (2026-07-28) and to the GET streams of legacy sessions,
+ * on every instance when a message bus is configured. Enable the lists you announce with the module option
+ * `modern.listChanged`, which declares `listChanged` for them; announcements of other lists are dropped.
+ * @publicApi
+ * @example
+ * // McpModule.forRoot({ ..., modern: { listChanged: { tools: true } } })
+ * constructor(private readonly lists: McpListChangedNotifier) {}
+ * enableBetaTools() {
+ *   this.flags.beta = true;
+ *   this.lists.toolsChanged();
+ * }
+ */
+@Injectable()
+export class McpListChangedNotifier implements OnApplicationBootstrap {
+  constructor(
+    private readonly capabilities: McpCapabilities,
+    private readonly listens: McpListenService,
+    private readonly hub: McpStreamHub,
+    private readonly legacySessions: McpLegacySessionTracker,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
+  ) {}
+
+  /** Declares `listChanged` once every feature has declared itself (a list that is not served stays undeclared). */
+  async onApplicationBootstrap(): Promise<void> {
+    const wanted = this.options.modern.listChanged;
+    for (const kind of ['tools', 'prompts', 'resources'] as const) {
+      if (wanted[kind] && this.capabilities.has(kind)) this.capabilities.declare(kind, { listChanged: true });
+    }
+    if (!(['tools', 'prompts', 'resources'] as const).some((kind) => this.capabilities.toJSON()[kind]?.listChanged === true)) return;
+    await this.bus?.subscribe(BUS_CHANNEL, (message) => {
+      const kind = (message as { kind?: unknown } | null)?.kind;
+      if (kind === 'tools' || kind === 'prompts' || kind === 'resources') this.deliver(kind);
+    });
+  }
+
+  toolsChanged(): void {
+    this.announce('tools');
+  }
+
+  promptsChanged(): void {
+    this.announce('prompts');
+  }
+
+  resourcesChanged(): void {
+    this.announce('resources');
+  }
+
+  private announce(kind: ListKind): void {
+    if (this.capabilities.toJSON()[kind]?.listChanged !== true) return;
+    if (this.bus) void this.bus.publish(BUS_CHANNEL, { kind }).catch(() => this.deliver(kind));
+    else this.deliver(kind);
+  }
+
+  private deliver(kind: ListKind): void {
+    this.listens.listChanged(kind);
+    const message = { jsonrpc: '2.0' as const, method: `notifications/${kind}/list_changed` };
+    // Every instance runs this (the change is broadcast), so each only writes to the streams it holds itself.
+    for (const sessionId of this.legacySessions.sessions()) this.hub.notifyHere(sessionId, message);
+  }
+}

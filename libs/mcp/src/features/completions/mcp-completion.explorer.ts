@@ -1,0 +1,71 @@
+import { Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { MCP_COMPLETION_METADATA } from '../../mcp.constants.js';
+import { McpMessages } from '../../core/errors/mcp.messages.js';
+import { McpCapabilities } from '../../core/mcp-capabilities.js';
+import { McpDispatcher } from '../../core/mcp.dispatcher.js';
+import { createFeatureHandler } from '../feature-handler.js';
+import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
+import { CompletionCompleteHandler } from './completion-complete.handler.js';
+import { McpCompletionSources } from './completion-sources.js';
+import { describeRef, findCompletionTarget } from './completion-target.js';
+import type { McpCompletionContext } from './mcp-completion-context.interface.js';
+import type { McpCompletionOptions, McpCompletionRef } from './mcp-completion-options.interface.js';
+import { McpCompletionRegistry } from './mcp-completion.registry.js';
+
+/**
+ * Collects `@McpCompletion()` methods at module init, then, once every explorer has run (prompts and templates
+ * are registered by theirs), checks at bootstrap that each completes an argument something declares.
+ */
+@Injectable()
+export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstrap {
+  constructor(
+    private readonly providerMethods: McpProviderMethods,
+    private readonly registry: McpCompletionRegistry,
+    private readonly sources: McpCompletionSources,
+    private readonly handlers: McpToolHandlerFactory,
+    private readonly capabilities: McpCapabilities,
+    private readonly dispatcher: McpDispatcher,
+    private readonly complete: CompletionCompleteHandler,
+  ) {}
+
+  onModuleInit(): void {
+    for (const method of this.providerMethods.all()) {
+      if (typeof method.method !== 'function') continue;
+      const list = Reflect.getMetadata(MCP_COMPLETION_METADATA, method.method) as McpCompletionOptions[] | undefined;
+      if (!list) continue;
+      bindPayloadParam(method.prototype, method.methodName);
+      // The same handler serves every argument the method completes (one ExternalContextCreator wrapper).
+      const handler = createFeatureHandler<McpCompletionContext>(this.handlers, method.wrapper, method.methodName, method.site);
+      for (const options of list) this.registry.add({ ref: checkRef(method, options), argument: options.argument, site: method.site, handler });
+    }
+    if (this.registry.size > 0) this.capabilities.declare('completions');
+    // Always registered: prompts and templates also turn the capability on, and the handler checks it per request.
+    this.dispatcher.register(this.complete);
+  }
+
+  onApplicationBootstrap(): void {
+    for (const completer of this.registry.all()) {
+      const target = findCompletionTarget(completer.ref, this.sources, true);
+      if (!target) {
+        throw new McpConfigurationError(
+          completer.ref.type === 'ref/prompt'
+            ? McpMessages.completionUnknownPrompt(completer.site, completer.ref.name)
+            : McpMessages.completionUnknownTemplate(completer.site, completer.ref.uri),
+        );
+      }
+      if (!target.arguments.includes(completer.argument)) {
+        throw new McpConfigurationError(McpMessages.completionUnknownArgument(completer.site, describeRef(completer.ref), completer.argument, target.arguments));
+      }
+    }
+  }
+}
+
+function checkRef({ site }: ProviderMethod, options: McpCompletionOptions): McpCompletionRef {
+  const ref = options?.ref as Partial<Record<string, unknown>> | undefined;
+  const argumentOk = typeof options?.argument === 'string' && options.argument !== '';
+  if (argumentOk && ref?.type === 'ref/prompt' && typeof ref.name === 'string' && ref.name !== '') return { type: 'ref/prompt', name: ref.name };
+  if (argumentOk && ref?.type === 'ref/resource' && typeof ref.uri === 'string' && ref.uri !== '') return { type: 'ref/resource', uri: ref.uri };
+  throw new McpConfigurationError(McpMessages.invalidCompletionRef(site));
+}

@@ -1,0 +1,65 @@
+import { HttpException, type Logger } from '@nestjs/common';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { createToolContext } from '../execution/tool-context.factory.js';
+import type { McpToolHandlerFactory } from '../execution/tool-handler.factory.js';
+import type { McpToolContext } from './tools/mcp-tool-context.interface.js';
+import type { McpCall } from '../core/method-handler.interface.js';
+import { JsonRpcErrorCode } from '../core/json-rpc/json-rpc-error-codes.js';
+import { McpProtocolError } from '../core/errors/protocol-error.js';
+import { httpExceptionMessage } from '../execution/error-envelope.js';
+import { McpControlFlowSignal } from '../core/control-flow.signal.js';
+import type { McpHandlerContext } from './mcp-handler-context.interface.js';
+import { clientText } from '../core/client-text.js';
+import { errorLogText } from '../core/error-log-text.js';
+
+/** Calls a resource, prompt or completion method with `(payload, context)` through Nest's guards and interceptors. */
+export type McpFeatureHandler<C extends McpHandlerContext> = (payload: unknown, context: C) => Promise<unknown>;
+
+/**
+ * Builds the handler with the tools' factory, which brings `@UseGuards`, interceptors, filters and per-call
+ * resolution of request-scoped providers. It only hands the context to the params factory and to guards, so
+ * any context with `principal` and `tenant` fits there.
+ */
+export function createFeatureHandler<C extends McpHandlerContext>(factory: McpToolHandlerFactory, wrapper: InstanceWrapper, methodName: string, site: string): McpFeatureHandler<C> {
+  const handler = factory.create(wrapper, methodName, site);
+  return (payload, context) => handler(payload, context as unknown as McpToolContext);
+}
+
+/**
+ * Runs `invoke` with a handler context for `call`: the tools' context factory builds it, so progress (with the
+ * request's `_meta.progressToken`) and logs go to the request's channel at the session's level, and stop when
+ * the request ends.
+ */
+export async function withHandlerContext<T>(call: McpCall, invoke: (context: McpHandlerContext) => Promise<T>): Promise<T> {
+  const meta = call.params._meta;
+  const handle = createToolContext({
+    requestId: call.id,
+    toolName: '', // not part of a handler context (picked out below)
+    progressToken: typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>).progressToken : undefined,
+    request: call.context,
+    signal: call.signal,
+  });
+  const { requestId, sessionId, protocolVersion, transport, principal, tenant, signal, reportProgress, log } = handle.context;
+  const context: McpHandlerContext = { requestId, sessionId, protocolVersion, transport, principal, tenant, signal, reportProgress, log };
+  try {
+    return await invoke(context);
+  } finally {
+    handle.finish();
+  }
+}
+
+/**
+ * What a thrown error becomes on the wire. 4xx `HttpException`s (a guard's 403, a `BadRequestException`) carry
+ * messages meant for the caller: -32602 for 400, else -32000 with the status. Anything else is logged with
+ * `failure` and reported as a bare -32603, so no message or stack leaves the server.
+ */
+export function toProtocolError(error: unknown, logger: Logger, failure: string): McpProtocolError {
+  if (error instanceof McpProtocolError) return error;
+  if (error instanceof McpControlFlowSignal) throw error; // an input round, not a failure
+  if (error instanceof HttpException && error.getStatus() < 500) {
+    const status = error.getStatus();
+    return new McpProtocolError(status === 400 ? JsonRpcErrorCode.INVALID_PARAMS : JsonRpcErrorCode.SERVER_ERROR, httpExceptionMessage(error), { status });
+  }
+  logger.error(`${clientText(failure, 500)}: ${errorLogText(error)}`);
+  return new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Internal error');
+}

@@ -1,0 +1,24 @@
+import type { McpFeatureHandler } from '../feature-handler.js';
+import type { McpPromptContext } from './mcp-prompt-context.interface.js';
+import type { McpPromptArgument } from './mcp-prompt-options.interface.js';
+
+/** A prompt as `prompts/list` sends it. */
+export interface McpPromptDescriptor {
+  name: string;
+  title?: string;
+  description: string;
+  arguments?: McpPromptArgument[];
+}
+
+/** Everything `prompts/get` needs about a prompt, computed once at boot. */
+export interface McpPromptDefinition {
+  readonly name: string;
+  /** `ClassName#method`, for messages. */
+  readonly site: string;
+  readonly descriptor: McpPromptDescriptor;
+  /** Declared arguments (from the options or the DTO). */
+  readonly arguments: readonly McpPromptArgument[];
+  /** DTO class the arguments are validated against, when they come from one. */
+  readonly argsType?: new (...args: never[]) => object;
+  readonly handler: McpFeatureHandler<McpPromptContext>;
+}

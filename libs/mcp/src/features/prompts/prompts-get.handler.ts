@@ -1,0 +1,55 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { validateArguments } from '../../execution/argument-validator.js';
+import { McpMessages } from '../../core/errors/mcp.messages.js';
+import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
+import { McpProtocolError } from '../../core/errors/protocol-error.js';
+import { clientText } from '../../core/client-text.js';
+import { toProtocolError, withHandlerContext } from '../feature-handler.js';
+import type { McpPromptContext } from './mcp-prompt-context.interface.js';
+import { McpPromptRegistry } from './mcp-prompt.registry.js';
+import { checkPromptArguments } from './prompt-arguments.js';
+import { toGetPromptResult } from './prompt-messages.js';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `prompts/get`: an unknown prompt, arguments that are not strings, unknown or missing required arguments,
+ * and DTO validation failures are -32602 (the spec's choice for prompts); a failing handler is a bare -32603.
+ */
+@Injectable()
+export class PromptsGetHandler implements McpMethodHandler {
+  readonly method = 'prompts/get';
+  private readonly logger = new Logger('McpModule');
+
+  constructor(private readonly registry: McpPromptRegistry) {}
+
+  async handle(call: McpCall): Promise<Record<string, unknown>> {
+    const { name, arguments: raw } = call.params;
+    if (typeof name !== 'string') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: prompts/get needs a prompt name');
+    if (raw !== undefined && raw !== null && !isPlainObject(raw)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
+    const prompt = this.registry.get(name);
+    if (!prompt) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown prompt: ${clientText(name)}`);
+
+    let args: object = checkPromptArguments(prompt.arguments, (raw ?? {}) as Record<string, unknown>);
+    if (prompt.argsType) {
+      const validation = await validateArguments(prompt.argsType, args as Record<string, unknown>);
+      if (!validation.valid) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, validation.message, { fields: validation.fields });
+      args = validation.value;
+    }
+    const value = await withHandlerContext(call, async (base) => {
+      const context: McpPromptContext = { ...base, promptName: name };
+      try {
+        return await prompt.handler(args, context);
+      } catch (error) {
+        throw toProtocolError(error, this.logger, McpMessages.promptFailed(name, call.id));
+      }
+    });
+    const result = toGetPromptResult(value);
+    if (!result) {
+      this.logger.error(McpMessages.promptBadResult(prompt.site));
+      throw new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Internal error');
+    }
+    return result as unknown as Record<string, unknown>;
+  }
+}

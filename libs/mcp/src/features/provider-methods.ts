@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { McpArgs } from './tools/mcp-param.decorators.js';
+import { MCP_PARAMS_METADATA } from '../mcp.constants.js';
+
+/** One method of one provider, as the feature explorers scan them. */
+export interface ProviderMethod {
+  readonly wrapper: InstanceWrapper;
+  readonly prototype: object;
+  readonly methodName: string;
+  /** The function the decorators recorded their metadata on. */
+  readonly method: unknown;
+  /** `ClassName#method`, for messages. */
+  readonly site: string;
+}
+
+/**
+ * Every method of every provider, walked once at boot and shared by all the explorers (tools, resources, prompts,
+ * completions, task support): aliases skipped (the same instance listed twice), static providers through their
+ * instance, request-scoped and transient ones through their class, and values without a prototype ignored.
+ */
+@Injectable()
+export class McpProviderMethods {
+  private methods?: readonly ProviderMethod[];
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+  ) {}
+
+  /** The list, built on first use (explorers run in onModuleInit, when every provider exists). */
+  all(): readonly ProviderMethod[] {
+    this.methods ??= this.scan();
+    return this.methods;
+  }
+
+  private scan(): ProviderMethod[] {
+    const methods: ProviderMethod[] = [];
+    for (const wrapper of this.discovery.getProviders()) {
+      if (wrapper.isAlias) continue;
+      const prototype = prototypeOf(wrapper);
+      if (!prototype) continue;
+      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+        const site = `${prototype.constructor?.name ?? String(wrapper.name)}#${methodName}`;
+        methods.push({ wrapper, prototype, methodName, method: (prototype as Record<string, unknown>)[methodName], site });
+      }
+    }
+    return methods;
+  }
+}
+
+function prototypeOf(wrapper: InstanceWrapper): object | undefined {
+  const isStatic = wrapper.isDependencyTreeStatic() && !wrapper.isTransient;
+  const source = isStatic ? wrapper.instance : (wrapper.metatype as { prototype?: unknown } | null)?.prototype;
+  if (!source || typeof source !== 'object') return undefined;
+  return isStatic ? (Object.getPrototypeOf(source) ?? undefined) : source;
+}
+
+/**
+ * Handlers are called with `(payload, context)`. Once any parameter carries an MCP decorator, Nest passes only
+ * decorated parameters, so an undecorated first parameter is recorded as the payload (as `@McpArgs()` would).
+ * Call it before creating the handler: ExternalContextCreator reads the parameter metadata then.
+ */
+export function bindPayloadParam(prototype: object, methodName: string): void {
+  const params = Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName) as Record<string, { index: number }> | undefined;
+  if (!params || Object.values(params).some((param) => param.index === 0)) return;
+  McpArgs()(prototype, methodName, 0);
+}

@@ -1,0 +1,41 @@
+import type { McpContentAnnotations } from '../../core/results/content.types.js';
+
+/**
+ * Options of `@McpResource()`.
+ * @publicApi
+ */
+export interface McpResourceOptions {
+  /** Absolute URI with a scheme (`app://config`, `file:///notes.md`); unique among the server's resources. */
+  uri: string;
+  /** Programmatic name. Required. */
+  name: string;
+  /** Human-readable display name. */
+  title?: string;
+  /** What the resource holds, for the model and the user. */
+  description?: string;
+  /** MIME type of the contents; also the default `mimeType` of what the method returns. */
+  mimeType?: string;
+  /** Size of the raw contents in bytes, when known (lets clients estimate context use). */
+  size?: number;
+  /** Audience, priority and last-modified hints for clients. */
+  annotations?: McpContentAnnotations;
+}
+
+/**
+ * Options of `@McpResourceTemplate()`.
+ * @publicApi
+ */
+export interface McpResourceTemplateOptions {
+  /**
+   * RFC 6570 level-1 template, absolute with a scheme: `{name}` matches one path segment (no `/`, `?` or `#`),
+   * `{+name}` matches anything, `/` included. Unique among the server's templates.
+   */
+  uriTemplate: string;
+  /** Programmatic name. Required. */
+  name: string;
+  title?: string;
+  description?: string;
+  /** MIME type of every matching resource; also the default `mimeType` of what the method returns. */
+  mimeType?: string;
+  annotations?: McpContentAnnotations;
+}

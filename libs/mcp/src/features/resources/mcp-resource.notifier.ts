@@ -1,0 +1,71 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { notification } from '../../core/json-rpc/json-rpc.codec.js';
+import { McpMemoryBus } from '../../stores/memory-message.bus.js';
+import { MCP_BUS, type McpMessageBus } from '../../stores/message-bus.js';
+import { McpResourceSubscriptions } from './resource-subscriptions.js';
+
+/** Bus channel on which a change reaches the subscriptions held by the other instances. */
+const RESOURCE_UPDATED_CHANNEL = 'resources:updated';
+
+/**
+ * Tells subscribed clients that a resource changed. Inject it wherever the data changes.
+ *
+ * A session's subscriptions live on the instance that received its `resources/subscribe`; over Streamable HTTP
+ * the notification goes to the session's GET stream on whichever instance holds it, over legacy SSE and stdio
+ * on the connection. With several instances (the `redis` option) a change is also announced on the message
+ * bus, so every instance notifies the sessions that subscribed through it.
+ * @publicApi
+ * @example
+ * constructor(private readonly notifier: McpResourceNotifier) {}
+ * async saveConfig(config: Config) {
+ *   await this.store.save(config);
+ *   this.notifier.resourceUpdated('app://config');
+ * }
+ */
+@Injectable()
+export class McpResourceNotifier implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('McpResourceNotifier');
+  /** Tells this instance's own announcements apart from the others'. */
+  private readonly origin = randomBytes(6).toString('base64url');
+  private stopListening?: () => Promise<void>;
+
+  constructor(
+    private readonly subscriptions: McpResourceSubscriptions,
+    @Inject(MCP_BUS) private readonly bus: McpMessageBus,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.spansInstances) return;
+    this.stopListening = await this.bus.subscribe(RESOURCE_UPDATED_CHANNEL, (message) => {
+      const { uri, origin } = (message ?? {}) as { uri?: unknown; origin?: unknown };
+      if (typeof uri === 'string' && origin !== this.origin) this.deliver(uri);
+    });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stopListening?.().catch(() => undefined);
+  }
+
+  /**
+   * Sends `notifications/resources/updated { uri }` to every session subscribed to exactly `uri`.
+   * @returns how many of the sessions that subscribed through this instance it reached (0 when nobody watches
+   * `uri`, or their streams are closed); with several instances each notifies its own subscribers as well.
+   */
+  resourceUpdated(uri: string): number {
+    if (this.spansInstances) {
+      this.bus.publish(RESOURCE_UPDATED_CHANNEL, { uri, origin: this.origin }).catch((error: unknown) => {
+        this.logger.warn(`The change of ${uri} reaches only this instance's subscribers: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+    return this.deliver(uri);
+  }
+
+  private deliver(uri: string): number {
+    return this.subscriptions.deliver(uri, notification('notifications/resources/updated', { uri }));
+  }
+
+  private get spansInstances(): boolean {
+    return !(this.bus instanceof McpMemoryBus);
+  }
+}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
+import type { ResourceSubscriber } from './resource-subscriber.js';
+import { McpSessionService } from '../../sessions/mcp-session.service.js';
+
+/** Most URIs one session may watch, so a client cannot grow this instance's memory without bound. */
+export const MAX_SUBSCRIPTIONS_PER_SUBSCRIBER = 1000;
+
+/**
+ * Who watches which resource URI, in this instance's memory (a session's subscriptions live where it
+ * subscribed, as its GET stream does). Keyed by session, so subscribing twice is one subscription.
+ */
+@Injectable()
+export class McpResourceSubscriptions {
+  private readonly byUri = new Map<string, Map<string, ResourceSubscriber>>();
+  private readonly bySubscriber = new Map<string, Set<string>>();
+
+  constructor(sessions: McpSessionService) {
+    // Subscriptions are per session: they end with it (subscriber keys are `<transport>:<session id>`).
+    sessions.onEnd((sessionId) => {
+      this.forget(`http:${sessionId}`);
+      this.forget(`sse:${sessionId}`);
+    });
+  }
+
+  /** Records the subscription; false when the subscriber already watches its maximum of URIs. */
+  subscribe(uri: string, subscriber: ResourceSubscriber): boolean {
+    let uris = this.bySubscriber.get(subscriber.key);
+    if (!uris?.has(uri) && (uris?.size ?? 0) >= MAX_SUBSCRIPTIONS_PER_SUBSCRIBER) return false;
+    if (!uris) this.bySubscriber.set(subscriber.key, (uris = new Set()));
+    uris.add(uri);
+    let subscribers = this.byUri.get(uri);
+    if (!subscribers) this.byUri.set(uri, (subscribers = new Map()));
+    subscribers.set(subscriber.key, subscriber);
+    return true;
+  }
+
+  unsubscribe(uri: string, key: string): void {
+    const subscribers = this.byUri.get(uri);
+    subscribers?.delete(key);
+    if (subscribers?.size === 0) this.byUri.delete(uri);
+    const uris = this.bySubscriber.get(key);
+    uris?.delete(uri);
+    if (uris?.size === 0) this.bySubscriber.delete(key);
+  }
+
+  /** Drops every subscription of a session or connection (when it ends). */
+  forget(key: string): void {
+    for (const uri of this.bySubscriber.get(key) ?? []) this.unsubscribe(uri, key);
+  }
+
+  /** Sends `message` to every subscriber of `uri`; returns how many it reached. */
+  deliver(uri: string, message: JsonRpcMessage): number {
+    let reached = 0;
+    for (const subscriber of this.byUri.get(uri)?.values() ?? []) if (subscriber.deliver(message)) reached++;
+    return reached;
+  }
+
+  /** URIs a subscriber watches (for tests and diagnostics). */
+  urisOf(key: string): readonly string[] {
+    return [...(this.bySubscriber.get(key) ?? [])];
+  }
+}

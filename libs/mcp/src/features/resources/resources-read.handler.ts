@@ -1,0 +1,44 @@
+import { Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { McpMessages } from '../../core/errors/mcp.messages.js';
+import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
+import { McpProtocolError } from '../../core/errors/protocol-error.js';
+import { toProtocolError, withHandlerContext } from '../feature-handler.js';
+import type { McpResourceContext } from './mcp-resource-context.interface.js';
+import { McpResourceRegistry } from './mcp-resource.registry.js';
+import { toReadResourceResult } from './resource-contents.js';
+import { resourceNotFound, uriParam } from './resource-uri-param.js';
+
+/**
+ * `resources/read`: a fixed resource first, then templates in registration order. An unknown URI, or a handler
+ * throwing `NotFoundException`, is -32002 with the URI as data; any other failure is a bare -32603 (logged).
+ */
+@Injectable()
+export class ResourcesReadHandler implements McpMethodHandler {
+  readonly method = 'resources/read';
+  private readonly logger = new Logger('McpModule');
+
+  constructor(private readonly registry: McpResourceRegistry) {}
+
+  async handle(call: McpCall): Promise<Record<string, unknown>> {
+    const uri = uriParam(call.params, this.method);
+    const match = this.registry.resolve(uri);
+    if (!match) throw resourceNotFound(uri);
+    const value = await withHandlerContext(call, async (base) => {
+      const context: McpResourceContext = { ...base, uri, resourceName: match.name, ...(match.uriTemplate !== undefined && { uriTemplate: match.uriTemplate }) };
+      try {
+        return await match.handler(match.variables, context);
+      } catch (error) {
+        // A template matches URIs whose data may not exist: the handler says so with the usual Nest exception.
+        if (error instanceof NotFoundException) throw resourceNotFound(uri);
+        throw toProtocolError(error, this.logger, McpMessages.resourceFailed(uri, call.id));
+      }
+    });
+    const result = toReadResourceResult(value, uri, match.mimeType);
+    if (!result) {
+      this.logger.error(McpMessages.resourceBadResult(match.site));
+      throw new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Internal error');
+    }
+    return result as unknown as Record<string, unknown>;
+  }
+}

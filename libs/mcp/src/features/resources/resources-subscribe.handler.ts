@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
+import { McpProtocolError } from '../../core/errors/protocol-error.js';
+import { McpStreamHub } from '../../transports/streams/stream-hub.js';
+import { McpResourceRegistry } from './mcp-resource.registry.js';
+import { subscriberFor } from './resource-subscriber.js';
+import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, McpResourceSubscriptions } from './resource-subscriptions.js';
+import { resourceNotFound, uriParam } from './resource-uri-param.js';
+
+/**
+ * `resources/subscribe`: remembers that the caller's session watches a URI this server serves (a fixed
+ * resource or a template match). Without a session the answer is still `{}`, but nothing can be delivered.
+ */
+@Injectable()
+export class ResourcesSubscribeHandler implements McpMethodHandler {
+  readonly method = 'resources/subscribe';
+
+  constructor(
+    private readonly registry: McpResourceRegistry,
+    private readonly subscriptions: McpResourceSubscriptions,
+    private readonly hub: McpStreamHub,
+  ) {}
+
+  handle({ params, context }: McpCall): Record<string, unknown> {
+    const uri = uriParam(params, this.method);
+    if (!this.registry.resolve(uri)) throw resourceNotFound(uri);
+    const subscriber = subscriberFor(context, this.hub);
+    if (subscriber && !this.subscriptions.subscribe(uri, subscriber)) {
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_REQUEST, `Invalid Request: a session may watch at most ${MAX_SUBSCRIPTIONS_PER_SUBSCRIBER} resources`);
+    }
+    return {};
+  }
+}

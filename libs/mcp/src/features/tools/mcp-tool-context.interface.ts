@@ -1,0 +1,88 @@
+import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
+import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
+
+/** RFC 5424 levels used by MCP logging. @publicApi */
+export type McpLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/**
+ * What a tool handler knows about the call it serves (inject it with `@McpContext()`).
+ * @publicApi
+ */
+export interface McpToolContext {
+  /** JSON-RPC id of the `tools/call` request. */
+  readonly requestId: JsonRpcId;
+  readonly toolName: string;
+  readonly sessionId?: string;
+  /** Protocol revision of this request. */
+  readonly protocolVersion: string;
+  readonly transport: 'http' | 'sse' | 'stdio';
+  /** Set when authentication is configured. */
+  readonly principal?: McpPrincipal;
+  /** The caller's tenant (`principal.tenant`, or `default` without authentication). */
+  readonly tenant: string;
+  /** Aborted when the client cancels the call or the tool times out. */
+  readonly signal: AbortSignal;
+  /** Sends `notifications/progress` when the client asked for it (`_meta.progressToken`); otherwise does nothing. */
+  reportProgress(progress: number, total?: number, message?: string): void;
+  /** Sends `notifications/message` to the client when its level is at or above the session's level. */
+  log(level: McpLogLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`). Needs a client that declared `sampling`,
+   * a session and a streaming response; otherwise throws an `McpToolError`.
+   */
+  sample(params: McpSamplingRequest, options?: McpClientRequestOptions): Promise<McpSamplingResult>;
+  /** Asks the user for input (`elicitation/create`); needs a client that declared `elicitation` (and the mode). */
+  elicit(params: McpElicitationRequest, options?: McpClientRequestOptions): Promise<McpElicitationResult>;
+  /** The client's roots (`roots/list`); needs a client that declared `roots`. */
+  listRoots(options?: McpClientRequestOptions): Promise<{ roots: { uri: string; name?: string }[] }>;
+  /**
+   * Closes the HTTP connection of this call's SSE stream after a `retry:` hint; the client reconnects with
+   * `Last-Event-ID` and receives the rest, result included (SEP-1699 polling). Does nothing where unsupported.
+   */
+  closeSseStream(): void;
+}
+
+/** @publicApi */
+export interface McpClientRequestOptions {
+  /** How long to wait for the client's answer (5 minutes). */
+  timeoutMs?: number;
+}
+
+/** `sampling/createMessage` params. @publicApi */
+export interface McpSamplingRequest {
+  messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[];
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+  modelPreferences?: Record<string, unknown>;
+  includeContext?: 'none' | 'thisServer' | 'allServers';
+  metadata?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** @publicApi */
+export interface McpSamplingResult {
+  role: 'user' | 'assistant';
+  content: Record<string, unknown>;
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
+
+/** `elicitation/create` params (form mode by default; `mode: 'url'` needs a client that declared it). @publicApi */
+export interface McpElicitationRequest {
+  message: string;
+  requestedSchema?: Record<string, unknown>;
+  mode?: 'form' | 'url';
+  url?: string;
+  elicitationId?: string;
+  [key: string]: unknown;
+}
+
+/** @publicApi */
+export interface McpElicitationResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+  [key: string]: unknown;
+}

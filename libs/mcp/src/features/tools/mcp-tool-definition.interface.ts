@@ -1,0 +1,42 @@
+import type { ArgumentValidationMode } from '../../execution/validation-mode.js';
+import type { JsonSchema } from './schema/json-schema.types.js';
+import type { RawSchemaCheck } from './schema/raw-schema.compiler.js';
+import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
+import type { McpToolContext } from './mcp-tool-context.interface.js';
+
+/** A tool as `tools/list` sends it. */
+export interface McpToolDescriptor {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: McpToolAnnotations;
+  /** Task support (spec 2025-11-25): long-running tools may be called as tasks. */
+  execution?: { taskSupport: 'forbidden' | 'optional' | 'required' };
+}
+
+/** Calls the tool method (through Nest's guards, interceptors and filters) with validated arguments. */
+export type McpToolHandler = (args: unknown, context: McpToolContext) => Promise<unknown>;
+
+/** Everything the request path needs about a tool, computed once at boot. */
+export interface McpToolDefinition {
+  readonly name: string;
+  /** `ClassName#method`, for messages. */
+  readonly site: string;
+  readonly descriptor: McpToolDescriptor;
+  /** DTO class the arguments are validated against; undefined for tools without arguments. */
+  readonly argsType?: new (...args: never[]) => object;
+  /** How the DTO is validated: sync or async, and the null check compiled from the inputSchema (decided at boot). */
+  readonly validation?: ArgumentValidationMode;
+  /** Checks arguments against a hand-written `inputSchema` (compiled at boot); used when there is no DTO. */
+  readonly checkRawArgs?: (args: unknown) => RawSchemaCheck;
+  readonly timeoutMs: number;
+  /** Set for long-running tools: they run as jobs. */
+  readonly job?: { estimatedSeconds?: number };
+  /** Argument holding the idempotency key, if any. */
+  readonly idempotencyKey?: string;
+  /** Scopes required to see and call the tool (empty: none). */
+  readonly scopes: readonly string[];
+  readonly handler: McpToolHandler;
+}

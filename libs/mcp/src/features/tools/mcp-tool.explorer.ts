@@ -1,0 +1,143 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { findParamIndex, McpParamType } from './mcp-param.decorators.js';
+import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from './tool-name.js';
+import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { McpMessages } from '../../core/errors/mcp.messages.js';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
+import type { McpToolOptions } from './mcp-tool-options.interface.js';
+import { envelopeOutputSchema } from './schema/envelope-output-schema.js';
+import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
+import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
+import { argumentValidationMode } from '../../execution/validation-mode.js';
+import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
+import { McpToolRegistry } from './mcp-tool.registry.js';
+import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
+import { McpJobTools } from '../../jobs/mcp-job.tools.js';
+import { McpCapabilities } from '../../core/mcp-capabilities.js';
+
+type DtoClass = new (...args: never[]) => object;
+
+/** Types that say nothing about the arguments' shape (an interface compiles to Object). */
+const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, undefined]);
+
+/**
+ * Walks every provider once at boot, finds `@McpTool()` methods and registers them with their schemas and
+ * handlers. Misconfiguration throws here, so `app.init()` fails with a message naming the method.
+ */
+@Injectable()
+export class McpToolExplorer implements OnModuleInit {
+  private readonly logger = new Logger('McpModule');
+  private readonly schemas = new DtoSchemaFactory({ debug: (message) => this.logger.debug(message) });
+  private readonly rawSchemas = new RawSchemaCompiler();
+
+  constructor(
+    private readonly providerMethods: McpProviderMethods,
+    private readonly accessor: McpMetadataAccessor,
+    private readonly registry: McpToolRegistry,
+    private readonly handlers: McpToolHandlerFactory,
+    private readonly jobTools: McpJobTools,
+    private readonly capabilities: McpCapabilities,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  onModuleInit(): void {
+    for (const method of this.providerMethods.all()) {
+      const options = this.accessor.getToolOptions(method.method);
+      if (options) this.registry.add(this.describe(method, options));
+    }
+    if (this.registry.hasJobs) {
+      this.jobTools.register(this.schemas, this.options.toolTimeoutMs);
+      this.capabilities.declare('tasks', { list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    }
+  }
+
+  private describe({ wrapper, prototype, methodName, site }: ProviderMethod, options: McpToolOptions): McpToolDefinition {
+    if (typeof options.description !== 'string' || options.description.trim() === '') {
+      throw new McpConfigurationError(McpMessages.missingDescription(site));
+    }
+    const name = options.name ?? methodNameToToolName(methodName);
+    if (!MCP_TOOL_NAME_PATTERN.test(name)) throw new McpConfigurationError(McpMessages.invalidToolName(site, name));
+    const timeoutMs = options.timeoutMs ?? this.options.toolTimeoutMs;
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpMessages.invalidTimeout(site, timeoutMs));
+
+    const argsType = this.argsTypeOf(prototype, methodName, site);
+    const raw = options.inputSchema === undefined ? undefined : this.compileRaw(options.inputSchema, argsType, site);
+    if (raw) this.bindRawArgs(prototype, methodName);
+    const descriptor: McpToolDescriptor = {
+      name,
+      ...(options.title !== undefined && { title: options.title }),
+      description: options.description,
+      inputSchema: raw?.schema ?? this.schemas.forClass(argsType),
+      ...(options.output && { outputSchema: envelopeOutputSchema(this.schemas.forClass(options.output), { pending: Boolean(options.job) }) }),
+      ...(options.annotations && { annotations: { ...options.annotations } }),
+      ...(options.job && { execution: { taskSupport: 'optional' as const } }),
+    };
+    const job = options.job ? { estimatedSeconds: typeof options.job === 'object' ? options.job.estimatedSeconds : undefined } : undefined;
+    const idempotencyKey = options.idempotencyKey;
+    if (idempotencyKey !== undefined && !(idempotencyKey in ((descriptor.inputSchema.properties as Record<string, unknown> | undefined) ?? {}))) {
+      throw new McpConfigurationError(McpMessages.unknownIdempotencyKey(site, idempotencyKey));
+    }
+    const scopes = options.scopes ?? [];
+    if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope))) {
+      throw new McpConfigurationError(McpMessages.invalidScopes(site));
+    }
+    return {
+      name,
+      site,
+      descriptor,
+      argsType,
+      validation: argsType ? argumentValidationMode(argsType, descriptor.inputSchema) : undefined,
+      checkRawArgs: raw?.check,
+      timeoutMs,
+      job,
+      idempotencyKey,
+      scopes: [...scopes],
+      handler: this.handlers.create(wrapper, methodName, site),
+    };
+  }
+
+  /**
+   * With a hand-written schema the plain arguments go to `@McpArgs()`, or to an undecorated first parameter
+   * even when others carry MCP decorators (Nest only fills decorated parameters then).
+   */
+  private bindRawArgs(prototype: object, methodName: string): void {
+    const params = this.accessor.getParams(prototype, methodName);
+    if (findParamIndex(params, McpParamType.ARGS) === undefined) bindPayloadParam(prototype, methodName);
+  }
+
+  /** A hand-written schema is kept verbatim (a deep copy) and compiled now, so a bad one fails the boot. */
+  private compileRaw(inputSchema: Record<string, unknown>, argsType: DtoClass | undefined, site: string) {
+    if (argsType) throw new McpConfigurationError(McpMessages.inputSchemaWithDto(site));
+    if (typeof inputSchema !== 'object' || inputSchema === null || inputSchema.type !== 'object') {
+      throw new McpConfigurationError(McpMessages.invalidInputSchema(site, 'the root must have "type": "object"'));
+    }
+    const schema = structuredClone(inputSchema);
+    try {
+      return { schema, check: this.rawSchemas.compile(schema) };
+    } catch (error) {
+      throw new McpConfigurationError(McpMessages.invalidInputSchema(site, error instanceof Error ? error.message : String(error)));
+    }
+  }
+
+  /**
+   * The DTO of the `@McpArgs()` parameter; without the decorator, the first parameter when it is a class
+   * (the arguments are passed first either way).
+   */
+  private argsTypeOf(prototype: object, methodName: string, site: string): DtoClass | undefined {
+    const paramTypes = this.accessor.getParamTypes(prototype, methodName);
+    const index = findParamIndex(this.accessor.getParams(prototype, methodName), McpParamType.ARGS);
+    if (index !== undefined) {
+      const type = paramTypes[index];
+      if (UNVALIDATABLE_TYPES.has(type) || typeof type !== 'function') throw new McpConfigurationError(McpMessages.argsNotAClass(site));
+      return type as DtoClass;
+    }
+    const first = paramTypes[0];
+    const params = this.accessor.getParams(prototype, methodName);
+    if (typeof first !== 'function' || UNVALIDATABLE_TYPES.has(first) || (params && Object.values(params).some((param) => param.index === 0))) return undefined;
+    bindPayloadParam(prototype, methodName);
+    return first as DtoClass;
+  }
+}

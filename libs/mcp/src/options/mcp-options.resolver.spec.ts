@@ -1,0 +1,71 @@
+import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
+import { resolveMcpOptions, resolvePaths } from './mcp-options.resolver.js';
+import type { McpModuleOptions } from './mcp-module-options.interface.js';
+
+const paths = resolvePaths({});
+const resolve = (options: object) => resolveMcpOptions({ name: 'keys', version: '1.0.0', ...options } as McpModuleOptions, paths);
+
+function messageOf(options: object): string {
+  try {
+    resolve(options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(McpConfigurationError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the options to be refused');
+}
+
+describe('resolveMcpOptions: unknown option keys', () => {
+  it.each([
+    [{ sesions: { mode: 'stateless' } }, '"sesions"', '"sessions"'],
+    [{ limits: { maxSesionsPerTenant: 5 } }, '"limits.maxSesionsPerTenant"', '"limits.maxSessionsPerTenant"'],
+    [{ limits: { rateLimit: { limit: 1, window: 10 } } }, '"limits.rateLimit.window"', '"limits.rateLimit.windowMs"'],
+    [{ auth: { jwt: { secret: 'x'.repeat(32), requireExpiry: false } } }, '"auth.jwt.requireExpiry"', '"auth.jwt.requireExp"'],
+    [{ auth: { apiKeys: [{ key: 'k'.repeat(16), tenant: 't', scope: ['a'] }] } }, '"auth.apiKeys[0].scope"', '"auth.apiKeys[0].scopes"'],
+    [{ modern: { listChanged: { tool: true } } }, '"modern.listChanged.tool"', '"modern.listChanged.tools"'],
+    [{ streams: { maxBufferBytes: 1 } }, '"streams.maxBufferBytes"', '"streams.maxBufferedBytes"'],
+    [{ jobs: { concurency: 2 } }, '"jobs.concurency"', '"jobs.concurrency"'],
+    [{ toolTimeout: 5 }, '"toolTimeout"', '"toolTimeoutMs"'],
+  ])('%j names the key and the nearest valid one', (options, unknown, suggestion) => {
+    const message = messageOf(options);
+    expect(message).toContain(unknown);
+    expect(message).toContain(`did you mean ${suggestion}?`);
+  });
+
+  it('lists the valid keys of the level when none is close', () => {
+    const message = messageOf({ redis: { url: 'redis://localhost:6379', zzzzzzzz: 1 } });
+    expect(message).toContain('"redis.zzzzzzzz" is unknown');
+    expect(message).toContain('redis.url, redis.keyPrefix');
+  });
+
+  it('accepts every documented key, including the extras forRoot() passes through', () => {
+    expect(() =>
+      resolve({
+        path: '/mcp',
+        isGlobal: false,
+        ssePath: '/sse',
+        messagesPath: '/messages',
+        streams: { maxBufferedBytes: 1024, keepAliveMs: 1000 },
+        limits: { maxStoredKeysPerTenant: 10, rateLimit: { limit: 1, windowMs: 1000 } },
+        idempotency: { ttlMs: 1000, maxKeysPerTenant: 10 },
+        jobs: { maxQueuedPerTenant: 10, concurrency: 2 },
+        auth: { jwt: { secret: 'x'.repeat(32), requireExp: true, maxTokenLifetimeSec: 3600 }, resourceMetadata: { resource: 'https://a.example/mcp', authorizationServers: ['https://as.example'] } },
+        modern: { listChanged: { tools: true } },
+      }),
+    ).not.toThrow();
+  });
+
+  it('does not look inside class instances the user passes (an authenticator with its own fields)', () => {
+    class TeamAuthenticator {
+      readonly anyField = 1;
+      async authenticate() {
+        return undefined;
+      }
+    }
+    expect(() => resolve({ auth: { authenticator: new TeamAuthenticator() } })).not.toThrow();
+  });
+
+  it('bounds an absurdly long unknown key in the message', () => {
+    expect(messageOf({ ['x'.repeat(10_000)]: 1 }).length).toBeLessThan(1_000);
+  });
+});

@@ -1,0 +1,228 @@
+import { createPublicKey } from 'node:crypto';
+import type { McpAuthOptions } from '../auth/mcp-auth-options.interface.js';
+import { JWT_LIFETIME_DEFAULTS } from '../auth/jwt.verifier.js';
+import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
+import { McpMessages } from '../core/errors/mcp.messages.js';
+import { assertKnownOptionKeys } from './mcp-option-keys.js';
+import { DEFAULT_REDIS_KEY_PREFIX } from '../stores/redis.store.js';
+import type { McpModuleExtras, McpModuleOptions, McpResolvedOptions } from './mcp-module-options.interface.js';
+
+const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const MIB = 1024 * 1024;
+
+/** Applies defaults and rejects bad options at boot, naming the option. */
+export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: McpResolvedPaths): McpResolvedOptions {
+  if (!options || typeof options !== 'object') throw new McpConfigurationError(McpMessages.invalidOption('options', 'must be an object with at least name and version'));
+  assertKnownOptionKeys(options);
+  if (typeof options.name !== 'string' || !SERVER_NAME_PATTERN.test(options.name)) {
+    throw new McpConfigurationError(McpMessages.invalidOption('name', 'must be 1 to 64 letters, digits, "_" or "-"'));
+  }
+  if (typeof options.version !== 'string' || options.version.length === 0) {
+    throw new McpConfigurationError(McpMessages.invalidOption('version', 'must be a non-empty string'));
+  }
+  for (const key of ['title', 'description', 'instructions'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'string') throw new McpConfigurationError(McpMessages.invalidOption(key, 'must be a string'));
+  }
+  return {
+    name: options.name,
+    version: options.version,
+    title: options.title,
+    description: options.description,
+    instructions: options.instructions,
+    toolTimeoutMs: positiveInteger('toolTimeoutMs', options.toolTimeoutMs, 30_000),
+    pageSize: positiveInteger('pageSize', options.pageSize, 100),
+    maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes, MIB),
+    trustProxy: options.trustProxy === true,
+    publicUrl: publicUrl(options.publicUrl),
+    ...paths,
+    sessions: {
+      mode: oneOf('sessions.mode', options.sessions?.mode, ['optional', 'required', 'stateless'] as const, 'optional'),
+      idleTtlMs: positiveInteger('sessions.idleTtlMs', options.sessions?.idleTtlMs, 30 * 60_000),
+    },
+    auth: resolveAuth(options.auth),
+    jobs: {
+      resultTtlMs: positiveInteger('jobs.resultTtlMs', options.jobs?.resultTtlMs, 60 * 60_000),
+      lockDurationMs: positiveInteger('jobs.lockDurationMs', options.jobs?.lockDurationMs, 30_000),
+      stalledIntervalMs: positiveInteger('jobs.stalledIntervalMs', options.jobs?.stalledIntervalMs, 15_000),
+      maxStalledCount: nonNegativeInteger('jobs.maxStalledCount', options.jobs?.maxStalledCount, 1),
+      concurrency: positiveInteger('jobs.concurrency', options.jobs?.concurrency, 10),
+      maxQueuedPerTenant: positiveInteger('jobs.maxQueuedPerTenant', options.jobs?.maxQueuedPerTenant, 100),
+    },
+    idempotency: {
+      ttlMs: positiveInteger('idempotency.ttlMs', options.idempotency?.ttlMs, 24 * 60 * 60_000),
+      maxKeysPerTenant: positiveInteger('idempotency.maxKeysPerTenant', options.idempotency?.maxKeysPerTenant, 10_000),
+    },
+    redis: resolveRedis(options.redis),
+    modern: resolveModern(options.modern),
+    allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
+    allowedHosts: options.allowedHosts === undefined ? undefined : stringList('allowedHosts', options.allowedHosts).map((host) => host.toLowerCase()),
+    limits: {
+      maxJsonDepth: positiveInteger('limits.maxJsonDepth', options.limits?.maxJsonDepth, 64),
+      maxJsonCollectionSize: positiveInteger('limits.maxJsonCollectionSize', options.limits?.maxJsonCollectionSize, 10_000),
+      maxConcurrentCallsPerTenant: positiveInteger('limits.maxConcurrentCallsPerTenant', options.limits?.maxConcurrentCallsPerTenant, 100),
+      maxStreamsPerTenant: positiveInteger('limits.maxStreamsPerTenant', options.limits?.maxStreamsPerTenant, 100),
+      maxSessionsPerTenant: positiveInteger('limits.maxSessionsPerTenant', options.limits?.maxSessionsPerTenant, 1_000),
+      maxStoredKeysPerTenant: positiveInteger('limits.maxStoredKeysPerTenant', options.limits?.maxStoredKeysPerTenant, 10_000),
+      rateLimit: options.limits?.rateLimit && {
+        limit: positiveInteger('limits.rateLimit.limit', options.limits.rateLimit.limit, 1),
+        windowMs: positiveInteger('limits.rateLimit.windowMs', options.limits.rateLimit.windowMs, 1),
+      },
+    },
+    streams: {
+      keepAliveMs: positiveInteger('streams.keepAliveMs', options.streams?.keepAliveMs, 15_000),
+      maxEventsPerStream: positiveInteger('streams.maxEventsPerStream', options.streams?.maxEventsPerStream, 1_000),
+      retryMs: positiveInteger('streams.retryMs', options.streams?.retryMs, 1_000),
+      maxBufferedBytes: positiveInteger('streams.maxBufferedBytes', options.streams?.maxBufferedBytes, 4 * MIB),
+    },
+  };
+}
+
+/** The endpoint paths, fixed when the module is defined. */
+export type McpResolvedPaths = Pick<McpResolvedOptions, 'path' | 'ssePath' | 'messagesPath'>;
+
+/** Normalises and checks the paths given as module extras; they must not collide. */
+export function resolvePaths(extras: McpModuleExtras): McpResolvedPaths {
+  const path = normalizePath(extras.path ?? '/mcp', 'path');
+  const ssePath = extras.ssePath === false ? false : normalizePath(extras.ssePath ?? '/sse', 'ssePath');
+  const messagesPath = normalizePath(extras.messagesPath ?? '/messages', 'messagesPath');
+  const used = [path, messagesPath, ...(ssePath ? [ssePath] : [])];
+  if (new Set(used).size !== used.length) throw new McpConfigurationError(McpMessages.invalidOption('path', `, ssePath and messagesPath must differ (got ${used.join(', ')})`));
+  return { path, ssePath, messagesPath };
+}
+
+/** Checks the auth options for contradictions, so a half-configured server never starts open. */
+function resolveAuth(auth: McpAuthOptions | undefined): McpAuthOptions {
+  if (auth === undefined) return {};
+  const jwt = auth.jwt;
+  if (jwt) {
+    const sources = [jwt.secret, jwt.publicKey, jwt.jwksUrl].filter((source) => source !== undefined);
+    if (sources.length !== 1) throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt', 'needs exactly one of secret, publicKey or jwksUrl'));
+    if (jwt.secret !== undefined && (typeof jwt.secret !== 'string' || jwt.secret.length < 32)) {
+      throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.secret', 'must be at least 32 characters (HS256 needs 256 bits of key)'));
+    }
+    if (jwt.algorithms?.some((algorithm) => algorithm.toLowerCase() === 'none')) {
+      throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.algorithms', 'must not contain "none"'));
+    }
+    if (jwt.secret !== undefined && jwt.algorithms?.some((algorithm) => !algorithm.startsWith('HS'))) {
+      throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.algorithms', 'must be HMAC algorithms (HS256...) with a secret'));
+    }
+    if (jwt.requireExp !== undefined && typeof jwt.requireExp !== 'boolean') throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.requireExp', 'must be a boolean'));
+    positiveInteger('auth.jwt.maxTokenLifetimeSec', jwt.maxTokenLifetimeSec, JWT_LIFETIME_DEFAULTS.maxTokenLifetimeSec);
+    nonNegativeInteger('auth.jwt.clockToleranceSec', jwt.clockToleranceSec, JWT_LIFETIME_DEFAULTS.clockToleranceSec);
+    if (jwt.jwksUrl !== undefined) publicUrl(jwt.jwksUrl, 'auth.jwt.jwksUrl');
+    if (jwt.publicKey !== undefined) {
+      try {
+        createPublicKey(jwt.publicKey);
+      } catch {
+        throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.publicKey', 'is not a PEM public key'));
+      }
+    }
+  }
+  const keys = auth.apiKeys ?? [];
+  keys.forEach((entry, index) => {
+    if (typeof entry?.key !== 'string' || entry.key.length < 16) throw new McpConfigurationError(McpMessages.invalidOption(`auth.apiKeys[${index}].key`, 'must be a string of at least 16 characters'));
+    if (typeof entry.tenant !== 'string' || entry.tenant === '') throw new McpConfigurationError(McpMessages.invalidOption(`auth.apiKeys[${index}].tenant`, 'must be a non-empty string'));
+  });
+  if (new Set(keys.map((entry) => entry.key)).size !== keys.length) throw new McpConfigurationError(McpMessages.invalidOption('auth.apiKeys', 'contains the same key twice'));
+  if (auth.authenticator && (auth.jwt || keys.length)) {
+    throw new McpConfigurationError(McpMessages.invalidOption('auth.authenticator', 'replaces jwt and apiKeys; configure one or the other'));
+  }
+  if (auth.authenticator && typeof auth.authenticator.authenticate !== 'function') {
+    throw new McpConfigurationError(McpMessages.invalidOption('auth.authenticator', 'must have an authenticate(credentials) method'));
+  }
+  const metadata = auth.resourceMetadata;
+  if (metadata) {
+    publicUrl(metadata.resource, 'auth.resourceMetadata.resource');
+    if (!Array.isArray(metadata.authorizationServers) || metadata.authorizationServers.length === 0) {
+      throw new McpConfigurationError(McpMessages.invalidOption('auth.resourceMetadata.authorizationServers', 'must list at least one authorization server'));
+    }
+  }
+  if (!jwt) return auth;
+  return {
+    ...auth,
+    jwt: {
+      ...jwt,
+      requireExp: jwt.requireExp ?? JWT_LIFETIME_DEFAULTS.requireExp,
+      maxTokenLifetimeSec: jwt.maxTokenLifetimeSec ?? JWT_LIFETIME_DEFAULTS.maxTokenLifetimeSec,
+      clockToleranceSec: jwt.clockToleranceSec ?? JWT_LIFETIME_DEFAULTS.clockToleranceSec,
+    },
+  };
+}
+
+/** The 2026-07-28 settings; a `requestStateSecret` too short for HMAC-SHA256 fails the boot. */
+function resolveModern(modern: McpModuleOptions['modern']): McpResolvedOptions['modern'] {
+  if (modern !== undefined && (modern === null || typeof modern !== 'object')) throw new McpConfigurationError(McpMessages.invalidOption('modern', 'must be an object'));
+  const secret = modern?.requestStateSecret;
+  if (secret !== undefined && (typeof secret !== 'string' || secret.length < 32)) {
+    // The value is a secret: name the option, never echo it.
+    throw new McpConfigurationError(McpMessages.invalidOption('modern.requestStateSecret', 'must be a string of at least 32 characters (HMAC-SHA256 needs 256 bits of key)'));
+  }
+  const listChanged = modern?.listChanged ?? {};
+  return {
+    requestStateSecret: secret,
+    requestStateTtlMs: positiveInteger('modern.requestStateTtlMs', modern?.requestStateTtlMs, 10 * 60_000),
+    listChanged: { tools: listChanged.tools === true, prompts: listChanged.prompts === true, resources: listChanged.resources === true },
+  };
+}
+
+/** The Redis connection: a redis:// or rediss:// URL (checked here, so a typo fails the boot, not a request). */
+function resolveRedis(redis: McpModuleOptions['redis']): McpResolvedOptions['redis'] {
+  if (redis === undefined) return undefined;
+  if (!redis || typeof redis !== 'object') throw new McpConfigurationError(McpMessages.invalidOption('redis', 'must be an object such as { url: "redis://localhost:6379" }'));
+  let protocol: string | undefined;
+  try {
+    protocol = typeof redis.url === 'string' ? new URL(redis.url).protocol : undefined;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    // The URL may carry a password: name the option, never echo the value.
+    throw new McpConfigurationError(McpMessages.invalidOption('redis.url', 'must be a redis:// or rediss:// URL such as "redis://localhost:6379"'));
+  }
+  if (redis.keyPrefix !== undefined && typeof redis.keyPrefix !== 'string') throw new McpConfigurationError(McpMessages.invalidOption('redis.keyPrefix', 'must be a string'));
+  return { url: redis.url, keyPrefix: redis.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX };
+}
+
+function stringList(option: string, value: string[] | undefined): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw new McpConfigurationError(McpMessages.invalidOption(option, 'must be an array of strings'));
+  return [...value];
+}
+
+function publicUrl(value: string | undefined, option = 'publicUrl'): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    return url.origin + url.pathname.replace(/\/+$/, '');
+  } catch {
+    throw new McpConfigurationError(McpMessages.invalidOption(option, `must be an absolute http(s) URL, got "${value}"`));
+  }
+}
+
+function oneOf<T extends string>(option: string, value: T | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value)) throw new McpConfigurationError(McpMessages.invalidOption(option, `must be one of ${allowed.join(', ')}, got "${String(value)}"`));
+  return value;
+}
+
+/** `mcp`, `/mcp/` → `/mcp`; the path must be a plain absolute path. */
+export function normalizePath(path: string, option = 'path'): string {
+  const value = typeof path === 'string' ? `/${path.trim().replace(/^\/+|\/+$/g, '')}` : '';
+  if (value === '/' || !/^\/[A-Za-z0-9._~\-/]+$/.test(value)) {
+    throw new McpConfigurationError(McpMessages.invalidOption(option, `must be a non-root URL path such as "/mcp", got "${String(path)}"`));
+  }
+  return value;
+}
+
+function positiveInteger(option: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new McpConfigurationError(McpMessages.invalidOption(option, `must be a positive integer, got ${String(value)}`));
+  return value;
+}
+
+function nonNegativeInteger(option: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0) throw new McpConfigurationError(McpMessages.invalidOption(option, `must be an integer of at least 0, got ${String(value)}`));
+  return value;
+}

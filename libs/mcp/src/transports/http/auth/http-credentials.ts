@@ -1,0 +1,10 @@
+import type { Request } from 'express';
+import type { McpCredentials } from '../../../auth/mcp-authenticator.interface.js';
+
+/** Credentials of an HTTP request: `X-API-Key`, or the token of `Authorization: Bearer`. */
+export function credentialsOf(request: Request): McpCredentials {
+  const apiKey = request.headers['x-api-key'];
+  const authorization = request.headers.authorization;
+  const bearer = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+  return { apiKey: typeof apiKey === 'string' ? apiKey : undefined, bearer, headers: request.headers };
+}

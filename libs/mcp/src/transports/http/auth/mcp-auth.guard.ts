@@ -1,0 +1,32 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { MCP_PRINCIPAL_REQUEST_KEY } from '../request-principal.js';
+import { credentialsOf } from './http-credentials.js';
+import { McpAuthError } from '../../../auth/mcp-auth.error.js';
+import { McpAuthService } from '../../../auth/mcp-auth.service.js';
+import { McpHttpRefusal } from './mcp-http-refusal.exception.js';
+
+/**
+ * Authenticates every request to an MCP route (each request on its own: a session id is never a credential)
+ * and leaves the principal on the request for the transports.
+ */
+@Injectable()
+export class McpAuthGuard implements CanActivate {
+  constructor(private readonly auth: McpAuthService) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    // Synchronous when authentication is off: no await hop on the hot path.
+    if (!this.auth.enabled) return true;
+    return this.authenticate(context.switchToHttp().getRequest<Request>());
+  }
+
+  private async authenticate(request: Request): Promise<boolean> {
+    try {
+      (request as unknown as Record<string, unknown>)[MCP_PRINCIPAL_REQUEST_KEY] = await this.auth.authenticate(credentialsOf(request));
+      return true;
+    } catch (error) {
+      const failure = error instanceof McpAuthError ? error : new McpAuthError('INVALID_TOKEN', 'The credentials could not be verified');
+      throw new McpHttpRefusal(401, failure.code, failure.message, { 'WWW-Authenticate': this.auth.challenge(failure) });
+    }
+  }
+}
