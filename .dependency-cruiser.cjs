@@ -1,0 +1,59 @@
+/**
+ * The layering of libs/mcp/src, checked by `npm run lint` (and so by `npm test`). Arrows point down this list and
+ * never back: core → (nothing of ours but options types); eras, features, execution → core; transports → eras and
+ * core; auth, sessions, stores, jobs → core (transport-free). The MCP SDK is a dev dependency: only specs use it.
+ */
+const LIB = '^libs/mcp/src';
+const SPEC = '\\.spec\\.ts$';
+
+/** A rule that `from` may not import any of `to` (folders of libs/mcp/src). */
+const forbid = (name, comment, from, to) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: `${LIB}/(${from})/`, pathNot: SPEC },
+  to: { path: `${LIB}/(${to.join('|')})/` },
+});
+
+module.exports = {
+  forbidden: [
+    forbid('core-is-pure', 'core/ (JSON-RPC, dispatcher, context, revisions, errors) imports no feature, era, transport, store, job or service', 'core', [
+      'eras', 'features', 'execution', 'transports', 'auth', 'sessions', 'stores', 'jobs',
+    ]),
+    forbid('eras-above-no-transport', 'eras/ shape messages for a revision; transports call them, never the reverse', 'eras', ['transports']),
+    forbid('features-know-no-era-or-transport', 'features/ serve every era and transport alike', 'features', ['eras', 'transports']),
+    forbid('execution-knows-no-era-or-transport', 'execution/ is the one call pipeline for every era and transport', 'execution', ['eras', 'transports']),
+    forbid('services-are-transport-free', 'auth/, sessions/, stores/ and jobs/ know no transport or era', 'auth|sessions|stores|jobs', ['transports', 'eras']),
+    forbid('stores-are-a-floor', 'stores/ hold bytes; they know no feature, execution or service above them', 'stores', [
+      'features', 'execution', 'auth', 'sessions', 'jobs',
+    ]),
+    {
+      name: 'library-imports-no-app-or-test',
+      severity: 'error',
+      from: { path: `${LIB}/` },
+      to: { path: '^(apps|test|bench)/' },
+    },
+    {
+      name: 'sdk-is-a-dev-dependency',
+      comment: 'We own the protocol: the MCP SDK is only the client our tests drive',
+      severity: 'error',
+      from: { path: `${LIB}/`, pathNot: SPEC },
+      to: { path: 'node_modules/@modelcontextprotocol/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'A cycle between library files makes the layering a matter of luck',
+      severity: 'error',
+      from: { path: `${LIB}/` },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.d.ts'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

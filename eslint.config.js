@@ -1,0 +1,31 @@
+// Lint of the whole monorepo (typescript-eslint's recommended rules); formatting is prettier's job.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/rekog/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.mts'],
+    rules: {
+      // Unused names are errors, except the `_name` convention for deliberately ignored ones.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' }],
+      // Nest's decorators and DI need classes whose bodies are empty or only a constructor.
+      '@typescript-eslint/no-extraneous-class': 'off',
+    },
+  },
+  {
+    // Tests and benchmarks read untyped JSON answers all the time.
+    files: ['test/**', 'bench/**', '**/*.spec.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', fetch: 'readonly' } },
+  },
+);
