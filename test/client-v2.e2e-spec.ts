@@ -1,8 +1,8 @@
 import { Client, ProtocolError, StreamableHTTPClientTransport, type VersionNegotiationOptions } from '@modelcontextprotocol/client';
 import { todayUtc } from '../apps/weather-server/src/weather/weather.model.js';
-import { envelopeText } from './support/raw-http.js';
-import { startWeatherApp, type WeatherApp } from './support/weather-app.js';
 import { errorEnvelope, expectedReport, INSTRUCTIONS, SERVER_INFO, WEATHER_TOOL_NAMES } from './support/weather-expectations.js';
+import { type RunningApp, startWeatherApp } from './kit/apps.js';
+import { envelopeOf } from './kit/http.js';
 
 /** One HTTP exchange the client made, as seen from its fetch. */
 interface Exchange {
@@ -33,14 +33,14 @@ function recordingFetch(log: Exchange[]): typeof fetch {
   };
 }
 
-// Mode 'auto' probes with server/discover and now gets the 2026-07-28 era: test/modern/client-v2-modern.e2e-spec.ts.
+// Mode 'auto' probes with server/discover and now gets the 2026-07-28 era: test/rev-2026-07-28/.
 const MODES: [string, VersionNegotiationOptions | undefined][] = [
   ['default (no versionNegotiation option)', undefined],
   ["mode 'legacy'", { mode: 'legacy' }],
 ];
 
 describe('newest official client (@modelcontextprotocol/client 2.4.0)', () => {
-  let weather: WeatherApp;
+  let weather: RunningApp;
 
   beforeAll(async () => {
     weather = await startWeatherApp();
@@ -101,7 +101,7 @@ describe('newest official client (@modelcontextprotocol/client 2.4.0)', () => {
       const structured = result.structuredContent as { data: { date: string } };
       expect([before, after]).toContain(structured.data.date);
       expect(structured).toEqual({ status: 'success', data: expectedReport('Beijing', structured.data.date) });
-      expect(envelopeText(result as never)).toEqual(structured);
+      expect(envelopeOf(result as never)).toEqual(structured);
     });
 
     it('gets the CITY_NOT_FOUND and VALIDATION_ERROR envelopes as isError results', async () => {

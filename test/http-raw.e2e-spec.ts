@@ -1,9 +1,10 @@
 import AjvModule from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { todayUtc } from '../apps/weather-server/src/weather/weather.model.js';
-import { envelopeText, SIMPLE_CLIENT_HEADERS, openSse, rawPost, rawRequest, rpc, type RawResponse } from './support/raw-http.js';
-import { startWeatherApp, type WeatherApp } from './support/weather-app.js';
-import { errorEnvelope, expectedForecast, expectedReport, INSTRUCTIONS, SERVER_INFO, STACK_TRACE_PATTERN, WEATHER_TOOL_NAMES } from './support/weather-expectations.js';
+import { errorEnvelope, expectedForecast, expectedReport, INSTRUCTIONS, SERVER_INFO, WEATHER_TOOL_NAMES } from './support/weather-expectations.js';
+import { type RunningApp, startWeatherApp } from './kit/apps.js';
+import { envelopeOf, type HttpAnswer, post, rpc, send, SIMPLE_CLIENT_HEADERS, STACK_TRACE_PATTERN } from './kit/http.js';
+import { openSse } from './kit/sse.js';
 
 const MIB = 1024 * 1024;
 
@@ -22,22 +23,22 @@ function pingOfSize(size: number): string {
   return body;
 }
 
-function expectJsonResponse(response: RawResponse, status = 200): void {
+function expectJsonResponse(response: HttpAnswer, status = 200): void {
   expect(response.status).toBe(status);
   expect(response.contentType).toMatch(/^application\/json/);
 }
 
-function expectEmpty202(response: RawResponse): void {
+function expectEmpty202(response: HttpAnswer): void {
   expect(response.status).toBe(202);
   expect(response.text).toBe('');
 }
 
-function expectNoStackTrace(response: RawResponse): void {
+function expectNoStackTrace(response: HttpAnswer): void {
   expect(response.text).not.toMatch(STACK_TRACE_PATTERN);
 }
 
 describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts boots it)', () => {
-  let weather: WeatherApp;
+  let weather: RunningApp;
   let url: string;
 
   beforeAll(async () => {
@@ -51,7 +52,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
   /** A tools/call with the simple client headers; returns the parsed JSON-RPC response. */
   async function callTool(name: string, args: unknown, id: string | number = 'call'): Promise<any> {
-    const response = await rawPost(url, rpc(id, 'tools/call', { name, arguments: args }));
+    const response = await post(url, rpc(id, 'tools/call', { name, arguments: args }), SIMPLE_CLIENT_HEADERS);
     expectJsonResponse(response);
     expect(response.json).toMatchObject({ jsonrpc: '2.0', id });
     return response.json;
@@ -59,10 +60,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
   describe('simple HTTP client replay (string ids, Bearer header, never an Mcp-Session-Id)', () => {
     it('runs initialize → notifications/initialized → tools/list → tools/call → ping', async () => {
-      const init = await rawPost(
-        url,
-        rpc('1', 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'simple-http-client', version: '3.2.1' } }),
-      );
+      const init = await post(url, rpc('1', 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'simple-http-client', version: '3.2.1' } }), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(init);
       expect(init.json).toEqual({
         jsonrpc: '2.0',
@@ -75,16 +73,16 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
         },
       });
 
-      const initialized = await rawPost(url, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      const initialized = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, SIMPLE_CLIENT_HEADERS);
       expectEmpty202(initialized);
 
-      const list = await rawPost(url, rpc('2', 'tools/list'));
+      const list = await post(url, rpc('2', 'tools/list'), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(list);
       expect(list.json).toMatchObject({ jsonrpc: '2.0', id: '2' });
       expect(list.json.result.tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(WEATHER_TOOL_NAMES));
 
       const before = todayUtc();
-      const call = await rawPost(url, rpc('3', 'tools/call', { name: 'get_weather', arguments: { city: 'Beijing' } }));
+      const call = await post(url, rpc('3', 'tools/call', { name: 'get_weather', arguments: { city: 'Beijing' } }), SIMPLE_CLIENT_HEADERS);
       const after = todayUtc();
       expectJsonResponse(call);
       expect(call.json).toMatchObject({ jsonrpc: '2.0', id: '3' });
@@ -93,13 +91,13 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       expect(call.json.result.structuredContent).toEqual({ status: 'success', data: expectedReport('Beijing', date) });
       expect(call.json.result.isError).toBe(false);
 
-      const ping = await rawPost(url, rpc('4', 'ping'));
+      const ping = await post(url, rpc('4', 'ping'), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(ping);
       expect(ping.json).toEqual({ jsonrpc: '2.0', id: '4', result: {} });
     });
 
     it('serves tools/call statelessly: no initialize and no Mcp-Session-Id needed', async () => {
-      const response = await rawPost(url, rpc('9', 'tools/call', { name: 'get_weather', arguments: { city: 'Tokyo' } }));
+      const response = await post(url, rpc('9', 'tools/call', { name: 'get_weather', arguments: { city: 'Tokyo' } }), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response);
       expect(response.json.result.isError).toBe(false);
       expect(response.json.result.structuredContent.data.city).toEqual(expectedReport('Tokyo', todayUtc()).city);
@@ -108,21 +106,21 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
   describe('lifecycle', () => {
     it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('echoes the supported protocol version %s', async (version) => {
-      const response = await rawPost(url, rpc(1, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+      const response = await post(url, rpc(1, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } }), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response);
       expect(response.json.result.protocolVersion).toBe(version);
       expect(response.json.result.serverInfo).toEqual(SERVER_INFO);
     });
 
     it.each(['2099-01-01', '2024-10-07', '2026-07-28', 'latest'])('answers an unsupported version (%s) with 2025-11-25, not an error', async (version) => {
-      const response = await rawPost(url, rpc(1, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+      const response = await post(url, rpc(1, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } }), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response);
       expect(response.json.error).toBeUndefined();
       expect(response.json.result.protocolVersion).toBe('2025-11-25');
     });
 
     it('answers initialize without protocolVersion with -32602, echoing the id', async () => {
-      const response = await rawPost(url, rpc('init-1', 'initialize', { capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+      const response = await post(url, rpc('init-1', 'initialize', { capabilities: {}, clientInfo: { name: 't', version: '1' } }), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: 'init-1', error: { code: -32602, message: expect.any(String) } });
     });
@@ -130,7 +128,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     it('answers ping with {} before any initialize (fresh app)', async () => {
       const fresh = await startWeatherApp();
       try {
-        const response = await rawPost(fresh.url, rpc('p', 'ping'));
+        const response = await post(fresh.url, rpc('p', 'ping'), SIMPLE_CLIENT_HEADERS);
         expectJsonResponse(response);
         expect(response.json).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
       } finally {
@@ -139,10 +137,10 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     });
 
     it('accepts notifications and client responses with 202 and an empty body', async () => {
-      expectEmpty202(await rawPost(url, { jsonrpc: '2.0', method: 'notifications/initialized' }));
-      expectEmpty202(await rawPost(url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nope', reason: 'test' } }));
-      expectEmpty202(await rawPost(url, { jsonrpc: '2.0', id: 'server-1', result: {} }));
-      expectEmpty202(await rawPost(url, { jsonrpc: '2.0', id: 'server-2', error: { code: -1, message: 'declined' } }));
+      expectEmpty202(await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, SIMPLE_CLIENT_HEADERS));
+      expectEmpty202(await post(url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nope', reason: 'test' } }, SIMPLE_CLIENT_HEADERS));
+      expectEmpty202(await post(url, { jsonrpc: '2.0', id: 'server-1', result: {} }, SIMPLE_CLIENT_HEADERS));
+      expectEmpty202(await post(url, { jsonrpc: '2.0', id: 'server-2', error: { code: -1, message: 'declined' } }, SIMPLE_CLIENT_HEADERS));
     });
   });
 
@@ -157,7 +155,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       ['empty string', ''],
       ['string "0"', '0'],
     ])('echoes %s with its exact type and value', async (_label, id) => {
-      const response = await rawPost(url, rpc(id, 'ping'));
+      const response = await post(url, rpc(id, 'ping'), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response);
       expect(response.json).toEqual({ jsonrpc: '2.0', id, result: {} });
       expect(typeof response.json.id).toBe(typeof id);
@@ -165,8 +163,8 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     });
 
     it('keeps "1" a string and 1 a number in error responses too', async () => {
-      const asString = await rawPost(url, rpc('1', 'no/such/method'));
-      const asNumber = await rawPost(url, rpc(1, 'no/such/method'));
+      const asString = await post(url, rpc('1', 'no/such/method'), SIMPLE_CLIENT_HEADERS);
+      const asNumber = await post(url, rpc(1, 'no/such/method'), SIMPLE_CLIENT_HEADERS);
       expect(asString.json.id).toBe('1');
       expect(asNumber.json.id).toBe(1);
       expect(asString.json.error.code).toBe(-32601);
@@ -178,7 +176,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     let tools: any[];
 
     beforeAll(async () => {
-      const response = await rawPost(url, rpc('list', 'tools/list'));
+      const response = await post(url, rpc('list', 'tools/list'), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response);
       expect(response.json.result.nextCursor).toBeUndefined();
       tools = response.json.result.tools;
@@ -275,7 +273,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       expect(result.isError).toBe(false);
       expect(result.content).toHaveLength(1);
       expect(result.content[0].type).toBe('text');
-      expect(envelopeText(result)).toEqual(result.structuredContent);
+      expect(envelopeOf(result)).toEqual(result.structuredContent);
       const date = result.structuredContent.data.date;
       expect([before, after]).toContain(date);
       expect(result.structuredContent).toEqual({ status: 'success', data: expectedReport('Beijing', date) });
@@ -304,7 +302,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       expect(result.isError).toBe(true);
       expect(result.structuredContent).toEqual(errorEnvelope('CITY_NOT_FOUND'));
       expect(result.structuredContent.error.message).toContain('Atlantis');
-      expect(envelopeText(result)).toEqual(result.structuredContent);
+      expect(envelopeOf(result)).toEqual(result.structuredContent);
     });
 
     it.each<[string, string, Record<string, unknown>, string[]]>([
@@ -324,8 +322,8 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       expect(response.error).toBeUndefined();
       expect(result.isError).toBe(true);
       expect(result.structuredContent).toEqual(errorEnvelope('VALIDATION_ERROR', fields));
-      expect(envelopeText(result)).toEqual(result.structuredContent);
-      expectNoStackTrace({ text: JSON.stringify(response) } as RawResponse);
+      expect(envelopeOf(result)).toEqual(result.structuredContent);
+      expectNoStackTrace({ text: JSON.stringify(response) } as HttpAnswer);
     });
 
     it('returns a 5-day forecast with consecutive dates', async () => {
@@ -337,7 +335,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       expect(data.days).toHaveLength(5);
       expect([before, after]).toContain(data.days[0].date);
       expect(response.result.structuredContent).toEqual({ status: 'success', data: expectedForecast('Beijing', data.days[0].date, 5) });
-      expect(envelopeText(response.result)).toEqual(response.result.structuredContent);
+      expect(envelopeOf(response.result)).toEqual(response.result.structuredContent);
     });
 
     it('defaults get_forecast to 3 days in Celsius', async () => {
@@ -350,14 +348,14 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
   describe('JSON-RPC errors', () => {
     it('answers unparsable JSON with HTTP 400 and -32700, id null', async () => {
-      const response = await rawPost(url, '{"jsonrpc":"2.0","id":"1","method":');
+      const response = await post(url, '{"jsonrpc":"2.0","id":"1","method":', SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response, 400);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
       expectNoStackTrace(response);
     });
 
     it('answers an empty body with -32700', async () => {
-      const response = await rawPost(url, '');
+      const response = await post(url, '', SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response, 400);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
     });
@@ -374,7 +372,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       ['a non-string method', { jsonrpc: '2.0', id: 'v3', method: 5 }, 'v3'],
       ['array params', { jsonrpc: '2.0', id: 'v4', method: 'ping', params: [1, 2] }, 'v4'],
     ])('answers %s with -32600', async (_label, body, id) => {
-      const response = await rawPost(url, JSON.stringify(body));
+      const response = await post(url, JSON.stringify(body), SIMPLE_CLIENT_HEADERS);
       expect(response.contentType).toMatch(/^application\/json/);
       expect([200, 400]).toContain(response.status);
       expect(response.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: expect.any(String) } });
@@ -384,19 +382,19 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     });
 
     it('answers an unknown method with -32601 and HTTP 200', async () => {
-      const response = await rawPost(url, rpc('m1', 'resources/list'));
+      const response = await post(url, rpc('m1', 'resources/list'), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response, 200);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: 'm1', error: { code: -32601, message: expect.any(String) } });
     });
 
     it('answers tools/call of an unknown tool with -32602', async () => {
-      const response = await rawPost(url, rpc('t1', 'tools/call', { name: 'get_stock_price', arguments: {} }));
+      const response = await post(url, rpc('t1', 'tools/call', { name: 'get_stock_price', arguments: {} }), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response, 200);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: 't1', error: { code: -32602, message: expect.any(String) } });
     });
 
     it('answers tools/call without a name with -32602', async () => {
-      const response = await rawPost(url, rpc('t2', 'tools/call', { arguments: { city: 'Beijing' } }));
+      const response = await post(url, rpc('t2', 'tools/call', { arguments: { city: 'Beijing' } }), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response, 200);
       expect(response.json).toMatchObject({ id: 't2', error: { code: -32602 } });
     });
@@ -407,34 +405,30 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       ['a number', 1],
       ['true', true],
     ])('answers tools/call whose arguments is %s with -32602', async (_label, args) => {
-      const response = await rawPost(url, rpc('t3', 'tools/call', { name: 'get_weather', arguments: args }));
+      const response = await post(url, rpc('t3', 'tools/call', { name: 'get_weather', arguments: args }), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response, 200);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: 't3', error: { code: -32602, message: expect.any(String) } });
     });
 
     it('answers server/discover (the 2026-era probe) with -32601 and HTTP 200', async () => {
-      const response = await rawPost(url, rpc(0, 'server/discover'));
+      const response = await post(url, rpc(0, 'server/discover'), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response, 200);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: 0, error: { code: -32601, message: expect.any(String) } });
     });
 
-    it('answers server/discover sent exactly as the v2 client probes (2026-07-28 headers and _meta) with a DiscoverResult (test/modern covers the era)', async () => {
-      const response = await rawPost(
-        url,
-        rpc(0, 'server/discover', {
+    it('answers server/discover sent exactly as the v2 client probes (2026-07-28 headers and _meta) with a DiscoverResult (test/rev-2026-07-28 covers the era)', async () => {
+      const response = await send(url, { method: 'POST', headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2026-07-28',
+          'Mcp-Method': 'server/discover',
+        }, body: rpc(0, 'server/discover', {
           _meta: {
             'io.modelcontextprotocol/protocolVersion': '2026-07-28',
             'io.modelcontextprotocol/clientInfo': { name: 'probe', version: '2.4.0' },
             'io.modelcontextprotocol/clientCapabilities': {},
           },
-        }),
-        {
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-          'MCP-Protocol-Version': '2026-07-28',
-          'Mcp-Method': 'server/discover',
-        },
-      );
+        }) });
       expect(response.status).toBe(200);
       expect(response.json).toMatchObject({ jsonrpc: '2.0', id: 0, result: { resultType: 'complete', supportedVersions: ['2026-07-28'] } });
       expect(response.headers.get('mcp-session-id')).toBeNull();
@@ -443,7 +437,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
   describe('batches', () => {
     it('processes a batch without a version header: the spec says to assume 2025-03-26, where batches exist', async () => {
-      const response = await rawPost(url, [rpc(1, 'ping'), rpc(2, 'tools/list')]);
+      const response = await post(url, [rpc(1, 'ping'), rpc(2, 'tools/list')], SIMPLE_CLIENT_HEADERS);
       expect(response.contentType).toMatch(/^application\/json/);
       expect(response.json).toEqual([
         { jsonrpc: '2.0', id: 1, result: {} },
@@ -459,26 +453,22 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       });
       const sessionId = init.headers.get('mcp-session-id');
       expect(sessionId).toBeTruthy();
-      const response = await rawPost(url, [rpc(1, 'ping')], { ...SIMPLE_CLIENT_HEADERS, 'Mcp-Session-Id': sessionId! });
+      const response = await post(url, [rpc(1, 'ping')], { ...SIMPLE_CLIENT_HEADERS, 'Mcp-Session-Id': sessionId! });
       expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     });
 
     it.each(['2025-06-18', '2025-11-25'])('rejects a JSON array with -32600 under MCP-Protocol-Version %s', async (version) => {
-      const response = await rawPost(url, [rpc(1, 'ping')], { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': version });
+      const response = await post(url, [rpc(1, 'ping')], { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': version });
       expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     });
 
     it('answers each request of a batch under MCP-Protocol-Version 2025-03-26, in an array', async () => {
-      const response = await rawPost(
-        url,
-        [
+      const response = await post(url, [
           rpc(1, 'ping'),
           rpc('two', 'tools/call', { name: 'get_weather', arguments: { city: 'Beijing' } }),
           { jsonrpc: '2.0', method: 'notifications/initialized' },
           rpc('three', 'no/such/method'),
-        ],
-        { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': '2025-03-26' },
-      );
+        ], { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': '2025-03-26' });
       expectJsonResponse(response, 200);
       expect(Array.isArray(response.json)).toBe(true);
       expect(response.json).toHaveLength(3);
@@ -491,47 +481,47 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     });
 
     it('answers a 2025-03-26 batch of notifications only with 202 and an empty body', async () => {
-      const response = await rawPost(url, [{ jsonrpc: '2.0', method: 'notifications/initialized' }], {
+      const response = await send(url, { method: 'POST', headers: {
         ...SIMPLE_CLIENT_HEADERS,
         'MCP-Protocol-Version': '2025-03-26',
-      });
+      }, body: [{ jsonrpc: '2.0', method: 'notifications/initialized' }] });
       expectEmpty202(response);
     });
   });
 
   describe('HTTP layer', () => {
     it('refuses an unsupported MCP-Protocol-Version header on a non-initialize request with 400', async () => {
-      const response = await rawPost(url, rpc('h1', 'tools/list'), { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': '1999-01-01' });
+      const response = await post(url, rpc('h1', 'tools/list'), { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': '1999-01-01' });
       expect(response.status).toBe(400);
       expectNoStackTrace(response);
     });
 
     it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('accepts MCP-Protocol-Version %s on tools/list', async (version) => {
-      const response = await rawPost(url, rpc('h2', 'tools/list'), { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': version });
+      const response = await post(url, rpc('h2', 'tools/list'), { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': version });
       expectJsonResponse(response, 200);
       expect(response.json.result.tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(WEATHER_TOOL_NAMES));
     });
 
     it('refuses Content-Type text/plain with 415', async () => {
-      const response = await rawPost(url, JSON.stringify(rpc(1, 'ping')), { ...SIMPLE_CLIENT_HEADERS, 'Content-Type': 'text/plain' });
+      const response = await post(url, JSON.stringify(rpc(1, 'ping')), { ...SIMPLE_CLIENT_HEADERS, 'Content-Type': 'text/plain' });
       expect(response.status).toBe(415);
       expectNoStackTrace(response);
     });
 
     it('accepts Content-Type application/json; charset=utf-8', async () => {
-      const response = await rawPost(url, rpc(1, 'ping'), { ...SIMPLE_CLIENT_HEADERS, 'Content-Type': 'application/json; charset=utf-8' });
+      const response = await post(url, rpc(1, 'ping'), { ...SIMPLE_CLIENT_HEADERS, 'Content-Type': 'application/json; charset=utf-8' });
       expectJsonResponse(response, 200);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     });
 
     it('accepts a body of exactly 1 MiB', async () => {
-      const response = await rawPost(url, pingOfSize(MIB));
+      const response = await post(url, pingOfSize(MIB), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response, 200);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     });
 
     it('refuses a body over 1 MiB (declared Content-Length) with 413', async () => {
-      const response = await rawPost(url, pingOfSize(MIB + 1));
+      const response = await post(url, pingOfSize(MIB + 1), SIMPLE_CLIENT_HEADERS);
       expect(response.status).toBe(413);
       expectNoStackTrace(response);
     });
@@ -545,12 +535,13 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
           controller.close();
         },
       });
-      const response = await rawRequest(url, { method: 'POST', headers: SIMPLE_CLIENT_HEADERS, body: stream, duplex: 'half' } as RequestInit);
+      const response = await send(url, { method: 'POST', headers: SIMPLE_CLIENT_HEADERS, body: stream, duplex: 'half' } as RequestInit);
       expect(response.status).toBe(413);
     });
 
     it('answers GET /mcp without a session and without Accept: text/event-stream with a 4xx, never a hang or a 5xx', async () => {
       const opening = await openSse(url, { Accept: 'application/json', Authorization: 'Bearer some-key' });
+      opening.close();
       expect(opening.status).toBeGreaterThanOrEqual(400);
       expect(opening.status).toBeLessThan(500);
       expect(opening.contentType).not.toMatch(/event-stream/);
@@ -559,6 +550,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
     it('answers GET /mcp asking for SSE with 405, or with the legacy HTTP+SSE stream (first event `endpoint`)', async () => {
       const opening = await openSse(url, { Accept: 'text/event-stream', Authorization: 'Bearer some-key' });
+      opening.close();
       if (opening.status === 405) return; // no stream offered at this endpoint
       expect(opening.status).toBe(200);
       expect(opening.contentType).toMatch(/^text\/event-stream/);
@@ -567,23 +559,23 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
     it('never leaks a stack trace or a file path, whatever the failure', async () => {
       const responses = await Promise.all([
-        rawPost(url, '{'),
-        rawPost(url, '[{"jsonrpc":"2.0","id":1,"method":"ping"},'),
-        rawPost(url, { foo: 1 }),
-        rawPost(url, rpc(1, 'nope')),
-        rawPost(url, rpc(1, 'tools/call', { name: 'nope' })),
-        rawPost(url, rpc(1, 'tools/call', { name: 'get_weather', arguments: 'x' })),
-        rawPost(url, rpc(1, 'tools/call', { name: 'get_weather', arguments: { city: null } })),
-        rawPost(url, rpc(1, 'tools/call', { name: 'get_weather', arguments: { city: 'Nowhere' } })),
-        rawPost(url, rpc(1, 'tools/call', { name: 'get_forecast', arguments: { city: 'Beijing', days: -1 } })),
-        rawPost(url, rpc(1, 'tools/call', { name: 'get_forecast', arguments: { city: { toString: 1 } } })),
-        rawPost(url, rpc(1, 'tools/list', { cursor: 'garbage' })),
-        rawPost(url, rpc(1, 'initialize', { protocolVersion: 7 })),
-        rawPost(url, [rpc(1, 'ping')]),
-        rawPost(url, rpc(1, 'ping'), { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': 'garbage' }),
-        rawPost(url, 'x', { 'Content-Type': 'application/xml' }),
-        rawRequest(url, { method: 'GET', headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(5_000) }),
-        rawRequest(url, { method: 'DELETE' }),
+        post(url, '{', SIMPLE_CLIENT_HEADERS),
+        post(url, '[{"jsonrpc":"2.0","id":1,"method":"ping"},', SIMPLE_CLIENT_HEADERS),
+        post(url, { foo: 1 }, SIMPLE_CLIENT_HEADERS),
+        post(url, rpc(1, 'nope'), SIMPLE_CLIENT_HEADERS),
+        post(url, rpc(1, 'tools/call', { name: 'nope' }), SIMPLE_CLIENT_HEADERS),
+        post(url, rpc(1, 'tools/call', { name: 'get_weather', arguments: 'x' }), SIMPLE_CLIENT_HEADERS),
+        post(url, rpc(1, 'tools/call', { name: 'get_weather', arguments: { city: null } }), SIMPLE_CLIENT_HEADERS),
+        post(url, rpc(1, 'tools/call', { name: 'get_weather', arguments: { city: 'Nowhere' } }), SIMPLE_CLIENT_HEADERS),
+        post(url, rpc(1, 'tools/call', { name: 'get_forecast', arguments: { city: 'Beijing', days: -1 } }), SIMPLE_CLIENT_HEADERS),
+        post(url, rpc(1, 'tools/call', { name: 'get_forecast', arguments: { city: { toString: 1 } } }), SIMPLE_CLIENT_HEADERS),
+        post(url, rpc(1, 'tools/list', { cursor: 'garbage' }), SIMPLE_CLIENT_HEADERS),
+        post(url, rpc(1, 'initialize', { protocolVersion: 7 }), SIMPLE_CLIENT_HEADERS),
+        post(url, [rpc(1, 'ping')], SIMPLE_CLIENT_HEADERS),
+        post(url, rpc(1, 'ping'), { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': 'garbage' }),
+        send(url, { method: 'POST', headers: { 'Content-Type': 'application/xml' }, body: 'x' }),
+        send(url, { method: 'GET', headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(5_000) }),
+        send(url, { method: 'DELETE' }),
       ]);
       for (const response of responses) {
         expect(response.status).toBeLessThan(500);
@@ -594,7 +586,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 });
 
 describe('MCP endpoint with Nest\'s default body parser', () => {
-  let weather: WeatherApp;
+  let weather: RunningApp;
 
   beforeAll(async () => {
     weather = await startWeatherApp({ bodyParser: true });
@@ -605,30 +597,30 @@ describe('MCP endpoint with Nest\'s default body parser', () => {
   });
 
   it('still answers malformed JSON with HTTP 400 and a -32700 JSON-RPC error', async () => {
-    const response = await rawPost(weather.url, '{"jsonrpc":"2.0","id":"1",');
+    const response = await post(weather.url, '{"jsonrpc":"2.0","id":"1",', SIMPLE_CLIENT_HEADERS);
     expectJsonResponse(response, 400);
     expect(response.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
     expectNoStackTrace(response);
   });
 
   it('runs initialize and a normal tools/call', async () => {
-    const init = await rawPost(weather.url, rpc('1', 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'simple-http-client', version: '1' } }));
+    const init = await post(weather.url, rpc('1', 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'simple-http-client', version: '1' } }), SIMPLE_CLIENT_HEADERS);
     expectJsonResponse(init);
     expect(init.json.result).toMatchObject({ protocolVersion: '2024-11-05', serverInfo: SERVER_INFO });
 
-    expectEmpty202(await rawPost(weather.url, { jsonrpc: '2.0', method: 'notifications/initialized' }));
+    expectEmpty202(await post(weather.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, SIMPLE_CLIENT_HEADERS));
 
-    const call = await rawPost(weather.url, rpc('2', 'tools/call', { name: 'get_weather', arguments: { city: 'Beijing' } }));
+    const call = await post(weather.url, rpc('2', 'tools/call', { name: 'get_weather', arguments: { city: 'Beijing' } }), SIMPLE_CLIENT_HEADERS);
     expectJsonResponse(call);
     expect(call.json.id).toBe('2');
     const result = call.json.result;
     expect(result.isError).toBe(false);
     expect(result.structuredContent).toEqual({ status: 'success', data: expectedReport('Beijing', result.structuredContent.data.date) });
-    expect(envelopeText(result)).toEqual(result.structuredContent);
+    expect(envelopeOf(result)).toEqual(result.structuredContent);
   });
 
   it('still reports invalid arguments as a VALIDATION_ERROR envelope', async () => {
-    const call = await rawPost(weather.url, rpc(3, 'tools/call', { name: 'get_forecast', arguments: { city: 'Beijing', days: 0 } }));
+    const call = await post(weather.url, rpc(3, 'tools/call', { name: 'get_forecast', arguments: { city: 'Beijing', days: 0 } }), SIMPLE_CLIENT_HEADERS);
     expectJsonResponse(call);
     expect(call.json.result.isError).toBe(true);
     expect(call.json.result.structuredContent).toEqual(errorEnvelope('VALIDATION_ERROR', ['days']));

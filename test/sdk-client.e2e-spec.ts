@@ -2,13 +2,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { todayUtc } from '../apps/weather-server/src/weather/weather.model.js';
-import { envelopeText } from './support/raw-http.js';
-import { startWeatherApp, type WeatherApp } from './support/weather-app.js';
 import { errorEnvelope, expectedForecast, expectedReport, INSTRUCTIONS, SERVER_INFO, WEATHER_TOOL_NAMES } from './support/weather-expectations.js';
+import { type RunningApp, startWeatherApp } from './kit/apps.js';
+import { envelopeOf } from './kit/http.js';
 
 /** The official TypeScript SDK 1.x client over Streamable HTTP, against the real weather-server. */
 describe('official SDK 1.x client (@modelcontextprotocol/sdk)', () => {
-  let weather: WeatherApp;
+  let weather: RunningApp;
   let client: Client;
   let transport: StreamableHTTPClientTransport;
 
@@ -65,7 +65,7 @@ describe('official SDK 1.x client (@modelcontextprotocol/sdk)', () => {
     const structured = result.structuredContent as { status: string; data: { date: string } };
     expect([before, after]).toContain(structured.data.date);
     expect(structured).toEqual({ status: 'success', data: expectedReport('Beijing', structured.data.date) });
-    expect(envelopeText(result as never)).toEqual(structured);
+    expect(envelopeOf(result as never)).toEqual(structured);
   });
 
   it('calls get_weather for 北京 in Fahrenheit', async () => {
@@ -81,7 +81,7 @@ describe('official SDK 1.x client (@modelcontextprotocol/sdk)', () => {
     const result = await client.callTool({ name: 'get_weather', arguments: { city: 'Atlantis' } });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toEqual(errorEnvelope('CITY_NOT_FOUND'));
-    expect(envelopeText(result as never)).toEqual(result.structuredContent);
+    expect(envelopeOf(result as never)).toEqual(result.structuredContent);
   });
 
   it.each<[string, string, Record<string, unknown>, string[]]>([

@@ -2,8 +2,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { todayUtc } from '../../apps/weather-server/src/weather/weather.model.js';
-import { startWeatherApp, type WeatherApp } from '../support/weather-app.js';
 import { expectedReport } from '../support/weather-expectations.js';
+import { type RunningApp, startWeatherApp } from '../kit/apps.js';
 
 const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'python/call_weather.py');
 
@@ -52,7 +52,7 @@ if (missing) console.log(`SKIP: Python MCP clients e2e: ${missing}`);
 const describeWithPython = missing ? describe.skip : describe;
 
 describeWithPython('Python clients over Streamable HTTP (official mcp SDK, FastMCP)', () => {
-  let weather: WeatherApp;
+  let weather: RunningApp;
   const expected = () => expectedReport('Beijing', todayUtc());
 
   beforeAll(async () => {

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { ACCEPT_BOTH, initializeParams, mcpFetch, mcpPost, notification, openSession, request } from '../fixtures/mcp-http.js';
-import { SseReader } from '../fixtures/sse.js';
-import type { WeatherApp } from '../support/weather-app.js';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
 import { eventually } from '../../libs/mcp/src/stores/testing/eventually.js';
 import { McpStreamHub } from '../../libs/mcp/src/transports/streams/stream-hub.js';
-import { callTool, onInstance, openLegacyStream, postLegacy, pubsubChannels, startWeatherInstance } from './scaling-support.js';
+import { invokeTool, onInstance, openSseSession, postToSseSession, pubsubChannels, startWeatherInstance } from './scaling-support.js';
+import { type RunningApp } from '../kit/apps.js';
+import { ACCEPT_BOTH, initializeParams, notification, openSession, post, postStream, rpc, sessionHeaders } from '../kit/http.js';
+import { SseReader } from '../kit/sse.js';
 
 /**
  * Two weather-server instances on one Redis, no sticky sessions: whatever instance a request reaches, the answer
@@ -13,9 +13,9 @@ import { callTool, onInstance, openLegacyStream, postLegacy, pubsubChannels, sta
  */
 describe('cross-instance routing over the message bus', () => {
   let redis: RedisServerHandle;
-  let a: WeatherApp;
-  let b: WeatherApp;
-  const base = (app: WeatherApp) => app.url.replace(/\/mcp$/, '');
+  let a: RunningApp;
+  let b: RunningApp;
+  const base = (app: RunningApp) => app.url.replace(/\/mcp$/, '');
 
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -31,20 +31,20 @@ describe('cross-instance routing over the message bus', () => {
 
   describe('legacy HTTP+SSE', () => {
     it('answers a POST /messages that reached B on the stream held by A', async () => {
-      const stream = await openLegacyStream(base(a));
+      const stream = await openSseSession(base(a));
       try {
         const onB = onInstance(stream.endpoint, base(b));
-        expect((await postLegacy(onB, request(1, 'initialize', initializeParams('2024-11-05')))).status).toBe(202);
+        expect((await postToSseSession(onB, rpc(1, 'initialize', initializeParams('2024-11-05')))).status).toBe(202);
         expect(await stream.nextMessage()).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05', serverInfo: { name: 'weather-server' } } });
-        expect((await postLegacy(onB, notification('notifications/initialized'))).status).toBe(202);
+        expect((await postToSseSession(onB, notification('notifications/initialized'))).status).toBe(202);
 
-        expect((await postLegacy(onB, request(2, 'tools/call', { name: 'get_weather', arguments: { city: 'Tokyo' } }))).status).toBe(202);
+        expect((await postToSseSession(onB, rpc(2, 'tools/call', { name: 'get_weather', arguments: { city: 'Tokyo' } }))).status).toBe(202);
         const answer = await stream.nextMessage();
         expect(answer).toMatchObject({ id: 2, result: { isError: false } });
         expect(answer.result.structuredContent).toMatchObject({ status: 'success' });
 
         // A and B interleaved: each answer still comes on the one stream.
-        expect((await postLegacy(stream.endpoint, request(3, 'ping'))).status).toBe(202);
+        expect((await postToSseSession(stream.endpoint, rpc(3, 'ping'))).status).toBe(202);
         expect(await stream.nextMessage()).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
       } finally {
         await stream.close();
@@ -52,19 +52,19 @@ describe('cross-instance routing over the message bus', () => {
     });
 
     it('refuses on B a session that does not exist or is not a legacy one (404), as A does', async () => {
-      const unknown = await postLegacy(`${base(b)}/messages?sessionId=nope`, request(1, 'ping'));
+      const unknown = await postToSseSession(`${base(b)}/messages?sessionId=nope`, rpc(1, 'ping'));
       expect(unknown.status).toBe(404);
       const { sessionId } = await openSession(a.url);
-      const streamable = await postLegacy(`${base(b)}/messages?sessionId=${encodeURIComponent(sessionId)}`, request(1, 'ping'));
+      const streamable = await postToSseSession(`${base(b)}/messages?sessionId=${encodeURIComponent(sessionId)}`, rpc(1, 'ping'));
       expect(streamable.status).toBe(404);
     });
 
     it('ends the route when the stream closes: no subscription is left on Redis, and B then answers 404', async () => {
-      const stream = await openLegacyStream(base(a));
+      const stream = await openSseSession(base(a));
       expect(await pubsubChannels(redis.url, 'mcp:route:*')).toContain(`mcp:route:legacy-sse:${stream.sessionId}`);
       await stream.close();
       await eventually(async () => (await pubsubChannels(redis.url, 'mcp:route:*')).length === 0, 5_000, 'route released');
-      await eventually(async () => (await postLegacy(onInstance(stream.endpoint, base(b)), request(1, 'ping'))).status === 404, 5_000, 'session ended');
+      await eventually(async () => (await postToSseSession(onInstance(stream.endpoint, base(b)), rpc(1, 'ping'))).status === 404, 5_000, 'session ended');
     });
   });
 
@@ -98,15 +98,15 @@ describe('cross-instance routing over the message bus', () => {
     });
 
     it("settles a tool's elicitation on A with the client's answer POSTed to B", async () => {
-      const init = await mcpPost(a.url, request(1, 'initialize', { ...initializeParams('2025-11-25'), capabilities: { elicitation: {} } }));
+      const init = await post(a.url, rpc(1, 'initialize', { ...initializeParams('2025-11-25'), capabilities: { elicitation: {} } }));
       const sessionId = init.headers.get('mcp-session-id')!;
-      const headers = { sessionId, protocolVersion: '2025-11-25' };
-      await mcpPost(a.url, notification('notifications/initialized'), headers);
-      const created = await callTool(b.url, 'create_weather_alert', { city: 'Paris', threshold_celsius: 30, priority: 'low', idempotency_key: `routing-${Date.now()}-0001` }, headers);
+      const headers = sessionHeaders(sessionId, '2025-11-25');
+      await post(a.url, notification('notifications/initialized'), headers);
+      const created = await invokeTool(b.url, 'create_weather_alert', { city: 'Paris', threshold_celsius: 30, priority: 'low', idempotency_key: `routing-${Date.now()}-0001` }, headers);
       const alertId = created.envelope.data.alert_id as string;
 
       // The call runs on A and asks the client; the POST stream carries the question.
-      const call = await mcpFetch(a.url, request(2, 'tools/call', { name: 'delete_weather_alert', arguments: { alert_id: alertId } }), { ...headers, accept: ACCEPT_BOTH });
+      const call = await postStream(a.url, rpc(2, 'tools/call', { name: 'delete_weather_alert', arguments: { alert_id: alertId } }), { ...headers, Accept: ACCEPT_BOTH });
       const reader = new SseReader(call);
       let question: any;
       while (!question) {
@@ -117,7 +117,7 @@ describe('cross-instance routing over the message bus', () => {
       expect(question).toMatchObject({ method: 'elicitation/create', id: expect.stringMatching(/^srv-/) });
 
       // The answer reaches B, which forwards it to A, where the call goes on.
-      const answer = await mcpPost(b.url, { jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } }, headers);
+      const answer = await post(b.url, { jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } }, headers);
       expect(answer.status).toBe(202);
       let result: any;
       while (!result) {
@@ -127,7 +127,7 @@ describe('cross-instance routing over the message bus', () => {
         if (message?.id === 2) result = message.result;
       }
       expect(result.structuredContent).toEqual({ status: 'success', data: { alert_id: alertId, deleted: true } });
-      expect((await callTool(b.url, 'list_weather_alerts', {}, headers)).envelope.data.alerts.map((alert: { alert_id: string }) => alert.alert_id)).not.toContain(alertId);
+      expect((await invokeTool(b.url, 'list_weather_alerts', {}, headers)).envelope.data.alerts.map((alert: { alert_id: string }) => alert.alert_id)).not.toContain(alertId);
       await eventually(async () => (await pubsubChannels(redis.url, 'mcp:client-response:*')).length === 0, 5_000, 'pending request released');
     });
   });

@@ -1,7 +1,8 @@
-import { ensureBuilt } from '../fixtures/build.js';
-import { SseReader } from '../fixtures/sse.js';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
-import { bullJobField, callTool, openLegacyStream, pollUntil, SpawnedWeatherServer } from './scaling-support.js';
+import { bullJobField, invokeTool, openSseSession, pollUntil } from './scaling-support.js';
+import { SpawnedWeatherServer } from '../kit/apps.js';
+import { ensureBuilt } from '../kit/build.js';
+import { SseReader } from '../kit/sse.js';
 
 /**
  * The built weather server (`node dist/apps/weather-server/main.js`) as two real processes on one Redis: one is
@@ -42,17 +43,17 @@ describe('an instance that dies or is stopped', () => {
 
   it('kill -9 of the instance running a job: the other takes it over and it ends within a bounded time', async () => {
     const [a, b] = await twoInstances();
-    const started = await callTool(a.url, 'generate_climate_report', { city: 'Sydney', years: 3 });
+    const started = await invokeTool(a.url, 'generate_climate_report', { city: 'Sydney', years: 3 });
     expect(started.envelope).toMatchObject({ status: 'pending' });
     const jobId = started.envelope.data.job_id as string;
 
     const runner = await runnerOf(jobId, [a, b]);
     const survivor = runner === a ? b : a;
-    expect((await callTool(survivor.url, 'get_job_status', { job_id: jobId })).envelope.status).toBe('pending');
+    expect((await invokeTool(survivor.url, 'get_job_status', { job_id: jobId })).envelope.status).toBe('pending');
     expect(await runner.stop('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
 
     // Lock expiry (2 s) + stalled checks (1 s) + a fresh 3 s run, with room to spare: never pending for ever.
-    const final = await pollUntil(() => callTool(survivor.url, 'get_job_status', { job_id: jobId }), (status) => status.envelope?.status !== 'pending', 20_000, 200);
+    const final = await pollUntil(() => invokeTool(survivor.url, 'get_job_status', { job_id: jobId }), (status) => status.envelope?.status !== 'pending', 20_000, 200);
     expect(['success', 'error']).toContain(final.envelope.status);
     expect(final.envelope).toMatchObject({ status: 'success', data: { city: { name: 'Sydney' } } });
     expect(await bullJobField(redis.url, jobId, 'pb')).toBeNull(); // completed and removed from the queue
@@ -64,25 +65,25 @@ describe('an instance that dies or is stopped', () => {
 
   it('SIGTERM: open SSE streams get a retry: hint and end, the running job finishes, and the process exits cleanly', async () => {
     const [a, b] = await twoInstances();
-    const started = await callTool(a.url, 'generate_climate_report', { city: 'Lima', years: 3 });
+    const started = await invokeTool(a.url, 'generate_climate_report', { city: 'Lima', years: 3 });
     const jobId = started.envelope.data.job_id as string;
     const runner = await runnerOf(jobId, [a, b]);
     const other = runner === a ? b : a;
 
-    const legacy = await openLegacyStream(runner.baseUrl);
+    const legacy = await openSseSession(runner.baseUrl);
     const stopping = runner.stop('SIGTERM', 20_000);
     // The stream is closed at once with a retry hint, while the job is still running.
     const rest = await legacy.reader.readToEnd(5_000);
     expect(rest.some((item) => item.kind === 'event' && item.retry !== undefined && item.retry > 0)).toBe(true);
     expect(legacy.reader.done).toBe(true);
-    expect((await callTool(other.url, 'get_job_status', { job_id: jobId })).envelope.status).toBe('pending');
+    expect((await invokeTool(other.url, 'get_job_status', { job_id: jobId })).envelope.status).toBe('pending');
 
     // Graceful: the worker finished its job before the process exited (Nest re-raises the signal once closed).
     expect(cleanExit(await stopping)).toBe(true);
-    expect((await callTool(other.url, 'get_job_status', { job_id: jobId })).envelope).toMatchObject({ status: 'success', data: { city: { name: 'Lima' } } });
+    expect((await invokeTool(other.url, 'get_job_status', { job_id: jobId })).envelope).toMatchObject({ status: 'success', data: { city: { name: 'Lima' } } });
 
     // Clients reconnect to the other instance.
-    const reconnected = await openLegacyStream(other.baseUrl);
+    const reconnected = await openSseSession(other.baseUrl);
     await reconnected.close();
     await other.stop('SIGTERM');
   }, 60_000);

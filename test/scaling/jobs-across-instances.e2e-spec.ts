@@ -1,17 +1,17 @@
 import 'reflect-metadata';
-import type { WeatherApp } from '../support/weather-app.js';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
 import { eventually } from '../../libs/mcp/src/stores/testing/eventually.js';
 import { MCP_JOB_QUEUE } from '../../libs/mcp/src/jobs/job-queue.interface.js';
 import { McpBullJobQueue } from '../../libs/mcp/src/jobs/bullmq-job.queue.js';
-import { McpJobExecutor } from '../../libs/mcp/src/jobs/mcp-job.executor.js';
-import { callTool, pollUntil, startWeatherInstance, withEnv } from './scaling-support.js';
+import { McpTaskWorker } from '../../libs/mcp/src/features/tasks/task-worker.js';
+import { invokeTool, pollUntil, startWeatherInstance } from './scaling-support.js';
+import { type RunningApp, withEnv } from '../kit/apps.js';
 
 /** Jobs on BullMQ and idempotency keys, with two weather-server instances sharing one Redis. */
 describe('jobs and idempotency across instances', () => {
   let redis: RedisServerHandle;
-  let a: WeatherApp;
-  let b: WeatherApp;
+  let a: RunningApp;
+  let b: RunningApp;
 
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -25,7 +25,7 @@ describe('jobs and idempotency across instances', () => {
     await redis?.stop();
   });
 
-  const runningOn = (app: WeatherApp) => (app.app.get(McpJobExecutor) as unknown as { running: Map<string, unknown> }).running;
+  const runningOn = (app: RunningApp) => (app.app.get(McpTaskWorker) as unknown as { running: Map<string, unknown> }).running;
 
   it('runs jobs on BullMQ with the redis option', () => {
     expect(a.app.get(MCP_JOB_QUEUE)).toBeInstanceOf(McpBullJobQueue);
@@ -33,11 +33,11 @@ describe('jobs and idempotency across instances', () => {
 
   it('a climate report started on A is polled on B, by get_job_status and by GET /mcp/jobs/<id>, until success', async () => {
     await withEnv({ REPORT_DELAY_MS: '400' }, async () => {
-      const started = await callTool(a.url, 'generate_climate_report', { city: 'Berlin', years: 2 });
+      const started = await invokeTool(a.url, 'generate_climate_report', { city: 'Berlin', years: 2 });
       expect(started.envelope).toMatchObject({ status: 'pending', data: { job_id: expect.stringMatching(/^job_/), poll_url: expect.stringMatching(/^\/mcp\/jobs\/job_/) } });
       const { job_id: jobId, poll_url: pollUrl } = started.envelope.data;
 
-      const final = await pollUntil(() => callTool(b.url, 'get_job_status', { job_id: jobId }), (status) => status.envelope?.status !== 'pending', 15_000);
+      const final = await pollUntil(() => invokeTool(b.url, 'get_job_status', { job_id: jobId }), (status) => status.envelope?.status !== 'pending', 15_000);
       expect(final.envelope).toMatchObject({ status: 'success', data: { city: { name: 'Berlin' }, years: [expect.any(Object), expect.any(Object)] } });
 
       const polled = await fetch(new URL(pollUrl, b.url));
@@ -48,27 +48,27 @@ describe('jobs and idempotency across instances', () => {
 
   it('cancel_job on the instance that does not run the job stops it where it runs, and it stays cancelled', async () => {
     await withEnv({ REPORT_DELAY_MS: '20000' }, async () => {
-      const started = await callTool(a.url, 'generate_climate_report', { city: 'Stockholm', years: 10 });
+      const started = await invokeTool(a.url, 'generate_climate_report', { city: 'Stockholm', years: 10 });
       const jobId = started.envelope.data.job_id as string;
       await eventually(() => runningOn(a).has(jobId) || runningOn(b).has(jobId), 10_000, 'the job started');
       const other = runningOn(a).has(jobId) ? b : a;
 
-      const cancelled = await callTool(other.url, 'cancel_job', { job_id: jobId });
+      const cancelled = await invokeTool(other.url, 'cancel_job', { job_id: jobId });
       expect(cancelled.envelope).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
       // The instance running it got the abort over the bus and stopped.
       await eventually(() => !runningOn(a).has(jobId) && !runningOn(b).has(jobId), 5_000, 'the job stopped');
-      expect((await callTool(a.url, 'get_job_status', { job_id: jobId })).envelope).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
+      expect((await invokeTool(a.url, 'get_job_status', { job_id: jobId })).envelope).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
     });
   });
 
   it('two parallel calls with one idempotency key, on A and on B, create exactly one alert and answer the same', async () => {
     const args = { city: 'Madrid', threshold_celsius: 38, priority: 'high', idempotency_key: `scale-${Date.now()}-duplicate` };
-    const [onA, onB] = await Promise.all([callTool(a.url, 'create_weather_alert', args), callTool(b.url, 'create_weather_alert', args)]);
+    const [onA, onB] = await Promise.all([invokeTool(a.url, 'create_weather_alert', args), invokeTool(b.url, 'create_weather_alert', args)]);
     expect(onA.envelope).toMatchObject({ status: 'success', data: { city: 'Madrid', threshold_celsius: 38 } });
     expect(onB.answer.result).toEqual(onA.answer.result);
 
     for (const app of [a, b]) {
-      const alerts = (await callTool(app.url, 'list_weather_alerts')).envelope.data.alerts as Array<{ city: string }>;
+      const alerts = (await invokeTool(app.url, 'list_weather_alerts')).envelope.data.alerts as Array<{ city: string }>;
       expect(alerts.filter((alert) => alert.city === 'Madrid')).toEqual([onA.envelope.data]);
     }
   });
@@ -76,9 +76,9 @@ describe('jobs and idempotency across instances', () => {
   it('alerts created on different instances at the same time are all kept (atomic per-tenant writes)', async () => {
     const cities = ['Lisbon', 'Rome', 'Amsterdam', 'Istanbul', 'Stockholm', 'Athens'];
     await Promise.all(
-      cities.map((city, index) => callTool(index % 2 ? b.url : a.url, 'create_weather_alert', { city, threshold_celsius: 20, priority: 'low', idempotency_key: `scale-${Date.now()}-${city}-k` })),
+      cities.map((city, index) => invokeTool(index % 2 ? b.url : a.url, 'create_weather_alert', { city, threshold_celsius: 20, priority: 'low', idempotency_key: `scale-${Date.now()}-${city}-k` })),
     );
-    const alerts = (await callTool(b.url, 'list_weather_alerts')).envelope.data.alerts as Array<{ city: string }>;
+    const alerts = (await invokeTool(b.url, 'list_weather_alerts')).envelope.data.alerts as Array<{ city: string }>;
     expect(alerts.map((alert) => alert.city)).toEqual(expect.arrayContaining(cities));
   });
 });

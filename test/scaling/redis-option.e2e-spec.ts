@@ -4,15 +4,16 @@ import {
   MCP_BUS,
   MCP_STORE,
   McpConfigurationError,
-  McpMemoryBus,
-  McpMemoryStore,
   McpModule,
-  McpRedisBus,
-  McpRedisStore,
   McpStoreUnavailableError,
   type McpKeyValueStore,
   type McpModuleOptions,
 } from '@nest-mcp/core';
+// The concrete stores and buses are internal: the public API has their interfaces and tokens only.
+import { McpMemoryBus } from '../../libs/mcp/src/stores/memory-message.bus.js';
+import { McpMemoryStore } from '../../libs/mcp/src/stores/memory.store.js';
+import { McpRedisBus } from '../../libs/mcp/src/stores/redis-message.bus.js';
+import { McpRedisStore } from '../../libs/mcp/src/stores/redis.store.js';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
 
 function boot(options: Partial<McpModuleOptions>) {

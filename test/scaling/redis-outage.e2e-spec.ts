@@ -1,13 +1,13 @@
 import 'reflect-metadata';
-import { mcpPost, openSession, request } from '../fixtures/mcp-http.js';
-import type { WeatherApp } from '../support/weather-app.js';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
-import { callTool, pollUntil, startWeatherInstance, withEnv } from './scaling-support.js';
+import { invokeTool, pollUntil, startWeatherInstance } from './scaling-support.js';
+import { type RunningApp, withEnv } from '../kit/apps.js';
+import { openSession, post, rpc } from '../kit/http.js';
 
 /** What a client sees while Redis is down: retryable refusals, never a job accepted and then lost; then recovery. */
 describe('a brief Redis outage', () => {
   let redis: RedisServerHandle;
-  let app: WeatherApp;
+  let app: RunningApp;
 
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -25,30 +25,30 @@ describe('a brief Redis outage', () => {
     await redis.stop();
 
     // A tool touching the store (the Redis alert store): an UNAVAILABLE envelope, retryable.
-    const list = await callTool(app.url, 'list_weather_alerts');
+    const list = await invokeTool(app.url, 'list_weather_alerts');
     expect(list.envelope).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE', retryable: true } });
 
     // A job cannot be recorded nor queued: refused as retryable, no pending envelope for a job that will not run.
-    const report = await callTool(app.url, 'generate_climate_report', { city: 'Tokyo', years: 1 });
+    const report = await invokeTool(app.url, 'generate_climate_report', { city: 'Tokyo', years: 1 });
     expect(report.envelope?.status).not.toBe('pending');
     expect(report.answer.error?.data ?? report.envelope).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE', retryable: true } });
 
     // A request in a session (the session lives in Redis): HTTP 503 with Retry-After.
-    const inSession = await mcpPost(app.url, request(2, 'tools/list'), { sessionId, protocolVersion: '2025-11-25' });
+    const inSession = await post(app.url, rpc(2, 'tools/list'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
     expect(inSession.status).toBe(503);
     expect(inSession.headers.get('retry-after')).toBe('1');
 
     redis = await startRedisServer({ port });
     // The connections come back by themselves (the restarted server is empty: the old session is gone).
-    await pollUntil(() => callTool(app.url, 'list_weather_alerts'), (answer) => answer.envelope?.status === 'success', 10_000);
-    const created = await callTool(app.url, 'create_weather_alert', { city: 'Tokyo', threshold_celsius: 35, priority: 'medium', idempotency_key: 'outage-recovered-0001' });
+    await pollUntil(() => invokeTool(app.url, 'list_weather_alerts'), (answer) => answer.envelope?.status === 'success', 10_000);
+    const created = await invokeTool(app.url, 'create_weather_alert', { city: 'Tokyo', threshold_celsius: 35, priority: 'medium', idempotency_key: 'outage-recovered-0001' });
     expect(created.envelope).toMatchObject({ status: 'success' });
 
     // And the job worker takes jobs again.
     await withEnv({ REPORT_DELAY_MS: '100' }, async () => {
-      const started = await pollUntil(() => callTool(app.url, 'generate_climate_report', { city: 'Tokyo', years: 1 }), (answer) => answer.envelope?.status === 'pending', 10_000);
+      const started = await pollUntil(() => invokeTool(app.url, 'generate_climate_report', { city: 'Tokyo', years: 1 }), (answer) => answer.envelope?.status === 'pending', 10_000);
       const jobId = started.envelope.data.job_id as string;
-      const done = await pollUntil(() => callTool(app.url, 'get_job_status', { job_id: jobId }), (answer) => answer.envelope?.status !== 'pending', 15_000);
+      const done = await pollUntil(() => invokeTool(app.url, 'get_job_status', { job_id: jobId }), (answer) => answer.envelope?.status !== 'pending', 15_000);
       expect(done.envelope).toMatchObject({ status: 'success' });
     });
   }, 60_000);

@@ -1,13 +1,12 @@
 import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
-import { Injectable, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { McpModule, McpResource, McpResourceNotifier } from '@nest-mcp/core';
-import { mcpPost, openSession, request } from '../fixtures/mcp-http.js';
-import { SseReader } from '../fixtures/sse.js';
+import { Injectable } from '@nestjs/common';
+import { McpResource, McpResourceNotifier } from '@nest-mcp/core';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
 import { eventually } from '../../libs/mcp/src/stores/testing/eventually.js';
 import { pubsubChannels } from './scaling-support.js';
+import { listenMcp, type RunningApp } from '../kit/apps.js';
+import { openSession, post, rpc, sessionHeaders } from '../kit/http.js';
+import { SseReader } from '../kit/sse.js';
 
 const WATCHED = 'test://watched';
 
@@ -19,21 +18,14 @@ class WatchedResource {
   }
 }
 
-async function startInstance(redisUrl: string): Promise<{ app: INestApplication; url: string }> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [McpModule.forRoot({ name: 'watch', version: '1.0.0', redis: { url: redisUrl } })],
-    providers: [WatchedResource],
-  }).compile();
-  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false, forceCloseConnections: true });
-  await app.listen(0, '127.0.0.1');
-  const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
-  return { app, url: `http://127.0.0.1:${port}/mcp` };
+function startInstance(redisUrl: string): Promise<RunningApp> {
+  return listenMcp({ name: 'watch', version: '1.0.0', redis: { url: redisUrl } }, [WatchedResource]);
 }
 
 describe('resource notifications across instances', () => {
   let redis: RedisServerHandle;
-  let a: { app: INestApplication; url: string };
-  let b: { app: INestApplication; url: string };
+  let a: RunningApp;
+  let b: RunningApp;
 
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -49,8 +41,8 @@ describe('resource notifications across instances', () => {
 
   it('subscribed through A, GET stream on B, changed on B: the client gets notifications/resources/updated once', async () => {
     const { sessionId } = await openSession(a.url);
-    const headers = { sessionId, protocolVersion: '2025-11-25' };
-    expect((await mcpPost(a.url, request(2, 'resources/subscribe', { uri: WATCHED }), headers)).json).toMatchObject({ result: {} });
+    const headers = sessionHeaders(sessionId, '2025-11-25');
+    expect((await post(a.url, rpc(2, 'resources/subscribe', { uri: WATCHED }), headers)).json).toMatchObject({ result: {} });
 
     const controller = new AbortController();
     const response = await fetch(b.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' }, signal: controller.signal });

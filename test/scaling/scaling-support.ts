@@ -1,33 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { REPO_ROOT, WEATHER_MAIN } from '../fixtures/build.js';
-import { envelopeOf, mcpPost, request, type PostOptions } from '../fixtures/mcp-http.js';
-import { SseReader, type SseItem } from '../fixtures/sse.js';
-import { startWeatherApp, type WeatherApp } from '../support/weather-app.js';
-import { freePort } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
-
-/** Sets `vars` in `process.env` while `run` runs, then puts back what was there. */
-export async function withEnv<T>(vars: Record<string, string>, run: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((key) => [key, process.env[key]]));
-  Object.assign(process.env, vars);
-  try {
-    return await run();
-  } finally {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  }
-}
+import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { callTool, envelopeOf, type HeaderOverrides, post } from '../kit/http.js';
+import { type SseItem, SseReader } from '../kit/sse.js';
 
 /** The weather server's AppModule in this process, sharing `redisUrl` (REDIS_URL only while it boots). */
-export function startWeatherInstance(redisUrl: string): Promise<WeatherApp> {
-  return withEnv({ REDIS_URL: redisUrl }, () => startWeatherApp());
+export function startWeatherInstance(redisUrl: string): Promise<RunningApp> {
+  return startWeatherApp({ env: { REDIS_URL: redisUrl } });
 }
 
 /** A stateless `tools/call`: the JSON-RPC answer and, for a result, its envelope. */
-export async function callTool(url: string, name: string, args: Record<string, unknown> = {}, options: PostOptions = {}) {
-  const response = await mcpPost(url, request(1, 'tools/call', { name, arguments: args }), options);
+export async function invokeTool(url: string, name: string, args: Record<string, unknown> = {}, headers: HeaderOverrides = {}) {
+  const response = await post(url, callTool(1, name, args), headers);
   const answer = response.messages.find((message) => message.id === 1);
   return { status: response.status, answer, envelope: answer?.result ? envelopeOf(answer.result) : undefined };
 }
@@ -43,8 +26,8 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
   }
 }
 
-/** A legacy HTTP+SSE stream (GET /sse) and the messages URL its `endpoint` event gave. */
-export interface LegacyStream {
+/** An HTTP+SSE (2024-11-05) stream (GET /sse) and the messages URL its `endpoint` event gave. */
+export interface SseSessionStream {
   reader: SseReader;
   /** The absolute messages URL, `…/messages?sessionId=…`. */
   endpoint: string;
@@ -54,7 +37,7 @@ export interface LegacyStream {
   close(): Promise<void>;
 }
 
-export async function openLegacyStream(baseUrl: string): Promise<LegacyStream> {
+export async function openSseSession(baseUrl: string): Promise<SseSessionStream> {
   const controller = new AbortController();
   const response = await fetch(`${baseUrl}/sse`, { headers: { Accept: 'text/event-stream' }, signal: controller.signal });
   if (response.status !== 200) throw new Error(`GET /sse answered ${response.status}`);
@@ -82,7 +65,7 @@ export async function openLegacyStream(baseUrl: string): Promise<LegacyStream> {
 }
 
 /** Sends one JSON-RPC message to a legacy messages URL. */
-export function postLegacy(endpoint: string, message: unknown): Promise<Response> {
+export function postToSseSession(endpoint: string, message: unknown): Promise<Response> {
   return fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(message) });
 }
 
@@ -113,71 +96,3 @@ export async function bullJobField(redisUrl: string, jobId: string, field: strin
     client.disconnect();
   }
 }
-
-/** The built weather server (`node dist/apps/weather-server/main.js`) as a child process on a free port. */
-export class SpawnedWeatherServer {
-  stderr = '';
-  private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-
-  private constructor(
-    readonly child: ChildProcess,
-    readonly port: number,
-  ) {
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-20_000)));
-    child.stdout?.resume();
-    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    running.add(child);
-    void this.exited.then(() => running.delete(child));
-  }
-
-  static async start(env: Record<string, string>): Promise<SpawnedWeatherServer> {
-    const port = await freePort();
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MCP_') && key !== 'REDIS_URL'));
-    const child = spawn(process.execPath, [WEATHER_MAIN], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...clean, ...env, PORT: String(port), HOST: '127.0.0.1' } });
-    const server = new SpawnedWeatherServer(child, port);
-    await server.waitForStderr(/MCP endpoint on/, 20_000);
-    return server;
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  get baseUrl(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  get url(): string {
-    return `${this.baseUrl}/mcp`;
-  }
-
-  async waitForStderr(pattern: RegExp, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!pattern.test(this.stderr)) {
-      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`weather-server exited:\n${this.stderr}`);
-      if (Date.now() > deadline) throw new Error(`weather-server did not print ${pattern} within ${timeoutMs} ms:\n${this.stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-
-  /** Signals the process (by its PID) and waits for it to exit, up to `timeoutMs`. */
-  async stop(signal: NodeJS.Signals, timeoutMs = 15_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    if (this.child.exitCode === null && this.child.signalCode === null) process.kill(this.pid, signal);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`pid ${this.pid} did not exit within ${timeoutMs} ms after ${signal}:\n${this.stderr}`)), timeoutMs);
-    });
-    try {
-      return await Promise.race([this.exited, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-}
-
-/** Children still running when the test process exits are killed, even if a test failed before stopping them. */
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});

@@ -1,6 +1,6 @@
-import { callTool, envelopeOf, post, type HttpAnswer } from './fixtures/http.js';
-import type { RunningApp } from './fixtures/sec-app.js';
-import { KEYS, MCP_API_KEYS, startWeather } from './fixtures/weather-app.js';
+import { KEYS, MCP_API_KEYS } from './fixtures/weather-app.js';
+import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { callTool, envelopeOf, type HttpAnswer, post } from '../kit/http.js';
 
 /**
  * The sample's alerts are bounded: a tenant keeps at most 1 000 (one more is ALERT_LIMIT_REACHED, retryable,
@@ -25,7 +25,7 @@ describe('alert limits of the sample (in-memory store)', () => {
   let app: RunningApp;
 
   beforeAll(async () => {
-    app = await startWeather({ MCP_API_KEYS });
+    app = await startWeatherApp({ env: { MCP_API_KEYS } });
     // 1 000 alerts for tenant-a, 50 per batched POST.
     for (let batch = 0; batch < MAX_ALERTS / 50; batch++) {
       const calls = Array.from({ length: 50 }, (_, index) => createCall(index + 1, `limit-${batch}-${index}`));

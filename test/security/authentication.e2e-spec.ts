@@ -1,9 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpAuthError, type McpAuthenticator } from '@nest-mcp/core';
-import { callTool, envelopeOf, expectNoLeak, post, request, rpc, toolNames, type HttpAnswer } from './fixtures/http.js';
-import { SEC_TOOL_NAMES, startSecApp, type RunningApp } from './fixtures/sec-app.js';
+import { SEC_TOOL_NAMES, startSecApp } from './fixtures/sec-app.js';
 import { HS_SECRET, keyPair, OTHER_HS_SECRET, signToken, startJwksServer, tamperedToken, unsignedToken, type JwksServer, type KeyPair } from './fixtures/tokens.js';
+import { type RunningApp } from '../kit/apps.js';
+import { callTool, envelopeOf, expectNoLeak, type HttpAnswer, post, rpc, send, toolNames } from '../kit/http.js';
 
 /**
  * Authentication of every MCP route over a real socket: 401 challenges (RFC 6750 / RFC 9728), JWT verification
@@ -45,9 +46,9 @@ type RouteCall = (app: RunningApp, headers: Record<string, string>) => Promise<H
 /** Every MCP route, called as a client would. */
 const ROUTES: [string, RouteCall][] = [
   ['POST /mcp', (app, headers) => post(app.url, rpc(1, 'ping'), headers)],
-  ['GET /mcp', (app, headers) => request(app.url, { method: 'GET', headers: { Accept: 'text/event-stream', ...headers } })],
-  ['DELETE /mcp', (app, headers) => request(app.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': 'some-session', ...headers } })],
-  ['GET /sse', (app, headers) => request(`${app.base}/sse`, { method: 'GET', headers: { Accept: 'text/event-stream', ...headers } })],
+  ['GET /mcp', (app, headers) => send(app.url, { method: 'GET', headers: { Accept: 'text/event-stream', ...headers } })],
+  ['DELETE /mcp', (app, headers) => send(app.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': 'some-session', ...headers } })],
+  ['GET /sse', (app, headers) => send(`${app.base}/sse`, { method: 'GET', headers: { Accept: 'text/event-stream', ...headers } })],
   ['POST /messages', (app, headers) => post(`${app.base}/messages?sessionId=some-session`, rpc(1, 'ping'), headers)],
 ];
 
@@ -82,9 +83,9 @@ describe('authentication on every MCP route', () => {
       const headers = { 'X-API-Key': API_KEY_RW };
       expect((await post(app.url, rpc(1, 'ping'), headers)).status).toBe(200);
       // No session: 400/404 from the transport, not 401.
-      expect((await request(app.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': 'nope', ...headers } })).status).toBe(404);
+      expect((await send(app.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': 'nope', ...headers } })).status).toBe(404);
       expect((await post(`${app.base}/messages?sessionId=nope`, rpc(1, 'ping'), headers)).status).toBe(404);
-      expect((await request(app.url, { method: 'GET', headers: { Accept: 'application/json', ...headers } })).status).toBe(400);
+      expect((await send(app.url, { method: 'GET', headers: { Accept: 'application/json', ...headers } })).status).toBe(400);
       const controller = new AbortController();
       const sse = await fetch(`${app.base}/sse`, { headers: { Accept: 'text/event-stream', ...headers }, signal: controller.signal });
       expect(sse.status).toBe(200);

@@ -1,9 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { callTool, endpointOf, sseMessages, envelopeOf, expectNoLeak, holdSse, initializeRequest, openSession, post, request, rpc, toolNames, type HttpAnswer } from './fixtures/http.js';
 import { HS_SECRET, signToken } from './fixtures/tokens.js';
-import { KEYS, MCP_API_KEYS, startWeather } from './fixtures/weather-app.js';
-import { startSecApp, type RunningApp } from './fixtures/sec-app.js';
+import { KEYS, MCP_API_KEYS } from './fixtures/weather-app.js';
+import { startSecApp } from './fixtures/sec-app.js';
+import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { callTool, envelopeOf, expectNoLeak, type HttpAnswer, initializeRequest, openSession, post, rpc, send, toolNames } from '../kit/http.js';
+import { endpointOf, openSse, sseMessages } from '../kit/sse.js';
 
 /**
  * Authorization against the real weather-server (configured from MCP_API_KEYS / MCP_JWT_SECRET): scope-filtered
@@ -40,7 +42,7 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
   let app: RunningApp;
 
   beforeAll(async () => {
-    app = await startWeather({ MCP_API_KEYS, MCP_JWT_SECRET: HS_SECRET });
+    app = await startWeatherApp({ env: { MCP_API_KEYS, MCP_JWT_SECRET: HS_SECRET } });
   });
   afterAll(() => app?.close());
 
@@ -66,7 +68,7 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
     });
 
     it('the 403 also happens inside a session, with the id of the request', async () => {
-      const sessionId = await openSession(app.url, key(KEYS.readOnly));
+      const sessionId = (await openSession(app.url, { headers: key(KEYS.readOnly) })).sessionId;
       const answer = await post(app.url, callTool('call-1', 'create_weather_alert', alertArgs()), { ...key(KEYS.readOnly), 'Mcp-Session-Id': sessionId });
       expectForbidden403(answer, 'call-1');
     });
@@ -153,7 +155,7 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
 
   describe('sessions are bound to their creator', () => {
     it("tenant A's session used with tenant B's credentials → 404; with A's → works", async () => {
-      const sessionId = await openSession(app.url, key(KEYS.a));
+      const sessionId = (await openSession(app.url, { headers: key(KEYS.a) })).sessionId;
       const asB = await post(app.url, rpc(2, 'tools/list'), { ...key(KEYS.b), 'Mcp-Session-Id': sessionId });
       expect(asB.status).toBe(404);
       expect(asB.json).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
@@ -164,7 +166,7 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
     });
 
     it("B cannot call tools in A's session (the call does not run)", async () => {
-      const sessionId = await openSession(app.url, key(KEYS.a));
+      const sessionId = (await openSession(app.url, { headers: key(KEYS.a) })).sessionId;
       const answer = await post(app.url, callTool(2, 'create_weather_alert', alertArgs('Berlin')), { ...key(KEYS.b), 'Mcp-Session-Id': sessionId });
       expect(answer.status).toBe(404);
       const listedA = envelopeOf(await post(app.url, callTool(3, 'list_weather_alerts'), key(KEYS.a))).data.alerts;
@@ -173,17 +175,17 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
     });
 
     it("B can neither open A's GET stream nor DELETE A's session; A's session survives", async () => {
-      const sessionId = await openSession(app.url, key(KEYS.a));
-      const stream = await holdSse(app.url, { ...key(KEYS.b), 'Mcp-Session-Id': sessionId });
+      const sessionId = (await openSession(app.url, { headers: key(KEYS.a) })).sessionId;
+      const stream = await openSse(app.url, { ...key(KEYS.b), 'Mcp-Session-Id': sessionId });
       stream.close();
       expect(stream.status).toBe(404);
-      const deleted = await request(app.url, { method: 'DELETE', headers: { ...key(KEYS.b), 'Mcp-Session-Id': sessionId } });
+      const deleted = await send(app.url, { method: 'DELETE', headers: { ...key(KEYS.b), 'Mcp-Session-Id': sessionId } });
       expect(deleted.status).toBe(404);
       expect((await post(app.url, rpc(5, 'ping'), { ...key(KEYS.a), 'Mcp-Session-Id': sessionId })).status).toBe(200);
     });
 
     it('another subject of the same tenant cannot use the session either', async () => {
-      const sessionId = await openSession(app.url, await jwt({ sub: 'alice', tenant_id: 'shared-co', scope: 'weather:read' }));
+      const sessionId = (await openSession(app.url, { headers: await jwt({ sub: 'alice', tenant_id: 'shared-co', scope: 'weather:read' }) })).sessionId;
       const bob = await post(app.url, rpc(2, 'ping'), { ...(await jwt({ sub: 'bob', tenant_id: 'shared-co', scope: 'weather:read' })), 'Mcp-Session-Id': sessionId });
       expect(bob.status).toBe(404);
       const alice = await post(app.url, rpc(3, 'ping'), { ...(await jwt({ sub: 'alice', tenant_id: 'shared-co', scope: 'weather:read' })), 'Mcp-Session-Id': sessionId });
@@ -191,7 +193,7 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
     });
 
     it("legacy SSE: B cannot post into A's /messages session; A can", async () => {
-      const stream = await holdSse(`${app.base}/sse`, key(KEYS.a));
+      const stream = await openSse(`${app.base}/sse`, key(KEYS.a));
       try {
         expect(stream.status).toBe(200);
         const messages = endpointOf(stream.firstEvent);
@@ -210,7 +212,7 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
     });
 
     it('session ids are unguessable: long, random and distinct', async () => {
-      const ids = await Promise.all([1, 2, 3].map(() => openSession(app.url, key(KEYS.a))));
+      const ids = await Promise.all([1, 2, 3].map(async () => (await openSession(app.url, { headers: key(KEYS.a) })).sessionId));
       expect(new Set(ids).size).toBe(3);
       for (const id of ids) {
         expect(id.length).toBeGreaterThanOrEqual(22);
@@ -231,7 +233,7 @@ describe('stream resumption is bound to the session (Last-Event-ID)', () => {
 
   /** Runs `chatty` in a new session of `apiKey`; returns the session and the SSE events (id, kind) of the reply. */
   async function chattyStream(apiKey: string): Promise<{ sessionId: string; eventIds: string[]; primeId?: string; messageIds: string[]; text: string }> {
-    const sessionId = await openSession(app.url, { 'X-API-Key': apiKey });
+    const sessionId = (await openSession(app.url, { headers: { 'X-API-Key': apiKey } })).sessionId;
     const answer = await post(app.url, callTool(1, 'chatty'), { 'X-API-Key': apiKey, 'Mcp-Session-Id': sessionId });
     expect(answer.status).toBe(200);
     expect(answer.contentType).toMatch(/^text\/event-stream/);
@@ -244,7 +246,7 @@ describe('stream resumption is bound to the session (Last-Event-ID)', () => {
   }
 
   const resume = (apiKey: string, sessionId: string, lastEventId: string) =>
-    request(app.url, { method: 'GET', headers: { 'X-API-Key': apiKey, 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream', 'Last-Event-ID': lastEventId } });
+    send(app.url, { method: 'GET', headers: { 'X-API-Key': apiKey, 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream', 'Last-Event-ID': lastEventId } });
 
   it('the owner can replay its stream after a message event id (sanity check of the mechanism)', async () => {
     const { sessionId, messageIds, text } = await chattyStream(A);
@@ -264,7 +266,7 @@ describe('stream resumption is bound to the session (Last-Event-ID)', () => {
 
   it("another tenant's session cannot replay A's events with A's Last-Event-ID", async () => {
     const { eventIds } = await chattyStream(A);
-    const sessionOfB = await openSession(app.url, { 'X-API-Key': B });
+    const sessionOfB = (await openSession(app.url, { headers: { 'X-API-Key': B } })).sessionId;
     for (const lastEventId of eventIds) {
       const replay = await resume(B, sessionOfB, lastEventId);
       expect(replay.status).toBe(404);
@@ -274,7 +276,7 @@ describe('stream resumption is bound to the session (Last-Event-ID)', () => {
 
   it("A's own second session cannot replay the first session's events either", async () => {
     const { messageIds } = await chattyStream(A);
-    const second = await openSession(app.url, { 'X-API-Key': A });
+    const second = (await openSession(app.url, { headers: { 'X-API-Key': A } })).sessionId;
     for (const lastEventId of messageIds) {
       const replay = await resume(A, second, lastEventId);
       expect(replay.status).toBe(404);

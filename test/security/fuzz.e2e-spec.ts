@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { assertJsonRpcResponse, JSON_HEADERS, post, rpc, sseMessages, type HttpAnswer } from './fixtures/http.js';
-import { startWeather } from './fixtures/weather-app.js';
-import type { RunningApp } from './fixtures/sec-app.js';
+import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { assertJsonRpcResponse, type HttpAnswer, JSON_HEADERS, post, rpc } from '../kit/http.js';
+import { sseMessages } from '../kit/sse.js';
 
 /**
  * Property-based robustness of POST /mcp (weather-server, no auth): whatever bytes or JSON arrive, the answer is
@@ -112,7 +112,7 @@ describe('fuzzing POST /mcp (fast-check)', () => {
   let app: RunningApp;
 
   beforeAll(async () => {
-    app = await startWeather();
+    app = await startWeatherApp();
   });
 
   afterAll(() => app?.close());

@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { callTool, envelopeOf, expectNoLeak, post } from './fixtures/http.js';
-import { CityDto, INTERNAL_SECRET, observed, startSecApp, type RunningApp } from './fixtures/sec-app.js';
+import { CityDto, INTERNAL_SECRET, observed, startSecApp } from './fixtures/sec-app.js';
+import { type RunningApp } from '../kit/apps.js';
+import { callTool, envelopeOf, expectNoLeak, post } from '../kit/http.js';
 
 /**
  * User guards and interceptors on tools (`@UseGuards` / `@UseInterceptors` next to `@McpTool`): they run in an

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
-import { callTool, envelopeOf, post } from './fixtures/http.js';
 import { attemptsByKey, startFlakyWriteApp, type FirstAttemptOutcome } from './fixtures/idempotent-app.js';
-import type { RunningApp } from './fixtures/sec-app.js';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
 import { startWeatherInstance } from '../scaling/scaling-support.js';
-import type { WeatherApp } from '../support/weather-app.js';
+import { type RunningApp } from '../kit/apps.js';
+import { callTool, envelopeOf, post } from '../kit/http.js';
 
 /**
  * An idempotency key remembers only a call that completed. A failure (a thrown error, INTERNAL_ERROR, TIMEOUT,
@@ -63,8 +62,8 @@ describe('idempotency keys remember completed calls only', () => {
 
 describe('the sample Redis alert store under concurrent creates (two instances, one redis-server)', () => {
   let redis: RedisServerHandle;
-  let a: WeatherApp;
-  let b: WeatherApp;
+  let a: RunningApp;
+  let b: RunningApp;
 
   beforeAll(async () => {
     redis = await startRedisServer();

@@ -1,7 +1,7 @@
-import { callTool, envelopeOf, post, rpc, sleep } from './fixtures/http.js';
 import { JOB_KEYS, jobRuns, resetJobRuns, startJobApp } from './fixtures/job-app.js';
-import type { RunningApp } from './fixtures/sec-app.js';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
+import { type RunningApp } from '../kit/apps.js';
+import { callTool, envelopeOf, post, rpc, sleep } from '../kit/http.js';
 
 /**
  * Jobs in memory mode (no redis option): one tenant submitting many long-running calls must not take every

@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
-import { callTool, envelopeOf, holdSse, initializeRequest, openSession, post, request, rpc, sleep, type HttpAnswer } from './fixtures/http.js';
-import { startSecApp, type RunningApp } from './fixtures/sec-app.js';
-import { startWeather } from './fixtures/weather-app.js';
+import { startSecApp } from './fixtures/sec-app.js';
+import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { callTool, envelopeOf, type HttpAnswer, initializeRequest, openSession, post, rpc, send, sleep } from '../kit/http.js';
+import { type OpenSse, openSse } from '../kit/sse.js';
 
 /**
  * Bounds against hostile input and runaway tenants: body size, media type, JSON shape (depth, collection size),
@@ -53,7 +54,7 @@ async function expectPingAnswers(url: string, headers: Record<string, string> = 
 describe('request limits (weather-server defaults)', () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startWeather();
+    app = await startWeatherApp();
   });
   afterAll(() => app?.close());
 
@@ -84,7 +85,7 @@ describe('request limits (weather-server defaults)', () => {
       async (contentType) => {
         const headers: Record<string, string> = { Accept: 'application/json, text/event-stream' };
         if (contentType !== '') headers['Content-Type'] = contentType;
-        const answer = await request(app.url, { method: 'POST', headers, body: JSON.stringify(rpc(1, 'ping')) });
+        const answer = await send(app.url, { method: 'POST', headers, body: JSON.stringify(rpc(1, 'ping')) });
         expect(answer.status).toBe(415);
         expect(answer.json).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
       },
@@ -175,7 +176,7 @@ describe('request limits (weather-server defaults)', () => {
     });
 
     it('a JSON array inside a 2025-11-25 session (no header) → -32600', async () => {
-      const sessionId = await openSession(app.url);
+      const sessionId = (await openSession(app.url)).sessionId;
       expectJsonRpcError(await post(app.url, batch, { 'Mcp-Session-Id': sessionId }), -32600);
     });
 
@@ -222,7 +223,7 @@ describe('maxBodyBytes: 1000', () => {
   });
 
   it('the limit also applies to POST /messages (legacy SSE)', async () => {
-    const stream = await holdSse(`${app.base}/sse`, {});
+    const stream = await openSse(`${app.base}/sse`, {});
     try {
       const endpoint = /^data:\s*(.+)$/m.exec(stream.firstEvent)![1].trim();
       expect((await post(endpoint, JSON.stringify(rpc(1, 'ping', { pad: 'x'.repeat(2000) })))).status).toBe(413);
@@ -292,7 +293,7 @@ describe('per-tenant rate limit (limits.rateLimit: { limit: 3, windowMs: 60000 }
   });
 
   it('a new session does not reset the tenant window', async () => {
-    const sessionId = await openSession(app.url, { 'X-API-Key': A });
+    const sessionId = (await openSession(app.url, { headers: { 'X-API-Key': A } })).sessionId;
     const answer = await post(app.url, callTool(6, 'whoami'), { 'X-API-Key': A, 'Mcp-Session-Id': sessionId });
     expect(envelopeOf(answer).error?.code).toBe('RATE_LIMITED');
   });
@@ -340,31 +341,31 @@ describe('per-tenant stream cap (limits.maxStreamsPerTenant: 1)', () => {
   afterAll(() => app?.close());
 
   it('a second SSE stream (GET /sse) of the tenant → 429; another tenant still gets one; closing frees the slot', async () => {
-    const first = await holdSse(`${app.base}/sse`, { 'X-API-Key': A });
-    let reopened: Awaited<ReturnType<typeof holdSse>> | undefined;
+    const first = await openSse(`${app.base}/sse`, { 'X-API-Key': A });
+    let reopened: OpenSse | undefined;
     try {
       expect(first.status).toBe(200);
       expect(first.contentType).toMatch(/^text\/event-stream/);
 
-      const second = await holdSse(`${app.base}/sse`, { 'X-API-Key': A });
+      const second = await openSse(`${app.base}/sse`, { 'X-API-Key': A });
       second.close();
       expect(second.status).toBe(429);
       expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(JSON.parse(second.firstEvent)).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
 
       // A GET stream of a Streamable HTTP session counts against the same cap.
-      const sessionId = await openSession(app.url, { 'X-API-Key': A });
-      const standalone = await holdSse(app.url, { 'X-API-Key': A, 'Mcp-Session-Id': sessionId });
+      const sessionId = (await openSession(app.url, { headers: { 'X-API-Key': A } })).sessionId;
+      const standalone = await openSse(app.url, { 'X-API-Key': A, 'Mcp-Session-Id': sessionId });
       standalone.close();
       expect(standalone.status).toBe(429);
 
-      const otherTenant = await holdSse(`${app.base}/sse`, { 'X-API-Key': B });
+      const otherTenant = await openSse(`${app.base}/sse`, { 'X-API-Key': B });
       otherTenant.close();
       expect(otherTenant.status).toBe(200);
 
       first.close();
       for (let attempt = 0; attempt < 40; attempt++) {
-        reopened = await holdSse(`${app.base}/sse`, { 'X-API-Key': A });
+        reopened = await openSse(`${app.base}/sse`, { 'X-API-Key': A });
         if (reopened.status === 200) break;
         reopened.close();
         await sleep(50);
@@ -404,12 +405,12 @@ describe('per-tenant session cap (limits.maxSessionsPerTenant: 1)', () => {
     // The first session still works.
     expect((await post(app.url, rpc(4, 'ping'), { 'X-API-Key': A, 'Mcp-Session-Id': sessionId })).status).toBe(200);
 
-    expect((await request(app.url, { method: 'DELETE', headers: { 'X-API-Key': A, 'Mcp-Session-Id': sessionId } })).status).toBe(200);
+    expect((await send(app.url, { method: 'DELETE', headers: { 'X-API-Key': A, 'Mcp-Session-Id': sessionId } })).status).toBe(200);
     expect((await post(app.url, initializeRequest(5), { 'X-API-Key': A })).status).toBe(200);
   });
 
   it('a legacy SSE stream is a session too: refused with 429 when the tenant is at its cap', async () => {
-    const stream = await holdSse(`${app.base}/sse`, { 'X-API-Key': A });
+    const stream = await openSse(`${app.base}/sse`, { 'X-API-Key': A });
     stream.close();
     expect(stream.status).toBe(429);
   });

@@ -1,9 +1,9 @@
 import { Catch, Injectable, Module, UseFilters, type ExceptionFilter } from '@nestjs/common';
 import { McpModule, McpTool, McpToolError } from '@nest-mcp/core';
-import { callTool, envelopeOf, post, sleep } from './fixtures/http.js';
 import { CapturingLogger, type CapturedLog } from './fixtures/capturing-logger.js';
-import { listen, startSecApp, type RunningApp } from './fixtures/sec-app.js';
-import { startWeather } from './fixtures/weather-app.js';
+import { startSecApp } from './fixtures/sec-app.js';
+import { listen, type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { callTool, envelopeOf, post, sleep } from '../kit/http.js';
 
 /**
  * What the server writes to its log when tools fail: an expected tool error (McpToolError, a call that ends
@@ -22,7 +22,7 @@ const bytesOf = (entries: CapturedLog[]) => entries.reduce((sum, entry) => sum +
 describe('logging of failing tools', () => {
   it('100 calls with an unknown city holding a forged log line: no ERROR, no stack, no raw line break', async () => {
     const logger = new CapturingLogger();
-    const app = await startWeather({}, logger);
+    const app = await startWeatherApp({ logger });
     try {
       const logged = logger.since();
       for (let id = 1; id <= 100; id++) {
@@ -133,7 +133,7 @@ class FilteredToolsModule {}
 describe('exception filters on tools still apply, method before class', () => {
   it('the method filter maps its error, the class filter the rest; neither is logged as ERROR', async () => {
     const logger = new CapturingLogger();
-    const app = await listen([FilteredToolsModule], logger);
+    const app = await listen([FilteredToolsModule], { logger: logger });
     try {
       const logged = logger.since();
       expect(envelopeOf(await post(app.url, callTool(1, 'domain_failure')))).toMatchObject({ status: 'error', error: { code: 'DOMAIN_RULE' } });

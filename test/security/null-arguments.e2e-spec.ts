@@ -1,6 +1,5 @@
-import { callTool, envelopeOf, openSession, post } from './fixtures/http.js';
-import type { RunningApp } from './fixtures/sec-app.js';
-import { startWeather } from './fixtures/weather-app.js';
+import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { callTool, envelopeOf, openSession, post } from '../kit/http.js';
 
 /**
  * A client sends `null` for an optional argument. The advertised inputSchema does not allow null there, so the
@@ -11,8 +10,8 @@ describe('null for an optional argument (weather-server, raw HTTP)', () => {
   let headers: Record<string, string>;
 
   beforeAll(async () => {
-    app = await startWeather();
-    headers = { 'Mcp-Session-Id': await openSession(app.url) };
+    app = await startWeatherApp();
+    headers = { 'Mcp-Session-Id': (await openSession(app.url)).sessionId };
   });
   afterAll(() => app?.close());
 

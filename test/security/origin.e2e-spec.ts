@@ -1,6 +1,6 @@
-import { post, request, rpc, type HttpAnswer } from './fixtures/http.js';
-import { startSecApp, type RunningApp } from './fixtures/sec-app.js';
-import { startWeather } from './fixtures/weather-app.js';
+import { startSecApp } from './fixtures/sec-app.js';
+import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { type HttpAnswer, post, rpc, send } from '../kit/http.js';
 
 /** DNS-rebinding protection: a foreign `Origin` gets 403 on every MCP route; local and configured origins pass. */
 
@@ -18,7 +18,7 @@ const ping = (url: string, origin?: string) => post(url, rpc(1, 'ping'), origin 
 describe('Origin validation (weather-server defaults)', () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startWeather();
+    app = await startWeatherApp();
   });
   afterAll(() => app?.close());
 
@@ -50,9 +50,9 @@ describe('Origin validation (weather-server defaults)', () => {
 
   it('the check covers GET/DELETE /mcp, GET /sse and POST /messages', async () => {
     const origin = { Origin: 'http://evil.example' };
-    expectOriginRefused(await request(app.url, { method: 'GET', headers: { Accept: 'text/event-stream', ...origin } }));
-    expectOriginRefused(await request(app.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': 'x', ...origin } }));
-    expectOriginRefused(await request(`${app.base}/sse`, { method: 'GET', headers: { Accept: 'text/event-stream', ...origin } }));
+    expectOriginRefused(await send(app.url, { method: 'GET', headers: { Accept: 'text/event-stream', ...origin } }));
+    expectOriginRefused(await send(app.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': 'x', ...origin } }));
+    expectOriginRefused(await send(`${app.base}/sse`, { method: 'GET', headers: { Accept: 'text/event-stream', ...origin } }));
     expectOriginRefused(await post(`${app.base}/messages?sessionId=x`, rpc(1, 'ping'), origin));
   });
 

@@ -1,7 +1,7 @@
-import { request } from './fixtures/http.js';
-import { startSecApp, type RunningApp } from './fixtures/sec-app.js';
+import { startSecApp } from './fixtures/sec-app.js';
 import { HS_SECRET } from './fixtures/tokens.js';
-import { startWeather } from './fixtures/weather-app.js';
+import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { send } from '../kit/http.js';
 
 /** RFC 9728 protected-resource metadata at the root and path-specific well-known URLs. */
 
@@ -26,7 +26,7 @@ describe('/.well-known/oauth-protected-resource when auth.resourceMetadata is co
   afterAll(() => app?.close());
 
   it.each([ROOT, FOR_PATH])('GET %s → 200 RFC 9728 JSON, without credentials', async (path) => {
-    const answer = await request(`${app.base}${path}`, { method: 'GET' });
+    const answer = await send(`${app.base}${path}`, { method: 'GET' });
     expect(answer.status).toBe(200);
     expect(answer.contentType).toMatch(/^application\/json/);
     expect(answer.json).toEqual({
@@ -39,7 +39,7 @@ describe('/.well-known/oauth-protected-resource when auth.resourceMetadata is co
   });
 
   it('the document contains no secret', async () => {
-    const answer = await request(`${app.base}${ROOT}`, { method: 'GET' });
+    const answer = await send(`${app.base}${ROOT}`, { method: 'GET' });
     expect(answer.text).not.toContain(HS_SECRET);
   });
 });
@@ -54,7 +54,7 @@ describe('/.well-known/oauth-protected-resource with only the required fields', 
   afterAll(() => app?.close());
 
   it.each([ROOT, FOR_PATH])('GET %s → resource, authorization_servers, bearer_methods_supported', async (path) => {
-    const answer = await request(`${app.base}${path}`, { method: 'GET' });
+    const answer = await send(`${app.base}${path}`, { method: 'GET' });
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({
       resource: 'https://mcp.example.com/mcp',
@@ -68,7 +68,7 @@ describe('/.well-known/oauth-protected-resource when not configured', () => {
   let weather: RunningApp;
   let fixture: RunningApp;
   beforeAll(async () => {
-    weather = await startWeather();
+    weather = await startWeatherApp();
     fixture = await startSecApp({ auth: { jwt: { secret: HS_SECRET } } });
   });
   afterAll(async () => {
@@ -77,13 +77,13 @@ describe('/.well-known/oauth-protected-resource when not configured', () => {
   });
 
   it.each([ROOT, FOR_PATH])('weather-server: GET %s → 404', async (path) => {
-    const answer = await request(`${weather.base}${path}`, { method: 'GET' });
+    const answer = await send(`${weather.base}${path}`, { method: 'GET' });
     expect(answer.status).toBe(404);
     expect(answer.text).not.toContain('authorization_servers');
   });
 
   it.each([ROOT, FOR_PATH])('JWT without resourceMetadata: GET %s → 404', async (path) => {
-    const answer = await request(`${fixture.base}${path}`, { method: 'GET' });
+    const answer = await send(`${fixture.base}${path}`, { method: 'GET' });
     expect(answer.status).toBe(404);
     expect(answer.text).not.toContain(HS_SECRET);
   });

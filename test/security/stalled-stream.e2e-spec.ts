@@ -1,8 +1,10 @@
 import { McpResourceNotifier } from '@nest-mcp/core';
-import { endpointOf, openSession, post, request, rpc, sleep, sseMessages, LATEST, type HttpAnswer } from './fixtures/http.js';
 import { LargeMessagesModule } from './fixtures/large-messages.module.js';
-import { listen, SecFixtureModule, type RunningApp } from './fixtures/sec-app.js';
+import { SecFixtureModule } from './fixtures/sec-app.js';
 import { openStalledReader, ServerSockets } from './fixtures/stalled-reader.js';
+import { listen, type RunningApp } from '../kit/apps.js';
+import { type HttpAnswer, LATEST, openSession, post, rpc, send, sleep } from '../kit/http.js';
+import { endpointOf, sseMessages } from '../kit/sse.js';
 
 /**
  * A client that opens an SSE stream and stops reading must not make the server hold every later message in
@@ -82,7 +84,7 @@ describe('a client that stops reading its SSE stream', () => {
 
   describe('Streamable HTTP', () => {
     it('a stalled GET stream is cut, and Last-Event-ID then replays every notification it was sent', async () => {
-      const sessionId = await openSession(app.url);
+      const sessionId = (await openSession(app.url)).sessionId;
       const headers = { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': LATEST };
       const reader = await openStalledReader(app.url, headers);
       expect(reader.status).toBe(200);
@@ -107,7 +109,7 @@ describe('a client that stops reading its SSE stream', () => {
       expect((await reader.resumeUntilClosed(3_000)).closed).toBe(true);
 
       // The client comes back: everything sent to the stream before the cut is replayed, in order.
-      const replay = await request(app.url, { method: 'GET', headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': primingId! } });
+      const replay = await send(app.url, { method: 'GET', headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': primingId! } });
       expect(replay.status).toBe(200);
       const replayed = sseMessages(replay.text);
       expect(replayed).toHaveLength(reached);
@@ -121,7 +123,7 @@ describe('a client that stops reading its SSE stream', () => {
     });
 
     it('a stalled POST stream is cut; Last-Event-ID then replays all its messages and the response', async () => {
-      const sessionId = await openSession(app.url);
+      const sessionId = (await openSession(app.url)).sessionId;
       const headers = { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': LATEST };
       const count = 80;
       const stop = sockets.sampleContinuously();
@@ -139,7 +141,7 @@ describe('a client that stops reading its SSE stream', () => {
       // Cut before the end: the reader got only part of the stream (unfixed, all of it once it read again).
       expect((resumed.text.match(/^event: message$/gm) ?? []).length).toBeLessThan(count + 1);
 
-      const replay = await request(app.url, { method: 'GET', headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': primingId! } });
+      const replay = await send(app.url, { method: 'GET', headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': primingId! } });
       expect(replay.status).toBe(200);
       const replayed = sseMessages(replay.text) as { method?: string; params?: { data?: { i: number } }; result?: { structuredContent?: unknown } }[];
       expect(replayed).toHaveLength(count + 1);

@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
 import { HS_SECRET, signToken } from './fixtures/tokens.js';
-import { ensureBuilt } from '../fixtures/build.js';
-import { StdioServer } from './fixtures/stdio.js';
 import { KEYS, MCP_API_KEYS } from './fixtures/weather-app.js';
+import { ensureBuilt, WEATHER_MAIN } from '../kit/build.js';
+import { StdioServerProcess } from '../kit/stdio.js';
 
 /**
  * stdio has no headers: the built weather server takes its credentials from MCP_TOKEN and checks them before
@@ -18,7 +18,7 @@ function names(response: any): string[] {
   return response.result.tools.map((tool: { name: string }) => tool.name).sort();
 }
 
-async function handshake(server: StdioServer): Promise<void> {
+async function handshake(server: StdioServerProcess): Promise<void> {
   server.send(INITIALIZE);
   const init = await server.response(1);
   expect(init.result.serverInfo.name).toBe('weather-server');
@@ -26,7 +26,7 @@ async function handshake(server: StdioServer): Promise<void> {
 }
 
 /** Every stdout line is exactly one JSON-RPC 2.0 message. */
-function expectProtocolOnly(server: StdioServer): void {
+function expectProtocolOnly(server: StdioServerProcess): void {
   for (const message of server.messages()) {
     expect(message).toMatchObject({ jsonrpc: '2.0' });
     expect('id' in message || 'method' in message).toBe(true);
@@ -34,9 +34,9 @@ function expectProtocolOnly(server: StdioServer): void {
 }
 
 describe('stdio credentials (node dist/apps/weather-server/main.js --stdio)', () => {
-  const running: StdioServer[] = [];
+  const running: StdioServerProcess[] = [];
   const start = (env: Record<string, string>) => {
-    const server = new StdioServer(env);
+    const server = new StdioServerProcess(WEATHER_MAIN, ['--stdio'], env);
     running.push(server);
     return server;
   };

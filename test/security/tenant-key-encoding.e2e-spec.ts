@@ -1,7 +1,6 @@
-import { callTool, envelopeOf, openSession, post, request, rpc } from './fixtures/http.js';
-import type { RunningApp } from './fixtures/sec-app.js';
 import { HS_SECRET, signToken } from './fixtures/tokens.js';
-import { startWeather } from './fixtures/weather-app.js';
+import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { callTool, envelopeOf, openSession, post, rpc, send } from '../kit/http.js';
 
 /**
  * Tenant ids are caller-controlled text inside store keys (`job:<tenant>:<id>`, `idem:<tenant>:<tool>:<key>`)
@@ -41,7 +40,7 @@ describe('tenant ids are escaped in store keys and session owners', () => {
   beforeAll(async () => {
     // Long enough that a job is still pending while another tenant tries to read and cancel it.
     process.env.REPORT_DELAY_MS = '20000';
-    app = await startWeather({ MCP_API_KEYS, MCP_JWT_SECRET: HS_SECRET });
+    app = await startWeatherApp({ env: { MCP_API_KEYS, MCP_JWT_SECRET: HS_SECRET } });
   });
 
   afterAll(async () => {
@@ -58,7 +57,7 @@ describe('tenant ids are escaped in store keys and session owners', () => {
     expect(status).toMatchObject({ status: 'error', error: { code: 'JOB_NOT_FOUND' } });
     const cancel = envelopeOf(await post(app.url, callTool(3, 'cancel_job', { job_id: crafted }), as(TENANTS.acme)));
     expect(cancel).toMatchObject({ status: 'error', error: { code: 'JOB_NOT_FOUND' } });
-    const polled = await request(`${app.url}/jobs/${encodeURIComponent(crafted)}`, { headers: as(TENANTS.acme) });
+    const polled = await send(`${app.url}/jobs/${encodeURIComponent(crafted)}`, { headers: as(TENANTS.acme) });
     expect(polled.status).toBe(404);
     expect(polled.json?.error?.data?.error?.code).toBe('JOB_NOT_FOUND');
 
@@ -93,7 +92,7 @@ describe('tenant ids are escaped in store keys and session owners', () => {
 
   it('a session of tenant "x\\0y" / subject "bob" is not accepted for tenant "x" / subject "y\\0bob"', async () => {
     const owner = await bearer('x\u0000y', 'bob');
-    const sessionId = await openSession(app.url, owner);
+    const sessionId = (await openSession(app.url, { headers: owner })).sessionId;
     expect((await post(app.url, rpc(2, 'ping'), { ...owner, 'Mcp-Session-Id': sessionId })).status).toBe(200);
     const other = await post(app.url, rpc(3, 'ping'), { ...(await bearer('x', 'y\u0000bob')), 'Mcp-Session-Id': sessionId });
     expect(other.status).toBe(404);
@@ -108,9 +107,9 @@ describe('tenant ids are escaped in store keys and session owners', () => {
     for (const asked of [jobId, `${owner.split(':').pop()}:${jobId}`]) {
       const foreign = envelopeOf(await post(app.url, callTool(1, 'get_job_status', { job_id: asked }), as(other)));
       expect(foreign).toMatchObject({ status: 'error', error: { code: 'JOB_NOT_FOUND' } });
-      expect((await request(`${app.url}/jobs/${encodeURIComponent(asked)}`, { headers: as(other) })).status).toBe(404);
+      expect((await send(`${app.url}/jobs/${encodeURIComponent(asked)}`, { headers: as(other) })).status).toBe(404);
     }
-    expect((await request(`${app.url}/jobs/${jobId}`, { headers: as(owner) })).status).toBe(200);
+    expect((await send(`${app.url}/jobs/${jobId}`, { headers: as(owner) })).status).toBe(200);
     const cancelled = envelopeOf(await post(app.url, callTool(2, 'cancel_job', { job_id: jobId }), as(owner)));
     expect(cancelled).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
   });

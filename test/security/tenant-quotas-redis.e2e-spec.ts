@@ -1,8 +1,9 @@
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
-import { callTool, envelopeOf, initializeRequest, post } from './fixtures/http.js';
-import { startSecApp, type RunningApp } from './fixtures/sec-app.js';
+import { startSecApp } from './fixtures/sec-app.js';
 import { KEYS, startWeatherWithOptions } from './fixtures/weather-app.js';
+import { type RunningApp } from '../kit/apps.js';
+import { callTool, envelopeOf, initializeRequest, post } from '../kit/http.js';
 
 /**
  * Quotas with the Redis store: counted in Redis (a sorted set per tenant and quota), so they hold across

@@ -1,7 +1,7 @@
-import { modernCall } from '../modern/support/modern-http.js';
-import { callTool, envelopeOf, initializeRequest, openSession, post, request, rpc, sleep } from './fixtures/http.js';
-import type { RunningApp } from './fixtures/sec-app.js';
+import { call2026 } from '../rev-2026-07-28/support/requests.js';
 import { KEYS, startWeatherWithOptions } from './fixtures/weather-app.js';
+import { type RunningApp } from '../kit/apps.js';
+import { callTool, envelopeOf, initializeRequest, openSession, post, rpc, send, sleep } from '../kit/http.js';
 
 /**
  * A tenant that floods the store (fresh idempotency keys, sessions, jobs) is held to its own quotas: beyond
@@ -49,7 +49,7 @@ describe('per-tenant store quotas (limits.maxStoredKeysPerTenant, idempotency.ma
 
   it("a tenant flooding create_weather_alert with fresh keys gets QUOTA_EXCEEDED; the other tenant's idle session, finished job and idempotency record survive", async () => {
     // Tenant B: an idle session, a finished job and an alert created under an idempotency key.
-    const sessionOfB = await openSession(app.url, B);
+    const sessionOfB = (await openSession(app.url, { headers: B })).sessionId;
     const keyOfB = freshKey('tenant-b-alert');
     const alertOfB = await createAlert(app, B, keyOfB);
     expect(alertOfB.status).toBe('success');
@@ -77,7 +77,7 @@ describe('per-tenant store quotas (limits.maxStoredKeysPerTenant, idempotency.ma
     expect((await post(app.url, rpc(2, 'tools/list'), { ...B, 'Mcp-Session-Id': sessionOfB })).status).toBe(200);
     // B's finished job is still there, over the tool and over its poll URL.
     expect((await pollJob(app, B, jobOfB)).status).toBe('success');
-    expect((await request(`${app.url}/jobs/${jobOfB}`, { headers: B })).status).toBe(200);
+    expect((await send(`${app.url}/jobs/${jobOfB}`, { headers: B })).status).toBe(200);
     // B's retry with the same key answers the first alert: no second alert.
     const retried = await createAlert(app, B, keyOfB);
     expect(retried.data.alert_id).toBe(alertOfB.data.alert_id);
@@ -113,7 +113,7 @@ describe('per-tenant store quotas (limits.maxStoredKeysPerTenant, idempotency.ma
     expect(job.error.message).toContain('limits.maxStoredKeysPerTenant');
 
     // The same over the 2026-07-28 tasks extension: a completed call with the envelope, not a task or a crash.
-    const asTask = await modernCall(app.url, 7, 'tools/call', { name: 'generate_climate_report', arguments: { city: 'Paris', years: 1 } }, {
+    const asTask = await call2026(app.url, 7, 'tools/call', { name: 'generate_climate_report', arguments: { city: 'Paris', years: 1 } }, {
       capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
       headers: A,
     });
@@ -122,7 +122,7 @@ describe('per-tenant store quotas (limits.maxStoredKeysPerTenant, idempotency.ma
 
     // B is unaffected; ending one of A's sessions frees its place at once.
     expect((await post(app.url, initializeRequest(100), B)).status).toBe(200);
-    expect((await request(app.url, { method: 'DELETE', headers: { ...A, 'Mcp-Session-Id': sessions[0] } })).status).toBe(200);
+    expect((await send(app.url, { method: 'DELETE', headers: { ...A, 'Mcp-Session-Id': sessions[0] } })).status).toBe(200);
     expect((await post(app.url, initializeRequest(101), A)).status).toBe(200);
   });
 });

@@ -60,9 +60,3 @@ export function errorEnvelope(code: string, fields?: string[]): Record<string, u
 function expectOfString(): unknown {
   return expect.stringMatching(/\S/);
 }
-
-/**
- * Anything that looks like a leaked stack trace or server file path: `    at fn (file:1:2)` lines, `.ts:12`
- * positions, absolute paths of this checkout or node_modules.
- */
-export const STACK_TRACE_PATTERN = /(^|\n|\\n)\s*at\s+\S+.*(\(|:\d+)|\.[cm]?[jt]s:\d+|\/work\/|node_modules|[A-Za-z]:\\\\/;

@@ -6,10 +6,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema, type LoggingMessageNotification, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { todayUtc } from '../../apps/weather-server/src/weather/weather.model.js';
 import { expectedReport } from '../support/weather-expectations.js';
-import { ensureBuilt, REPO_ROOT, WEATHER_MAIN } from '../fixtures/build.js';
-import { startFixtureApp, type FixtureApp } from '../fixtures/fixture-app.js';
-import { delay, envelopeOf, mcpPost, request } from '../fixtures/mcp-http.js';
 import { fixtureEvents, resetFixtureEvents, waitForFixtureEvent } from '../fixtures/streaming-tools.module.js';
+import { type RunningApp, startFixtureApp } from '../kit/apps.js';
+import { ensureBuilt, REPO_ROOT, WEATHER_MAIN } from '../kit/build.js';
+import { envelopeOf, post, rpc, sleep } from '../kit/http.js';
 
 /** The official TypeScript SDK 1.x client over each transport the server offers. */
 
@@ -20,7 +20,7 @@ function newClient(): Client {
 const FIXTURE_TOOLS = ['log_levels', 'slow_count', 'wait_for_abort'];
 
 describe('SDK 1.x StreamableHTTPClientTransport against the fixture server', () => {
-  let server: FixtureApp;
+  let server: RunningApp;
   let client: Client;
   let transport: StreamableHTTPClientTransport;
 
@@ -99,14 +99,14 @@ describe('SDK 1.x StreamableHTTPClientTransport against the fixture server', () 
     const sessionId = transport.sessionId!;
     await transport.terminateSession();
     expect(transport.sessionId).toBeUndefined();
-    const after = await mcpPost(server.url, request(1, 'tools/list'), { sessionId });
+    const after = await post(server.url, rpc(1, 'tools/list'), { 'Mcp-Session-Id': sessionId });
     expect(after.status).toBe(404);
     expect(after.json).toMatchObject({ error: { code: -32001 } });
   });
 });
 
 describe('SDK 1.x StreamableHTTPClientTransport against a sessions.mode=required server', () => {
-  let server: FixtureApp;
+  let server: RunningApp;
 
   beforeAll(async () => {
     server = await startFixtureApp({ sessions: { mode: 'required' } });
@@ -132,7 +132,7 @@ describe('SDK 1.x StreamableHTTPClientTransport against a sessions.mode=required
 });
 
 describe('SDK 1.x SSEClientTransport (legacy HTTP+SSE)', () => {
-  let server: FixtureApp;
+  let server: RunningApp;
 
   beforeAll(async () => {
     server = await startFixtureApp();
@@ -147,7 +147,7 @@ describe('SDK 1.x SSEClientTransport (legacy HTTP+SSE)', () => {
   for (const path of ['/sse', '/mcp']) {
     it(`works against ${path}: list, call with progress and logs, then close ends the session`, async () => {
       const client = newClient();
-      const transport = new SSEClientTransport(new URL(`${server.origin}${path}`));
+      const transport = new SSEClientTransport(new URL(`${server.base}${path}`));
       const logs: string[] = [];
       client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
         logs.push(notification.params.level);
@@ -186,14 +186,14 @@ describe('SDK 1.x SSEClientTransport (legacy HTTP+SSE)', () => {
         const endpoint = (transport as unknown as { _endpoint?: URL })._endpoint;
         await client.close();
         if (endpoint) {
-          expect(endpoint.origin).toBe(server.origin);
+          expect(endpoint.origin).toBe(server.base);
           expect(endpoint.pathname).toBe('/messages');
           // The legacy session lives as long as its stream: after close, its endpoint is 404.
           let status = 0;
           for (let attempt = 0; attempt < 50; attempt++) {
-            status = (await mcpPost(endpoint.href, request(1, 'ping'))).status;
+            status = (await post(endpoint.href, rpc(1, 'ping'))).status;
             if (status === 404) break;
-            await delay(20);
+            await sleep(20);
           }
           expect(status).toBe(404);
         }

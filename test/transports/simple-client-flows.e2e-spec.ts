@@ -1,18 +1,12 @@
-import { startFixtureApp, type FixtureApp } from '../fixtures/fixture-app.js';
-import { delay } from '../fixtures/mcp-http.js';
-import { SseReader } from '../fixtures/sse.js';
+import { type RunningApp, startFixtureApp } from '../kit/apps.js';
+import { type HttpAnswer, post, sleep } from '../kit/http.js';
+import { SseReader } from '../kit/sse.js';
 
 /**
  * Raw-HTTP replays of a simple HTTP/SSE client: exactly the headers and messages it sends in each of its transport
  * modes (`http`, `sse`, `auto` on one URL), with string ids, no session header and a bearer token the server does
  * not check.
  */
-const SIMPLE_CLIENT_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Type': 'application/json',
-  Accept: 'application/json, text/event-stream',
-  Authorization: 'Bearer k',
-};
-
 const INITIALIZE = {
   jsonrpc: '2.0',
   id: 'init-1',
@@ -24,20 +18,13 @@ const TOOLS_LIST = { jsonrpc: '2.0', id: 'list-1', method: 'tools/list', params:
 const TOOLS_CALL = { jsonrpc: '2.0', id: 'call-1', method: 'tools/call', params: { name: 'slow_count', arguments: { steps: 2, delayMs: 0 } } };
 const PING = { jsonrpc: '2.0', id: 'ping-1', method: 'ping' };
 
-async function simpleClientPost(url: string, body: unknown): Promise<{ status: number; headers: Headers; text: string; json: any }> {
-  const response = await fetch(url, { method: 'POST', headers: SIMPLE_CLIENT_HEADERS, body: JSON.stringify(body) });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
+/** A POST as the simple client sends it: the Streamable HTTP headers and its API key as Bearer. */
+function simpleClientPost(url: string, body: unknown): Promise<HttpAnswer> {
+  return post(url, body, { Authorization: 'Bearer k' });
 }
 
-/** A legacy SSE connection as a simple SSE client opens it: GET, then the `endpoint` event. */
-async function openLegacyStream(url: string, headers: Record<string, string> = {}): Promise<{ reader: SseReader; endpoint: string; controller: AbortController }> {
+/** An HTTP+SSE (2024-11-05) connection as a simple SSE client opens it: GET, then the `endpoint` event. */
+async function openSseSession(url: string, headers: Record<string, string> = {}): Promise<{ reader: SseReader; endpoint: string; controller: AbortController }> {
   const controller = new AbortController();
   const response = await fetch(url, { headers: { Accept: 'text/event-stream', Authorization: 'Bearer k', ...headers }, signal: controller.signal });
   expect(response.status).toBe(200);
@@ -48,7 +35,7 @@ async function openLegacyStream(url: string, headers: Record<string, string> = {
   return { reader, endpoint: first!.data!, controller };
 }
 
-/** The next JSON-RPC message on a legacy stream (`event: message`). */
+/** The next JSON-RPC message on an HTTP+SSE stream (`event: message`). */
 async function nextMessage(reader: SseReader): Promise<any> {
   const event = await reader.nextEvent();
   expect(event).toBeDefined();
@@ -59,7 +46,7 @@ async function nextMessage(reader: SseReader): Promise<any> {
 const ENDPOINT_PATTERN = (origin: string) => new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/messages\\?sessionId=[A-Za-z0-9_-]+$`);
 
 describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for notifications)', () => {
-  let server: FixtureApp;
+  let server: RunningApp;
   const open: AbortController[] = [];
 
   beforeAll(async () => {
@@ -111,9 +98,9 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
 
   describe('transport: sse (legacy HTTP+SSE on /sse)', () => {
     it('GET /sse → endpoint event with an absolute URL; each POST → 202; responses on the stream, in order', async () => {
-      const { reader, endpoint, controller } = await openLegacyStream(`${server.origin}/sse`);
+      const { reader, endpoint, controller } = await openSseSession(`${server.base}/sse`);
       open.push(controller);
-      expect(endpoint).toMatch(ENDPOINT_PATTERN(server.origin));
+      expect(endpoint).toMatch(ENDPOINT_PATTERN(server.base));
 
       for (const [message, id] of [
         [INITIALIZE, 'init-1'],
@@ -141,7 +128,7 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
     });
 
     it('posting without waiting for answers: every response arrives once, in the order posted', async () => {
-      const { reader, endpoint, controller } = await openLegacyStream(`${server.origin}/sse`);
+      const { reader, endpoint, controller } = await openSseSession(`${server.base}/sse`);
       open.push(controller);
       await simpleClientPost(endpoint, INITIALIZE);
       await nextMessage(reader);
@@ -154,21 +141,21 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
     });
 
     it('an unknown sessionId is 404; a missing one is 400', async () => {
-      const unknown = await simpleClientPost(`${server.origin}/messages?sessionId=nope`, PING);
+      const unknown = await simpleClientPost(`${server.base}/messages?sessionId=nope`, PING);
       expect(unknown.status).toBe(404);
       expect(unknown.json).toMatchObject({ error: { code: -32001 } });
-      const missing = await simpleClientPost(`${server.origin}/messages`, PING);
+      const missing = await simpleClientPost(`${server.base}/messages`, PING);
       expect(missing.status).toBe(400);
     });
 
     it('the session ends with its stream: after the GET is dropped, its endpoint is 404', async () => {
-      const { reader, endpoint, controller } = await openLegacyStream(`${server.origin}/sse`);
+      const { reader, endpoint, controller } = await openSseSession(`${server.base}/sse`);
       controller.abort();
       await reader.cancel();
       let status = 0;
       for (let attempt = 0; attempt < 50 && status !== 404; attempt++) {
         status = (await simpleClientPost(endpoint, PING)).status;
-        if (status !== 404) await delay(20);
+        if (status !== 404) await sleep(20);
       }
       expect(status).toBe(404);
     });
@@ -182,9 +169,9 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
     });
 
     it('GET /mcp with Accept SSE and no session yields an endpoint event; the legacy session then works', async () => {
-      const { reader, endpoint, controller } = await openLegacyStream(server.url);
+      const { reader, endpoint, controller } = await openSseSession(server.url);
       open.push(controller);
-      expect(endpoint).toMatch(ENDPOINT_PATTERN(server.origin));
+      expect(endpoint).toMatch(ENDPOINT_PATTERN(server.base));
       expect((await simpleClientPost(endpoint, INITIALIZE)).status).toBe(202);
       expect(await nextMessage(reader)).toMatchObject({ id: 'init-1', result: { protocolVersion: '2024-11-05' } });
       expect((await simpleClientPost(endpoint, TOOLS_LIST)).status).toBe(202);
@@ -194,15 +181,15 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
 
   describe('endpoint URL without publicUrl / trustProxy', () => {
     it('ignores X-Forwarded-* headers (they are not trusted by default)', async () => {
-      const { endpoint, controller } = await openLegacyStream(`${server.origin}/sse`, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example.net' });
+      const { endpoint, controller } = await openSseSession(`${server.base}/sse`, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example.net' });
       open.push(controller);
-      expect(endpoint).toMatch(ENDPOINT_PATTERN(server.origin));
+      expect(endpoint).toMatch(ENDPOINT_PATTERN(server.base));
     });
   });
 });
 
 describe('simple SSE client: endpoint URL with publicUrl', () => {
-  let server: FixtureApp;
+  let server: RunningApp;
 
   beforeAll(async () => {
     server = await startFixtureApp({ publicUrl: 'https://mcp.example.com' });
@@ -213,15 +200,15 @@ describe('simple SSE client: endpoint URL with publicUrl', () => {
   });
 
   it.each(['/sse', '/mcp'])('GET %s: the endpoint starts with the public URL (forwarded headers ignored)', async (path) => {
-    const { endpoint, controller } = await openLegacyStream(`${server.origin}${path}`, { 'X-Forwarded-Host': 'proxy.example.org' });
+    const { endpoint, controller } = await openSseSession(`${server.base}${path}`, { 'X-Forwarded-Host': 'proxy.example.org' });
     controller.abort();
     expect(endpoint).toMatch(/^https:\/\/mcp\.example\.com\/messages\?sessionId=[A-Za-z0-9_-]+$/);
   });
 
   it('the session behind that public endpoint is served at the real address', async () => {
-    const { reader, endpoint, controller } = await openLegacyStream(`${server.origin}/sse`);
+    const { reader, endpoint, controller } = await openSseSession(`${server.base}/sse`);
     try {
-      const local = endpoint.replace('https://mcp.example.com', server.origin);
+      const local = endpoint.replace('https://mcp.example.com', server.base);
       expect((await simpleClientPost(local, PING)).status).toBe(202);
       expect(await nextMessage(reader)).toEqual({ jsonrpc: '2.0', id: 'ping-1', result: {} });
     } finally {
@@ -231,7 +218,7 @@ describe('simple SSE client: endpoint URL with publicUrl', () => {
 });
 
 describe('simple SSE client: endpoint URL with trustProxy', () => {
-  let server: FixtureApp;
+  let server: RunningApp;
 
   beforeAll(async () => {
     server = await startFixtureApp({ trustProxy: true });
@@ -242,13 +229,13 @@ describe('simple SSE client: endpoint URL with trustProxy', () => {
   });
 
   it.each(['/sse', '/mcp'])('GET %s: the endpoint uses X-Forwarded-Proto and X-Forwarded-Host', async (path) => {
-    const { endpoint, controller } = await openLegacyStream(`${server.origin}${path}`, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'proxy.example.org' });
+    const { endpoint, controller } = await openSseSession(`${server.base}${path}`, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'proxy.example.org' });
     controller.abort();
     expect(endpoint).toMatch(/^https:\/\/proxy\.example\.org\/messages\?sessionId=[A-Za-z0-9_-]+$/);
   });
 
   it('takes the first value of a forwarded list', async () => {
-    const { endpoint, controller } = await openLegacyStream(`${server.origin}/sse`, {
+    const { endpoint, controller } = await openSseSession(`${server.base}/sse`, {
       'X-Forwarded-Proto': 'https, http',
       'X-Forwarded-Host': 'edge.example.org, inner.local',
     });
@@ -257,9 +244,9 @@ describe('simple SSE client: endpoint URL with trustProxy', () => {
   });
 
   it('without forwarded headers it falls back to the request (Host)', async () => {
-    const { endpoint, controller } = await openLegacyStream(`${server.origin}/sse`);
+    const { endpoint, controller } = await openSseSession(`${server.base}/sse`);
     controller.abort();
-    expect(endpoint).toMatch(ENDPOINT_PATTERN(server.origin));
+    expect(endpoint).toMatch(ENDPOINT_PATTERN(server.base));
   });
 });
 

@@ -4,10 +4,10 @@ import { Test } from '@nestjs/testing';
 import { serveMcpOverStdio } from '@nest-mcp/core';
 import { todayUtc } from '../../apps/weather-server/src/weather/weather.model.js';
 import { expectedReport } from '../support/weather-expectations.js';
-import { ensureBuilt, ensureFixtureCompiled, WEATHER_MAIN } from '../fixtures/build.js';
-import { envelopeOf, initializeParams, notification, request } from '../fixtures/mcp-http.js';
-import { assertJsonRpcLines, StdioServerProcess } from '../fixtures/stdio-process.js';
 import { createFixtureModule, fixtureEvents, resetFixtureEvents, waitForFixtureEvent } from '../fixtures/streaming-tools.module.js';
+import { ensureBuilt, ensureFixtureCompiled, WEATHER_MAIN } from '../kit/build.js';
+import { envelopeOf, initializeParams, notification, rpc } from '../kit/http.js';
+import { assertJsonRpcLines, StdioServerProcess } from '../kit/stdio.js';
 
 const processes: StdioServerProcess[] = [];
 
@@ -32,12 +32,12 @@ describe('stdio: the built weather server (node dist/apps/weather-server/main.js
 
   it('serves initialize, tools/list, a garbage line and a call; every stdout line is one JSON-RPC message; Nest logs go to stderr', async () => {
     const server = spawnServer(WEATHER_MAIN, ['--stdio']);
-    server.send(request(1, 'initialize', initializeParams('2025-11-25')));
+    server.send(rpc(1, 'initialize', initializeParams('2025-11-25')));
     const init = await server.response(1);
     expect(init).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'weather-server', version: '1.0.0' } } });
 
     server.send(notification('notifications/initialized'));
-    server.send(request(2, 'tools/list'));
+    server.send(rpc(2, 'tools/list'));
     const list = await server.response(2);
     expect(list.result.tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(['get_forecast', 'get_weather']));
 
@@ -46,7 +46,7 @@ describe('stdio: the built weather server (node dist/apps/weather-server/main.js
     expect(parseError).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
 
     const before = todayUtc();
-    server.send(request('w', 'tools/call', { name: 'get_weather', arguments: { city: '北京' } }));
+    server.send(rpc('w', 'tools/call', { name: 'get_weather', arguments: { city: '北京' } }));
     const call = await server.response('w');
     expect(call.result.isError).toBe(false);
     const date = call.result.structuredContent.data.date;
@@ -71,9 +71,9 @@ describe('stdio: the built weather server (node dist/apps/weather-server/main.js
     // Everything in one write, stdin closed at once.
     server.child.stdin.end(
       [
-        JSON.stringify(request(1, 'initialize', initializeParams('2025-06-18'))),
+        JSON.stringify(rpc(1, 'initialize', initializeParams('2025-06-18'))),
         JSON.stringify(notification('notifications/initialized')),
-        ...Array.from({ length: 5 }, (_, index) => JSON.stringify(request(`f${index}`, 'tools/call', { name: 'get_forecast', arguments: { city: 'Tokyo', days: 14 } }))),
+        ...Array.from({ length: 5 }, (_, index) => JSON.stringify(rpc(`f${index}`, 'tools/call', { name: 'get_forecast', arguments: { city: 'Tokyo', days: 14 } }))),
       ].join('\n') + '\n',
     );
     const exit = await server.waitForExit();
@@ -86,7 +86,7 @@ describe('stdio: the built weather server (node dist/apps/weather-server/main.js
 
   it('SIGTERM while idle: exits 0', async () => {
     const server = spawnServer(WEATHER_MAIN, ['--stdio']);
-    server.send(request(1, 'initialize', initializeParams()));
+    server.send(rpc(1, 'initialize', initializeParams()));
     await server.response(1);
     server.signal('SIGTERM');
     expect(await server.waitForExit()).toEqual({ code: 0, signal: null, timedOut: false });
@@ -95,10 +95,10 @@ describe('stdio: the built weather server (node dist/apps/weather-server/main.js
 
   it('SIGTERM right after a burst of calls: exits 0, and what it wrote is whole JSON-RPC lines answering sent ids', async () => {
     const server = spawnServer(WEATHER_MAIN, ['--stdio']);
-    server.send(request(1, 'initialize', initializeParams()));
+    server.send(rpc(1, 'initialize', initializeParams()));
     await server.response(1);
     const ids = Array.from({ length: 20 }, (_, index) => `c${index}`);
-    for (const id of ids) server.send(request(id, 'tools/call', { name: 'get_forecast', arguments: { city: 'Paris', days: 14 } }));
+    for (const id of ids) server.send(rpc(id, 'tools/call', { name: 'get_forecast', arguments: { city: 'Paris', days: 14 } }));
     server.signal('SIGTERM');
     expect(await server.waitForExit()).toEqual({ code: 0, signal: null, timedOut: false });
     assertJsonRpcLines(server.lines);
@@ -117,7 +117,7 @@ describe('stdio: the fixture server spawned (slow calls in flight)', () => {
 
   it('EOF while idle: serveMcpOverStdio returns, the app closes, the process exits 0', async () => {
     const server = spawnServer(entry);
-    server.send(request(1, 'initialize', initializeParams()));
+    server.send(rpc(1, 'initialize', initializeParams()));
     await server.response(1);
     server.endInput();
     expect(await server.waitForExit()).toEqual({ code: 0, signal: null, timedOut: false });
@@ -127,10 +127,10 @@ describe('stdio: the fixture server spawned (slow calls in flight)', () => {
 
   async function startWithSlowCall(): Promise<StdioServerProcess> {
     const server = spawnServer(entry);
-    server.send(request(1, 'initialize', initializeParams()));
+    server.send(rpc(1, 'initialize', initializeParams()));
     await server.response(1);
     server.send(notification('notifications/initialized'));
-    server.send(request('slow', 'tools/call', { name: 'slow_count', arguments: { steps: 4, delayMs: 200 }, _meta: { progressToken: 'p' } }));
+    server.send(rpc('slow', 'tools/call', { name: 'slow_count', arguments: { steps: 4, delayMs: 200 }, _meta: { progressToken: 'p' } }));
     await server.waitFor(() => server.parsedLines().some((message) => message?.method === 'notifications/progress'), 10_000, 'the first progress notification');
     return server;
   }
@@ -172,7 +172,7 @@ describe('stdio: the fixture server spawned (slow calls in flight)', () => {
 
   it('SIGINT while idle: serveMcpOverStdio returns and the process exits 0', async () => {
     const server = spawnServer(entry);
-    server.send(request(1, 'initialize', initializeParams()));
+    server.send(rpc(1, 'initialize', initializeParams()));
     await server.response(1);
     server.signal('SIGINT');
     const exit = await server.waitForExit();
@@ -181,9 +181,9 @@ describe('stdio: the fixture server spawned (slow calls in flight)', () => {
 
   it('console.log and log notifications while serving: stdout stays protocol-only, console output goes to stderr', async () => {
     const server = spawnServer(entry);
-    server.send(request(1, 'initialize', initializeParams()));
+    server.send(rpc(1, 'initialize', initializeParams()));
     await server.response(1);
-    server.send(request(2, 'tools/call', { name: 'log_levels', arguments: {} }));
+    server.send(rpc(2, 'tools/call', { name: 'log_levels', arguments: {} }));
     await server.response(2);
     await server.waitFor(() => server.stderr.includes('must not reach the protocol stream'), 5_000, 'the console.log line on stderr');
     server.endInput();
@@ -235,7 +235,7 @@ describe('stdio in-process: serveMcpOverStdio(app, { input, write }) with the fi
         }
       },
     });
-    send(request(0, 'initialize', initializeParams()));
+    send(rpc(0, 'initialize', initializeParams()));
     await responseTo(0);
     send(notification('notifications/initialized'));
   });
@@ -246,7 +246,7 @@ describe('stdio in-process: serveMcpOverStdio(app, { input, write }) with the fi
   });
 
   it('progress notifications are lines written before the response when a progressToken is given', async () => {
-    send(request(1, 'tools/call', { name: 'slow_count', arguments: { steps: 3, delayMs: 10 }, _meta: { progressToken: 7 } }));
+    send(rpc(1, 'tools/call', { name: 'slow_count', arguments: { steps: 3, delayMs: 10 }, _meta: { progressToken: 7 } }));
     const response = await responseTo(1);
     assertJsonRpcLines(lines);
     const messages = parsed();
@@ -260,19 +260,19 @@ describe('stdio in-process: serveMcpOverStdio(app, { input, write }) with the fi
   });
 
   it('without a progressToken no progress lines are written', async () => {
-    send(request(1, 'tools/call', { name: 'slow_count', arguments: { steps: 2, delayMs: 0 } }));
+    send(rpc(1, 'tools/call', { name: 'slow_count', arguments: { steps: 2, delayMs: 0 } }));
     await responseTo(1);
     expect(parsed().some((message) => message.method === 'notifications/progress')).toBe(false);
   });
 
   it('notifications/cancelled aborts wait_for_abort, and no response line is written for it', async () => {
-    send(request('w1', 'tools/call', { name: 'wait_for_abort', arguments: {} }));
+    send(rpc('w1', 'tools/call', { name: 'wait_for_abort', arguments: {} }));
     await waitForFixtureEvent((event) => event.type === 'started' && event.requestId === 'w1');
     send(notification('notifications/cancelled', { requestId: 'w1', reason: 'stop' }));
     const aborted = await waitForFixtureEvent((event) => event.type === 'aborted' && event.requestId === 'w1');
     expect(aborted.reason).toContain('stop');
     // The connection goes on: a later request answers, and still nothing came for w1.
-    send(request('p', 'ping'));
+    send(rpc('p', 'ping'));
     expect(await responseTo('p')).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
     input.end();
     await serving;
@@ -281,25 +281,25 @@ describe('stdio in-process: serveMcpOverStdio(app, { input, write }) with the fi
   });
 
   it('logging/setLevel filters the log lines of later calls', async () => {
-    send(request(1, 'logging/setLevel', { level: 'error' }));
+    send(rpc(1, 'logging/setLevel', { level: 'error' }));
     expect(await responseTo(1)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-    send(request(2, 'tools/call', { name: 'log_levels', arguments: {} }));
+    send(rpc(2, 'tools/call', { name: 'log_levels', arguments: {} }));
     await responseTo(2);
     expect(parsed().filter((message) => message.method === 'notifications/message').map((message) => message.params.level)).toEqual(['error']);
-    send(request(3, 'logging/setLevel', { level: 'loud' }));
+    send(rpc(3, 'logging/setLevel', { level: 'loud' }));
     expect(await responseTo(3)).toMatchObject({ error: { code: -32602 } });
   });
 
   it('a garbage line answers -32700 with id null and the connection goes on', async () => {
     send('{"jsonrpc": "2.0", "id": 5, "method": ');
     await until(() => parsed().find((message) => message.error?.code === -32700));
-    send(request(6, 'ping'));
+    send(rpc(6, 'ping'));
     await responseTo(6);
     expect(parsed().find((message) => message.error?.code === -32700)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
   });
 
   it('the end of input resolves serveMcpOverStdio after the in-flight call answered', async () => {
-    send(request('last', 'tools/call', { name: 'slow_count', arguments: { steps: 2, delayMs: 100 } }));
+    send(rpc('last', 'tools/call', { name: 'slow_count', arguments: { steps: 2, delayMs: 100 } }));
     await waitForFixtureEvent((event) => event.type === 'started' && event.requestId === 'last');
     input.end();
     await serving;

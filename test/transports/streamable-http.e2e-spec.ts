@@ -1,16 +1,7 @@
-import { startFixtureApp, type FixtureApp } from '../fixtures/fixture-app.js';
-import {
-  delay,
-  envelopeOf,
-  initializeParams,
-  mcpFetch,
-  mcpPost,
-  notification,
-  openSession,
-  request,
-} from '../fixtures/mcp-http.js';
-import { messagesOf, SseReader, type SseItem } from '../fixtures/sse.js';
 import { fixtureEvents, resetFixtureEvents, waitForFixtureEvent } from '../fixtures/streaming-tools.module.js';
+import { type RunningApp, startFixtureApp } from '../kit/apps.js';
+import { envelopeOf, initializeParams, notification, openSession, post, postStream, rpc, sleep } from '../kit/http.js';
+import { messagesOf, type SseItem, SseReader } from '../kit/sse.js';
 
 /** Event ids of a session's streams: `<stream>.<sequence>`. */
 const EVENT_ID = /^([A-Za-z0-9_-]+)\.(\d+)$/;
@@ -34,7 +25,7 @@ const events = (items: SseItem[]) => items.filter((item) => item.kind === 'event
 function slowCall(id: string | number, steps: number, delayMs: number, progressToken?: string | number): Record<string, unknown> {
   const params: Record<string, unknown> = { name: 'slow_count', arguments: { steps, delayMs } };
   if (progressToken !== undefined) params._meta = { progressToken };
-  return request(id, 'tools/call', params);
+  return rpc(id, 'tools/call', params);
 }
 
 /** Every GET's controller: aborted after each test, so no stream outlives its test (or blocks server.close()). */
@@ -55,7 +46,7 @@ function get(url: string, headers: Record<string, string>, signal?: AbortSignal)
 const PRIMING = { kind: 'event', id: expect.stringMatching(EVENT_ID), data: '' };
 
 describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
-  let server: FixtureApp;
+  let server: RunningApp;
 
   beforeAll(async () => {
     server = await startFixtureApp({ streams: { keepAliveMs: 60_000 } });
@@ -69,7 +60,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
 
   describe('sessions', () => {
     it('initialize answers with a random, visible-ASCII Mcp-Session-Id; the id is used, then DELETE ends it and it is 404 after', async () => {
-      const first = await mcpPost(server.url, request(1, 'initialize', initializeParams()));
+      const first = await post(server.url, rpc(1, 'initialize', initializeParams()));
       expect(first.status).toBe(200);
       expect(first.contentType).toMatch(/^application\/json/);
       expect(first.json).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'fixture', version: '1.0.0' } } });
@@ -77,22 +68,22 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
       expect(sessionId).toMatch(VISIBLE_ASCII);
       expect(sessionId.length).toBeGreaterThanOrEqual(16);
 
-      const second = await mcpPost(server.url, request(1, 'initialize', initializeParams()));
+      const second = await post(server.url, rpc(1, 'initialize', initializeParams()));
       expect(second.headers.get('mcp-session-id')).toMatch(VISIBLE_ASCII);
       expect(second.headers.get('mcp-session-id')).not.toBe(sessionId);
 
-      const initialized = await mcpPost(server.url, notification('notifications/initialized'), { sessionId, protocolVersion: '2025-11-25' });
+      const initialized = await post(server.url, notification('notifications/initialized'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
       expect(initialized.status).toBe(202);
       expect(initialized.text).toBe('');
 
-      const list = await mcpPost(server.url, request(2, 'tools/list'), { sessionId, protocolVersion: '2025-11-25' });
+      const list = await post(server.url, rpc(2, 'tools/list'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
       expect(list.status).toBe(200);
       expect(list.json.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['log_levels', 'slow_count', 'wait_for_abort']);
 
       const ended = await fetch(server.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': sessionId } });
       expect(ended.status).toBe(200);
 
-      const after = await mcpPost(server.url, request(3, 'tools/list'), { sessionId, protocolVersion: '2025-11-25' });
+      const after = await post(server.url, rpc(3, 'tools/list'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
       expect(after.status).toBe(404);
       expect(after.json).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32001 } });
 
@@ -105,9 +96,9 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
 
     it('an unknown session id is 404 with -32001 on POST, GET and DELETE', async () => {
       const unknown = 'no-such-session-0123456789';
-      const post = await mcpPost(server.url, request('a', 'ping'), { sessionId: unknown });
-      expect(post.status).toBe(404);
-      expect(post.json).toMatchObject({ jsonrpc: '2.0', id: 'a', error: { code: -32001 } });
+      const answer = await post(server.url, rpc('a', 'ping'), { 'Mcp-Session-Id': unknown });
+      expect(answer.status).toBe(404);
+      expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 'a', error: { code: -32001 } });
 
       const getResponse = await get(server.url, { 'Mcp-Session-Id': unknown, Accept: 'text/event-stream' });
       expect(getResponse.status).toBe(404);
@@ -119,7 +110,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
     });
 
     it('a POST without a session id is served statelessly (no session header in the answer)', async () => {
-      const call = await mcpPost(server.url, slowCall(7, 2, 0), { accept: 'application/json' });
+      const call = await post(server.url, slowCall(7, 2, 0), { Accept: 'application/json' });
       expect(call.status).toBe(200);
       expect(call.headers.get('mcp-session-id')).toBeNull();
       expect(call.json).toMatchObject({ jsonrpc: '2.0', id: 7, result: { isError: false } });
@@ -128,7 +119,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
 
     it('initialize sent with a session id is refused (the session is already initialized)', async () => {
       const { sessionId } = await openSession(server.url);
-      const again = await mcpPost(server.url, request(9, 'initialize', initializeParams()), { sessionId });
+      const again = await post(server.url, rpc(9, 'initialize', initializeParams()), { 'Mcp-Session-Id': sessionId });
       expect(again.status).toBe(400);
       expect(again.json).toMatchObject({ id: 9, error: { code: -32600 } });
     });
@@ -136,21 +127,21 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
 
   describe('MCP-Protocol-Version header', () => {
     it('an unsupported version on a non-initialize request is 400, with or without a session', async () => {
-      const stateless = await mcpPost(server.url, request(1, 'tools/list'), { protocolVersion: '1999-01-01' });
+      const stateless = await post(server.url, rpc(1, 'tools/list'), { 'MCP-Protocol-Version': '1999-01-01' });
       expect(stateless.status).toBe(400);
       expect(stateless.json).toMatchObject({ jsonrpc: '2.0', id: 1, error: { message: expect.stringContaining('1999-01-01') } });
 
       const { sessionId } = await openSession(server.url);
-      const inSession = await mcpPost(server.url, request(2, 'tools/list'), { sessionId, protocolVersion: 'not-a-version' });
+      const inSession = await post(server.url, rpc(2, 'tools/list'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': 'not-a-version' });
       expect(inSession.status).toBe(400);
     });
 
     it('supported versions are accepted, and initialize ignores the header (negotiation is in the body)', async () => {
       for (const version of ['2025-11-25', '2025-06-18', '2025-03-26']) {
-        const list = await mcpPost(server.url, request(1, 'tools/list'), { protocolVersion: version });
+        const list = await post(server.url, rpc(1, 'tools/list'), { 'MCP-Protocol-Version': version });
         expect(list.status).toBe(200);
       }
-      const init = await mcpPost(server.url, request(1, 'initialize', initializeParams('2025-06-18')), { protocolVersion: '1999-01-01' });
+      const init = await post(server.url, rpc(1, 'initialize', initializeParams('2025-06-18')), { 'MCP-Protocol-Version': '1999-01-01' });
       expect(init.status).toBe(200);
       expect(init.json.result.protocolVersion).toBe('2025-06-18');
     });
@@ -159,12 +150,12 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
   describe('progress and logs over SSE', () => {
     it('a call with a progressToken answers as an SSE stream: priming event, progress (increasing) and logs, then the response last', async () => {
       const { sessionId } = await openSession(server.url);
-      const post = await mcpPost(server.url, slowCall('c1', 4, 20, 'tok-1'), { sessionId, protocolVersion: '2025-11-25' });
-      expect(post.status).toBe(200);
-      expect(post.contentType).toMatch(/^text\/event-stream/);
-      expect(post.headers.get('cache-control')).toContain('no-cache');
+      const answer = await post(server.url, slowCall('c1', 4, 20, 'tok-1'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
+      expect(answer.status).toBe(200);
+      expect(answer.contentType).toMatch(/^text\/event-stream/);
+      expect(answer.headers.get('cache-control')).toContain('no-cache');
 
-      const all = events(post.items);
+      const all = events(answer.items);
       // 2025-11-25: a priming event (an id and empty data) comes first, so the client has a Last-Event-ID at once.
       expect(all[0]).toMatchObject(PRIMING);
       expect(all[0].event).toBeUndefined();
@@ -178,7 +169,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
       expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
       expect(new Set(sequences).size).toBe(sequences.length);
 
-      const messages = messagesOf(post.items);
+      const messages = messagesOf(answer.items);
       const progress = messages.filter((message) => message.method === 'notifications/progress');
       expect(progress.map((message) => message.params)).toEqual([1, 2, 3, 4].map((i) => ({ progressToken: 'tok-1', progress: i, total: 4, message: `step ${i}` })));
       const logs = messages.filter((message) => message.method === 'notifications/message');
@@ -194,26 +185,26 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
 
     it('without a progressToken there is no progress, but log lines still make it a stream', async () => {
       const { sessionId } = await openSession(server.url);
-      const post = await mcpPost(server.url, slowCall(2, 2, 0), { sessionId });
-      expect(post.contentType).toMatch(/^text\/event-stream/);
-      const methods = post.messages.map((message) => message.method ?? 'response');
+      const answer = await post(server.url, slowCall(2, 2, 0), { 'Mcp-Session-Id': sessionId });
+      expect(answer.contentType).toMatch(/^text\/event-stream/);
+      const methods = answer.messages.map((message) => message.method ?? 'response');
       expect(methods).toEqual(['notifications/message', 'notifications/message', 'response']);
     });
 
     it('a client that accepts only JSON gets one JSON response (no notifications)', async () => {
       const { sessionId } = await openSession(server.url);
-      const post = await mcpPost(server.url, slowCall(3, 3, 0, 'tok'), { sessionId, accept: 'application/json' });
-      expect(post.status).toBe(200);
-      expect(post.contentType).toMatch(/^application\/json/);
-      expect(post.json).toMatchObject({ id: 3, result: { isError: false } });
+      const answer = await post(server.url, slowCall(3, 3, 0, 'tok'), { 'Mcp-Session-Id': sessionId, Accept: 'application/json' });
+      expect(answer.status).toBe(200);
+      expect(answer.contentType).toMatch(/^application\/json/);
+      expect(answer.json).toMatchObject({ id: 3, result: { isError: false } });
     });
 
     it('stateless stream (no session): no event ids and no priming event', async () => {
-      const post = await mcpPost(server.url, slowCall(4, 2, 0, 'tok'), { protocolVersion: '2025-11-25' });
-      expect(post.contentType).toMatch(/^text\/event-stream/);
-      const all = events(post.items);
+      const answer = await post(server.url, slowCall(4, 2, 0, 'tok'), { 'MCP-Protocol-Version': '2025-11-25' });
+      expect(answer.contentType).toMatch(/^text\/event-stream/);
+      const all = events(answer.items);
       expect(all.every((event) => event.id === undefined && event.event === 'message' && event.data !== '')).toBe(true);
-      expect(post.messages.map((message) => message.method ?? 'response')).toEqual([
+      expect(answer.messages.map((message) => message.method ?? 'response')).toEqual([
         'notifications/progress',
         'notifications/message',
         'notifications/progress',
@@ -223,11 +214,11 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
     });
 
     it('a 2025-06-18 session gets no priming event, but resumable ids', async () => {
-      const { sessionId } = await openSession(server.url, '2025-06-18');
-      const post = await mcpPost(server.url, slowCall(5, 1, 0, 'tok'), { sessionId, protocolVersion: '2025-06-18' });
-      const all = events(post.items);
+      const { sessionId } = await openSession(server.url, { protocolVersion: '2025-06-18' });
+      const answer = await post(server.url, slowCall(5, 1, 0, 'tok'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-06-18' });
+      const all = events(answer.items);
       expect(all.every((event) => event.data !== '' && EVENT_ID.test(event.id ?? ''))).toBe(true);
-      expect(post.messages.map((message) => message.method ?? 'response')).toEqual(['notifications/progress', 'notifications/message', 'response']);
+      expect(answer.messages.map((message) => message.method ?? 'response')).toEqual(['notifications/progress', 'notifications/message', 'response']);
     });
   });
 
@@ -236,43 +227,43 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
 
     it('without setLevel every level is sent, in order, with the logger name', async () => {
       const { sessionId } = await openSession(server.url);
-      const post = await mcpPost(server.url, request(1, 'tools/call', { name: 'log_levels', arguments: {} }), { sessionId });
-      expect(levelsOf(post.messages)).toEqual(['debug', 'info', 'warning', 'error']);
-      expect(post.messages[0].params).toEqual({ level: 'debug', logger: 'fixture', data: { level: 'debug', text: 'a debug message' } });
-      expect(post.messages[post.messages.length - 1]).toMatchObject({ id: 1, result: { isError: false } });
+      const answer = await post(server.url, rpc(1, 'tools/call', { name: 'log_levels', arguments: {} }), { 'Mcp-Session-Id': sessionId });
+      expect(levelsOf(answer.messages)).toEqual(['debug', 'info', 'warning', 'error']);
+      expect(answer.messages[0].params).toEqual({ level: 'debug', logger: 'fixture', data: { level: 'debug', text: 'a debug message' } });
+      expect(answer.messages[answer.messages.length - 1]).toMatchObject({ id: 1, result: { isError: false } });
     });
 
     it('setLevel answers {} and filters later log lines of the session below that level', async () => {
       const { sessionId } = await openSession(server.url);
-      const set = await mcpPost(server.url, request(1, 'logging/setLevel', { level: 'warning' }), { sessionId });
+      const set = await post(server.url, rpc(1, 'logging/setLevel', { level: 'warning' }), { 'Mcp-Session-Id': sessionId });
       expect(set.status).toBe(200);
       expect(set.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
 
-      const post = await mcpPost(server.url, request(2, 'tools/call', { name: 'log_levels', arguments: {} }), { sessionId });
-      expect(levelsOf(post.messages)).toEqual(['warning', 'error']);
+      const answer = await post(server.url, rpc(2, 'tools/call', { name: 'log_levels', arguments: {} }), { 'Mcp-Session-Id': sessionId });
+      expect(levelsOf(answer.messages)).toEqual(['warning', 'error']);
 
-      await mcpPost(server.url, request(3, 'logging/setLevel', { level: 'error' }), { sessionId });
-      const again = await mcpPost(server.url, request(4, 'tools/call', { name: 'log_levels', arguments: {} }), { sessionId });
+      await post(server.url, rpc(3, 'logging/setLevel', { level: 'error' }), { 'Mcp-Session-Id': sessionId });
+      const again = await post(server.url, rpc(4, 'tools/call', { name: 'log_levels', arguments: {} }), { 'Mcp-Session-Id': sessionId });
       expect(levelsOf(again.messages)).toEqual(['error']);
 
       // Another session is not affected.
       const other = await openSession(server.url);
-      const otherPost = await mcpPost(server.url, request(5, 'tools/call', { name: 'log_levels', arguments: {} }), { sessionId: other.sessionId });
+      const otherPost = await post(server.url, rpc(5, 'tools/call', { name: 'log_levels', arguments: {} }), { 'Mcp-Session-Id': other.sessionId });
       expect(levelsOf(otherPost.messages)).toEqual(['debug', 'info', 'warning', 'error']);
     });
 
     it('setLevel emergency silences everything below: the call answers as plain JSON', async () => {
       const { sessionId } = await openSession(server.url);
-      await mcpPost(server.url, request(1, 'logging/setLevel', { level: 'emergency' }), { sessionId });
-      const post = await mcpPost(server.url, request(2, 'tools/call', { name: 'log_levels', arguments: {} }), { sessionId });
-      expect(post.contentType).toMatch(/^application\/json/);
-      expect(post.json).toMatchObject({ id: 2, result: { isError: false } });
+      await post(server.url, rpc(1, 'logging/setLevel', { level: 'emergency' }), { 'Mcp-Session-Id': sessionId });
+      const answer = await post(server.url, rpc(2, 'tools/call', { name: 'log_levels', arguments: {} }), { 'Mcp-Session-Id': sessionId });
+      expect(answer.contentType).toMatch(/^application\/json/);
+      expect(answer.json).toMatchObject({ id: 2, result: { isError: false } });
     });
 
     it('an invalid level is -32602', async () => {
       const { sessionId } = await openSession(server.url);
       for (const level of ['verbose', 'WARNING', 3, undefined]) {
-        const set = await mcpPost(server.url, request(1, 'logging/setLevel', level === undefined ? {} : { level }), { sessionId });
+        const set = await post(server.url, rpc(1, 'logging/setLevel', level === undefined ? {} : { level }), { 'Mcp-Session-Id': sessionId });
         expect(set.status).toBe(200);
         expect(set.json).toMatchObject({ id: 1, error: { code: -32602 } });
       }
@@ -282,10 +273,10 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
   describe('cancellation', () => {
     it('notifications/cancelled in the same session aborts the call; its POST ends with 202 and no JSON-RPC response', async () => {
       const { sessionId } = await openSession(server.url);
-      const pending = mcpPost(server.url, request('call-1', 'tools/call', { name: 'wait_for_abort', arguments: {} }), { sessionId });
+      const pending = post(server.url, rpc('call-1', 'tools/call', { name: 'wait_for_abort', arguments: {} }), { 'Mcp-Session-Id': sessionId });
       await waitForFixtureEvent((event) => event.type === 'started' && event.requestId === 'call-1' && event.sessionId === sessionId);
 
-      const cancel = await mcpPost(server.url, notification('notifications/cancelled', { requestId: 'call-1', reason: 'user pressed stop' }), { sessionId });
+      const cancel = await post(server.url, notification('notifications/cancelled', { requestId: 'call-1', reason: 'user pressed stop' }), { 'Mcp-Session-Id': sessionId });
       expect(cancel.status).toBe(202);
       expect(cancel.text).toBe('');
 
@@ -299,25 +290,25 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
     it('a cancellation from another session (same request id) does not abort the call', async () => {
       const a = await openSession(server.url);
       const b = await openSession(server.url);
-      const pending = mcpPost(server.url, request(42, 'tools/call', { name: 'wait_for_abort', arguments: {} }), { sessionId: a.sessionId });
+      const pending = post(server.url, rpc(42, 'tools/call', { name: 'wait_for_abort', arguments: {} }), { 'Mcp-Session-Id': a.sessionId });
       await waitForFixtureEvent((event) => event.type === 'started' && event.requestId === 42 && event.sessionId === a.sessionId);
 
-      const foreign = await mcpPost(server.url, notification('notifications/cancelled', { requestId: 42 }), { sessionId: b.sessionId });
+      const foreign = await post(server.url, notification('notifications/cancelled', { requestId: 42 }), { 'Mcp-Session-Id': b.sessionId });
       expect(foreign.status).toBe(202);
       // A string id "42" is a different id than the number 42.
-      const wrongType = await mcpPost(server.url, notification('notifications/cancelled', { requestId: '42' }), { sessionId: a.sessionId });
+      const wrongType = await post(server.url, notification('notifications/cancelled', { requestId: '42' }), { 'Mcp-Session-Id': a.sessionId });
       expect(wrongType.status).toBe(202);
-      await delay(150);
+      await sleep(150);
       expect(fixtureEvents.some((event) => event.type === 'aborted' && event.requestId === 42)).toBe(false);
 
-      await mcpPost(server.url, notification('notifications/cancelled', { requestId: 42 }), { sessionId: a.sessionId });
+      await post(server.url, notification('notifications/cancelled', { requestId: 42 }), { 'Mcp-Session-Id': a.sessionId });
       expect((await pending).status).toBe(202);
       await waitForFixtureEvent((event) => event.type === 'aborted' && event.requestId === 42);
     });
 
     it('a cancelled streaming call: the SSE stream just ends, without a response', async () => {
       const { sessionId } = await openSession(server.url);
-      const response = await mcpFetch(server.url, slowCall('s1', 20, 100, 'tok'), { sessionId });
+      const response = await postStream(server.url, slowCall('s1', 20, 100, 'tok'), { 'Mcp-Session-Id': sessionId });
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const reader = new SseReader(response);
       // Wait for the first progress notification, then cancel.
@@ -325,7 +316,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
         const event = await reader.nextEvent();
         if (event?.data && JSON.parse(event.data).method === 'notifications/progress') break;
       }
-      const cancel = await mcpPost(server.url, notification('notifications/cancelled', { requestId: 's1' }), { sessionId });
+      const cancel = await post(server.url, notification('notifications/cancelled', { requestId: 's1' }), { 'Mcp-Session-Id': sessionId });
       expect(cancel.status).toBe(202);
       const rest = await reader.readToEnd();
       const messages = messagesOf(rest);
@@ -339,7 +330,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
     async function startDroppedCall(sessionId: string, id: string, keep = 2) {
       const controller = new AbortController();
       openStreams.push(controller);
-      const response = await mcpFetch(server.url, slowCall(id, 6, 150, `tok-${id}`), { sessionId, signal: controller.signal });
+      const response = await postStream(server.url, slowCall(id, 6, 150, `tok-${id}`), { 'Mcp-Session-Id': sessionId }, controller.signal);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const reader = new SseReader(response);
@@ -381,7 +372,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
       expect(received[0].data).toBe('');
       expect(JSON.parse(received[1].data!)).toMatchObject({ method: 'notifications/progress', params: { progress: 1 } });
 
-      await delay(200); // miss a few events while disconnected
+      await sleep(200); // miss a few events while disconnected
       const resumed = await get(server.url, { 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream', 'Last-Event-ID': received[1].id! });
       expect(resumed.status).toBe(200);
       expect(resumed.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -394,7 +385,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
       const { sessionId } = await openSession(server.url);
       const received = await startDroppedCall(sessionId, 'r2');
       await waitForFixtureEvent((event) => event.type === 'finished' && event.requestId === 'r2');
-      await delay(50);
+      await sleep(50);
       const resumed = await get(server.url, { 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream', 'Last-Event-ID': received[1].id! });
       expect(resumed.status).toBe(200);
       assertRemainder(received, await new SseReader(resumed).readToEnd(), 'r2');
@@ -405,7 +396,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
       // The client got only the priming event: its id is the client's only Last-Event-ID.
       const received = await startDroppedCall(sessionId, 'r3', 1);
       expect(received[0]).toMatchObject(PRIMING);
-      await delay(200);
+      await sleep(200);
       const resumed = await get(server.url, { 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream', 'Last-Event-ID': received[0].id! });
       const body = resumed.status === 200 ? await new SseReader(resumed).readToEnd() : await resumed.text();
       expect({ status: resumed.status, body: resumed.status === 200 ? 'stream' : body }).toEqual({ status: 200, body: 'stream' });
@@ -445,7 +436,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
 });
 
 describe('Streamable HTTP: standalone GET stream', () => {
-  let server: FixtureApp;
+  let server: RunningApp;
 
   beforeAll(async () => {
     server = await startFixtureApp({ streams: { keepAliveMs: 50 } });
@@ -483,7 +474,7 @@ describe('Streamable HTTP: standalone GET stream', () => {
       reopened = await get(server.url, { 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream' });
       if (reopened.status !== 409) break;
       await reopened.body?.cancel();
-      await delay(20);
+      await sleep(20);
     }
     expect(reopened!.status).toBe(200);
     await reopened!.body?.cancel();
@@ -510,7 +501,7 @@ describe('Streamable HTTP: standalone GET stream', () => {
 });
 
 describe('Streamable HTTP: sessions.mode required', () => {
-  let server: FixtureApp;
+  let server: RunningApp;
 
   beforeAll(async () => {
     server = await startFixtureApp({ sessions: { mode: 'required' } });
@@ -521,15 +512,15 @@ describe('Streamable HTTP: sessions.mode required', () => {
   });
 
   it('a non-initialize POST without a session id is 400; initialize opens one, which then works', async () => {
-    const without = await mcpPost(server.url, request(1, 'tools/list'));
+    const without = await post(server.url, rpc(1, 'tools/list'));
     expect(without.status).toBe(400);
     expect(without.json).toMatchObject({ jsonrpc: '2.0', id: 1, error: { message: expect.stringContaining('Mcp-Session-Id') } });
 
-    const notificationWithout = await mcpPost(server.url, notification('notifications/initialized'));
+    const notificationWithout = await post(server.url, notification('notifications/initialized'));
     expect(notificationWithout.status).toBe(400);
 
     const { sessionId } = await openSession(server.url);
-    const list = await mcpPost(server.url, request(2, 'tools/list'), { sessionId });
+    const list = await post(server.url, rpc(2, 'tools/list'), { 'Mcp-Session-Id': sessionId });
     expect(list.status).toBe(200);
     expect(list.json.result.tools).toHaveLength(3);
   });
@@ -541,7 +532,7 @@ describe('Streamable HTTP: sessions.mode required', () => {
 });
 
 describe('Streamable HTTP: sessions.mode stateless', () => {
-  let server: FixtureApp;
+  let server: RunningApp;
 
   beforeAll(async () => {
     server = await startFixtureApp({ sessions: { mode: 'stateless' } });
@@ -552,11 +543,11 @@ describe('Streamable HTTP: sessions.mode stateless', () => {
   });
 
   it('initialize gives no session header; calls work without one; GET and DELETE are 405', async () => {
-    const init = await mcpPost(server.url, request(1, 'initialize', initializeParams()));
+    const init = await post(server.url, rpc(1, 'initialize', initializeParams()));
     expect(init.status).toBe(200);
     expect(init.headers.get('mcp-session-id')).toBeNull();
 
-    const call = await mcpPost(server.url, slowCall(2, 2, 0, 'tok'), { protocolVersion: '2025-11-25' });
+    const call = await post(server.url, slowCall(2, 2, 0, 'tok'), { 'MCP-Protocol-Version': '2025-11-25' });
     expect(call.status).toBe(200);
     expect(call.messages.map((message) => message.method ?? 'response')).toEqual([
       'notifications/progress',
@@ -578,7 +569,7 @@ describe('Streamable HTTP: sessions.mode stateless', () => {
   });
 
   it('a stray session id is ignored (served statelessly)', async () => {
-    const list = await mcpPost(server.url, request(1, 'tools/list'), { sessionId: 'not-a-session' });
+    const list = await post(server.url, rpc(1, 'tools/list'), { 'Mcp-Session-Id': 'not-a-session' });
     expect(list.status).toBe(200);
   });
 });
@@ -589,9 +580,9 @@ describe('Streamable HTTP: shutdown with open streams', () => {
    * `app.close()` finished and what the client received after the close began. The client connection is dropped
    * afterwards in any case, so a hanging close still completes and the test cleans up.
    */
-  async function closeWithOpenStream(server: FixtureApp, reader: SseReader, controller: AbortController, withinMs = 3_000) {
+  async function closeWithOpenStream(server: RunningApp, reader: SseReader, controller: AbortController, withinMs = 3_000) {
     const closing = server.close();
-    const outcome = await Promise.race([closing.then(() => 'closed' as const), delay(withinMs).then(() => 'still closing' as const)]);
+    const outcome = await Promise.race([closing.then(() => 'closed' as const), sleep(withinMs).then(() => 'still closing' as const)]);
     let after: SseItem[] = [];
     if (outcome === 'closed') after = await reader.readToEnd(1_000).catch(() => []);
     controller.abort();
@@ -614,7 +605,7 @@ describe('Streamable HTTP: shutdown with open streams', () => {
   it('app.close() ends an open legacy SSE stream and resolves', async () => {
     const server = await startFixtureApp({ streams: { keepAliveMs: 100 } });
     const controller = new AbortController();
-    const response = await get(`${server.origin}/sse`, { Accept: 'text/event-stream' }, controller.signal);
+    const response = await get(`${server.base}/sse`, { Accept: 'text/event-stream' }, controller.signal);
     const reader = new SseReader(response);
     expect((await reader.nextEvent())?.event).toBe('endpoint');
     expect(await closeWithOpenStream(server, reader, controller)).toEqual({ outcome: 'closed', endedWithRetryHint: true });

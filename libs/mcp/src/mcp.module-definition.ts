@@ -8,5 +8,5 @@ export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: MCP_MODULE_OPTIONS
     .setExtras<McpModuleExtras>({ path: '/mcp', isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
     .build();
 
-/** Options after defaults and checks (see `resolveMcpOptions`). */
-export const MCP_RESOLVED_OPTIONS = Symbol('MCP_RESOLVED_OPTIONS');
+/** Options after defaults and checks (see `resolveMcpOptions`); defined in core, which may not import this file. */
+export { MCP_RESOLVED_OPTIONS } from './core/mcp-resolved-options.token.js';

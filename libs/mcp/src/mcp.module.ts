@@ -7,8 +7,8 @@ import { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 import { McpToolCallRunner } from './execution/tool-call.runner.js';
 import { McpToolHandlerFactory } from './execution/tool-handler.factory.js';
 import { resolveMcpOptions, resolvePaths } from './options/mcp-options.resolver.js';
-import { ASYNC_OPTIONS_TYPE, ConfigurableModuleClass, MCP_MODULE_OPTIONS, MCP_RESOLVED_OPTIONS, OPTIONS_TYPE } from './mcp.module-definition.js';
-import type { McpModuleExtras, McpModuleOptions } from './options/mcp-module-options.interface.js';
+import { ConfigurableModuleClass, MCP_MODULE_OPTIONS, MCP_RESOLVED_OPTIONS } from './mcp.module-definition.js';
+import type { McpModuleAsyncOptions, McpModuleExtras, McpModuleForRootOptions, McpModuleOptions } from './options/mcp-module-options.interface.js';
 import { InitializeHandler } from './core/handlers/initialize.handler.js';
 import { PingHandler } from './core/handlers/ping.handler.js';
 import { ToolsCallHandler } from './features/tools/tools-call.handler.js';
@@ -19,15 +19,17 @@ import { McpClientRequests } from './core/client-requests.js';
 import { McpIdempotency } from './execution/idempotency.service.js';
 import { McpJobStore } from './jobs/mcp-job.store.js';
 import { McpJobSlots } from './jobs/job-slots.js';
-import { McpJobExecutor } from './jobs/mcp-job.executor.js';
+import { McpCallPipeline } from './execution/mcp-call.pipeline.js';
 import { McpJobService } from './jobs/mcp-job.service.js';
-import { McpJobTools } from './jobs/mcp-job.tools.js';
+import { McpTaskWorker } from './features/tasks/task-worker.js';
 import { MCP_JOB_QUEUE } from './jobs/job-queue.interface.js';
 import { createMcpJobQueue } from './jobs/job-queue.factory.js';
-import { McpTaskHandlers } from './features/tasks/tasks.handlers.js';
+import { MCP_TASK_METHOD_HANDLERS } from './features/tasks/rev-2025-11-25.tasks.handlers.js';
 import { McpBodyParserErrorFilter } from './transports/http/body-parser-error.filter.js';
 import { createMcpControllers } from './transports/http/mcp-http.controller.js';
-import { McpLegacySseTransport } from './transports/sse/legacy-sse.transport.js';
+import { McpHttpSseTransport } from './transports/sse/http-sse-2024-11-05.transport.js';
+import { McpHttpRev20260728Handler } from './transports/http/http-rev-2026-07-28.handler.js';
+import { McpStdioRev20260728Handler } from './transports/stdio/stdio-rev-2026-07-28.handler.js';
 import { McpStreamHub } from './transports/streams/stream-hub.js';
 import { McpInstanceRouter } from './transports/routing/mcp-instance.router.js';
 import { McpStdioTransport } from './transports/stdio/stdio.transport.js';
@@ -40,7 +42,7 @@ import { McpOriginGuard } from './transports/http/origin.guard.js';
 import { McpTenantLimiter } from './execution/tenant-limiter.js';
 import { LoggingSetLevelHandler } from './core/handlers/logging-set-level.handler.js';
 import { MCP_STORE } from './stores/key-value.store.js';
-import { MCP_BUS } from './stores/message-bus.js';
+import { MCP_BUS } from './core/message-bus.interface.js';
 import { createMcpBus, createMcpStore } from './stores/store.factory.js';
 import { McpStoreLifecycle } from './stores/store.lifecycle.js';
 import { McpTenantQuotas } from './stores/tenant-quotas.js';
@@ -98,18 +100,20 @@ import { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.serv
     McpIdempotency,
     McpJobStore,
     McpJobSlots,
-    McpJobExecutor,
+    McpTaskWorker,
     McpJobService,
-    McpJobTools,
-    McpTaskHandlers,
+    McpCallPipeline,
+    ...MCP_TASK_METHOD_HANDLERS,
     McpSessionService,
     McpTenantQuotas,
     SseEventStore,
     McpStreamHub,
     McpInstanceRouter,
     McpHttpTransport,
-    McpLegacySseTransport,
+    McpHttpSseTransport,
     McpStdioTransport,
+    McpHttpRev20260728Handler,
+    McpStdioRev20260728Handler,
     { provide: APP_FILTER, useClass: McpBodyParserErrorFilter },
     McpResourceRegistry,
     McpResourceExplorer,
@@ -134,11 +138,11 @@ import { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.serv
   exports: [McpDispatcher, McpToolRegistry, McpResourceNotifier, McpListChangedNotifier, McpClientInput],
 })
 export class McpModule extends ConfigurableModuleClass {
-  static override forRoot(options: typeof OPTIONS_TYPE): DynamicModule {
+  static override forRoot(options: McpModuleForRootOptions): DynamicModule {
     return McpModule.withEndpoints(super.forRoot(options), options);
   }
 
-  static override forRootAsync(options: typeof ASYNC_OPTIONS_TYPE): DynamicModule {
+  static override forRootAsync(options: McpModuleAsyncOptions): DynamicModule {
     return McpModule.withEndpoints(super.forRootAsync(options), options);
   }
 
@@ -153,7 +157,7 @@ export class McpModule extends ConfigurableModuleClass {
         { provide: MCP_RESOLVED_OPTIONS, useFactory: (options: McpModuleOptions) => resolveMcpOptions(options, paths), inject: [MCP_MODULE_OPTIONS] },
         { provide: MCP_STORE, useFactory: createMcpStore, inject: [MCP_RESOLVED_OPTIONS] },
         { provide: MCP_BUS, useFactory: createMcpBus, inject: [MCP_RESOLVED_OPTIONS] },
-        { provide: MCP_JOB_QUEUE, useFactory: createMcpJobQueue, inject: [MCP_RESOLVED_OPTIONS, McpJobExecutor, McpJobStore, MCP_BUS] },
+        { provide: MCP_JOB_QUEUE, useFactory: createMcpJobQueue, inject: [MCP_RESOLVED_OPTIONS, McpTaskWorker, McpJobStore] },
         McpStoreLifecycle,
       ],
       exports: [...(definition.exports ?? []), MCP_RESOLVED_OPTIONS, MCP_STORE, MCP_BUS],

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { McpToolError } from './errors/mcp-tool.error.js';
-import { McpMemoryBus } from '../stores/memory-message.bus.js';
-import { MCP_BUS, type McpMessageBus } from '../stores/message-bus.js';
+import { MCP_BUS, type McpMessageBus } from './message-bus.interface.js';
 import { notification } from './json-rpc/json-rpc.codec.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from './json-rpc/json-rpc.types.js';
 
@@ -35,7 +34,7 @@ export class McpClientRequests {
 
   /** False with the in-memory bus: no other instance can receive a response for us. */
   private get spansInstances(): boolean {
-    return !(this.bus instanceof McpMemoryBus);
+    return this.bus.crossesInstances;
   }
 
   async request(input: {

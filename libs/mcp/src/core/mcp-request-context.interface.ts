@@ -1,6 +1,6 @@
 import type { JsonRpcMessage } from './json-rpc/json-rpc.types.js';
 import type { McpPrincipal } from './mcp-principal.interface.js';
-import type { McpLogLevel } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpLogLevel } from './mcp-log-level.js';
 
 /**
  * What a transport tells the dispatcher about one incoming message. The dispatcher never sees HTTP or stdio:

@@ -11,11 +11,9 @@ import {
   type CallHandler,
   type CanActivate,
   type ExecutionContext,
-  type INestApplication,
   type NestInterceptor,
   type Provider,
 } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { map, type Observable } from 'rxjs';
@@ -23,16 +21,18 @@ import {
   McpArgs,
   McpContext,
   McpContent,
-  McpDispatcher,
   McpExecutionContext,
-  McpModule,
   McpResult,
   McpTool,
   McpToolError,
   type McpModuleOptions,
   type McpToolContext,
 } from '../index.js';
+import { McpDispatcher } from './mcp.dispatcher.js';
 import type { McpRequestContext } from './mcp-request-context.interface.js';
+import { bootMcp, closeMcpApps } from '../testing-kit/boot-mcp.js';
+import { McpMethodHandlerProvider } from './method-handler.decorator.js';
+import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
 import type { JsonRpcMessage, JsonRpcResponse } from './json-rpc/json-rpc.types.js';
 
 const CONTEXT: McpRequestContext = { transport: 'http', protocolVersion: '2025-11-25' };
@@ -44,22 +44,11 @@ type ToolResult = {
   isError: boolean;
 };
 
-const apps: INestApplication[] = [];
-
 async function bootDispatcher(providers: Provider[], options: Partial<McpModuleOptions> = {}): Promise<McpDispatcher> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [McpModule.forRoot({ name: 'test', version: '1.0.0', ...options })],
-    providers,
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  apps.push(app);
-  await app.init();
-  return app.get(McpDispatcher);
+  return (await bootMcp(providers, { options })).get(McpDispatcher);
 }
 
-afterAll(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
+afterAll(closeMcpApps);
 
 function resultOf(response: JsonRpcResponse | undefined): Record<string, unknown> {
   if (!response || !('result' in response)) throw new Error(`expected a result, got ${JSON.stringify(response)}`);
@@ -978,16 +967,27 @@ describe('McpDispatcher', () => {
     });
   });
 
-  describe('register', () => {
-    it('serves an added method; a handler error is -32603 without details', async () => {
-      const extra = await bootDispatcher([]);
-      extra.register({ method: 'custom/echo', handle: ({ params }) => ({ echoed: params.value }) });
-      extra.register({
-        method: 'custom/fail',
-        handle: () => {
-          throw new Error(SECRET);
-        },
-      });
+  describe('method handlers', () => {
+    @McpMethodHandlerProvider()
+    @Injectable()
+    class EchoHandler implements McpMethodHandler {
+      readonly method = 'custom/echo';
+      handle({ params }: McpCall) {
+        return { echoed: params.value };
+      }
+    }
+
+    @McpMethodHandlerProvider()
+    @Injectable()
+    class FailingHandler implements McpMethodHandler {
+      readonly method = 'custom/fail';
+      handle(): Record<string, unknown> {
+        throw new Error(SECRET);
+      }
+    }
+
+    it('serves a method contributed by any provider; a handler error is -32603 without details', async () => {
+      const extra = await bootDispatcher([EchoHandler, FailingHandler]);
       expect(await extra.dispatch({ jsonrpc: '2.0', id: 1, method: 'custom/echo', params: { value: 3 } }, CONTEXT)).toEqual({ jsonrpc: '2.0', id: 1, result: { echoed: 3 } });
       expect(await extra.dispatch({ jsonrpc: '2.0', id: 2, method: 'custom/fail' }, CONTEXT)).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error' } });
     });

@@ -1,18 +1,17 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { MCP_RESOLVED_OPTIONS } from './mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { violatedJsonLimit, type JsonLimits } from './json-rpc/json-limits.js';
 import type { McpRequestContext } from './mcp-request-context.interface.js';
-import { InitializeHandler } from './handlers/initialize.handler.js';
-import { LoggingSetLevelHandler } from './handlers/logging-set-level.handler.js';
 import type { McpMethodHandler } from './method-handler.interface.js';
-import { PingHandler } from './handlers/ping.handler.js';
-import { ToolsCallHandler } from '../features/tools/tools-call.handler.js';
-import { ToolsListHandler } from '../features/tools/tools-list.handler.js';
+import { collectMethodHandlers, servedMethods, type McpContributedHandler } from './method-handler.collector.js';
 import { classifyMessage, errorResponse, successResponse } from './json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from './json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './json-rpc/json-rpc.types.js';
 import { McpProtocolError } from './errors/protocol-error.js';
+import { MCP_ERROR_CODES } from './errors/error-codes.js';
+import { McpStoreUnavailableError } from './errors/store-unavailable.error.js';
 import { McpClientRequests } from './client-requests.js';
 import { McpControlFlowSignal } from './control-flow.signal.js';
 import { clientText } from './client-text.js';
@@ -21,39 +20,41 @@ import { errorLogText } from './error-log-text.js';
 /**
  * The transport-agnostic JSON-RPC core: one parsed message in, at most one response out. It holds no
  * per-client state beyond the calls in flight (for cancellation); the protocol revision and the caller travel
- * with each message in its `McpRequestContext`.
- * @publicApi
+ * with each message in its `McpRequestContext`. Its methods are the `@McpMethodHandlerProvider()` providers,
+ * collected at `onModuleInit` and read at `onApplicationBootstrap` (see `method-handler.collector.ts`).
  */
 @Injectable()
-export class McpDispatcher {
+export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('McpModule');
-  private readonly handlers = new Map<string, McpMethodHandler>();
+  private contributed: readonly McpContributedHandler[] = [];
+  /** Empty until `onApplicationBootstrap`: every transport starts after it (they depend on the dispatcher). */
+  private handlers = new Map<string, McpMethodHandler>();
   private readonly inFlight = new Map<string, AbortController>();
   private readonly limits: JsonLimits;
 
   constructor(
-    initialize: InitializeHandler,
-    ping: PingHandler,
-    toolsList: ToolsListHandler,
-    toolsCall: ToolsCallHandler,
-    loggingSetLevel: LoggingSetLevelHandler,
+    private readonly discovery: DiscoveryService,
     @Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions,
     private readonly clientRequests: McpClientRequests,
   ) {
     this.limits = { maxDepth: options.limits.maxJsonDepth, maxCollectionSize: options.limits.maxJsonCollectionSize };
-    for (const handler of [initialize, ping, toolsList, toolsCall, loggingSetLevel]) this.handlers.set(handler.method, handler);
   }
 
-  /** Registers another method (resources, prompts... are added by their own modules). */
-  register(handler: McpMethodHandler): void {
-    this.handlers.set(handler.method, handler);
+  onModuleInit(): void {
+    this.contributed = collectMethodHandlers(this.discovery);
+  }
+
+  onApplicationBootstrap(): void {
+    this.handlers = servedMethods(this.contributed);
   }
 
   /**
    * Handles one message. Resolves to the response for a request, or `undefined` for notifications,
-   * client responses and cancelled requests (which must get no answer).
+   * client responses and cancelled requests (which must get no answer). `handler` serves a request in place of
+   * the registered one: an era's own method (2026-07-28's `server/discover`), with the same cancellation, error
+   * mapping and logging.
    */
-  async dispatch(value: unknown, context: McpRequestContext): Promise<JsonRpcResponse | undefined> {
+  async dispatch(value: unknown, context: McpRequestContext, handler?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
     const violation = violatedJsonLimit(value, this.limits);
     if (violation) {
       const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
@@ -62,7 +63,7 @@ export class McpDispatcher {
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case 'request':
-        return this.handleRequest(classified.message, context);
+        return this.handleRequest(classified.message, context, handler);
       case 'notification':
         this.handleNotification(classified.message, context);
         return undefined;
@@ -74,8 +75,8 @@ export class McpDispatcher {
     }
   }
 
-  private async handleRequest(request: JsonRpcRequest, context: McpRequestContext): Promise<JsonRpcResponse | undefined> {
-    const handler = this.handlers.get(request.method);
+  private async handleRequest(request: JsonRpcRequest, context: McpRequestContext, own?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
+    const handler = own ?? this.handlers.get(request.method);
     if (!handler) {
       return errorResponse(request.id, { code: JsonRpcErrorCode.METHOD_NOT_FOUND, message: `Method not found: ${clientText(request.method)}` });
     }
@@ -90,9 +91,9 @@ export class McpDispatcher {
       if (error instanceof McpProtocolError) return errorResponse(request.id, error.toJsonRpcError());
       // Steering, not a failure: the era's own layer (2026 input rounds) decides the answer; nothing to log.
       if (error instanceof McpControlFlowSignal) return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
-      if (error instanceof Error && error.name === 'McpStoreUnavailableError') {
-        const data = { status: 'error', error: { code: 'UNAVAILABLE', message: 'Service temporarily unavailable; retry shortly.', retryable: true, retry_after_ms: 1000 } };
-        return errorResponse(request.id, { code: JsonRpcErrorCode.SERVER_ERROR, message: data.error.message, data });
+      if (error instanceof McpStoreUnavailableError) {
+        const data = { status: 'error', error: error.toErrorBody() };
+        return errorResponse(request.id, { code: MCP_ERROR_CODES.UNAVAILABLE.jsonRpcCode, message: data.error.message, data });
       }
       this.logger.error(`${clientText(request.method)} failed (request ${clientText(request.id)}): ${errorLogText(error)}`);
       return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
@@ -105,9 +106,17 @@ export class McpDispatcher {
     if (message.method !== 'notifications/cancelled') return; // initialized, roots/list_changed...: nothing to do
     const requestId = message.params?.requestId;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return; // malformed: ignored silently (spec)
-    const key = this.inFlightKey(context, requestId);
-    const controller = key ? this.inFlight.get(key) : undefined;
-    controller?.abort(new CancelledByClient(typeof message.params?.reason === 'string' ? message.params.reason : undefined));
+    if (context.cancellationScope === undefined) return;
+    this.cancel(context.cancellationScope, requestId, typeof message.params?.reason === 'string' ? message.params.reason : undefined);
+  }
+
+  /**
+   * Cancels the request `id` in flight in `scope` (its context's `cancellationScope`): its handler's signal
+   * aborts and it is answered with nothing. For what cancels without a `notifications/cancelled`: a closed
+   * 2026-07-28 response stream, an input round that interrupts its handler. Unknown ids are ignored.
+   */
+  cancel(scope: string, id: JsonRpcId, reason?: string): void {
+    this.inFlight.get(this.inFlightKey({ cancellationScope: scope }, id)!)?.abort(new CancelledByClient(reason));
   }
 
   private cancelledByClient(controller: AbortController): boolean {
@@ -115,7 +124,7 @@ export class McpDispatcher {
   }
 
   /** Ids are only unique per sender and connection, so cancellation is looked up within that scope. */
-  private inFlightKey(context: McpRequestContext, id: JsonRpcId): string | undefined {
+  private inFlightKey(context: Pick<McpRequestContext, 'cancellationScope'>, id: JsonRpcId): string | undefined {
     return context.cancellationScope === undefined ? undefined : `${context.cancellationScope}\u0000${typeof id}:${String(id)}`;
   }
 }

@@ -11,8 +11,17 @@ export interface McpCall {
   readonly controller: AbortController;
 }
 
-/** Serves one JSON-RPC method; throws `McpProtocolError` for protocol errors. */
+/**
+ * Serves one JSON-RPC method; throws `McpProtocolError` for protocol errors. Contributed to the dispatcher by
+ * decorating the provider with `@McpMethodHandlerProvider()`.
+ */
 export interface McpMethodHandler {
   readonly method: string;
+  /**
+   * Whether the method is served at all, asked once at `onApplicationBootstrap`, after every `onModuleInit`
+   * (registries are full by then). False leaves it unknown (-32601), e.g. `prompts/*` without any prompt.
+   * Absent: always served.
+   */
+  isServed?(): boolean;
   handle(call: McpCall): Promise<Record<string, unknown>> | Record<string, unknown>;
 }

@@ -2,122 +2,185 @@ import { clientText } from '../core/client-text.js';
 import { classifyMessage } from '../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../core/json-rpc/json-rpc.types.js';
 import { hasVersionClaim, isPlainObject, missingEnvelopeKeys, readEnvelope, type McpModernEnvelope } from './rev-2026-07-28/envelope.js';
-import { decodeHeaderValue, mcpNameSource, stripOws } from './rev-2026-07-28/header-values.js';
+import { decodeHeaderValue, mcpNameSource } from './rev-2026-07-28/header-values.js';
 import { McpModernRefusal, ModernRefusals } from './rev-2026-07-28/refusals.js';
-import { isModernRevision, isServedModernRevision, ModernHeader } from './rev-2026-07-28/rev-2026-07-28.constants.js';
-
-/** Reads one request header by its lower-case name (undefined when absent). */
-export type HeaderReader = (name: string) => string | undefined;
-
-/** Where one incoming message goes: the legacy path as it always did, the modern path, or a refusal. */
-export type EraRoute =
-  | { readonly era: 'legacy' }
-  | { readonly era: 'modern'; readonly kind: 'request'; readonly request: JsonRpcRequest; readonly envelope: McpModernEnvelope }
-  | { readonly era: 'modern'; readonly kind: 'notification'; readonly notification: JsonRpcNotification }
-  | { readonly era: 'refused'; readonly id: JsonRpcId | null; readonly refusal: McpModernRefusal };
-
-const LEGACY: EraRoute = { era: 'legacy' };
+import { isModernRevision, isServedModernRevision } from './rev-2026-07-28/rev-2026-07-28.constants.js';
 
 /**
- * Routes one POSTed body between the eras (2026-07-28 "dual-era" rules, body first, headers only cross-check so
- * a proxy that strips a header cannot flip the era):
- * - a batch is legacy unless an element claims a revision (then 400 -32600);
- * - posted responses and claim-less messages are legacy (unchanged behaviour), except a claim-less request or
- *   notification whose `MCP-Protocol-Version` header names a modern revision (request: 400 -32602 naming the
- *   missing `_meta` keys; notification: accepted as modern);
- * - `initialize` is legacy unless it carries a valid modern claim;
- * - any other claim is modern and goes through the validation ladder: envelope (-32602), header/body
- *   cross-checks (-32020), revision support (-32022), required headers and `Mcp-Name` (-32020).
+ * The protocol eras this server serves, each named by its newest revision: `2025-11-25` (2024-11-05 …
+ * 2025-11-25: `initialize`, sessions) and `2026-07-28` (stateless, a `_meta` envelope on every request).
  */
-export function routeHttpMessage(body: unknown, header: HeaderReader): EraRoute {
-  if (Array.isArray(body)) {
-    const claims = body.some((element) => isPlainObject(element) && hasVersionClaim(element.params));
-    return claims ? { era: 'refused', id: null, refusal: ModernRefusals.invalidRequest('a JSON-RPC batch cannot carry 2026-07-28 requests') } : LEGACY;
-  }
-  if (!isPlainObject(body) || typeof body.method !== 'string') return LEGACY;
-  const headerVersion = optional(header(ModernHeader.protocolVersion));
-  const headerIsModern = headerVersion !== undefined && isModernRevision(headerVersion);
-  const claims = hasVersionClaim(body.params);
-  const isRequest = 'id' in body;
+export type McpEra = '2025-11-25' | '2026-07-28';
 
-  if (!isRequest) {
-    if (!claims && !headerIsModern) return LEGACY;
-    const classified = classifyMessage(body);
-    if (classified.kind !== 'notification') return { era: 'refused', id: null, refusal: ModernRefusals.invalidRequest(reasonOf(classified)) };
-    const methodHeader = optional(header(ModernHeader.method));
-    if (methodHeader !== undefined && methodHeader !== body.method) {
-      return { era: 'refused', id: null, refusal: ModernRefusals.headerMismatch('Mcp-Method', `the header names ${clientText(methodHeader)}, the body ${clientText(body.method)}`) };
+/** The request headers of 2026-07-28 a transport read beside the body (HTTP only; trimmed, `Mcp-Name` raw). */
+export interface EraHeaders {
+  readonly protocolVersion?: string;
+  readonly method?: string;
+  /** Undecoded (it may be `=?base64?…?=`); absent when the request has none. */
+  readonly name?: string;
+}
+
+/**
+ * What a transport's `classify` read from one incoming message: the message itself, and the revision the channel
+ * names beside it. The router alone turns that into an era ({@link routeMessage}); a transport never reads
+ * `_meta` keys itself.
+ */
+export interface EraClaim {
+  readonly message: unknown;
+  /**
+   * The revision named outside the body: the `MCP-Protocol-Version` header of one HTTP POST, or the revision of
+   * the era a stdio connection is pinned to. Undefined when nothing names one.
+   */
+  readonly channelRevision?: string;
+  /**
+   * True when `channelRevision` is the pinned era of a connection (stdio) rather than one message's header
+   * (HTTP). A pinned 2025-11-25 connection is served as such whatever its messages claim; a pinned 2026-07-28
+   * one drops stray responses and refuses a fallback to `initialize` and anything that is not a message.
+   */
+  readonly pinned: boolean;
+  /** The 2026-07-28 headers to check against the body (HTTP); undefined where there are none (stdio). */
+  readonly headers?: EraHeaders;
+}
+
+/** Reads the claim of one message as one transport sees it (`Input`: what the transport has in hand). */
+export type EraClassifier<Input> = (input: Input) => EraClaim;
+
+/** Where one incoming message goes. */
+export type EraRoute =
+  | {
+      readonly era: '2025-11-25';
+      /** A claim-less `initialize`: the opening of a 2025-11-25 connection (stdio pins it). */
+      readonly opening: boolean;
+      /**
+       * A claim-less `server/discover`: a dual-era client's probe, answered by the 2025-11-25 era with -32601
+       * (at HTTP 200, whatever `MCP-Protocol-Version` says), which sends it back to `initialize`.
+       */
+      readonly probe: boolean;
     }
-    return { era: 'modern', kind: 'notification', notification: classified.message };
+  | {
+      readonly era: '2026-07-28';
+      readonly kind: 'request';
+      readonly request: JsonRpcRequest;
+      readonly envelope: McpModernEnvelope;
+      /** Every request but the `server/discover` probe pins a stdio connection to this era. */
+      readonly pins: boolean;
+    }
+  | { readonly era: '2026-07-28'; readonly kind: 'notification'; readonly notification: JsonRpcNotification }
+  /** A response on a connection pinned to 2026-07-28: this era sends no requests, so there is nothing to settle. */
+  | { readonly era: '2026-07-28'; readonly kind: 'response' }
+  | { readonly era: 'refused'; readonly id: JsonRpcId | null; readonly refusal: McpModernRefusal };
+
+/**
+ * The one era router: decides, per message, which era serves it (the 2026-07-28 "dual-era" rules, body first;
+ * the channel only cross-checks, so a proxy that strips a header cannot flip the era):
+ * - a pinned 2025-11-25 connection stays 2025-11-25;
+ * - a batch is 2025-11-25 unless an element claims a revision (then -32600); anything else that is not a message
+ *   (a posted response included) is 2025-11-25, except on a connection pinned to 2026-07-28;
+ * - a claim-less message is 2025-11-25 unless the channel names a 2026 revision: then a request is refused with
+ *   -32602 naming the missing `_meta` keys and a notification is accepted;
+ * - `initialize` is 2025-11-25 unless it carries a valid 2026 claim (refused on a connection pinned to 2026-07-28:
+ *   no fallback once the era is confirmed);
+ * - any other claim is 2026-07-28 and goes through the ladder: envelope (-32602), header/body cross-checks
+ *   (-32020), revision support (-32022), then on HTTP the required headers and `Mcp-Name` (-32020).
+ */
+export function routeMessage(claim: EraClaim): EraRoute {
+  const { message, channelRevision, pinned, headers } = claim;
+  const channel2026 = channelRevision !== undefined && isModernRevision(channelRevision);
+  if (pinned && channelRevision !== undefined && !channel2026) return era2025(message);
+  const pinned2026 = pinned && channel2026;
+
+  if (!isPlainObject(message) || typeof message.method !== 'string') {
+    if (Array.isArray(message) && message.some((element) => isPlainObject(element) && hasVersionClaim(element.params))) {
+      return refused(null, ModernRefusals.invalidRequest('a JSON-RPC batch cannot carry 2026-07-28 requests'));
+    }
+    if (!pinned2026) return era2025(message);
+    if (isPlainObject(message) && ('result' in message || 'error' in message)) return { era: '2026-07-28', kind: 'response' };
+    return refused(idOf(message), ModernRefusals.invalidRequest('only requests and notifications are accepted here'));
+  }
+  const claims = hasVersionClaim(message.params);
+
+  if (!('id' in message)) {
+    if (!claims && !channel2026) return era2025(message);
+    const classified = classifyMessage(message);
+    if (classified.kind !== 'notification') return refused(null, ModernRefusals.invalidRequest(reasonOf(classified)));
+    if (headers?.method !== undefined && headers.method !== message.method) {
+      return refused(null, ModernRefusals.headerMismatch('Mcp-Method', `the header names ${clientText(headers.method)}, the body ${clientText(message.method)}`));
+    }
+    return { era: '2026-07-28', kind: 'notification', notification: classified.message };
   }
 
-  if (body.method === 'initialize' && !carriesModernClaim(body.params)) return LEGACY;
-  const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
-  if (!claims) {
-    return headerIsModern ? { era: 'refused', id, refusal: ModernRefusals.missingEnvelope(missingEnvelopeKeys(body.params)) } : LEGACY;
+  const id = idOf(message);
+  if (message.method === 'initialize' && !carriesModernClaim(message.params)) {
+    if (!pinned2026) return era2025(message);
+    // A 2026-07-28 connection cannot fall back: name the revisions it speaks (stdio has no status to say it).
+    const params = message.params;
+    return refused(id, ModernRefusals.unsupportedVersion(isPlainObject(params) && typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown'));
   }
-  const classified = classifyMessage(body);
-  if (classified.kind !== 'request') return { era: 'refused', id, refusal: ModernRefusals.invalidRequest(reasonOf(classified)) };
+  if (!claims) return channel2026 ? refused(id, ModernRefusals.missingEnvelope(missingEnvelopeKeys(message.params))) : era2025(message);
+  const classified = classifyMessage(message);
+  if (classified.kind !== 'request') return refused(id, ModernRefusals.invalidRequest(reasonOf(classified)));
   const request = classified.message;
   try {
-    const envelope = checkEnvelope(request, headerVersion, optional(header(ModernHeader.method)));
-    checkRequiredHeaders(request, headerVersion, header);
-    return { era: 'modern', kind: 'request', request, envelope };
+    const envelope = checkEnvelope(request, headers);
+    if (headers) checkRequiredHeaders(request, headers);
+    return { era: '2026-07-28', kind: 'request', request, envelope, pins: request.method !== 'server/discover' };
   } catch (error) {
-    if (error instanceof McpModernRefusal) return { era: 'refused', id: request.id, refusal: error };
+    if (error instanceof McpModernRefusal) return refused(request.id, error);
     throw error;
   }
 }
 
 /**
- * Steps 2 to 4 of the ladder, shared by every transport: the envelope, then the header/body cross-checks (the
- * version header before version support: a body naming `v999.0.0` under a `2026-07-28` header is a mismatch),
- * then the revision. Throws the refusal.
+ * Steps 2 to 4 of the ladder: the envelope, then the header/body cross-checks (the version header before version
+ * support: a body naming `v999.0.0` under a `2026-07-28` header is a mismatch), then the revision. Throws the refusal.
  */
-export function checkEnvelope(request: JsonRpcRequest, headerVersion?: string, methodHeader?: string): McpModernEnvelope {
+function checkEnvelope(request: JsonRpcRequest, headers: EraHeaders | undefined): McpModernEnvelope {
   const read = readEnvelope(request.params);
   if (!read.ok) throw ModernRefusals.invalidEnvelope(read.issue);
   const { envelope } = read;
-  if (headerVersion !== undefined && headerVersion !== envelope.protocolVersion) {
-    throw ModernRefusals.headerMismatch('MCP-Protocol-Version', `the header names ${clientText(headerVersion)}, the _meta envelope ${clientText(envelope.protocolVersion)}`);
+  if (headers?.protocolVersion !== undefined && headers.protocolVersion !== envelope.protocolVersion) {
+    throw ModernRefusals.headerMismatch('MCP-Protocol-Version', `the header names ${clientText(headers.protocolVersion)}, the _meta envelope ${clientText(envelope.protocolVersion)}`);
   }
-  if (methodHeader !== undefined && methodHeader !== request.method) {
-    throw ModernRefusals.headerMismatch('Mcp-Method', `the header names ${clientText(methodHeader)}, the body ${clientText(request.method)}`);
+  if (headers?.method !== undefined && headers.method !== request.method) {
+    throw ModernRefusals.headerMismatch('Mcp-Method', `the header names ${clientText(headers.method)}, the body ${clientText(request.method)}`);
   }
   if (!isServedModernRevision(envelope.protocolVersion)) throw ModernRefusals.unsupportedVersion(envelope.protocolVersion);
   return envelope;
 }
 
-/** Step 5: the standard headers every modern request POST carries, and `Mcp-Name` against the body. */
-function checkRequiredHeaders(request: JsonRpcRequest, headerVersion: string | undefined, header: HeaderReader): void {
-  if (headerVersion === undefined) throw ModernRefusals.headerMismatch('MCP-Protocol-Version', 'the required header is missing');
-  if (optional(header(ModernHeader.method)) === undefined) throw ModernRefusals.headerMismatch('Mcp-Method', 'the required header is missing');
+/** Step 5 (HTTP): the standard headers every 2026-07-28 request POST carries, and `Mcp-Name` against the body. */
+function checkRequiredHeaders(request: JsonRpcRequest, headers: EraHeaders): void {
+  if (headers.protocolVersion === undefined) throw ModernRefusals.headerMismatch('MCP-Protocol-Version', 'the required header is missing');
+  if (headers.method === undefined) throw ModernRefusals.headerMismatch('Mcp-Method', 'the required header is missing');
   const source = mcpNameSource(request.method, request.params);
   if (!source) return;
-  const raw = header(ModernHeader.name);
-  if (raw === undefined) {
+  if (headers.name === undefined) {
     if (source.value !== undefined) throw ModernRefusals.headerMismatch('Mcp-Name', `the required header is missing (the body carries params.${source.field})`);
     return;
   }
-  const decoded = decodeHeaderValue(raw);
+  const decoded = decodeHeaderValue(headers.name);
   if (decoded === undefined) throw ModernRefusals.headerMismatch('Mcp-Name', 'the header carries malformed Base64');
   if (source.value !== undefined && decoded !== source.value) throw ModernRefusals.headerMismatch('Mcp-Name', `the header does not match params.${source.field}`);
 }
 
-/** A valid modern claim: a well-formed envelope naming a modern revision (served or not). */
-export function carriesModernClaim(params: unknown): boolean {
+/** A valid 2026 claim: a well-formed envelope naming a 2026 revision (served or not). */
+function carriesModernClaim(params: unknown): boolean {
   const read = readEnvelope(params);
   return read.ok && isModernRevision(read.envelope.protocolVersion);
 }
 
-/** A claim that would be served: a well-formed envelope naming a modern revision this server speaks. */
-export function carriesServedClaim(params: unknown): boolean {
-  const read = readEnvelope(params);
-  return read.ok && isServedModernRevision(read.envelope.protocolVersion);
+function era2025(message: unknown): EraRoute {
+  const method = isPlainObject(message) && 'id' in message ? message.method : undefined;
+  return { era: '2025-11-25', opening: method === 'initialize', probe: method === 'server/discover' };
 }
 
-function optional(value: string | undefined): string | undefined {
-  return value === undefined ? undefined : stripOws(value);
+function refused(id: JsonRpcId | null, refusal: McpModernRefusal): EraRoute {
+  return { era: 'refused', id, refusal };
+}
+
+function idOf(message: unknown): JsonRpcId | null {
+  const id = isPlainObject(message) ? message.id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function reasonOf(classified: ReturnType<typeof classifyMessage>): string {

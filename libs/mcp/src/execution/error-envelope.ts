@@ -1,20 +1,8 @@
 import { HttpException } from '@nestjs/common';
 import type { McpErrorEnvelope } from '../core/results/envelope.types.js';
 import { errorBody, McpToolError } from '../core/errors/mcp-tool.error.js';
-
-/** HTTP statuses a Nest HttpException may carry, mapped to envelope codes (guards throw 403, for instance). */
-const HTTP_STATUS_CODES: Record<number, string> = {
-  400: 'VALIDATION_ERROR',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  408: 'TIMEOUT',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMITED',
-  503: 'UNAVAILABLE',
-};
+import { errorCodeForHttpStatus, MCP_ERROR_CODES } from '../core/errors/error-codes.js';
+import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 
 /**
  * Turns anything a tool threw into an error envelope. `McpToolError` and 4xx `HttpException`s carry messages
@@ -23,15 +11,14 @@ const HTTP_STATUS_CODES: Record<number, string> = {
  */
 export function errorToEnvelope(error: unknown): { envelope: McpErrorEnvelope; internal: boolean } {
   if (error instanceof McpToolError) return { envelope: { status: 'error', error: error.toErrorBody() }, internal: false };
-  if (error instanceof Error && error.name === 'McpStoreUnavailableError') {
-    return { envelope: { status: 'error', error: errorBody('UNAVAILABLE', 'A backing service is unavailable; retry shortly.', { retryable: true, retryAfterMs: 1000 }) }, internal: false };
-  }
+  if (error instanceof McpStoreUnavailableError) return { envelope: { status: 'error', error: error.toErrorBody() }, internal: false };
   if (error instanceof HttpException && error.getStatus() < 500) {
-    const code = HTTP_STATUS_CODES[error.getStatus()] ?? 'REQUEST_REJECTED';
+    // A guard's 403, a pipe's 400...: the catalogue says which code each status is.
+    const code = errorCodeForHttpStatus(error.getStatus());
     return { envelope: { status: 'error', error: errorBody(code, httpExceptionMessage(error)) }, internal: false };
   }
   return {
-    envelope: { status: 'error', error: errorBody('INTERNAL_ERROR', 'The tool failed unexpectedly; the error was logged on the server.') },
+    envelope: { status: 'error', error: errorBody('INTERNAL_ERROR', MCP_ERROR_CODES.INTERNAL_ERROR.message()) },
     internal: true,
   };
 }

@@ -4,6 +4,7 @@ import type { McpRequestContext } from '../core/mcp-request-context.interface.js
 import type { McpClientRequestOptions, McpElicitationResult, McpLogLevel, McpSamplingResult, McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
 import type { McpClientRequests } from '../core/client-requests.js';
 import { McpToolError } from '../core/errors/mcp-tool.error.js';
+import { LOG_LEVELS } from '../core/mcp-log-level.js';
 
 /** Whether the client declared what a request needs; URL-mode elicitation needs `elicitation.url` (spec 2025-11-25). */
 function hasCapability(capabilities: Record<string, unknown> | undefined, capability: string, params: Record<string, unknown>): boolean {
@@ -13,8 +14,8 @@ function hasCapability(capabilities: Record<string, unknown> | undefined, capabi
   return true;
 }
 
-/** RFC 5424 severity order, lowest first. */
-export const LOG_LEVELS: readonly McpLogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+// The severity order lives in core (logging/setLevel checks it too); re-exported for the era envelope.
+export { LOG_LEVELS };
 
 /** The tenant of calls made without authentication. */
 export const DEFAULT_TENANT = 'default';

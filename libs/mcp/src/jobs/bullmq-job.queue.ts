@@ -5,22 +5,19 @@ import { hostname } from 'node:os';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
-import type { McpMessageBus } from '../stores/message-bus.js';
 import { FAIL_FAST_CONNECTION_OPTIONS, loadIoredis, redactRedisUrl } from '../stores/redis-connection.js';
 import { McpStoreMessages } from '../stores/store.messages.js';
-import { McpStoreUnavailableError } from '../stores/store-unavailable.error.js';
+import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 import { loadBullmq, type McpBullMqModule } from './bullmq.loader.js';
 import { McpJobMessages } from './job.messages.js';
 import type { McpJobSubmission } from './job.record.js';
 import type { McpJobQueue } from './job-queue.interface.js';
-import type { McpJobExecutor } from './mcp-job.executor.js';
+import type { McpJobWorker } from './job-worker.interface.js';
 import type { McpJobStore } from './mcp-job.store.js';
 
 /** Queue name; BullMQ's `prefix` carries the module's key prefix (a queue name cannot contain ':'). */
 const QUEUE_NAME = 'jobs';
 const JOB_NAME = 'tool';
-/** Bus channel on which a cancellation reaches the instance running the job. */
-export const JOB_ABORT_CHANNEL = 'jobs:abort';
 /** BullMQ's own failure text for a job whose workers kept dying (see its moveStalledJobsToWait script). */
 const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
 const ERROR_LOG_INTERVAL_MS = 30_000;
@@ -38,27 +35,25 @@ const WORKER_CONNECTION: RedisOptions = {
 
 /** What the queue needs from the module. */
 export interface McpBullJobQueueDeps {
-  executor: McpJobExecutor;
+  worker: McpJobWorker;
   jobs: McpJobStore;
-  bus: McpMessageBus;
   options: McpResolvedOptions;
   logger?: Pick<LoggerService, 'log' | 'warn' | 'error'>;
 }
 
 /**
  * `MCP_JOB_QUEUE` with the redis option: jobs wait in a BullMQ queue in Redis, and a worker on every instance
- * runs them through `McpJobExecutor`, so a job accepted by one instance may run on another and outlives the
+ * runs them through the tasks service (`McpJobWorker`), so a job accepted by one instance may run on another and outlives the
  * instance that accepted it.
  *
  * - A worker that dies mid-job stops renewing its lock; after `jobs.lockDurationMs` another instance's stalled
  *   check puts the job back in the queue (up to `jobs.maxStalledCount` times), then it is failed and its record
  *   marked `error` (`UNAVAILABLE`, retryable).
- * - `abort()` is broadcast on the message bus: whichever instance runs the job aborts it.
+ * - `abort()` aborts the job if it runs here; the tasks service tells the other instances (its bus channel).
  * - At shutdown the worker stops taking jobs and lets running ones finish; queued jobs stay for the others.
  */
 export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, BeforeApplicationShutdown {
   private worker?: Worker<McpJobSubmission>;
-  private stopAbortListener?: () => Promise<void>;
   private lastErrorLog = 0;
   private readonly logger: Pick<LoggerService, 'log' | 'warn' | 'error'>;
 
@@ -97,14 +92,10 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     return instance;
   }
 
-  /** Starts this instance's worker once every tool is registered, and listens for cancellations. */
+  /** Starts this instance's worker once every tool is registered. */
   async onApplicationBootstrap(): Promise<void> {
-    const { executor, bus, options } = this.deps;
-    this.stopAbortListener = await bus.subscribe(JOB_ABORT_CHANNEL, (message) => {
-      const jobId = (message as { jobId?: unknown } | null)?.jobId;
-      if (typeof jobId === 'string') executor.abort(jobId);
-    });
-    const worker = new this.bullmq.Worker<McpJobSubmission>(QUEUE_NAME, (job) => executor.execute(job.data), {
+    const { worker: runner, options } = this.deps;
+    const worker = new this.bullmq.Worker<McpJobSubmission>(QUEUE_NAME, (job) => runner.execute(job.data), {
       connection: this.workerClient,
       prefix: bullPrefix(options),
       // Recorded on each job it takes (BullMQ `processedBy`): which instance ran or holds a job.
@@ -138,10 +129,9 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     }
   }
 
-  /** Aborts the job here if it runs here, and asks every other instance to do the same. */
+  /** Aborts the job if it runs here; a job still queued is skipped by the worker that takes it (it is final). */
   async abort(jobId: string): Promise<void> {
-    this.deps.executor.abort(jobId);
-    await this.deps.bus.publish(JOB_ABORT_CHANNEL, { jobId }).catch(() => this.logger.warn(McpJobMessages.abortNotBroadcast(jobId)));
+    this.deps.worker.abort(jobId);
   }
 
   /**
@@ -150,7 +140,6 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
    */
   async beforeApplicationShutdown(): Promise<void> {
     await this.worker?.close().catch((error: unknown) => this.reportError(error));
-    await this.stopAbortListener?.().catch(() => undefined);
     await this.queue.close().catch(() => undefined);
     await this.closeConnections();
   }

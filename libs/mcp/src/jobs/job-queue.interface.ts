@@ -6,7 +6,10 @@ import type { McpJobSubmission } from './job.record.js';
  */
 export interface McpJobQueue {
   submit(submission: McpJobSubmission): Promise<void>;
-  /** Asks whichever instance runs the job to abort it. */
+  /**
+   * Takes the job out of the line if it still waits here, else aborts it if it runs here. Other instances hear
+   * of a cancellation from the tasks service (its one bus channel), not from the queue.
+   */
   abort(jobId: string): Promise<void>;
 }
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
-import { McpQuotaExceededError } from '../stores/quota-exceeded.error.js';
+import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
 import { storeKey } from '../stores/store-key.js';
 
 /**

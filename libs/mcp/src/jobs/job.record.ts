@@ -31,6 +31,17 @@ export interface McpJobSubmission {
   args: Record<string, unknown>;
   principal?: McpPrincipal;
   protocolVersion: string;
+  /** Set for a task of the 2026-07-28 tasks extension: its answers, progress and failure go to the task state. */
+  task?: McpTaskRunSpec;
+}
+
+/** What a worker needs to run a 2026-07-28 task that the request carried (JSON, like the rest of the submission). */
+export interface McpTaskRunSpec {
+  /** The JSON-RPC id of the `tools/call` that created the task (the handler's `requestId`). */
+  requestId: string | number;
+  transport: 'http' | 'stdio';
+  /** The request's `clientCapabilities`: input requests need them, as in the request itself. */
+  clientCapabilities: Record<string, unknown>;
 }
 
 export const isFinal = (status: McpJobStatus): boolean => status !== 'pending';

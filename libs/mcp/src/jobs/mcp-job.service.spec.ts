@@ -1,7 +1,7 @@
 import { resolveMcpOptions, resolvePaths } from '../options/mcp-options.resolver.js';
 import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
 import { McpMemoryStore } from '../stores/memory.store.js';
-import { McpStoreUnavailableError } from '../stores/store-unavailable.error.js';
+import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 import { McpTenantQuotas } from '../stores/tenant-quotas.js';
 import { loadBullmq } from './bullmq.loader.js';
 import { McpJobSlots } from './job-slots.js';

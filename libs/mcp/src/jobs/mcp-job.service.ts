@@ -6,7 +6,7 @@ import type { McpCallToolResult } from '../core/results/content.types.js';
 import type { McpEnvelope, McpPendingEnvelope } from '../core/results/envelope.types.js';
 import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
-import { isFinal, type McpJobRecord } from './job.record.js';
+import { isFinal, type McpJobRecord, type McpTaskRunSpec } from './job.record.js';
 import { MCP_JOB_QUEUE, type McpJobQueue } from './job-queue.interface.js';
 import { McpJobSlots } from './job-slots.js';
 import { McpJobStore, newJobId } from './mcp-job.store.js';
@@ -25,23 +25,32 @@ export class McpJobService {
    * Records a job and queues it; the caller answers at once with the job's pending state. A tenant that already
    * has `jobs.maxQueuedPerTenant` jobs queued or running is refused first (`McpQuotaExceededError`, retryable).
    * When the queue refuses (Redis down), the record is marked failed and the error propagates: the call answers
-   * UNAVAILABLE (retryable) rather than a pending envelope for a job that will never run.
+   * UNAVAILABLE (retryable) rather than a pending envelope for a job that will never run. `task` is set for a
+   * task of the 2026-07-28 tasks extension.
    */
-  async start(tool: string, args: Record<string, unknown>, context: McpToolContext, estimatedSeconds?: number): Promise<McpJobRecord> {
-    const jobId = newJobId();
-    await this.slots.take(context.tenant, jobId);
-    const record = await this.jobs.create(context.tenant, tool, estimatedSeconds, jobId).catch(async (error: unknown) => {
-      await this.slots.release(context.tenant, jobId).catch(() => undefined);
-      throw error;
-    });
+  async start(tool: string, args: Record<string, unknown>, context: McpToolContext, estimatedSeconds?: number, task?: McpTaskRunSpec): Promise<McpJobRecord> {
+    const record = await this.open(context.tenant, tool, estimatedSeconds);
     try {
-      await this.queue.submit({ jobId: record.id, tenant: context.tenant, tool, args, principal: context.principal, protocolVersion: context.protocolVersion });
+      await this.queue.submit({ jobId: record.id, tenant: context.tenant, tool, args, principal: context.principal, protocolVersion: context.protocolVersion, ...(task && { task }) });
     } catch (error) {
       const result = envelopeToCallToolResult({ status: 'error', error: errorBody('UNAVAILABLE', 'The job could not be queued; retry the call.', { retryable: true }) });
       await this.jobs.update(context.tenant, record.id, { status: 'error', result }).catch(() => undefined);
       throw error;
     }
     return record;
+  }
+
+  /**
+   * Records a job that is not queued (a 2026-07-28 `inputFirst` task whose handler already runs here), taking
+   * its place among the tenant's `jobs.maxQueuedPerTenant` first, as `start` does.
+   */
+  async open(tenant: string, tool: string, estimatedSeconds?: number): Promise<McpJobRecord> {
+    const jobId = newJobId();
+    await this.slots.take(tenant, jobId);
+    return this.jobs.create(tenant, tool, estimatedSeconds, jobId).catch(async (error: unknown) => {
+      await this.slots.release(tenant, jobId).catch(() => undefined);
+      throw error;
+    });
   }
 
   find(tenant: string, jobId: string): Promise<McpJobRecord | undefined> {
@@ -52,7 +61,10 @@ export class McpJobService {
     return this.jobs.list(tenant);
   }
 
-  /** Marks the job cancelled (it stays so even if the work finishes) and aborts it wherever it runs. */
+  /**
+   * Marks the job cancelled (it stays so even if the work finishes) and takes it out of the line or aborts it
+   * here; the tasks service's `cancel` also reaches the instance running it.
+   */
   async cancel(tenant: string, jobId: string): Promise<McpJobRecord | undefined> {
     const record = await this.jobs.get(tenant, jobId);
     if (!record || isFinal(record.status)) return record;

@@ -1,5 +1,5 @@
 import type { McpJobSubmission } from './job.record.js';
-import type { McpJobExecutor } from './mcp-job.executor.js';
+import type { McpJobWorker } from './job-worker.interface.js';
 import { McpMemoryJobQueue } from './memory-job.queue.js';
 
 /** An executor whose jobs end only when the test says so. */
@@ -17,7 +17,7 @@ function controllableExecutor() {
       aborted.push(jobId);
       return finishers.has(jobId);
     },
-  } as unknown as McpJobExecutor;
+  } as unknown as McpJobWorker;
   const finish = async (jobId: string) => {
     finishers.get(jobId)!();
     await new Promise((resolve) => setImmediate(resolve));

@@ -2,14 +2,14 @@ import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { McpJobMessages } from './job.messages.js';
 import type { McpJobSubmission } from './job.record.js';
 import type { McpJobQueue } from './job-queue.interface.js';
-import type { McpJobExecutor } from './mcp-job.executor.js';
+import type { McpJobWorker } from './job-worker.interface.js';
 
 /**
  * Runs jobs in this process on a pool of `jobs.concurrency` workers, right after the call that accepted them has
  * answered. A free worker takes the oldest waiting job of the tenant with the fewest jobs running (in turn among
  * equals), so a tenant with a long line does not make another tenant's job wait for all of it. Jobs waiting for
  * a worker stay `pending`; cancelling one takes it out of the line, so it never runs. At shutdown no waiting job
- * is started (the executor lets running ones finish).
+ * is started (the worker lets running ones finish).
  */
 export class McpMemoryJobQueue implements McpJobQueue, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpJobs');
@@ -24,7 +24,7 @@ export class McpMemoryJobQueue implements McpJobQueue, BeforeApplicationShutdown
   private stopped = false;
 
   constructor(
-    private readonly executor: McpJobExecutor,
+    private readonly executor: McpJobWorker,
     private readonly concurrency: number,
   ) {}
 

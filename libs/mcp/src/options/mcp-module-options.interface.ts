@@ -1,3 +1,4 @@
+import type { ConfigurableModuleAsyncOptions } from '@nestjs/common';
 import type { McpAuthOptions } from '../auth/mcp-auth-options.interface.js';
 
 /**
@@ -187,6 +188,16 @@ export interface McpModuleExtras {
   /** Legacy HTTP+SSE message path (`/messages`). */
   messagesPath?: string;
 }
+
+/** What `McpModule.forRoot()` takes: the options and the extras side by side. @publicApi */
+export type McpModuleForRootOptions = McpModuleOptions & McpModuleExtras;
+
+/**
+ * What `McpModule.forRootAsync()` takes: a factory (or class) producing the options, with the extras beside it.
+ * @publicApi
+ * @example McpModule.forRootAsync({ useFactory: (config: ConfigService) => ({ name: 'weather', version: config.get('VERSION') }), inject: [ConfigService] })
+ */
+export type McpModuleAsyncOptions = ConfigurableModuleAsyncOptions<McpModuleOptions, 'create'> & McpModuleExtras;
 
 /** Options after defaults and checks: what the library reads at run time. */
 export interface McpResolvedOptions extends Required<Pick<McpModuleOptions, 'name' | 'version' | 'toolTimeoutMs' | 'pageSize' | 'maxBodyBytes' | 'trustProxy'>> {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { McpMessageBus } from './message-bus.js';
+import type { McpMessageBus } from '../core/message-bus.interface.js';
 import { deliverToHandler } from './bus-delivery.js';
 import { decodeValue, encodeValue } from './store-values.js';
 
@@ -11,6 +11,8 @@ type Handler = (message: unknown) => void;
  * @publicApi
  */
 export class McpMemoryBus implements McpMessageBus {
+  /** One process: nothing published here reaches another instance. */
+  readonly crossesInstances = false;
   private readonly channels = new Map<string, Set<Handler>>();
   private readonly logger = new Logger('McpMemoryBus');
 

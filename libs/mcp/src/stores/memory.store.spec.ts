@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { McpMemoryStore } from './memory.store.js';
-import { McpQuotaExceededError } from './quota-exceeded.error.js';
+import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
 import { storeKey } from './store-key.js';
 
 /** A store on a fake clock; the sweep interval is long so only lazy expiry runs unless a test advances timers. */

@@ -1,5 +1,5 @@
 import type { McpKeyValueStore, McpSlotSet } from './key-value.store.js';
-import { McpQuotaExceededError } from './quota-exceeded.error.js';
+import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
 import { McpStoreMessages } from './store.messages.js';
 import { assertMaxLength, assertTtl, decodeValue, encodeValue, NOT_AN_INTEGER, WRONG_TYPE } from './store-values.js';
 

@@ -2,7 +2,7 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import type { Redis, RedisOptions } from 'ioredis';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { McpStoreMessages } from './store.messages.js';
-import { McpStoreUnavailableError } from './store-unavailable.error.js';
+import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 
 /** Where outage notices go: a Nest `Logger` unless a test passes its own. */
 export type McpRedisLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;

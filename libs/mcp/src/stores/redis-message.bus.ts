@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
 import { deliverToHandler } from './bus-delivery.js';
-import type { McpMessageBus } from './message-bus.js';
+import type { McpMessageBus } from '../core/message-bus.interface.js';
 import { closeRedisConnection, defaultRedisLogger, openRedisConnection, runCommand, type RedisConnection } from './redis-connection.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis.store.js';
 import { decodeValue, encodeValue } from './store-values.js';
@@ -17,6 +17,7 @@ type Logger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
  * @publicApi
  */
 export class McpRedisBus implements McpMessageBus {
+  readonly crossesInstances = true;
   private readonly handlers = new Map<string, Set<Handler>>();
   /** Channels this bus has subscribed on Redis. */
   private readonly subscribed = new Set<string>();

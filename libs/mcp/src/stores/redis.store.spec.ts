@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { McpRedisBus } from './redis-message.bus.js';
 import { McpRedisStore } from './redis.store.js';
-import { McpStoreUnavailableError } from './store-unavailable.error.js';
+import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 import { eventually } from './testing/eventually.js';
 import { startRedisServer, type RedisServerHandle } from './testing/redis-server.harness.js';
 

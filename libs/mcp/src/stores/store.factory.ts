@@ -2,7 +2,7 @@ import type { McpResolvedOptions } from '../options/mcp-module-options.interface
 import type { McpKeyValueStore } from './key-value.store.js';
 import { McpMemoryStore } from './memory.store.js';
 import { McpMemoryBus } from './memory-message.bus.js';
-import type { McpMessageBus } from './message-bus.js';
+import type { McpMessageBus } from '../core/message-bus.interface.js';
 import { McpRedisBus } from './redis-message.bus.js';
 import { McpRedisStore } from './redis.store.js';
 

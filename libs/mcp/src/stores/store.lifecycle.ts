@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { MCP_STORE, type McpKeyValueStore } from './key-value.store.js';
-import { MCP_BUS, type McpMessageBus } from './message-bus.js';
+import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
 
 /**
  * Closes the store and the bus (their Redis connections, the memory sweeper) when the application shuts down.

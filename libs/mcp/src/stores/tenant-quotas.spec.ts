@@ -1,6 +1,6 @@
 import { resolveMcpOptions, resolvePaths } from '../options/mcp-options.resolver.js';
 import { McpMemoryStore } from './memory.store.js';
-import { McpQuotaExceededError } from './quota-exceeded.error.js';
+import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
 import { McpTenantQuotas } from './tenant-quotas.js';
 
 const options = resolveMcpOptions(

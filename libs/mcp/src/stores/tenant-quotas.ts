@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_STORE, type McpKeyValueStore, type McpSlotSet } from './key-value.store.js';
-import { McpQuotaExceededError } from './quota-exceeded.error.js';
+import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
 import { storeKey } from './store-key.js';
 
 /** The records a tenant creates in the store, each counted against its tenant's quotas. */

@@ -23,6 +23,11 @@ export const McpMessages = {
   stdioCredentialsMissing: (name: string) => `${name} is not set: this server requires authentication; set ${name} to an API key or access token`,
   stdioCredentialsRefused: (name: string, reason: string) => `${name} was refused: ${reason}`,
   requestScopedTool: (site: string) => `${site} is request-scoped: it is resolved anew for every call.`,
+  // Method handlers (the dispatcher's table).
+  duplicateMethodHandler: (method: string, first: string, second: string) =>
+    `JSON-RPC method "${method}" is served twice, by ${first} and by ${second}; keep one, or let one answer isServed() with false.`,
+  requestScopedMethodHandler: (site: string) =>
+    `${site} is a method handler (@McpMethodHandlerProvider()) but request-scoped; method handlers live as long as the application: make it a singleton.`,
   // Resources, prompts and completions.
   resourceMissingName: (site: string, decorator: string) => `${site}: ${decorator} needs a "name" (clients show it in their resource pickers).`,
   invalidResourceUri: (site: string, uri: unknown) =>

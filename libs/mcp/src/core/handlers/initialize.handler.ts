@@ -1,13 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { JsonRpcErrorCode } from '../json-rpc/json-rpc-error-codes.js';
 import { McpCapabilities } from '../mcp-capabilities.js';
 import { McpProtocolError } from '../errors/protocol-error.js';
 import { negotiateProtocolVersion } from '../protocol-versions.js';
 import type { McpCall, McpMethodHandler } from '../method-handler.interface.js';
+import { McpMethodHandlerProvider } from '../method-handler.decorator.js';
 
 /** `initialize`: version negotiation (echo a supported version, else our latest) and capability declaration. */
+@McpMethodHandlerProvider()
 @Injectable()
 export class InitializeHandler implements McpMethodHandler {
   readonly method = 'initialize';

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { LOG_LEVELS } from '../../execution/tool-context.factory.js';
-import type { McpLogLevel } from '../../features/tools/mcp-tool-context.interface.js';
+import { LOG_LEVELS, type McpLogLevel } from '../mcp-log-level.js';
 import { JsonRpcErrorCode } from '../json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../errors/protocol-error.js';
 import type { McpCall, McpMethodHandler } from '../method-handler.interface.js';
+import { McpMethodHandlerProvider } from '../method-handler.decorator.js';
 
 /** `logging/setLevel`: later `notifications/message` of this session are sent at that level or above. */
+@McpMethodHandlerProvider()
 @Injectable()
 export class LoggingSetLevelHandler implements McpMethodHandler {
   readonly method = 'logging/setLevel';

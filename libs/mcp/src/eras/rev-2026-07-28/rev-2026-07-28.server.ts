@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpToolRegistry } from '../../features/tools/mcp-tool.registry.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
@@ -8,13 +8,13 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import { errorResponse, successResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
+import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
+import type { McpMethodHandler } from '../../core/method-handler.interface.js';
+import { McpCallPipeline } from '../../execution/mcp-call.pipeline.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
-import type { McpErrorEnvelope } from '../../core/results/envelope.types.js';
-import { envelopeToCallToolResult } from '../../core/results/mcp-result.js';
-import { errorBody, McpToolError } from '../../core/errors/mcp-tool.error.js';
+import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import { ownerOf } from '../../sessions/mcp-session.service.js';
 import { hasInvalidLogLevel, isPlainObject, type McpModernEnvelope } from './envelope.js';
 import { paramHeaderMismatch, scanParamHeaders, type McpParamHeader } from './header-values.js';
@@ -24,18 +24,16 @@ import { CACHEABLE_METHODS, DISPATCHED_METHODS, INPUT_REQUIRED_METHODS, META, MO
 import { McpClientInput } from './mrtr/mcp-client-input.service.js';
 import { McpInputRound } from './mrtr/input-round.js';
 import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';
-import { McpModernTasks } from '../../features/tasks/mcp-modern-tasks.service.js';
-import { clientText } from '../../core/client-text.js';
-import { errorLogText } from '../../core/error-log-text.js';
+import { McpTasksService } from '../../features/tasks/mcp-tasks.service.js';
 
-/** A 2026-07-28 request that passed the envelope and header checks of its transport. */
-export interface McpModernCall {
+/** A 2026-07-28 request that passed the era router's envelope and header checks. */
+export interface McpRev20260728Call {
   readonly request: JsonRpcRequest;
   readonly envelope: McpModernEnvelope;
 }
 
-/** What the transport contributes to one modern request. */
-export interface McpModernChannel {
+/** What the transport contributes to one 2026-07-28 request. */
+export interface McpRev20260728Channel {
   readonly transport: 'http' | 'stdio';
   readonly principal?: McpPrincipal;
   /** Sends a notification related to this request (progress, log lines); undefined when only one answer fits. */
@@ -49,22 +47,21 @@ export interface McpModernChannel {
 }
 
 /** The response to send and, for HTTP, its status; undefined when the client cancelled the request. */
-export interface McpModernAnswer {
+export interface McpRev20260728Answer {
   readonly status: number;
   readonly response: JsonRpcResponse;
 }
 
 /**
- * The transport-agnostic core of the 2026-07-28 era. Every request stands alone: version, client capabilities
- * and log level come from its `_meta` envelope, never from a session. It runs the last steps of the request
- * ladder (capabilities the request needs, `Mcp-Param-*` headers), serves `server/discover` and the tasks
- * extension itself, sends everything else through the shared dispatcher (the same handlers as the older
- * revisions), and reshapes the answers for the revision: `resultType`, `_meta` server identity, caching
- * hints, `input_required` rounds, -32602 for missing resources.
+ * The transport-agnostic side of the 2026-07-28 era, above the shared dispatcher. Every request stands alone:
+ * version, client capabilities and log level come from its `_meta` envelope, never from a session. It runs the
+ * last steps of the request ladder (capabilities the request needs, `Mcp-Param-*` headers), sends every request
+ * through the dispatcher (the shared handlers, or this era's own methods: `server/discover`, the tasks
+ * extension), and reshapes the answers for the revision: `resultType`, `_meta` server identity, caching hints,
+ * `input_required` rounds, -32602 for missing resources.
  */
 @Injectable()
-export class McpModernServer implements OnApplicationBootstrap {
-  private readonly logger = new Logger('McpModule');
+export class McpRev20260728Server implements OnApplicationBootstrap {
   private readonly serverInfo: Record<string, string>;
   private readonly paramHeaders = new Map<string, readonly McpParamHeader[]>();
   private scopedTools = false;
@@ -74,8 +71,9 @@ export class McpModernServer implements OnApplicationBootstrap {
     private readonly capabilities: McpCapabilities,
     private readonly registry: McpToolRegistry,
     private readonly states: McpRequestStateCodec,
-    private readonly tasks: McpModernTasks,
+    private readonly tasks: McpTasksService,
     private readonly clientInput: McpClientInput,
+    private readonly pipeline: McpCallPipeline,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {
     this.serverInfo = { name: options.name, version: options.version };
@@ -107,15 +105,15 @@ export class McpModernServer implements OnApplicationBootstrap {
   }
 
   /** Serves one request; resolves to undefined when the client cancelled it (nothing may be sent then). */
-  async serve(call: McpModernCall, channel: McpModernChannel): Promise<McpModernAnswer | undefined> {
+  async serve(call: McpRev20260728Call, channel: McpRev20260728Channel): Promise<McpRev20260728Answer | undefined> {
     const { request } = call;
     try {
       return await this.route(call, channel);
     } catch (error) {
+      // Only the era's own checks before dispatch throw (everything past them is answered by the dispatcher).
       if (error instanceof McpModernRefusal) return { status: error.status, response: errorResponse(request.id, error.toJsonRpcError()) };
       if (error instanceof McpProtocolError) return this.failure(request, error.toJsonRpcError());
-      this.logger.error(`${clientText(request.method)} failed (request ${clientText(request.id)}): ${errorLogText(error)}`);
-      return this.failure(request, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
+      throw error;
     }
   }
 
@@ -138,30 +136,40 @@ export class McpModernServer implements OnApplicationBootstrap {
     return shaped;
   }
 
-  private async route(call: McpModernCall, channel: McpModernChannel): Promise<McpModernAnswer | undefined> {
+  private async route(call: McpRev20260728Call, channel: McpRev20260728Channel): Promise<McpRev20260728Answer | undefined> {
     const { request, envelope } = call;
     const params = request.params ?? {};
     if (hasInvalidLogLevel(params)) {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${META.logLevel} must be an RFC 5424 level (debug ... emergency)`);
     }
-    switch (request.method) {
-      case 'server/discover':
-        return this.complete(request, this.discover(), channel.principal);
-      case 'tasks/get':
-      case 'tasks/update':
-      case 'tasks/cancel':
-        return this.serveTasks(call, channel);
-    }
-    if (!DISPATCHED_METHODS.has(request.method)) throw ModernRefusals.methodNotFound(request.method);
+    const own = OWN_METHODS.has(request.method) ? this.ownMethod(call, channel) : undefined;
+    if (!own && !DISPATCHED_METHODS.has(request.method)) throw ModernRefusals.methodNotFound(request.method);
     if (request.method === 'tools/call') {
       const tool = typeof params.name === 'string' ? this.registry.get(params.name) : undefined;
-      if (tool && this.tasks.runsAsTask(tool, envelope)) {
-        this.checkParamHeaders(tool, params, channel);
-        return this.callAsTask(call, channel, tool);
-      }
       if (tool) this.checkParamHeaders(tool, params, channel);
+      if (tool && this.tasks.runsAsTask(tool, envelope)) return this.dispatch(call, channel, (input) => this.callAsTask(call, channel, tool, input));
     }
-    return this.dispatch(call, channel);
+    return this.dispatch(call, channel, own && (() => own));
+  }
+
+  /**
+   * This era's own methods, served through the dispatcher like the shared ones (same cancellation, error mapping
+   * and logging) but only here: the 2025-11-25 era has no `server/discover`, and its `tasks/*` differ.
+   */
+  private ownMethod(call: McpRev20260728Call, channel: McpRev20260728Channel): McpMethodHandler {
+    const { request, envelope } = call;
+    const handle =
+      request.method === 'server/discover'
+        ? () => this.discover()
+        : async () => {
+            if (!this.tasks.enabled) throw ModernRefusals.methodNotFound(request.method);
+            this.tasks.assertDeclared(envelope);
+            const params = request.params ?? {};
+            if (request.method === 'tasks/get') return this.tasks.get(params.taskId, channel.principal);
+            if (request.method === 'tasks/update') return this.tasks.update(params.taskId, params.inputResponses, channel.principal);
+            return this.tasks.cancel(params.taskId, channel.principal);
+          };
+    return { method: request.method, handle };
   }
 
   /** `server/discover`: the revisions, capabilities and instructions of this server. */
@@ -171,18 +179,22 @@ export class McpModernServer implements OnApplicationBootstrap {
     return result;
   }
 
-  /** A request for the shared handlers, with this request's context (and an input round where MRTR applies). */
-  private async dispatch(call: McpModernCall, channel: McpModernChannel): Promise<McpModernAnswer | undefined> {
+  /**
+   * A request through the dispatcher, with this request's context (and an input round where MRTR applies); `own`
+   * gives the handler of a method this era serves itself, from the answers the request carries.
+   */
+  private async dispatch(call: McpRev20260728Call, channel: McpRev20260728Channel, own?: (input: RoundInput) => McpMethodHandler): Promise<McpRev20260728Answer | undefined> {
     const { request, envelope } = call;
     const mrtr = INPUT_REQUIRED_METHODS.has(request.method);
     const input = mrtr ? this.roundInput(request, channel.principal) : undefined;
+    const handler = own?.(input ?? { known: {}, responses: {}, round: 1 });
     const round = new McpInputRound({
       capabilities: envelope.clientCapabilities,
       known: input?.known,
       responses: input?.responses,
       // Interrupting a handler that waits for input is a cancellation: the dispatcher then answers nothing and
       // logs nothing, and the round's record decides the answer.
-      onInputRequired: () => this.cancel(request.id, channel, envelope),
+      onInputRequired: () => this.dispatcher.cancel(channel.cancellationScope, request.id, 'input required'),
     });
     const { inputResponses: _responses, requestState: _state, task: _legacyTask, ...params } = request.params ?? {};
     const context: McpRequestContext = {
@@ -196,7 +208,7 @@ export class McpModernServer implements OnApplicationBootstrap {
       cancellationScope: channel.cancellationScope,
       onInsufficientScope: channel.onInsufficientScope,
     };
-    const dispatch = () => this.dispatcher.dispatch({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context);
+    const dispatch = () => this.dispatcher.dispatch({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);
     const answer = mrtr ? await this.clientInput.runWith(round, dispatch) : await dispatch();
     if (round.invalidKey !== undefined) {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`);
@@ -208,15 +220,21 @@ export class McpModernServer implements OnApplicationBootstrap {
     return this.complete(request, answer.result, channel.principal);
   }
 
-  /** A job tool called with the tasks extension: `CreateTaskResult`, or first the `input_required` rounds. */
-  private async callAsTask(call: McpModernCall, channel: McpModernChannel, tool: McpToolDefinition): Promise<McpModernAnswer> {
+  /**
+   * A job tool called with the tasks extension (a handler of its own for this `tools/call`): `CreateTaskResult`,
+   * or first the `input_required` rounds.
+   */
+  private callAsTask(call: McpRev20260728Call, channel: McpRev20260728Channel, tool: McpToolDefinition, input: RoundInput): McpMethodHandler {
+    return { method: call.request.method, handle: () => this.startTask(call, channel, tool, input) };
+  }
+
+  private async startTask(call: McpRev20260728Call, channel: McpRev20260728Channel, tool: McpToolDefinition, input: RoundInput): Promise<Record<string, unknown>> {
     const { request, envelope } = call;
     const params = request.params ?? {};
     const args = params.arguments ?? {};
     if (!isPlainObject(args)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
-    const forbidden = this.checkScopes(tool, channel);
-    if (forbidden) return this.complete(request, forbidden, channel.principal);
-    const input = this.roundInput(request, channel.principal);
+    const forbidden = this.pipeline.admit(tool, channel);
+    if (forbidden) return forbidden as unknown as Record<string, unknown>;
     const outcome = await this.tasks.call({
       id: request.id,
       tool,
@@ -233,34 +251,20 @@ export class McpModernServer implements OnApplicationBootstrap {
         if (round.invalidKey !== undefined) {
           throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`);
         }
-        return this.inputRequired(request, round, input.round, channel.principal);
+        return this.inputRequiredResult(request, round, input.round, channel.principal);
       }
       case 'task':
-        return { status: 200, response: successResponse(request.id, this.shapeResult(request.method, outcome.result, channel.principal)) };
+        return outcome.result;
       case 'complete':
-        return this.complete(request, outcome.result as unknown as Record<string, unknown>, channel.principal);
+        return outcome.result as unknown as Record<string, unknown>;
     }
-  }
-
-  private async serveTasks(call: McpModernCall, channel: McpModernChannel): Promise<McpModernAnswer> {
-    const { request, envelope } = call;
-    if (!this.tasks.enabled) throw ModernRefusals.methodNotFound(request.method);
-    this.tasks.assertDeclared(envelope);
-    const params = request.params ?? {};
-    const result =
-      request.method === 'tasks/get'
-        ? await this.tasks.get(params.taskId, channel.principal)
-        : request.method === 'tasks/update'
-          ? await this.tasks.update(params.taskId, params.inputResponses, channel.principal)
-          : await this.tasks.cancel(params.taskId, channel.principal);
-    return this.complete(request, result, channel.principal);
   }
 
   /**
    * The answers a retry carries: `requestState` (verified: signature, expiry, caller, method and arguments) and
    * `inputResponses` (an object). Anything else is -32602.
    */
-  private roundInput(request: JsonRpcRequest, principal: McpPrincipal | undefined): { known: Record<string, unknown>; responses: Record<string, unknown>; round: number } {
+  private roundInput(request: JsonRpcRequest, principal: McpPrincipal | undefined): RoundInput {
     const params = request.params ?? {};
     if ('inputResponses' in params && !isPlainObject(params.inputResponses)) {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: inputResponses must be an object mapping input request keys to results');
@@ -274,8 +278,12 @@ export class McpModernServer implements OnApplicationBootstrap {
     return { known: state.answers, responses, round: state.round + 1 };
   }
 
+  private inputRequired(request: JsonRpcRequest, round: McpInputRound, roundNumber: number, principal: McpPrincipal | undefined): McpRev20260728Answer {
+    return { status: 200, response: successResponse(request.id, this.inputRequiredResult(request, round, roundNumber, principal)) };
+  }
+
   /** `input_required`: the open input requests, and a fresh `requestState` carrying every answer used so far. */
-  private inputRequired(request: JsonRpcRequest, round: McpInputRound, roundNumber: number, principal: McpPrincipal | undefined): McpModernAnswer {
+  private inputRequiredResult(request: JsonRpcRequest, round: McpInputRound, roundNumber: number, principal: McpPrincipal | undefined): Record<string, unknown> {
     const requestState = this.states.seal({
       owner: ownerOf(principal),
       method: request.method,
@@ -289,7 +297,7 @@ export class McpModernServer implements OnApplicationBootstrap {
       requestState,
       _meta: { [META.serverInfo]: this.serverInfo },
     };
-    return { status: 200, response: successResponse(request.id, result) };
+    return result;
   }
 
   /** The params a `requestState` is bound to: the target and its arguments, nothing a retry may change. */
@@ -299,24 +307,11 @@ export class McpModernServer implements OnApplicationBootstrap {
   }
 
   /** SEP-2243 custom headers: each `x-mcp-header` argument of the tool must be mirrored (HTTP only). */
-  private checkParamHeaders(tool: McpToolDefinition, params: Record<string, unknown>, channel: McpModernChannel): void {
+  private checkParamHeaders(tool: McpToolDefinition, params: Record<string, unknown>, channel: McpRev20260728Channel): void {
     const declared = this.paramHeaders.get(tool.name);
     if (!declared || !channel.header) return;
     const mismatch = paramHeaderMismatch(declared, params.arguments, channel.header);
     if (mismatch) throw ModernRefusals.headerMismatch('Mcp-Param', mismatch);
-  }
-
-  /**
-   * The scope rule of `tools/call`, for the task path that does not go through its handler: over HTTP a 403 with
-   * a step-up challenge, elsewhere a `FORBIDDEN` result.
-   */
-  private checkScopes(tool: McpToolDefinition, channel: McpModernChannel): Record<string, unknown> | undefined {
-    const principal = channel.principal;
-    if (!principal || tool.scopes.length === 0 || tool.scopes.every((scope) => principal.scopes.includes(scope))) return undefined;
-    const envelope: McpErrorEnvelope = { status: 'error', error: errorBody('FORBIDDEN', `Forbidden: this tool requires the scope(s) ${tool.scopes.join(', ')}`) };
-    if (!channel.onInsufficientScope) return envelopeToCallToolResult(envelope) as unknown as Record<string, unknown>;
-    channel.onInsufficientScope([...tool.scopes]);
-    throw new McpProtocolError(JsonRpcErrorCode.SERVER_ERROR, envelope.error.message, envelope);
   }
 
   /** Logs only for requests that asked for them (`_meta` logLevel); never a request on a response stream. */
@@ -328,19 +323,12 @@ export class McpModernServer implements OnApplicationBootstrap {
     };
   }
 
-  private cancel(id: JsonRpcId, channel: McpModernChannel, envelope: McpModernEnvelope): void {
-    void this.dispatcher.dispatch(
-      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'input required' } },
-      { transport: channel.transport, protocolVersion: envelope.protocolVersion, cancellationScope: channel.cancellationScope },
-    );
-  }
-
-  private complete(request: JsonRpcRequest, result: Record<string, unknown>, principal: McpPrincipal | undefined): McpModernAnswer {
+  private complete(request: JsonRpcRequest, result: Record<string, unknown>, principal: McpPrincipal | undefined): McpRev20260728Answer {
     return { status: 200, response: successResponse(request.id, this.shapeResult(request.method, result, principal)) };
   }
 
   /** An error answer: a missing resource is -32602 with its URI (-32002 is gone); the status follows the code. */
-  private failure(request: JsonRpcRequest, error: JsonRpcErrorObject): McpModernAnswer {
+  private failure(request: JsonRpcRequest, error: JsonRpcErrorObject): McpRev20260728Answer {
     let shaped = error;
     if (error.code === JsonRpcErrorCode.RESOURCE_NOT_FOUND) {
       const uri = isPlainObject(error.data) && typeof error.data.uri === 'string' ? error.data.uri : request.params?.uri;
@@ -356,6 +344,16 @@ export class McpModernServer implements OnApplicationBootstrap {
     return method === 'resources/read' ? 'private' : 'public';
   }
 }
+
+/** What a request carries from earlier input rounds: verified answers, new responses, and its round number. */
+interface RoundInput {
+  readonly known: Record<string, unknown>;
+  readonly responses: Record<string, unknown>;
+  readonly round: number;
+}
+
+/** Methods of this era alone, served by its own handlers (see `ownMethod`). */
+const OWN_METHODS: ReadonlySet<string> = new Set(['server/discover', 'tasks/get', 'tasks/update', 'tasks/cancel']);
 
 /** Requests other than tools/call, prompts/get and resources/read cannot ask the client anything (2026-07-28). */
 function notAvailable(method: string): (clientMethod: string) => Promise<never> {

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import type { JsonRpcParams } from '../../core/json-rpc/json-rpc.types.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
@@ -28,6 +29,7 @@ interface CompleteParams {
  * argument without a completer gets no values; a failing completer is a bare -32603. Without the `completions`
  * capability the method does not exist (-32601).
  */
+@McpMethodHandlerProvider()
 @Injectable()
 export class CompletionCompleteHandler implements McpMethodHandler {
   readonly method = 'completion/complete';

@@ -1,49 +1,27 @@
 import 'reflect-metadata';
-import { Injectable, type INestApplication, type Provider } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Injectable, type INestApplication } from '@nestjs/common';
 import {
   McpCompletion,
   McpConfigurationError,
-  McpDispatcher,
-  McpModule,
   McpPrompt,
   McpResource,
   McpResourceTemplate,
   McpTool,
   type McpCompletionContext,
 } from '../../index.js';
+import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import { bootMcp, bootError, closeMcpApps } from '../../testing-kit/boot-mcp.js';
 
 const CONTEXT: McpRequestContext = { transport: 'http', protocolVersion: '2025-11-25' };
 const PROMPT_REF = { type: 'ref/prompt', name: 'test_prompt_with_arguments' } as const;
 const TEMPLATE_REF = { type: 'ref/resource', uri: 'test://template/{id}/data' } as const;
 
-const apps: INestApplication[] = [];
-
-async function boot(providers: Provider[]): Promise<INestApplication> {
-  const moduleRef = await Test.createTestingModule({ imports: [McpModule.forRoot({ name: 'test', version: '1.0.0' })], providers }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  apps.push(app);
-  await app.init();
-  return app;
-}
-
-async function bootError(providers: Provider[]): Promise<Error> {
-  try {
-    await boot(providers);
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the boot to fail');
-}
-
 async function complete(app: INestApplication, params?: Record<string, unknown>): Promise<any> {
   return app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: 1, method: 'completion/complete', ...(params && { params }) }, CONTEXT);
 }
 
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close().catch(() => undefined)));
-});
+afterEach(closeMcpApps);
 
 const LANGUAGES = ['go', 'golang', 'python', 'typescript'];
 
@@ -104,14 +82,14 @@ describe('completion/complete', () => {
         return 'x';
       }
     }
-    const app = await boot([OnlyTools]);
+    const app = await bootMcp([OnlyTools]);
     const init = await app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, CONTEXT);
     expect((init as any).result.capabilities.completions).toBeUndefined();
     expect(await complete(app, { ref: PROMPT_REF, argument: { name: 'arg1', value: '' } })).toMatchObject({ error: { code: -32601 } });
   });
 
   it('declares completions, and calls the completer with the value and the context', async () => {
-    const app = await boot([Features, Completers]);
+    const app = await bootMcp([Features, Completers]);
     const init = await app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, CONTEXT);
     expect((init as any).result.capabilities.completions).toEqual({});
     expect(await complete(app, { ref: PROMPT_REF, argument: { name: 'language', value: 'go' } })).toEqual({
@@ -125,19 +103,19 @@ describe('completion/complete', () => {
   });
 
   it('answers an argument without a completer with no values (the conformance scenario)', async () => {
-    const app = await boot([Features, Completers]);
+    const app = await bootMcp([Features, Completers]);
     expect((await complete(app, { ref: PROMPT_REF, argument: { name: 'arg1', value: 'test' } })).result).toEqual({ completion: { values: [] } });
   });
 
   it('cuts a long list to 100 values with hasMore and total', async () => {
-    const app = await boot([Features, Completers]);
+    const app = await bootMcp([Features, Completers]);
     const { result } = await complete(app, { ref: PROMPT_REF, argument: { name: 'arg2', value: 'v' } });
     expect(result.completion.values).toHaveLength(100);
     expect(result.completion).toMatchObject({ total: 250, hasMore: true });
   });
 
   it('completes template variables, by template or by a matching URI', async () => {
-    const app = await boot([Features, Completers]);
+    const app = await bootMcp([Features, Completers]);
     expect((await complete(app, { ref: TEMPLATE_REF, argument: { name: 'id', value: 'a' } })).result).toEqual({ completion: { values: ['a0', 'a1', 'a2'], total: 3, hasMore: false } });
     expect((await complete(app, { ref: { type: 'ref/resource', uri: 'test://template/1/data' }, argument: { name: 'id', value: 'b' } })).result.completion.values).toEqual(['b0', 'b1', 'b2']);
   });
@@ -158,12 +136,12 @@ describe('completion/complete', () => {
     ['an unknown resource', { ref: { type: 'ref/resource', uri: 'test://nope/{x}' }, argument: { name: 'x', value: '' } }],
     ['a fixed resource (no arguments)', { ref: { type: 'ref/resource', uri: 'test://static' }, argument: { name: 'x', value: '' } }],
   ])('answers %s with -32602', async (_label, params) => {
-    const app = await boot([Features, Completers]);
+    const app = await bootMcp([Features, Completers]);
     expect(await complete(app, params)).toMatchObject({ error: { code: -32602 } });
   });
 
   it('answers a throwing completer or an unsupported result with a bare -32603', async () => {
-    const app = await boot([Features, Completers]);
+    const app = await bootMcp([Features, Completers]);
     const broken = await complete(app, { ref: PROMPT_REF, argument: { name: 'broken', value: '' } });
     expect(broken.error).toEqual({ code: -32603, message: 'Internal error' });
     expect(JSON.stringify(broken)).not.toContain('hunter2');
@@ -191,7 +169,7 @@ describe('completion/complete', () => {
       ['a bad ref type', { ref: { type: 'ref/tool', name: 'x' } as never, argument: 'x' }, 'ref'],
       ['no argument', { ref: PROMPT_REF } as never, 'argument'],
     ])('refuses a completer for %s, naming the method', async (_label, options, fragment) => {
-      const error = await bootError([Features, completerClass(options)]);
+      const error = await bootError(() => bootMcp([Features, completerClass(options)]));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('BadCompleter#suggest');
       expect(error.message).toContain(fragment);
@@ -205,7 +183,7 @@ describe('completion/complete', () => {
           return [];
         }
       }
-      const error = await bootError([Features, Completers, Again]);
+      const error = await bootError(() => bootMcp([Features, Completers, Again]));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('Completers#languages');
       expect(error.message).toContain('Again#again');

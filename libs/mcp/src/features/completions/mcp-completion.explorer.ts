@@ -4,10 +4,8 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import { MCP_COMPLETION_METADATA } from '../../mcp.constants.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { createFeatureHandler } from '../feature-handler.js';
 import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
-import { CompletionCompleteHandler } from './completion-complete.handler.js';
 import { McpCompletionSources } from './completion-sources.js';
 import { describeRef, findCompletionTarget } from './completion-target.js';
 import type { McpCompletionContext } from './mcp-completion-context.interface.js';
@@ -26,8 +24,6 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
     private readonly sources: McpCompletionSources,
     private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
-    private readonly dispatcher: McpDispatcher,
-    private readonly complete: CompletionCompleteHandler,
   ) {}
 
   onModuleInit(): void {
@@ -40,9 +36,9 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
       const handler = createFeatureHandler<McpCompletionContext>(this.handlers, method.wrapper, method.methodName, method.site);
       for (const options of list) this.registry.add({ ref: checkRef(method, options), argument: options.argument, site: method.site, handler });
     }
+    // `completion/complete` is always served: prompts and templates also turn the capability on, and its
+    // handler checks the capability per request.
     if (this.registry.size > 0) this.capabilities.declare('completions');
-    // Always registered: prompts and templates also turn the capability on, and the handler checks it per request.
-    this.dispatcher.register(this.complete);
   }
 
   onApplicationBootstrap(): void {

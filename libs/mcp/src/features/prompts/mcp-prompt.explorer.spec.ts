@@ -1,53 +1,27 @@
 import 'reflect-metadata';
-import { Injectable, UseGuards, type CanActivate, type INestApplication, type Provider } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Injectable, UseGuards, type CanActivate, type INestApplication } from '@nestjs/common';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import {
   McpArgs,
   McpConfigurationError,
   McpContent,
   McpContext,
-  McpDispatcher,
-  McpModule,
   McpPrompt,
   McpProperty,
-  type McpModuleOptions,
   type McpPromptContext,
 } from '../../index.js';
+import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import { bootMcp, bootError, closeMcpApps } from '../../testing-kit/boot-mcp.js';
 
 const CONTEXT: McpRequestContext = { transport: 'http', protocolVersion: '2025-11-25' };
 const PNG_BASE64 = Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64');
-
-const apps: INestApplication[] = [];
-
-async function boot(providers: Provider[], options: Partial<McpModuleOptions> = {}): Promise<INestApplication> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [McpModule.forRoot({ name: 'test', version: '1.0.0', ...options })],
-    providers,
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  apps.push(app);
-  await app.init();
-  return app;
-}
-
-async function bootError(providers: Provider[]): Promise<Error> {
-  try {
-    await boot(providers);
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the boot to fail');
-}
 
 async function rpc(app: INestApplication, method: string, params?: Record<string, unknown>): Promise<any> {
   return app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: 7, method, ...(params && { params }) }, CONTEXT);
 }
 
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close().catch(() => undefined)));
-});
+afterEach(closeMcpApps);
 
 class ReviewArgs {
   @McpProperty({ description: 'The code to review' })
@@ -135,7 +109,7 @@ class Prompts {
 
 describe('prompts', () => {
   it('declares nothing without prompts, and prompts/* are -32601', async () => {
-    const app = await boot([]);
+    const app = await bootMcp([]);
     const init = await rpc(app, 'initialize', { protocolVersion: '2025-11-25' });
     expect(init.result.capabilities.prompts).toBeUndefined();
     expect(await rpc(app, 'prompts/list')).toMatchObject({ error: { code: -32601 } });
@@ -143,7 +117,7 @@ describe('prompts', () => {
   });
 
   it('declares prompts and completions when there are prompts', async () => {
-    const app = await boot([Prompts, DenyAll]);
+    const app = await bootMcp([Prompts, DenyAll]);
     const init = await rpc(app, 'initialize', { protocolVersion: '2025-11-25' });
     expect(init.result.capabilities.prompts).toEqual({});
     expect(init.result.capabilities.completions).toEqual({});
@@ -151,7 +125,7 @@ describe('prompts', () => {
 
   describe('prompts/list', () => {
     it('lists every prompt with name and description; arguments declared or read from the DTO', async () => {
-      const app = await boot([Prompts, DenyAll]);
+      const app = await bootMcp([Prompts, DenyAll]);
       const { result } = await rpc(app, 'prompts/list');
       expect(result.nextCursor).toBeUndefined();
       expect(result.prompts.map((prompt: { name: string }) => prompt.name)).toEqual([
@@ -183,7 +157,7 @@ describe('prompts', () => {
     });
 
     it('pages with the module pageSize', async () => {
-      const app = await boot([Prompts, DenyAll], { pageSize: 5 });
+      const app = await bootMcp([Prompts, DenyAll], { options: { pageSize: 5 } });
       const first = await rpc(app, 'prompts/list');
       expect(first.result.prompts).toHaveLength(5);
       const second = await rpc(app, 'prompts/list', { cursor: first.result.nextCursor });
@@ -196,7 +170,7 @@ describe('prompts', () => {
   describe('prompts/get', () => {
     let app: INestApplication;
     beforeEach(async () => {
-      app = await boot([Prompts, DenyAll]);
+      app = await bootMcp([Prompts, DenyAll]);
     });
 
     it('turns a returned string into one user text message', async () => {
@@ -289,7 +263,7 @@ describe('prompts', () => {
       ['the same argument twice', { description: 'd', arguments: [{ name: 'a' }, { name: 'a' }] }, 'declared twice'],
       ['a non-boolean required', { description: 'd', arguments: [{ name: 'a', required: 'yes' as never }] }, 'boolean'],
     ])('refuses %s, naming the method', async (_label, options, fragment) => {
-      const error = await bootError([promptClass(options)]);
+      const error = await bootError(() => bootMcp([promptClass(options)]));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('BadPrompt#render');
       expect(error.message).toContain(fragment);
@@ -303,7 +277,7 @@ describe('prompts', () => {
           return args.code;
         }
       }
-      const error = await bootError([Both]);
+      const error = await bootError(() => bootMcp([Both]));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('Both#render');
       expect(error.message).toContain('not both');
@@ -324,7 +298,7 @@ describe('prompts', () => {
           return 'b';
         }
       }
-      const error = await bootError([First, Second]);
+      const error = await bootError(() => bootMcp([First, Second]));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('"greet"');
       expect(error.message).toContain('First#greet');

@@ -7,7 +7,6 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import { MCP_PARAMS_METADATA, MCP_PROMPT_METADATA } from '../../mcp.constants.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { createFeatureHandler } from '../feature-handler.js';
 import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
@@ -16,8 +15,6 @@ import type { McpPromptDefinition } from './mcp-prompt-definition.interface.js';
 import type { McpPromptArgument, McpPromptOptions } from './mcp-prompt-options.interface.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 import { argumentListProblem, argumentsFromSchema } from './prompt-arguments.js';
-import { PromptsGetHandler } from './prompts-get.handler.js';
-import { PromptsListHandler } from './prompts-list.handler.js';
 
 type DtoClass = new (...args: never[]) => object;
 
@@ -26,8 +23,8 @@ const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, A
 
 /**
  * Walks every provider once at boot, registers `@McpPrompt()` methods with their arguments (declared, or read
- * from a DTO) and, when there is at least one, declares `prompts` (and `completions`, for their arguments) and
- * adds the prompts methods to the dispatcher. Misconfiguration throws here, naming the method.
+ * from a DTO) and, when there is at least one, declares `prompts` (and `completions`, for their arguments);
+ * the prompts method handlers then answer `isServed()` with true. Misconfiguration throws here, naming the method.
  */
 @Injectable()
 export class McpPromptExplorer implements OnModuleInit {
@@ -40,9 +37,6 @@ export class McpPromptExplorer implements OnModuleInit {
     private readonly registry: McpPromptRegistry,
     private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
-    private readonly dispatcher: McpDispatcher,
-    private readonly listHandler: PromptsListHandler,
-    private readonly getHandler: PromptsGetHandler,
   ) {}
 
   onModuleInit(): void {
@@ -55,8 +49,6 @@ export class McpPromptExplorer implements OnModuleInit {
     this.capabilities.declare('prompts');
     // Prompt arguments can be completed, answered with no values when nobody completes them.
     this.capabilities.declare('completions');
-    this.dispatcher.register(this.listHandler);
-    this.dispatcher.register(this.getHandler);
   }
 
   private describe(method: ProviderMethod, options: McpPromptOptions): McpPromptDefinition {

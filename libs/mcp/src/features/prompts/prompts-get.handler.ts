@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { validateArguments } from '../../execution/argument-validator.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
@@ -17,9 +18,15 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  * `prompts/get`: an unknown prompt, arguments that are not strings, unknown or missing required arguments,
  * and DTO validation failures are -32602 (the spec's choice for prompts); a failing handler is a bare -32603.
  */
+@McpMethodHandlerProvider()
 @Injectable()
 export class PromptsGetHandler implements McpMethodHandler {
   readonly method = 'prompts/get';
+
+  /** Served once something declares a prompt; otherwise the method stays unknown (-32601). */
+  isServed(): boolean {
+    return this.registry.size > 0;
+  }
   private readonly logger = new Logger('McpModule');
 
   constructor(private readonly registry: McpPromptRegistry) {}

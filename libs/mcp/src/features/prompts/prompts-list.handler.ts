@@ -2,13 +2,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { listPage } from '../../core/pagination-cursor.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 
 /** `prompts/list`: serialises descriptors built at boot, a page at a time. */
+@McpMethodHandlerProvider()
 @Injectable()
 export class PromptsListHandler implements McpMethodHandler {
   readonly method = 'prompts/list';
+
+  /** Served once something declares a prompt; otherwise the method stays unknown (-32601). */
+  isServed(): boolean {
+    return this.registry.size > 0;
+  }
 
   constructor(
     private readonly registry: McpPromptRegistry,

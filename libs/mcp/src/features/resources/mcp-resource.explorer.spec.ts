@@ -1,21 +1,19 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
-import { Inject, Injectable, NotFoundException, Scope, UseGuards, type CanActivate, type INestApplication, type Provider } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException, Scope, UseGuards, type CanActivate, type INestApplication } from '@nestjs/common';
 import { REQUEST } from '@nestjs/core';
-import { Test } from '@nestjs/testing';
 import {
   McpConfigurationError,
   McpContext,
-  McpDispatcher,
-  McpModule,
   McpResource,
   McpResourceNotifier,
   McpResourceParams,
   McpResourceTemplate,
-  type McpModuleOptions,
   type McpResourceContext,
 } from '../../index.js';
+import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import { bootMcp, bootError, closeMcpApps } from '../../testing-kit/boot-mcp.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { McpStreamHub } from '../../transports/streams/stream-hub.js';
 
@@ -23,35 +21,11 @@ const CONTEXT: McpRequestContext = { transport: 'http', protocolVersion: '2025-1
 const SESSION: McpRequestContext = { ...CONTEXT, sessionId: 'session-1' };
 const SECRET = 'db password hunter2';
 
-const apps: INestApplication[] = [];
-
-async function boot(providers: Provider[], options: Partial<McpModuleOptions> = {}): Promise<INestApplication> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [McpModule.forRoot({ name: 'test', version: '1.0.0', ...options })],
-    providers,
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  apps.push(app);
-  await app.init();
-  return app;
-}
-
-async function bootError(providers: Provider[]): Promise<Error> {
-  try {
-    await boot(providers);
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the boot to fail');
-}
-
 async function rpc(app: INestApplication, method: string, params?: Record<string, unknown>, context: McpRequestContext = CONTEXT): Promise<any> {
   return app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: 1, method, ...(params && { params }) }, context);
 }
 
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close().catch(() => undefined)));
-});
+afterEach(closeMcpApps);
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -138,7 +112,7 @@ class Resources {
 describe('resources', () => {
   describe('capabilities and methods', () => {
     it('declares nothing and serves no resources methods without resources', async () => {
-      const app = await boot([]);
+      const app = await bootMcp([]);
       const init = await rpc(app, 'initialize', { protocolVersion: '2025-11-25' });
       expect(init.result.capabilities.resources).toBeUndefined();
       expect(init.result.capabilities.completions).toBeUndefined();
@@ -148,7 +122,7 @@ describe('resources', () => {
     });
 
     it('declares resources.subscribe (no listChanged), and completions when there are templates', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       const init = await rpc(app, 'initialize', { protocolVersion: '2025-11-25' });
       expect(init.result.capabilities.resources).toEqual({ subscribe: true });
       expect(init.result.capabilities.completions).toEqual({});
@@ -162,7 +136,7 @@ describe('resources', () => {
           return 'x';
         }
       }
-      const app = await boot([OnlyFixed]);
+      const app = await bootMcp([OnlyFixed]);
       const init = await rpc(app, 'initialize', { protocolVersion: '2025-11-25' });
       expect(init.result.capabilities.resources).toEqual({ subscribe: true });
       expect(init.result.capabilities.completions).toBeUndefined();
@@ -171,7 +145,7 @@ describe('resources', () => {
 
   describe('resources/list and resources/templates/list', () => {
     it('lists fixed resources with their descriptors, and templates apart', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       const list = await rpc(app, 'resources/list');
       expect(list.result.nextCursor).toBeUndefined();
       expect(list.result.resources.map((resource: { uri: string }) => resource.uri)).toEqual([
@@ -199,7 +173,7 @@ describe('resources', () => {
     });
 
     it('pages with the module pageSize and refuses a foreign cursor', async () => {
-      const app = await boot([Resources], { pageSize: 3 });
+      const app = await bootMcp([Resources], { options: { pageSize: 3 } });
       const uris: string[] = [];
       let cursor: string | undefined;
       let pages = 0;
@@ -222,7 +196,7 @@ describe('resources', () => {
 
   describe('resources/read', () => {
     it('reads text, binary (base64 blob) and explicit contents', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       expect((await rpc(app, 'resources/read', { uri: 'test://static-text' })).result).toEqual({ contents: [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'hello world' }] });
       expect((await rpc(app, 'resources/read', { uri: 'test://static-binary' })).result).toEqual({
         contents: [{ uri: 'test://static-binary', mimeType: 'image/png', blob: PNG.toString('base64') }],
@@ -234,7 +208,7 @@ describe('resources', () => {
     });
 
     it('reads a template with decoded variables, the context, and the template mimeType', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       const read = await rpc(app, 'resources/read', { uri: 'test://template/a%20b/data' });
       expect(read.result.contents).toHaveLength(1);
       expect(read.result.contents[0]).toMatchObject({ uri: 'test://template/a%20b/data', mimeType: 'application/json' });
@@ -249,14 +223,14 @@ describe('resources', () => {
     });
 
     it('tries fixed resources first, then templates in registration order', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       expect((await rpc(app, 'resources/read', { uri: 'test://template/fixed/data' })).result.contents[0].text).toBe('fixed');
       expect(JSON.parse((await rpc(app, 'resources/read', { uri: 'test://template/7/data' })).result.contents[0].text).name).toBe('template-data');
       expect((await rpc(app, 'resources/read', { uri: 'test://other/7/data' })).result.contents[0].text).toBe('other:7:generic');
     });
 
     it('answers an unknown URI with -32002 and the uri as data', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       expect(await rpc(app, 'resources/read', { uri: 'test://nope' })).toEqual({
         jsonrpc: '2.0',
         id: 1,
@@ -272,29 +246,29 @@ describe('resources', () => {
       ['a numeric uri', { uri: 42 }],
       ['an empty uri', { uri: '' }],
     ])('answers %s with -32602', async (_label, params) => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       expect(await rpc(app, 'resources/read', params)).toMatchObject({ error: { code: -32602 } });
     });
 
     it('answers a throwing handler with a bare -32603, logging the error', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       const response = await rpc(app, 'resources/read', { uri: 'test://broken' });
       expect(response.error).toEqual({ code: -32603, message: 'Internal error' });
       expect(JSON.stringify(response)).not.toContain('hunter2');
     });
 
     it('answers a handler returning an unsupported value with -32603', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       expect((await rpc(app, 'resources/read', { uri: 'test://bad-result' })).error).toEqual({ code: -32603, message: 'Internal error' });
     });
 
     it('applies guards: a refusal is an error with the guard message, not a read', async () => {
-      const app = await boot([Resources, DenyAll]);
+      const app = await bootMcp([Resources, DenyAll]);
       expect((await rpc(app, 'resources/read', { uri: 'test://guarded' })).error).toEqual({ code: -32000, message: 'Forbidden resource', data: { status: 403 } });
     });
 
     it('gives the handler a context that logs and reports progress on the request channel', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       const sent: JsonRpcMessage[] = [];
       const response = await app
         .get(McpDispatcher)
@@ -321,7 +295,7 @@ describe('resources', () => {
           return `${params.id}:${this.instance}:${this.request.mcp?.uri}`;
         }
       }
-      const app = await boot([Scoped]);
+      const app = await bootMcp([Scoped]);
       expect((await rpc(app, 'resources/read', { uri: 'test://scoped/a' })).result.contents[0].text).toBe('a:1:test://scoped/a');
       expect((await rpc(app, 'resources/read', { uri: 'test://scoped/b' })).result.contents[0].text).toBe('b:2:test://scoped/b');
     });
@@ -329,7 +303,7 @@ describe('resources', () => {
 
   describe('subscriptions', () => {
     it('subscribes per session; McpResourceNotifier sends notifications/resources/updated on the GET stream', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       const hub = app.get(McpStreamHub);
       const sent: Array<[string, JsonRpcMessage]> = [];
       jest.spyOn(hub, 'notifySession').mockImplementation((sessionId, message) => {
@@ -352,14 +326,14 @@ describe('resources', () => {
     });
 
     it('answers {} without a session, but nothing can be delivered', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       expect(await rpc(app, 'resources/subscribe', { uri: 'test://static-text' })).toMatchObject({ result: {} });
       expect(app.get(McpResourceNotifier).resourceUpdated('test://static-text')).toBe(0);
       expect(await rpc(app, 'resources/unsubscribe', { uri: 'test://static-text' })).toMatchObject({ result: {} });
     });
 
     it('refuses an unknown URI (-32002) and a missing uri (-32602)', async () => {
-      const app = await boot([Resources]);
+      const app = await bootMcp([Resources]);
       expect(await rpc(app, 'resources/subscribe', { uri: 'test://nope' }, SESSION)).toMatchObject({ error: { code: -32002, data: { uri: 'test://nope' } } });
       expect(await rpc(app, 'resources/subscribe', {}, SESSION)).toMatchObject({ error: { code: -32602 } });
       expect(await rpc(app, 'resources/unsubscribe', { uri: 3 }, SESSION)).toMatchObject({ error: { code: -32602 } });
@@ -400,7 +374,7 @@ describe('resources', () => {
       ['a negative size', { uri: 'test://x', name: 'x', size: -1 }, 'size'],
       ['a fractional size', { uri: 'test://x', name: 'x', size: 1.5 }, 'size'],
     ])('@McpResource with %s', async (_label, options, fragment) => {
-      const error = await bootError([resourceClass(options)]);
+      const error = await bootError(() => bootMcp([resourceClass(options)]));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('Bad#read');
       expect(error.message).toContain(fragment);
@@ -415,7 +389,7 @@ describe('resources', () => {
       ['no scheme', { uriTemplate: 'items/{id}', name: 'x' }, 'absolute URI'],
       ['a non-string template', { uriTemplate: 42, name: 'x' } as never, 'string'],
     ])('@McpResourceTemplate with %s', async (_label, options, fragment) => {
-      const error = await bootError([templateClass(options)]);
+      const error = await bootError(() => bootMcp([templateClass(options)]));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('BadTemplate#read');
       expect(error.message).toContain(fragment);
@@ -434,7 +408,7 @@ describe('resources', () => {
           return '2';
         }
       }
-      const error = await bootError([Twice]);
+      const error = await bootError(() => bootMcp([Twice]));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('"test://same"');
       expect(error.message).toContain('Twice#one');
@@ -456,18 +430,18 @@ describe('resources', () => {
           return 'b';
         }
       }
-      const error = await bootError([TemplateA, TemplateB]);
+      const error = await bootError(() => bootMcp([TemplateA, TemplateB]));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('TemplateA#read');
       expect(error.message).toContain('TemplateB#read');
     });
 
     it('boots the same resource class in two apps without a duplicate error, and keeps them apart', async () => {
-      const first = await boot([Resources]);
-      const second = await boot([]);
+      const first = await bootMcp([Resources]);
+      const second = await bootMcp([]);
       expect((await rpc(first, 'resources/list')).result.resources).toHaveLength(9);
       expect(await rpc(second, 'resources/list')).toMatchObject({ error: { code: -32601 } });
-      const third = await boot([Resources]);
+      const third = await bootMcp([Resources]);
       expect((await rpc(third, 'resources/list')).result.resources).toHaveLength(9);
     });
   });

@@ -4,9 +4,7 @@ import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { MCP_RESOURCE_METADATA, MCP_RESOURCE_TEMPLATE_METADATA } from '../../mcp.constants.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import type { McpMethodHandler } from '../../core/method-handler.interface.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { createFeatureHandler } from '../feature-handler.js';
 import type { McpResourceContext } from './mcp-resource-context.interface.js';
 import type { McpResourceDefinition, McpResourceTemplateDefinition } from './mcp-resource-definition.interface.js';
@@ -14,37 +12,23 @@ import type { McpResourceOptions, McpResourceTemplateOptions } from './mcp-resou
 import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import { isAbsoluteUri } from './resource-uri.js';
-import { ResourcesListHandler } from './resources-list.handler.js';
-import { ResourcesReadHandler } from './resources-read.handler.js';
-import { ResourcesSubscribeHandler } from './resources-subscribe.handler.js';
-import { ResourcesTemplatesListHandler } from './resources-templates-list.handler.js';
-import { ResourcesUnsubscribeHandler } from './resources-unsubscribe.handler.js';
 import { compileUriTemplate, UriTemplateError } from './uri-template.js';
 
 /**
  * Walks every provider once at boot, registers `@McpResource()` and `@McpResourceTemplate()` methods, and, when
- * there is at least one, declares the `resources` capability and adds the resources methods to the dispatcher.
+ * there is at least one, declares the `resources` capability (the resources method handlers then answer
+ * `isServed()` with true).
  * Misconfiguration throws here, so `app.init()` fails with a message naming the method.
  */
 @Injectable()
 export class McpResourceExplorer implements OnModuleInit {
-  private readonly methods: readonly McpMethodHandler[];
-
   constructor(
     private readonly providerMethods: McpProviderMethods,
     private readonly reflector: Reflector,
     private readonly registry: McpResourceRegistry,
     private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
-    private readonly dispatcher: McpDispatcher,
-    list: ResourcesListHandler,
-    templatesList: ResourcesTemplatesListHandler,
-    read: ResourcesReadHandler,
-    subscribe: ResourcesSubscribeHandler,
-    unsubscribe: ResourcesUnsubscribeHandler,
-  ) {
-    this.methods = [list, templatesList, read, subscribe, unsubscribe];
-  }
+  ) {}
 
   onModuleInit(): void {
     for (const method of this.providerMethods.all()) {
@@ -60,7 +44,6 @@ export class McpResourceExplorer implements OnModuleInit {
     this.capabilities.declare('resources', { subscribe: true });
     // Template variables can be completed (`ref/resource`), answered with no values when nobody completes them.
     if (this.registry.hasTemplates) this.capabilities.declare('completions');
-    for (const handler of this.methods) this.dispatcher.register(handler);
   }
 
   private describeResource(method: ProviderMethod, options: McpResourceOptions): McpResourceDefinition {

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { notification } from '../../core/json-rpc/json-rpc.codec.js';
-import { McpMemoryBus } from '../../stores/memory-message.bus.js';
-import { MCP_BUS, type McpMessageBus } from '../../stores/message-bus.js';
+import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js';
 import { McpResourceSubscriptions } from './resource-subscriptions.js';
 
 /** Bus channel on which a change reaches the subscriptions held by the other instances. */
@@ -66,6 +65,6 @@ export class McpResourceNotifier implements OnApplicationBootstrap, BeforeApplic
   }
 
   private get spansInstances(): boolean {
-    return !(this.bus instanceof McpMemoryBus);
+    return this.bus.crossesInstances;
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { toProtocolError, withHandlerContext } from '../feature-handler.js';
@@ -13,9 +14,15 @@ import { resourceNotFound, uriParam } from './resource-uri-param.js';
  * `resources/read`: a fixed resource first, then templates in registration order. An unknown URI, or a handler
  * throwing `NotFoundException`, is -32002 with the URI as data; any other failure is a bare -32603 (logged).
  */
+@McpMethodHandlerProvider()
 @Injectable()
 export class ResourcesReadHandler implements McpMethodHandler {
   readonly method = 'resources/read';
+
+  /** Served once something declares a resource or a template; otherwise the method stays unknown (-32601). */
+  isServed(): boolean {
+    return !this.registry.isEmpty;
+  }
   private readonly logger = new Logger('McpModule');
 
   constructor(private readonly registry: McpResourceRegistry) {}

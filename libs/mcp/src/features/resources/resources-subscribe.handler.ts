@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { McpStreamHub } from '../../transports/streams/stream-hub.js';
@@ -12,9 +13,15 @@ import { resourceNotFound, uriParam } from './resource-uri-param.js';
  * `resources/subscribe`: remembers that the caller's session watches a URI this server serves (a fixed
  * resource or a template match). Without a session the answer is still `{}`, but nothing can be delivered.
  */
+@McpMethodHandlerProvider()
 @Injectable()
 export class ResourcesSubscribeHandler implements McpMethodHandler {
   readonly method = 'resources/subscribe';
+
+  /** Served once something declares a resource or a template; otherwise the method stays unknown (-32601). */
+  isServed(): boolean {
+    return !this.registry.isEmpty;
+  }
 
   constructor(
     private readonly registry: McpResourceRegistry,

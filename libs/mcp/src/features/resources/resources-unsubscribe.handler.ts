@@ -1,16 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { McpStreamHub } from '../../transports/streams/stream-hub.js';
 import { subscriberFor } from './resource-subscriber.js';
+import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { McpResourceSubscriptions } from './resource-subscriptions.js';
 import { uriParam } from './resource-uri-param.js';
 
 /** `resources/unsubscribe`: forgets the subscription; `{}` also when there was none (idempotent). */
+@McpMethodHandlerProvider()
 @Injectable()
 export class ResourcesUnsubscribeHandler implements McpMethodHandler {
   readonly method = 'resources/unsubscribe';
 
+  /** Served once something declares a resource or a template; otherwise the method stays unknown (-32601). */
+  isServed(): boolean {
+    return !this.registry.isEmpty;
+  }
+
   constructor(
+    private readonly registry: McpResourceRegistry,
     private readonly subscriptions: McpResourceSubscriptions,
     private readonly hub: McpStreamHub,
   ) {}

@@ -1,8 +1,9 @@
 import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 
-/** RFC 5424 levels used by MCP logging. @publicApi */
-export type McpLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+import type { McpLogLevel } from '../../core/mcp-log-level.js';
+
+export type { McpLogLevel };
 
 /**
  * What a tool handler knows about the call it serves (inject it with `@McpContext()`).

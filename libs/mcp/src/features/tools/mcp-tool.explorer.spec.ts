@@ -1,13 +1,11 @@
 import 'reflect-metadata';
-import { Inject, Injectable, Module, Scope, type DynamicModule, type INestApplication, type Provider, type Type } from '@nestjs/common';
+import { Inject, Injectable, Module, Scope, type INestApplication, type Type } from '@nestjs/common';
 import { REQUEST } from '@nestjs/core';
-import { Test } from '@nestjs/testing';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import {
   McpArgs,
   McpConfigurationError,
   McpContext,
-  McpDispatcher,
   McpModule,
   McpTool,
   McpToolRegistry,
@@ -15,33 +13,12 @@ import {
   type McpToolContext,
   type McpToolDescriptor,
 } from '../../index.js';
+import { McpDispatcher } from '../../core/mcp.dispatcher.js';
+import { bootMcp, bootError, closeMcpApps } from '../../testing-kit/boot-mcp.js';
 
 const BASE_OPTIONS = { name: 'test', version: '1.0.0' };
 const EMPTY_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
 const REQUEST_CONTEXT = { transport: 'http', protocolVersion: '2025-11-25' } as const;
-
-const apps: INestApplication[] = [];
-
-async function boot(providers: Provider[], options: { imports?: Array<Type | DynamicModule>; mcp?: DynamicModule } = {}): Promise<INestApplication> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [options.mcp ?? McpModule.forRoot(BASE_OPTIONS), ...(options.imports ?? [])],
-    providers,
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  apps.push(app);
-  await app.init();
-  return app;
-}
-
-/** Boots (module definition included, since paths are checked by forRoot itself) and returns the boot error. */
-async function bootError(run: () => Promise<unknown>): Promise<Error> {
-  try {
-    await run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the boot to fail');
-}
 
 function descriptors(app: INestApplication): readonly McpToolDescriptor[] {
   return app.get(McpToolRegistry).listDescriptors();
@@ -59,9 +36,7 @@ async function callTool(app: INestApplication, name: string, args: Record<string
   return response.result as { structuredContent: { status: string; data?: unknown; error?: unknown }; isError: boolean };
 }
 
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close().catch(() => undefined)));
-});
+afterEach(closeMcpApps);
 
 // ---------------------------------------------------------------------------------------------------------------
 // DTOs and tool classes
@@ -139,38 +114,38 @@ class OuterModule {}
 describe('McpToolExplorer', () => {
   describe('discovery', () => {
     it('finds the @McpTool() methods of a root provider, and only those', async () => {
-      const app = await boot([WeatherTools]);
+      const app = await bootMcp([WeatherTools]);
       expect(descriptors(app).map((tool) => tool.name)).toEqual(['get_weather', 'forecast-v2', 'say_hello', 'fetch_http_status']);
       expect(app.get(McpToolRegistry).size).toBe(4);
     });
 
     it('finds tools of a provider in a separately imported feature module', async () => {
-      const app = await boot([], { imports: [FeatureModule] });
+      const app = await bootMcp([], { imports: [FeatureModule] });
       expect(descriptors(app).map((tool) => tool.name)).toEqual(['feature_tool']);
       expect(await callTool(app, 'feature_tool')).toMatchObject({ isError: false, structuredContent: { status: 'success', data: 'feature' } });
     });
 
     it('finds tools in transitively imported modules, next to root providers', async () => {
-      const app = await boot([WeatherTools], { imports: [OuterModule, FeatureModule] });
+      const app = await bootMcp([WeatherTools], { imports: [OuterModule, FeatureModule] });
       expect(descriptors(app).map((tool) => tool.name).sort()).toEqual(['deep_tool', 'feature_tool', 'fetch_http_status', 'forecast-v2', 'get_weather', 'say_hello']);
     });
 
     it('boots with no tools at all', async () => {
-      const app = await boot([]);
+      const app = await bootMcp([]);
       expect(app.get(McpToolRegistry).size).toBe(0);
     });
   });
 
   describe('descriptors', () => {
     it('defaults the name to the method name in snake_case', async () => {
-      const app = await boot([WeatherTools]);
+      const app = await bootMcp([WeatherTools]);
       expect(descriptor(app, 'get_weather').description).toBe('Current weather');
       expect(descriptor(app, 'say_hello').description).toBe('Says hello');
       expect(descriptor(app, 'fetch_http_status').description).toBe('Fetches an HTTP status');
     });
 
     it('uses an explicit name and copies title and annotations', async () => {
-      const app = await boot([WeatherTools]);
+      const app = await bootMcp([WeatherTools]);
       const forecast = descriptor(app, 'forecast-v2');
       expect(forecast.title).toBe('Forecast (v2)');
       expect(forecast.annotations).toEqual({ readOnlyHint: true, openWorldHint: false, destructiveHint: false, idempotentHint: true, title: 'Forecast annotation' });
@@ -178,12 +153,12 @@ describe('McpToolExplorer', () => {
     });
 
     it('leaves title, annotations and outputSchema out when not given', async () => {
-      const app = await boot([WeatherTools]);
+      const app = await bootMcp([WeatherTools]);
       expect(Object.keys(descriptor(app, 'get_weather')).sort()).toEqual(['description', 'inputSchema', 'name']);
     });
 
     it('copies annotations rather than sharing the decorator object', async () => {
-      const app = await boot([WeatherTools]);
+      const app = await bootMcp([WeatherTools]);
       const first = descriptor(app, 'forecast-v2').annotations;
       const options = Reflect.getMetadata('mcp:tool', WeatherTools.prototype.getForecast) as { annotations: object };
       expect(first).toEqual(options.annotations);
@@ -191,7 +166,7 @@ describe('McpToolExplorer', () => {
     });
 
     it('gives a tool without a DTO the empty object schema', async () => {
-      const app = await boot([WeatherTools]);
+      const app = await bootMcp([WeatherTools]);
       expect(descriptor(app, 'say_hello').inputSchema).toEqual(EMPTY_SCHEMA);
       expect(descriptor(app, 'fetch_http_status').inputSchema).toEqual(EMPTY_SCHEMA);
     });
@@ -204,12 +179,12 @@ describe('McpToolExplorer', () => {
     };
 
     it('gives an @McpArgs() DTO parameter its generated schema', async () => {
-      const app = await boot([WeatherTools]);
+      const app = await bootMcp([WeatherTools]);
       expect(descriptor(app, 'get_weather').inputSchema).toEqual(weatherSchema);
     });
 
     it('takes the first undecorated class parameter as the DTO', async () => {
-      const app = await boot([WeatherTools]);
+      const app = await bootMcp([WeatherTools]);
       expect(descriptor(app, 'forecast-v2').inputSchema).toEqual(weatherSchema);
       // ...and passes the validated arguments to it
       expect(await callTool(app, 'forecast-v2', { city: 'Paris', days: 3 })).toMatchObject({ isError: false, structuredContent: { data: { city: 'Paris', days: 3 } } });
@@ -224,7 +199,7 @@ describe('McpToolExplorer', () => {
           return { city: args?.city ?? null, tool: context.toolName };
         }
       }
-      const app = await boot([MixedTools]);
+      const app = await bootMcp([MixedTools]);
       expect(descriptor(app, 'mixed').inputSchema).toEqual(weatherSchema);
       expect(await callTool(app, 'mixed', { city: 'Oslo' })).toMatchObject({ isError: false, structuredContent: { data: { city: 'Oslo', tool: 'mixed' } } });
     });
@@ -242,7 +217,7 @@ describe('McpToolExplorer', () => {
           return value ?? null;
         }
       }
-      const app = await boot([LooseTools]);
+      const app = await bootMcp([LooseTools]);
       expect(descriptor(app, 'string_param').inputSchema).toEqual(EMPTY_SCHEMA);
       expect(descriptor(app, 'object_param').inputSchema).toEqual(EMPTY_SCHEMA);
     });
@@ -259,7 +234,7 @@ describe('McpToolExplorer', () => {
           return { summary: 'x' };
         }
       }
-      const app = await boot([OutputTools]);
+      const app = await bootMcp([OutputTools]);
       const schema = descriptor(app, 'with_output').outputSchema as { properties: { status: unknown; data: unknown } };
       expect(schema.properties.status).toEqual({ type: 'string', enum: ['success', 'error'] });
       expect(schema.properties.data).toEqual({ type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false });
@@ -268,7 +243,7 @@ describe('McpToolExplorer', () => {
 
   describe('boot errors', () => {
     async function toolBootError(tools: Type): Promise<Error> {
-      return bootError(() => boot([tools]));
+      return bootError(() => bootMcp([tools]));
     }
 
     it('rejects a tool without a description, naming Class#method', async () => {
@@ -326,7 +301,7 @@ describe('McpToolExplorer', () => {
           return 1;
         }
       }
-      const app = await boot([LongName]);
+      const app = await bootMcp([LongName]);
       expect(descriptors(app).map((tool) => tool.name)).toEqual(['a'.repeat(64)]);
     });
 
@@ -345,7 +320,7 @@ describe('McpToolExplorer', () => {
           return 2;
         }
       }
-      const error = await bootError(() => boot([FirstTools, SecondTools]));
+      const error = await bootError(() => bootMcp([FirstTools, SecondTools]));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('"same"');
       expect(error.message).toContain('FirstTools#one');
@@ -360,7 +335,7 @@ describe('McpToolExplorer', () => {
           return 1;
         }
       }
-      const error = await bootError(() => boot([Clash], { imports: [FeatureModule] }));
+      const error = await bootError(() => bootMcp([Clash], { imports: [FeatureModule] }));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('FeatureTools#featureTool');
       expect(error.message).toContain('Clash#other');
@@ -446,7 +421,7 @@ describe('McpToolExplorer', () => {
 
   describe('module options', () => {
     async function optionsError(options: Record<string, unknown>, extras: Record<string, unknown> = {}): Promise<Error> {
-      return bootError(() => boot([], { mcp: McpModule.forRoot({ ...BASE_OPTIONS, ...options, ...extras } as McpModuleOptions) }));
+      return bootError(() => bootMcp([], { mcp: McpModule.forRoot({ ...BASE_OPTIONS, ...options, ...extras } as McpModuleOptions) }));
     }
 
     it.each<[string, Record<string, unknown>, string]>([
@@ -473,27 +448,27 @@ describe('McpToolExplorer', () => {
     });
 
     it('rejects an async factory that returns no options', async () => {
-      const error = await bootError(() => boot([], { mcp: McpModule.forRootAsync({ useFactory: () => undefined as unknown as McpModuleOptions }) }));
+      const error = await bootError(() => bootMcp([], { mcp: McpModule.forRootAsync({ useFactory: () => undefined as unknown as McpModuleOptions }) }));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('"options"');
     });
 
     it('accepts a valid set of options', async () => {
-      const app = await boot([WeatherTools], {
+      const app = await bootMcp([WeatherTools], {
         mcp: McpModule.forRoot({ name: 'my-server_1', version: '2.0.0', pageSize: 3, path: 'api/mcp/', publicUrl: 'https://example.com/base/', sessions: { mode: 'stateless' } }),
       });
       expect(app.get(McpToolRegistry).size).toBe(4);
     });
 
     it('forRootAsync({ useFactory }) works', async () => {
-      const app = await boot([WeatherTools], { mcp: McpModule.forRootAsync({ useFactory: () => ({ name: 'async-server', version: '3.1.4' }) }) });
+      const app = await bootMcp([WeatherTools], { mcp: McpModule.forRootAsync({ useFactory: () => ({ name: 'async-server', version: '3.1.4' }) }) });
       expect(app.get(McpToolRegistry).size).toBe(4);
       const response = await app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, REQUEST_CONTEXT);
       expect(response).toMatchObject({ result: { serverInfo: { name: 'async-server', version: '3.1.4' } } });
     });
 
     it('forRootAsync checks the options the factory returns', async () => {
-      const error = await bootError(() => boot([], { mcp: McpModule.forRootAsync({ useFactory: async () => ({ name: 'bad name', version: '1' }) }) }));
+      const error = await bootError(() => bootMcp([], { mcp: McpModule.forRootAsync({ useFactory: async () => ({ name: 'bad name', version: '1' }) }) }));
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('"name"');
     });
@@ -501,18 +476,18 @@ describe('McpToolExplorer', () => {
 
   describe('provider kinds', () => {
     it('registers a useExisting alias once', async () => {
-      const app = await boot([WeatherTools, { provide: 'WEATHER_ALIAS', useExisting: WeatherTools }]);
+      const app = await bootMcp([WeatherTools, { provide: 'WEATHER_ALIAS', useExisting: WeatherTools }]);
       expect(descriptors(app).map((tool) => tool.name)).toEqual(['get_weather', 'forecast-v2', 'say_hello', 'fetch_http_status']);
     });
 
     it('registers a useClass provider under a string token', async () => {
-      const app = await boot([{ provide: 'FEATURE', useClass: FeatureTools }]);
+      const app = await bootMcp([{ provide: 'FEATURE', useClass: FeatureTools }]);
       expect(descriptors(app).map((tool) => tool.name)).toEqual(['feature_tool']);
       expect(await callTool(app, 'feature_tool')).toMatchObject({ structuredContent: { data: 'feature' } });
     });
 
     it('survives a provider whose instance has a null prototype', async () => {
-      const app = await boot([{ provide: 'NULL_PROTO', useValue: Object.create(null) }, { provide: 'NULL_VALUE', useValue: null }, { provide: 'NUMBER', useValue: 42 }, FeatureTools]);
+      const app = await bootMcp([{ provide: 'NULL_PROTO', useValue: Object.create(null) }, { provide: 'NULL_VALUE', useValue: null }, { provide: 'NUMBER', useValue: 42 }, FeatureTools]);
       expect(descriptors(app).map((tool) => tool.name)).toEqual(['feature_tool']);
     });
 
@@ -529,7 +504,7 @@ describe('McpToolExplorer', () => {
           return { instance: this.instance, requestTool: this.request?.mcp?.toolName ?? null, requestId: context.requestId };
         }
       }
-      const app = await boot([ScopedTools]);
+      const app = await bootMcp([ScopedTools]);
       expect(descriptor(app, 'who_am_i').inputSchema).toEqual(EMPTY_SCHEMA);
       expect(created).toBe(0);
       const first = await callTool(app, 'who_am_i', {}, 'r1');
@@ -550,7 +525,7 @@ describe('McpToolExplorer', () => {
           return this.n > 0;
         }
       }
-      const app = await boot([TransientTools]);
+      const app = await bootMcp([TransientTools]);
       expect(descriptors(app).map((tool) => tool.name)).toEqual(['transient_tool']);
       expect((await callTool(app, 'transient_tool')).structuredContent).toEqual({ status: 'success', data: true });
     });
@@ -570,7 +545,7 @@ describe('McpToolExplorer', () => {
           return this.perRequest.n;
         }
       }
-      const app = await boot([PerRequest, DependentTools]);
+      const app = await bootMcp([PerRequest, DependentTools]);
       expect((await callTool(app, 'dependent')).structuredContent).toEqual({ status: 'success', data: 1 });
       expect((await callTool(app, 'dependent')).structuredContent).toEqual({ status: 'success', data: 2 });
     });
@@ -592,8 +567,8 @@ describe('McpToolExplorer', () => {
           return 'B';
         }
       }
-      const appA = await boot([AppATools]);
-      const appB = await boot([AppBTools]);
+      const appA = await bootMcp([AppATools]);
+      const appB = await bootMcp([AppBTools]);
       expect(descriptors(appA).map((tool) => tool.name)).toEqual(['only_in_a']);
       expect(descriptors(appB).map((tool) => tool.name)).toEqual(['only_in_b']);
       expect(appA.get(McpToolRegistry)).not.toBe(appB.get(McpToolRegistry));
@@ -602,8 +577,8 @@ describe('McpToolExplorer', () => {
     });
 
     it('the same tool class in two apps boots twice without a duplicate error', async () => {
-      const appA = await boot([WeatherTools]);
-      const appB = await boot([WeatherTools]);
+      const appA = await bootMcp([WeatherTools]);
+      const appB = await bootMcp([WeatherTools]);
       expect(appA.get(McpToolRegistry).size).toBe(4);
       expect(appB.get(McpToolRegistry).size).toBe(4);
     });

@@ -15,8 +15,6 @@ import { argumentValidationMode } from '../../execution/validation-mode.js';
 import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
-import { McpJobTools } from '../../jobs/mcp-job.tools.js';
-import { McpCapabilities } from '../../core/mcp-capabilities.js';
 
 type DtoClass = new (...args: never[]) => object;
 
@@ -25,7 +23,8 @@ const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, A
 
 /**
  * Walks every provider once at boot, finds `@McpTool()` methods and registers them with their schemas and
- * handlers. Misconfiguration throws here, so `app.init()` fails with a message naming the method.
+ * handlers. Misconfiguration throws here, so `app.init()` fails with a message naming the method. It only fills
+ * the registry: the job tools and the `tasks` capability follow at bootstrap from what it holds (McpTasksService).
  */
 @Injectable()
 export class McpToolExplorer implements OnModuleInit {
@@ -38,8 +37,6 @@ export class McpToolExplorer implements OnModuleInit {
     private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpToolRegistry,
     private readonly handlers: McpToolHandlerFactory,
-    private readonly jobTools: McpJobTools,
-    private readonly capabilities: McpCapabilities,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
@@ -47,10 +44,6 @@ export class McpToolExplorer implements OnModuleInit {
     for (const method of this.providerMethods.all()) {
       const options = this.accessor.getToolOptions(method.method);
       if (options) this.registry.add(this.describe(method, options));
-    }
-    if (this.registry.hasJobs) {
-      this.jobTools.register(this.schemas, this.options.toolTimeoutMs);
-      this.capabilities.declare('tasks', { list: {}, cancel: {}, requests: { tools: { call: {} } } });
     }
   }
 

@@ -16,7 +16,10 @@ export class McpToolRegistry {
   private hasScopedTools = false;
   private hasJobTools = false;
 
-  /** Adds a tool; a second tool with the same name is a boot error naming both sites. */
+  /**
+   * Adds a tool; a second tool with the same name is a boot error naming both sites.
+   * @internal
+   */
   add(tool: McpToolDefinition): void {
     const existing = this.tools.get(tool.name);
     if (existing) throw new McpConfigurationError(McpMessages.duplicateToolName(tool.name, existing.site, tool.site));
@@ -26,6 +29,7 @@ export class McpToolRegistry {
     if (tool.job) this.hasJobTools = true;
   }
 
+  /** @internal */
   get(name: string): McpToolDefinition | undefined {
     return this.tools.get(name);
   }

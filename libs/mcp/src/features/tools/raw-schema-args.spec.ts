@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { McpContext, McpDispatcher, McpModule, McpTool, type McpToolContext } from '../../index.js';
+import { McpContext, McpTool, type McpToolContext } from '../../index.js';
+import { McpDispatcher } from '../../core/mcp.dispatcher.js';
+import { bootMcp, closeMcpApps } from '../../testing-kit/boot-mcp.js';
 
 @Injectable()
 class RawSchemaTools {
@@ -16,9 +17,7 @@ class RawSchemaTools {
 
 describe('a tool with a hand-written inputSchema', () => {
   it('gets its plain arguments in an undecorated first parameter beside @McpContext()', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [McpModule.forRoot({ name: 'raw', version: '1.0.0' })], providers: [RawSchemaTools] }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    await app.init();
+    const app = await bootMcp([RawSchemaTools], { options: { name: 'raw' } });
     try {
       const answer = await app.get(McpDispatcher).dispatch(
         { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
@@ -31,7 +30,7 @@ describe('a tool with a hand-written inputSchema', () => {
       );
       expect(invalid).toMatchObject({ result: { isError: true, structuredContent: { error: { code: 'VALIDATION_ERROR', fields: ['text'] } } } });
     } finally {
-      await app.close();
+      await closeMcpApps();
     }
   });
 });

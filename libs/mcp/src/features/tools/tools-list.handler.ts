@@ -4,8 +4,10 @@ import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { listPage } from '../../core/pagination-cursor.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 
 /** `tools/list`: serialises descriptors built at boot, a page at a time. */
+@McpMethodHandlerProvider()
 @Injectable()
 export class ToolsListHandler implements McpMethodHandler {
   readonly method = 'tools/list';

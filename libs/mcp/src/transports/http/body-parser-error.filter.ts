@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
-import { sendHttpError, sendJson } from './http-json-rpc.responses.js';
+import { sendJson, sendRefusal } from './http-json-rpc.responses.js';
 
 /**
  * When the application keeps Nest's JSON body parser, a malformed or oversized body fails before our route
@@ -25,7 +25,7 @@ export class McpBodyParserErrorFilter extends BaseExceptionFilter {
       const response = host.switchToHttp().getResponse<Response>();
       // No matched route means the failure came from a parser middleware, not from a handler.
       if (!request.route && request.method === 'POST' && this.isMcpPath(request.path) && !response.headersSent) {
-        if (exception instanceof PayloadTooLargeException) return sendHttpError(response, 413, 'Payload Too Large');
+        if (exception instanceof PayloadTooLargeException) return sendRefusal(response, 'PAYLOAD_TOO_LARGE');
         return sendJson(response, 400, parseErrorResponse());
       }
     }

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
-import { sendHttpError, sendJson } from './http-json-rpc.responses.js';
+import { sendJson, sendRefusal } from './http-json-rpc.responses.js';
 import { readJsonBody } from './request-body.reader.js';
 
 const NO_BODY = Symbol('no body');
@@ -11,12 +11,12 @@ const NO_BODY = Symbol('no body');
  */
 export async function receiveJson(request: Request, response: Response, maxBytes: number): Promise<unknown> {
   if (!/^application\/json\s*(;|$)/i.test((request.headers['content-type'] ?? '').trim())) {
-    sendHttpError(response, 415, 'Unsupported Media Type: send Content-Type: application/json');
+    sendRefusal(response, 'UNSUPPORTED_MEDIA_TYPE', 'send Content-Type: application/json');
     return NO_BODY;
   }
   const body = await readJsonBody(request, maxBytes);
   if (body.ok) return body.value;
-  if (body.failure === 'too-large') sendHttpError(response, 413, `Payload Too Large: the limit is ${maxBytes} bytes`);
+  if (body.failure === 'too-large') sendRefusal(response, 'PAYLOAD_TOO_LARGE', `the limit is ${maxBytes} bytes`);
   else if (body.failure === 'aborted') response.destroy();
   else sendJson(response, 400, parseErrorResponse());
   return NO_BODY;

@@ -7,7 +7,7 @@ import { McpHttpRefusalFilter } from './auth/mcp-http-refusal.filter.js';
 import { McpOriginGuard } from './origin.guard.js';
 import type { Request, Response } from 'express';
 import type { McpResolvedPaths } from '../../options/mcp-options.resolver.js';
-import { McpLegacySseTransport } from '../sse/legacy-sse.transport.js';
+import { McpHttpSseTransport } from '../sse/http-sse-2024-11-05.transport.js';
 import { sendHttpError } from './http-json-rpc.responses.js';
 import { McpHttpTransport } from './mcp-http.transport.js';
 
@@ -22,7 +22,7 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
   class McpHttpController {
     constructor(
       readonly transport: McpHttpTransport,
-      readonly legacy: McpLegacySseTransport,
+      readonly sse: McpHttpSseTransport,
       readonly jobs: McpJobService,
     ) {}
 
@@ -32,13 +32,13 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
     }
 
     /**
-     * With a session: the session's stream. Without one and asking for SSE: legacy HTTP+SSE on the same URL, the
+     * With a session: the session's stream. Without one and asking for SSE: HTTP+SSE (2024-11-05) on the same URL, the
      * fallback the spec tells clients to try, so a client configured with only `/mcp` works in every mode.
      */
     @Get()
     async get(@Req() request: Request, @Res() response: Response): Promise<void> {
       if (await this.transport.handleGet(request, response)) return;
-      if (paths.ssePath !== false && /text\/event-stream/i.test(request.headers.accept ?? '')) return this.legacy.open(request, response, paths.path);
+      if (paths.ssePath !== false && /text\/event-stream/i.test(request.headers.accept ?? '')) return this.sse.open(request, response, paths.path);
       sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required for a GET stream');
     }
 
@@ -63,18 +63,18 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
   @Controller()
   @UseGuards(McpOriginGuard, McpAuthGuard)
   @UseFilters(McpHttpRefusalFilter)
-  class McpLegacySseController {
-    constructor(readonly legacy: McpLegacySseTransport) {}
+  class McpHttpSseController {
+    constructor(readonly sse: McpHttpSseTransport) {}
 
     @Get(ssePath)
     async open(@Req() request: Request, @Res() response: Response): Promise<void> {
-      await this.legacy.open(request, response, ssePath);
+      await this.sse.open(request, response, ssePath);
     }
 
     @Post(paths.messagesPath)
     async message(@Req() request: Request, @Res() response: Response): Promise<void> {
-      await this.legacy.post(request, response);
+      await this.sse.post(request, response);
     }
   }
-  return [McpHttpController, McpLegacySseController];
+  return [McpHttpController, McpHttpSseController];
 }

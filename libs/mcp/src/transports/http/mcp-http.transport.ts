@@ -7,21 +7,24 @@ import type { McpRequestContext } from '../../core/mcp-request-context.interface
 import { clientText } from '../../core/client-text.js';
 import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import type { JsonRpcMessage, JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
+import type { JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { DEFAULT_HTTP_PROTOCOL_VERSION, isAtLeast, isSupportedProtocolVersion } from '../../core/protocol-versions.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
-import type { LiveStream } from '../streams/live-stream.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
 import { SseEventStore } from '../streams/sse-event.store.js';
-import { sendHttpError, sendJson } from './http-json-rpc.responses.js';
+import { sendHttpError, sendJson, sendRefusal, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from './http-json-rpc.responses.js';
 import { headerOf, idOf, methodOf, receiveJson } from './incoming-json.js';
 import { principalOf } from './request-principal.js';
 import type { SseWriter } from './sse-writer.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
-import { McpModernHttpHandler } from '../../eras/rev-2026-07-28/http.handler.js';
+import { routeMessage } from '../../eras/era-router.js';
+import { McpLegacySessionTracker } from '../../eras/rev-2026-07-28/subscriptions/legacy-session.tracker.js';
+import { classifyHttpPost } from './http-era.classifier.js';
+import { McpHttpRev20260728Handler } from './http-rev-2026-07-28.handler.js';
+import { PostReply } from './post-reply.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
@@ -42,7 +45,8 @@ export class McpHttpTransport {
     private readonly events: SseEventStore,
     private readonly auth: McpAuthService,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
-    private readonly modern: McpModernHttpHandler,
+    private readonly rev20260728: McpHttpRev20260728Handler,
+    private readonly sessionTracker: McpLegacySessionTracker,
   ) {}
 
   async handlePost(request: Request, response: Response): Promise<void> {
@@ -52,9 +56,15 @@ export class McpHttpTransport {
     }
     const body = await receiveJson(request, response, this.options.maxBodyBytes);
     if (body === receiveJson.NO_BODY) return;
-    // 2026-07-28 (modern/era-routing.ts): messages claiming a modern revision are served there, before any
-    // session logic; claim-less traffic continues below exactly as before.
-    if (await this.modern.handlePost(request, response, body)) return;
+    const route = routeMessage(classifyHttpPost(request, body));
+    switch (route.era) {
+      case 'refused':
+        return sendJson(response, route.refusal.status, errorResponse(route.id, route.refusal.toJsonRpcError()));
+      case '2026-07-28':
+        return this.rev20260728.handle(request, response, route);
+    }
+    // 2025-11-25 from here: sessions, negotiation in `initialize`.
+    this.sessionTracker.seen(headerOf(request, SESSION_HEADER));
     const isInitialize = methodOf(body) === 'initialize';
     const principal = principalOf(request);
 
@@ -63,9 +73,9 @@ export class McpHttpTransport {
     const session = check.session;
     const headerVersion = headerOf(request, PROTOCOL_VERSION_HEADER);
     // Negotiation happens in the initialize body; afterwards an unsupported header is a 400 (spec 2025-06-18).
-    // A 2026-era request (the `server/discover` probe) must instead reach the dispatcher, whose -32601 at HTTP 200
-    // sends dual-era clients back to `initialize`.
-    if (!isInitialize && !isModernRequest(body) && headerVersion !== undefined && !isSupportedProtocolVersion(headerVersion)) {
+    // The `server/discover` probe must instead reach the dispatcher, whose -32601 at HTTP 200 sends dual-era
+    // clients back to `initialize`.
+    if (!isInitialize && !route.probe && headerVersion !== undefined && !isSupportedProtocolVersion(headerVersion)) {
       return sendHttpError(response, 400, `Bad Request: unsupported MCP-Protocol-Version "${clientText(headerVersion)}"`, { id: idOf(body) });
     }
     const protocolVersion = headerVersion && isSupportedProtocolVersion(headerVersion) ? headerVersion : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
@@ -83,7 +93,7 @@ export class McpHttpTransport {
         clientInfo: paramsOf(body).clientInfo,
         principal,
       });
-      if (!created) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open sessions', { id: idOf(body), headers: { 'Retry-After': '60' } });
+      if (!created) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { id: idOf(body), retryAfterMs: SESSION_RETRY_AFTER_MS });
       response.setHeader('Mcp-Session-Id', created.id);
     }
     reply.finish(answer);
@@ -95,7 +105,7 @@ export class McpHttpTransport {
       return true;
     }
     const sessionId = headerOf(request, SESSION_HEADER);
-    if (sessionId === undefined) return false; // the caller may serve legacy SSE here
+    if (sessionId === undefined) return false; // the caller may serve HTTP+SSE (2024-11-05) here
     if (!/text\/event-stream/i.test(headerOf(request, 'accept') ?? '')) {
       sendHttpError(response, 406, 'Not Acceptable: a GET stream needs Accept: text/event-stream');
       return true;
@@ -190,7 +200,7 @@ export class McpHttpTransport {
     let missed = await this.events.after(session.id, lastEventId);
     if (!missed) return sendHttpError(response, 404, 'Unknown Last-Event-ID for this session');
     const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
-    if (!this.hub.hasRoomFor(tenant)) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open streams', { headers: { 'Retry-After': '5' } });
+    if (!this.hub.hasRoomFor(tenant)) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
     const live = this.hub.find(missed.streamId);
     const writer = this.hub.connect(response, tenant, (closed) => live?.detach(closed), missed.streamId);
     writer.open();
@@ -209,7 +219,7 @@ export class McpHttpTransport {
   private openStandalone(session: McpSessionRecord, request: Request, response: Response): void {
     if (this.hub.standaloneOf(session.id)) return sendHttpError(response, 409, 'Conflict: this session already has an open GET stream');
     const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
-    if (!this.hub.hasRoomFor(tenant)) return sendHttpError(response, 429, 'Too Many Requests: this tenant has too many open streams', { headers: { 'Retry-After': '5' } });
+    if (!this.hub.hasRoomFor(tenant)) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
     const stream = this.hub.open(session.id);
     const writer: SseWriter = this.hub.connect(
       response,
@@ -226,78 +236,6 @@ export class McpHttpTransport {
     if (isAtLeast(session.protocolVersion, '2025-11-25')) stream.prime(this.options.streams.retryMs);
     this.hub.setStandalone(session.id, stream);
   }
-}
-
-/**
- * The answer to one POST: plain JSON unless the call sends a message first; then, if the client accepts SSE,
- * an event stream (resumable within a session) that carries those messages and ends with the response.
- */
-class PostReply {
-  private stream?: LiveStream;
-  private refusal?: { status: number; headers: Record<string, string> };
-
-  constructor(
-    private readonly response: Response,
-    private readonly hub: McpStreamHub,
-    private readonly tenant: string,
-    private readonly sessionId: string | undefined,
-    readonly canStream: boolean,
-    /** Set for clients at 2025-11-25 or later (older ones choke on an empty `data`): the priming `retry:` hint. */
-    private readonly primeRetryMs: number | undefined,
-  ) {}
-
-  /** Answers with this HTTP status instead of 200 (the body stays the JSON-RPC answer). */
-  refuse(status: number, headers: Record<string, string>): void {
-    this.refusal = { status, headers };
-  }
-
-  send(message: JsonRpcMessage): void {
-    this.ensureStream()?.send(message);
-  }
-
-  /** Ends the connection (after priming and a `retry:` hint) but not the stream: the client resumes with GET. */
-  closeConnection(retryMs: number): void {
-    // Closing asks the client to poll: it needs an event id to resume from, whatever its version.
-    const stream = this.ensureStream(retryMs);
-    if (!stream || !this.writer) return;
-    this.writer.retry(retryMs);
-    stream.detach(this.writer);
-    this.writer.end();
-  }
-
-  private writer?: SseWriter;
-
-  private ensureStream(primeRetryMs = this.primeRetryMs): LiveStream | undefined {
-    if (this.stream) return this.stream;
-    if (this.response.headersSent) return undefined;
-    const stream = this.hub.open(this.sessionId);
-    const writer = this.hub.connect(this.response, this.tenant, (closed) => stream.detach(closed), stream.id);
-    writer.open();
-    stream.attach(writer);
-    if (primeRetryMs !== undefined) stream.prime(primeRetryMs);
-    this.stream = stream;
-    this.writer = writer;
-    return stream;
-  }
-
-  finish(answer: JsonRpcResponse | undefined): void {
-    if (this.stream) {
-      if (answer) this.stream.send(answer);
-      this.stream.complete();
-      this.hub.release(this.stream);
-      return;
-    }
-    if (answer) return sendJson(this.response, this.refusal?.status ?? 200, answer, this.refusal?.headers);
-    // Notifications and client responses: 202 and no body; so is a request the client cancelled.
-    this.response.status(202).end();
-  }
-}
-
-/** A 2026-07-28 request: `server/discover`, or a version claim in `params._meta`. */
-function isModernRequest(body: unknown): boolean {
-  if (methodOf(body) === 'server/discover') return true;
-  const meta = (paramsOf(body) as { _meta?: unknown })._meta;
-  return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
 }
 
 function paramsOf(body: unknown): { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> } {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { McpHttpRefusal } from './auth/mcp-http-refusal.exception.js';
+import { MCP_ERROR_CODES } from '../../core/errors/error-codes.js';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 
@@ -31,9 +32,9 @@ export class McpOriginGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const { origin, host } = context.switchToHttp().getRequest<Request>().headers;
-    if (this.hosts && !this.hosts.has(hostnameOf(host))) throw new McpHttpRefusal(403, 'FORBIDDEN', 'Forbidden: this Host is not allowed');
+    if (this.hosts && !this.hosts.has(hostnameOf(host))) throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Host is not allowed'));
     if (origin === undefined || this.allowAll || this.isAllowed(origin)) return true;
-    throw new McpHttpRefusal(403, 'FORBIDDEN', 'Forbidden: this Origin is not allowed');
+    throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Origin is not allowed'));
   }
 
   private isAllowed(origin: string): boolean {

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { McpMemoryBus } from '../../stores/memory-message.bus.js';
-import { MCP_BUS, type McpMessageBus } from '../../stores/message-bus.js';
+import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js';
 import { storeKey } from '../../stores/store-key.js';
 
 /**
@@ -25,7 +24,7 @@ export class McpInstanceRouter {
 
   /** True when other instances may hold streams (the bus reaches beyond this process). */
   get spansInstances(): boolean {
-    return !(this.bus instanceof McpMemoryBus);
+    return this.bus.crossesInstances;
   }
 
   /**

@@ -10,7 +10,9 @@ import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { LATEST_PROTOCOL_VERSION, negotiateProtocolVersion } from '../../core/protocol-versions.js';
 import { methodOf } from '../http/incoming-json.js';
-import { McpModernStdioHandler, type McpStdioEra } from '../../eras/rev-2026-07-28/stdio.handler.js';
+import { routeMessage, type McpEra } from '../../eras/era-router.js';
+import { classifyStdioMessage } from './stdio-era.classifier.js';
+import { McpStdioRev20260728Handler, type McpStdioRev20260728State } from './stdio-rev-2026-07-28.handler.js';
 
 /** Where stdio reads and writes; defaults to the process's stdin and (the real) stdout. */
 export interface McpStdioOptions {
@@ -27,8 +29,9 @@ export interface McpStdioOptions {
 
 /** The state of the one client a stdio server has. */
 interface StdioConnection {
-  /** Which era the client chose (2026-07-28 pinning rules, modern/transports/modern-stdio.handler.ts). */
-  readonly era: McpStdioEra;
+  /** The era the client chose with its first real message (see `routeMessage`); undefined until then. */
+  era?: McpEra;
+  readonly rev20260728: McpStdioRev20260728State;
   protocolVersion: string;
   clientCapabilities?: Record<string, unknown>;
   logLevel?: McpLogLevel;
@@ -44,14 +47,14 @@ export class McpStdioTransport {
 
   constructor(
     private readonly dispatcher: McpDispatcher,
-    private readonly modern: McpModernStdioHandler,
+    private readonly rev20260728: McpStdioRev20260728Handler,
   ) {}
 
   async serve(options: McpStdioOptions = {}): Promise<void> {
     const input = options.input ?? process.stdin;
     const write = options.write ?? ((line: string) => void process.stdout.write(line));
     const send = (message: JsonRpcMessage) => write(`${JSON.stringify(message)}\n`);
-    const connection: StdioConnection = { era: this.modern.openConnection(), protocolVersion: LATEST_PROTOCOL_VERSION };
+    const connection: StdioConnection = { rev20260728: this.rev20260728.openConnection(), protocolVersion: LATEST_PROTOCOL_VERSION };
     const inFlight = new Set<Promise<void>>();
     const lines = createInterface({ input, crlfDelay: Infinity });
     // A destroyed input (SIGTERM) emits 'close' but never 'end': close the reader so the loop below finishes.
@@ -67,7 +70,7 @@ export class McpStdioTransport {
       void work.finally(() => inFlight.delete(work));
     }
     await Promise.all(inFlight);
-    this.modern.closeConnection(connection.era);
+    this.rev20260728.closeConnection(connection.rev20260728);
   }
 
   private async handleLine(line: string, connection: StdioConnection, principal: McpPrincipal | undefined, send: (message: JsonRpcMessage) => void): Promise<void> {
@@ -77,8 +80,18 @@ export class McpStdioTransport {
     } catch {
       return send(parseErrorResponse());
     }
-    // 2026-07-28: a modern claim pins the connection to the modern era and is served there.
-    if (await this.modern.handle(value, connection.era, { principal, send })) return;
+    const route = routeMessage(classifyStdioMessage(value, connection.era));
+    switch (route.era) {
+      case 'refused':
+        return send(errorResponse(route.id, route.refusal.toJsonRpcError()));
+      case '2026-07-28':
+        if (route.kind === 'notification') return this.rev20260728.notification(route.notification, connection.rev20260728);
+        if (route.kind === 'response') return;
+        if (route.pins) connection.era = '2026-07-28';
+        return this.rev20260728.request(route.request, route.envelope, connection.rev20260728, { principal, send });
+      case '2025-11-25':
+        if (route.opening) connection.era = '2025-11-25';
+    }
     const context: McpRequestContext = {
       transport: 'stdio',
       protocolVersion: connection.protocolVersion,

@@ -34,7 +34,10 @@ export class McpClientInput {
     return this.ask('roots/list', {}) as Promise<{ roots: { uri: string; name?: string }[] }>;
   }
 
-  /** Runs `work` (one request's dispatch) with `round` as the destination of these input requests. */
+  /**
+   * Runs `work` (one request's dispatch) with `round` as the destination of these input requests.
+   * @internal
+   */
   runWith<T>(round: McpInputRound, work: () => Promise<T>): Promise<T> {
     return this.rounds.run(round, work);
   }

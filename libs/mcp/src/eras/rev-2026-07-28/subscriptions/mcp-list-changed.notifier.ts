@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nest
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
 import { McpCapabilities } from '../../../core/mcp-capabilities.js';
-import { MCP_BUS, type McpMessageBus } from '../../../stores/message-bus.js';
+import { MCP_BUS, type McpMessageBus } from '../../../core/message-bus.interface.js';
 import { McpStreamHub } from '../../../transports/streams/stream-hub.js';
 import { McpLegacySessionTracker } from './legacy-session.tracker.js';
 import { McpListenService } from './listen.service.js';

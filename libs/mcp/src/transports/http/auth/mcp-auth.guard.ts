@@ -26,7 +26,7 @@ export class McpAuthGuard implements CanActivate {
       return true;
     } catch (error) {
       const failure = error instanceof McpAuthError ? error : new McpAuthError('INVALID_TOKEN', 'The credentials could not be verified');
-      throw new McpHttpRefusal(401, failure.code, failure.message, { 'WWW-Authenticate': this.auth.challenge(failure) });
+      throw new McpHttpRefusal(failure.code, failure.message, { headers: { 'WWW-Authenticate': this.auth.challenge(failure) } });
     }
   }
 }

@@ -1,17 +1,30 @@
+import { errorCodeSpec, retryAfterHeader, type McpBuiltInErrorCode } from '../../../core/errors/error-codes.js';
+
 /**
- * Refuses a whole MCP HTTP request (401, 403, 429...) with a JSON-RPC error whose `data` is the error envelope,
- * plus extra headers (`WWW-Authenticate`, `Retry-After`). Rendered by `McpHttpRefusalFilter`.
+ * Refuses a whole MCP HTTP request with a catalogue code: the catalogue gives its HTTP status (401, 403, 429,
+ * 503...), JSON-RPC code, `retryable` flag and retry hint (sent as `Retry-After`); the body is a JSON-RPC error
+ * whose `data` is the error envelope. Rendered by `McpHttpRefusalFilter`.
  */
 export class McpHttpRefusal extends Error {
+  readonly status: number;
+  readonly jsonRpcCode: number;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly headers: Record<string, string>;
+
+  /** `message` defaults to the catalogue's; `headers` are added (`WWW-Authenticate`...). */
   constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-    readonly retryable = false,
-    readonly retryAfterMs?: number,
+    readonly code: McpBuiltInErrorCode,
+    message?: string,
+    options: { headers?: Record<string, string>; retryAfterMs?: number } = {},
   ) {
-    super(message);
+    const spec = errorCodeSpec(code);
+    super(message ?? spec.message());
     this.name = 'McpHttpRefusal';
+    this.status = spec.httpStatus;
+    this.jsonRpcCode = spec.jsonRpcCode;
+    this.retryable = spec.retryable;
+    this.retryAfterMs = options.retryAfterMs ?? spec.retryAfterMs;
+    this.headers = { ...(this.retryAfterMs !== undefined && { 'Retry-After': retryAfterHeader(this.retryAfterMs) }), ...options.headers };
   }
 }

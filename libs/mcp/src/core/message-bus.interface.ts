@@ -1,0 +1,25 @@
+/**
+ * Publish/subscribe between the instances of one server: how instance B reaches a stream that instance A
+ * holds open (a response, a notification, a cancellation). Messages are JSON values, delivered at most once to
+ * the handlers subscribed when they arrive; nothing is kept for a subscriber that comes later (use the store).
+ * @publicApi
+ */
+export interface McpMessageBus {
+  /**
+   * True when other instances receive what this bus publishes (Redis); false for the in-process bus. Code
+   * that only matters across instances (forwarding a client response, routing to another instance's stream)
+   * reads it instead of testing the bus's class.
+   */
+  readonly crossesInstances: boolean;
+  /** Sends `message` (JSON-serialisable) to every current subscriber of `channel`, on any instance. */
+  publish(channel: string, message: unknown): Promise<void>;
+  /**
+   * Calls `handler` with each message published to `channel` from now on; resolves once the subscription is
+   * active, with a function that ends it.
+   */
+  subscribe(channel: string, handler: (message: unknown) => void): Promise<() => Promise<void>>;
+  close?(): Promise<void>;
+}
+
+/** Injection token of the message bus. @publicApi */
+export const MCP_BUS = Symbol('MCP_BUS');

@@ -1,0 +1,51 @@
+import type { DiscoveryService } from '@nestjs/core';
+import { McpConfigurationError } from './errors/mcp-configuration.error.js';
+import { McpMessages } from './errors/mcp.messages.js';
+import { MCP_METHOD_HANDLER_METADATA } from './method-handler.decorator.js';
+import type { McpMethodHandler } from './method-handler.interface.js';
+
+/** A contributed handler and the provider it came from (named in boot errors). */
+export interface McpContributedHandler {
+  readonly handler: McpMethodHandler;
+  readonly site: string;
+}
+
+/**
+ * Every provider marked `@McpMethodHandlerProvider()` (collect step, at `onModuleInit`). A request-scoped one is
+ * refused: the dispatcher holds handlers for the application's lifetime.
+ */
+export function collectMethodHandlers(discovery: DiscoveryService): McpContributedHandler[] {
+  const found: McpContributedHandler[] = [];
+  for (const wrapper of discovery.getProviders()) {
+    if (wrapper.isAlias) continue; // useExisting: the same instance listed twice
+    const type = typeOf(wrapper.instance) ?? wrapper.metatype;
+    if (typeof type !== 'function' || !Reflect.getMetadata(MCP_METHOD_HANDLER_METADATA, type)) continue;
+    const site = type.name || String(wrapper.name);
+    if (!wrapper.isDependencyTreeStatic() || !wrapper.instance) throw new McpConfigurationError(McpMessages.requestScopedMethodHandler(site));
+    found.push({ handler: wrapper.instance as McpMethodHandler, site });
+  }
+  return found;
+}
+
+/**
+ * The method table (read step, at `onApplicationBootstrap`): the handlers that say they are served. Two served
+ * handlers for one method are a boot error, never a silent override.
+ */
+export function servedMethods(contributed: readonly McpContributedHandler[]): Map<string, McpMethodHandler> {
+  const table = new Map<string, McpMethodHandler>();
+  const sites = new Map<string, string>();
+  for (const { handler, site } of contributed) {
+    if (handler.isServed && !handler.isServed()) continue;
+    const first = sites.get(handler.method);
+    if (first !== undefined) throw new McpConfigurationError(McpMessages.duplicateMethodHandler(handler.method, first, site));
+    table.set(handler.method, handler);
+    sites.set(handler.method, site);
+  }
+  return table;
+}
+
+function typeOf(instance: unknown): Function | undefined {
+  if (typeof instance !== 'object' || instance === null) return undefined;
+  const prototype = Object.getPrototypeOf(instance) as { constructor?: unknown } | null;
+  return typeof prototype?.constructor === 'function' ? (prototype.constructor as Function) : undefined;
+}

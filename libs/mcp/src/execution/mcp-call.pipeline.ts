@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
+import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
+import type { McpCallToolResult } from '../core/results/content.types.js';
+import type { McpErrorEnvelope } from '../core/results/envelope.types.js';
+import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
+import { errorBody } from '../core/errors/mcp-tool.error.js';
+import { JsonRpcErrorCode } from '../core/json-rpc/json-rpc-error-codes.js';
+import { McpProtocolError } from '../core/errors/protocol-error.js';
+import type { McpJobRecord, McpTaskRunSpec } from '../jobs/job.record.js';
+import { McpJobService } from '../jobs/mcp-job.service.js';
+import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
+import { McpIdempotency } from './idempotency.service.js';
+import { McpTenantLimiter } from './tenant-limiter.js';
+import { McpToolCallRunner } from './tool-call.runner.js';
+
+/** One `tools/call` as the pipeline runs it, whatever the revision and transport. */
+export interface McpPipelineCall {
+  readonly tool: McpToolDefinition;
+  /** The raw arguments (a plain object). */
+  readonly args: Record<string, unknown>;
+  readonly context: McpToolContext;
+  readonly controller: AbortController;
+  /** How an accepted job answers the call (default: the `pending` envelope). */
+  readonly accepted?: (record: McpJobRecord) => McpCallToolResult;
+  /** A task of the 2026-07-28 tasks extension: what its worker needs from the request. */
+  readonly task?: McpTaskRunSpec;
+  /** Runs the validated call instead of the default (invoke the tool here, or accept a job for the queue). */
+  readonly execute?: (args: object) => Promise<McpCallToolResult>;
+  /** False skips the idempotency key (2025-11-25 task-augmented calls, as before). */
+  readonly idempotent?: boolean;
+}
+
+/**
+ * The one call pipeline of every era and transport: the scope check ({@link admit}), then per-tenant limits
+ * (`McpTenantLimiter`), argument validation, the idempotency key (`McpIdempotency`), and either the handler
+ * (through ExternalContextCreator, under its timeout) or, for a job tool, a place among the tenant's
+ * `jobs.maxQueuedPerTenant`, a job record and the job queue (BullMQ with `redis`). A 2025-11-25 call, a
+ * 2025-11-25 task and a 2026-07-28 task all pass here.
+ */
+@Injectable()
+export class McpCallPipeline {
+  constructor(
+    private readonly runner: McpToolCallRunner,
+    private readonly limiter: McpTenantLimiter,
+    private readonly idempotency: McpIdempotency,
+    private readonly jobs: McpJobService,
+  ) {}
+
+  /**
+   * With authentication on, a caller lacking a required scope is refused: over HTTP as a 403 with a step-up
+   * challenge (the transport renders it) and a JSON-RPC error carrying the envelope; elsewhere as an envelope.
+   */
+  admit(tool: McpToolDefinition, request: Pick<McpRequestContext, 'principal' | 'onInsufficientScope'>): McpCallToolResult | undefined {
+    const principal = request.principal;
+    if (!principal || tool.scopes.length === 0) return undefined;
+    if (tool.scopes.every((scope) => principal.scopes.includes(scope))) return undefined;
+    const envelope: McpErrorEnvelope = { status: 'error', error: errorBody('FORBIDDEN', `Forbidden: this tool requires the scope(s) ${tool.scopes.join(', ')}`) };
+    if (!request.onInsufficientScope) return envelopeToCallToolResult(envelope);
+    request.onInsufficientScope([...tool.scopes]);
+    throw new McpProtocolError(JsonRpcErrorCode.SERVER_ERROR, envelope.error.message, envelope);
+  }
+
+  /** Limits, validation, idempotency, then the handler or the job queue; every refusal is an envelope result. */
+  async run(call: McpPipelineCall): Promise<McpCallToolResult> {
+    const { tool, args, context } = call;
+    const permit = this.limiter.acquire(context.tenant);
+    if (!permit.granted) {
+      return envelopeToCallToolResult({ status: 'error', error: errorBody('RATE_LIMITED', `Too many calls: ${permit.reason}; retry later.`, { retryable: true, retryAfterMs: permit.retryAfterMs }) });
+    }
+    try {
+      const checked = await this.runner.validate(tool, args);
+      if (!checked.valid) return checked.result;
+      const execute = (): Promise<McpCallToolResult> => {
+        if (call.execute) return call.execute(checked.args);
+        return tool.job ? this.accept(call) : this.runner.invoke(tool, checked.args, context, call.controller);
+      };
+      const key = tool.idempotencyKey === undefined ? undefined : args[tool.idempotencyKey];
+      return typeof key === 'string' && call.idempotent !== false
+        ? await this.idempotency.run({ tenant: context.tenant, tool: tool.name, key, args, waitMs: tool.timeoutMs }, execute)
+        : await execute();
+    } catch (error) {
+      // A job refused by the tenant's quotas: a retryable envelope, not an internal error.
+      if (error instanceof McpQuotaExceededError) return envelopeToCallToolResult({ status: 'error', error: error.toErrorBody() });
+      throw error;
+    } finally {
+      permit.release();
+    }
+  }
+
+  private async accept(call: McpPipelineCall): Promise<McpCallToolResult> {
+    const { tool, args, context } = call;
+    const record = await this.jobs.start(tool.name, args, context, tool.job?.estimatedSeconds, call.task);
+    return call.accepted ? call.accepted(record) : envelopeToCallToolResult(this.jobs.pendingEnvelope(record));
+  }
+}

@@ -1,0 +1,24 @@
+import type { Request } from 'express';
+import type { EraClaim } from '../../eras/era-router.js';
+import { stripOws } from '../../eras/rev-2026-07-28/header-values.js';
+import { ModernHeader } from '../../eras/rev-2026-07-28/rev-2026-07-28.constants.js';
+import { headerOf } from './incoming-json.js';
+
+/**
+ * How Streamable HTTP reads the revision a POST claims, for the era router: the body, and beside it the
+ * `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers (trimmed of optional whitespace). Nothing is
+ * pinned: every POST is classified on its own.
+ */
+export function classifyHttpPost(request: Request, body: unknown): EraClaim {
+  const protocolVersion = optional(headerOf(request, ModernHeader.protocolVersion));
+  return {
+    message: body,
+    channelRevision: protocolVersion,
+    pinned: false,
+    headers: { protocolVersion, method: optional(headerOf(request, ModernHeader.method)), name: headerOf(request, ModernHeader.name) },
+  };
+}
+
+function optional(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : stripOws(value);
+}

@@ -1,0 +1,156 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
+import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import { McpDispatcher } from '../../core/mcp.dispatcher.js';
+import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
+import { negotiateProtocolVersion } from '../../core/protocol-versions.js';
+import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
+import { McpSessionService } from '../../sessions/mcp-session.service.js';
+import { sendHttpError, sendRefusal, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from '../http/http-json-rpc.responses.js';
+import { headerOf, methodOf, receiveJson } from '../http/incoming-json.js';
+import { principalOf } from '../http/request-principal.js';
+import type { SseWriter } from '../http/sse-writer.js';
+import { McpStreamHub } from '../streams/stream-hub.js';
+import { McpInstanceRouter, type McpRoute } from '../routing/mcp-instance.router.js';
+import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
+
+/** The revision HTTP+SSE clients speak until their initialize says otherwise. */
+const SSE_PROTOCOL_VERSION = '2024-11-05';
+
+/** A POST received by another instance for a stream held here, as it travels on the bus. */
+interface ForwardedPost {
+  session: McpSessionRecord;
+  principal?: McpPrincipal;
+  body: unknown;
+}
+
+/**
+ * HTTP+SSE of revision 2024-11-05 (clients configured with `transport: sse`): GET opens a stream whose first event is
+ * `endpoint` with an absolute messages URL; each POST there is accepted with 202 and answered on the stream.
+ * A session lives as long as its stream.
+ *
+ * Behind a load balancer the POST may reach another instance than the one holding the stream: that instance
+ * checks the session (shared store) and its owner, answers 202 and forwards the message on the session's route;
+ * the holder dispatches it and answers on the stream, as for a POST it received itself.
+ */
+@Injectable()
+export class McpHttpSseTransport {
+  private readonly connections = new Map<string, SseWriter>();
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly sessions: McpSessionService,
+    private readonly hub: McpStreamHub,
+    private readonly router: McpInstanceRouter,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  /** Opens an HTTP+SSE stream; `streamPath` is the path the client used (`/sse`, or `/mcp` on one URL). */
+  async open(request: Request, response: Response, streamPath: string): Promise<void> {
+    // Shutting down: this stream would be cut at once; the client is better served by another instance.
+    if (this.hub.isDraining) return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down');
+    const principal = principalOf(request);
+    const tenant = principal?.tenant ?? DEFAULT_TENANT;
+    if (!this.hub.hasRoomFor(tenant)) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
+    const session = await this.sessions.create({ transport: 'sse', protocolVersion: SSE_PROTOCOL_VERSION, clientCapabilities: {}, principal });
+    if (!session) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { retryAfterMs: SESSION_RETRY_AFTER_MS });
+    // Messages POSTed to other instances come here while the stream is open; held before the client learns the
+    // messages URL, so none can arrive before.
+    const route = this.router.hold(sseRoute(session.id), (forwarded) => this.receiveForwarded(session.id, forwarded));
+    const writer = this.hub.connect(response, tenant, () => {
+      this.connections.delete(session.id);
+      void route.then((release) => release()).catch(() => undefined);
+      void this.sessions.end(session.id).catch(() => undefined);
+    });
+    await route; // a bus outage rejects: the filter answers 503 and the close above cleans up
+    if (writer.closed) return;
+    writer.open();
+    this.connections.set(session.id, writer);
+    writer.event(`${this.baseUrl(request, streamPath)}${this.options.messagesPath}?sessionId=${encodeURIComponent(session.id)}`, { event: 'endpoint' });
+  }
+
+  async post(request: Request, response: Response): Promise<void> {
+    const sessionId = typeof request.query.sessionId === 'string' ? request.query.sessionId : undefined;
+    if (!sessionId) return sendHttpError(response, 400, 'Bad Request: sessionId query parameter required');
+    const principal = principalOf(request);
+    const writer = this.connections.get(sessionId);
+    // Not held here: with other instances, the stream may be held by one of them (the session record says it exists).
+    const session = writer || this.router.spansInstances ? await this.sessions.find(sessionId, principal) : undefined;
+    if (!session || session.transport !== 'sse') return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    const body = await receiveJson(request, response, this.options.maxBodyBytes);
+    if (body === receiveJson.NO_BODY) return;
+    // Batches exist only in 2025-03-26, and their length is bounded like any JSON collection.
+    if (Array.isArray(body) && (session.protocolVersion !== '2025-03-26' || body.length === 0 || body.length > this.options.limits.maxJsonCollectionSize)) {
+      return sendHttpError(response, 400, 'Invalid Request: JSON-RPC batches are not accepted here', { code: JsonRpcErrorCode.INVALID_REQUEST });
+    }
+    if (!writer) {
+      const forwarded: ForwardedPost = { session, principal, body };
+      await this.router.forward(sseRoute(sessionId), forwarded); // rejects while the bus is down: 503, nothing accepted
+      return void response.status(202).end();
+    }
+    response.status(202).end();
+    this.dispatchAll(session, principal, body, writer);
+  }
+
+  /** A POST another instance accepted for a stream held here. */
+  private receiveForwarded(sessionId: string, message: unknown): void {
+    const forwarded = message as Partial<ForwardedPost> | null;
+    const writer = this.connections.get(sessionId);
+    if (!writer || forwarded?.session?.id !== sessionId || forwarded.body === undefined) return;
+    this.dispatchAll(forwarded.session, forwarded.principal, forwarded.body, writer);
+  }
+
+  /** Dispatches the message(s) of one POST; answers go out on the stream, in the order they are ready. */
+  private dispatchAll(session: McpSessionRecord, principal: McpPrincipal | undefined, body: unknown, writer: SseWriter): void {
+    const send = (message: unknown) => writer.event(JSON.stringify(message), { event: 'message' });
+    const context: McpRequestContext = {
+      transport: 'sse',
+      protocolVersion: session.protocolVersion,
+      principal,
+      sessionId: session.id,
+      clientCapabilities: session.clientCapabilities,
+      logLevel: session.logLevel,
+      setLogLevel: (level) => this.sessions.update({ ...session, logLevel: level }),
+      cancellationScope: session.id,
+      send,
+    };
+    const messages = Array.isArray(body) ? body : [body];
+    for (const message of messages) {
+      void this.dispatcher.dispatch(message, context).then(async (answer) => {
+        if (methodOf(message) === 'initialize' && answer && 'result' in answer) {
+          const params = (message as { params?: { protocolVersion?: string; capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> } }).params ?? {};
+          await this.sessions.update({
+            ...session,
+            protocolVersion: negotiateProtocolVersion(String(params.protocolVersion)),
+            clientCapabilities: params.capabilities ?? {},
+            clientInfo: params.clientInfo,
+          });
+        }
+        if (answer) send(answer);
+      });
+    }
+  }
+
+  /**
+   * Scheme, host and any global prefix of the URL the client used: the configured `publicUrl`, else the request
+   * (forwarded headers only when `trustProxy` is set, since anyone can send them).
+   */
+  private baseUrl(request: Request, streamPath: string): string {
+    if (this.options.publicUrl) return this.options.publicUrl;
+    const forwardedProto = this.options.trustProxy ? headerOf(request, 'x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+    const forwardedHost = this.options.trustProxy ? headerOf(request, 'x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+    const protocol = forwardedProto || (request.socket as { encrypted?: boolean }).encrypted ? (forwardedProto || 'https') : 'http';
+    const host = forwardedHost || headerOf(request, 'host') || `${request.socket.localAddress}:${request.socket.localPort}`;
+    const path = new URL(request.originalUrl, 'http://x').pathname;
+    const prefix = path.endsWith(streamPath) ? path.slice(0, path.length - streamPath.length) : '';
+    return `${protocol}://${host}${prefix}`;
+  }
+}
+
+function sseRoute(sessionId: string): McpRoute {
+  // The bus name stays `legacy-sse`: instances of an older release may still hold these routes.
+  return { kind: 'legacy-sse', sessionId };
+}

@@ -1,0 +1,144 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import type { DynamicModule, INestApplication, LoggerService, Provider, Type } from '@nestjs/common';
+import { McpModule, type McpModuleOptions } from '@nest-mcp/core';
+import { Test } from '@nestjs/testing';
+import { AppModule } from '../../apps/weather-server/src/app.module.js';
+import { freePort } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
+import { WEATHER_MAIN } from './build.js';
+import { StdioServerProcess } from './stdio.js';
+import { createFixtureModule, type FixtureModuleOptions } from '../fixtures/streaming-tools.module.js';
+
+/** A Nest app listening on a random loopback port. */
+export interface RunningApp {
+  readonly app: INestApplication;
+  readonly port: number;
+  /** `http://127.0.0.1:<port>` */
+  readonly base: string;
+  /** `http://127.0.0.1:<port>/mcp` */
+  readonly url: string;
+  /** Closes the Nest app and its HTTP server. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface ListenOptions {
+  /** Nest's logger (none by default). */
+  logger?: LoggerService | false;
+  /**
+   * `false` (the default) boots the app as the sample's `main.ts` does, without Nest's JSON body parser, so the
+   * MCP endpoint reads the bodies itself; `true` keeps Nest's default body parser.
+   */
+  bodyParser?: boolean;
+  /** `true` (the default): an SSE stream a test left open must not keep close() waiting. */
+  forceCloseConnections?: boolean;
+}
+
+/** Compiles `imports` and listens on 127.0.0.1 with an ephemeral port: the one way the e2e specs boot an app. */
+export async function listen(imports: (DynamicModule | Type)[], options: ListenOptions = {}): Promise<RunningApp> {
+  const moduleRef = await Test.createTestingModule({ imports }).compile();
+  const app = moduleRef.createNestApplication({
+    ...(options.bodyParser ? {} : { bodyParser: false }),
+    logger: options.logger ?? false,
+    forceCloseConnections: options.forceCloseConnections ?? true,
+  });
+  await app.listen(0, '127.0.0.1');
+  const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
+  let closed = false;
+  return {
+    app,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}/mcp`,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+    },
+  };
+}
+
+/** `McpModule.forRoot(options)` with `providers` beside it (a tool class, a fixture), listening like {@link listen}. */
+export function listenMcp(options: McpModuleOptions, providers: Provider[] = [], listenOptions: ListenOptions = {}): Promise<RunningApp> {
+  class McpTestModule {}
+  return listen([{ module: McpTestModule, imports: [McpModule.forRoot(options)], providers }], listenOptions);
+}
+
+/** Sets `vars` in `process.env` (`undefined` deletes) while `run` runs, then puts back what was there. */
+export async function withEnv<T>(vars: Record<string, string | undefined>, run: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((key) => [key, process.env[key]]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [key, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+  apply(vars);
+  try {
+    return await run();
+  } finally {
+    apply(saved);
+  }
+}
+
+/** Runs `boot` with exactly `env` as the `MCP_*` environment (every other `MCP_*` variable hidden), then restores it. */
+export function withMcpEnv<T>(env: Record<string, string>, boot: () => Promise<T>): Promise<T> {
+  const hidden = Object.fromEntries(Object.keys(process.env).filter((key) => key.startsWith('MCP_')).map((key) => [key, undefined]));
+  return withEnv({ ...hidden, ...env }, boot);
+}
+
+export interface WeatherAppOptions extends ListenOptions {
+  /** The environment the sample reads its options from (credentials, origins, REDIS_URL...); no `MCP_*` but these. */
+  env?: Record<string, string>;
+}
+
+/** Boots the sample's real AppModule, as production does, with exactly `options.env` as its environment. */
+export function startWeatherApp(options: WeatherAppOptions = {}): Promise<RunningApp> {
+  return withMcpEnv(options.env ?? {}, () => listen([AppModule], options));
+}
+
+/** The fixture server of the transport suites (`test/fixtures/streaming-tools.module.ts`) on a real socket. */
+export function startFixtureApp(options: FixtureModuleOptions = {}): Promise<RunningApp> {
+  // Open SSE connections are not cut: the app itself ends them at shutdown, which the transport suites check.
+  return listen([createFixtureModule(options)], { forceCloseConnections: false });
+}
+
+/** The built weather server (`node dist/apps/weather-server/main.js`) as a child process on a free port. */
+export class SpawnedWeatherServer {
+  private constructor(
+    readonly process: StdioServerProcess,
+    readonly port: number,
+  ) {}
+
+  /** Spawns it with `env` (no `MCP_*` or REDIS_URL from the test's own environment) and waits until it listens. */
+  static async start(env: Record<string, string>): Promise<SpawnedWeatherServer> {
+    const port = await freePort();
+    const child = new StdioServerProcess(WEATHER_MAIN, [], { REDIS_URL: '', ...env, PORT: String(port), HOST: '127.0.0.1' });
+    const server = new SpawnedWeatherServer(child, port);
+    await child.waitForStderr(/MCP endpoint on/, 20_000);
+    return server;
+  }
+
+  get pid(): number {
+    return this.process.pid;
+  }
+
+  get stderr(): string {
+    return this.process.stderr;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get url(): string {
+    return `${this.baseUrl}/mcp`;
+  }
+
+  /** Signals the process (by its PID) and waits for it to exit; rejects when it has not within `timeoutMs`. */
+  async stop(signal: NodeJS.Signals, timeoutMs = 15_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    this.process.signal(signal);
+    const exit = await this.process.waitForExit(timeoutMs);
+    if (exit.timedOut) throw new Error(`pid ${this.pid} did not exit within ${timeoutMs} ms after ${signal}:\n${this.stderr}`);
+    return { code: exit.code, signal: exit.signal };
+  }
+}

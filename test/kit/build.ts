@@ -1,0 +1,152 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (this file is `test/kit/build.ts`). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The built weather server, as `npm start` runs it. */
+export const WEATHER_MAIN = join(REPO_ROOT, 'dist/apps/weather-server/main.js');
+
+/** Where the fixture server is compiled for the spawned-stdio tests (ignored by git with node_modules). */
+export const FIXTURE_OUT_DIR = join(REPO_ROOT, 'node_modules/.cache/nest-mcp-transport-e2e');
+export const FIXTURE_STDIO_MAIN = join(FIXTURE_OUT_DIR, 'stdio-fixture.main.js');
+
+const LOCK_DIR = join(REPO_ROOT, 'node_modules/.cache/nest-mcp-transport-e2e.lock');
+
+function newestMtime(dir: string, accept: (path: string) => boolean): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path, accept));
+    else if (accept(path)) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+const isSource = (path: string) => path.endsWith('.ts') && !path.endsWith('.spec.ts');
+
+/** What one build reads and writes: stale when an output is missing or older than any input. */
+export interface BuildInputs {
+  /** Files the build emits; all must exist. */
+  outputs: string[];
+  /** Folders whose `.ts` sources (specs excepted) the build reads. */
+  sourceDirs: string[];
+  /** Single files the build reads (tsconfigs). */
+  files: string[];
+}
+
+/** The library and the weather server, as `npm run build` compiles them. */
+export const WEATHER_BUILD: BuildInputs = {
+  outputs: [WEATHER_MAIN, 'libs/mcp/dist/index.js', 'libs/mcp/dist/.tsbuildinfo', 'dist/apps/weather-server/.tsbuildinfo'].map((path) => resolve(REPO_ROOT, path)),
+  sourceDirs: ['libs/mcp/src', 'apps/weather-server/src'].map((path) => join(REPO_ROOT, path)),
+  files: ['tsconfig.base.json', 'libs/mcp/tsconfig.lib.json', 'apps/weather-server/tsconfig.app.json'].map((path) => join(REPO_ROOT, path)),
+};
+
+/** True when an output of `build` is missing or older than any of its sources (or tsconfigs). */
+export function buildIsStale(build: BuildInputs = WEATHER_BUILD): boolean {
+  const built = Math.min(...build.outputs.map(mtimeOf));
+  if (built === 0) return true;
+  const sources = Math.max(...build.sourceDirs.map((dir) => newestMtime(dir, isSource)), ...build.files.map(mtimeOf));
+  return sources > built;
+}
+
+/** Runs `fn` holding a cross-process lock (jest runs spec files in parallel workers). */
+async function withLock<T>(fn: () => T | Promise<T>): Promise<T> {
+  const deadline = Date.now() + 180_000;
+  mkdirSync(dirname(LOCK_DIR), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(LOCK_DIR);
+      break;
+    } catch {
+      // A lock older than 3 minutes belongs to a dead process.
+      if (Date.now() - mtimeOf(LOCK_DIR) > 180_000) rmSync(LOCK_DIR, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`could not take the build lock ${LOCK_DIR}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(LOCK_DIR, { recursive: true, force: true });
+  }
+}
+
+let built: Promise<void> | undefined;
+
+/**
+ * Runs `compile` under the build lock when `build` is stale (checked again once the lock is held, as another worker
+ * may have just built it). The one build lock of the tests: every suite that runs `dist/` goes through it.
+ */
+export function buildIfStale(build: BuildInputs, compile: () => void): Promise<boolean> {
+  return withLock(() => {
+    if (!buildIsStale(build)) return false;
+    compile();
+    return true;
+  });
+}
+
+/** `npm run build` (tsc -b of the library and the weather server) when `dist/` is missing or stale; once per worker. */
+export function ensureBuilt(): Promise<void> {
+  built ??= buildIfStale(WEATHER_BUILD, () => {
+    try {
+      execFileSync(
+        process.execPath,
+        [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'libs/mcp/tsconfig.lib.json', 'apps/weather-server/tsconfig.app.json'],
+        { cwd: REPO_ROOT, stdio: 'pipe', timeout: 170_000 },
+      );
+    } catch (error) {
+      const output = error as { stdout?: Buffer; stderr?: Buffer; message: string };
+      const report = `npm run build failed:\n${output.stdout?.toString() ?? ''}${output.stderr?.toString() ?? ''}${output.message}`;
+      // tsc -b still emits when only type errors are found; without an entry point there is nothing to run.
+      if (mtimeOf(WEATHER_MAIN) === 0 || mtimeOf(join(REPO_ROOT, 'libs/mcp/dist/index.js')) === 0) throw new Error(report, { cause: error });
+      console.warn(`${report}\n(the emitted dist/ is used anyway)`);
+    }
+  }).then(() => undefined);
+  return built;
+}
+
+let fixtureCompiled: Promise<string> | undefined;
+
+/**
+ * Compiles the fixture server (`streaming-tools.module.ts` and `stdio-fixture.main.ts`) to ESM JavaScript that
+ * imports the built library (`@nest-mcp/core` → `libs/mcp/dist`), so tests can spawn it as a real stdio server.
+ * Returns the path of the entry point.
+ */
+export function ensureFixtureCompiled(): Promise<string> {
+  fixtureCompiled ??= (async () => {
+    await ensureBuilt();
+    const ts = (await import('typescript')).default;
+    return withLock(() => {
+      mkdirSync(FIXTURE_OUT_DIR, { recursive: true });
+      writeFileSync(join(FIXTURE_OUT_DIR, 'package.json'), '{ "type": "module" }\n');
+      const fixtureDir = join(REPO_ROOT, 'test/fixtures');
+      for (const name of ['streaming-tools.module.ts', 'stdio-fixture.main.ts']) {
+        const source = readFileSync(join(fixtureDir, name), 'utf8');
+        const output = ts.transpileModule(source, {
+          fileName: relative(REPO_ROOT, join(fixtureDir, name)),
+          compilerOptions: {
+            target: ts.ScriptTarget.ES2023,
+            module: ts.ModuleKind.ES2022,
+            experimentalDecorators: true,
+            emitDecoratorMetadata: true,
+            sourceMap: false,
+          },
+        });
+        writeFileSync(join(FIXTURE_OUT_DIR, name.replace(/\.ts$/, '.js')), output.outputText);
+      }
+      return FIXTURE_STDIO_MAIN;
+    });
+  })();
+  return fixtureCompiled;
+}
