@@ -171,7 +171,7 @@ describe('fuzzing POST /mcp (fast-check)', () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 2048 }), async (bytes) => {
         let value: unknown;
-        let parsed = false;
+        let parsed: boolean;
         try {
           value = JSON.parse(Buffer.from(bytes).toString('utf8'));
           parsed = true;

@@ -22,6 +22,7 @@ import { McpJobSlots } from './jobs/job-slots.js';
 import { McpCallPipeline } from './execution/mcp-call.pipeline.js';
 import { McpJobService } from './jobs/mcp-job.service.js';
 import { McpTaskWorker } from './features/tasks/task-worker.js';
+import { McpTasksService } from './features/tasks/mcp-tasks.service.js';
 import { MCP_JOB_QUEUE } from './jobs/job-queue.interface.js';
 import { createMcpJobQueue } from './jobs/job-queue.factory.js';
 import { MCP_TASK_METHOD_HANDLERS } from './features/tasks/rev-2025-11-25.tasks.handlers.js';
@@ -31,6 +32,7 @@ import { McpHttpSseTransport } from './transports/sse/http-sse-2024-11-05.transp
 import { McpHttpRev20260728Handler } from './transports/http/http-rev-2026-07-28.handler.js';
 import { McpStdioRev20260728Handler } from './transports/stdio/stdio-rev-2026-07-28.handler.js';
 import { McpStreamHub } from './transports/streams/stream-hub.js';
+import { MCP_SESSION_STREAMS } from './core/session-streams.interface.js';
 import { McpInstanceRouter } from './transports/routing/mcp-instance.router.js';
 import { McpStdioTransport } from './transports/stdio/stdio.transport.js';
 import { SseEventStore } from './transports/streams/sse-event.store.js';
@@ -101,6 +103,7 @@ import { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.serv
     McpJobStore,
     McpJobSlots,
     McpTaskWorker,
+    McpTasksService,
     McpJobService,
     McpCallPipeline,
     ...MCP_TASK_METHOD_HANDLERS,
@@ -108,6 +111,8 @@ import { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.serv
     McpTenantQuotas,
     SseEventStore,
     McpStreamHub,
+    // Features and eras reach session streams through this port, never the transports' hub itself.
+    { provide: MCP_SESSION_STREAMS, useExisting: McpStreamHub },
     McpInstanceRouter,
     McpHttpTransport,
     McpHttpSseTransport,

@@ -3,6 +3,7 @@ import { McpConfigurationError } from './errors/mcp-configuration.error.js';
 import { McpMessages } from './errors/mcp.messages.js';
 import { MCP_METHOD_HANDLER_METADATA } from './method-handler.decorator.js';
 import type { McpMethodHandler } from './method-handler.interface.js';
+import type { McpClassRef } from './class-ref.js';
 
 /** A contributed handler and the provider it came from (named in boot errors). */
 export interface McpContributedHandler {
@@ -44,8 +45,8 @@ export function servedMethods(contributed: readonly McpContributedHandler[]): Ma
   return table;
 }
 
-function typeOf(instance: unknown): Function | undefined {
+function typeOf(instance: unknown): McpClassRef | undefined {
   if (typeof instance !== 'object' || instance === null) return undefined;
   const prototype = Object.getPrototypeOf(instance) as { constructor?: unknown } | null;
-  return typeof prototype?.constructor === 'function' ? (prototype.constructor as Function) : undefined;
+  return typeof prototype?.constructor === 'function' ? (prototype.constructor as McpClassRef) : undefined;
 }

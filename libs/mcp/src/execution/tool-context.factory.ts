@@ -1,7 +1,7 @@
 import { notification } from '../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcId } from '../core/json-rpc/json-rpc.types.js';
 import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
-import type { McpClientRequestOptions, McpElicitationResult, McpLogLevel, McpSamplingResult, McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpClientRequestOptions, McpElicitationResult, McpSamplingResult, McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
 import type { McpClientRequests } from '../core/client-requests.js';
 import { McpToolError } from '../core/errors/mcp-tool.error.js';
 import { LOG_LEVELS } from '../core/mcp-log-level.js';

@@ -1,6 +1,7 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { JsonSchema } from '../features/tools/schema/json-schema.types.js';
 import { compileNullCheck, type NullCheck } from '../features/tools/schema/null-check.compiler.js';
+import type { McpClassRef } from '../core/class-ref.js';
 
 /**
  * How a tool's arguments are validated, decided once per DTO at boot.
@@ -19,7 +20,7 @@ export interface ArgumentValidationMode {
  * The validation mode of a DTO whose advertised inputSchema is `inputSchema`: the server's null check is compiled
  * from that same schema, so the two cannot disagree about `null`.
  */
-export function argumentValidationMode(type: Function, inputSchema: JsonSchema): ArgumentValidationMode {
+export function argumentValidationMode(type: McpClassRef, inputSchema: JsonSchema): ArgumentValidationMode {
   return { sync: canValidateSync(type), nulls: compileNullCheck(inputSchema) };
 }
 
@@ -28,7 +29,7 @@ export function argumentValidationMode(type: Function, inputSchema: JsonSchema):
  * `validateSync` skips async rules, so any doubt (a nested DTO, whose class is only known per value) keeps the
  * async path. Decided once per DTO at boot.
  */
-export function canValidateSync(type: Function): boolean {
+export function canValidateSync(type: McpClassRef): boolean {
   const storage = getMetadataStorage();
   for (const rule of storage.getTargetValidationMetadatas(type, '', true, false)) {
     if (rule.type === ValidationTypes.NESTED_VALIDATION) return false;

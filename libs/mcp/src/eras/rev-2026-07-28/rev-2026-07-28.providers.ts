@@ -5,9 +5,11 @@ import { McpRequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpLegacySessionTracker } from './subscriptions/legacy-session.tracker.js';
 import { McpListenService } from './subscriptions/listen.service.js';
 import { McpListChangedNotifier } from './subscriptions/mcp-list-changed.notifier.js';
-import { McpTasksService } from '../../features/tasks/mcp-tasks.service.js';
-import { McpTaskStateStore } from '../../features/tasks/task-state.store.js';
-import { McpTaskSupportRegistry } from '../../features/tasks/task-support.registry.js';
+import { MCP_TASK_CHANNELS } from '../../features/tasks/task-channel.interface.js';
+import { McpTaskStateStore } from './tasks/task-state.store.js';
+import { McpTaskSupportRegistry } from './tasks/task-support.registry.js';
+import { McpRev20260728TaskChannels } from './tasks/task-channels.js';
+import { McpRev20260728TasksExtension } from './tasks/rev-2026-07-28.tasks-extension.js';
 
 /** Everything the 2026-07-28 era adds to `McpModule` (its transport adapters are listed with the transports). */
 export const MCP_MODERN_PROVIDERS: Provider[] = [
@@ -15,7 +17,10 @@ export const MCP_MODERN_PROVIDERS: Provider[] = [
   McpClientInput,
   McpTaskSupportRegistry,
   McpTaskStateStore,
-  McpTasksService,
+  McpRev20260728TaskChannels,
+  // The worker runs queued tasks of this era with their input channel (tasks/update answers their questions).
+  { provide: MCP_TASK_CHANNELS, useExisting: McpRev20260728TaskChannels },
+  McpRev20260728TasksExtension,
   McpListenService,
   McpLegacySessionTracker,
   McpListChangedNotifier,

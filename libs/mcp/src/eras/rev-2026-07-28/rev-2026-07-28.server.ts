@@ -24,7 +24,7 @@ import { CACHEABLE_METHODS, DISPATCHED_METHODS, INPUT_REQUIRED_METHODS, META, MO
 import { McpClientInput } from './mrtr/mcp-client-input.service.js';
 import { McpInputRound } from './mrtr/input-round.js';
 import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';
-import { McpTasksService } from '../../features/tasks/mcp-tasks.service.js';
+import { McpRev20260728TasksExtension } from './tasks/rev-2026-07-28.tasks-extension.js';
 
 /** A 2026-07-28 request that passed the era router's envelope and header checks. */
 export interface McpRev20260728Call {
@@ -71,7 +71,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     private readonly capabilities: McpCapabilities,
     private readonly registry: McpToolRegistry,
     private readonly states: McpRequestStateCodec,
-    private readonly tasks: McpTasksService,
+    private readonly tasks: McpRev20260728TasksExtension,
     private readonly clientInput: McpClientInput,
     private readonly pipeline: McpCallPipeline,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,

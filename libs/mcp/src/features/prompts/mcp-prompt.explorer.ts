@@ -89,7 +89,7 @@ export class McpPromptExplorer implements OnModuleInit {
    * The DTO of the `@McpArgs()` parameter; without the decorator, the first parameter when it is a class (as for
    * tools). A `Record<string, string>` parameter compiles to Object and means "no DTO".
    */
-  private argsTypeOf({ prototype, methodName, site }: ProviderMethod): DtoClass | undefined {
+  private argsTypeOf({ prototype, methodName }: ProviderMethod): DtoClass | undefined {
     const paramTypes = (Reflect.getMetadata('design:paramtypes', prototype, methodName) as unknown[] | undefined) ?? [];
     const params = Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName) as Record<string, { index: number }> | undefined;
     const index = findParamIndex(params, McpParamType.ARGS);

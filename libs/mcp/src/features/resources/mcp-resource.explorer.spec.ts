@@ -15,7 +15,7 @@ import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import { bootMcp, bootError, closeMcpApps } from '../../testing-kit/boot-mcp.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import { McpStreamHub } from '../../transports/streams/stream-hub.js';
+import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../core/session-streams.interface.js';
 
 const CONTEXT: McpRequestContext = { transport: 'http', protocolVersion: '2025-11-25' };
 const SESSION: McpRequestContext = { ...CONTEXT, sessionId: 'session-1' };
@@ -304,9 +304,9 @@ describe('resources', () => {
   describe('subscriptions', () => {
     it('subscribes per session; McpResourceNotifier sends notifications/resources/updated on the GET stream', async () => {
       const app = await bootMcp([Resources]);
-      const hub = app.get(McpStreamHub);
+      const streams = app.get<McpSessionStreams>(MCP_SESSION_STREAMS);
       const sent: Array<[string, JsonRpcMessage]> = [];
-      jest.spyOn(hub, 'notifySession').mockImplementation((sessionId, message) => {
+      jest.spyOn(streams, 'notifySession').mockImplementation((sessionId, message) => {
         sent.push([sessionId, message]);
         return true;
       });

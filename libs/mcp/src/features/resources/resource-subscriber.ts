@@ -1,6 +1,6 @@
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import type { McpStreamHub } from '../../transports/streams/stream-hub.js';
+import type { McpSessionStreams } from '../../core/session-streams.interface.js';
 
 /** Where `notifications/resources/updated` for one session (or connection) go. */
 export interface ResourceSubscriber {
@@ -14,12 +14,12 @@ export interface ResourceSubscriber {
  * The subscriber a request stands for, or undefined when later notifications cannot reach its client
  * (Streamable HTTP without a session).
  */
-export function subscriberFor(context: McpRequestContext, hub: McpStreamHub): ResourceSubscriber | undefined {
+export function subscriberFor(context: McpRequestContext, streams: McpSessionStreams): ResourceSubscriber | undefined {
   const { sessionId, send } = context;
   if (context.transport === 'http') {
     // A POST's stream ends with its response; notifications sent later travel on the session's GET stream.
     if (sessionId === undefined) return undefined;
-    return { key: `http:${sessionId}`, deliver: (message) => hub.notifySession(sessionId, message) };
+    return { key: `http:${sessionId}`, deliver: (message) => streams.notifySession(sessionId, message) };
   }
   // Legacy SSE and stdio have one channel for the whole connection, and a request's `send` writes to it.
   const key = sessionId ?? context.cancellationScope;

@@ -1,6 +1,6 @@
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import type { McpStreamHub } from '../../transports/streams/stream-hub.js';
+import type { McpSessionStreams } from '../../core/session-streams.interface.js';
 import { subscriberFor, type ResourceSubscriber } from './resource-subscriber.js';
 import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, McpResourceSubscriptions } from './resource-subscriptions.js';
 import type { McpSessionService } from '../../sessions/mcp-session.service.js';
@@ -73,25 +73,25 @@ describe('McpResourceSubscriptions', () => {
 
 describe('subscriberFor', () => {
   const sent: Array<[string, JsonRpcMessage]> = [];
-  const hub = {
+  const streams = {
     notifySession: (sessionId: string, message: JsonRpcMessage) => {
       sent.push([sessionId, message]);
       return sessionId === 'open';
     },
-  } as unknown as McpStreamHub;
+  } as unknown as McpSessionStreams;
 
   beforeEach(() => sent.splice(0));
 
-  it('over Streamable HTTP, delivers on the session GET stream through the hub', () => {
-    const subscriber = subscriberFor({ transport: 'http', protocolVersion: '2025-11-25', sessionId: 'open', send: () => undefined }, hub)!;
+  it('over Streamable HTTP, delivers on the session GET stream through the session streams', () => {
+    const subscriber = subscriberFor({ transport: 'http', protocolVersion: '2025-11-25', sessionId: 'open', send: () => undefined }, streams)!;
     expect(subscriber.key).toBe('http:open');
     expect(subscriber.deliver(UPDATED)).toBe(true);
     expect(sent).toEqual([['open', UPDATED]]);
-    expect(subscriberFor({ transport: 'http', protocolVersion: '2025-11-25', sessionId: 'closed' }, hub)!.deliver(UPDATED)).toBe(false);
+    expect(subscriberFor({ transport: 'http', protocolVersion: '2025-11-25', sessionId: 'closed' }, streams)!.deliver(UPDATED)).toBe(false);
   });
 
   it('over Streamable HTTP without a session, there is nobody to deliver to', () => {
-    expect(subscriberFor({ transport: 'http', protocolVersion: '2025-11-25', send: () => undefined }, hub)).toBeUndefined();
+    expect(subscriberFor({ transport: 'http', protocolVersion: '2025-11-25', send: () => undefined }, streams)).toBeUndefined();
   });
 
   it.each<[string, McpRequestContext['transport'], Partial<McpRequestContext>, string]>([
@@ -99,7 +99,7 @@ describe('subscriberFor', () => {
     ['stdio', 'stdio', { cancellationScope: 'stdio' }, 'stdio:stdio'],
   ])('over %s, delivers on the connection', (_label, transport, extra, key) => {
     const written: JsonRpcMessage[] = [];
-    const subscriber = subscriberFor({ transport, protocolVersion: '2024-11-05', ...extra, send: (message) => written.push(message) }, hub)!;
+    const subscriber = subscriberFor({ transport, protocolVersion: '2024-11-05', ...extra, send: (message) => written.push(message) }, streams)!;
     expect(subscriber.key).toBe(key);
     expect(subscriber.deliver(UPDATED)).toBe(true);
     expect(written).toEqual([UPDATED]);

@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
+import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../core/session-streams.interface.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
-import { McpStreamHub } from '../../transports/streams/stream-hub.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { subscriberFor } from './resource-subscriber.js';
 import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, McpResourceSubscriptions } from './resource-subscriptions.js';
@@ -26,13 +26,13 @@ export class ResourcesSubscribeHandler implements McpMethodHandler {
   constructor(
     private readonly registry: McpResourceRegistry,
     private readonly subscriptions: McpResourceSubscriptions,
-    private readonly hub: McpStreamHub,
+    @Inject(MCP_SESSION_STREAMS) private readonly streams: McpSessionStreams,
   ) {}
 
   handle({ params, context }: McpCall): Record<string, unknown> {
     const uri = uriParam(params, this.method);
     if (!this.registry.resolve(uri)) throw resourceNotFound(uri);
-    const subscriber = subscriberFor(context, this.hub);
+    const subscriber = subscriberFor(context, this.streams);
     if (subscriber && !this.subscriptions.subscribe(uri, subscriber)) {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_REQUEST, `Invalid Request: a session may watch at most ${MAX_SUBSCRIPTIONS_PER_SUBSCRIBER} resources`);
     }

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
-import { McpStreamHub } from '../../transports/streams/stream-hub.js';
+import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../core/session-streams.interface.js';
 import { subscriberFor } from './resource-subscriber.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { McpResourceSubscriptions } from './resource-subscriptions.js';
@@ -21,12 +21,12 @@ export class ResourcesUnsubscribeHandler implements McpMethodHandler {
   constructor(
     private readonly registry: McpResourceRegistry,
     private readonly subscriptions: McpResourceSubscriptions,
-    private readonly hub: McpStreamHub,
+    @Inject(MCP_SESSION_STREAMS) private readonly streams: McpSessionStreams,
   ) {}
 
   handle({ params, context }: McpCall): Record<string, unknown> {
     const uri = uriParam(params, this.method);
-    const subscriber = subscriberFor(context, this.hub);
+    const subscriber = subscriberFor(context, this.streams);
     if (subscriber) this.subscriptions.unsubscribe(uri, subscriber.key);
     return {};
   }

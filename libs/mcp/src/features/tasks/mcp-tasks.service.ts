@@ -1,74 +1,20 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
-import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
-import { McpCallPipeline } from '../../execution/mcp-call.pipeline.js';
-import { createToolContext, DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
-import { McpToolCallRunner } from '../../execution/tool-call.runner.js';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
-import { McpProtocolError } from '../../core/errors/protocol-error.js';
-import { clientText } from '../../core/client-text.js';
 import type { McpCallToolResult } from '../../core/results/content.types.js';
 import { isFinal, type McpJobRecord } from '../../jobs/job.record.js';
 import { McpJobService } from '../../jobs/mcp-job.service.js';
-import { isPlainObject, type McpModernEnvelope } from '../../eras/rev-2026-07-28/envelope.js';
-import { ModernRefusals } from '../../eras/rev-2026-07-28/refusals.js';
-import { TASKS_EXTENSION } from '../../eras/rev-2026-07-28/rev-2026-07-28.constants.js';
-import { isValidInputResponse } from '../../eras/rev-2026-07-28/mrtr/input-responses.js';
-import { McpInputRound } from '../../eras/rev-2026-07-28/mrtr/input-round.js';
 import { jobTools } from './job-tools.js';
-import { createTaskResult, isCreateTaskResult, taskOf } from './rev-2026-07-28.task-mapper.js';
-import { McpTaskSupportRegistry } from './task-support.registry.js';
-import { McpTaskStateStore } from './task-state.store.js';
-import { McpTaskWorker, type McpRunOutcome } from './task-worker.js';
-
-/** How long an `inputFirst` tool may run before its task is created even though it did not report progress. */
-const INPUT_FIRST_WINDOW_MS = 1_000;
-
-/** A `tools/call` that may become a task. */
-export interface TaskCallInput {
-  readonly id: JsonRpcId;
-  readonly tool: McpToolDefinition;
-  readonly args: Record<string, unknown>;
-  readonly envelope: McpModernEnvelope;
-  readonly principal?: McpPrincipal;
-  readonly transport: 'http' | 'stdio';
-  /** HTTP: answer 403 with a step-up challenge for missing scopes. */
-  readonly onInsufficientScope?: (scopes: string[]) => void;
-  /** Answers of earlier `input_required` rounds and of this request. */
-  readonly known: Record<string, unknown>;
-  readonly responses: Record<string, unknown>;
-}
-
-/** What such a call answered: a task, an `input_required` round, or a plain result (invalid arguments, limits). */
-export type TaskCallOutcome =
-  | { readonly kind: 'task'; readonly result: Record<string, unknown> }
-  | { readonly kind: 'input'; readonly round: McpInputRound }
-  | { readonly kind: 'complete'; readonly result: McpCallToolResult };
-
-/** An `inputFirst` run that ended waiting for the client: no result, so the idempotency key is not kept. */
-class PendingRound extends Error {
-  constructor(readonly round: McpInputRound) {
-    super('input required');
-  }
-}
+import { McpTaskWorker } from './task-worker.js';
 
 /**
  * The one tasks service, over the job engine (`McpJobService`, its queue and `McpTaskWorker`), for every
- * revision: the 2025-11-25 `tasks/*` methods and the job tools read it, and so does the 2026-07-28 tasks
- * extension (`io.modelcontextprotocol/tasks`, SEP-2663): a job tool called by a request that declares the
- * extension runs as a task (`CreateTaskResult`), read with `tasks/get` (status, input requests, inlined result or
- * error), fed with `tasks/update`, stopped with `tasks/cancel`. Tasks are job records bound to the caller's
- * tenant, so every revision sees every task.
- *
- * A task call passes the same pipeline as any `tools/call` (scopes, limiter, validation, idempotency, job
- * slots) and runs on the job queue, so with `redis` any instance's worker may run it. An `inputFirst` task is
- * the exception: its handler starts here to ask its first questions and keeps running here once the task exists.
+ * revision: the 2025-11-25 `tasks/*` methods and the job tools read it, and so does each revision's tasks
+ * surface (2026-07-28: `eras/rev-2026-07-28/tasks/`), each through its own mapper. Tasks are job records bound
+ * to the caller's tenant, so every revision sees every task, and a cancellation reaches it wherever it runs.
  *
  * At bootstrap, once every explorer has filled the registries, a server with job tools gets the job tools
  * (`get_job_status`, `cancel_job`) and declares the `tasks` capability.
@@ -77,11 +23,7 @@ class PendingRound extends Error {
 export class McpTasksService implements OnApplicationBootstrap {
   constructor(
     private readonly registry: McpToolRegistry,
-    private readonly support: McpTaskSupportRegistry,
-    private readonly pipeline: McpCallPipeline,
-    private readonly runner: McpToolCallRunner,
     private readonly jobs: McpJobService,
-    private readonly states: McpTaskStateStore,
     private readonly worker: McpTaskWorker,
     private readonly capabilities: McpCapabilities,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
@@ -119,188 +61,4 @@ export class McpTasksService implements OnApplicationBootstrap {
     this.worker.signal(jobId, 'abort');
     return record;
   }
-
-  /**
-   * Whether this 2026-07-28 `tools/call` runs as a task: a job tool, called by a request that declares the
-   * extension. A task-only tool called without it is refused with -32021 naming the extension.
-   */
-  runsAsTask(tool: McpToolDefinition, envelope: McpModernEnvelope): boolean {
-    if (!tool.job) return false;
-    if (declaresTasks(envelope)) return true;
-    if (this.support.of(tool.name).required) throw ModernRefusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
-    return false;
-  }
-
-  /** Refuses `tasks/*` from a request that did not declare the extension (before the task id is looked at). */
-  assertDeclared(envelope: McpModernEnvelope): void {
-    if (!declaresTasks(envelope)) throw ModernRefusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
-  }
-
-  /**
-   * Runs a task-capable call through the call pipeline. By default the task is created at once (durably: a
-   * `tasks/get` right after the answer finds it) and queued. An `inputFirst` tool runs first, here: its questions
-   * come back as `input_required` rounds, and its task is created when it reports progress, finishes, or has run
-   * for a second.
-   */
-  async call(input: TaskCallInput): Promise<TaskCallOutcome> {
-    const { tool, envelope } = input;
-    const forbidden = this.pipeline.admit(tool, input);
-    if (forbidden) return { kind: 'complete', result: forbidden };
-    const controller = new AbortController();
-    const context = createToolContext({
-      requestId: input.id,
-      toolName: tool.name,
-      progressToken: undefined,
-      request: { transport: input.transport, protocolVersion: envelope.protocolVersion, principal: input.principal, clientCapabilities: envelope.clientCapabilities },
-      signal: controller.signal,
-    }).context;
-    const inputFirst = this.support.of(tool.name).inputFirst === true;
-    try {
-      const result = await this.pipeline.run({
-        tool,
-        args: input.args,
-        context,
-        controller,
-        task: { requestId: input.id, transport: input.transport, clientCapabilities: envelope.clientCapabilities },
-        accepted: (record) => createTaskResult(record) as unknown as McpCallToolResult,
-        ...(inputFirst && { execute: (args: object) => this.runFirst(input, args, controller) }),
-      });
-      return isCreateTaskResult(result) ? { kind: 'task', result: result as unknown as Record<string, unknown> } : { kind: 'complete', result };
-    } catch (error) {
-      if (error instanceof PendingRound) return { kind: 'input', round: error.round };
-      throw error;
-    }
-  }
-
-  /** `tasks/get`: the task with what its status calls for (input requests, the result, or the error). */
-  async get(taskId: unknown, principal: McpPrincipal | undefined): Promise<Record<string, unknown>> {
-    const record = await this.task(taskId, principal);
-    const state = await this.states.get(record.tenant, record.id);
-    const task = taskOf(record, state);
-    if (task.status === 'input_required') return { ...task, inputRequests: state.inputRequests };
-    if (task.status === 'completed' && record.result) return { ...task, result: record.result };
-    if (task.status === 'failed') return { ...task, error: state.failure ?? { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' } };
-    return task;
-  }
-
-  /**
-   * `tasks/update`: hands answers to the task. Keys it is not waiting for are ignored; answered keys leave
-   * `inputRequests` before the acknowledgement, so a `tasks/get` right after it no longer lists them.
-   */
-  async update(taskId: unknown, inputResponses: unknown, principal: McpPrincipal | undefined): Promise<Record<string, unknown>> {
-    const record = await this.task(taskId, principal);
-    if (!isPlainObject(inputResponses)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: inputResponses must be an object');
-    const state = await this.states.get(record.tenant, record.id);
-    for (const [key, answer] of Object.entries(inputResponses)) {
-      const request = state.inputRequests[key];
-      if (request && !isValidInputResponse(request.method, answer)) {
-        throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: inputResponses.${key} is not a valid ${request.method} result`);
-      }
-    }
-    const accepted = await this.states.update(record.tenant, record.id, record.ttlMs, (next) => {
-      let count = 0;
-      for (const [key, answer] of Object.entries(inputResponses)) {
-        if (!next.inputRequests[key]) continue;
-        delete next.inputRequests[key];
-        next.answers[key] = answer;
-        count++;
-      }
-      return count;
-    });
-    if (accepted > 0) this.worker.signal(record.id, 'wake');
-    return {};
-  }
-
-  /** `tasks/cancel`: cooperative; acknowledged also for a task that already ended. */
-  async cancel(taskId: unknown, principal: McpPrincipal | undefined): Promise<Record<string, unknown>> {
-    const record = await this.task(taskId, principal);
-    await this.cancelJob(record.tenant, record.id);
-    return {};
-  }
-
-  /**
-   * An `inputFirst` task: the handler runs here from the start; questions it asks before the task exists end the
-   * request with an `input_required` round ({@link PendingRound}); from the task's creation on they go to the
-   * task (tasks/get shows them, tasks/update answers them).
-   */
-  private async runFirst(input: TaskCallInput, args: object, controller: AbortController): Promise<McpCallToolResult> {
-    const { tool, envelope } = input;
-    const tenant = input.principal?.tenant ?? DEFAULT_TENANT;
-    let interrupted!: () => void;
-    const roundEnded = new Promise<'input'>((resolve) => (interrupted = () => resolve('input')));
-    const round = new McpInputRound({
-      capabilities: envelope.clientCapabilities,
-      known: input.known,
-      responses: input.responses,
-      onInputRequired: () => {
-        controller.abort(new Error('Input required'));
-        interrupted();
-      },
-    });
-
-    let record: McpJobRecord | undefined;
-    const waiters = new Set<() => void>();
-    let created!: (record: McpJobRecord) => void;
-    let notCreated!: (error: unknown) => void;
-    const taskCreated = new Promise<McpJobRecord>((resolve, reject) => ((created = resolve), (notCreated = reject)));
-    taskCreated.catch(() => undefined); // whoever awaits it sees the refusal; nobody else must crash on it
-    const createTask = (): Promise<McpJobRecord> => {
-      if (!round.delegate) {
-        round.delegate = async (key, request) => this.worker.awaitAnswer(await taskCreated, key, request, controller.signal, waiters);
-        void this.jobs.open(tenant, tool.name, tool.job?.estimatedSeconds).then(
-          (job) => {
-            record = job;
-            created(job);
-          },
-          (error: unknown) => {
-            controller.abort(error);
-            notCreated(error);
-          },
-        );
-      }
-      return taskCreated;
-    };
-
-    const context = this.worker.taskContext({
-      requestId: input.id,
-      tool,
-      tenant,
-      transport: input.transport,
-      protocolVersion: envelope.protocolVersion,
-      principal: input.principal,
-      clientCapabilities: envelope.clientCapabilities,
-      round,
-      signal: controller.signal,
-      record: () => record,
-      onUntracked: () => void createTask(),
-    });
-    const finished = this.runner.invoke(tool, args, context, controller).then(
-      (result): McpRunOutcome => ({ result }),
-      (error: unknown): McpRunOutcome => ({ error }),
-    );
-    let timer: NodeJS.Timeout | undefined;
-    const window = new Promise<'window'>((resolve) => (timer = setTimeout(resolve, INPUT_FIRST_WINDOW_MS, 'window')));
-    const first = await Promise.race([roundEnded, taskCreated.then(() => 'task' as const), finished.then(() => 'finished' as const), window]);
-    clearTimeout(timer);
-    if (first === 'input' || round.interruptedRun) throw new PendingRound(round);
-    // A capability the request lacks, before any task exists, is the request's error (-32021).
-    if (first === 'finished' && round.missing && 'error' in (await finished)) throw ModernRefusals.missingCapability(round.missing);
-    // A refusal (the tenant's job slots or quotas) propagates: the pipeline answers it as an envelope.
-    const job = await createTask();
-    void this.worker.track(job.id, controller, waiters, finished.then((outcome) => this.worker.settleTask(job, tool, outcome)));
-    return createTaskResult(job) as unknown as McpCallToolResult;
-  }
-
-  /** The caller's task; another tenant's, an expired or an unknown id all read as unknown (-32602). */
-  private async task(taskId: unknown, principal: McpPrincipal | undefined): Promise<McpJobRecord> {
-    if (typeof taskId !== 'string' || taskId === '') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: taskId must be a string');
-    const record = await this.jobs.find(principal?.tenant ?? DEFAULT_TENANT, taskId);
-    if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${clientText(taskId)}`);
-    return record;
-  }
-}
-
-function declaresTasks(envelope: McpModernEnvelope): boolean {
-  const extensions = envelope.clientCapabilities.extensions;
-  return isPlainObject(extensions) && isPlainObject(extensions[TASKS_EXTENSION]);
 }

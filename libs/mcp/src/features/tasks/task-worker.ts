@@ -6,25 +6,18 @@ import { McpToolCallRunner } from '../../execution/tool-call.runner.js';
 import { createToolContext } from '../../execution/tool-context.factory.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
-import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import type { McpCallToolResult } from '../../core/results/content.types.js';
+import type { JsonRpcId, JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { envelopeToCallToolResult } from '../../core/results/mcp-result.js';
-import { errorBody, McpToolError } from '../../core/errors/mcp-tool.error.js';
+import { errorBody } from '../../core/errors/mcp-tool.error.js';
 import { isFinal, type McpJobRecord, type McpJobSubmission } from '../../jobs/job.record.js';
 import type { McpJobWorker } from '../../jobs/job-worker.interface.js';
 import { McpJobStore } from '../../jobs/mcp-job.store.js';
 import { McpJobMessages } from '../../jobs/job.messages.js';
 import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js';
-import { ModernRefusals } from '../../eras/rev-2026-07-28/refusals.js';
-import { ModernMessages } from '../../eras/rev-2026-07-28/rev-2026-07-28.messages.js';
-import { McpInputRound, type McpInputRequest } from '../../eras/rev-2026-07-28/mrtr/input-round.js';
-import { McpMissingClientCapabilitySignal } from '../../eras/rev-2026-07-28/mrtr/input-required.signal.js';
 import { createJobToolContext } from './job-tool-context.js';
-import { McpTaskStateStore, type McpTaskState } from './task-state.store.js';
+import { MCP_TASK_CHANNELS, type McpRunOutcome, type McpTaskChannels } from './task-channel.interface.js';
+import { McpTaskWakeups } from './task-wakeups.js';
 
-/** How often a task waiting for input looks for answers delivered to another instance. */
-const ANSWER_POLL_MS = 250;
 /** The one bus channel of jobs and tasks: a cancellation (`abort`) or answers (`wake`) for the instance running it. */
 export const JOB_SIGNAL_CHANNEL = 'jobs:signal';
 
@@ -32,18 +25,16 @@ export const JOB_SIGNAL_CHANNEL = 'jobs:signal';
 interface RunningJob {
   readonly controller: AbortController;
   readonly done: Promise<void>;
-  /** Wakes the handler's waits for answers (tasks of 2026-07-28). */
-  readonly wake: () => void;
+  /** Wakes the handler's waits for answers (tasks whose revision lets them ask for input). */
+  readonly wakeups: McpTaskWakeups;
 }
-
-/** How a handler's outcome ended: its result, or what it threw (a crash or a control-flow signal). */
-export type McpRunOutcome = { readonly result?: McpCallToolResult; readonly error?: unknown };
 
 /**
  * Runs the jobs and tasks of this instance, whatever queue hands them over (memory or BullMQ) and whatever
  * revision created them: the one running map, the one drain at shutdown and the one bus channel through which
- * a cancellation or an answer reaches the instance running the job. A 2025 job's progress and outcome go to its
- * record; a 2026-07-28 task also asks for input through its task state and ends `failed` on a crash.
+ * a cancellation or an answer reaches the instance running the job. A job's progress and outcome go to its
+ * record; a task (`McpJobSubmission.task`) gets its input channel and its settlement from the revision that
+ * queued it ({@link MCP_TASK_CHANNELS}).
  */
 @Injectable()
 export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -55,8 +46,8 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
     private readonly registry: McpToolRegistry,
     private readonly runner: McpToolCallRunner,
     private readonly jobs: McpJobStore,
-    private readonly states: McpTaskStateStore,
     @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
+    @Optional() @Inject(MCP_TASK_CHANNELS) private readonly channels?: McpTaskChannels,
   ) {}
 
   /** Listens for cancellations and answers meant for jobs running here (only a server with job tools has any). */
@@ -80,8 +71,8 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
    */
   execute(submission: McpJobSubmission): Promise<void> {
     const controller = new AbortController();
-    const waiters = new Set<() => void>();
-    return this.track(submission.jobId, controller, waiters, this.run(submission, controller, waiters));
+    const wakeups = new McpTaskWakeups();
+    return this.track(submission.jobId, controller, wakeups, this.run(submission, controller, wakeups));
   }
 
   /** Aborts the job if it runs here; true when it did. */
@@ -96,17 +87,17 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
   }
 
   /** Counts a run in the running map until `done` settles (an `inputFirst` task that runs where it was called). */
-  track(jobId: string, controller: AbortController, waiters: Set<() => void>, done: Promise<void>): Promise<void> {
+  track(jobId: string, controller: AbortController, wakeups: McpTaskWakeups, done: Promise<void>): Promise<void> {
     const tracked = done.finally(() => {
       if (this.running.get(jobId)?.done === tracked) this.running.delete(jobId);
     });
-    this.running.set(jobId, { controller, done: tracked, wake: () => waiters.forEach((wake) => wake()) });
+    this.running.set(jobId, { controller, done: tracked, wakeups });
     return tracked;
   }
 
   /**
-   * The context a task's handler gets: the request's identity and capabilities, questions through `round`, and
-   * progress into the job record (`onUntracked` runs for progress reported before the record exists).
+   * The context a task's handler gets: the request's identity and capabilities, questions through `askClient`,
+   * and progress into the job record (`onUntracked` runs for progress reported before the record exists).
    */
   taskContext(input: {
     requestId: JsonRpcId;
@@ -116,7 +107,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
     protocolVersion: string;
     principal?: McpPrincipal;
     clientCapabilities: Record<string, unknown>;
-    round: McpInputRound;
+    askClient: NonNullable<McpRequestContext['askClient']>;
     signal: AbortSignal;
     record: () => McpJobRecord | undefined;
     onUntracked?: () => void;
@@ -126,7 +117,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
       protocolVersion: input.protocolVersion,
       principal: input.principal,
       clientCapabilities: input.clientCapabilities,
-      askClient: input.round.ask,
+      askClient: input.askClient,
       send: (message: JsonRpcMessage) => {
         if (!('method' in message) || message.method !== 'notifications/progress') return; // no stream: logs are dropped
         const job = input.record();
@@ -139,65 +130,14 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
     return createToolContext({ requestId: input.requestId, toolName: input.tool.name, progressToken: 'task', request, signal: input.signal }).context;
   }
 
-  /** Publishes a question on the task and waits until `tasks/update` answers it (or the task is cancelled). */
-  async awaitAnswer(job: McpJobRecord, key: string, request: McpInputRequest, signal: AbortSignal, waiters: Set<() => void>): Promise<Record<string, unknown>> {
-    await this.states.update(job.tenant, job.id, job.ttlMs, (state) => void (state.inputRequests[key] = request));
-    for (;;) {
-      // A tool error, not a crash: the task is cancelled already and its record says so.
-      if (signal.aborted) throw new McpToolError('CANCELLED', 'The task was cancelled while it waited for input');
-      const answer = await this.states.update(job.tenant, job.id, job.ttlMs, (state: McpTaskState) => {
-        const value = state.answers[key];
-        if (value !== undefined) delete state.answers[key];
-        return value;
-      });
-      if (answer !== undefined) return answer as Record<string, unknown>;
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          clearTimeout(timer);
-          waiters.delete(stop);
-          signal.removeEventListener('abort', stop);
-          resolve();
-        };
-        const timer = setTimeout(stop, ANSWER_POLL_MS);
-        waiters.add(stop);
-        signal.addEventListener('abort', stop, { once: true });
-      });
-    }
-  }
-
-  /** Records a task's outcome; an unexpected failure (an `INTERNAL_ERROR`) is a failed task with a JSON-RPC error. */
-  async settleTask(job: McpJobRecord, tool: McpToolDefinition, outcome: McpRunOutcome): Promise<void> {
-    try {
-      const result = outcome.result;
-      const crashed = !result || (result.isError === true && (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code === 'INTERNAL_ERROR');
-      if (crashed) {
-        const missing = outcome.error instanceof McpMissingClientCapabilitySignal;
-        if (!result && !missing) this.logger.error(ModernMessages.taskFailed(job.id, tool.name), outcome.error instanceof Error ? outcome.error.stack : String(outcome.error));
-        const failure: JsonRpcErrorObject = missing
-          ? ModernRefusals.missingCapability((outcome.error as McpMissingClientCapabilitySignal).requiredCapabilities).toJsonRpcError()
-          : { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' };
-        await this.states.update(job.tenant, job.id, job.ttlMs, (state) => {
-          state.failure = failure;
-          state.inputRequests = {};
-        });
-        await this.jobs.update(job.tenant, job.id, { status: 'error', ...(result && { result }) });
-        return;
-      }
-      await this.states.update(job.tenant, job.id, job.ttlMs, (state) => void (state.inputRequests = {}));
-      await this.jobs.update(job.tenant, job.id, { status: result.isError ? 'error' : 'success', result });
-    } catch (error) {
-      this.logger.error(ModernMessages.taskNotRecorded(job.id), error instanceof Error ? error.stack : String(error));
-    }
-  }
-
   private apply(jobId: string, signal: 'abort' | 'wake'): boolean {
     const job = this.running.get(jobId);
     if (signal === 'abort') job?.controller.abort(new Error('Job cancelled'));
-    else job?.wake();
+    else job?.wakeups.wake();
     return job !== undefined;
   }
 
-  private async run(submission: McpJobSubmission, controller: AbortController, waiters: Set<() => void>): Promise<void> {
+  private async run(submission: McpJobSubmission, controller: AbortController, wakeups: McpTaskWakeups): Promise<void> {
     const { tenant, jobId } = submission;
     // Cancelled while it waited in the queue, or finished by a worker that died before telling the queue: done.
     const record = await this.jobs.get(tenant, jobId);
@@ -208,7 +148,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
       await this.jobs.update(tenant, jobId, { status: 'error', result });
       return;
     }
-    if (submission.task) return this.runTask(submission, record, tool, controller, waiters);
+    if (submission.task && this.channels) return this.runTask(submission, record, tool, controller, wakeups, this.channels);
     const context = createJobToolContext(submission, controller.signal, (progress, total, message) => {
       void this.jobs.update(tenant, jobId, { progress, total, message }).catch(() => undefined);
     });
@@ -220,11 +160,17 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
     }
   }
 
-  /** A queued task of 2026-07-28: its questions wait for `tasks/update` from the start. */
-  private async runTask(submission: McpJobSubmission, record: McpJobRecord, tool: McpToolDefinition, controller: AbortController, waiters: Set<() => void>): Promise<void> {
+  /** A queued task: its revision's channel takes its questions from the start and records its outcome. */
+  private async runTask(
+    submission: McpJobSubmission,
+    record: McpJobRecord,
+    tool: McpToolDefinition,
+    controller: AbortController,
+    wakeups: McpTaskWakeups,
+    channels: McpTaskChannels,
+  ): Promise<void> {
     const task = submission.task!;
-    const round = new McpInputRound({ capabilities: task.clientCapabilities });
-    round.delegate = (key, request) => this.awaitAnswer(record, key, request, controller.signal, waiters);
+    const channel = channels.open({ record, tool, spec: task, signal: controller.signal, wakeups });
     const context = this.taskContext({
       requestId: task.requestId,
       tool,
@@ -233,7 +179,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
       protocolVersion: submission.protocolVersion,
       principal: submission.principal,
       clientCapabilities: task.clientCapabilities,
-      round,
+      askClient: channel.askClient,
       signal: controller.signal,
       record: () => record,
     });
@@ -241,6 +187,6 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
       (result): McpRunOutcome => ({ result }),
       (error: unknown): McpRunOutcome => ({ error }),
     );
-    await this.settleTask(record, tool, outcome);
+    await channel.settle(outcome);
   }
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
+import type { McpSessionStreams } from '../../core/session-streams.interface.js';
 import { SseWriter } from '../http/sse-writer.js';
 import { McpInstanceRouter, type McpRoute } from '../routing/mcp-instance.router.js';
 import { LiveStream } from './live-stream.js';
@@ -11,10 +12,11 @@ import { SseEventStore } from './sse-event.store.js';
 /**
  * The streams this instance holds: POST streams in progress, one standalone GET stream per session, and the
  * open connections (closed with a `retry:` hint at shutdown so clients resume elsewhere). While it holds a
- * session's GET stream, it takes that session's notifications sent from other instances.
+ * session's GET stream, it takes that session's notifications sent from other instances. Features and eras see
+ * it only as {@link McpSessionStreams} (token `MCP_SESSION_STREAMS`).
  */
 @Injectable()
-export class McpStreamHub implements OnModuleDestroy, BeforeApplicationShutdown {
+export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpStreamHub');
   private readonly streams = new Map<string, LiveStream>();
   private readonly standalone = new Map<string, LiveStream>();
@@ -22,6 +24,7 @@ export class McpStreamHub implements OnModuleDestroy, BeforeApplicationShutdown 
   private readonly routes = new Map<string, Promise<() => Promise<void>>>();
   private readonly writers = new Set<SseWriter>();
   private readonly streamsPerTenant = new Map<string, number>();
+  private readonly endHooks: Array<() => void> = [];
 
   constructor(
     private readonly events: SseEventStore,
@@ -85,6 +88,11 @@ export class McpStreamHub implements OnModuleDestroy, BeforeApplicationShutdown 
     return true;
   }
 
+  /** Runs `hook` once, at the start of shutdown, before the open streams end (see {@link onModuleDestroy}). */
+  beforeStreamsEnd(hook: () => void): void {
+    this.endHooks.push(hook);
+  }
+
   /** True when `tenant` may open one more long-lived stream on this instance. */
   hasRoomFor(tenant: string): boolean {
     return (this.streamsPerTenant.get(tenant) ?? 0) < this.options.limits.maxStreamsPerTenant;
@@ -143,9 +151,18 @@ export class McpStreamHub implements OnModuleDestroy, BeforeApplicationShutdown 
   /**
    * Shutdown starts: every open connection ends after a `retry:` hint, so clients reconnect (to another
    * instance) at once rather than after running jobs and calls have drained. From now on a new stream is ended
-   * the same way right after it opens: a long-lived socket would hold the HTTP server's close open.
+   * the same way right after it opens: a long-lived socket would hold the HTTP server's close open. The
+   * `beforeStreamsEnd` hooks run first, while their streams can still take a final message.
    */
   onModuleDestroy(): void {
+    for (const hook of this.endHooks.splice(0)) {
+      try {
+        hook();
+      } catch (error) {
+        // One failing hook must not keep the other streams open.
+        this.logger.error(`A shutdown hook failed before the streams ended: ${reasonOf(error)}`);
+      }
+    }
     this.draining = true;
     this.endAll();
   }

@@ -1,10 +1,10 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from '../../../core/json-rpc/json-rpc.types.js';
 import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js';
 import { McpCapabilities } from '../../../core/mcp-capabilities.js';
 import { McpProtocolError } from '../../../core/errors/protocol-error.js';
 import { McpResourceSubscriptions } from '../../../features/resources/resource-subscriptions.js';
-import { McpStreamHub } from '../../../transports/streams/stream-hub.js';
+import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../../core/session-streams.interface.js';
 import { isPlainObject, type McpModernEnvelope } from '../envelope.js';
 import { ModernRefusals } from '../refusals.js';
 import { META, TASKS_EXTENSION } from '../rev-2026-07-28.constants.js';
@@ -47,17 +47,18 @@ interface Listener {
  * their stream; nothing survives a reconnect (clients listen again).
  */
 @Injectable()
-export class McpListenService implements OnModuleDestroy {
+export class McpListenService {
   private readonly listeners = new Set<Listener>();
   private sequence = 0;
 
   constructor(
     private readonly capabilities: McpCapabilities,
     private readonly subscriptions: McpResourceSubscriptions,
-    // Depending on the hub makes Nest destroy this service first (dependents before their dependencies), so the
-    // listens get their final response before the hub ends every open stream.
-    readonly hub: McpStreamHub,
-  ) {}
+    @Inject(MCP_SESSION_STREAMS) streams: McpSessionStreams,
+  ) {
+    // The listens get their final response before the transports end every open stream (and so their streams).
+    streams.beforeStreamsEnd(() => this.endAll());
+  }
 
   /** Whether anything could ever be delivered (otherwise the method is not served: -32601). */
   get available(): boolean {
@@ -98,7 +99,7 @@ export class McpListenService implements OnModuleDestroy {
   }
 
   /** Server-side end (shutdown): each listen gets its final response, tagged, then its stream closes. */
-  onModuleDestroy(): void {
+  private endAll(): void {
     for (const listener of [...this.listeners]) {
       this.forget(listener);
       listener.sink.end({

@@ -3,7 +3,7 @@ import type { McpResolvedOptions } from '../../../options/mcp-module-options.int
 import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
 import { McpCapabilities } from '../../../core/mcp-capabilities.js';
 import { MCP_BUS, type McpMessageBus } from '../../../core/message-bus.interface.js';
-import { McpStreamHub } from '../../../transports/streams/stream-hub.js';
+import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../../core/session-streams.interface.js';
 import { McpLegacySessionTracker } from './legacy-session.tracker.js';
 import { McpListenService } from './listen.service.js';
 
@@ -29,7 +29,7 @@ export class McpListChangedNotifier implements OnApplicationBootstrap {
   constructor(
     private readonly capabilities: McpCapabilities,
     private readonly listens: McpListenService,
-    private readonly hub: McpStreamHub,
+    @Inject(MCP_SESSION_STREAMS) private readonly streams: McpSessionStreams,
     private readonly legacySessions: McpLegacySessionTracker,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
@@ -70,6 +70,6 @@ export class McpListChangedNotifier implements OnApplicationBootstrap {
     this.listens.listChanged(kind);
     const message = { jsonrpc: '2.0' as const, method: `notifications/${kind}/list_changed` };
     // Every instance runs this (the change is broadcast), so each only writes to the streams it holds itself.
-    for (const sessionId of this.legacySessions.sessions()) this.hub.notifyHere(sessionId, message);
+    for (const sessionId of this.legacySessions.sessions()) this.streams.notifyHere(sessionId, message);
   }
 }

@@ -47,6 +47,7 @@ import { argumentValidationMode } from '../../../execution/validation-mode.js';
 import { DtoSchemaFactory } from './dto-schema.factory.js';
 import type { JsonSchema } from './json-schema.types.js';
 import { McpSchemaError } from './schema-build.error.js';
+import type { McpClassRef } from '../../../core/class-ref.js';
 
 type DtoClass = new () => object;
 
@@ -59,7 +60,7 @@ const FORMATS = {
   'date-time': /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[tT ](?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d+)?(?:[zZ]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/,
 };
 
-function schemaOf(dto: Function | undefined, debug?: (message: string) => void): JsonSchema {
+function schemaOf(dto: McpClassRef | undefined, debug?: (message: string) => void): JsonSchema {
   return new DtoSchemaFactory({ debug }).forClass(dto);
 }
 

@@ -8,6 +8,7 @@ import type { JsonSchema, JsonSchemaTypeName } from './json-schema.types.js';
 import { McpSchemaError } from './schema-build.error.js';
 import { readValidationMetadata, type ValidationMetadata } from './validation-metadata.reader.js';
 import { findValidatorKeywordRule, type KeywordContext, type ValidatorKeywordRule } from './validator-keywords.js';
+import type { McpClassRef } from '../../../core/class-ref.js';
 
 /**
  * Options of a {@link DtoSchemaFactory}.
@@ -34,7 +35,7 @@ interface PropertyPlan {
   readonly body: JsonSchema;
   /** `default`, `examples`, `deprecated`. */
   readonly trailing: JsonSchema;
-  readonly nested?: { readonly target: Function; readonly inItems: boolean };
+  readonly nested?: { readonly target: McpClassRef; readonly inItems: boolean };
   readonly nullable: boolean;
   readonly required: boolean;
 }
@@ -77,11 +78,11 @@ const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {}, additi
  */
 export class DtoSchemaFactory {
   private readonly debug: (message: string) => void;
-  private readonly documents = new Map<Function, JsonSchema>();
-  private readonly plans = new Map<Function, ClassPlan>();
-  private readonly metadata = new Map<Function, ValidationMetadata[]>();
-  private readonly orders = new Map<Function, readonly string[]>();
-  private readonly recursive = new Map<Function, boolean>();
+  private readonly documents = new Map<McpClassRef, JsonSchema>();
+  private readonly plans = new Map<McpClassRef, ClassPlan>();
+  private readonly metadata = new Map<McpClassRef, ValidationMetadata[]>();
+  private readonly orders = new Map<McpClassRef, readonly string[]>();
+  private readonly recursive = new Map<McpClassRef, boolean>();
 
   /**
    * @param options `debug` receives a message for every decorator or option the schema leaves out
@@ -102,7 +103,7 @@ export class DtoSchemaFactory {
    * factory.forClass(undefined); // { type: 'object', properties: {}, additionalProperties: false }
    * factory.forClass(CreateOrderDto).required; // ['customerId', 'lines']
    */
-  forClass(dto: Function | undefined): JsonSchema {
+  forClass(dto: McpClassRef | undefined): JsonSchema {
     if (dto === undefined) return structuredClone(EMPTY_OBJECT_SCHEMA);
     let document = this.documents.get(dto);
     if (!document) {
@@ -113,12 +114,12 @@ export class DtoSchemaFactory {
   }
 
   /** Renders the document of one root class: nested classes inline, recursive ones in `$defs`. */
-  private assemble(root: Function): JsonSchema {
-    const definitions = new Map<Function, JsonSchema>();
-    const definitionNames = new Map<Function, string>();
+  private assemble(root: McpClassRef): JsonSchema {
+    const definitions = new Map<McpClassRef, JsonSchema>();
+    const definitionNames = new Map<McpClassRef, string>();
     const takenNames = new Set<string>();
 
-    const reference = (target: Function): JsonSchema => {
+    const reference = (target: McpClassRef): JsonSchema => {
       let name = definitionNames.get(target);
       if (name === undefined) {
         const base = target.name || 'Anonymous';
@@ -133,7 +134,7 @@ export class DtoSchemaFactory {
       return { $ref: `#/$defs/${name}` };
     };
 
-    const render = (target: Function): JsonSchema => {
+    const render = (target: McpClassRef): JsonSchema => {
       const plan = this.planFor(target);
       const properties: JsonSchema = {};
       const required: string[] = [];
@@ -159,14 +160,14 @@ export class DtoSchemaFactory {
   }
 
   /** Whether a class can reach itself through nested properties (those must be referenced, not inlined). */
-  private isRecursive(target: Function): boolean {
+  private isRecursive(target: McpClassRef): boolean {
     let result = this.recursive.get(target);
     if (result === undefined) {
-      const visited = new Set<Function>();
+      const visited = new Set<McpClassRef>();
       const pending = this.nestedTargets(target);
       result = false;
       while (pending.length > 0) {
-        const next = pending.pop() as Function;
+        const next = pending.pop() as McpClassRef;
         if (next === target) {
           result = true;
           break;
@@ -180,11 +181,11 @@ export class DtoSchemaFactory {
     return result;
   }
 
-  private nestedTargets(target: Function): Function[] {
+  private nestedTargets(target: McpClassRef): McpClassRef[] {
     return this.planFor(target).properties.flatMap((property) => (property.nested ? [property.nested.target] : []));
   }
 
-  private planFor(target: Function): ClassPlan {
+  private planFor(target: McpClassRef): ClassPlan {
     let plan = this.plans.get(target);
     if (!plan) {
       plan = this.buildPlan(target);
@@ -193,7 +194,7 @@ export class DtoSchemaFactory {
     return plan;
   }
 
-  private buildPlan(target: Function): ClassPlan {
+  private buildPlan(target: McpClassRef): ClassPlan {
     const grouped = new Map<string, ValidationMetadata[]>();
     for (const metadata of this.metadataFor(target)) {
       // A symbol-keyed property cannot appear in JSON arguments.
@@ -213,7 +214,7 @@ export class DtoSchemaFactory {
   }
 
   /** The metadata class-validator itself uses when validating an instance (own rules first, then inherited). */
-  private metadataFor(target: Function): ValidationMetadata[] {
+  private metadataFor(target: McpClassRef): ValidationMetadata[] {
     let metadata = this.metadata.get(target);
     if (!metadata) {
       metadata = readValidationMetadata(target);
@@ -223,7 +224,7 @@ export class DtoSchemaFactory {
   }
 
   /** Declaration order, base classes first (the order of the instance's fields). */
-  private propertyOrder(target: Function): readonly string[] {
+  private propertyOrder(target: McpClassRef): readonly string[] {
     let order = this.orders.get(target);
     if (!order) {
       const parent = Object.getPrototypeOf(target) as unknown;
@@ -238,7 +239,7 @@ export class DtoSchemaFactory {
   }
 
   /** Own enumerable values of `new Dto()`: what class-transformer keeps when an argument is missing. */
-  private readInitialValues(target: Function): Map<string, unknown> {
+  private readInitialValues(target: McpClassRef): Map<string, unknown> {
     const values = new Map<string, unknown>();
     let instance: unknown;
     try {
@@ -253,7 +254,7 @@ export class DtoSchemaFactory {
     return values;
   }
 
-  private buildProperty(target: Function, name: string, group: readonly ValidationMetadata[], initialValues: Map<string, unknown>): PropertyPlan {
+  private buildProperty(target: McpClassRef, name: string, group: readonly ValidationMetadata[], initialValues: Map<string, unknown>): PropertyPlan {
     const location = `${target.name}.${name}`;
     let optional = false;
     let rejectsMissing = false;
@@ -374,7 +375,7 @@ export class DtoSchemaFactory {
   }
 
   /** The class named by `@Type(() => X)`, if any. */
-  private readTypeDecorator(target: Function, name: string, location: string): Function | undefined {
+  private readTypeDecorator(target: McpClassRef, name: string, location: string): McpClassRef | undefined {
     const metadata = defaultMetadataStorage.findTypeMetadata(target, name);
     if (!metadata) return undefined;
     if (metadata.options?.discriminator) {
@@ -389,7 +390,7 @@ export class DtoSchemaFactory {
     }
   }
 
-  private nestedClass(target: Function, name: string, candidate: unknown): Function {
+  private nestedClass(target: McpClassRef, name: string, candidate: unknown): McpClassRef {
     if (typeof candidate === 'function' && !BUILT_IN_TYPES.has(candidate)) return candidate;
     throw new McpSchemaError(
       target.name,

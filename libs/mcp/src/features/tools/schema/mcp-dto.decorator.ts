@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { MCP_DTO_METADATA } from '../../../mcp.constants.js';
+import type { McpClassRef } from '../../../core/class-ref.js';
 
 /**
  * Class-level options of the JSON Schema generated for a DTO.
@@ -29,7 +30,7 @@ export interface McpDtoOptions {
  */
 export function McpDto(options: McpDtoOptions): ClassDecorator {
   const recorded: Readonly<McpDtoOptions> = Object.freeze({ ...options });
-  return (target: Function): void => {
+  return (target: McpClassRef): void => {
     Reflect.defineMetadata(MCP_DTO_METADATA, recorded, target);
   };
 }

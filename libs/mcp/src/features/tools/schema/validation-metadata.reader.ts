@@ -1,4 +1,5 @@
 import { getMetadataStorage, type MetadataStorage } from 'class-validator';
+import type { McpClassRef } from '../../../core/class-ref.js';
 
 /**
  * One class-validator rule as recorded by a decorator (class-validator does not export the class itself).
@@ -19,7 +20,7 @@ export type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidation
  * @example
  * readValidationMetadata(CreateOrderDto).map((rule) => `${rule.propertyName}:${rule.name}`);
  */
-export function readValidationMetadata(target: Function): ValidationMetadata[] {
+export function readValidationMetadata(target: McpClassRef): ValidationMetadata[] {
   const storage = getMetadataStorage();
   const byTarget = (storage as unknown as { validationMetadatas?: unknown }).validationMetadatas;
   // Tag check rather than instanceof: class-validator may live in another realm (Jest's module sandboxes).
@@ -27,7 +28,7 @@ export function readValidationMetadata(target: Function): ValidationMetadata[] {
   const registered = byTarget as ReadonlyMap<unknown, readonly ValidationMetadata[]>;
 
   const own = (registered.get(target) ?? []).filter((metadata) => metadata.target === target || metadata.target === '');
-  const ancestors: Function[] = [];
+  const ancestors: McpClassRef[] = [];
   for (let parent: unknown = Object.getPrototypeOf(target); typeof parent === 'function' && parent !== Function.prototype; parent = Object.getPrototypeOf(parent)) {
     ancestors.push(parent);
   }

@@ -1,12 +1,12 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { methodNameToToolName } from '../tools/tool-name.js';
-import type { McpToolOptions } from '../tools/mcp-tool-options.interface.js';
-import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { MCP_TOOL_METADATA } from '../../mcp.constants.js';
-import { McpProviderMethods } from '../provider-methods.js';
-import { ModernMessages } from '../../eras/rev-2026-07-28/rev-2026-07-28.messages.js';
-import { MCP_TASK_SUPPORT_METADATA, type McpTaskSupportOptions } from './mcp-task-support.decorator.js';
+import { methodNameToToolName } from '../../../features/tools/tool-name.js';
+import type { McpToolOptions } from '../../../features/tools/mcp-tool-options.interface.js';
+import { McpConfigurationError } from '../../../core/errors/mcp-configuration.error.js';
+import { MCP_TOOL_METADATA } from '../../../mcp.constants.js';
+import { McpProviderMethods } from '../../../features/provider-methods.js';
+import { ModernMessages } from '../rev-2026-07-28.messages.js';
+import { MCP_TASK_SUPPORT_METADATA, type McpTaskSupportOptions } from '../../../features/tasks/mcp-task-support.decorator.js';
 
 /**
  * The `@McpTaskSupport()` declarations of one application, by tool name, collected once at boot. A declaration
