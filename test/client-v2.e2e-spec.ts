@@ -65,7 +65,7 @@ describe('newest official client (@modelcontextprotocol/client 2.4.0)', () => {
       await client?.close();
     });
 
-    it('connects over the legacy initialize handshake', () => {
+    it('connects over the 2025-era initialize handshake', () => {
       expect(client.getProtocolEra()).toBe('legacy');
       expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
       expect(client.getServerVersion()).toEqual(SERVER_INFO);

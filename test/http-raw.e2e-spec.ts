@@ -548,7 +548,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       expect(opening.firstEvent).not.toMatch(STACK_TRACE_PATTERN);
     });
 
-    it('answers GET /mcp asking for SSE with 405, or with the legacy HTTP+SSE stream (first event `endpoint`)', async () => {
+    it('answers GET /mcp asking for SSE with 405, or with the 2024-11-05 HTTP+SSE stream (first event `endpoint`)', async () => {
       const opening = await openSse(url, { Accept: 'text/event-stream', Authorization: 'Bearer some-key' });
       opening.close();
       if (opening.status === 405) return; // no stream offered at this endpoint

@@ -4,7 +4,7 @@ import type { DynamicModule, INestApplication, LoggerService, Provider, Type } f
 import { McpModule, type McpModuleOptions } from '@nest-mcp/core';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../apps/weather-server/src/app.module.js';
-import { freePort } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
+import { freePort } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { WEATHER_MAIN } from './build.js';
 import { StdioServerProcess } from './stdio.js';
 import { createFixtureModule, type FixtureModuleOptions } from '../fixtures/streaming-tools.module.js';

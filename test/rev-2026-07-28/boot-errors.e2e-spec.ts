@@ -48,11 +48,18 @@ class TaskSupportWithoutJob {
 }
 
 describe('2026-07-28 configuration errors fail the boot, naming the place', () => {
-  it('refuses a requestStateSecret shorter than 32 characters (without echoing it)', async () => {
-    const error = await bootError(PlainTool, { modern: { requestStateSecret: 'short-secret' } });
+  it('refuses a requestState.secret shorter than 32 characters (without echoing it)', async () => {
+    const error = await bootError(PlainTool, { requestState: { secret: 'short-secret' } });
     expect(error).toBeInstanceOf(McpConfigurationError);
-    expect((error as Error).message).toMatch(/modern\.requestStateSecret/);
+    expect((error as Error).message).toMatch(/requestState\.secret/);
     expect((error as Error).message).not.toContain('short-secret');
+  });
+
+  it('refuses the option group `modern` of earlier releases, saying it was split into requestState and listChanged', async () => {
+    const error = await bootError(PlainTool, { modern: { requestStateSecret: 'x'.repeat(32), listChanged: { tools: true } } } as Partial<McpModuleOptions>);
+    expect(error).toBeInstanceOf(McpConfigurationError);
+    expect((error as Error).message).toMatch(/option "modern" is no longer accepted: it was split into "requestState" .* and "listChanged"/);
+    expect((error as Error).message).not.toContain('x'.repeat(32));
   });
 
   it('refuses an x-mcp-header annotation clients would reject (the whole tool would be dropped)', async () => {
@@ -67,7 +74,7 @@ describe('2026-07-28 configuration errors fail the boot, naming the place', () =
     expect((error as Error).message).toMatch(/TaskSupportWithoutJob#notAJob.*job: true/);
   });
 
-  it('boots with a valid modern option group', async () => {
-    expect(await bootError(PlainTool, { modern: { requestStateSecret: 'x'.repeat(32), requestStateTtlMs: 60_000, listChanged: { tools: true } } })).toBeUndefined();
+  it('boots with valid requestState and listChanged options', async () => {
+    expect(await bootError(PlainTool, { requestState: { secret: 'x'.repeat(32), ttlMs: 60_000 }, listChanged: { tools: true } })).toBeUndefined();
   });
 });

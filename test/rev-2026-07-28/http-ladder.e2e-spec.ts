@@ -19,7 +19,7 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
   });
 
   describe('server/discover', () => {
-    it('answers with the modern revisions, the served capabilities, instructions, caching hints and the server identity', async () => {
+    it('answers with the 2026-07-28 revisions, the served capabilities, instructions, caching hints and the server identity', async () => {
       const answer = await call2026(url, 'probe-1', 'server/discover');
       expect(answer.status).toBe(200);
       expect(answer.headers.get('mcp-session-id')).toBeNull();
@@ -40,7 +40,7 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
           instructions: 'Fixture of the 2026-07-28 e2e tests.',
           ttlMs: 0,
           cacheScope: 'public',
-          _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'modern-fixture', version: '2.0.0' } },
+          _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fixture-2026-07-28', version: '2.0.0' } },
         },
       });
     });
@@ -54,8 +54,8 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
   });
 
   describe('routing between the eras on one URL', () => {
-    it('still runs the legacy handshake for a claim-less initialize, minting a session', async () => {
-      const answer = await post(url, rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'legacy', version: '1' } }));
+    it('still runs the 2025-era handshake for a claim-less initialize, minting a session', async () => {
+      const answer = await post(url, rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'client-2025', version: '1' } }));
       expect(answer.status).toBe(200);
       expect(answer.json.result.protocolVersion).toBe('2025-11-25');
       expect(answer.json.result.capabilities.tasks).toBeDefined();
@@ -63,20 +63,20 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
       expect(answer.headers.get('mcp-session-id')).toEqual(expect.any(String));
     });
 
-    it('ignores Mcp-Session-Id on a modern request and mints none', async () => {
+    it('ignores Mcp-Session-Id on a 2026-07-28 request and mints none', async () => {
       const answer = await call2026(url, 2, 'tools/list', {}, { headers: { 'Mcp-Session-Id': 'no-such-session' } });
       expect(answer.status).toBe(200);
       expect(answer.headers.get('mcp-session-id')).toBeNull();
       expect(answer.json.result.tools.length).toBeGreaterThan(0);
     });
 
-    it('refuses a claim-less request whose header names a modern revision: 400 -32602 naming the missing keys', async () => {
+    it('refuses a claim-less request whose header names a 2026-07-28 revision: 400 -32602 naming the missing keys', async () => {
       const answer = await post(url, rpc(101, 'server/discover', {}), { ...headers2026('server/discover', {}) });
       expect(answer.status).toBe(400);
       expect(answer.json).toMatchObject({ id: 101, error: { code: -32602, data: { envelope: { missing: ['_meta'] } } } });
     });
 
-    it('refuses a batch that carries a modern claim: 400 -32600', async () => {
+    it('refuses a batch that carries a 2026-07-28 claim: 400 -32600', async () => {
       const answer = await post(url, [rpc(1, 'tools/list', { _meta: envelope() })], { ...headers2026('tools/list', {}) });
       expect(answer.status).toBe(400);
       expect(answer.json.error.code).toBe(-32600);
@@ -189,7 +189,7 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
     it('tags every list with resultType, caching hints and the server identity; tools carry no 2025 execution member', async () => {
       for (const method of ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']) {
         const answer = await call2026(url, method, method);
-        expect(answer.json.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'modern-fixture' } } });
+        expect(answer.json.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fixture-2026-07-28' } } });
       }
       const tools = (await call2026(url, 13, 'tools/list')).json.result.tools as Record<string, unknown>[];
       expect(tools.some((tool) => 'execution' in tool)).toBe(false);

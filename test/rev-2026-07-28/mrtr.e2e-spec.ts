@@ -35,7 +35,7 @@ describe('2026-07-28 multi round-trip requests', () => {
         },
       },
       requestState: expect.any(String),
-      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'modern-fixture', version: '2.0.0' } },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fixture-2026-07-28', version: '2.0.0' } },
     });
     expect(round).not.toHaveProperty('ttlMs');
     const second = await call(2, 'test_input_required_result_elicitation', { inputResponses: { user_name: accept({ name: 'Alice' }) }, requestState: round.requestState });
@@ -123,8 +123,8 @@ describe('2026-07-28 multi round-trip requests', () => {
     for (const method of ['tools/list', 'prompts/list']) expect((await call2026(url, 21, method, {}, { capabilities: ALL })).json.result.resultType).toBe('complete');
   });
 
-  it('refuses a requestState from another server key (every instance must share modern.requestStateSecret)', async () => {
-    const other = await startFixture2026({ modern: { requestStateSecret: `${REQUEST_STATE_SECRET}-other` } });
+  it('refuses a requestState from another server key (every instance must share requestState.secret)', async () => {
+    const other = await startFixture2026({ requestState: { secret: `${REQUEST_STATE_SECRET}-other` } });
     try {
       const round = (await call(22, 'test_input_required_result_tampered_state')).json.result;
       const elsewhere = await call2026(other.url, 23, 'tools/call', { name: 'test_input_required_result_tampered_state', arguments: {}, requestState: round.requestState }, { capabilities: ALL });

@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpModule, serveMcpOverStdio } from '@nest-mcp/core';
-import { MODERN_FIXTURES } from '../../apps/conformance-server/src/modern/modern-fixtures.js';
+import { REV_2026_07_28_FIXTURES } from '../../apps/conformance-server/src/rev-2026-07-28/rev-2026-07-28.fixtures.js';
 import { FixtureResources } from '../../apps/conformance-server/src/resources/fixture.resources.js';
 import { envelope } from './support/requests.js';
 import { ProbeTools, REQUEST_STATE_SECRET } from './support/fixture-app.js';
@@ -25,8 +25,8 @@ class StdioConnection {
 
   async start(): Promise<this> {
     @Module({
-      imports: [McpModule.forRoot({ name: 'stdio-fixture', version: '1.0.0', modern: { requestStateSecret: REQUEST_STATE_SECRET, listChanged: { tools: true } } })],
-      providers: [...MODERN_FIXTURES, FixtureResources, ProbeTools],
+      imports: [McpModule.forRoot({ name: 'stdio-fixture', version: '1.0.0', requestState: { secret: REQUEST_STATE_SECRET }, listChanged: { tools: true } })],
+      providers: [...REV_2026_07_28_FIXTURES, FixtureResources, ProbeTools],
     })
     class StdioFixtureModule {}
     const moduleRef = await Test.createTestingModule({ imports: [StdioFixtureModule] }).compile();
@@ -66,7 +66,7 @@ class StdioConnection {
   }
 }
 
-const modern = (id: string | number, method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) =>
+const rev2026 = (id: string | number, method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) =>
   rpc(id, method, { ...params, _meta: envelope(capabilities, meta) });
 
 describe('2026-07-28 over stdio: one process, the era chosen by the first message', () => {
@@ -81,9 +81,9 @@ describe('2026-07-28 over stdio: one process, the era chosen by the first messag
     for (const connection of connections.splice(0)) await connection.close();
   });
 
-  it('answers a server/discover probe without pinning: a claim-less initialize then runs the legacy handshake', async () => {
+  it('answers a server/discover probe without pinning: a claim-less initialize then runs the 2025-era handshake', async () => {
     const stdio = await open();
-    stdio.send(modern('probe', 'server/discover'));
+    stdio.send(rev2026('probe', 'server/discover'));
     const discover = await stdio.response('probe');
     expect(discover.result).toMatchObject({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } } });
     expectWireValid([discover], 'server/discover');
@@ -93,16 +93,16 @@ describe('2026-07-28 over stdio: one process, the era chosen by the first messag
     stdio.send(notification('notifications/initialized'));
     stdio.send(rpc(2, 'ping'));
     expect((await stdio.response(2)).result).toEqual({});
-    // Pinned legacy: a later claim is served as 2025 traffic (no resultType).
-    stdio.send(modern(3, 'tools/list'));
+    // Pinned to 2025-11-25: a later claim is served as 2025 traffic (no resultType).
+    stdio.send(rev2026(3, 'tools/list'));
     const list = await stdio.response(3);
     expect(list.result.tools.length).toBeGreaterThan(0);
     expect(list.result.resultType).toBeUndefined();
   });
 
-  it('pins the modern era on a valid claim: a claim-less initialize then gets -32022 naming the supported versions', async () => {
+  it('pins the 2026-07-28 era on a valid claim: a claim-less initialize then gets -32022 naming the supported versions', async () => {
     const stdio = await open();
-    stdio.send(modern(1, 'tools/list'));
+    stdio.send(rev2026(1, 'tools/list'));
     const list = await stdio.response(1);
     expect(list.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public' });
     expectWireValid([list], 'tools/list');
@@ -111,7 +111,7 @@ describe('2026-07-28 over stdio: one process, the era chosen by the first messag
     expect((await stdio.response(2)).error).toEqual({ code: -32022, message: expect.any(String), data: { supported: ['2026-07-28'], requested: '2025-11-25' } });
     stdio.send(rpc(3, 'tools/list'));
     expect((await stdio.response(3)).error).toMatchObject({ code: -32602, data: { envelope: { missing: ['_meta'] } } });
-    stdio.send(modern(4, 'ping'));
+    stdio.send(rev2026(4, 'ping'));
     expect((await stdio.response(4)).error.code).toBe(-32601);
   });
 
@@ -125,27 +125,27 @@ describe('2026-07-28 over stdio: one process, the era chosen by the first messag
 
   it('runs multi round-trip requests, never writing a request to stdout', async () => {
     const stdio = await open();
-    stdio.send(modern(1, 'tools/call', { name: 'test_input_required_result_elicitation', arguments: {} }, { elicitation: {} }));
+    stdio.send(rev2026(1, 'tools/call', { name: 'test_input_required_result_elicitation', arguments: {} }, { elicitation: {} }));
     const round = (await stdio.response(1)).result;
     expect(round).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } });
-    stdio.send(modern(2, 'tools/call', { name: 'test_input_required_result_elicitation', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: round.requestState }, { elicitation: {} }));
+    stdio.send(rev2026(2, 'tools/call', { name: 'test_input_required_result_elicitation', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: round.requestState }, { elicitation: {} }));
     expect((await stdio.response(2)).result.content[0].text).toBe('Hello, Ada!');
     expect(stdio.messages.filter((message) => 'method' in message && 'id' in message)).toEqual([]);
   });
 
   it('writes log lines only for requests that set a logLevel', async () => {
     const stdio = await open();
-    stdio.send(modern(1, 'tools/call', { name: 'test_logging_tool', arguments: {} }));
+    stdio.send(rev2026(1, 'tools/call', { name: 'test_logging_tool', arguments: {} }));
     await stdio.response(1);
     expect(stdio.messages.filter((message) => message.method === 'notifications/message')).toEqual([]);
-    stdio.send(modern(2, 'tools/call', { name: 'test_logging_tool', arguments: {} }, {}, { 'io.modelcontextprotocol/logLevel': 'info' }));
+    stdio.send(rev2026(2, 'tools/call', { name: 'test_logging_tool', arguments: {} }, {}, { 'io.modelcontextprotocol/logLevel': 'info' }));
     await stdio.response(2);
     expect(stdio.messages.filter((message) => message.method === 'notifications/message')).toHaveLength(3);
   });
 
   it('cancels a request on notifications/cancelled: the handler is aborted and nothing is answered', async () => {
     const stdio = await open();
-    stdio.send(modern('slow', 'tools/call', { name: 'wait_for_abort', arguments: {} }));
+    stdio.send(rev2026('slow', 'tools/call', { name: 'wait_for_abort', arguments: {} }));
     await new Promise((resolve) => setTimeout(resolve, 100));
     stdio.send(notification('notifications/cancelled', { requestId: 'slow' }));
     await stdio.waitFor(() => (stdio.probes.aborted.includes('slow') ? true : undefined));
@@ -155,15 +155,15 @@ describe('2026-07-28 over stdio: one process, the era chosen by the first messag
 
   it('serves subscriptions/listen on stdout, tagged, until the client cancels it', async () => {
     const stdio = await open();
-    stdio.send(modern('listen-1', 'subscriptions/listen', { notifications: { toolsListChanged: true } }));
+    stdio.send(rev2026('listen-1', 'subscriptions/listen', { notifications: { toolsListChanged: true } }));
     const ack = await stdio.waitFor(() => stdio.messages.find((message) => message.method === 'notifications/subscriptions/acknowledged'));
     expect(ack.params).toEqual({ notifications: { toolsListChanged: true }, _meta: { [SUB_ID]: 'listen-1' } });
-    stdio.send(modern(1, 'tools/call', { name: 'test_trigger_tool_change', arguments: {} }));
+    stdio.send(rev2026(1, 'tools/call', { name: 'test_trigger_tool_change', arguments: {} }));
     await stdio.response(1);
     const change = await stdio.waitFor(() => stdio.messages.find((message) => message.method === 'notifications/tools/list_changed'));
     expect(change.params._meta[SUB_ID]).toBe('listen-1');
     stdio.send(notification('notifications/cancelled', { requestId: 'listen-1' }));
-    stdio.send(modern(2, 'tools/call', { name: 'test_trigger_tool_change', arguments: {} }));
+    stdio.send(rev2026(2, 'tools/call', { name: 'test_trigger_tool_change', arguments: {} }));
     await stdio.response(2);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(stdio.messages.filter((message) => message.method === 'notifications/tools/list_changed')).toHaveLength(1);
@@ -184,10 +184,10 @@ describe('2026-07-28 over stdio: the built weather server', () => {
     }
   });
 
-  it('serves a modern tools/call and stays modern (stdout carries only protocol messages)', async () => {
+  it('serves a 2026-07-28 tools/call and stays in that era (stdout carries only protocol messages)', async () => {
     const server = new StdioServerProcess(WEATHER_MAIN, ['--stdio']);
     processes.push(server);
-    server.send(modern(1, 'tools/call', { name: 'get_weather', arguments: { city: 'Beijing' } }));
+    server.send(rev2026(1, 'tools/call', { name: 'get_weather', arguments: { city: 'Beijing' } }));
     const answer = await server.response(1);
     expect(answer.result).toMatchObject({ resultType: 'complete', isError: false, structuredContent: { status: 'success' } });
     server.send(rpc(2, 'initialize', initializeParams('2025-11-25')));
@@ -195,7 +195,7 @@ describe('2026-07-28 over stdio: the built weather server', () => {
     expect(() => server.messages()).not.toThrow();
   });
 
-  it("lets the 2.4 client pick the modern era in 'auto' mode (probe on a sibling process, no initialize)", async () => {
+  it("lets the 2.4 client pick the 2026-07-28 era in 'auto' mode (probe on a sibling process, no initialize)", async () => {
     const client = new ClientV2({ name: 'stdio-auto', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: 'auto' } });
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
     const transport = new StdioClientTransport({ command: process.execPath, args: [WEATHER_MAIN, '--stdio'], cwd: REPO_ROOT, stderr: 'ignore' });

@@ -85,7 +85,7 @@ describe('2026-07-28 subscriptions/listen', () => {
     expect(tasks.json).toMatchObject({ id: 4, error: { code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } } });
   });
 
-  it('feeds the same list changes to the GET stream of a legacy session', async () => {
+  it('feeds the same list changes to the GET stream of a 2025-era session', async () => {
     const init = await post(url, rpc(1, 'initialize', initializeParams('2025-11-25')));
     const sessionId = init.headers.get('mcp-session-id')!;
     expect(init.json.result.capabilities.tools).toEqual({ listChanged: true });
@@ -105,7 +105,7 @@ describe('2026-07-28 subscriptions/listen', () => {
     const closing = other.close();
     const final = await opened.reader.nextMessage();
     await closing;
-    expect(final).toEqual({ jsonrpc: '2.0', id: 'bye', result: { resultType: 'complete', _meta: { [SUB_ID]: 'bye', 'io.modelcontextprotocol/serverInfo': { name: 'modern-fixture', version: '2.0.0' } } } });
+    expect(final).toEqual({ jsonrpc: '2.0', id: 'bye', result: { resultType: 'complete', _meta: { [SUB_ID]: 'bye', 'io.modelcontextprotocol/serverInfo': { name: 'fixture-2026-07-28', version: '2.0.0' } } } });
     expect(wireViolations(final, 'subscriptions/listen')).toEqual([]);
   });
 });

@@ -4,8 +4,8 @@ import { IsOptional, IsString } from 'class-validator';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpArgs, McpContent, McpContext, McpModule, McpProperty, McpResult, McpTool, type McpModuleOptions, type McpToolContext } from '@nest-mcp/core';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
-import { eventually } from '../../libs/mcp/src/stores/testing/eventually.js';
+import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
 import { listen, type RunningApp } from '../kit/apps.js';
 import { callTool, initializeRequest, post, rpc, sessionHeaders } from '../kit/http.js';
 
@@ -95,8 +95,8 @@ describe('2026-07-28 task calls pass the call pipeline', () => {
     const refused = await taskCall(url, { ms: '0' });
     expect(refused).toMatchObject({ resultType: 'complete', isError: true, structuredContent: { error: { code: 'QUOTA_EXCEEDED', retryable: true } } });
     // A 2025 job call is refused by the same count.
-    const legacy = await post(url, callTool(1, 'counted_work', { ms: '0' }));
-    expect(legacy.json.result.structuredContent.error.code).toBe('QUOTA_EXCEEDED');
+    const call2025 = await post(url, callTool(1, 'counted_work', { ms: '0' }));
+    expect(call2025.json.result.structuredContent.error.code).toBe('QUOTA_EXCEEDED');
     await call2026(url, ++sequence, 'tasks/cancel', { taskId: running.taskId }, { capabilities: TASKS });
   });
 

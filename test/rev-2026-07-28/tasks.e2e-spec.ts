@@ -45,7 +45,7 @@ describe('2026-07-28 tasks extension', () => {
       lastUpdatedAt: expect.any(String),
       ttlMs: 3_600_000,
       pollIntervalMs: 500,
-      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'modern-fixture', version: '2.0.0' } },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fixture-2026-07-28', version: '2.0.0' } },
     });
     expect((await task('tasks/get', { taskId: created.taskId })).result).toMatchObject({ resultType: 'complete', taskId: created.taskId, status: 'working' });
     const done = await settle(created.taskId);
@@ -99,7 +99,7 @@ describe('2026-07-28 tasks extension', () => {
     expect(required.json.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
   });
 
-  it('ignores a legacy task param on a synchronous tool', async () => {
+  it('ignores a 2025-11-25 task param on a synchronous tool', async () => {
     const result = (await call('greet', { name: 'Ada' }, WITH_TASKS, { task: { ttl: 60_000, pollInterval: 100 } })).result;
     expect(result).toMatchObject({ resultType: 'complete', content: [{ text: 'Hello, Ada!' }] });
   });
@@ -121,12 +121,12 @@ describe('2026-07-28 tasks extension', () => {
     await task('tasks/cancel', { taskId });
   });
 
-  it('shares the job store with legacy sessions (v1 tasks/get sees a task of the extension)', async () => {
+  it('shares the job store with 2025-era sessions (v1 tasks/get sees a task of the extension)', async () => {
     const { taskId } = (await call('slow_compute', { seconds: 0 })).result;
     await settle(taskId);
     const init = await post(url, rpc(1, 'initialize', initializeParams('2025-11-25')));
     const sessionId = init.headers.get('mcp-session-id')!;
-    const legacy = await post(url, rpc(2, 'tasks/get', { taskId }), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
-    expect(legacy.messages[0].result).toMatchObject({ taskId, status: 'completed' });
+    const v1Get = await post(url, rpc(2, 'tasks/get', { taskId }), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
+    expect(v1Get.messages[0].result).toMatchObject({ taskId, status: 'completed' });
   });
 });

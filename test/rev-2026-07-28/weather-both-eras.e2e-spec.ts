@@ -100,7 +100,7 @@ describe('weather-server: a 2026-07-28 client and a 2025-11-25 client on the sam
 
     beforeAll(async () => {
       log = [];
-      client = new ClientV2({ name: 'weather-modern-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      client = new ClientV2({ name: 'weather-2026-07-28-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
       client.setRequestHandler('elicitation/create', async (request) => {
         confirmations.push(String(request.params.message));
         return { action: 'accept', content: { confirm: true } };
@@ -112,7 +112,7 @@ describe('weather-server: a 2026-07-28 client and a 2025-11-25 client on the sam
       await client?.close();
     });
 
-    it('speaks the modern era: server/discover, no initialize, no session', () => {
+    it('speaks the 2026-07-28 era: server/discover, no initialize, no session', () => {
       expect(client.getProtocolEra()).toBe('modern');
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       expect(client.getDiscoverResult()).toMatchObject({ supportedVersions: ['2026-07-28'], instructions: INSTRUCTIONS });
@@ -136,7 +136,7 @@ describe('weather-server: a 2026-07-28 client and a 2025-11-25 client on the sam
     });
 
     it('keeps the alert when the user declines', async () => {
-      const decliner = new ClientV2({ name: 'weather-modern-decline', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const decliner = new ClientV2({ name: 'weather-2026-07-28-decline', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
       decliner.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
       await decliner.connect(new TransportV2(new URL(weather.url)));
       try {
@@ -149,7 +149,7 @@ describe('weather-server: a 2026-07-28 client and a 2025-11-25 client on the sam
       }
     });
 
-    it("reaches the modern era in 'auto' mode too (one server/discover probe)", async () => {
+    it("reaches the 2026-07-28 era in 'auto' mode too (one server/discover probe)", async () => {
       const probing: Seen[] = [];
       const auto = new ClientV2({ name: 'weather-auto', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
       await auto.connect(new TransportV2(new URL(weather.url), { fetch: recordingFetch(probing) }));
@@ -169,7 +169,7 @@ describe('weather-server: a 2026-07-28 client and a 2025-11-25 client on the sam
     const confirmations: string[] = [];
 
     beforeAll(async () => {
-      client = new ClientV1({ name: 'weather-legacy-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+      client = new ClientV1({ name: 'weather-2025-11-25-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} } });
       client.setRequestHandler(ElicitRequestSchema, async (request) => {
         confirmations.push(String(request.params.message));
         return { action: 'accept', content: { confirm: true } };

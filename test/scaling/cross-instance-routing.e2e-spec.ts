@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
-import { eventually } from '../../libs/mcp/src/stores/testing/eventually.js';
+import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
 import { McpStreamHub } from '../../libs/mcp/src/transports/streams/stream-hub.js';
 import { invokeTool, onInstance, openSseSession, postToSseSession, pubsubChannels, startWeatherInstance } from './scaling-support.js';
 import { type RunningApp } from '../kit/apps.js';
@@ -9,7 +9,7 @@ import { SseReader } from '../kit/sse.js';
 
 /**
  * Two weather-server instances on one Redis, no sticky sessions: whatever instance a request reaches, the answer
- * arrives where the client listens (legacy SSE stream, GET stream, a tool waiting for the client's answer).
+ * arrives where the client listens (2024-11-05 HTTP+SSE stream, GET stream, a tool waiting for the client's answer).
  */
 describe('cross-instance routing over the message bus', () => {
   let redis: RedisServerHandle;
@@ -29,7 +29,7 @@ describe('cross-instance routing over the message bus', () => {
     await redis?.stop();
   });
 
-  describe('legacy HTTP+SSE', () => {
+  describe('2024-11-05 HTTP+SSE', () => {
     it('answers a POST /messages that reached B on the stream held by A', async () => {
       const stream = await openSseSession(base(a));
       try {
@@ -51,7 +51,7 @@ describe('cross-instance routing over the message bus', () => {
       }
     });
 
-    it('refuses on B a session that does not exist or is not a legacy one (404), as A does', async () => {
+    it('refuses on B a session that does not exist or is not a 2024-11-05 HTTP+SSE one (404), as A does', async () => {
       const unknown = await postToSseSession(`${base(b)}/messages?sessionId=nope`, rpc(1, 'ping'));
       expect(unknown.status).toBe(404);
       const { sessionId } = await openSession(a.url);

@@ -1,4 +1,4 @@
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { bullJobField, invokeTool, openSseSession, pollUntil } from './scaling-support.js';
 import { SpawnedWeatherServer } from '../kit/apps.js';
 import { ensureBuilt } from '../kit/build.js';
@@ -70,12 +70,12 @@ describe('an instance that dies or is stopped', () => {
     const runner = await runnerOf(jobId, [a, b]);
     const other = runner === a ? b : a;
 
-    const legacy = await openSseSession(runner.baseUrl);
+    const sseSession = await openSseSession(runner.baseUrl);
     const stopping = runner.stop('SIGTERM', 20_000);
     // The stream is closed at once with a retry hint, while the job is still running.
-    const rest = await legacy.reader.readToEnd(5_000);
+    const rest = await sseSession.reader.readToEnd(5_000);
     expect(rest.some((item) => item.kind === 'event' && item.retry !== undefined && item.retry > 0)).toBe(true);
-    expect(legacy.reader.done).toBe(true);
+    expect(sseSession.reader.done).toBe(true);
     expect((await invokeTool(other.url, 'get_job_status', { job_id: jobId })).envelope.status).toBe('pending');
 
     // Graceful: the worker finished its job before the process exited (Nest re-raises the signal once closed).

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
-import { eventually } from '../../libs/mcp/src/stores/testing/eventually.js';
+import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
 import { MCP_JOB_QUEUE } from '../../libs/mcp/src/jobs/job-queue.interface.js';
 import { McpBullJobQueue } from '../../libs/mcp/src/jobs/bullmq-job.queue.js';
 import { McpTaskWorker } from '../../libs/mcp/src/features/tasks/task-worker.js';

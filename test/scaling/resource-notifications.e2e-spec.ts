@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { McpResource, McpResourceNotifier } from '@nest-mcp/core';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
-import { eventually } from '../../libs/mcp/src/stores/testing/eventually.js';
+import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
 import { pubsubChannels } from './scaling-support.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { openSession, post, rpc, sessionHeaders } from '../kit/http.js';

@@ -64,7 +64,7 @@ export async function openSseSession(baseUrl: string): Promise<SseSessionStream>
   };
 }
 
-/** Sends one JSON-RPC message to a legacy messages URL. */
+/** Sends one JSON-RPC message to a 2024-11-05 HTTP+SSE messages URL. */
 export function postToSseSession(endpoint: string, message: unknown): Promise<Response> {
   return fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(message) });
 }

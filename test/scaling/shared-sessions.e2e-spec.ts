@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Inject, Injectable } from '@nestjs/common';
 import { IsString, MaxLength } from 'class-validator';
 import { McpArgs, McpTool } from '@nest-mcp/core';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { envelopeOf, initializeParams, notification, post, rpc, sessionHeaders } from '../kit/http.js';
 

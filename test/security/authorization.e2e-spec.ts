@@ -192,7 +192,7 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
       expect(alice.status).toBe(200);
     });
 
-    it("legacy SSE: B cannot post into A's /messages session; A can", async () => {
+    it("2024-11-05 HTTP+SSE: B cannot post into A's /messages session; A can", async () => {
       const stream = await openSse(`${app.base}/sse`, key(KEYS.a));
       try {
         expect(stream.status).toBe(200);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { attemptsByKey, startFlakyWriteApp, type FirstAttemptOutcome } from './fixtures/idempotent-app.js';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { startWeatherInstance } from '../scaling/scaling-support.js';
 import { type RunningApp } from '../kit/apps.js';
 import { callTool, envelopeOf, post } from '../kit/http.js';

@@ -1,5 +1,5 @@
 import { JOB_KEYS, jobRuns, resetJobRuns, startJobApp } from './fixtures/job-app.js';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { type RunningApp } from '../kit/apps.js';
 import { callTool, envelopeOf, post, rpc, sleep } from '../kit/http.js';
 

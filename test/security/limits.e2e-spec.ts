@@ -222,7 +222,7 @@ describe('maxBodyBytes: 1000', () => {
     expect((await post(app.url, body)).status).toBe(413);
   });
 
-  it('the limit also applies to POST /messages (legacy SSE)', async () => {
+  it('the limit also applies to POST /messages (2024-11-05 HTTP+SSE)', async () => {
     const stream = await openSse(`${app.base}/sse`, {});
     try {
       const endpoint = /^data:\s*(.+)$/m.exec(stream.firstEvent)![1].trim();
@@ -409,7 +409,7 @@ describe('per-tenant session cap (limits.maxSessionsPerTenant: 1)', () => {
     expect((await post(app.url, initializeRequest(5), { 'X-API-Key': A })).status).toBe(200);
   });
 
-  it('a legacy SSE stream is a session too: refused with 429 when the tenant is at its cap', async () => {
+  it('a 2024-11-05 HTTP+SSE stream is a session too: refused with 429 when the tenant is at its cap', async () => {
     const stream = await openSse(`${app.base}/sse`, { 'X-API-Key': A });
     stream.close();
     expect(stream.status).toBe(429);

@@ -35,7 +35,7 @@ describe('a client that stops reading its SSE stream', () => {
   });
   afterEach(() => app?.close());
 
-  describe('legacy HTTP+SSE', () => {
+  describe('2024-11-05 HTTP+SSE', () => {
     it('gains almost nothing from POSTing 100 KB method names: the -32601 answers queued for it stay short', async () => {
       const reader = await openStalledReader(`${app.base}/sse`);
       const messagesUrl = endpointOf(reader.firstEvent);

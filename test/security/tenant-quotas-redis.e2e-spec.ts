@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/stores/testing/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { startSecApp } from './fixtures/sec-app.js';
 import { KEYS, startWeatherWithOptions } from './fixtures/weather-app.js';
 import { type RunningApp } from '../kit/apps.js';

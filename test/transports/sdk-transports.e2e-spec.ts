@@ -131,7 +131,7 @@ describe('SDK 1.x StreamableHTTPClientTransport against a sessions.mode=required
   });
 });
 
-describe('SDK 1.x SSEClientTransport (legacy HTTP+SSE)', () => {
+describe('SDK 1.x SSEClientTransport (2024-11-05 HTTP+SSE)', () => {
   let server: RunningApp;
 
   beforeAll(async () => {
@@ -175,7 +175,7 @@ describe('SDK 1.x SSEClientTransport (legacy HTTP+SSE)', () => {
         await client.callTool({ name: 'log_levels', arguments: {} });
         expect(logs).toEqual(['error']);
 
-        // Cancellation works over legacy SSE too.
+        // Cancellation works over 2024-11-05 HTTP+SSE too.
         const controller = new AbortController();
         const pending = client.callTool({ name: 'wait_for_abort', arguments: {} }, undefined, { signal: controller.signal });
         const started = await waitForFixtureEvent((event) => event.type === 'started' && event.tool === 'wait_for_abort');
@@ -188,7 +188,7 @@ describe('SDK 1.x SSEClientTransport (legacy HTTP+SSE)', () => {
         if (endpoint) {
           expect(endpoint.origin).toBe(server.base);
           expect(endpoint.pathname).toBe('/messages');
-          // The legacy session lives as long as its stream: after close, its endpoint is 404.
+          // The 2024-11-05 HTTP+SSE session lives as long as its stream: after close, its endpoint is 404.
           let status = 0;
           for (let attempt = 0; attempt < 50; attempt++) {
             status = (await post(endpoint.href, rpc(1, 'ping'))).status;

@@ -96,7 +96,7 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
     });
   });
 
-  describe('transport: sse (legacy HTTP+SSE on /sse)', () => {
+  describe('transport: sse (2024-11-05 HTTP+SSE on /sse)', () => {
     it('GET /sse → endpoint event with an absolute URL; each POST → 202; responses on the stream, in order', async () => {
       const { reader, endpoint, controller } = await openSseSession(`${server.base}/sse`);
       open.push(controller);
@@ -168,7 +168,7 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
       expect(init.json).toMatchObject({ id: 'init-1', result: { protocolVersion: '2024-11-05' } });
     });
 
-    it('GET /mcp with Accept SSE and no session yields an endpoint event; the legacy session then works', async () => {
+    it('GET /mcp with Accept SSE and no session yields an endpoint event; the 2024-11-05 HTTP+SSE session then works', async () => {
       const { reader, endpoint, controller } = await openSseSession(server.url);
       open.push(controller);
       expect(endpoint).toMatch(ENDPOINT_PATTERN(server.base));

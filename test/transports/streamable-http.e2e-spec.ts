@@ -602,7 +602,7 @@ describe('Streamable HTTP: shutdown with open streams', () => {
     expect(await closeWithOpenStream(server, reader, controller)).toEqual({ outcome: 'closed', endedWithRetryHint: true });
   });
 
-  it('app.close() ends an open legacy SSE stream and resolves', async () => {
+  it('app.close() ends an open 2024-11-05 HTTP+SSE stream and resolves', async () => {
     const server = await startFixtureApp({ streams: { keepAliveMs: 100 } });
     const controller = new AbortController();
     const response = await get(`${server.base}/sse`, { Accept: 'text/event-stream' }, controller.signal);

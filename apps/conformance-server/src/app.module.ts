@@ -4,7 +4,7 @@ import { ContentTools } from './tools/content.tools.js';
 import { InteractiveTools } from './tools/interactive.tools.js';
 import { FixturePrompts } from './prompts/fixture.prompts.js';
 import { FixtureResources } from './resources/fixture.resources.js';
-import { MODERN_FIXTURES } from './modern/modern-fixtures.js';
+import { REV_2026_07_28_FIXTURES } from './rev-2026-07-28/rev-2026-07-28.fixtures.js';
 
 /** The fixture the official conformance suite expects, built only with the library's public API. */
 @Module({
@@ -15,9 +15,9 @@ import { MODERN_FIXTURES } from './modern/modern-fixtures.js';
       // DNS-rebinding protection as the suite checks it: a foreign Host or Origin gets 403.
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
       // 2026-07-28: the trigger tools announce list changes to subscriptions/listen streams.
-      modern: { listChanged: { tools: true, prompts: true } },
+      listChanged: { tools: true, prompts: true },
     }),
   ],
-  providers: [ContentTools, InteractiveTools, FixtureResources, FixturePrompts, ...MODERN_FIXTURES],
+  providers: [ContentTools, InteractiveTools, FixtureResources, FixturePrompts, ...REV_2026_07_28_FIXTURES],
 })
 export class AppModule {}

@@ -15,7 +15,8 @@ export type {
   McpLimitOptions,
   McpIdempotencyOptions,
   McpRedisOptions,
-  McpModernOptions,
+  McpRequestStateOptions,
+  McpListChangedOptions,
 } from './options/mcp-module-options.interface.js';
 export type { McpAuthOptions, McpJwtOptions, McpApiKey, McpResourceMetadataOptions } from './auth/mcp-auth-options.interface.js';
 
@@ -72,8 +73,14 @@ export { McpAuthError, type McpAuthErrorCode } from './auth/mcp-auth.error.js';
 export { McpMissingClientCapabilitySignal } from './eras/rev-2026-07-28/mrtr/input-required.signal.js';
 
 // Protocol revisions.
-export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, type McpProtocolVersion } from './core/protocol-versions.js';
-export { MODERN_PROTOCOL_VERSIONS } from './eras/rev-2026-07-28/rev-2026-07-28.constants.js';
+export {
+  MCP_PROTOCOL_REVISIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  LATEST_PROTOCOL_VERSION,
+  type McpProtocolRevision,
+  type McpProtocolVersion,
+  type McpEra,
+} from './core/protocol-revisions.js';
 
 // Services users inject.
 export { McpResourceNotifier } from './features/resources/mcp-resource.notifier.js';

@@ -67,7 +67,7 @@ import { McpCompletionRegistry } from './features/completions/mcp-completion.reg
 import { McpCompletionExplorer } from './features/completions/mcp-completion.explorer.js';
 import { McpCompletionSources } from './features/completions/completion-sources.js';
 import { CompletionCompleteHandler } from './features/completions/completion-complete.handler.js';
-import { MCP_MODERN_PROVIDERS } from './eras/rev-2026-07-28/rev-2026-07-28.providers.js';
+import { MCP_REV_2026_07_28_PROVIDERS } from './eras/rev-2026-07-28/rev-2026-07-28.providers.js';
 import { McpListChangedNotifier } from './eras/rev-2026-07-28/subscriptions/mcp-list-changed.notifier.js';
 import { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.service.js';
 
@@ -137,8 +137,8 @@ import { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.serv
     McpCompletionExplorer,
     McpCompletionSources,
     CompletionCompleteHandler,
-    // Protocol revision 2026-07-28 (modern/): era routing, discover, MRTR, listen, tasks extension.
-    ...MCP_MODERN_PROVIDERS,
+    // Protocol revision 2026-07-28 (eras/rev-2026-07-28/): era routing, discover, MRTR, listen, tasks extension.
+    ...MCP_REV_2026_07_28_PROVIDERS,
   ],
   exports: [McpDispatcher, McpToolRegistry, McpResourceNotifier, McpListChangedNotifier, McpClientInput],
 })

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Injectable, Module } from '@nestjs/common';
 import { McpContent, McpContext, McpModule, McpResult, McpTool, type McpModuleOptions, type McpToolContext } from '@nest-mcp/core';
-import { MODERN_FIXTURES } from '../../../apps/conformance-server/src/modern/modern-fixtures.js';
+import { REV_2026_07_28_FIXTURES } from '../../../apps/conformance-server/src/rev-2026-07-28/rev-2026-07-28.fixtures.js';
 import { FixturePrompts } from '../../../apps/conformance-server/src/prompts/fixture.prompts.js';
 import { FixtureResources } from '../../../apps/conformance-server/src/resources/fixture.resources.js';
 import { listen, type RunningApp } from '../../kit/apps.js';
@@ -42,21 +42,22 @@ export class ProbeTools {
   }
 }
 
-export const REQUEST_STATE_SECRET = 'modern-e2e-request-state-secret-0123456789';
+export const REQUEST_STATE_SECRET = 'rev-2026-07-28-e2e-request-state-secret-0123456789';
 
 /** The 2026 conformance fixtures (and the 2025 resources and prompts) on a real socket. */
 export async function startFixture2026(overrides: Partial<McpModuleOptions> = {}): Promise<RunningApp> {
   @Module({
     imports: [
       McpModule.forRoot({
-        name: 'modern-fixture',
+        name: 'fixture-2026-07-28',
         version: '2.0.0',
         instructions: 'Fixture of the 2026-07-28 e2e tests.',
-        modern: { requestStateSecret: REQUEST_STATE_SECRET, listChanged: { tools: true, prompts: true } },
+        requestState: { secret: REQUEST_STATE_SECRET },
+        listChanged: { tools: true, prompts: true },
         ...overrides,
       }),
     ],
-    providers: [...MODERN_FIXTURES, FixtureResources, FixturePrompts, ProbeTools],
+    providers: [...REV_2026_07_28_FIXTURES, FixtureResources, FixturePrompts, ProbeTools],
   })
   class Fixture2026Module {}
 

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 /**
  * The 2026-07-28 JSON Schema (`schema/2026-07-28/schema.json` of modelcontextprotocol/modelcontextprotocol at
  * b0f60ba, as embedded in @modelcontextprotocol/conformance 0.2.0-alpha.12): every message the server sends in
- * the modern era must validate against it, as the conformance suite's `wire-schema-valid` check requires.
+ * the 2026-07-28 era must validate against it, as the conformance suite's `wire-schema-valid` check requires.
  */
 const schema = createRequire(import.meta.url)('./schema-2026-07-28.json') as { $defs: Record<string, { properties?: Record<string, { const?: unknown }> }> };
 const ID = 'mcp://2026-07-28/schema.json';

@@ -1,4 +1,4 @@
-import { startRedisServer, type RedisServerHandle } from '../../../../libs/mcp/src/stores/testing/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../../../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import type { AlertStore, NewWeatherAlert } from './alert.store.js';
 import { MemoryAlertStore } from './memory-alert.store.js';
 import { RedisAlertStore } from './redis-alert.store.js';

@@ -7,7 +7,7 @@ const DEFAULT_KEY_SCOPES = ['weather:read', 'weather:write'];
  * The weather server's MCP options from the environment:
  * - `MCP_JWT_SECRET`: HS256 secret for Bearer JWTs (tenant from `tenant_id` or `sub`, scopes from `scope`/`scp`);
  * - `MCP_API_KEYS`: comma-separated `key`, `key|tenant` or `key|tenant|scope1 scope2` entries;
- * - `MCP_PUBLIC_URL`: public base URL for the legacy SSE endpoint event;
+ * - `MCP_PUBLIC_URL`: public base URL for the `endpoint` event of the 2024-11-05 HTTP+SSE transport;
  * - `MCP_ALLOWED_ORIGINS`: comma-separated browser origins besides localhost;
  * - `REDIS_URL`: share sessions, stream events, jobs and idempotency keys with other instances through Redis;
  * - `MCP_JOBS_LOCK_DURATION_MS`, `MCP_JOBS_STALLED_INTERVAL_MS`: how soon another instance takes over the job of

@@ -14,7 +14,7 @@ export interface McpRequestContext {
   readonly principal?: McpPrincipal;
   /**
    * Sends a server message tied to this request (progress, log lines, server requests): the POST's SSE stream,
-   * the legacy SSE stream or stdout. Undefined when the transport can only answer with one JSON response.
+   * the 2024-11-05 HTTP+SSE stream or stdout. Undefined when the transport can only answer with one JSON response.
    */
   readonly send?: (message: JsonRpcMessage) => void;
   /** Lowest level of `notifications/message` the client asked for (`logging/setLevel`); undefined: all. */

@@ -1,16 +1,12 @@
 import { clientText } from '../core/client-text.js';
 import { classifyMessage } from '../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../core/json-rpc/json-rpc.types.js';
-import { hasVersionClaim, isPlainObject, missingEnvelopeKeys, readEnvelope, type McpModernEnvelope } from './rev-2026-07-28/envelope.js';
+import { hasVersionClaim, isPlainObject, missingEnvelopeKeys, readEnvelope, type McpRev20260728Envelope } from './rev-2026-07-28/envelope.js';
 import { decodeHeaderValue, mcpNameSource } from './rev-2026-07-28/header-values.js';
-import { McpModernRefusal, ModernRefusals } from './rev-2026-07-28/refusals.js';
-import { isModernRevision, isServedModernRevision } from './rev-2026-07-28/rev-2026-07-28.constants.js';
+import { McpRev20260728Refusal, Rev20260728Refusals } from './rev-2026-07-28/refusals.js';
+import { eraOfRevision, isServedRev20260728, type McpEra } from '../core/protocol-revisions.js';
 
-/**
- * The protocol eras this server serves, each named by its newest revision: `2025-11-25` (2024-11-05 …
- * 2025-11-25: `initialize`, sessions) and `2026-07-28` (stateless, a `_meta` envelope on every request).
- */
-export type McpEra = '2025-11-25' | '2026-07-28';
+export type { McpEra };
 
 /** The request headers of 2026-07-28 a transport read beside the body (HTTP only; trimmed, `Mcp-Name` raw). */
 export interface EraHeaders {
@@ -61,14 +57,14 @@ export type EraRoute =
       readonly era: '2026-07-28';
       readonly kind: 'request';
       readonly request: JsonRpcRequest;
-      readonly envelope: McpModernEnvelope;
+      readonly envelope: McpRev20260728Envelope;
       /** Every request but the `server/discover` probe pins a stdio connection to this era. */
       readonly pins: boolean;
     }
   | { readonly era: '2026-07-28'; readonly kind: 'notification'; readonly notification: JsonRpcNotification }
   /** A response on a connection pinned to 2026-07-28: this era sends no requests, so there is nothing to settle. */
   | { readonly era: '2026-07-28'; readonly kind: 'response' }
-  | { readonly era: 'refused'; readonly id: JsonRpcId | null; readonly refusal: McpModernRefusal };
+  | { readonly era: 'refused'; readonly id: JsonRpcId | null; readonly refusal: McpRev20260728Refusal };
 
 /**
  * The one era router: decides, per message, which era serves it (the 2026-07-28 "dual-era" rules, body first;
@@ -85,47 +81,47 @@ export type EraRoute =
  */
 export function routeMessage(claim: EraClaim): EraRoute {
   const { message, channelRevision, pinned, headers } = claim;
-  const channel2026 = channelRevision !== undefined && isModernRevision(channelRevision);
+  const channel2026 = channelRevision !== undefined && eraOfRevision(channelRevision) === '2026-07-28';
   if (pinned && channelRevision !== undefined && !channel2026) return era2025(message);
   const pinned2026 = pinned && channel2026;
 
   if (!isPlainObject(message) || typeof message.method !== 'string') {
     if (Array.isArray(message) && message.some((element) => isPlainObject(element) && hasVersionClaim(element.params))) {
-      return refused(null, ModernRefusals.invalidRequest('a JSON-RPC batch cannot carry 2026-07-28 requests'));
+      return refused(null, Rev20260728Refusals.invalidRequest('a JSON-RPC batch cannot carry 2026-07-28 requests'));
     }
     if (!pinned2026) return era2025(message);
     if (isPlainObject(message) && ('result' in message || 'error' in message)) return { era: '2026-07-28', kind: 'response' };
-    return refused(idOf(message), ModernRefusals.invalidRequest('only requests and notifications are accepted here'));
+    return refused(idOf(message), Rev20260728Refusals.invalidRequest('only requests and notifications are accepted here'));
   }
   const claims = hasVersionClaim(message.params);
 
   if (!('id' in message)) {
     if (!claims && !channel2026) return era2025(message);
     const classified = classifyMessage(message);
-    if (classified.kind !== 'notification') return refused(null, ModernRefusals.invalidRequest(reasonOf(classified)));
+    if (classified.kind !== 'notification') return refused(null, Rev20260728Refusals.invalidRequest(reasonOf(classified)));
     if (headers?.method !== undefined && headers.method !== message.method) {
-      return refused(null, ModernRefusals.headerMismatch('Mcp-Method', `the header names ${clientText(headers.method)}, the body ${clientText(message.method)}`));
+      return refused(null, Rev20260728Refusals.headerMismatch('Mcp-Method', `the header names ${clientText(headers.method)}, the body ${clientText(message.method)}`));
     }
     return { era: '2026-07-28', kind: 'notification', notification: classified.message };
   }
 
   const id = idOf(message);
-  if (message.method === 'initialize' && !carriesModernClaim(message.params)) {
+  if (message.method === 'initialize' && !carriesRev20260728Claim(message.params)) {
     if (!pinned2026) return era2025(message);
     // A 2026-07-28 connection cannot fall back: name the revisions it speaks (stdio has no status to say it).
     const params = message.params;
-    return refused(id, ModernRefusals.unsupportedVersion(isPlainObject(params) && typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown'));
+    return refused(id, Rev20260728Refusals.unsupportedVersion(isPlainObject(params) && typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown'));
   }
-  if (!claims) return channel2026 ? refused(id, ModernRefusals.missingEnvelope(missingEnvelopeKeys(message.params))) : era2025(message);
+  if (!claims) return channel2026 ? refused(id, Rev20260728Refusals.missingEnvelope(missingEnvelopeKeys(message.params))) : era2025(message);
   const classified = classifyMessage(message);
-  if (classified.kind !== 'request') return refused(id, ModernRefusals.invalidRequest(reasonOf(classified)));
+  if (classified.kind !== 'request') return refused(id, Rev20260728Refusals.invalidRequest(reasonOf(classified)));
   const request = classified.message;
   try {
     const envelope = checkEnvelope(request, headers);
     if (headers) checkRequiredHeaders(request, headers);
     return { era: '2026-07-28', kind: 'request', request, envelope, pins: request.method !== 'server/discover' };
   } catch (error) {
-    if (error instanceof McpModernRefusal) return refused(request.id, error);
+    if (error instanceof McpRev20260728Refusal) return refused(request.id, error);
     throw error;
   }
 }
@@ -134,39 +130,39 @@ export function routeMessage(claim: EraClaim): EraRoute {
  * Steps 2 to 4 of the ladder: the envelope, then the header/body cross-checks (the version header before version
  * support: a body naming `v999.0.0` under a `2026-07-28` header is a mismatch), then the revision. Throws the refusal.
  */
-function checkEnvelope(request: JsonRpcRequest, headers: EraHeaders | undefined): McpModernEnvelope {
+function checkEnvelope(request: JsonRpcRequest, headers: EraHeaders | undefined): McpRev20260728Envelope {
   const read = readEnvelope(request.params);
-  if (!read.ok) throw ModernRefusals.invalidEnvelope(read.issue);
+  if (!read.ok) throw Rev20260728Refusals.invalidEnvelope(read.issue);
   const { envelope } = read;
   if (headers?.protocolVersion !== undefined && headers.protocolVersion !== envelope.protocolVersion) {
-    throw ModernRefusals.headerMismatch('MCP-Protocol-Version', `the header names ${clientText(headers.protocolVersion)}, the _meta envelope ${clientText(envelope.protocolVersion)}`);
+    throw Rev20260728Refusals.headerMismatch('MCP-Protocol-Version', `the header names ${clientText(headers.protocolVersion)}, the _meta envelope ${clientText(envelope.protocolVersion)}`);
   }
   if (headers?.method !== undefined && headers.method !== request.method) {
-    throw ModernRefusals.headerMismatch('Mcp-Method', `the header names ${clientText(headers.method)}, the body ${clientText(request.method)}`);
+    throw Rev20260728Refusals.headerMismatch('Mcp-Method', `the header names ${clientText(headers.method)}, the body ${clientText(request.method)}`);
   }
-  if (!isServedModernRevision(envelope.protocolVersion)) throw ModernRefusals.unsupportedVersion(envelope.protocolVersion);
+  if (!isServedRev20260728(envelope.protocolVersion)) throw Rev20260728Refusals.unsupportedVersion(envelope.protocolVersion);
   return envelope;
 }
 
 /** Step 5 (HTTP): the standard headers every 2026-07-28 request POST carries, and `Mcp-Name` against the body. */
 function checkRequiredHeaders(request: JsonRpcRequest, headers: EraHeaders): void {
-  if (headers.protocolVersion === undefined) throw ModernRefusals.headerMismatch('MCP-Protocol-Version', 'the required header is missing');
-  if (headers.method === undefined) throw ModernRefusals.headerMismatch('Mcp-Method', 'the required header is missing');
+  if (headers.protocolVersion === undefined) throw Rev20260728Refusals.headerMismatch('MCP-Protocol-Version', 'the required header is missing');
+  if (headers.method === undefined) throw Rev20260728Refusals.headerMismatch('Mcp-Method', 'the required header is missing');
   const source = mcpNameSource(request.method, request.params);
   if (!source) return;
   if (headers.name === undefined) {
-    if (source.value !== undefined) throw ModernRefusals.headerMismatch('Mcp-Name', `the required header is missing (the body carries params.${source.field})`);
+    if (source.value !== undefined) throw Rev20260728Refusals.headerMismatch('Mcp-Name', `the required header is missing (the body carries params.${source.field})`);
     return;
   }
   const decoded = decodeHeaderValue(headers.name);
-  if (decoded === undefined) throw ModernRefusals.headerMismatch('Mcp-Name', 'the header carries malformed Base64');
-  if (source.value !== undefined && decoded !== source.value) throw ModernRefusals.headerMismatch('Mcp-Name', `the header does not match params.${source.field}`);
+  if (decoded === undefined) throw Rev20260728Refusals.headerMismatch('Mcp-Name', 'the header carries malformed Base64');
+  if (source.value !== undefined && decoded !== source.value) throw Rev20260728Refusals.headerMismatch('Mcp-Name', `the header does not match params.${source.field}`);
 }
 
 /** A valid 2026 claim: a well-formed envelope naming a 2026 revision (served or not). */
-function carriesModernClaim(params: unknown): boolean {
+function carriesRev20260728Claim(params: unknown): boolean {
   const read = readEnvelope(params);
-  return read.ok && isModernRevision(read.envelope.protocolVersion);
+  return read.ok && eraOfRevision(read.envelope.protocolVersion) === '2026-07-28';
 }
 
 function era2025(message: unknown): EraRoute {
@@ -174,7 +170,7 @@ function era2025(message: unknown): EraRoute {
   return { era: '2025-11-25', opening: method === 'initialize', probe: method === 'server/discover' };
 }
 
-function refused(id: JsonRpcId | null, refusal: McpModernRefusal): EraRoute {
+function refused(id: JsonRpcId | null, refusal: McpRev20260728Refusal): EraRoute {
   return { era: 'refused', id, refusal };
 }
 

@@ -22,11 +22,11 @@ export interface McpModuleOptions {
   maxBodyBytes?: number;
   /** Streamable HTTP sessions. */
   sessions?: McpSessionOptions;
-  /** SSE streams (POST streams, the GET stream, legacy SSE). */
+  /** SSE streams (POST streams, the GET stream, the 2024-11-05 HTTP+SSE stream). */
   streams?: McpStreamOptions;
   /**
-   * Public base URL of this server (`https://mcp.example.com`), used for the absolute `endpoint` URL of legacy
-   * SSE. Without it the URL is built from the request (`Host`, and `X-Forwarded-*` when `trustProxy` is set).
+   * Public base URL of this server (`https://mcp.example.com`), used for the absolute `endpoint` URL of the
+   * 2024-11-05 HTTP+SSE transport. Without it the URL is built from the request (`Host`, and `X-Forwarded-*` when `trustProxy` is set).
    */
   publicUrl?: string;
   /** Believe `X-Forwarded-Proto` / `X-Forwarded-Host` (set only behind a proxy you control). */
@@ -54,28 +54,37 @@ export interface McpModuleOptions {
   jobs?: McpJobOptions;
   /** Idempotency keys (`@McpTool({ idempotencyKey: '...' })`). */
   idempotency?: McpIdempotencyOptions;
-  /** Protocol revision 2026-07-28 (the stateless era), served on the same endpoint as the older revisions. */
-  modern?: McpModernOptions;
+  /** The `requestState` of 2026-07-28 input rounds (multi round-trip requests): its HMAC key and lifetime. */
+  requestState?: McpRequestStateOptions;
+  /** Lists whose changes you announce with `McpListChangedNotifier` (both eras). */
+  listChanged?: McpListChangedOptions;
 }
 
 /**
- * Settings of the 2026-07-28 era.
+ * The `requestState` a 2026-07-28 `input_required` round hands the client, signed so it comes back unaltered.
  * @publicApi
  */
-export interface McpModernOptions {
+export interface McpRequestStateOptions {
   /**
-   * Key of the HMAC that protects `requestState` (multi round-trip requests): at least 32 characters, the same
-   * on every instance behind one URL. Default: a random key per process, with a boot warning (a retry that
-   * lands on another instance would then be refused).
+   * Key of the HMAC that protects `requestState`: at least 32 characters, the same on every instance behind one
+   * URL. Default: a random key per process, with a boot warning (a retry that lands on another instance would
+   * then be refused).
    */
-  requestStateSecret?: string;
+  secret?: string;
   /** How long the client may take to answer an `input_required` round, in ms (10 minutes). */
-  requestStateTtlMs?: number;
-  /**
-   * Lists whose changes you announce with `McpListChangedNotifier`: declares `listChanged` for them (both eras)
-   * and delivers the notifications to `subscriptions/listen` streams and legacy GET streams. Off by default.
-   */
-  listChanged?: { tools?: boolean; prompts?: boolean; resources?: boolean };
+  ttlMs?: number;
+}
+
+/**
+ * Lists whose changes you announce with `McpListChangedNotifier`: declares `listChanged` for them (both eras)
+ * and delivers the notifications to `subscriptions/listen` streams (2026-07-28) and the GET streams of
+ * 2025-era sessions. Each is off by default.
+ * @publicApi
+ */
+export interface McpListChangedOptions {
+  tools?: boolean;
+  prompts?: boolean;
+  resources?: boolean;
 }
 
 /**
@@ -183,9 +192,9 @@ export interface McpModuleExtras {
   path?: string;
   /** Register the module globally. */
   isGlobal?: boolean;
-  /** Legacy HTTP+SSE (2024-11-05) stream path (`/sse`); `false` turns legacy SSE off. */
+  /** 2024-11-05 HTTP+SSE stream path (`/sse`); `false` turns the 2024-11-05 HTTP+SSE transport off. */
   ssePath?: string | false;
-  /** Legacy HTTP+SSE message path (`/messages`). */
+  /** 2024-11-05 HTTP+SSE message path (`/messages`). */
   messagesPath?: string;
 }
 
@@ -216,6 +225,7 @@ export interface McpResolvedOptions extends Required<Pick<McpModuleOptions, 'nam
   jobs: Required<McpJobOptions>;
   idempotency: Required<McpIdempotencyOptions>;
   limits: Required<Omit<McpLimitOptions, 'rateLimit'>> & Pick<McpLimitOptions, 'rateLimit'>;
-  modern: { requestStateSecret?: string; requestStateTtlMs: number; listChanged: { tools: boolean; prompts: boolean; resources: boolean } };
+  requestState: { secret?: string; ttlMs: number };
+  listChanged: Required<McpListChangedOptions>;
   redis?: Required<McpRedisOptions>;
 }

@@ -60,7 +60,14 @@ const MCP_OPTION_KEYS: OptionKeys = {
   redis: { url: true, keyPrefix: true },
   jobs: { resultTtlMs: true, lockDurationMs: true, stalledIntervalMs: true, maxStalledCount: true, concurrency: true, maxQueuedPerTenant: true },
   idempotency: { ttlMs: true, maxKeysPerTenant: true },
-  modern: { requestStateSecret: true, requestStateTtlMs: true, listChanged: { tools: true, prompts: true, resources: true } },
+  requestState: { secret: true, ttlMs: true },
+  listChanged: { tools: true, prompts: true, resources: true },
+};
+
+/** Keys of earlier releases that are gone, each with what replaced it (checked before the did-you-mean). */
+const REMOVED_OPTION_KEYS: Readonly<Record<string, string>> = {
+  modern:
+    'was split into "requestState" ({ secret, ttlMs }: was modern.requestStateSecret and modern.requestStateTtlMs) and "listChanged" ({ tools, prompts, resources }: was modern.listChanged)',
 };
 
 /**
@@ -74,6 +81,7 @@ export function assertKnownOptionKeys(options: object): void {
 
 function checkLevel(value: object, keys: OptionKeys, path: string): void {
   for (const [key, member] of Object.entries(value)) {
+    if (path === '' && Object.hasOwn(REMOVED_OPTION_KEYS, key)) throw new McpConfigurationError(McpMessages.removedOption(key, REMOVED_OPTION_KEYS[key]));
     const known = Object.hasOwn(keys, key) ? keys[key] : undefined;
     if (known === undefined) throw unknownKey(path, key, Object.keys(keys));
     if (known instanceof EachItem) {

@@ -22,7 +22,8 @@ describe('resolveMcpOptions: unknown option keys', () => {
     [{ limits: { rateLimit: { limit: 1, window: 10 } } }, '"limits.rateLimit.window"', '"limits.rateLimit.windowMs"'],
     [{ auth: { jwt: { secret: 'x'.repeat(32), requireExpiry: false } } }, '"auth.jwt.requireExpiry"', '"auth.jwt.requireExp"'],
     [{ auth: { apiKeys: [{ key: 'k'.repeat(16), tenant: 't', scope: ['a'] }] } }, '"auth.apiKeys[0].scope"', '"auth.apiKeys[0].scopes"'],
-    [{ modern: { listChanged: { tool: true } } }, '"modern.listChanged.tool"', '"modern.listChanged.tools"'],
+    [{ listChanged: { tool: true } }, '"listChanged.tool"', '"listChanged.tools"'],
+    [{ requestState: { ttl: 1000 } }, '"requestState.ttl"', '"requestState.ttlMs"'],
     [{ streams: { maxBufferBytes: 1 } }, '"streams.maxBufferBytes"', '"streams.maxBufferedBytes"'],
     [{ jobs: { concurency: 2 } }, '"jobs.concurency"', '"jobs.concurrency"'],
     [{ toolTimeout: 5 }, '"toolTimeout"', '"toolTimeoutMs"'],
@@ -50,7 +51,8 @@ describe('resolveMcpOptions: unknown option keys', () => {
         idempotency: { ttlMs: 1000, maxKeysPerTenant: 10 },
         jobs: { maxQueuedPerTenant: 10, concurrency: 2 },
         auth: { jwt: { secret: 'x'.repeat(32), requireExp: true, maxTokenLifetimeSec: 3600 }, resourceMetadata: { resource: 'https://a.example/mcp', authorizationServers: ['https://as.example'] } },
-        modern: { listChanged: { tools: true } },
+        requestState: { secret: 's'.repeat(32), ttlMs: 1000 },
+        listChanged: { tools: true, prompts: true, resources: true },
       }),
     ).not.toThrow();
   });
@@ -67,5 +69,41 @@ describe('resolveMcpOptions: unknown option keys', () => {
 
   it('bounds an absurdly long unknown key in the message', () => {
     expect(messageOf({ ['x'.repeat(10_000)]: 1 }).length).toBeLessThan(1_000);
+  });
+});
+
+describe('resolveMcpOptions: requestState and listChanged', () => {
+  it('defaults: no secret (a random key per process), a 10-minute round, no list announced', () => {
+    const resolved = resolve({});
+    expect(resolved.requestState).toEqual({ secret: undefined, ttlMs: 600_000 });
+    expect(resolved.listChanged).toEqual({ tools: false, prompts: false, resources: false });
+  });
+
+  it('keeps a valid secret and TTL, and each list set to true', () => {
+    const resolved = resolve({ requestState: { secret: 's'.repeat(32), ttlMs: 60_000 }, listChanged: { prompts: true, tools: false } });
+    expect(resolved.requestState).toEqual({ secret: 's'.repeat(32), ttlMs: 60_000 });
+    expect(resolved.listChanged).toEqual({ tools: false, prompts: true, resources: false });
+  });
+
+  it('refuses a secret shorter than 32 characters, naming requestState.secret without echoing it', () => {
+    const message = messageOf({ requestState: { secret: 'short-secret' } });
+    expect(message).toContain('"requestState.secret"');
+    expect(message).not.toContain('short-secret');
+  });
+
+  it.each([
+    [{ requestState: { ttlMs: 0 } }, '"requestState.ttlMs"'],
+    [{ requestState: 'secret' }, '"requestState" must be an object'],
+    [{ listChanged: true }, '"listChanged" must be an object'],
+  ])('%j is refused: %s', (options, text) => {
+    expect(messageOf(options)).toContain(text);
+  });
+
+  it('refuses the option group `modern` of earlier releases, saying what replaced each of its keys', () => {
+    const message = messageOf({ modern: { requestStateSecret: 's'.repeat(32), requestStateTtlMs: 1000, listChanged: { tools: true } } });
+    expect(message).toContain('McpModule option "modern" is no longer accepted');
+    expect(message).toContain('split into "requestState"');
+    expect(message).toContain('"listChanged"');
+    expect(message).not.toContain('s'.repeat(32));
   });
 });

@@ -53,7 +53,8 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
       maxKeysPerTenant: positiveInteger('idempotency.maxKeysPerTenant', options.idempotency?.maxKeysPerTenant, 10_000),
     },
     redis: resolveRedis(options.redis),
-    modern: resolveModern(options.modern),
+    requestState: resolveRequestState(options.requestState),
+    listChanged: resolveListChanged(options.listChanged),
     allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
     allowedHosts: options.allowedHosts === undefined ? undefined : stringList('allowedHosts', options.allowedHosts).map((host) => host.toLowerCase()),
     limits: {
@@ -149,20 +150,25 @@ function resolveAuth(auth: McpAuthOptions | undefined): McpAuthOptions {
   };
 }
 
-/** The 2026-07-28 settings; a `requestStateSecret` too short for HMAC-SHA256 fails the boot. */
-function resolveModern(modern: McpModuleOptions['modern']): McpResolvedOptions['modern'] {
-  if (modern !== undefined && (modern === null || typeof modern !== 'object')) throw new McpConfigurationError(McpMessages.invalidOption('modern', 'must be an object'));
-  const secret = modern?.requestStateSecret;
+/** The `requestState` of 2026-07-28 input rounds; a `secret` too short for HMAC-SHA256 fails the boot. */
+function resolveRequestState(requestState: McpModuleOptions['requestState']): McpResolvedOptions['requestState'] {
+  if (requestState !== undefined && (requestState === null || typeof requestState !== 'object')) {
+    throw new McpConfigurationError(McpMessages.invalidOption('requestState', 'must be an object such as { secret: process.env.MCP_REQUEST_STATE_SECRET }'));
+  }
+  const secret = requestState?.secret;
   if (secret !== undefined && (typeof secret !== 'string' || secret.length < 32)) {
     // The value is a secret: name the option, never echo it.
-    throw new McpConfigurationError(McpMessages.invalidOption('modern.requestStateSecret', 'must be a string of at least 32 characters (HMAC-SHA256 needs 256 bits of key)'));
+    throw new McpConfigurationError(McpMessages.invalidOption('requestState.secret', 'must be a string of at least 32 characters (HMAC-SHA256 needs 256 bits of key)'));
   }
-  const listChanged = modern?.listChanged ?? {};
-  return {
-    requestStateSecret: secret,
-    requestStateTtlMs: positiveInteger('modern.requestStateTtlMs', modern?.requestStateTtlMs, 10 * 60_000),
-    listChanged: { tools: listChanged.tools === true, prompts: listChanged.prompts === true, resources: listChanged.resources === true },
-  };
+  return { secret, ttlMs: positiveInteger('requestState.ttlMs', requestState?.ttlMs, 10 * 60_000) };
+}
+
+/** Which lists announce their changes (both eras); each is off unless set to true. */
+function resolveListChanged(listChanged: McpModuleOptions['listChanged']): McpResolvedOptions['listChanged'] {
+  if (listChanged !== undefined && (listChanged === null || typeof listChanged !== 'object')) {
+    throw new McpConfigurationError(McpMessages.invalidOption('listChanged', 'must be an object such as { tools: true }'));
+  }
+  return { tools: listChanged?.tools === true, prompts: listChanged?.prompts === true, resources: listChanged?.resources === true };
 }
 
 /** The Redis connection: a redis:// or rediss:// URL (checked here, so a typo fails the boot, not a request). */

@@ -29,7 +29,7 @@ function sessionKey(id: string): string {
  */
 @Injectable()
 export class McpSessionService {
-  /** Called with the id of every session ended here (DELETE, or its legacy stream closing). */
+  /** Called with the id of every session ended here (DELETE, or its 2024-11-05 HTTP+SSE stream closing). */
   private readonly endListeners = new Set<(sessionId: string) => void>();
   constructor(
     @Inject(MCP_STORE) private readonly store: McpKeyValueStore,

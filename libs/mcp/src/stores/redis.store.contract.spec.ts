@@ -1,7 +1,7 @@
 import { McpRedisBus } from './redis-message.bus.js';
 import { McpRedisStore } from './redis.store.js';
-import { describeBusContract, describeStoreContract } from './testing/store-contract.js';
-import { startRedisServer, type RedisServerHandle } from './testing/redis-server.harness.js';
+import { describeBusContract, describeStoreContract } from '../testing-kit/store-contract.js';
+import { startRedisServer, type RedisServerHandle } from '../testing-kit/redis-server.harness.js';
 
 // One redis-server for the file; every store or bus pair gets its own key prefix, so tests never see each other.
 let server: RedisServerHandle;

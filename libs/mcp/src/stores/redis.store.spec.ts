@@ -2,8 +2,8 @@ import { jest } from '@jest/globals';
 import { McpRedisBus } from './redis-message.bus.js';
 import { McpRedisStore } from './redis.store.js';
 import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
-import { eventually } from './testing/eventually.js';
-import { startRedisServer, type RedisServerHandle } from './testing/redis-server.harness.js';
+import { eventually } from '../testing-kit/eventually.js';
+import { startRedisServer, type RedisServerHandle } from '../testing-kit/redis-server.harness.js';
 
 /** A logger that records instead of printing. */
 function quietLogger() {

@@ -18,6 +18,7 @@ export const McpMessages = {
   invalidOption: (option: string, problem: string) => `McpModule option "${option}" ${problem}.`,
   unknownOption: (option: string, closest: string | undefined, known: readonly string[]) =>
     `McpModule option ${JSON.stringify(option.slice(0, 100))} is unknown; ${closest === undefined ? `the options at this level are ${known.join(', ')}.` : `did you mean "${closest}"?`}`,
+  removedOption: (option: string, replacement: string) => `McpModule option "${option}" is no longer accepted: it ${replacement}.`,
   toolFailed: (tool: string, requestId: unknown) => `Tool "${tool}" failed (request ${clientText(requestId)})`,
   toolAnsweredError: (tool: string, code: string, requestId: unknown) => `Tool "${tool}" answered ${code} (request ${clientText(requestId)})`,
   stdioCredentialsMissing: (name: string) => `${name} is not set: this server requires authentication; set ${name} to an API key or access token`,

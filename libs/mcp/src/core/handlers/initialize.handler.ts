@@ -4,7 +4,7 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import { JsonRpcErrorCode } from '../json-rpc/json-rpc-error-codes.js';
 import { McpCapabilities } from '../mcp-capabilities.js';
 import { McpProtocolError } from '../errors/protocol-error.js';
-import { negotiateProtocolVersion } from '../protocol-versions.js';
+import { negotiateProtocolVersion, revisionHas } from '../protocol-revisions.js';
 import type { McpCall, McpMethodHandler } from '../method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../method-handler.decorator.js';
 
@@ -24,10 +24,10 @@ export class InitializeHandler implements McpMethodHandler {
     if (options.description) this.serverInfo.description = options.description;
   }
 
-  /** Tasks exist from 2025-11-25 on: older sessions are not offered them. */
+  /** Tasks exist where the revisions table says so (2025-11-25): other sessions are not offered them. */
   private capabilitiesFor(version: string): Record<string, unknown> {
     const all = this.capabilities.toJSON();
-    if (!all.tasks || version >= '2025-11-25') return all;
+    if (!all.tasks || revisionHas(version, 'tasks')) return all;
     const { tasks: _tasks, ...rest } = all;
     return rest;
   }

@@ -6,7 +6,7 @@ import { META } from './rev-2026-07-28.constants.js';
  * The per-request `_meta` envelope of a 2026-07-28 request: everything a request says about its client, read
  * from the request itself and never from an earlier one (there is no session).
  */
-export interface McpModernEnvelope {
+export interface McpRev20260728Envelope {
   readonly protocolVersion: string;
   /** `ClientCapabilities` this request may rely on (`{}`: none of the optional ones). */
   readonly clientCapabilities: Record<string, unknown>;
@@ -30,13 +30,13 @@ export function metaOf(params: unknown): Record<string, unknown> | undefined {
   return isPlainObject(meta) ? meta : undefined;
 }
 
-/** A "claim": `params._meta` holds the protocol-version key, whatever its value. Claims route to the modern era. */
+/** A "claim": `params._meta` holds the protocol-version key, whatever its value. Claims route to the 2026-07-28 era. */
 export function hasVersionClaim(params: unknown): boolean {
   const meta = metaOf(params);
   return meta !== undefined && META.protocolVersion in meta;
 }
 
-/** The required envelope keys missing from some params (for the -32602 of a claim-less modern request). */
+/** The required envelope keys missing from some params (for the -32602 of a claim-less 2026-07-28 request). */
 export function missingEnvelopeKeys(params: unknown): string[] {
   const meta = metaOf(params);
   if (!meta) return ['_meta'];
@@ -49,7 +49,7 @@ const CAPABILITY_OBJECTS = ['roots', 'sampling', 'elicitation', 'experimental', 
  * Reads and checks the envelope of a claiming request. `logLevel` is checked separately (its failure is an
  * in-band -32602, not an envelope refusal), see {@link envelopeLogLevel}.
  */
-export function readEnvelope(params: unknown): { ok: true; envelope: McpModernEnvelope } | { ok: false; issue: EnvelopeIssue } {
+export function readEnvelope(params: unknown): { ok: true; envelope: McpRev20260728Envelope } | { ok: false; issue: EnvelopeIssue } {
   const meta = metaOf(params);
   if (!meta) return { ok: false, issue: { key: '_meta', problem: 'missing' } };
   const version = meta[META.protocolVersion];

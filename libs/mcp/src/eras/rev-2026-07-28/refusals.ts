@@ -3,14 +3,15 @@ import type { JsonRpcErrorObject } from '../../core/json-rpc/json-rpc.types.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
 import type { EnvelopeIssue } from './envelope.js';
-import { MODERN_PROTOCOL_VERSIONS, ModernErrorCode } from './rev-2026-07-28.constants.js';
+import { REV_2026_07_28_VERSIONS } from '../../core/protocol-revisions.js';
+import { Rev20260728ErrorCode } from './rev-2026-07-28.constants.js';
 
 /**
  * A refusal of a 2026-07-28 request before it reaches a handler, with the HTTP status the revision assigns it
  * (400 for envelope, header, version and capability problems; 404 for unknown methods). Over stdio only the
  * JSON-RPC error travels.
  */
-export class McpModernRefusal extends McpProtocolError {
+export class McpRev20260728Refusal extends McpProtocolError {
   constructor(
     readonly status: number,
     code: number,
@@ -18,31 +19,31 @@ export class McpModernRefusal extends McpProtocolError {
     data?: unknown,
   ) {
     super(code, message, data);
-    this.name = 'McpModernRefusal';
+    this.name = 'McpRev20260728Refusal';
   }
 }
 
-/** The refusals of the modern request ladder, one builder per case. */
-export const ModernRefusals = {
-  invalidRequest: (reason: string) => new McpModernRefusal(400, JsonRpcErrorCode.INVALID_REQUEST, `Invalid Request: ${reason}`),
+/** The refusals of the 2026-07-28 request ladder, one builder per case. */
+export const Rev20260728Refusals = {
+  invalidRequest: (reason: string) => new McpRev20260728Refusal(400, JsonRpcErrorCode.INVALID_REQUEST, `Invalid Request: ${reason}`),
   invalidEnvelope: (issue: EnvelopeIssue) =>
-    new McpModernRefusal(400, JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: _meta envelope key ${issue.key}: ${issue.problem}`, { envelope: issue }),
+    new McpRev20260728Refusal(400, JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: _meta envelope key ${issue.key}: ${issue.problem}`, { envelope: issue }),
   missingEnvelope: (missing: readonly string[]) =>
-    new McpModernRefusal(400, JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: a 2026-07-28 request needs the _meta envelope key(s) ${missing.join(', ')}`, {
+    new McpRev20260728Refusal(400, JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: a 2026-07-28 request needs the _meta envelope key(s) ${missing.join(', ')}`, {
       envelope: { missing },
     }),
   headerMismatch: (header: string, problem: string) =>
-    new McpModernRefusal(400, ModernErrorCode.HEADER_MISMATCH, `Header mismatch: ${problem}`, { mismatch: { header, problem } }),
+    new McpRev20260728Refusal(400, Rev20260728ErrorCode.HEADER_MISMATCH, `Header mismatch: ${problem}`, { mismatch: { header, problem } }),
   unsupportedVersion: (requested: string) =>
-    new McpModernRefusal(400, ModernErrorCode.UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${clientText(requested)}`, {
-      supported: [...MODERN_PROTOCOL_VERSIONS],
+    new McpRev20260728Refusal(400, Rev20260728ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${clientText(requested)}`, {
+      supported: [...REV_2026_07_28_VERSIONS],
       requested: clientText(requested),
     }),
   missingCapability: (requiredCapabilities: Record<string, unknown>) =>
-    new McpModernRefusal(400, ModernErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${describe(requiredCapabilities)}`, {
+    new McpRev20260728Refusal(400, Rev20260728ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${describe(requiredCapabilities)}`, {
       requiredCapabilities,
     }),
-  methodNotFound: (method: string) => new McpModernRefusal(404, JsonRpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${clientText(method)}`),
+  methodNotFound: (method: string) => new McpRev20260728Refusal(404, JsonRpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${clientText(method)}`),
 } as const;
 
 function describe(capabilities: Record<string, unknown>): string {
@@ -52,12 +53,12 @@ function describe(capabilities: Record<string, unknown>): string {
 }
 
 /**
- * The HTTP status of a JSON-RPC error a modern request ended with: handler errors stay in-band on 200, except
+ * The HTTP status of a JSON-RPC error a 2026-07-28 request ended with: handler errors stay in-band on 200, except
  * method-not-found (404: the method or its feature is not served) and a missing client capability (400, which
  * the spec attaches to the error itself).
  */
-export function modernHttpStatus(error: JsonRpcErrorObject): number {
+export function rev20260728HttpStatus(error: JsonRpcErrorObject): number {
   if (error.code === JsonRpcErrorCode.METHOD_NOT_FOUND) return 404;
-  if (error.code === ModernErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY) return 400;
+  if (error.code === Rev20260728ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY) return 400;
   return 200;
 }

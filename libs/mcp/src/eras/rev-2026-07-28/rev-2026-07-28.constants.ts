@@ -1,20 +1,7 @@
-/** Wire constants of protocol revision 2026-07-28 (the stateless "modern" era). */
-
-/** Modern revisions this server serves, newest first (what `server/discover` advertises). @publicApi */
-export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
-
-/** The first modern revision: revision strings compare lexically, so anything at or above it is modern. */
-export const FIRST_MODERN_PROTOCOL_VERSION = '2026-07-28';
-
-/** Whether a revision string names the modern era (also true for unknown future strings such as `v999.0.0`). */
-export function isModernRevision(version: string): boolean {
-  return version >= FIRST_MODERN_PROTOCOL_VERSION;
-}
-
-/** Whether this server serves a revision in the modern era (it is in {@link MODERN_PROTOCOL_VERSIONS}). */
-export function isServedModernRevision(version: unknown): boolean {
-  return typeof version === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version);
-}
+/**
+ * Wire constants of protocol revision 2026-07-28 (the stateless era). Which revisions belong to the era is in
+ * the revisions table, core/protocol-revisions.ts.
+ */
 
 /** The per-request `_meta` envelope keys. */
 export const META = {
@@ -30,14 +17,14 @@ export const META = {
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** Error codes the revision adds (-32020 … -32022); nothing else in -32020 … -32099 may be used. */
-export const ModernErrorCode = {
+export const Rev20260728ErrorCode = {
   HEADER_MISMATCH: -32020,
   MISSING_REQUIRED_CLIENT_CAPABILITY: -32021,
   UNSUPPORTED_PROTOCOL_VERSION: -32022,
 } as const;
 
 /** HTTP request headers of the revision, lower-case as Node exposes them. */
-export const ModernHeader = {
+export const Rev20260728Header = {
   protocolVersion: 'mcp-protocol-version',
   method: 'mcp-method',
   name: 'mcp-name',
@@ -58,8 +45,8 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Methods the modern era serves through the shared dispatcher (when their feature is declared). Everything else
- * a modern request names — removed methods (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`,
+ * Methods the 2026-07-28 era serves through the shared dispatcher (when their feature is declared). Everything else
+ * a 2026-07-28 request names — removed methods (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`,
  * `tasks/result`...) included — is an unknown method: HTTP 404, -32601.
  */
 export const DISPATCHED_METHODS: ReadonlySet<string> = new Set([

@@ -2,7 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { McpRev20260728Server } from './rev-2026-07-28.server.js';
 import { McpClientInput } from './mrtr/mcp-client-input.service.js';
 import { McpRequestStateCodec } from './mrtr/request-state.codec.js';
-import { McpLegacySessionTracker } from './subscriptions/legacy-session.tracker.js';
+import { McpRev20251125SessionTracker } from './subscriptions/rev-2025-11-25-sessions.tracker.js';
 import { McpListenService } from './subscriptions/listen.service.js';
 import { McpListChangedNotifier } from './subscriptions/mcp-list-changed.notifier.js';
 import { MCP_TASK_CHANNELS } from '../../features/tasks/task-channel.interface.js';
@@ -12,7 +12,7 @@ import { McpRev20260728TaskChannels } from './tasks/task-channels.js';
 import { McpRev20260728TasksExtension } from './tasks/rev-2026-07-28.tasks-extension.js';
 
 /** Everything the 2026-07-28 era adds to `McpModule` (its transport adapters are listed with the transports). */
-export const MCP_MODERN_PROVIDERS: Provider[] = [
+export const MCP_REV_2026_07_28_PROVIDERS: Provider[] = [
   McpRequestStateCodec,
   McpClientInput,
   McpTaskSupportRegistry,
@@ -22,7 +22,7 @@ export const MCP_MODERN_PROVIDERS: Provider[] = [
   { provide: MCP_TASK_CHANNELS, useExisting: McpRev20260728TaskChannels },
   McpRev20260728TasksExtension,
   McpListenService,
-  McpLegacySessionTracker,
+  McpRev20251125SessionTracker,
   McpListChangedNotifier,
   McpRev20260728Server,
 ];

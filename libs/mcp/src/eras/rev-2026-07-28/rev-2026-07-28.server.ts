@@ -16,11 +16,12 @@ import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import { ownerOf } from '../../sessions/mcp-session.service.js';
-import { hasInvalidLogLevel, isPlainObject, type McpModernEnvelope } from './envelope.js';
+import { hasInvalidLogLevel, isPlainObject, type McpRev20260728Envelope } from './envelope.js';
 import { paramHeaderMismatch, scanParamHeaders, type McpParamHeader } from './header-values.js';
-import { McpModernRefusal, modernHttpStatus, ModernRefusals } from './refusals.js';
-import { ModernMessages } from './rev-2026-07-28.messages.js';
-import { CACHEABLE_METHODS, DISPATCHED_METHODS, INPUT_REQUIRED_METHODS, META, MODERN_PROTOCOL_VERSIONS, TASKS_EXTENSION } from './rev-2026-07-28.constants.js';
+import { McpRev20260728Refusal, rev20260728HttpStatus, Rev20260728Refusals } from './refusals.js';
+import { Rev20260728Messages } from './rev-2026-07-28.messages.js';
+import { REV_2026_07_28_VERSIONS } from '../../core/protocol-revisions.js';
+import { CACHEABLE_METHODS, DISPATCHED_METHODS, INPUT_REQUIRED_METHODS, META, TASKS_EXTENSION } from './rev-2026-07-28.constants.js';
 import { McpClientInput } from './mrtr/mcp-client-input.service.js';
 import { McpInputRound } from './mrtr/input-round.js';
 import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';
@@ -29,7 +30,7 @@ import { McpRev20260728TasksExtension } from './tasks/rev-2026-07-28.tasks-exten
 /** A 2026-07-28 request that passed the era router's envelope and header checks. */
 export interface McpRev20260728Call {
   readonly request: JsonRpcRequest;
-  readonly envelope: McpModernEnvelope;
+  readonly envelope: McpRev20260728Envelope;
 }
 
 /** What the transport contributes to one 2026-07-28 request. */
@@ -85,7 +86,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     for (const descriptor of this.registry.listDescriptors()) {
       const scan = scanParamHeaders(descriptor.inputSchema);
-      if (!scan.ok) throw new McpConfigurationError(ModernMessages.invalidParamHeader(descriptor.name, scan.problem));
+      if (!scan.ok) throw new McpConfigurationError(Rev20260728Messages.invalidParamHeader(descriptor.name, scan.problem));
       if (scan.headers.length > 0) this.paramHeaders.set(descriptor.name, scan.headers);
       if ((this.registry.get(descriptor.name)?.scopes.length ?? 0) > 0) this.scopedTools = true;
     }
@@ -98,7 +99,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
 
   /** Capabilities as the revision defines them: what is served, `tasks` as an extension rather than a key. */
   serverCapabilities(): Record<string, unknown> {
-    const { tasks: _legacyTasks, ...served } = structuredClone(this.capabilities.toJSON()) as Record<string, Record<string, unknown>>;
+    const { tasks: _tasks20251125, ...served } = structuredClone(this.capabilities.toJSON()) as Record<string, Record<string, unknown>>;
     const capabilities: Record<string, unknown> = served;
     if (this.tasks.enabled) capabilities.extensions = { ...(capabilities.extensions as object | undefined), [TASKS_EXTENSION]: {} };
     return capabilities;
@@ -111,13 +112,13 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       return await this.route(call, channel);
     } catch (error) {
       // Only the era's own checks before dispatch throw (everything past them is answered by the dispatcher).
-      if (error instanceof McpModernRefusal) return { status: error.status, response: errorResponse(request.id, error.toJsonRpcError()) };
+      if (error instanceof McpRev20260728Refusal) return { status: error.status, response: errorResponse(request.id, error.toJsonRpcError()) };
       if (error instanceof McpProtocolError) return this.failure(request, error.toJsonRpcError());
       throw error;
     }
   }
 
-  /** Adds what every modern result carries: `resultType`, the server identity, caching hints where they belong. */
+  /** Adds what every 2026-07-28 result carries: `resultType`, the server identity, caching hints where they belong. */
   shapeResult(method: string, result: Record<string, unknown>, principal: McpPrincipal | undefined): Record<string, unknown> {
     const shaped: Record<string, unknown> = { ...result };
     if (method === 'tools/list' && Array.isArray(shaped.tools)) {
@@ -143,7 +144,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${META.logLevel} must be an RFC 5424 level (debug ... emergency)`);
     }
     const own = OWN_METHODS.has(request.method) ? this.ownMethod(call, channel) : undefined;
-    if (!own && !DISPATCHED_METHODS.has(request.method)) throw ModernRefusals.methodNotFound(request.method);
+    if (!own && !DISPATCHED_METHODS.has(request.method)) throw Rev20260728Refusals.methodNotFound(request.method);
     if (request.method === 'tools/call') {
       const tool = typeof params.name === 'string' ? this.registry.get(params.name) : undefined;
       if (tool) this.checkParamHeaders(tool, params, channel);
@@ -162,7 +163,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       request.method === 'server/discover'
         ? () => this.discover()
         : async () => {
-            if (!this.tasks.enabled) throw ModernRefusals.methodNotFound(request.method);
+            if (!this.tasks.enabled) throw Rev20260728Refusals.methodNotFound(request.method);
             this.tasks.assertDeclared(envelope);
             const params = request.params ?? {};
             if (request.method === 'tasks/get') return this.tasks.get(params.taskId, channel.principal);
@@ -174,7 +175,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
 
   /** `server/discover`: the revisions, capabilities and instructions of this server. */
   private discover(): Record<string, unknown> {
-    const result: Record<string, unknown> = { supportedVersions: [...MODERN_PROTOCOL_VERSIONS], capabilities: this.serverCapabilities() };
+    const result: Record<string, unknown> = { supportedVersions: [...REV_2026_07_28_VERSIONS], capabilities: this.serverCapabilities() };
     if (this.options.instructions) result.instructions = this.options.instructions;
     return result;
   }
@@ -196,7 +197,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       // logs nothing, and the round's record decides the answer.
       onInputRequired: () => this.dispatcher.cancel(channel.cancellationScope, request.id, 'input required'),
     });
-    const { inputResponses: _responses, requestState: _state, task: _legacyTask, ...params } = request.params ?? {};
+    const { inputResponses: _responses, requestState: _state, task: _task20251125, ...params } = request.params ?? {};
     const context: McpRequestContext = {
       transport: channel.transport,
       protocolVersion: envelope.protocolVersion,
@@ -214,7 +215,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`);
     }
     if (round.asked.size > 0 && input) return this.inputRequired(request, round, input.round, channel.principal);
-    if (round.missing && !(answer && 'result' in answer)) throw ModernRefusals.missingCapability(round.missing);
+    if (round.missing && !(answer && 'result' in answer)) throw Rev20260728Refusals.missingCapability(round.missing);
     if (!answer) return undefined;
     if ('error' in answer) return this.failure(request, answer.error);
     return this.complete(request, answer.result, channel.principal);
@@ -311,11 +312,11 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     const declared = this.paramHeaders.get(tool.name);
     if (!declared || !channel.header) return;
     const mismatch = paramHeaderMismatch(declared, params.arguments, channel.header);
-    if (mismatch) throw ModernRefusals.headerMismatch('Mcp-Param', mismatch);
+    if (mismatch) throw Rev20260728Refusals.headerMismatch('Mcp-Param', mismatch);
   }
 
   /** Logs only for requests that asked for them (`_meta` logLevel); never a request on a response stream. */
-  private requestStream(send: (message: JsonRpcMessage) => void, envelope: McpModernEnvelope): (message: JsonRpcMessage) => void {
+  private requestStream(send: (message: JsonRpcMessage) => void, envelope: McpRev20260728Envelope): (message: JsonRpcMessage) => void {
     return (message) => {
       if (!('method' in message) || 'id' in message) return;
       if (message.method === 'notifications/message' && envelope.logLevel === undefined) return;
@@ -334,7 +335,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       const uri = isPlainObject(error.data) && typeof error.data.uri === 'string' ? error.data.uri : request.params?.uri;
       shaped = { code: JsonRpcErrorCode.INVALID_PARAMS, message: 'Resource not found', data: { uri } };
     }
-    return { status: modernHttpStatus(shaped), response: errorResponse(request.id, shaped) };
+    return { status: rev20260728HttpStatus(shaped), response: errorResponse(request.id, shaped) };
   }
 
   /** `private` where the answer may depend on who asks (scoped tool lists, resource contents with a caller). */

@@ -11,7 +11,7 @@ const RESOURCE_UPDATED_CHANNEL = 'resources:updated';
  * Tells subscribed clients that a resource changed. Inject it wherever the data changes.
  *
  * A session's subscriptions live on the instance that received its `resources/subscribe`; over Streamable HTTP
- * the notification goes to the session's GET stream on whichever instance holds it, over legacy SSE and stdio
+ * the notification goes to the session's GET stream on whichever instance holds it, over 2024-11-05 HTTP+SSE and stdio
  * on the connection. With several instances (the `redis` option) a change is also announced on the message
  * bus, so every instance notifies the sessions that subscribed through it.
  * @publicApi

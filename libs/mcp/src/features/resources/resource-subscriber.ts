@@ -21,7 +21,7 @@ export function subscriberFor(context: McpRequestContext, streams: McpSessionStr
     if (sessionId === undefined) return undefined;
     return { key: `http:${sessionId}`, deliver: (message) => streams.notifySession(sessionId, message) };
   }
-  // Legacy SSE and stdio have one channel for the whole connection, and a request's `send` writes to it.
+  // The 2024-11-05 HTTP+SSE transport and stdio have one channel for the whole connection, and a request's `send` writes to it.
   const key = sessionId ?? context.cancellationScope;
   if (key === undefined || !send) return undefined;
   return {

@@ -95,7 +95,7 @@ describe('subscriberFor', () => {
   });
 
   it.each<[string, McpRequestContext['transport'], Partial<McpRequestContext>, string]>([
-    ['legacy SSE', 'sse', { sessionId: 'legacy-1', cancellationScope: 'legacy-1' }, 'sse:legacy-1'],
+    ['2024-11-05 HTTP+SSE', 'sse', { sessionId: 'sse-1', cancellationScope: 'sse-1' }, 'sse:sse-1'],
     ['stdio', 'stdio', { cancellationScope: 'stdio' }, 'stdio:stdio'],
   ])('over %s, delivers on the connection', (_label, transport, extra, key) => {
     const written: JsonRpcMessage[] = [];
@@ -110,12 +110,12 @@ describe('subscriberFor', () => {
     const ended = sessions();
     const subscriptions = new McpResourceSubscriptions(ended as unknown as McpSessionService);
     const http = recorder('http:s1');
-    const legacy = recorder('sse:s2');
+    const sseSubscriber = recorder('sse:s2');
     subscriptions.subscribe('test://a', http);
-    subscriptions.subscribe('test://a', legacy);
+    subscriptions.subscribe('test://a', sseSubscriber);
     ended.end('s1');
     expect(subscriptions.deliver('test://a', UPDATED)).toBe(1);
     expect(http.received).toEqual([]);
-    expect(legacy.received).toEqual([UPDATED]);
+    expect(sseSubscriber.received).toEqual([UPDATED]);
   });
 });

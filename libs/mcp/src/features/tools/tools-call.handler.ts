@@ -6,6 +6,7 @@ import { McpCallPipeline } from '../../execution/mcp-call.pipeline.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
+import { revisionHas } from '../../core/protocol-revisions.js';
 import { McpClientRequests } from '../../core/client-requests.js';
 import type { McpCallToolResult } from '../../core/results/content.types.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
@@ -70,7 +71,7 @@ export class ToolsCallHandler implements McpMethodHandler {
    * that negotiated tasks; a tool without task support answers -32601; older sessions ignore the param.
    */
   private wantsTask(tool: McpToolDefinition, call: McpCall): boolean {
-    if (!isPlainObject(call.params.task) || call.context.protocolVersion < '2025-11-25' || !this.registry.hasJobs) return false;
+    if (!isPlainObject(call.params.task) || !revisionHas(call.context.protocolVersion, 'tasks') || !this.registry.hasJobs) return false;
     if (!tool.job) throw new McpProtocolError(JsonRpcErrorCode.METHOD_NOT_FOUND, `Tool ${tool.name} does not support task-augmented calls`);
     return true;
   }

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { EraClaim } from '../../eras/era-router.js';
 import { stripOws } from '../../eras/rev-2026-07-28/header-values.js';
-import { ModernHeader } from '../../eras/rev-2026-07-28/rev-2026-07-28.constants.js';
+import { Rev20260728Header } from '../../eras/rev-2026-07-28/rev-2026-07-28.constants.js';
 import { headerOf } from './incoming-json.js';
 
 /**
@@ -10,12 +10,12 @@ import { headerOf } from './incoming-json.js';
  * pinned: every POST is classified on its own.
  */
 export function classifyHttpPost(request: Request, body: unknown): EraClaim {
-  const protocolVersion = optional(headerOf(request, ModernHeader.protocolVersion));
+  const protocolVersion = optional(headerOf(request, Rev20260728Header.protocolVersion));
   return {
     message: body,
     channelRevision: protocolVersion,
     pinned: false,
-    headers: { protocolVersion, method: optional(headerOf(request, ModernHeader.method)), name: headerOf(request, ModernHeader.name) },
+    headers: { protocolVersion, method: optional(headerOf(request, Rev20260728Header.method)), name: headerOf(request, Rev20260728Header.name) },
   };
 }
 

@@ -8,8 +8,8 @@ import type { JsonRpcRequest } from '../../core/json-rpc/json-rpc.types.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import type { EraRoute } from '../../eras/era-router.js';
-import type { McpModernEnvelope } from '../../eras/rev-2026-07-28/envelope.js';
-import { McpModernRefusal, modernHttpStatus } from '../../eras/rev-2026-07-28/refusals.js';
+import type { McpRev20260728Envelope } from '../../eras/rev-2026-07-28/envelope.js';
+import { McpRev20260728Refusal, rev20260728HttpStatus } from '../../eras/rev-2026-07-28/refusals.js';
 import { McpRev20260728Server, type McpRev20260728Channel } from '../../eras/rev-2026-07-28/rev-2026-07-28.server.js';
 import { McpListenService, type ListenHandle } from '../../eras/rev-2026-07-28/subscriptions/listen.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
@@ -41,7 +41,7 @@ export class McpHttpRev20260728Handler {
     await this.call(request, response, route.request, route.envelope);
   }
 
-  private async call(request: Request, response: Response, rpc: JsonRpcRequest, envelope: McpModernEnvelope): Promise<void> {
+  private async call(request: Request, response: Response, rpc: JsonRpcRequest, envelope: McpRev20260728Envelope): Promise<void> {
     const principal = principalOf(request);
     const canStream = /text\/event-stream/i.test(headerOf(request, 'accept') ?? '');
     const reply = new PostReply(response, this.hub, principal?.tenant ?? DEFAULT_TENANT, undefined, canStream, undefined);
@@ -67,7 +67,7 @@ export class McpHttpRev20260728Handler {
   }
 
   /** `subscriptions/listen`: an SSE stream that starts with the acknowledgement and stays open. */
-  private listen(request: Request, response: Response, rpc: JsonRpcRequest, envelope: McpModernEnvelope): void {
+  private listen(request: Request, response: Response, rpc: JsonRpcRequest, envelope: McpRev20260728Envelope): void {
     const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
     if (!this.hub.hasRoomFor(tenant)) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { id: rpc.id, retryAfterMs: STREAM_RETRY_AFTER_MS });
     let handle: ListenHandle | undefined;
@@ -95,7 +95,7 @@ export class McpHttpRev20260728Handler {
       );
     } catch (error) {
       if (!(error instanceof McpProtocolError)) throw error;
-      const status = error instanceof McpModernRefusal ? error.status : modernHttpStatus(error.toJsonRpcError());
+      const status = error instanceof McpRev20260728Refusal ? error.status : rev20260728HttpStatus(error.toJsonRpcError());
       sendJson(response, status, errorResponse(rpc.id, error.toJsonRpcError()));
     }
   }

@@ -9,7 +9,7 @@ import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
-import { DEFAULT_HTTP_PROTOCOL_VERSION, isAtLeast, isSupportedProtocolVersion } from '../../core/protocol-versions.js';
+import { DEFAULT_HTTP_PROTOCOL_VERSION, isSupportedProtocolVersion, revisionHas } from '../../core/protocol-revisions.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
@@ -21,7 +21,7 @@ import type { SseWriter } from './sse-writer.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
 import { routeMessage } from '../../eras/era-router.js';
-import { McpLegacySessionTracker } from '../../eras/rev-2026-07-28/subscriptions/legacy-session.tracker.js';
+import { McpRev20251125SessionTracker } from '../../eras/rev-2026-07-28/subscriptions/rev-2025-11-25-sessions.tracker.js';
 import { classifyHttpPost } from './http-era.classifier.js';
 import { McpHttpRev20260728Handler } from './http-rev-2026-07-28.handler.js';
 import { PostReply } from './post-reply.js';
@@ -46,7 +46,7 @@ export class McpHttpTransport {
     private readonly auth: McpAuthService,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly rev20260728: McpHttpRev20260728Handler,
-    private readonly sessionTracker: McpLegacySessionTracker,
+    private readonly sessionTracker: McpRev20251125SessionTracker,
   ) {}
 
   async handlePost(request: Request, response: Response): Promise<void> {
@@ -80,7 +80,7 @@ export class McpHttpTransport {
     }
     const protocolVersion = headerVersion && isSupportedProtocolVersion(headerVersion) ? headerVersion : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
     const tenant = principal?.tenant ?? DEFAULT_TENANT;
-    const reply = new PostReply(response, this.hub, tenant, session?.id, /text\/event-stream/i.test(accept ?? ''), isAtLeast(protocolVersion, '2025-11-25') ? this.options.streams.retryMs : undefined);
+    const reply = new PostReply(response, this.hub, tenant, session?.id, /text\/event-stream/i.test(accept ?? ''), revisionHas(protocolVersion, 'priming') ? this.options.streams.retryMs : undefined);
     const context = this.context(protocolVersion, principal, session, reply);
 
     if (Array.isArray(body)) return this.handleBatch(body, context, response);
@@ -173,10 +173,10 @@ export class McpHttpTransport {
     };
   }
 
-  /** Batches exist only in 2025-03-26; other revisions answer an array with -32600. */
+  /** Batches exist only where the revisions table allows them (2025-03-26); other revisions answer an array with -32600. */
   private async handleBatch(messages: unknown[], context: McpRequestContext, response: Response): Promise<void> {
     if (
-      context.protocolVersion !== '2025-03-26' ||
+      !revisionHas(context.protocolVersion, 'batches') ||
       messages.length === 0 ||
       messages.length > this.options.limits.maxJsonCollectionSize ||
       messages.some((message) => methodOf(message) === 'initialize')
@@ -233,7 +233,7 @@ export class McpHttpTransport {
     );
     writer.open();
     stream.attach(writer);
-    if (isAtLeast(session.protocolVersion, '2025-11-25')) stream.prime(this.options.streams.retryMs);
+    if (revisionHas(session.protocolVersion, 'priming')) stream.prime(this.options.streams.retryMs);
     this.hub.setStandalone(session.id, stream);
   }
 }

@@ -3,8 +3,10 @@ import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js
 import { storeKey } from '../../stores/store-key.js';
 
 /**
- * What an instance can hold for a session and be reached for: the legacy SSE stream (where its POSTs are
+ * What an instance can hold for a session and be reached for: the 2024-11-05 HTTP+SSE stream (where its POSTs are
  * dispatched) or the Streamable HTTP GET stream (where its server notifications go).
+ * The kind `legacy-sse` is a wire value, part of the bus channel name (`mcp:route:legacy-sse:<id>`): it keeps
+ * its old name so that, during a rolling upgrade, instances of the previous release still reach these routes.
  */
 export type McpRoute = { kind: 'legacy-sse'; sessionId: string } | { kind: 'session-stream'; sessionId: string };
 

@@ -6,7 +6,7 @@ import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import { negotiateProtocolVersion } from '../../core/protocol-versions.js';
+import { HTTP_SSE_PROTOCOL_VERSION, negotiateProtocolVersion, revisionHas } from '../../core/protocol-revisions.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { sendHttpError, sendRefusal, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from '../http/http-json-rpc.responses.js';
@@ -16,9 +16,6 @@ import type { SseWriter } from '../http/sse-writer.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
 import { McpInstanceRouter, type McpRoute } from '../routing/mcp-instance.router.js';
 import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
-
-/** The revision HTTP+SSE clients speak until their initialize says otherwise. */
-const SSE_PROTOCOL_VERSION = '2024-11-05';
 
 /** A POST received by another instance for a stream held here, as it travels on the bus. */
 interface ForwardedPost {
@@ -55,7 +52,7 @@ export class McpHttpSseTransport {
     const principal = principalOf(request);
     const tenant = principal?.tenant ?? DEFAULT_TENANT;
     if (!this.hub.hasRoomFor(tenant)) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
-    const session = await this.sessions.create({ transport: 'sse', protocolVersion: SSE_PROTOCOL_VERSION, clientCapabilities: {}, principal });
+    const session = await this.sessions.create({ transport: 'sse', protocolVersion: HTTP_SSE_PROTOCOL_VERSION, clientCapabilities: {}, principal });
     if (!session) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { retryAfterMs: SESSION_RETRY_AFTER_MS });
     // Messages POSTed to other instances come here while the stream is open; held before the client learns the
     // messages URL, so none can arrive before.
@@ -82,8 +79,8 @@ export class McpHttpSseTransport {
     if (!session || session.transport !== 'sse') return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
     const body = await receiveJson(request, response, this.options.maxBodyBytes);
     if (body === receiveJson.NO_BODY) return;
-    // Batches exist only in 2025-03-26, and their length is bounded like any JSON collection.
-    if (Array.isArray(body) && (session.protocolVersion !== '2025-03-26' || body.length === 0 || body.length > this.options.limits.maxJsonCollectionSize)) {
+    // Batches exist only where the revisions table allows them (2025-03-26), and their length is bounded like any JSON collection.
+    if (Array.isArray(body) && (!revisionHas(session.protocolVersion, 'batches') || body.length === 0 || body.length > this.options.limits.maxJsonCollectionSize)) {
       return sendHttpError(response, 400, 'Invalid Request: JSON-RPC batches are not accepted here', { code: JsonRpcErrorCode.INVALID_REQUEST });
     }
     if (!writer) {

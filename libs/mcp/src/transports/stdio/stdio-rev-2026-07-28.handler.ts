@@ -4,7 +4,7 @@ import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../core/json-rpc/json-rpc.types.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
-import type { McpModernEnvelope } from '../../eras/rev-2026-07-28/envelope.js';
+import type { McpRev20260728Envelope } from '../../eras/rev-2026-07-28/envelope.js';
 import { isPlainObject } from '../../eras/rev-2026-07-28/envelope.js';
 import { McpRev20260728Server } from '../../eras/rev-2026-07-28/rev-2026-07-28.server.js';
 import { McpListenService, type ListenHandle } from '../../eras/rev-2026-07-28/subscriptions/listen.service.js';
@@ -47,7 +47,7 @@ export class McpStdioRev20260728Handler {
     state.listens.clear();
   }
 
-  async request(request: JsonRpcRequest, envelope: McpModernEnvelope, state: McpStdioRev20260728State, link: McpStdioLink): Promise<void> {
+  async request(request: JsonRpcRequest, envelope: McpRev20260728Envelope, state: McpStdioRev20260728State, link: McpStdioLink): Promise<void> {
     if (request.method === 'subscriptions/listen') return this.listen(request, envelope, state, link);
     const answer = await this.server.serve(
       { request, envelope },
@@ -71,7 +71,7 @@ export class McpStdioRev20260728Handler {
     this.dispatcher.cancel(state.cancellationScope, requestId, typeof params.reason === 'string' ? params.reason : undefined);
   }
 
-  private listen(request: JsonRpcRequest, envelope: McpModernEnvelope, state: McpStdioRev20260728State, link: McpStdioLink): void {
+  private listen(request: JsonRpcRequest, envelope: McpRev20260728Envelope, state: McpStdioRev20260728State, link: McpStdioLink): void {
     try {
       const handle = this.listens.open(request.id, request.params ?? {}, envelope, { send: link.send, end: link.send }, this.server.identity);
       state.listens.set(listenKey(request.id), handle);

@@ -8,7 +8,7 @@ import { errorResponse, parseErrorResponse } from '../../core/json-rpc/json-rpc.
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
-import { LATEST_PROTOCOL_VERSION, negotiateProtocolVersion } from '../../core/protocol-versions.js';
+import { LATEST_PROTOCOL_VERSION, negotiateProtocolVersion, revisionHas } from '../../core/protocol-revisions.js';
 import { methodOf } from '../http/incoming-json.js';
 import { routeMessage, type McpEra } from '../../eras/era-router.js';
 import { classifyStdioMessage } from './stdio-era.classifier.js';
@@ -105,8 +105,8 @@ export class McpStdioTransport {
       send,
     };
     if (Array.isArray(value)) {
-      // Batches exist only in 2025-03-26.
-      if (connection.protocolVersion !== '2025-03-26' || value.length === 0) {
+      // Batches exist only where the revisions table allows them (2025-03-26).
+      if (!revisionHas(connection.protocolVersion, 'batches') || value.length === 0) {
         return send(errorResponse(null, { code: JsonRpcErrorCode.INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not accepted here' }));
       }
       const answers = (await Promise.all(value.map((message) => this.dispatcher.dispatch(message, context)))).filter((answer) => answer !== undefined);

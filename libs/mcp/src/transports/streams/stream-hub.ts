@@ -102,7 +102,7 @@ export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeA
    * Wraps a response as an SSE connection with keep-alives, counted against `tenant` until the socket closes;
    * then it is forgotten and `onClose` runs. A reader that leaves more than `streams.maxBufferedBytes` unread
    * is cut (the socket closes, so the same happens); `streamId` names the stream in the warning (a connection
-   * without one, such as legacy SSE, gets a fresh id: session ids stay out of logs).
+   * without one, such as 2024-11-05 HTTP+SSE, gets a fresh id: session ids stay out of logs).
    */
   connect(response: import('express').Response, tenant: string, onClose: (writer: SseWriter) => void, streamId = newStreamId()): SseWriter {
     const maxBufferedBytes = this.options.streams.maxBufferedBytes;

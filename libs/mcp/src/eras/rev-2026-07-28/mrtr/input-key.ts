@@ -1,4 +1,4 @@
-/** Where `withMcpInputKey` records the key: a symbol, so it never reaches the wire or the legacy client. */
+/** Where `withMcpInputKey` records the key: a symbol, so it never reaches the wire or a 2025-era client. */
 export const MCP_INPUT_KEY = Symbol.for('nest-mcp/inputKey');
 
 /**

@@ -1,7 +1,7 @@
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 import { digestOf, McpRequestStateCodec, type McpRequestState } from './request-state.codec.js';
 
-const options = (secret: string | undefined, ttlMs = 60_000) => ({ modern: { requestStateSecret: secret, requestStateTtlMs: ttlMs, listChanged: {} } }) as unknown as McpResolvedOptions;
+const options = (secret: string | undefined, ttlMs = 60_000) => ({ requestState: { secret, ttlMs } }) as unknown as McpResolvedOptions;
 const state: McpRequestState = { owner: 'anonymous', method: 'tools/call', digest: digestOf({ name: 't', arguments: {} }), round: 2, answers: { 'elicit-1': { action: 'accept' } } };
 
 describe('McpRequestStateCodec (HMAC-protected requestState)', () => {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
-import { ModernMessages } from '../rev-2026-07-28.messages.js';
+import { Rev20260728Messages } from '../rev-2026-07-28.messages.js';
 
 /** What a `requestState` carries between rounds of one multi round-trip request. */
 export interface McpRequestState {
@@ -35,12 +35,12 @@ export class McpRequestStateCodec {
   private readonly ttlMs: number;
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions) {
-    this.ttlMs = options.modern.requestStateTtlMs;
-    if (options.modern.requestStateSecret !== undefined) {
-      this.key = Buffer.from(options.modern.requestStateSecret, 'utf8');
+    this.ttlMs = options.requestState.ttlMs;
+    if (options.requestState.secret !== undefined) {
+      this.key = Buffer.from(options.requestState.secret, 'utf8');
     } else {
       this.key = randomBytes(32);
-      new Logger('McpModule').warn(ModernMessages.randomRequestStateSecret());
+      new Logger('McpModule').warn(Rev20260728Messages.randomRequestStateSecret());
     }
   }
 

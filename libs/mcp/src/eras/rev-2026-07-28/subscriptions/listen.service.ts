@@ -5,8 +5,8 @@ import { McpCapabilities } from '../../../core/mcp-capabilities.js';
 import { McpProtocolError } from '../../../core/errors/protocol-error.js';
 import { McpResourceSubscriptions } from '../../../features/resources/resource-subscriptions.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../../core/session-streams.interface.js';
-import { isPlainObject, type McpModernEnvelope } from '../envelope.js';
-import { ModernRefusals } from '../refusals.js';
+import { isPlainObject, type McpRev20260728Envelope } from '../envelope.js';
+import { Rev20260728Refusals } from '../refusals.js';
 import { META, TASKS_EXTENSION } from '../rev-2026-07-28.constants.js';
 
 /** The notification filter of `subscriptions/listen` (what the client asks for, then what the server honours). */
@@ -70,12 +70,12 @@ export class McpListenService {
    * Opens a listen: sends the acknowledgement with the honoured subset, then delivers. Throws -32601 when
    * nothing is subscribable, -32602 for a missing filter, -32021 for `taskIds` without the tasks extension.
    */
-  open(id: JsonRpcId, params: Record<string, unknown>, envelope: McpModernEnvelope, sink: ListenSink, serverInfo: Record<string, unknown>): ListenHandle {
-    if (!this.available) throw ModernRefusals.methodNotFound('subscriptions/listen');
+  open(id: JsonRpcId, params: Record<string, unknown>, envelope: McpRev20260728Envelope, sink: ListenSink, serverInfo: Record<string, unknown>): ListenHandle {
+    if (!this.available) throw Rev20260728Refusals.methodNotFound('subscriptions/listen');
     const requested = params.notifications;
     if (!isPlainObject(requested)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: subscriptions/listen needs a notifications filter object');
     if (requested.taskIds !== undefined && !isPlainObject((envelope.clientCapabilities.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION])) {
-      throw ModernRefusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
+      throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
     }
     const listener: Listener = { id, key: `listen:${++this.sequence}`, filter: this.honoured(requested), sink, serverInfo };
     sink.send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: listener.filter, _meta: { [META.subscriptionId]: id } } });

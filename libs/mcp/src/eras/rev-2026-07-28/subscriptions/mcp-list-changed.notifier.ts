@@ -4,7 +4,7 @@ import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
 import { McpCapabilities } from '../../../core/mcp-capabilities.js';
 import { MCP_BUS, type McpMessageBus } from '../../../core/message-bus.interface.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../../core/session-streams.interface.js';
-import { McpLegacySessionTracker } from './legacy-session.tracker.js';
+import { McpRev20251125SessionTracker } from './rev-2025-11-25-sessions.tracker.js';
 import { McpListenService } from './listen.service.js';
 
 type ListKind = 'tools' | 'prompts' | 'resources';
@@ -12,12 +12,12 @@ const BUS_CHANNEL = 'lists:changed';
 
 /**
  * Announces that a list (tools, prompts, resources) changed: `notifications/<kind>/list_changed` goes to the
- * `subscriptions/listen` streams that asked for it (2026-07-28) and to the GET streams of legacy sessions,
+ * `subscriptions/listen` streams that asked for it (2026-07-28) and to the GET streams of 2025-era sessions,
  * on every instance when a message bus is configured. Enable the lists you announce with the module option
- * `modern.listChanged`, which declares `listChanged` for them; announcements of other lists are dropped.
+ * `listChanged`, which declares `listChanged` for them; announcements of other lists are dropped.
  * @publicApi
  * @example
- * // McpModule.forRoot({ ..., modern: { listChanged: { tools: true } } })
+ * // McpModule.forRoot({ ..., listChanged: { tools: true } })
  * constructor(private readonly lists: McpListChangedNotifier) {}
  * enableBetaTools() {
  *   this.flags.beta = true;
@@ -30,14 +30,14 @@ export class McpListChangedNotifier implements OnApplicationBootstrap {
     private readonly capabilities: McpCapabilities,
     private readonly listens: McpListenService,
     @Inject(MCP_SESSION_STREAMS) private readonly streams: McpSessionStreams,
-    private readonly legacySessions: McpLegacySessionTracker,
+    private readonly sessions20251125: McpRev20251125SessionTracker,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
   ) {}
 
   /** Declares `listChanged` once every feature has declared itself (a list that is not served stays undeclared). */
   async onApplicationBootstrap(): Promise<void> {
-    const wanted = this.options.modern.listChanged;
+    const wanted = this.options.listChanged;
     for (const kind of ['tools', 'prompts', 'resources'] as const) {
       if (wanted[kind] && this.capabilities.has(kind)) this.capabilities.declare(kind, { listChanged: true });
     }
@@ -70,6 +70,6 @@ export class McpListChangedNotifier implements OnApplicationBootstrap {
     this.listens.listChanged(kind);
     const message = { jsonrpc: '2.0' as const, method: `notifications/${kind}/list_changed` };
     // Every instance runs this (the change is broadcast), so each only writes to the streams it holds itself.
-    for (const sessionId of this.legacySessions.sessions()) this.streams.notifyHere(sessionId, message);
+    for (const sessionId of this.sessions20251125.sessions()) this.streams.notifyHere(sessionId, message);
   }
 }

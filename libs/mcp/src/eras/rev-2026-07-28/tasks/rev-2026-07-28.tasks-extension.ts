@@ -15,8 +15,8 @@ import { clientText } from '../../../core/client-text.js';
 import type { McpCallToolResult } from '../../../core/results/content.types.js';
 import type { McpJobRecord } from '../../../jobs/job.record.js';
 import { McpJobService } from '../../../jobs/mcp-job.service.js';
-import { isPlainObject, type McpModernEnvelope } from '../envelope.js';
-import { ModernRefusals } from '../refusals.js';
+import { isPlainObject, type McpRev20260728Envelope } from '../envelope.js';
+import { Rev20260728Refusals } from '../refusals.js';
 import { TASKS_EXTENSION } from '../rev-2026-07-28.constants.js';
 import { isValidInputResponse } from '../mrtr/input-responses.js';
 import { McpInputRound } from '../mrtr/input-round.js';
@@ -33,7 +33,7 @@ export interface TaskCallInput {
   readonly id: JsonRpcId;
   readonly tool: McpToolDefinition;
   readonly args: Record<string, unknown>;
-  readonly envelope: McpModernEnvelope;
+  readonly envelope: McpRev20260728Envelope;
   readonly principal?: McpPrincipal;
   readonly transport: 'http' | 'stdio';
   /** HTTP: answer 403 with a step-up challenge for missing scopes. */
@@ -89,16 +89,16 @@ export class McpRev20260728TasksExtension {
    * Whether this 2026-07-28 `tools/call` runs as a task: a job tool, called by a request that declares the
    * extension. A task-only tool called without it is refused with -32021 naming the extension.
    */
-  runsAsTask(tool: McpToolDefinition, envelope: McpModernEnvelope): boolean {
+  runsAsTask(tool: McpToolDefinition, envelope: McpRev20260728Envelope): boolean {
     if (!tool.job) return false;
     if (declaresTasks(envelope)) return true;
-    if (this.support.of(tool.name).required) throw ModernRefusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
+    if (this.support.of(tool.name).required) throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
     return false;
   }
 
   /** Refuses `tasks/*` from a request that did not declare the extension (before the task id is looked at). */
-  assertDeclared(envelope: McpModernEnvelope): void {
-    if (!declaresTasks(envelope)) throw ModernRefusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
+  assertDeclared(envelope: McpRev20260728Envelope): void {
+    if (!declaresTasks(envelope)) throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
   }
 
   /**
@@ -249,7 +249,7 @@ export class McpRev20260728TasksExtension {
     clearTimeout(timer);
     if (first === 'input' || round.interruptedRun) throw new PendingRound(round);
     // A capability the request lacks, before any task exists, is the request's error (-32021).
-    if (first === 'finished' && round.missing && 'error' in (await finished)) throw ModernRefusals.missingCapability(round.missing);
+    if (first === 'finished' && round.missing && 'error' in (await finished)) throw Rev20260728Refusals.missingCapability(round.missing);
     // A refusal (the tenant's job slots or quotas) propagates: the pipeline answers it as an envelope.
     const job = await createTask();
     void this.worker.track(job.id, controller, wakeups, finished.then((outcome) => this.channels.settle(job, tool, outcome)));
@@ -265,7 +265,7 @@ export class McpRev20260728TasksExtension {
   }
 }
 
-function declaresTasks(envelope: McpModernEnvelope): boolean {
+function declaresTasks(envelope: McpRev20260728Envelope): boolean {
   const extensions = envelope.clientCapabilities.extensions;
   return isPlainObject(extensions) && isPlainObject(extensions[TASKS_EXTENSION]);
 }

@@ -7,8 +7,8 @@ import type { JsonRpcErrorObject } from '../../../core/json-rpc/json-rpc.types.j
 import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
 import type { McpJobRecord } from '../../../jobs/job.record.js';
 import { McpJobStore } from '../../../jobs/mcp-job.store.js';
-import { ModernRefusals } from '../refusals.js';
-import { ModernMessages } from '../rev-2026-07-28.messages.js';
+import { Rev20260728Refusals } from '../refusals.js';
+import { Rev20260728Messages } from '../rev-2026-07-28.messages.js';
 import { McpInputRound, type McpInputRequest } from '../mrtr/input-round.js';
 import { McpMissingClientCapabilitySignal } from '../mrtr/input-required.signal.js';
 import { McpTaskStateStore, type McpTaskState } from './task-state.store.js';
@@ -60,9 +60,9 @@ export class McpRev20260728TaskChannels implements McpTaskChannels {
       const crashed = !result || (result.isError === true && (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code === 'INTERNAL_ERROR');
       if (crashed) {
         const missing = outcome.error instanceof McpMissingClientCapabilitySignal;
-        if (!result && !missing) this.logger.error(ModernMessages.taskFailed(job.id, tool.name), outcome.error instanceof Error ? outcome.error.stack : String(outcome.error));
+        if (!result && !missing) this.logger.error(Rev20260728Messages.taskFailed(job.id, tool.name), outcome.error instanceof Error ? outcome.error.stack : String(outcome.error));
         const failure: JsonRpcErrorObject = missing
-          ? ModernRefusals.missingCapability((outcome.error as McpMissingClientCapabilitySignal).requiredCapabilities).toJsonRpcError()
+          ? Rev20260728Refusals.missingCapability((outcome.error as McpMissingClientCapabilitySignal).requiredCapabilities).toJsonRpcError()
           : { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' };
         await this.states.update(job.tenant, job.id, job.ttlMs, (state) => {
           state.failure = failure;
@@ -74,7 +74,7 @@ export class McpRev20260728TaskChannels implements McpTaskChannels {
       await this.states.update(job.tenant, job.id, job.ttlMs, (state) => void (state.inputRequests = {}));
       await this.jobs.update(job.tenant, job.id, { status: result.isError ? 'error' : 'success', result });
     } catch (error) {
-      this.logger.error(ModernMessages.taskNotRecorded(job.id), error instanceof Error ? error.stack : String(error));
+      this.logger.error(Rev20260728Messages.taskNotRecorded(job.id), error instanceof Error ? error.stack : String(error));
     }
   }
 }

@@ -5,7 +5,7 @@ import { storeKey } from '../../../stores/store-key.js';
 import type { McpInputRequest } from '../mrtr/input-round.js';
 
 /**
- * What the tasks extension adds to a job record (which stays the one record legacy job polling and v1 tasks
+ * What the tasks extension adds to a job record (which stays the one record job polling and the 2025-11-25 tasks
  * read): the input requests the task waits for, the answers `tasks/update` delivered and the handler has not
  * taken yet, and the JSON-RPC error of a task that failed.
  */

@@ -5,7 +5,7 @@ import type { McpToolOptions } from '../../../features/tools/mcp-tool-options.in
 import { McpConfigurationError } from '../../../core/errors/mcp-configuration.error.js';
 import { MCP_TOOL_METADATA } from '../../../mcp.constants.js';
 import { McpProviderMethods } from '../../../features/provider-methods.js';
-import { ModernMessages } from '../rev-2026-07-28.messages.js';
+import { Rev20260728Messages } from '../rev-2026-07-28.messages.js';
 import { MCP_TASK_SUPPORT_METADATA, type McpTaskSupportOptions } from '../../../features/tasks/mcp-task-support.decorator.js';
 
 /**
@@ -27,8 +27,8 @@ export class McpTaskSupportRegistry implements OnModuleInit {
       const support = this.reflector.get<McpTaskSupportOptions | undefined>(MCP_TASK_SUPPORT_METADATA, method.method);
       if (!support) continue;
       const tool = this.reflector.get<McpToolOptions | undefined>(MCP_TOOL_METADATA, method.method);
-      if (!tool) throw new McpConfigurationError(ModernMessages.taskSupportWithoutTool(method.site));
-      if (!tool.job) throw new McpConfigurationError(ModernMessages.taskSupportWithoutJob(method.site));
+      if (!tool) throw new McpConfigurationError(Rev20260728Messages.taskSupportWithoutTool(method.site));
+      if (!tool.job) throw new McpConfigurationError(Rev20260728Messages.taskSupportWithoutJob(method.site));
       this.byTool.set(tool.name ?? methodNameToToolName(method.methodName), Object.freeze({ ...support }));
     }
   }

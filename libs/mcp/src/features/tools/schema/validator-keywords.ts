@@ -93,7 +93,7 @@ function patternKeyword(constraints: readonly unknown[], context: KeywordContext
     context.debug(`${context.location}: @Matches flag(s) "${lost.join('')}" cannot be expressed in JSON Schema; the pattern is emitted without them`);
   }
   try {
-    // JSON Schema validators (ajv included) compile patterns with the unicode flag, which rejects some legacy syntax.
+    // JSON Schema validators (ajv included) compile patterns with the unicode flag, which rejects some syntax that passes without it.
     new RegExp(source, 'u');
   } catch {
     context.debug(`${context.location}: @Matches pattern /${source}/ is not valid with the unicode flag JSON Schema validators use; pattern omitted`);

@@ -4,12 +4,12 @@ import { Injectable } from '@nestjs/common';
 const MAX_TRACKED_SESSIONS = 10_000;
 
 /**
- * Legacy (2025) sessions this instance has seen, so list changes can reach their GET streams: the stream hub
+ * 2025-era sessions this instance has seen, so list changes can reach their GET streams: the stream hub
  * finds a session's stream by id but does not enumerate them. Fed by the era router with the `Mcp-Session-Id`
- * of legacy POSTs; an id whose stream is gone simply reaches nothing.
+ * of 2025-era POSTs; an id whose stream is gone simply reaches nothing.
  */
 @Injectable()
-export class McpLegacySessionTracker {
+export class McpRev20251125SessionTracker {
   private readonly ids = new Set<string>();
 
   seen(sessionId: string | undefined): void {

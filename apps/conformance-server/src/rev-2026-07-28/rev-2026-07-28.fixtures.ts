@@ -3,4 +3,4 @@ import { StatelessTools } from './stateless.tools.js';
 import { TaskTools } from './task.tools.js';
 
 /** The providers of the 2026-07-28 fixtures (server-stateless, input-required-result-*, tasks-*). */
-export const MODERN_FIXTURES = [StatelessTools, InputRequiredTools, TaskTools];
+export const REV_2026_07_28_FIXTURES = [StatelessTools, InputRequiredTools, TaskTools];
