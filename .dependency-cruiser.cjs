@@ -17,15 +17,30 @@ const forbid = (name, comment, from, to) => ({
 
 module.exports = {
   forbidden: [
-    forbid('core-is-pure', 'core/ (JSON-RPC, dispatcher, context, revisions, errors) imports no feature, era, transport, store, job or service', 'core', [
-      'eras', 'features', 'execution', 'transports', 'auth', 'sessions', 'stores', 'jobs',
+    forbid(
+      'core-is-pure',
+      'core/ (JSON-RPC, dispatcher, context, revisions, errors) imports no feature, era, transport, store, job or service',
+      'core',
+      ['eras', 'features', 'execution', 'transports', 'auth', 'sessions', 'stores', 'jobs'],
+    ),
+    forbid('eras-above-no-transport', 'eras/ shape messages for a revision; transports call them, never the reverse', 'eras', [
+      'transports',
     ]),
-    forbid('eras-above-no-transport', 'eras/ shape messages for a revision; transports call them, never the reverse', 'eras', ['transports']),
     forbid('features-know-no-era-or-transport', 'features/ serve every era and transport alike', 'features', ['eras', 'transports']),
-    forbid('execution-knows-no-era-or-transport', 'execution/ is the one call pipeline for every era and transport', 'execution', ['eras', 'transports']),
-    forbid('services-are-transport-free', 'auth/, sessions/, stores/ and jobs/ know no transport or era', 'auth|sessions|stores|jobs', ['transports', 'eras']),
+    forbid('execution-knows-no-era-or-transport', 'execution/ is the one call pipeline for every era and transport', 'execution', [
+      'eras',
+      'transports',
+    ]),
+    forbid('services-are-transport-free', 'auth/, sessions/, stores/ and jobs/ know no transport or era', 'auth|sessions|stores|jobs', [
+      'transports',
+      'eras',
+    ]),
     forbid('stores-are-a-floor', 'stores/ hold bytes; they know no feature, execution or service above them', 'stores', [
-      'features', 'execution', 'auth', 'sessions', 'jobs',
+      'features',
+      'execution',
+      'auth',
+      'sessions',
+      'jobs',
     ]),
     {
       name: 'library-imports-no-app-or-test',
@@ -53,7 +68,11 @@ module.exports = {
     exclude: { path: '(^|/)(dist|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.d.ts'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.d.ts'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

@@ -10,7 +10,10 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.mts'],
     rules: {
       // Unused names are errors, except the `_name` convention for deliberately ignored ones.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' },
+      ],
       // Nest's decorators and DI need classes whose bodies are empty or only a constructor.
       '@typescript-eslint/no-extraneous-class': 'off',
       // The sanitisers (store keys, client text in messages and logs) match control characters on purpose.
@@ -28,6 +31,16 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', fetch: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        Buffer: 'readonly',
+        fetch: 'readonly',
+      },
+    },
   },
 );

@@ -56,11 +56,17 @@ function sh(command, args, cwd, env = process.env) {
 /** `npm ci` (or `npm install` without a lock file) in `dir` when one of its dependencies is missing. */
 function ensureInstalled(dir) {
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-  const missing = Object.keys(manifest.dependencies ?? {}).filter((name) => !existsSync(path.join(dir, 'node_modules', name, 'package.json')));
+  const missing = Object.keys(manifest.dependencies ?? {}).filter(
+    (name) => !existsSync(path.join(dir, 'node_modules', name, 'package.json')),
+  );
   if (missing.length === 0) return;
   log(`installing ${path.relative(ROOT, dir)} dependencies (missing: ${missing.join(', ')})`);
   // Under `npm run`, npm exports its own prefix settings; the nested install must target `dir` only.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_config_(local_prefix|prefix|workspaces?|include_workspace_root|global)$/i.test(key)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !/^npm_config_(local_prefix|prefix|workspaces?|include_workspace_root|global)$/i.test(key),
+    ),
+  );
   const lock = existsSync(path.join(dir, 'package-lock.json'));
   sh('npm', [lock ? 'ci' : 'install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error'], dir, env);
 }
@@ -87,10 +93,24 @@ const CLIENT_PROTOCOL_VERSION = '2025-11-25';
 
 function echoArguments(stack, text) {
   if (stack !== 'ours-dto8') return { text };
-  return { text, title: 'A title', count: 42, ratio: 0.5, priority: 'high', enabled: true, requestId: '3b241101-e2bb-4255-8caf-4136c566a962', tag: 'bench-tag' };
+  return {
+    text,
+    title: 'A title',
+    count: 42,
+    ratio: 0.5,
+    priority: 'high',
+    enabled: true,
+    requestId: '3b241101-e2bb-4255-8caf-4136c566a962',
+    tag: 'bench-tag',
+  };
 }
 
-const toolsCall = (stack, text, id = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: echoArguments(stack, text) } });
+const toolsCall = (stack, text, id = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'echo', arguments: echoArguments(stack, text) },
+});
 
 const initializeBody = (id = 0) => ({
   jsonrpc: '2.0',
@@ -104,9 +124,14 @@ async function openSession(port, agent) {
   const response = await request(port, { headers: HEADERS, body: initializeBody(), agent });
   const sessionId = response.headers['mcp-session-id'];
   const message = jsonRpcOf(response);
-  if (response.status !== 200 || !sessionId || !message?.result?.protocolVersion) throw new Error(`initialize failed: ${response.status} ${response.text.slice(0, 300)}`);
+  if (response.status !== 200 || !sessionId || !message?.result?.protocolVersion)
+    throw new Error(`initialize failed: ${response.status} ${response.text.slice(0, 300)}`);
   const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': message.result.protocolVersion };
-  const initialized = await request(port, { headers: { ...HEADERS, ...headers }, body: { jsonrpc: '2.0', method: 'notifications/initialized' }, agent });
+  const initialized = await request(port, {
+    headers: { ...HEADERS, ...headers },
+    body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+    agent,
+  });
   if (initialized.status !== 202) throw new Error(`notifications/initialized answered ${initialized.status}`);
   return { sessionId, headers };
 }
@@ -124,7 +149,8 @@ function echoProblem(response, text) {
   const result = message.result;
   if (!result || result.isError) return `tool error: ${JSON.stringify(result).slice(0, 300)}`;
   const texts = (result.content ?? []).filter((block) => block.type === 'text').map((block) => block.text);
-  if (!texts.some((t) => typeof t === 'string' && t.includes(text))) return `echo text missing from ${JSON.stringify(result).slice(0, 300)}`;
+  if (!texts.some((t) => typeof t === 'string' && t.includes(text)))
+    return `echo text missing from ${JSON.stringify(result).slice(0, 300)}`;
   return undefined;
 }
 
@@ -156,7 +182,15 @@ let autocannon;
 
 async function load(server, target, connections, seconds) {
   const cpuBefore = await server.cpu();
-  const result = await autocannon({ url: server.url, method: 'POST', headers: target.headers, body: target.body, connections, duration: seconds, pipelining: 1 });
+  const result = await autocannon({
+    url: server.url,
+    method: 'POST',
+    headers: target.headers,
+    body: target.body,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+  });
   const cpuUs = (await server.cpu()) - cpuBefore;
   return {
     cpuPerRequest: result.requests.total > 0 ? cpuUs / result.requests.total : undefined,
@@ -196,7 +230,9 @@ async function throughput() {
         const sample = await load(server, targets.get(stack), connections, DURATION_S);
         const key = `${stack}@${connections}`;
         samples.set(key, [...(samples.get(key) ?? []), sample]);
-        log(`round ${round + 1}/${ROUNDS} ${stack.padEnd(14)} c=${String(connections).padEnd(3)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50} ms  p99 ${sample.p99} ms  ${sample.cpuPerRequest?.toFixed(0)} µs CPU/req${sample.failures ? `  ${sample.failures} FAILED` : ''}`);
+        log(
+          `round ${round + 1}/${ROUNDS} ${stack.padEnd(14)} c=${String(connections).padEnd(3)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50} ms  p99 ${sample.p99} ms  ${sample.cpuPerRequest?.toFixed(0)} µs CPU/req${sample.failures ? `  ${sample.failures} FAILED` : ''}`,
+        );
       }
       if (round === ROUNDS - 1) {
         // Read right after the stack's own last cell, so every server is read equally soon after its load.
@@ -323,7 +359,9 @@ async function bootOnce(tools) {
     child.on('message', (message) => {
       if (message?.type === 'boot') result = message;
     });
-    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`boot --tools ${tools} exited with ${code}\n${child.outputTail()}`))));
+    child.on('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`boot --tools ${tools} exited with ${code}\n${child.outputTail()}`)),
+    );
   });
 }
 
@@ -378,7 +416,10 @@ function machine() {
     cores: cpus.length,
     memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
     os: `${os.type()} ${os.release()} ${os.arch()}`,
-    loadavg: os.loadavg().map((n) => n.toFixed(2)).join(', '),
+    loadavg: os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', '),
     node: process.version,
   };
 }
@@ -442,26 +483,48 @@ function goals(rows, memory, boot) {
     const ours = at('ours-stateless', c);
     if (has('ours-stateless', 'bare-nest')) {
       const bare = at('bare-nest', c);
-      list.push({ goal: `ours-stateless ≥ 0.8× bare-nest req/s, c=${c}`, value: `${(ours.rps / bare.rps).toFixed(2)}×${cpuView(bare, ours)}`, met: ours.rps >= 0.8 * bare.rps });
-      list.push({ goal: `ours-stateless p99 ≤ bare-nest p99, c=${c}`, value: `${ours.p99_ms} vs ${bare.p99_ms} ms`, met: ours.p99_ms <= bare.p99_ms });
+      list.push({
+        goal: `ours-stateless ≥ 0.8× bare-nest req/s, c=${c}`,
+        value: `${(ours.rps / bare.rps).toFixed(2)}×${cpuView(bare, ours)}`,
+        met: ours.rps >= 0.8 * bare.rps,
+      });
+      list.push({
+        goal: `ours-stateless p99 ≤ bare-nest p99, c=${c}`,
+        value: `${ours.p99_ms} vs ${bare.p99_ms} ms`,
+        met: ours.p99_ms <= bare.p99_ms,
+      });
     }
     for (const other of ['sdk', 'rekog']) {
       if (!has('ours-stateless', other)) continue;
       const o = at(other, c);
-      list.push({ goal: `ours-stateless ≥ 2× ${other} req/s, c=${c}`, value: `${(ours.rps / o.rps).toFixed(2)}×${cpuView(o, ours)}`, met: ours.rps >= 2 * o.rps });
+      list.push({
+        goal: `ours-stateless ≥ 2× ${other} req/s, c=${c}`,
+        value: `${(ours.rps / o.rps).toFixed(2)}×${cpuView(o, ours)}`,
+        met: ours.rps >= 2 * o.rps,
+      });
     }
     if (has('ours-stateless', 'ours-dto8')) {
       const dto8 = at('ours-dto8', c);
       const cost = 1 - dto8.rps / ours.rps;
-      const cpuCost = dto8.cpu_us && ours.cpu_us ? ` (server CPU per request: +${((dto8.cpu_us / ours.cpu_us - 1) * 100).toFixed(1)} %)` : '';
-      list.push({ goal: `8-field DTO costs < 15 % vs 1 field, c=${c}`, value: `${(cost * 100).toFixed(1)} % fewer req/s${cpuCost}`, met: cost < 0.15 });
+      const cpuCost =
+        dto8.cpu_us && ours.cpu_us ? ` (server CPU per request: +${((dto8.cpu_us / ours.cpu_us - 1) * 100).toFixed(1)} %)` : '';
+      list.push({
+        goal: `8-field DTO costs < 15 % vs 1 field, c=${c}`,
+        value: `${(cost * 100).toFixed(1)} % fewer req/s${cpuCost}`,
+        met: cost < 0.15,
+      });
     }
   }
   if (memory) {
     list.push({ goal: '≤ 8 KiB per idle session', value: `${memory.sessionKib.toFixed(2)} KiB`, met: memory.sessionKib <= 8 });
-    list.push({ goal: '≤ 16 KiB per open SSE stream (legacy GET /sse)', value: `${memory.sseKib.toFixed(2)} KiB`, met: memory.sseKib <= 16 });
+    list.push({
+      goal: '≤ 16 KiB per open SSE stream (legacy GET /sse)',
+      value: `${memory.sseKib.toFixed(2)} KiB`,
+      met: memory.sseKib <= 16,
+    });
   }
-  if (boot) list.push({ goal: '500 tools boot in < 300 ms added', value: `${boot.addedInitMs.toFixed(0)} ms`, met: boot.addedInitMs < 300 });
+  if (boot)
+    list.push({ goal: '500 tools boot in < 300 ms added', value: `${boot.addedInitMs.toFixed(0)} ms`, met: boot.addedInitMs < 300 });
   return list;
 }
 
@@ -471,24 +534,38 @@ function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
   const goalList = goals(rows, memory, boot);
   const lines = [];
   lines.push('# Benchmark results', '');
-  lines.push(`Generated by \`npm run bench\` on ${started.toISOString()} (commit ${commit()}; library build libs/mcp/dist of ${libraryBuiltAt()}), in ${elapsedS.toFixed(0)} s.`, '');
+  lines.push(
+    `Generated by \`npm run bench\` on ${started.toISOString()} (commit ${commit()}; library build libs/mcp/dist of ${libraryBuiltAt()}), in ${elapsedS.toFixed(0)} s.`,
+    '',
+  );
   lines.push('## Machine', '');
-  lines.push(`- CPU: ${m.cpu}, ${m.cores} cores`, `- Memory: ${m.memoryGiB} GiB`, `- OS: ${m.os}`, `- Node: ${m.node}`, `- Load average (1, 5, 15 min) at the start: ${loadBefore}; at the end: ${m.loadavg}. Anything else running on the machine skews the numbers: compare rows of one run, not runs.`, '');
+  lines.push(
+    `- CPU: ${m.cpu}, ${m.cores} cores`,
+    `- Memory: ${m.memoryGiB} GiB`,
+    `- OS: ${m.os}`,
+    `- Node: ${m.node}`,
+    `- Load average (1, 5, 15 min) at the start: ${loadBefore}; at the end: ${m.loadavg}. Anything else running on the machine skews the numbers: compare rows of one run, not runs.`,
+    '',
+  );
   lines.push('## Versions', '');
   for (const [name, version] of Object.entries(v)) lines.push(`- ${name}: ${version}`);
   lines.push('');
   if (rows.length) lines.push('## Throughput and latency', '');
-  if (rows.length) lines.push(
-    `Each stack runs in its own child process on 127.0.0.1 and is driven by autocannon (in the runner process) with the same JSON-RPC \`tools/call\` of an \`echo\` tool. ${ROUNDS} interleaved round(s), the order of the stacks rotated each round; each cell is a warm-up (${WARMUP_S} s in the first round, ${REWARMUP_S} s later) then ${DURATION_S} s measured; the table shows medians over rounds (latencies: medians of each round's p50 and p99). RSS is the server process's right after its last cell. "Server CPU µs/req" is the CPU time (user + system, all threads) the server process used during a measured run divided by the requests it answered: it moves much less than req/s when other processes compete for the cores, so it is the steadier measure of cost on a shared machine (the client, autocannon, used about 35 µs of CPU per request: the servers are the bottleneck). "× bare-nest" is req/s over bare-nest's at the same connection count.`,
-    '',
-  );
+  if (rows.length)
+    lines.push(
+      `Each stack runs in its own child process on 127.0.0.1 and is driven by autocannon (in the runner process) with the same JSON-RPC \`tools/call\` of an \`echo\` tool. ${ROUNDS} interleaved round(s), the order of the stacks rotated each round; each cell is a warm-up (${WARMUP_S} s in the first round, ${REWARMUP_S} s later) then ${DURATION_S} s measured; the table shows medians over rounds (latencies: medians of each round's p50 and p99). RSS is the server process's right after its last cell. "Server CPU µs/req" is the CPU time (user + system, all threads) the server process used during a measured run divided by the requests it answered: it moves much less than req/s when other processes compete for the cores, so it is the steadier measure of cost on a shared machine (the client, autocannon, used about 35 µs of CPU per request: the servers are the bottleneck). "× bare-nest" is req/s over bare-nest's at the same connection count.`,
+      '',
+    );
   if (rows.length) lines.push(table(rows), '');
   if (rows.some((r) => r.failures)) lines.push('⚠ = some responses were non-2xx or errors during the measured runs.', '');
   if (rows.length) {
-    const gcRss = STACKS.filter((stack) => rows.some((r) => r.stack === stack)).map((stack) => `${stack} ${fmt(rows.find((r) => r.stack === stack).rss_gc_mib, 1)}`);
+    const gcRss = STACKS.filter((stack) => rows.some((r) => r.stack === stack)).map(
+      (stack) => `${stack} ${fmt(rows.find((r) => r.stack === stack).rss_gc_mib, 1)}`,
+    );
     lines.push(`RSS MiB after a \`global.gc()\` (same moment): ${gcRss.join(', ')}.`, '');
   }
-  if (rows.length) lines.push('Per-round req/s: ' + rows.map((r) => `${r.stack}@${r.connections} [${r.samples.join(', ')}]`).join('; '), '');
+  if (rows.length)
+    lines.push('Per-round req/s: ' + rows.map((r) => `${r.stack}@${r.connections} [${r.samples.join(', ')}]`).join('; '), '');
   if (memory) {
     const batches = (list) => list.map((v) => v.toFixed(2)).join(', ');
     lines.push('## Memory', '');
@@ -496,9 +573,16 @@ function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
       `On a fresh server of ours each time (default options, per-tenant caps raised to allow thousands): the workload is run once with ${MEMORY_COUNT} items and torn down (warm-up), then ${MEMORY_BATCHES} batches of ${MEMORY_COUNT} are opened and kept, with the server's RSS read after \`global.gc()\` and a pause (so V8 has handed freed pages back) before and after each batch. Reported: (RSS after − RSS before) / items, over all batches; the per-batch slopes show the noise (RSS moves in pages: about ±2 KiB per item on one batch of ${MEMORY_COUNT}). The JS-heap slope (heapUsed) is given beside it.`,
       '',
     );
-    lines.push(`- Idle session (\`initialize\` + \`notifications/initialized\`): **${memory.sessionKib.toFixed(2)} KiB** RSS per session (per batch: ${batches(memory.sessionBatchKib)}); JS heap ${memory.sessionHeapKib.toFixed(2)} KiB`);
-    lines.push(`- Legacy SSE stream (\`GET /sse\`, held open after its \`endpoint\` event; includes the session it opens): **${memory.sseKib.toFixed(2)} KiB** RSS per stream (per batch: ${batches(memory.sseBatchKib)}); JS heap ${memory.sseHeapKib.toFixed(2)} KiB`);
-    lines.push(`- Session GET stream (\`GET /mcp\` with \`Mcp-Session-Id\`, on top of its existing session): ${memory.getStreamKib.toFixed(2)} KiB RSS per stream (per batch: ${batches(memory.getStreamBatchKib)}); JS heap ${memory.getStreamHeapKib.toFixed(2)} KiB`, '');
+    lines.push(
+      `- Idle session (\`initialize\` + \`notifications/initialized\`): **${memory.sessionKib.toFixed(2)} KiB** RSS per session (per batch: ${batches(memory.sessionBatchKib)}); JS heap ${memory.sessionHeapKib.toFixed(2)} KiB`,
+    );
+    lines.push(
+      `- Legacy SSE stream (\`GET /sse\`, held open after its \`endpoint\` event; includes the session it opens): **${memory.sseKib.toFixed(2)} KiB** RSS per stream (per batch: ${batches(memory.sseBatchKib)}); JS heap ${memory.sseHeapKib.toFixed(2)} KiB`,
+    );
+    lines.push(
+      `- Session GET stream (\`GET /mcp\` with \`Mcp-Session-Id\`, on top of its existing session): ${memory.getStreamKib.toFixed(2)} KiB RSS per stream (per batch: ${batches(memory.getStreamBatchKib)}); JS heap ${memory.getStreamHeapKib.toFixed(2)} KiB`,
+      '',
+    );
   }
   if (boot) {
     lines.push('## Boot time with 500 tools', '');
@@ -511,12 +595,24 @@ function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
   for (const g of goalList) lines.push(`| ${g.goal} | ${g.value} | ${g.met ? 'yes' : '**no**'} |`);
   lines.push('');
   lines.push('## Stacks', '');
-  lines.push('- `ours-stateless`: `@nest-mcp/core`, `NestFactory.create(AppModule, { bodyParser: false, logger: false })`, `McpModule.forRoot({ name, version })`, `echo(@McpArgs() args: EchoDto)` with `@IsString() text`; POST /mcp without a session (headers `Content-Type: application/json`, `Accept: application/json, text/event-stream`).');
-  lines.push('- `ours-session`: the same app, in its own process; `initialize` first, then every call carries `Mcp-Session-Id` and `MCP-Protocol-Version` (one session shared by all connections).');
-  lines.push('- `ours-dto8`: the same, with an 8-field DTO (strings with length limits, an int and a number with ranges, an `@IsIn` enum, a boolean, a UUID, an optional pattern-checked string), all sent on every call.');
-  lines.push('- `bare-nest`: a Nest controller on platform-express with the default body parser, returning a hand-built `tools/call` result (no MCP library).');
-  lines.push('- `sdk`: `@modelcontextprotocol/sdk` 1.x `McpServer` + `StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })` on `createMcpExpressApp()`, a new server and transport per request (the SDK\'s stateless example); zod `{ text: z.string() }`.');
-  lines.push('- `rekog`: `@rekog/mcp-nest` 2.x `McpStrategy` + `StreamableHttpTransport({ statefulMode: false, enableJsonResponse: true })`, self-mounted on Nest\'s express adapter (default body parser), MCP logging off; zod `{ text: z.string() }`. It has its own copy of Nest in bench/rekog (same version), because Nest loads `@nestjs/microservices` from where `@nestjs/core` is installed.');
+  lines.push(
+    '- `ours-stateless`: `@nest-mcp/core`, `NestFactory.create(AppModule, { bodyParser: false, logger: false })`, `McpModule.forRoot({ name, version })`, `echo(@McpArgs() args: EchoDto)` with `@IsString() text`; POST /mcp without a session (headers `Content-Type: application/json`, `Accept: application/json, text/event-stream`).',
+  );
+  lines.push(
+    '- `ours-session`: the same app, in its own process; `initialize` first, then every call carries `Mcp-Session-Id` and `MCP-Protocol-Version` (one session shared by all connections).',
+  );
+  lines.push(
+    '- `ours-dto8`: the same, with an 8-field DTO (strings with length limits, an int and a number with ranges, an `@IsIn` enum, a boolean, a UUID, an optional pattern-checked string), all sent on every call.',
+  );
+  lines.push(
+    '- `bare-nest`: a Nest controller on platform-express with the default body parser, returning a hand-built `tools/call` result (no MCP library).',
+  );
+  lines.push(
+    "- `sdk`: `@modelcontextprotocol/sdk` 1.x `McpServer` + `StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })` on `createMcpExpressApp()`, a new server and transport per request (the SDK's stateless example); zod `{ text: z.string() }`.",
+  );
+  lines.push(
+    "- `rekog`: `@rekog/mcp-nest` 2.x `McpStrategy` + `StreamableHttpTransport({ statefulMode: false, enableJsonResponse: true })`, self-mounted on Nest's express adapter (default body parser), MCP logging off; zod `{ text: z.string() }`. It has its own copy of Nest in bench/rekog (same version), because Nest loads `@nestjs/microservices` from where `@nestjs/core` is installed.",
+  );
   lines.push('');
   return { markdown: lines.join('\n'), goalList };
 }
@@ -543,13 +639,19 @@ async function profile() {
     // Only the measured window: not the boot, the validation pass or the warm-up.
     const summary = summarize(file, ROOT, { from, to, requests: sample.total });
     sections.push(
-      renderProfile(`${stack} (64 connections, ${PROFILE_S} s: ${sample.rps.toFixed(0)} req/s and ${sample.cpuPerRequest.toFixed(0)} µs of process CPU per request under the profiler)`, summary),
+      renderProfile(
+        `${stack} (64 connections, ${PROFILE_S} s: ${sample.rps.toFixed(0)} req/s and ${sample.cpuPerRequest.toFixed(0)} µs of process CPU per request under the profiler)`,
+        summary,
+      ),
     );
   }
   const markdown = [
     '# CPU profiles of our server under load',
     '',
-    `\`node --cpu-prof\` of each server under autocannon at 64 connections (\`npm run bench -- --profile\`), analysed over the measured window only. Raw profiles in bench/profiles/ (open them in Chrome DevTools). Lines of our library are its .ts lines (through the source maps of libs/mcp/dist). Machine load average at the end: ${os.loadavg().map((n) => n.toFixed(2)).join(', ')}.`,
+    `\`node --cpu-prof\` of each server under autocannon at 64 connections (\`npm run bench -- --profile\`), analysed over the measured window only. Raw profiles in bench/profiles/ (open them in Chrome DevTools). Lines of our library are its .ts lines (through the source maps of libs/mcp/dist). Machine load average at the end: ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', ')}.`,
     '',
     ...sections,
   ].join('\n');
@@ -561,7 +663,10 @@ async function profile() {
 
 async function main() {
   const started = new Date();
-  const loadBefore = os.loadavg().map((n) => n.toFixed(2)).join(', ');
+  const loadBefore = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
   setup();
   autocannon = (await import('autocannon')).default;
   if (PROFILE) return profile();
@@ -587,13 +692,24 @@ async function main() {
       `memory: ${memory.sessionKib.toFixed(2)} KiB per idle session, ${memory.sseKib.toFixed(2)} KiB per legacy SSE stream, ${memory.getStreamKib.toFixed(2)} KiB per session GET stream (RSS; JS heap ${memory.sessionHeapKib.toFixed(2)}, ${memory.sseHeapKib.toFixed(2)}, ${memory.getStreamHeapKib.toFixed(2)} KiB)\n`,
     );
   }
-  if (boot) process.stdout.write(`boot: app.init() +${boot.addedInitMs.toFixed(1)} ms with 500 tools (${boot.initMs0.toFixed(1)} → ${boot.initMs500.toFixed(1)} ms)\n`);
+  if (boot)
+    process.stdout.write(
+      `boot: app.init() +${boot.addedInitMs.toFixed(1)} ms with 500 tools (${boot.initMs0.toFixed(1)} → ${boot.initMs500.toFixed(1)} ms)\n`,
+    );
   process.stdout.write('\n');
   for (const g of goalList) process.stdout.write(`${g.met ? 'MET   ' : 'MISSED'} ${g.goal}: ${g.value}\n`);
   process.stdout.write(`\nbench/RESULTS.md written (${elapsedS.toFixed(0)} s)\n`);
   if (JSON_OUTPUT) {
     const json = {
-      rows: rows.map(({ stack, mode, connections, rps, p50_ms, p99_ms, rss_mib }) => ({ stack, mode, connections, rps, p50_ms, p99_ms, rss_mib })),
+      rows: rows.map(({ stack, mode, connections, rps, p50_ms, p99_ms, rss_mib }) => ({
+        stack,
+        mode,
+        connections,
+        rps,
+        p50_ms,
+        p99_ms,
+        rss_mib,
+      })),
       session_kib: memory ? Math.round(memory.sessionKib * 100) / 100 : null,
       sse_stream_kib: memory ? Math.round(memory.sseKib * 100) / 100 : null,
       boot_ms_500_tools: boot ? Math.round(boot.addedInitMs * 10) / 10 : null,

@@ -26,7 +26,12 @@ function recordingFetch(log: Exchange[]): typeof fetch {
       rpcMethod = Array.isArray(parsed) ? parsed.map((message) => message.method).join(',') : parsed.method;
     }
     const response = await fetch(input, init);
-    const exchange: Exchange = { httpMethod: request.method, rpcMethod, protocolVersionHeader: headers.get('mcp-protocol-version'), status: response.status };
+    const exchange: Exchange = {
+      httpMethod: request.method,
+      rpcMethod,
+      protocolVersionHeader: headers.get('mcp-protocol-version'),
+      status: response.status,
+    };
     if (rpcMethod === 'server/discover') exchange.body = await response.clone().text();
     log.push(exchange);
     return response;

@@ -1,7 +1,14 @@
 import AjvModule from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { todayUtc } from '../apps/weather-server/src/weather/weather.model.js';
-import { errorEnvelope, expectedForecast, expectedReport, INSTRUCTIONS, SERVER_INFO, WEATHER_TOOL_NAMES } from './support/weather-expectations.js';
+import {
+  errorEnvelope,
+  expectedForecast,
+  expectedReport,
+  INSTRUCTIONS,
+  SERVER_INFO,
+  WEATHER_TOOL_NAMES,
+} from './support/weather-expectations.js';
 import { type RunningApp, startWeatherApp } from './kit/apps.js';
 import { envelopeOf, type HttpAnswer, post, rpc, send, SIMPLE_CLIENT_HEADERS, STACK_TRACE_PATTERN } from './kit/http.js';
 import { openSse } from './kit/sse.js';
@@ -11,7 +18,9 @@ const MIB = 1024 * 1024;
 /** Compiles a JSON Schema with the dialect it declares (2020-12 unless it says draft-07). */
 function compileSchema(schema: Record<string, unknown>) {
   const draft07 = typeof schema.$schema === 'string' && schema.$schema.includes('draft-07');
-  const ajv = draft07 ? new AjvModule.default({ strict: false, allErrors: true }) : new Ajv2020Module.default({ strict: false, allErrors: true });
+  const ajv = draft07
+    ? new AjvModule.default({ strict: false, allErrors: true })
+    : new Ajv2020Module.default({ strict: false, allErrors: true });
   return ajv.compile(schema);
 }
 
@@ -60,7 +69,15 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
   describe('simple HTTP client replay (string ids, Bearer header, never an Mcp-Session-Id)', () => {
     it('runs initialize → notifications/initialized → tools/list → tools/call → ping', async () => {
-      const init = await post(url, rpc('1', 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'simple-http-client', version: '3.2.1' } }), SIMPLE_CLIENT_HEADERS);
+      const init = await post(
+        url,
+        rpc('1', 'initialize', {
+          protocolVersion: '2024-11-05',
+          capabilities: {},
+          clientInfo: { name: 'simple-http-client', version: '3.2.1' },
+        }),
+        SIMPLE_CLIENT_HEADERS,
+      );
       expectJsonResponse(init);
       expect(init.json).toEqual({
         jsonrpc: '2.0',
@@ -97,7 +114,11 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     });
 
     it('serves tools/call statelessly: no initialize and no Mcp-Session-Id needed', async () => {
-      const response = await post(url, rpc('9', 'tools/call', { name: 'get_weather', arguments: { city: 'Tokyo' } }), SIMPLE_CLIENT_HEADERS);
+      const response = await post(
+        url,
+        rpc('9', 'tools/call', { name: 'get_weather', arguments: { city: 'Tokyo' } }),
+        SIMPLE_CLIENT_HEADERS,
+      );
       expectJsonResponse(response);
       expect(response.json.result.isError).toBe(false);
       expect(response.json.result.structuredContent.data.city).toEqual(expectedReport('Tokyo', todayUtc()).city);
@@ -106,21 +127,36 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
   describe('lifecycle', () => {
     it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('echoes the supported protocol version %s', async (version) => {
-      const response = await post(url, rpc(1, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } }), SIMPLE_CLIENT_HEADERS);
+      const response = await post(
+        url,
+        rpc(1, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+        SIMPLE_CLIENT_HEADERS,
+      );
       expectJsonResponse(response);
       expect(response.json.result.protocolVersion).toBe(version);
       expect(response.json.result.serverInfo).toEqual(SERVER_INFO);
     });
 
-    it.each(['2099-01-01', '2024-10-07', '2026-07-28', 'latest'])('answers an unsupported version (%s) with 2025-11-25, not an error', async (version) => {
-      const response = await post(url, rpc(1, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } }), SIMPLE_CLIENT_HEADERS);
-      expectJsonResponse(response);
-      expect(response.json.error).toBeUndefined();
-      expect(response.json.result.protocolVersion).toBe('2025-11-25');
-    });
+    it.each(['2099-01-01', '2024-10-07', '2026-07-28', 'latest'])(
+      'answers an unsupported version (%s) with 2025-11-25, not an error',
+      async (version) => {
+        const response = await post(
+          url,
+          rpc(1, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+          SIMPLE_CLIENT_HEADERS,
+        );
+        expectJsonResponse(response);
+        expect(response.json.error).toBeUndefined();
+        expect(response.json.result.protocolVersion).toBe('2025-11-25');
+      },
+    );
 
     it('answers initialize without protocolVersion with -32602, echoing the id', async () => {
-      const response = await post(url, rpc('init-1', 'initialize', { capabilities: {}, clientInfo: { name: 't', version: '1' } }), SIMPLE_CLIENT_HEADERS);
+      const response = await post(
+        url,
+        rpc('init-1', 'initialize', { capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+        SIMPLE_CLIENT_HEADERS,
+      );
       expectJsonResponse(response);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: 'init-1', error: { code: -32602, message: expect.any(String) } });
     });
@@ -138,7 +174,13 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
 
     it('accepts notifications and client responses with 202 and an empty body', async () => {
       expectEmpty202(await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, SIMPLE_CLIENT_HEADERS));
-      expectEmpty202(await post(url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nope', reason: 'test' } }, SIMPLE_CLIENT_HEADERS));
+      expectEmpty202(
+        await post(
+          url,
+          { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nope', reason: 'test' } },
+          SIMPLE_CLIENT_HEADERS,
+        ),
+      );
       expectEmpty202(await post(url, { jsonrpc: '2.0', id: 'server-1', result: {} }, SIMPLE_CLIENT_HEADERS));
       expectEmpty202(await post(url, { jsonrpc: '2.0', id: 'server-2', error: { code: -1, message: 'declined' } }, SIMPLE_CLIENT_HEADERS));
     });
@@ -417,18 +459,22 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     });
 
     it('answers server/discover sent exactly as the v2 client probes (2026-07-28 headers and _meta) with a DiscoverResult (test/rev-2026-07-28 covers the era)', async () => {
-      const response = await send(url, { method: 'POST', headers: {
+      const response = await send(url, {
+        method: 'POST',
+        headers: {
           'Content-Type': 'application/json',
           Accept: 'application/json, text/event-stream',
           'MCP-Protocol-Version': '2026-07-28',
           'Mcp-Method': 'server/discover',
-        }, body: rpc(0, 'server/discover', {
+        },
+        body: rpc(0, 'server/discover', {
           _meta: {
             'io.modelcontextprotocol/protocolVersion': '2026-07-28',
             'io.modelcontextprotocol/clientInfo': { name: 'probe', version: '2.4.0' },
             'io.modelcontextprotocol/clientCapabilities': {},
           },
-        }) });
+        }),
+      });
       expect(response.status).toBe(200);
       expect(response.json).toMatchObject({ jsonrpc: '2.0', id: 0, result: { resultType: 'complete', supportedVersions: ['2026-07-28'] } });
       expect(response.headers.get('mcp-session-id')).toBeNull();
@@ -449,7 +495,9 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       const init = await fetch(url, {
         method: 'POST',
         headers: SIMPLE_CLIENT_HEADERS,
-        body: JSON.stringify(rpc('i', 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } })),
+        body: JSON.stringify(
+          rpc('i', 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+        ),
       });
       const sessionId = init.headers.get('mcp-session-id');
       expect(sessionId).toBeTruthy();
@@ -463,12 +511,16 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     });
 
     it('answers each request of a batch under MCP-Protocol-Version 2025-03-26, in an array', async () => {
-      const response = await post(url, [
+      const response = await post(
+        url,
+        [
           rpc(1, 'ping'),
           rpc('two', 'tools/call', { name: 'get_weather', arguments: { city: 'Beijing' } }),
           { jsonrpc: '2.0', method: 'notifications/initialized' },
           rpc('three', 'no/such/method'),
-        ], { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': '2025-03-26' });
+        ],
+        { ...SIMPLE_CLIENT_HEADERS, 'MCP-Protocol-Version': '2025-03-26' },
+      );
       expectJsonResponse(response, 200);
       expect(Array.isArray(response.json)).toBe(true);
       expect(response.json).toHaveLength(3);
@@ -476,15 +528,22 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
       expect(byId.get(1)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
       const call = byId.get('two');
       expect(call.result.isError).toBe(false);
-      expect(call.result.structuredContent).toEqual({ status: 'success', data: expectedReport('Beijing', call.result.structuredContent.data.date) });
+      expect(call.result.structuredContent).toEqual({
+        status: 'success',
+        data: expectedReport('Beijing', call.result.structuredContent.data.date),
+      });
       expect(byId.get('three')).toMatchObject({ id: 'three', error: { code: -32601 } });
     });
 
     it('answers a 2025-03-26 batch of notifications only with 202 and an empty body', async () => {
-      const response = await send(url, { method: 'POST', headers: {
-        ...SIMPLE_CLIENT_HEADERS,
-        'MCP-Protocol-Version': '2025-03-26',
-      }, body: [{ jsonrpc: '2.0', method: 'notifications/initialized' }] });
+      const response = await send(url, {
+        method: 'POST',
+        headers: {
+          ...SIMPLE_CLIENT_HEADERS,
+          'MCP-Protocol-Version': '2025-03-26',
+        },
+        body: [{ jsonrpc: '2.0', method: 'notifications/initialized' }],
+      });
       expectEmpty202(response);
     });
   });
@@ -585,7 +644,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
   });
 });
 
-describe('MCP endpoint with Nest\'s default body parser', () => {
+describe("MCP endpoint with Nest's default body parser", () => {
   let weather: RunningApp;
 
   beforeAll(async () => {
@@ -604,13 +663,21 @@ describe('MCP endpoint with Nest\'s default body parser', () => {
   });
 
   it('runs initialize and a normal tools/call', async () => {
-    const init = await post(weather.url, rpc('1', 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'simple-http-client', version: '1' } }), SIMPLE_CLIENT_HEADERS);
+    const init = await post(
+      weather.url,
+      rpc('1', 'initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'simple-http-client', version: '1' } }),
+      SIMPLE_CLIENT_HEADERS,
+    );
     expectJsonResponse(init);
     expect(init.json.result).toMatchObject({ protocolVersion: '2024-11-05', serverInfo: SERVER_INFO });
 
     expectEmpty202(await post(weather.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, SIMPLE_CLIENT_HEADERS));
 
-    const call = await post(weather.url, rpc('2', 'tools/call', { name: 'get_weather', arguments: { city: 'Beijing' } }), SIMPLE_CLIENT_HEADERS);
+    const call = await post(
+      weather.url,
+      rpc('2', 'tools/call', { name: 'get_weather', arguments: { city: 'Beijing' } }),
+      SIMPLE_CLIENT_HEADERS,
+    );
     expectJsonResponse(call);
     expect(call.json.id).toBe('2');
     const result = call.json.result;
@@ -620,7 +687,11 @@ describe('MCP endpoint with Nest\'s default body parser', () => {
   });
 
   it('still reports invalid arguments as a VALIDATION_ERROR envelope', async () => {
-    const call = await post(weather.url, rpc(3, 'tools/call', { name: 'get_forecast', arguments: { city: 'Beijing', days: 0 } }), SIMPLE_CLIENT_HEADERS);
+    const call = await post(
+      weather.url,
+      rpc(3, 'tools/call', { name: 'get_forecast', arguments: { city: 'Beijing', days: 0 } }),
+      SIMPLE_CLIENT_HEADERS,
+    );
     expectJsonResponse(call);
     expect(call.json.result.isError).toBe(true);
     expect(call.json.result.structuredContent).toEqual(errorEnvelope('VALIDATION_ERROR', ['days']));

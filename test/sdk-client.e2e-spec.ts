@@ -2,7 +2,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { todayUtc } from '../apps/weather-server/src/weather/weather.model.js';
-import { errorEnvelope, expectedForecast, expectedReport, INSTRUCTIONS, SERVER_INFO, WEATHER_TOOL_NAMES } from './support/weather-expectations.js';
+import {
+  errorEnvelope,
+  expectedForecast,
+  expectedReport,
+  INSTRUCTIONS,
+  SERVER_INFO,
+  WEATHER_TOOL_NAMES,
+} from './support/weather-expectations.js';
 import { type RunningApp, startWeatherApp } from './kit/apps.js';
 import { envelopeOf } from './kit/http.js';
 

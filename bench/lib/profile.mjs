@@ -56,7 +56,12 @@ export function summarize(profilePath, root, { from, to, requests } = {}) {
     // Our library's lines are its .ts lines (source maps); other code keeps the line of the file that ran.
     const lineNumber = where.ours ? where.line : node.callFrame.lineNumber >= 0 ? node.callFrame.lineNumber + 1 : undefined;
     const line = lineNumber === undefined ? '' : `:${lineNumber}`;
-    return { id: `${where.file}${line} ${node.callFrame.functionName || '(anonymous)'}`, where, name: node.callFrame.functionName || '(anonymous)', line };
+    return {
+      id: `${where.file}${line} ${node.callFrame.functionName || '(anonymous)'}`,
+      where,
+      name: node.callFrame.functionName || '(anonymous)',
+      line,
+    };
   };
   const keys = new Map(profile.nodes.map((node) => [node.id, key(node)]));
 
@@ -118,12 +123,31 @@ export function renderProfile(title, summary, { top = 25 } = {}) {
   );
   lines.push('Self time by package:', '', '| package | self ms | % | µs/req |', '| --- | ---: | ---: | ---: |');
   for (const c of summary.categories.slice(0, 15)) lines.push(`| ${c.category} | ${f(c.ms)} | ${f(c.pct)} | ${perRequest(c.ms)} |`);
-  lines.push('', `Top ${top} functions by self time (all code):`, '', '| function | where | self % | µs/req |', '| --- | --- | ---: | ---: |');
+  lines.push(
+    '',
+    `Top ${top} functions by self time (all code):`,
+    '',
+    '| function | where | self % | µs/req |',
+    '| --- | --- | ---: | ---: |',
+  );
   for (const e of summary.topSelf.slice(0, top)) lines.push(`| ${e.name} | ${e.where.file}${e.line} | ${f(e.pct)} | ${perRequest(e.ms)} |`);
-  lines.push('', `Our library (libs/mcp/src), by self time — ${f(summary.oursSelfTotalPct)} % of busy time in all:`, '', '| file:function | self % | µs/req |', '| --- | ---: | ---: |');
+  lines.push(
+    '',
+    `Our library (libs/mcp/src), by self time — ${f(summary.oursSelfTotalPct)} % of busy time in all:`,
+    '',
+    '| file:function | self % | µs/req |',
+    '| --- | ---: | ---: |',
+  );
   for (const e of summary.oursSelf.slice(0, top)) lines.push(`| ${e.where.file}${e.line}:${e.name} | ${f(e.pct)} | ${perRequest(e.ms)} |`);
-  lines.push('', 'Our library, by inclusive time (the function and everything it calls):', '', '| file:function | inclusive % | µs/req |', '| --- | ---: | ---: |');
-  for (const e of summary.oursInclusive.slice(0, 20)) lines.push(`| ${e.where.file}${e.line}:${e.name} | ${f(e.pct)} | ${perRequest(e.ms)} |`);
+  lines.push(
+    '',
+    'Our library, by inclusive time (the function and everything it calls):',
+    '',
+    '| file:function | inclusive % | µs/req |',
+    '| --- | ---: | ---: |',
+  );
+  for (const e of summary.oursInclusive.slice(0, 20))
+    lines.push(`| ${e.where.file}${e.line}:${e.name} | ${f(e.pct)} | ${perRequest(e.ms)} |`);
   lines.push('');
   return lines.join('\n');
 }

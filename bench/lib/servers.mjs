@@ -123,7 +123,14 @@ export function request(port, { method = 'POST', path: urlPath = '/mcp', headers
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const req = http.request(
-      { host: HOST, port, method, path: urlPath, agent, headers: { ...headers, ...(payload !== undefined && { 'content-length': Buffer.byteLength(payload) }) } },
+      {
+        host: HOST,
+        port,
+        method,
+        path: urlPath,
+        agent,
+        headers: { ...headers, ...(payload !== undefined && { 'content-length': Buffer.byteLength(payload) }) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -157,7 +164,14 @@ export function jsonRpcOf(response) {
  */
 export function openStream(port, urlPath, headers, ready) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: HOST, port, method: 'GET', path: urlPath, agent: false, headers: { accept: 'text/event-stream', ...headers } });
+    const req = http.request({
+      host: HOST,
+      port,
+      method: 'GET',
+      path: urlPath,
+      agent: false,
+      headers: { accept: 'text/event-stream', ...headers },
+    });
     const timer = setTimeout(() => {
       req.destroy();
       reject(new Error(`GET ${urlPath} gave no stream within 30 s`));

@@ -43,7 +43,11 @@ function makeToolsProvider(count: number): new () => object {
     Reflect.defineMetadata('design:paramtypes', [Dto], prototype, method);
     Reflect.defineMetadata('design:returntype', String, prototype, method);
     McpArgs()(prototype, method, 0);
-    McpTool({ name: `tool_${index}`, description: `Tool number ${index}: searches something.` })(prototype, method, Object.getOwnPropertyDescriptor(prototype, method)!);
+    McpTool({ name: `tool_${index}`, description: `Tool number ${index}: searches something.` })(
+      prototype,
+      method,
+      Object.getOwnPropertyDescriptor(prototype, method)!,
+    );
   }
   Injectable()(ManyTools);
   return ManyTools;

@@ -16,7 +16,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function serveRunner(port: number, app: Closable): void {
   process.on('message', (message: RunnerMessage) => {
     if (message.type === 'rss') void reportMemory(message.gc === true);
-    else if (message.type === 'cpu') process.send?.({ type: 'cpu', ...process.cpuUsage(), hrtimeUs: Number(process.hrtime.bigint() / 1000n) }); else if (message.type === 'exit') {
+    else if (message.type === 'cpu')
+      process.send?.({ type: 'cpu', ...process.cpuUsage(), hrtimeUs: Number(process.hrtime.bigint() / 1000n) });
+    else if (message.type === 'exit') {
       // A normal exit, so --cpu-prof writes its profile.
       const timer = setTimeout(() => process.exit(0), 2_000);
       void Promise.resolve(app.close()).finally(() => {
@@ -41,7 +43,14 @@ async function reportMemory(gc: boolean): Promise<void> {
     await sleep(100);
   }
   const usage = process.memoryUsage();
-  process.send?.({ type: 'rss', rss: usage.rss, heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external, arrayBuffers: usage.arrayBuffers });
+  process.send?.({
+    type: 'rss',
+    rss: usage.rss,
+    heapUsed: usage.heapUsed,
+    heapTotal: usage.heapTotal,
+    external: usage.external,
+    arrayBuffers: usage.arrayBuffers,
+  });
 }
 
 /** Two full collections: the second picks up what finalizers of the first released. */

@@ -25,20 +25,27 @@ function missingPython(): string | undefined {
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? 'python3 is not installed' : 'the Python packages mcp and fastmcp are not installed (pip install -r test/clients/python/requirements.txt)';
+    return code === 'ENOENT'
+      ? 'python3 is not installed'
+      : 'the Python packages mcp and fastmcp are not installed (pip install -r test/clients/python/requirements.txt)';
   }
 }
 
 function callWeather(client: 'mcp' | 'fastmcp', url: string, city: string): Promise<TypedResultSummary> {
   return new Promise((resolve, reject) => {
-    execFile('python3', [SCRIPT, client, url, city], { timeout: 20_000, env: { ...process.env, PYTHONWARNINGS: 'ignore' } }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`call_weather.py ${client} failed: ${error.message}\n${stderr}`));
-      try {
-        resolve(JSON.parse(stdout.trim().split('\n').pop() ?? '') as TypedResultSummary);
-      } catch {
-        reject(new Error(`call_weather.py ${client} printed no JSON: ${stdout}\n${stderr}`));
-      }
-    });
+    execFile(
+      'python3',
+      [SCRIPT, client, url, city],
+      { timeout: 20_000, env: { ...process.env, PYTHONWARNINGS: 'ignore' } },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`call_weather.py ${client} failed: ${error.message}\n${stderr}`));
+        try {
+          resolve(JSON.parse(stdout.trim().split('\n').pop() ?? '') as TypedResultSummary);
+        } catch {
+          reject(new Error(`call_weather.py ${client} printed no JSON: ${stdout}\n${stderr}`));
+        }
+      },
+    );
   });
 }
 
@@ -67,6 +74,12 @@ describeWithPython('Python clients over Streamable HTTP (official mcp SDK, FastM
 
   it('FastMCP: result.data is the typed envelope with its data intact', async () => {
     const summary = await callWeather('fastmcp', weather.url, 'Beijing');
-    expect(summary).toMatchObject({ is_error: false, is_dataclass: true, status: 'success', city: 'Beijing', temperature: expected().temperature });
+    expect(summary).toMatchObject({
+      is_error: false,
+      is_dataclass: true,
+      status: 'success',
+      city: 'Beijing',
+      temperature: expected().temperature,
+    });
   });
 });

@@ -36,7 +36,9 @@ describe('UNAVAILABLE over HTTP', () => {
 
   afterAll(async () => app?.close());
 
-  async function callTool(name: string): Promise<{ structuredContent: { status: string; error: Record<string, unknown> }; isError: boolean }> {
+  async function callTool(
+    name: string,
+  ): Promise<{ structuredContent: { status: string; error: Record<string, unknown> }; isError: boolean }> {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
@@ -52,7 +54,12 @@ describe('UNAVAILABLE over HTTP', () => {
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toEqual({
       status: 'error',
-      error: { code: 'UNAVAILABLE', message: MCP_ERROR_CODES.UNAVAILABLE.message(), retryable: true, retry_after_ms: MCP_ERROR_CODES.UNAVAILABLE.retryAfterMs },
+      error: {
+        code: 'UNAVAILABLE',
+        message: MCP_ERROR_CODES.UNAVAILABLE.message(),
+        retryable: true,
+        retry_after_ms: MCP_ERROR_CODES.UNAVAILABLE.retryAfterMs,
+      },
     });
     expect(JSON.stringify(result)).not.toContain(SECRET_HOST);
   });

@@ -4,7 +4,12 @@ import { Injectable, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, ResourceUpdatedNotificationSchema, type ResourceUpdatedNotification } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  ResourceUpdatedNotificationSchema,
+  type ResourceUpdatedNotification,
+} from '@modelcontextprotocol/sdk/types.js';
 import {
   McpCompletion,
   McpContent,
@@ -40,7 +45,12 @@ class ConformanceResources {
     return 'Watched resource content.';
   }
 
-  @McpResourceTemplate({ uriTemplate: 'test://template/{id}/data', name: 'template-data', description: 'Data by id', mimeType: 'application/json' })
+  @McpResourceTemplate({
+    uriTemplate: 'test://template/{id}/data',
+    name: 'template-data',
+    description: 'Data by id',
+    mimeType: 'application/json',
+  })
   templateData(@McpResourceParams() params: { id: string }) {
     return JSON.stringify({ id: params.id, templateTest: true, data: `Data for ID: ${params.id}` });
   }
@@ -71,7 +81,10 @@ class ConformancePrompts {
   })
   testPromptWithEmbeddedResource(args: { resourceUri: string }) {
     return [
-      { role: 'user' as const, content: McpContent.resource({ uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' }) },
+      {
+        role: 'user' as const,
+        content: McpContent.resource({ uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' }),
+      },
       { role: 'user' as const, content: McpContent.text('Please process the embedded resource above.') },
     ];
   }
@@ -92,7 +105,9 @@ class ConformancePrompts {
   @McpCompletion({ ref: { type: 'ref/prompt', name: 'greeting' }, argument: 'language' })
   languages(value: string, context: McpCompletionContext) {
     const all = ['english', 'esperanto', 'estonian', 'french', 'german'];
-    return all.filter((language) => language.startsWith(value.toLowerCase())).map((language) => (context.arguments.name ? `${language} (${context.arguments.name})` : language));
+    return all
+      .filter((language) => language.startsWith(value.toLowerCase()))
+      .map((language) => (context.arguments.name ? `${language} (${context.arguments.name})` : language));
   }
 }
 
@@ -168,13 +183,20 @@ describe('resources, prompts and completions over Streamable HTTP (official SDK 
       expect(nextCursor).toBeUndefined();
       expect(resources.map((resource) => resource.uri)).toEqual(['test://static-text', 'test://static-binary', WATCHED]);
       for (const resource of resources) {
-        expect(resource).toEqual({ uri: expect.any(String), name: expect.any(String), description: expect.any(String), mimeType: expect.any(String) });
+        expect(resource).toEqual({
+          uri: expect.any(String),
+          name: expect.any(String),
+          description: expect.any(String),
+          mimeType: expect.any(String),
+        });
       }
     });
 
     it('reads a text resource', async () => {
       const { contents } = await client.readResource({ uri: 'test://static-text' });
-      expect(contents).toEqual([{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }]);
+      expect(contents).toEqual([
+        { uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' },
+      ]);
     });
 
     it('reads a binary resource as a base64 blob', async () => {
@@ -184,7 +206,9 @@ describe('resources, prompts and completions over Streamable HTTP (official SDK 
 
     it('lists the template and reads through it with the variable', async () => {
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates).toEqual([{ uriTemplate: 'test://template/{id}/data', name: 'template-data', description: 'Data by id', mimeType: 'application/json' }]);
+      expect(resourceTemplates).toEqual([
+        { uriTemplate: 'test://template/{id}/data', name: 'template-data', description: 'Data by id', mimeType: 'application/json' },
+      ]);
       const { contents } = await client.readResource({ uri: 'test://template/123/data' });
       expect(contents).toHaveLength(1);
       expect(contents[0]).toMatchObject({ uri: 'test://template/123/data', mimeType: 'application/json' });
@@ -201,15 +225,24 @@ describe('resources, prompts and completions over Streamable HTTP (official SDK 
       const notifier = app.get(McpResourceNotifier);
       await expect(client.subscribeResource({ uri: WATCHED })).resolves.toEqual({});
       // Nothing can be delivered until the SDK's GET stream is open; from then on the session is reached.
-      await eventually(() => notifier.resourceUpdated(WATCHED), (reached) => reached === 1);
-      await eventually(() => updates.length, (count) => count >= 1);
+      await eventually(
+        () => notifier.resourceUpdated(WATCHED),
+        (reached) => reached === 1,
+      );
+      await eventually(
+        () => updates.length,
+        (count) => count >= 1,
+      );
       expect(updates[0]).toEqual({ method: 'notifications/resources/updated', params: { uri: WATCHED } });
 
       // An application change, through a tool that injects the notifier.
       updates = [];
       const touched = await client.callTool({ name: 'touch_watched_resource' });
       expect(touched.structuredContent).toEqual({ status: 'success', data: { notified: 1 } });
-      await eventually(() => updates.length, (count) => count === 1);
+      await eventually(
+        () => updates.length,
+        (count) => count === 1,
+      );
 
       await expect(client.unsubscribeResource({ uri: WATCHED })).resolves.toEqual({});
       expect(notifier.resourceUpdated(WATCHED)).toBe(0);
@@ -239,8 +272,13 @@ describe('resources, prompts and completions over Streamable HTTP (official SDK 
     });
 
     it('gets a prompt with arguments', async () => {
-      const { messages } = await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } });
-      expect(messages).toEqual([{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='testValue1', arg2='testValue2'" } }]);
+      const { messages } = await client.getPrompt({
+        name: 'test_prompt_with_arguments',
+        arguments: { arg1: 'testValue1', arg2: 'testValue2' },
+      });
+      expect(messages).toEqual([
+        { role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='testValue1', arg2='testValue2'" } },
+      ]);
     });
 
     it('rejects a missing required argument with -32602 naming it', async () => {
@@ -262,9 +300,18 @@ describe('resources, prompts and completions over Streamable HTTP (official SDK 
     });
 
     it('gets a prompt with an embedded resource', async () => {
-      const { messages } = await client.getPrompt({ name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } });
+      const { messages } = await client.getPrompt({
+        name: 'test_prompt_with_embedded_resource',
+        arguments: { resourceUri: 'test://example-resource' },
+      });
       expect(messages).toEqual([
-        { role: 'user', content: { type: 'resource', resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        {
+          role: 'user',
+          content: {
+            type: 'resource',
+            resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+          },
+        },
         { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
       ]);
     });
@@ -272,7 +319,10 @@ describe('resources, prompts and completions over Streamable HTTP (official SDK 
 
   describe('completions', () => {
     it('completes an argument with a completer, using the other arguments', async () => {
-      const { completion } = await client.complete({ ref: { type: 'ref/prompt', name: 'greeting' }, argument: { name: 'language', value: 'es' } });
+      const { completion } = await client.complete({
+        ref: { type: 'ref/prompt', name: 'greeting' },
+        argument: { name: 'language', value: 'es' },
+      });
       expect(completion).toEqual({ values: ['esperanto', 'estonian'] });
       const withContext = await client.complete({
         ref: { type: 'ref/prompt', name: 'greeting' },
@@ -283,14 +333,22 @@ describe('resources, prompts and completions over Streamable HTTP (official SDK 
     });
 
     it('answers an argument without a completer with no values (the conformance scenario)', async () => {
-      const { completion } = await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'test' } });
+      const { completion } = await client.complete({
+        ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+        argument: { name: 'arg1', value: 'test' },
+      });
       expect(completion).toEqual({ values: [] });
-      const template = await client.complete({ ref: { type: 'ref/resource', uri: 'test://template/{id}/data' }, argument: { name: 'id', value: '1' } });
+      const template = await client.complete({
+        ref: { type: 'ref/resource', uri: 'test://template/{id}/data' },
+        argument: { name: 'id', value: '1' },
+      });
       expect(template.completion.values).toEqual([]);
     });
 
     it('rejects an unknown prompt ref with -32602', async () => {
-      await expect(client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+      await expect(
+        client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } }),
+      ).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
     });
   });
 });

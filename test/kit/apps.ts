@@ -82,7 +82,11 @@ export async function withEnv<T>(vars: Record<string, string | undefined>, run: 
 
 /** Runs `boot` with exactly `env` as the `MCP_*` environment (every other `MCP_*` variable hidden), then restores it. */
 export function withMcpEnv<T>(env: Record<string, string>, boot: () => Promise<T>): Promise<T> {
-  const hidden = Object.fromEntries(Object.keys(process.env).filter((key) => key.startsWith('MCP_')).map((key) => [key, undefined]));
+  const hidden = Object.fromEntries(
+    Object.keys(process.env)
+      .filter((key) => key.startsWith('MCP_'))
+      .map((key) => [key, undefined]),
+  );
   return withEnv({ ...hidden, ...env }, boot);
 }
 

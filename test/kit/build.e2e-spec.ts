@@ -51,7 +51,9 @@ describe('the build lock of the e2e suites', () => {
   });
 
   it('checks the library and the weather server sources against the built weather server', () => {
-    expect(WEATHER_BUILD.sourceDirs.map((path) => path.slice(path.indexOf('/libs/') >= 0 ? path.indexOf('/libs/') : path.indexOf('/apps/')))).toEqual(['/libs/mcp/src', '/apps/weather-server/src']);
+    expect(
+      WEATHER_BUILD.sourceDirs.map((path) => path.slice(path.indexOf('/libs/') >= 0 ? path.indexOf('/libs/') : path.indexOf('/apps/'))),
+    ).toEqual(['/libs/mcp/src', '/apps/weather-server/src']);
     expect(WEATHER_BUILD.outputs.some((path) => path.endsWith('dist/apps/weather-server/main.js'))).toBe(true);
   });
 });

@@ -47,7 +47,9 @@ export interface BuildInputs {
 
 /** The library and the weather server, as `npm run build` compiles them. */
 export const WEATHER_BUILD: BuildInputs = {
-  outputs: [WEATHER_MAIN, 'libs/mcp/dist/index.js', 'libs/mcp/dist/.tsbuildinfo', 'dist/apps/weather-server/.tsbuildinfo'].map((path) => resolve(REPO_ROOT, path)),
+  outputs: [WEATHER_MAIN, 'libs/mcp/dist/index.js', 'libs/mcp/dist/.tsbuildinfo', 'dist/apps/weather-server/.tsbuildinfo'].map((path) =>
+    resolve(REPO_ROOT, path),
+  ),
   sourceDirs: ['libs/mcp/src', 'apps/weather-server/src'].map((path) => join(REPO_ROOT, path)),
   files: ['tsconfig.base.json', 'libs/mcp/tsconfig.lib.json', 'apps/weather-server/tsconfig.app.json'].map((path) => join(REPO_ROOT, path)),
 };
@@ -109,7 +111,8 @@ export function ensureBuilt(): Promise<void> {
       const output = error as { stdout?: Buffer; stderr?: Buffer; message: string };
       const report = `npm run build failed:\n${output.stdout?.toString() ?? ''}${output.stderr?.toString() ?? ''}${output.message}`;
       // tsc -b still emits when only type errors are found; without an entry point there is nothing to run.
-      if (mtimeOf(WEATHER_MAIN) === 0 || mtimeOf(join(REPO_ROOT, 'libs/mcp/dist/index.js')) === 0) throw new Error(report, { cause: error });
+      if (mtimeOf(WEATHER_MAIN) === 0 || mtimeOf(join(REPO_ROOT, 'libs/mcp/dist/index.js')) === 0)
+        throw new Error(report, { cause: error });
       console.warn(`${report}\n(the emitted dist/ is used anyway)`);
     }
   }).then(() => undefined);

@@ -53,7 +53,13 @@ export function sessionHeaders(sessionId: string | undefined, protocolVersion?: 
 
 /** A body as fetch sends it: strings, bytes and streams as they are, anything else JSON-encoded. */
 const encode = (body: unknown) =>
-  (typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer || body instanceof ReadableStream || body instanceof Blob ? body : JSON.stringify(body)) as RequestInit['body'];
+  (typeof body === 'string' ||
+  body instanceof Uint8Array ||
+  body instanceof ArrayBuffer ||
+  body instanceof ReadableStream ||
+  body instanceof Blob
+    ? body
+    : JSON.stringify(body)) as RequestInit['body'];
 
 /** POSTs `body` (an object is JSON-encoded; a string or bytes are sent as is); the raw Response, body unread. */
 export function postStream(url: string, body: unknown, headers: HeaderOverrides = {}, signal?: AbortSignal): Promise<Response> {
@@ -81,7 +87,15 @@ export async function toAnswer(response: Response): Promise<HttpAnswer> {
     json = undefined;
   }
   const items = contentType.includes('text/event-stream') ? parseSseBody(text) : [];
-  return { status: response.status, headers: response.headers, contentType, text, json, items, messages: json !== undefined ? [json] : messagesOf(items) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    contentType,
+    text,
+    json,
+    items,
+    messages: json !== undefined ? [json] : messagesOf(items),
+  };
 }
 
 /** A JSON-RPC request object. */
@@ -113,19 +127,27 @@ export function initializeRequest(id: string | number = 1, protocolVersion = LAT
  * Opens a Streamable HTTP session: initialize (the answer must carry Mcp-Session-Id) then notifications/initialized
  * (which must be accepted with 202). `headers` go on both (credentials, Origin).
  */
-export async function openSession(url: string, options: { protocolVersion?: string; headers?: HeaderOverrides } = {}): Promise<{ sessionId: string; result: any }> {
+export async function openSession(
+  url: string,
+  options: { protocolVersion?: string; headers?: HeaderOverrides } = {},
+): Promise<{ sessionId: string; result: any }> {
   const protocolVersion = options.protocolVersion ?? LATEST;
   const init = await post(url, initializeRequest(1, protocolVersion), options.headers);
   const sessionId = init.headers.get('mcp-session-id');
   if (init.status !== 200 || !sessionId) throw new Error(`initialize failed: ${init.status} ${init.text}`);
-  const initialized = await post(url, notification('notifications/initialized'), { ...options.headers, ...sessionHeaders(sessionId, protocolVersion) });
+  const initialized = await post(url, notification('notifications/initialized'), {
+    ...options.headers,
+    ...sessionHeaders(sessionId, protocolVersion),
+  });
   if (initialized.status !== 202) throw new Error(`notifications/initialized: ${initialized.status} ${initialized.text}`);
   return { sessionId, result: (init.json ?? init.messages[0])?.result };
 }
 
 /** The JSON-RPC response among the messages of an answer (the last one). */
 export function responseOf(answer: HttpAnswer): any {
-  return [...answer.messages].reverse().find((message) => typeof message === 'object' && message !== null && ('result' in message || 'error' in message));
+  return [...answer.messages]
+    .reverse()
+    .find((message) => typeof message === 'object' && message !== null && ('result' in message || 'error' in message));
 }
 
 /** A `tools/call` result: `content` and, for an envelope, `structuredContent`. */
@@ -140,7 +162,8 @@ export interface ToolCallResult {
  */
 export function envelopeOf(of: ToolCallResult | HttpAnswer): any {
   const result: ToolCallResult | undefined = 'messages' in of ? (of.json?.result ?? responseOf(of)?.result) : of;
-  if (!result) throw new Error(`not a tools/call result: ${'messages' in of ? `${of.status} ${of.text.slice(0, 2_000)}` : JSON.stringify(of)}`);
+  if (!result)
+    throw new Error(`not a tools/call result: ${'messages' in of ? `${of.status} ${of.text.slice(0, 2_000)}` : JSON.stringify(of)}`);
   const first = result.content?.[0];
   const parsed = first?.type === 'text' && typeof first.text === 'string' ? JSON.parse(first.text) : undefined;
   if (result.structuredContent === undefined) {
@@ -177,7 +200,8 @@ export function expectNoLeak(answer: HttpAnswer, secrets: string[]): void {
 
 /** Asserts a well-formed JSON-RPC 2.0 response object (id, exactly one of result/error, integer error code). */
 export function assertJsonRpcResponse(message: unknown): void {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) throw new Error(`not a JSON-RPC response object: ${JSON.stringify(message)}`);
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    throw new Error(`not a JSON-RPC response object: ${JSON.stringify(message)}`);
   const value = message as Record<string, unknown>;
   if (value.jsonrpc !== '2.0') throw new Error(`jsonrpc is not "2.0": ${JSON.stringify(message)}`);
   if (!('id' in value)) throw new Error(`no id: ${JSON.stringify(message)}`);

@@ -11,7 +11,6 @@ export interface SseItem {
   comment?: string;
 }
 
-
 /**
  * The one SSE reader of the tests: an incremental parser over a fetch body that yields events and comments in
  * arrival order, so a test can read a few events, then drop the connection.
@@ -184,7 +183,8 @@ export async function openSse(url: string, headers: Record<string, string> = {},
     const response = await fetch(url, { method: 'GET', headers: { Accept: 'text/event-stream', ...headers }, signal: controller.signal });
     const contentType = response.headers.get('content-type') ?? '';
     const base = { status: response.status, contentType, headers: response.headers };
-    if (!contentType.startsWith('text/event-stream')) return { ...base, firstEvent: await response.text(), close: () => controller.abort() };
+    if (!contentType.startsWith('text/event-stream'))
+      return { ...base, firstEvent: await response.text(), close: () => controller.abort() };
     const reader = new SseReader(response);
     const firstEvent = await reader.firstBlock(timeoutMs);
     return {

@@ -25,7 +25,11 @@ export class StdioServerProcess {
 
   constructor(script: string, args: string[] = [], env: Record<string, string> = {}) {
     const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MCP_')));
-    this.child = spawn(process.execPath, [script, ...args], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...base, NODE_ENV: 'test', ...env } });
+    this.child = spawn(process.execPath, [script, ...args], {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...base, NODE_ENV: 'test', ...env },
+    });
     running.add(this.child);
     this.child.stdout.setEncoding('utf8');
     this.child.stderr.setEncoding('utf8');
@@ -88,7 +92,11 @@ export class StdioServerProcess {
 
   /** The response to request `id`, waiting for it. */
   response(id: string | number, timeoutMs = 10_000): Promise<any> {
-    return this.waitFor(() => this.parsedLines().find((message) => message?.id === id && ('result' in message || 'error' in message)), timeoutMs, `response ${id}`);
+    return this.waitFor(
+      () => this.parsedLines().find((message) => message?.id === id && ('result' in message || 'error' in message)),
+      timeoutMs,
+      `response ${id}`,
+    );
   }
 
   /** Lines parsed leniently (non-JSON lines are `undefined`), for waiting. */
@@ -160,7 +168,13 @@ export function assertJsonRpcLines(lines: string[]): void {
     } catch {
       throw new Error(`stdout line is not JSON: ${JSON.stringify(line)}`);
     }
-    if (typeof message !== 'object' || message === null || Array.isArray(message) || message.jsonrpc !== '2.0' || !('id' in message || 'method' in message)) {
+    if (
+      typeof message !== 'object' ||
+      message === null ||
+      Array.isArray(message) ||
+      message.jsonrpc !== '2.0' ||
+      !('id' in message || 'method' in message)
+    ) {
       throw new Error(`stdout line is not one JSON-RPC message: ${line}`);
     }
   }

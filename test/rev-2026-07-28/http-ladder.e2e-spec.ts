@@ -46,7 +46,9 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
     });
 
     it('serves a request without clientInfo (it is a SHOULD)', async () => {
-      const params = { _meta: { 'io.modelcontextprotocol/protocolVersion': REV_2026_07_28, 'io.modelcontextprotocol/clientCapabilities': {} } };
+      const params = {
+        _meta: { 'io.modelcontextprotocol/protocolVersion': REV_2026_07_28, 'io.modelcontextprotocol/clientCapabilities': {} },
+      };
       const answer = await post(url, rpc(5, 'server/discover', params), { ...headers2026('server/discover', params) });
       expect(answer.status).toBe(200);
       expect(answer.json.result.resultType).toBe('complete');
@@ -55,7 +57,10 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
 
   describe('routing between the eras on one URL', () => {
     it('still runs the 2025-era handshake for a claim-less initialize, minting a session', async () => {
-      const answer = await post(url, rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'client-2025', version: '1' } }));
+      const answer = await post(
+        url,
+        rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'client-2025', version: '1' } }),
+      );
       expect(answer.status).toBe(200);
       expect(answer.json.result.protocolVersion).toBe('2025-11-25');
       expect(answer.json.result.capabilities.tasks).toBeDefined();
@@ -83,7 +88,11 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
     });
 
     it('accepts client notifications with 202 and no body', async () => {
-      const response = await postStream(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'MCP-Protocol-Version': REV_2026_07_28, 'Mcp-Method': 'notifications/initialized' });
+      const response = await postStream(
+        url,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { 'MCP-Protocol-Version': REV_2026_07_28, 'Mcp-Method': 'notifications/initialized' },
+      );
       expect(response.status).toBe(202);
       expect(await response.text()).toBe('');
     });
@@ -94,7 +103,11 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
       ['missing _meta', 102, {}],
       ['a _meta without the protocol version', 103, { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } }],
       ['a _meta without client capabilities', 104, { _meta: { 'io.modelcontextprotocol/protocolVersion': REV_2026_07_28 } }],
-      ['client capabilities of the wrong type', 105, { _meta: { 'io.modelcontextprotocol/protocolVersion': REV_2026_07_28, 'io.modelcontextprotocol/clientCapabilities': 'all' } }],
+      [
+        'client capabilities of the wrong type',
+        105,
+        { _meta: { 'io.modelcontextprotocol/protocolVersion': REV_2026_07_28, 'io.modelcontextprotocol/clientCapabilities': 'all' } },
+      ],
     ])('answers %s with 400 -32602, echoing the id', async (_label, id, params) => {
       const answer = await post(url, rpc(id, 'server/discover', params), { ...headers2026('server/discover', params) });
       expect(answer.status).toBe(400);
@@ -111,9 +124,15 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
 
     it('answers an unsupported revision with 400 -32022 listing the supported ones and echoing the requested one', async () => {
       const params = { _meta: envelope({}, { 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' }) };
-      const answer = await post(url, rpc(301, 'server/discover', params), { ...headers2026('server/discover', params, { 'MCP-Protocol-Version': 'v999.0.0' }) });
+      const answer = await post(url, rpc(301, 'server/discover', params), {
+        ...headers2026('server/discover', params, { 'MCP-Protocol-Version': 'v999.0.0' }),
+      });
       expect(answer.status).toBe(400);
-      expect(answer.json).toEqual({ jsonrpc: '2.0', id: 301, error: { code: -32022, message: expect.any(String), data: { supported: ['2026-07-28'], requested: 'v999.0.0' } } });
+      expect(answer.json).toEqual({
+        jsonrpc: '2.0',
+        id: 301,
+        error: { code: -32022, message: expect.any(String), data: { supported: ['2026-07-28'], requested: 'v999.0.0' } },
+      });
       expectWireValid([answer.json]);
     });
 
@@ -162,19 +181,29 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
       expect(tool.inputSchema.properties.region['x-mcp-header']).toBe('Region');
     });
 
-    it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'tasks/result', 'tasks/list', 'unknown/method'])(
-      'answers %s with 404 -32601 (removed or unknown in 2026-07-28), echoing the id',
-      async (method) => {
-        const answer = await call2026(url, 500, method, method.startsWith('resources/') ? { uri: 'test://static-text' } : {});
-        expect(answer.status).toBe(404);
-        expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 500, error: { code: -32601 } });
-      },
-    );
+    it.each([
+      'initialize',
+      'ping',
+      'logging/setLevel',
+      'resources/subscribe',
+      'resources/unsubscribe',
+      'tasks/result',
+      'tasks/list',
+      'unknown/method',
+    ])('answers %s with 404 -32601 (removed or unknown in 2026-07-28), echoing the id', async (method) => {
+      const answer = await call2026(url, 500, method, method.startsWith('resources/') ? { uri: 'test://static-text' } : {});
+      expect(answer.status).toBe(404);
+      expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 500, error: { code: -32601 } });
+    });
 
     it('answers a capability the request did not declare with 400 -32021 and a ClientCapabilities object', async () => {
       const answer = await call2026(url, 401, 'tools/call', { name: 'test_missing_capability', arguments: {} });
       expect(answer.status).toBe(400);
-      expect(answer.json).toEqual({ jsonrpc: '2.0', id: 401, error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { sampling: {} } } } });
+      expect(answer.json).toEqual({
+        jsonrpc: '2.0',
+        id: 401,
+        error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { sampling: {} } } },
+      });
       expectWireValid([answer.json]);
     });
 
@@ -189,7 +218,12 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
     it('tags every list with resultType, caching hints and the server identity; tools carry no 2025 execution member', async () => {
       for (const method of ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']) {
         const answer = await call2026(url, method, method);
-        expect(answer.json.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fixture-2026-07-28' } } });
+        expect(answer.json.result).toMatchObject({
+          resultType: 'complete',
+          ttlMs: 0,
+          cacheScope: 'public',
+          _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fixture-2026-07-28' } },
+        });
       }
       const tools = (await call2026(url, 13, 'tools/list')).json.result.tools as Record<string, unknown>[];
       expect(tools.some((tool) => 'execution' in tool)).toBe(false);
@@ -197,10 +231,19 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
 
     it('reads a resource with caching hints, and answers a missing one with -32602 carrying the URI', async () => {
       const read = await call2026(url, 14, 'resources/read', { uri: 'test://static-text' });
-      expect(read.json.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'public', contents: [{ uri: 'test://static-text' }] });
+      expect(read.json.result).toMatchObject({
+        resultType: 'complete',
+        ttlMs: 0,
+        cacheScope: 'public',
+        contents: [{ uri: 'test://static-text' }],
+      });
       const missing = await call2026(url, 15, 'resources/read', { uri: 'test://nope' });
       expect(missing.status).toBe(200);
-      expect(missing.json).toEqual({ jsonrpc: '2.0', id: 15, error: { code: -32602, message: 'Resource not found', data: { uri: 'test://nope' } } });
+      expect(missing.json).toEqual({
+        jsonrpc: '2.0',
+        id: 15,
+        error: { code: -32602, message: 'Resource not found', data: { uri: 'test://nope' } },
+      });
     });
 
     it('keeps an unknown tool an in-band -32602, and invalid arguments an isError result', async () => {
@@ -210,7 +253,10 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
     });
 
     it('completes prompt arguments with resultType', async () => {
-      const answer = await call2026(url, 18, 'completion/complete', { ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'te' } });
+      const answer = await call2026(url, 18, 'completion/complete', {
+        ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+        argument: { name: 'arg1', value: 'te' },
+      });
       expect(answer.json.result).toMatchObject({ resultType: 'complete', completion: { values: ['test', 'testing', 'tested'] } });
     });
 
@@ -229,16 +275,32 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
       const quiet = await call2026(url, 20, 'tools/call', { name: 'progress_and_logs', arguments: {} }, { meta: { progressToken: 'p1' } });
       expect(quiet.contentType).toMatch(/text\/event-stream/);
       expect(quiet.messages.filter((message) => message.method === 'notifications/message')).toEqual([]);
-      expect(quiet.messages.filter((message) => message.method === 'notifications/progress').map((message) => message.params.progress)).toEqual([1, 2]);
+      expect(
+        quiet.messages.filter((message) => message.method === 'notifications/progress').map((message) => message.params.progress),
+      ).toEqual([1, 2]);
       expect(quiet.headers.get('x-accel-buffering')).toBe('no');
 
-      const loud = await call2026(url, 21, 'tools/call', { name: 'progress_and_logs', arguments: {} }, { meta: { 'io.modelcontextprotocol/logLevel': 'info' } });
-      expect(loud.messages.filter((message) => message.method === 'notifications/message').map((message) => message.params)).toEqual([{ level: 'warning', data: 'a warning line' }]);
+      const loud = await call2026(
+        url,
+        21,
+        'tools/call',
+        { name: 'progress_and_logs', arguments: {} },
+        { meta: { 'io.modelcontextprotocol/logLevel': 'info' } },
+      );
+      expect(loud.messages.filter((message) => message.method === 'notifications/message').map((message) => message.params)).toEqual([
+        { level: 'warning', data: 'a warning line' },
+      ]);
       expect(responseOf(loud).result.resultType).toBe('complete');
     });
 
     it('answers with plain JSON when the client does not accept SSE (notifications are dropped)', async () => {
-      const answer = await call2026(url, 22, 'tools/call', { name: 'progress_and_logs', arguments: {} }, { accept: 'application/json', meta: { progressToken: 'p2' } });
+      const answer = await call2026(
+        url,
+        22,
+        'tools/call',
+        { name: 'progress_and_logs', arguments: {} },
+        { accept: 'application/json', meta: { progressToken: 'p2' } },
+      );
       expect(answer.contentType).toMatch(/application\/json/);
       expect(answer.json.result.content[0].text).toBe('ok');
     });
@@ -247,7 +309,12 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
       const probe = fixture.app.get(ProbeTools);
       const controller = new AbortController();
       const params = { name: 'wait_for_abort', arguments: {}, _meta: envelope() };
-      const pending = postStream(url, rpc('abandon-me', 'tools/call', params), { ...headers2026('tools/call', params) }, controller.signal).catch(() => undefined);
+      const pending = postStream(
+        url,
+        rpc('abandon-me', 'tools/call', params),
+        { ...headers2026('tools/call', params) },
+        controller.signal,
+      ).catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 200));
       controller.abort();
       await pending;

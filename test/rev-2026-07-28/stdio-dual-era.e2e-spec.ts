@@ -25,7 +25,14 @@ class StdioConnection {
 
   async start(): Promise<this> {
     @Module({
-      imports: [McpModule.forRoot({ name: 'stdio-fixture', version: '1.0.0', requestState: { secret: REQUEST_STATE_SECRET }, listChanged: { tools: true } })],
+      imports: [
+        McpModule.forRoot({
+          name: 'stdio-fixture',
+          version: '1.0.0',
+          requestState: { secret: REQUEST_STATE_SECRET },
+          listChanged: { tools: true },
+        }),
+      ],
       providers: [...REV_2026_07_28_FIXTURES, FixtureResources, ProbeTools],
     })
     class StdioFixtureModule {}
@@ -47,7 +54,11 @@ class StdioConnection {
 
   /** The response to `id` (waiting for it). */
   async response(id: string | number, timeoutMs = 5_000): Promise<any> {
-    return this.waitFor(() => this.messages.find((message) => message.id === id && ('result' in message || 'error' in message)), timeoutMs, `response ${id}`);
+    return this.waitFor(
+      () => this.messages.find((message) => message.id === id && ('result' in message || 'error' in message)),
+      timeoutMs,
+      `response ${id}`,
+    );
   }
 
   async waitFor<T>(found: () => T | undefined, timeoutMs = 5_000, what = 'message'): Promise<T> {
@@ -66,8 +77,13 @@ class StdioConnection {
   }
 }
 
-const rev2026 = (id: string | number, method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) =>
-  rpc(id, method, { ...params, _meta: envelope(capabilities, meta) });
+const rev2026 = (
+  id: string | number,
+  method: string,
+  params: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = {},
+  meta: Record<string, unknown> = {},
+) => rpc(id, method, { ...params, _meta: envelope(capabilities, meta) });
 
 describe('2026-07-28 over stdio: one process, the era chosen by the first message', () => {
   const connections: StdioConnection[] = [];
@@ -85,7 +101,11 @@ describe('2026-07-28 over stdio: one process, the era chosen by the first messag
     const stdio = await open();
     stdio.send(rev2026('probe', 'server/discover'));
     const discover = await stdio.response('probe');
-    expect(discover.result).toMatchObject({ resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } } });
+    expect(discover.result).toMatchObject({
+      resultType: 'complete',
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: { listChanged: true } },
+    });
     expectWireValid([discover], 'server/discover');
 
     stdio.send(rpc(1, 'initialize', initializeParams('2025-11-25')));
@@ -108,7 +128,11 @@ describe('2026-07-28 over stdio: one process, the era chosen by the first messag
     expectWireValid([list], 'tools/list');
 
     stdio.send(rpc(2, 'initialize', initializeParams('2025-11-25')));
-    expect((await stdio.response(2)).error).toEqual({ code: -32022, message: expect.any(String), data: { supported: ['2026-07-28'], requested: '2025-11-25' } });
+    expect((await stdio.response(2)).error).toEqual({
+      code: -32022,
+      message: expect.any(String),
+      data: { supported: ['2026-07-28'], requested: '2025-11-25' },
+    });
     stdio.send(rpc(3, 'tools/list'));
     expect((await stdio.response(3)).error).toMatchObject({ code: -32602, data: { envelope: { missing: ['_meta'] } } });
     stdio.send(rev2026(4, 'ping'));
@@ -128,7 +152,19 @@ describe('2026-07-28 over stdio: one process, the era chosen by the first messag
     stdio.send(rev2026(1, 'tools/call', { name: 'test_input_required_result_elicitation', arguments: {} }, { elicitation: {} }));
     const round = (await stdio.response(1)).result;
     expect(round).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } });
-    stdio.send(rev2026(2, 'tools/call', { name: 'test_input_required_result_elicitation', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: round.requestState }, { elicitation: {} }));
+    stdio.send(
+      rev2026(
+        2,
+        'tools/call',
+        {
+          name: 'test_input_required_result_elicitation',
+          arguments: {},
+          inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
+          requestState: round.requestState,
+        },
+        { elicitation: {} },
+      ),
+    );
     expect((await stdio.response(2)).result.content[0].text).toBe('Hello, Ada!');
     expect(stdio.messages.filter((message) => 'method' in message && 'id' in message)).toEqual([]);
   });
@@ -196,13 +232,24 @@ describe('2026-07-28 over stdio: the built weather server', () => {
   });
 
   it("lets the 2.4 client pick the 2026-07-28 era in 'auto' mode (probe on a sibling process, no initialize)", async () => {
-    const client = new ClientV2({ name: 'stdio-auto', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: 'auto' } });
+    const client = new ClientV2(
+      { name: 'stdio-auto', version: '1.0.0' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: 'auto' } },
+    );
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [WEATHER_MAIN, '--stdio'], cwd: REPO_ROOT, stderr: 'ignore' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [WEATHER_MAIN, '--stdio'],
+      cwd: REPO_ROOT,
+      stderr: 'ignore',
+    });
     await client.connect(transport);
     try {
       expect(client.getProtocolEra()).toBe('modern');
-      const created = await client.callTool({ name: 'create_weather_alert', arguments: { city: 'Tokyo', threshold_celsius: 35, priority: 'critical', idempotency_key: 'stdio-auto-key-0123456789' } });
+      const created = await client.callTool({
+        name: 'create_weather_alert',
+        arguments: { city: 'Tokyo', threshold_celsius: 35, priority: 'critical', idempotency_key: 'stdio-auto-key-0123456789' },
+      });
       const alertId = (created.structuredContent as { data: { alert_id: string } }).data.alert_id;
       const deleted = await client.callTool({ name: 'delete_weather_alert', arguments: { alert_id: alertId } });
       expect(deleted.structuredContent).toEqual({ status: 'success', data: { alert_id: alertId, deleted: true } });

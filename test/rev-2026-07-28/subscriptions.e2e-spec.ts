@@ -40,7 +40,11 @@ describe('2026-07-28 subscriptions/listen', () => {
     expect(response.headers.get('mcp-session-id')).toBeNull();
     const ack = await reader.nextMessage();
     // resources.listChanged is not declared here, so it is not honoured.
-    expect(ack).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { [SUB_ID]: 'sub-1' } } });
+    expect(ack).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { toolsListChanged: true }, _meta: { [SUB_ID]: 'sub-1' } },
+    });
     expect(wireViolations(ack)).toEqual([]);
   });
 
@@ -54,7 +58,11 @@ describe('2026-07-28 subscriptions/listen', () => {
     const toolChange = await tools.reader.nextMessage();
     expect(toolChange).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [SUB_ID]: 41 } } });
     expect(wireViolations(toolChange)).toEqual([]);
-    expect(await prompts.reader.nextMessage()).toEqual({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed', params: { _meta: { [SUB_ID]: 42 } } });
+    expect(await prompts.reader.nextMessage()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/prompts/list_changed',
+      params: { _meta: { [SUB_ID]: 42 } },
+    });
     // The tools stream never sees the prompt change (nor the prompt stream the tool change).
     await expect(tools.reader.nextMessage(300)).rejects.toThrow(/no SSE item/);
   });
@@ -64,7 +72,11 @@ describe('2026-07-28 subscriptions/listen', () => {
     expect((await reader.nextMessage()).params.notifications).toEqual({ resourceSubscriptions: ['test://watched-resource'] });
     const reached = fixture.app.get(McpResourceNotifier).resourceUpdated('test://watched-resource');
     expect(reached).toBeGreaterThanOrEqual(1);
-    expect(await reader.nextMessage()).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://watched-resource', _meta: { [SUB_ID]: 'res' } } });
+    expect(await reader.nextMessage()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: 'test://watched-resource', _meta: { [SUB_ID]: 'res' } },
+    });
     fixture.app.get(McpResourceNotifier).resourceUpdated('test://static-text');
     await expect(reader.nextMessage(300)).rejects.toThrow(/no SSE item/);
   });
@@ -82,7 +94,10 @@ describe('2026-07-28 subscriptions/listen', () => {
     expect(noFilter.json).toMatchObject({ id: 3, error: { code: -32602 } });
     const tasks = await call2026(url, 4, 'subscriptions/listen', { notifications: { taskIds: ['t'] } });
     expect(tasks.status).toBe(400);
-    expect(tasks.json).toMatchObject({ id: 4, error: { code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } } });
+    expect(tasks.json).toMatchObject({
+      id: 4,
+      error: { code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } },
+    });
   });
 
   it('feeds the same list changes to the GET stream of a 2025-era session', async () => {
@@ -90,7 +105,9 @@ describe('2026-07-28 subscriptions/listen', () => {
     const sessionId = init.headers.get('mcp-session-id')!;
     expect(init.json.result.capabilities.tools).toEqual({ listChanged: true });
     await post(url, notification('notifications/initialized'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
-    const get = await fetch(url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' } });
+    const get = await fetch(url, {
+      headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' },
+    });
     const reader = new SseReader(get);
     readers.push(reader);
     await reader.next(); // priming event
@@ -105,7 +122,14 @@ describe('2026-07-28 subscriptions/listen', () => {
     const closing = other.close();
     const final = await opened.reader.nextMessage();
     await closing;
-    expect(final).toEqual({ jsonrpc: '2.0', id: 'bye', result: { resultType: 'complete', _meta: { [SUB_ID]: 'bye', 'io.modelcontextprotocol/serverInfo': { name: 'fixture-2026-07-28', version: '2.0.0' } } } });
+    expect(final).toEqual({
+      jsonrpc: '2.0',
+      id: 'bye',
+      result: {
+        resultType: 'complete',
+        _meta: { [SUB_ID]: 'bye', 'io.modelcontextprotocol/serverInfo': { name: 'fixture-2026-07-28', version: '2.0.0' } },
+      },
+    });
     expect(wireViolations(final, 'subscriptions/listen')).toEqual([]);
   });
 });

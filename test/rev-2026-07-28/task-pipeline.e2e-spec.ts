@@ -2,7 +2,17 @@ import 'reflect-metadata';
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { IsOptional, IsString } from 'class-validator';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { McpArgs, McpContent, McpContext, McpModule, McpProperty, McpResult, McpTool, type McpModuleOptions, type McpToolContext } from '@nest-mcp/core';
+import {
+  McpArgs,
+  McpContent,
+  McpContext,
+  McpModule,
+  McpProperty,
+  McpResult,
+  McpTool,
+  type McpModuleOptions,
+  type McpToolContext,
+} from '@nest-mcp/core';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
@@ -28,7 +38,13 @@ class WorkArgsDto {
 class CountingTools {
   runs = 0;
 
-  @McpTool({ name: 'counted_work', description: 'Counts a run, works a while, answers', job: true, idempotencyKey: 'request_key', timeoutMs: 60_000 })
+  @McpTool({
+    name: 'counted_work',
+    description: 'Counts a run, works a while, answers',
+    job: true,
+    idempotencyKey: 'request_key',
+    timeoutMs: 60_000,
+  })
   async countedWork(@McpArgs() args: WorkArgsDto, @McpContext() context: McpToolContext) {
     this.runs++;
     await sleep(Number(args.ms ?? 0), undefined, { signal: context.signal }).catch(() => undefined);
@@ -45,10 +61,15 @@ function appModule(options: Partial<McpModuleOptions>): DynamicModule {
 let sequence = 0;
 const taskCall = async (url: string, args: Record<string, unknown> = {}) =>
   (await call2026(url, ++sequence, 'tools/call', { name: 'counted_work', arguments: args }, { capabilities: TASKS })).json.result;
-const taskGet = async (url: string, taskId: string) => (await call2026(url, ++sequence, 'tasks/get', { taskId }, { capabilities: TASKS })).json.result;
+const taskGet = async (url: string, taskId: string) =>
+  (await call2026(url, ++sequence, 'tasks/get', { taskId }, { capabilities: TASKS })).json.result;
 const settled = async (url: string, taskId: string) => {
   let task: any;
-  await eventually(async () => ['completed', 'failed', 'cancelled'].includes((task = await taskGet(url, taskId)).status), 10_000, 'the task ended');
+  await eventually(
+    async () => ['completed', 'failed', 'cancelled'].includes((task = await taskGet(url, taskId)).status),
+    10_000,
+    'the task ended',
+  );
   return task;
 };
 
@@ -72,7 +93,11 @@ describe('2026-07-28 task calls pass the call pipeline', () => {
     expect((await taskCall(url)).resultType).toBe('task');
     expect((await taskCall(url)).resultType).toBe('task');
     const refused = await taskCall(url);
-    expect(refused).toMatchObject({ resultType: 'complete', isError: true, structuredContent: { status: 'error', error: { code: 'RATE_LIMITED', retryable: true } } });
+    expect(refused).toMatchObject({
+      resultType: 'complete',
+      isError: true,
+      structuredContent: { status: 'error', error: { code: 'RATE_LIMITED', retryable: true } },
+    });
     expect(refused).not.toHaveProperty('taskId');
   });
 
@@ -93,7 +118,11 @@ describe('2026-07-28 task calls pass the call pipeline', () => {
     const running = await taskCall(url, { ms: '2000' });
     expect(running.resultType).toBe('task');
     const refused = await taskCall(url, { ms: '0' });
-    expect(refused).toMatchObject({ resultType: 'complete', isError: true, structuredContent: { error: { code: 'QUOTA_EXCEEDED', retryable: true } } });
+    expect(refused).toMatchObject({
+      resultType: 'complete',
+      isError: true,
+      structuredContent: { error: { code: 'QUOTA_EXCEEDED', retryable: true } },
+    });
     // A 2025 job call is refused by the same count.
     const call2025 = await post(url, callTool(1, 'counted_work', { ms: '0' }));
     expect(call2025.json.result.structuredContent.error.code).toBe('QUOTA_EXCEEDED');
@@ -152,7 +181,13 @@ describe('tasks are served whatever the order of the providers', () => {
     expect(tools).toEqual(['counted_work', 'get_job_status', 'cancel_job']);
     const task = (await post(app.url, rpc(3, 'tools/call', { name: 'counted_work', arguments: {}, task: {} }), headers)).json.result.task;
     expect(task).toMatchObject({ taskId: expect.stringMatching(/^job_/), status: 'working' });
-    expect((await post(app.url, rpc(4, 'tasks/list'), headers)).json.result.tasks.map((listed: { taskId: string }) => listed.taskId)).toContain(task.taskId);
-    await eventually(async () => (await post(app!.url, rpc(5, 'tasks/get', { taskId: task.taskId }), headers)).json.result.status === 'completed', 5_000, 'the task completed');
+    expect(
+      (await post(app.url, rpc(4, 'tasks/list'), headers)).json.result.tasks.map((listed: { taskId: string }) => listed.taskId),
+    ).toContain(task.taskId);
+    await eventually(
+      async () => (await post(app!.url, rpc(5, 'tasks/get', { taskId: task.taskId }), headers)).json.result.status === 'completed',
+      5_000,
+      'the task completed',
+    );
   });
 });

@@ -22,11 +22,18 @@ describe('2026-07-28 tasks extension', () => {
     await fixture?.close();
   });
 
-  const call = async (name: string, args: Record<string, unknown> = {}, capabilities: Record<string, unknown> = WITH_TASKS, extra: Record<string, unknown> = {}) =>
-    (await call2026(url, ++sequence, 'tools/call', { name, arguments: args, ...extra }, { capabilities })).json;
+  const call = async (
+    name: string,
+    args: Record<string, unknown> = {},
+    capabilities: Record<string, unknown> = WITH_TASKS,
+    extra: Record<string, unknown> = {},
+  ) => (await call2026(url, ++sequence, 'tools/call', { name, arguments: args, ...extra }, { capabilities })).json;
   const task = async (method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = WITH_TASKS) =>
     (await call2026(url, ++sequence, method, params, { capabilities })).json;
-  async function settle(taskId: string, until: (status: string) => boolean = (status) => ['completed', 'failed', 'cancelled'].includes(status)) {
+  async function settle(
+    taskId: string,
+    until: (status: string) => boolean = (status) => ['completed', 'failed', 'cancelled'].includes(status),
+  ) {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const { result } = await task('tasks/get', { taskId });
@@ -47,9 +54,17 @@ describe('2026-07-28 tasks extension', () => {
       pollIntervalMs: 500,
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fixture-2026-07-28', version: '2.0.0' } },
     });
-    expect((await task('tasks/get', { taskId: created.taskId })).result).toMatchObject({ resultType: 'complete', taskId: created.taskId, status: 'working' });
+    expect((await task('tasks/get', { taskId: created.taskId })).result).toMatchObject({
+      resultType: 'complete',
+      taskId: created.taskId,
+      status: 'working',
+    });
     const done = await settle(created.taskId);
-    expect(done).toMatchObject({ resultType: 'complete', status: 'completed', result: { content: [{ type: 'text', text: 'Computed pi after 0.3s' }] } });
+    expect(done).toMatchObject({
+      resultType: 'complete',
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'Computed pi after 0.3s' }] },
+    });
     expect(done).not.toHaveProperty('requestState');
   });
 
@@ -73,7 +88,10 @@ describe('2026-07-28 tasks extension', () => {
     const waiting = await settle(taskId, (status) => status === 'input_required');
     const keys = Object.keys(waiting.inputRequests);
     expect(keys).toEqual(['elicit-1', 'elicit-2']);
-    expect((await task('tasks/update', { taskId, inputResponses: { [keys[0]]: accept({ name: 'one' }), unknown: accept({}) } })).result.resultType).toBe('complete');
+    expect(
+      (await task('tasks/update', { taskId, inputResponses: { [keys[0]]: accept({ name: 'one' }), unknown: accept({}) } })).result
+        .resultType,
+    ).toBe('complete');
     const partial = (await task('tasks/get', { taskId })).result;
     expect(partial.status).toBe('input_required');
     expect(Object.keys(partial.inputRequests)).toEqual([keys[1]]);
@@ -85,7 +103,12 @@ describe('2026-07-28 tasks extension', () => {
     const round = (await call('test_tool_with_task')).result;
     expect(round).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } });
     expect(round).not.toHaveProperty('taskId');
-    const created = (await call('test_tool_with_task', {}, WITH_TASKS, { inputResponses: { user_name: accept({ name: 'Alice' }) }, requestState: round.requestState })).result;
+    const created = (
+      await call('test_tool_with_task', {}, WITH_TASKS, {
+        inputResponses: { user_name: accept({ name: 'Alice' }) },
+        requestState: round.requestState,
+      })
+    ).result;
     expect(created).toMatchObject({ resultType: 'task', taskId: expect.any(String) });
     expect(created).not.toHaveProperty('requestState');
     expect((await settle(created.taskId)).result.content[0].text).toBe('Hello from a task, Alice!');
@@ -93,10 +116,16 @@ describe('2026-07-28 tasks extension', () => {
 
   it('keeps requests without the extension synchronous: the job envelope, or -32021 for task-only tools', async () => {
     const pending = (await call('slow_compute', { seconds: 0 }, {})).result;
-    expect(pending).toMatchObject({ resultType: 'complete', structuredContent: { status: 'pending', data: { job_id: expect.any(String) } } });
+    expect(pending).toMatchObject({
+      resultType: 'complete',
+      structuredContent: { status: 'pending', data: { job_id: expect.any(String) } },
+    });
     const required = await call2026(url, ++sequence, 'tools/call', { name: 'failing_job', arguments: {} }, { capabilities: {} });
     expect(required.status).toBe(400);
-    expect(required.json.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
+    expect(required.json.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    });
   });
 
   it('ignores a 2025-11-25 task param on a synchronous tool', async () => {
@@ -115,7 +144,13 @@ describe('2026-07-28 tasks extension', () => {
 
   it('checks Mcp-Name against the task id', async () => {
     const { taskId } = (await call('slow_compute', { seconds: 60 })).result;
-    const mismatch = await call2026(url, ++sequence, 'tasks/get', { taskId }, { capabilities: WITH_TASKS, headers: { 'Mcp-Name': 'another-task' } });
+    const mismatch = await call2026(
+      url,
+      ++sequence,
+      'tasks/get',
+      { taskId },
+      { capabilities: WITH_TASKS, headers: { 'Mcp-Name': 'another-task' } },
+    );
     expect(mismatch.status).toBe(400);
     expect(mismatch.json.error.code).toBe(-32020);
     await task('tasks/cancel', { taskId });

@@ -30,7 +30,12 @@ function recordingFetch(log: Seen[]): typeof fetch {
     const headers = new Headers(init?.headers);
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : undefined;
     const response = await fetch(input, init);
-    log.push({ rpcMethod: body?.method, sessionHeader: response.headers.get('mcp-session-id'), protocolVersionHeader: headers.get('mcp-protocol-version'), status: response.status });
+    log.push({
+      rpcMethod: body?.method,
+      sessionHeader: response.headers.get('mcp-session-id'),
+      protocolVersionHeader: headers.get('mcp-protocol-version'),
+      status: response.status,
+    });
     return response;
   };
 }
@@ -50,15 +55,24 @@ async function exerciseEveryTool(client: ToolCaller, confirmations: string[]): P
   const forecast = await client.call('get_forecast', { city: '上海', days: 2 });
   expect(forecast.structuredContent.data.days).toHaveLength(2);
 
-  const created = await client.call('create_weather_alert', { city: 'Paris', threshold_celsius: 30, priority: 'high', idempotency_key: `key-${Math.random().toString(36).slice(2, 14)}-x` });
+  const created = await client.call('create_weather_alert', {
+    city: 'Paris',
+    threshold_celsius: 30,
+    priority: 'high',
+    idempotency_key: `key-${Math.random().toString(36).slice(2, 14)}-x`,
+  });
   const alertId: string = created.structuredContent.data.alert_id;
   expect(alertId).toMatch(/^alr_/);
-  expect((await client.call('list_weather_alerts')).structuredContent.data.alerts.map((alert: { alert_id: string }) => alert.alert_id)).toContain(alertId);
+  expect(
+    (await client.call('list_weather_alerts')).structuredContent.data.alerts.map((alert: { alert_id: string }) => alert.alert_id),
+  ).toContain(alertId);
 
   const deleted = await client.call('delete_weather_alert', { alert_id: alertId });
   expect(deleted.structuredContent).toEqual({ status: 'success', data: { alert_id: alertId, deleted: true } });
   expect(confirmations.at(-1)).toBe('Delete the high alert for Paris at 30 °C?');
-  expect((await client.call('list_weather_alerts')).structuredContent.data.alerts.map((alert: { alert_id: string }) => alert.alert_id)).not.toContain(alertId);
+  expect(
+    (await client.call('list_weather_alerts')).structuredContent.data.alerts.map((alert: { alert_id: string }) => alert.alert_id),
+  ).not.toContain(alertId);
   const again = await client.call('delete_weather_alert', { alert_id: alertId });
   expect(again).toMatchObject({ isError: true, structuredContent: { status: 'error', error: { code: 'ALERT_NOT_FOUND' } } });
 
@@ -100,7 +114,10 @@ describe('weather-server: a 2026-07-28 client and a 2025-11-25 client on the sam
 
     beforeAll(async () => {
       log = [];
-      client = new ClientV2({ name: 'weather-2026-07-28-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      client = new ClientV2(
+        { name: 'weather-2026-07-28-e2e', version: '1.0.0' },
+        { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
       client.setRequestHandler('elicitation/create', async (request) => {
         confirmations.push(String(request.params.message));
         return { action: 'accept', content: { confirm: true } };
@@ -136,11 +153,17 @@ describe('weather-server: a 2026-07-28 client and a 2025-11-25 client on the sam
     });
 
     it('keeps the alert when the user declines', async () => {
-      const decliner = new ClientV2({ name: 'weather-2026-07-28-decline', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const decliner = new ClientV2(
+        { name: 'weather-2026-07-28-decline', version: '1.0.0' },
+        { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
       decliner.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
       await decliner.connect(new TransportV2(new URL(weather.url)));
       try {
-        const created = await decliner.callTool({ name: 'create_weather_alert', arguments: { city: 'London', threshold_celsius: -5, priority: 'low', idempotency_key: 'decline-key-0123456789' } });
+        const created = await decliner.callTool({
+          name: 'create_weather_alert',
+          arguments: { city: 'London', threshold_celsius: -5, priority: 'low', idempotency_key: 'decline-key-0123456789' },
+        });
         const alertId = (created.structuredContent as { data: { alert_id: string } }).data.alert_id;
         const result = await decliner.callTool({ name: 'delete_weather_alert', arguments: { alert_id: alertId } });
         expect(result.structuredContent).toEqual({ status: 'success', data: { alert_id: alertId, deleted: false } });

@@ -35,7 +35,10 @@ describe('cross-instance routing over the message bus', () => {
       try {
         const onB = onInstance(stream.endpoint, base(b));
         expect((await postToSseSession(onB, rpc(1, 'initialize', initializeParams('2024-11-05')))).status).toBe(202);
-        expect(await stream.nextMessage()).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05', serverInfo: { name: 'weather-server' } } });
+        expect(await stream.nextMessage()).toMatchObject({
+          id: 1,
+          result: { protocolVersion: '2024-11-05', serverInfo: { name: 'weather-server' } },
+        });
         expect((await postToSseSession(onB, notification('notifications/initialized'))).status).toBe(202);
 
         expect((await postToSseSession(onB, rpc(2, 'tools/call', { name: 'get_weather', arguments: { city: 'Tokyo' } }))).status).toBe(202);
@@ -64,7 +67,11 @@ describe('cross-instance routing over the message bus', () => {
       expect(await pubsubChannels(redis.url, 'mcp:route:*')).toContain(`mcp:route:legacy-sse:${stream.sessionId}`);
       await stream.close();
       await eventually(async () => (await pubsubChannels(redis.url, 'mcp:route:*')).length === 0, 5_000, 'route released');
-      await eventually(async () => (await postToSseSession(onInstance(stream.endpoint, base(b)), rpc(1, 'ping'))).status === 404, 5_000, 'session ended');
+      await eventually(
+        async () => (await postToSseSession(onInstance(stream.endpoint, base(b)), rpc(1, 'ping'))).status === 404,
+        5_000,
+        'session ended',
+      );
     });
   });
 
@@ -79,7 +86,11 @@ describe('cross-instance routing over the message bus', () => {
       expect(response.status).toBe(200);
       const reader = new SseReader(response);
       try {
-        await eventually(async () => (await pubsubChannels(redis.url, 'mcp:route:*')).includes(`mcp:route:session-stream:${sessionId}`), 5_000, 'route held');
+        await eventually(
+          async () => (await pubsubChannels(redis.url, 'mcp:route:*')).includes(`mcp:route:session-stream:${sessionId}`),
+          5_000,
+          'route held',
+        );
         const message = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: 'from B' } };
         expect(b.app.get(McpStreamHub).notifyHere(sessionId, message)).toBe(false);
         expect(b.app.get(McpStreamHub).notifySession(sessionId, message)).toBe(true);
@@ -102,11 +113,19 @@ describe('cross-instance routing over the message bus', () => {
       const sessionId = init.headers.get('mcp-session-id')!;
       const headers = sessionHeaders(sessionId, '2025-11-25');
       await post(a.url, notification('notifications/initialized'), headers);
-      const created = await invokeTool(b.url, 'create_weather_alert', { city: 'Paris', threshold_celsius: 30, priority: 'low', idempotency_key: `routing-${Date.now()}-0001` }, headers);
+      const created = await invokeTool(
+        b.url,
+        'create_weather_alert',
+        { city: 'Paris', threshold_celsius: 30, priority: 'low', idempotency_key: `routing-${Date.now()}-0001` },
+        headers,
+      );
       const alertId = created.envelope.data.alert_id as string;
 
       // The call runs on A and asks the client; the POST stream carries the question.
-      const call = await postStream(a.url, rpc(2, 'tools/call', { name: 'delete_weather_alert', arguments: { alert_id: alertId } }), { ...headers, Accept: ACCEPT_BOTH });
+      const call = await postStream(a.url, rpc(2, 'tools/call', { name: 'delete_weather_alert', arguments: { alert_id: alertId } }), {
+        ...headers,
+        Accept: ACCEPT_BOTH,
+      });
       const reader = new SseReader(call);
       let question: any;
       while (!question) {
@@ -117,7 +136,11 @@ describe('cross-instance routing over the message bus', () => {
       expect(question).toMatchObject({ method: 'elicitation/create', id: expect.stringMatching(/^srv-/) });
 
       // The answer reaches B, which forwards it to A, where the call goes on.
-      const answer = await post(b.url, { jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } }, headers);
+      const answer = await post(
+        b.url,
+        { jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } },
+        headers,
+      );
       expect(answer.status).toBe(202);
       let result: any;
       while (!result) {
@@ -127,8 +150,16 @@ describe('cross-instance routing over the message bus', () => {
         if (message?.id === 2) result = message.result;
       }
       expect(result.structuredContent).toEqual({ status: 'success', data: { alert_id: alertId, deleted: true } });
-      expect((await invokeTool(b.url, 'list_weather_alerts', {}, headers)).envelope.data.alerts.map((alert: { alert_id: string }) => alert.alert_id)).not.toContain(alertId);
-      await eventually(async () => (await pubsubChannels(redis.url, 'mcp:client-response:*')).length === 0, 5_000, 'pending request released');
+      expect(
+        (await invokeTool(b.url, 'list_weather_alerts', {}, headers)).envelope.data.alerts.map(
+          (alert: { alert_id: string }) => alert.alert_id,
+        ),
+      ).not.toContain(alertId);
+      await eventually(
+        async () => (await pubsubChannels(redis.url, 'mcp:client-response:*')).length === 0,
+        5_000,
+        'pending request released',
+      );
     });
   });
 });

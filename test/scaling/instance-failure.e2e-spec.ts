@@ -12,7 +12,12 @@ describe('an instance that dies or is stopped', () => {
   let redis: RedisServerHandle;
   const servers: SpawnedWeatherServer[] = [];
   // A 3 s report; a dead worker's lock expires after 2 s and is looked for every second.
-  const env = () => ({ REDIS_URL: redis.url, REPORT_DELAY_MS: '3000', MCP_JOBS_LOCK_DURATION_MS: '2000', MCP_JOBS_STALLED_INTERVAL_MS: '1000' });
+  const env = () => ({
+    REDIS_URL: redis.url,
+    REPORT_DELAY_MS: '3000',
+    MCP_JOBS_LOCK_DURATION_MS: '2000',
+    MCP_JOBS_STALLED_INTERVAL_MS: '1000',
+  });
 
   async function twoInstances(): Promise<[SpawnedWeatherServer, SpawnedWeatherServer]> {
     const [a, b] = await Promise.all([SpawnedWeatherServer.start(env()), SpawnedWeatherServer.start(env())]);
@@ -22,7 +27,11 @@ describe('an instance that dies or is stopped', () => {
 
   /** Which of the two runs the job: BullMQ records the worker's name (host:pid) on the job it takes. */
   async function runnerOf(jobId: string, pair: SpawnedWeatherServer[]): Promise<SpawnedWeatherServer> {
-    const worker = await pollUntil(() => bullJobField(redis.url, jobId, 'pb'), (name) => name !== null, 10_000);
+    const worker = await pollUntil(
+      () => bullJobField(redis.url, jobId, 'pb'),
+      (name) => name !== null,
+      10_000,
+    );
     const runner = pair.find((server) => worker!.endsWith(`:${server.pid}`));
     if (!runner) throw new Error(`job ${jobId} taken by ${worker}, not by ${pair.map((server) => server.pid).join(' or ')}`);
     return runner;
@@ -53,7 +62,12 @@ describe('an instance that dies or is stopped', () => {
     expect(await runner.stop('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
 
     // Lock expiry (2 s) + stalled checks (1 s) + a fresh 3 s run, with room to spare: never pending for ever.
-    const final = await pollUntil(() => invokeTool(survivor.url, 'get_job_status', { job_id: jobId }), (status) => status.envelope?.status !== 'pending', 20_000, 200);
+    const final = await pollUntil(
+      () => invokeTool(survivor.url, 'get_job_status', { job_id: jobId }),
+      (status) => status.envelope?.status !== 'pending',
+      20_000,
+      200,
+    );
     expect(['success', 'error']).toContain(final.envelope.status);
     expect(final.envelope).toMatchObject({ status: 'success', data: { city: { name: 'Sydney' } } });
     expect(await bullJobField(redis.url, jobId, 'pb')).toBeNull(); // completed and removed from the queue
@@ -80,7 +94,10 @@ describe('an instance that dies or is stopped', () => {
 
     // Graceful: the worker finished its job before the process exited (Nest re-raises the signal once closed).
     expect(cleanExit(await stopping)).toBe(true);
-    expect((await invokeTool(other.url, 'get_job_status', { job_id: jobId })).envelope).toMatchObject({ status: 'success', data: { city: { name: 'Lima' } } });
+    expect((await invokeTool(other.url, 'get_job_status', { job_id: jobId })).envelope).toMatchObject({
+      status: 'success',
+      data: { city: { name: 'Lima' } },
+    });
 
     // Clients reconnect to the other instance.
     const reconnected = await openSseSession(other.baseUrl);
@@ -94,10 +111,17 @@ describe('an instance that dies or is stopped', () => {
     const init = await fetch(a.url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     });
     const sessionId = init.headers.get('mcp-session-id')!;
-    const response = await fetch(a.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' } });
+    const response = await fetch(a.url, {
+      headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' },
+    });
     const reader = new SseReader(response);
     expect(await reader.nextEvent()).toMatchObject({ data: '' }); // the priming event, before any shutdown
     const stopping = a.stop('SIGTERM');

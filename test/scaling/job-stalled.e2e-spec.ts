@@ -26,7 +26,15 @@ class SlowTools {
 
 /** A fixture instance whose stalled jobs are failed at once (maxStalledCount 0) and detected within ~1.5 s. */
 function startInstance(redisUrl: string): Promise<RunningApp> {
-  return listenMcp({ name: 'stalls', version: '1.0.0', redis: { url: redisUrl }, jobs: { lockDurationMs: 1_000, stalledIntervalMs: 500, maxStalledCount: 0 } }, [SlowTools]);
+  return listenMcp(
+    {
+      name: 'stalls',
+      version: '1.0.0',
+      redis: { url: redisUrl },
+      jobs: { lockDurationMs: 1_000, stalledIntervalMs: 500, maxStalledCount: 0 },
+    },
+    [SlowTools],
+  );
 }
 
 describe('a job whose worker disappears and may not be retried', () => {
@@ -46,7 +54,8 @@ describe('a job whose worker disappears and may not be retried', () => {
     await redis?.stop();
   });
 
-  const running = (instance: { app: INestApplication }) => (instance.app.get(McpTaskWorker) as unknown as { running: Map<string, unknown> }).running;
+  const running = (instance: { app: INestApplication }) =>
+    (instance.app.get(McpTaskWorker) as unknown as { running: Map<string, unknown> }).running;
 
   it('ends as a retryable UNAVAILABLE error instead of staying pending', async () => {
     const started = await invokeTool(a.url, 'slow_job', { label: 'x' });
@@ -59,7 +68,12 @@ describe('a job whose worker disappears and may not be retried', () => {
     const worker = (runner.app.get(MCP_JOB_QUEUE) as unknown as { worker: { close(force: boolean): Promise<void> } }).worker;
     await worker.close(true);
 
-    const final = await pollUntil(() => invokeTool(other.url, 'get_job_status', { job_id: jobId }), (status) => status.envelope?.status !== 'pending', 15_000, 200);
+    const final = await pollUntil(
+      () => invokeTool(other.url, 'get_job_status', { job_id: jobId }),
+      (status) => status.envelope?.status !== 'pending',
+      15_000,
+      200,
+    );
     expect(final.envelope).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE', retryable: true } });
 
     // The orphaned handler still runs in this test process: stop it, and its late outcome does not overwrite the error.

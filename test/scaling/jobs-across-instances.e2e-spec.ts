@@ -34,11 +34,21 @@ describe('jobs and idempotency across instances', () => {
   it('a climate report started on A is polled on B, by get_job_status and by GET /mcp/jobs/<id>, until success', async () => {
     await withEnv({ REPORT_DELAY_MS: '400' }, async () => {
       const started = await invokeTool(a.url, 'generate_climate_report', { city: 'Berlin', years: 2 });
-      expect(started.envelope).toMatchObject({ status: 'pending', data: { job_id: expect.stringMatching(/^job_/), poll_url: expect.stringMatching(/^\/mcp\/jobs\/job_/) } });
+      expect(started.envelope).toMatchObject({
+        status: 'pending',
+        data: { job_id: expect.stringMatching(/^job_/), poll_url: expect.stringMatching(/^\/mcp\/jobs\/job_/) },
+      });
       const { job_id: jobId, poll_url: pollUrl } = started.envelope.data;
 
-      const final = await pollUntil(() => invokeTool(b.url, 'get_job_status', { job_id: jobId }), (status) => status.envelope?.status !== 'pending', 15_000);
-      expect(final.envelope).toMatchObject({ status: 'success', data: { city: { name: 'Berlin' }, years: [expect.any(Object), expect.any(Object)] } });
+      const final = await pollUntil(
+        () => invokeTool(b.url, 'get_job_status', { job_id: jobId }),
+        (status) => status.envelope?.status !== 'pending',
+        15_000,
+      );
+      expect(final.envelope).toMatchObject({
+        status: 'success',
+        data: { city: { name: 'Berlin' }, years: [expect.any(Object), expect.any(Object)] },
+      });
 
       const polled = await fetch(new URL(pollUrl, b.url));
       expect(polled.status).toBe(200);
@@ -57,13 +67,19 @@ describe('jobs and idempotency across instances', () => {
       expect(cancelled.envelope).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
       // The instance running it got the abort over the bus and stopped.
       await eventually(() => !runningOn(a).has(jobId) && !runningOn(b).has(jobId), 5_000, 'the job stopped');
-      expect((await invokeTool(a.url, 'get_job_status', { job_id: jobId })).envelope).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
+      expect((await invokeTool(a.url, 'get_job_status', { job_id: jobId })).envelope).toMatchObject({
+        status: 'error',
+        error: { code: 'CANCELLED' },
+      });
     });
   });
 
   it('two parallel calls with one idempotency key, on A and on B, create exactly one alert and answer the same', async () => {
     const args = { city: 'Madrid', threshold_celsius: 38, priority: 'high', idempotency_key: `scale-${Date.now()}-duplicate` };
-    const [onA, onB] = await Promise.all([invokeTool(a.url, 'create_weather_alert', args), invokeTool(b.url, 'create_weather_alert', args)]);
+    const [onA, onB] = await Promise.all([
+      invokeTool(a.url, 'create_weather_alert', args),
+      invokeTool(b.url, 'create_weather_alert', args),
+    ]);
     expect(onA.envelope).toMatchObject({ status: 'success', data: { city: 'Madrid', threshold_celsius: 38 } });
     expect(onB.answer.result).toEqual(onA.answer.result);
 
@@ -76,7 +92,14 @@ describe('jobs and idempotency across instances', () => {
   it('alerts created on different instances at the same time are all kept (atomic per-tenant writes)', async () => {
     const cities = ['Lisbon', 'Rome', 'Amsterdam', 'Istanbul', 'Stockholm', 'Athens'];
     await Promise.all(
-      cities.map((city, index) => invokeTool(index % 2 ? b.url : a.url, 'create_weather_alert', { city, threshold_celsius: 20, priority: 'low', idempotency_key: `scale-${Date.now()}-${city}-k` })),
+      cities.map((city, index) =>
+        invokeTool(index % 2 ? b.url : a.url, 'create_weather_alert', {
+          city,
+          threshold_celsius: 20,
+          priority: 'low',
+          idempotency_key: `scale-${Date.now()}-${city}-k`,
+        }),
+      ),
     );
     const alerts = (await invokeTool(b.url, 'list_weather_alerts')).envelope.data.alerts as Array<{ city: string }>;
     expect(alerts.map((alert) => alert.city)).toEqual(expect.arrayContaining(cities));

@@ -38,12 +38,7 @@ describe('McpModule option "redis"', () => {
     await moduleRef.close();
   });
 
-  it.each([
-    ['http://localhost:6379'],
-    ['localhost:6379'],
-    [''],
-    [42],
-  ])('refuses url %p at boot, naming redis.url', async (url) => {
+  it.each([['http://localhost:6379'], ['localhost:6379'], [''], [42]])('refuses url %p at boot, naming redis.url', async (url) => {
     const failure = boot({ redis: { url: url as string } });
     await expect(failure).rejects.toThrow(McpConfigurationError);
     await expect(failure).rejects.toThrow(/"redis\.url" must be a redis:\/\/ or rediss:\/\/ URL/);

@@ -31,7 +31,10 @@ describe('a brief Redis outage', () => {
     // A job cannot be recorded nor queued: refused as retryable, no pending envelope for a job that will not run.
     const report = await invokeTool(app.url, 'generate_climate_report', { city: 'Tokyo', years: 1 });
     expect(report.envelope?.status).not.toBe('pending');
-    expect(report.answer.error?.data ?? report.envelope).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE', retryable: true } });
+    expect(report.answer.error?.data ?? report.envelope).toMatchObject({
+      status: 'error',
+      error: { code: 'UNAVAILABLE', retryable: true },
+    });
 
     // A request in a session (the session lives in Redis): HTTP 503 with Retry-After.
     const inSession = await post(app.url, rpc(2, 'tools/list'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
@@ -40,15 +43,32 @@ describe('a brief Redis outage', () => {
 
     redis = await startRedisServer({ port });
     // The connections come back by themselves (the restarted server is empty: the old session is gone).
-    await pollUntil(() => invokeTool(app.url, 'list_weather_alerts'), (answer) => answer.envelope?.status === 'success', 10_000);
-    const created = await invokeTool(app.url, 'create_weather_alert', { city: 'Tokyo', threshold_celsius: 35, priority: 'medium', idempotency_key: 'outage-recovered-0001' });
+    await pollUntil(
+      () => invokeTool(app.url, 'list_weather_alerts'),
+      (answer) => answer.envelope?.status === 'success',
+      10_000,
+    );
+    const created = await invokeTool(app.url, 'create_weather_alert', {
+      city: 'Tokyo',
+      threshold_celsius: 35,
+      priority: 'medium',
+      idempotency_key: 'outage-recovered-0001',
+    });
     expect(created.envelope).toMatchObject({ status: 'success' });
 
     // And the job worker takes jobs again.
     await withEnv({ REPORT_DELAY_MS: '100' }, async () => {
-      const started = await pollUntil(() => invokeTool(app.url, 'generate_climate_report', { city: 'Tokyo', years: 1 }), (answer) => answer.envelope?.status === 'pending', 10_000);
+      const started = await pollUntil(
+        () => invokeTool(app.url, 'generate_climate_report', { city: 'Tokyo', years: 1 }),
+        (answer) => answer.envelope?.status === 'pending',
+        10_000,
+      );
       const jobId = started.envelope.data.job_id as string;
-      const done = await pollUntil(() => invokeTool(app.url, 'get_job_status', { job_id: jobId }), (answer) => answer.envelope?.status !== 'pending', 15_000);
+      const done = await pollUntil(
+        () => invokeTool(app.url, 'get_job_status', { job_id: jobId }),
+        (answer) => answer.envelope?.status !== 'pending',
+        15_000,
+      );
       expect(done.envelope).toMatchObject({ status: 'success' });
     });
   }, 60_000);

@@ -45,10 +45,17 @@ describe('resource notifications across instances', () => {
     expect((await post(a.url, rpc(2, 'resources/subscribe', { uri: WATCHED }), headers)).json).toMatchObject({ result: {} });
 
     const controller = new AbortController();
-    const response = await fetch(b.url, { headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' }, signal: controller.signal });
+    const response = await fetch(b.url, {
+      headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' },
+      signal: controller.signal,
+    });
     const reader = new SseReader(response);
     try {
-      await eventually(async () => (await pubsubChannels(redis.url, 'mcp:route:*')).includes(`mcp:route:session-stream:${sessionId}`), 5_000, 'GET stream route held');
+      await eventually(
+        async () => (await pubsubChannels(redis.url, 'mcp:route:*')).includes(`mcp:route:session-stream:${sessionId}`),
+        5_000,
+        'GET stream route held',
+      );
       // B holds no subscription of its own; A's is reached through the bus, and A's delivery through B's route.
       expect(b.app.get(McpResourceNotifier).resourceUpdated(WATCHED)).toBe(0);
       const received: unknown[] = [];

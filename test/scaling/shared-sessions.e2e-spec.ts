@@ -27,7 +27,9 @@ class EchoTools {
 
 /** One instance of a horizontally scaled server: its own process state, the shared Redis. */
 function startInstance(name: string, redisUrl: string): Promise<RunningApp> {
-  return listenMcp({ name: 'scale', version: '1.0.0', redis: { url: redisUrl } }, [EchoTools, { provide: INSTANCE, useValue: name }], { forceCloseConnections: false });
+  return listenMcp({ name: 'scale', version: '1.0.0', redis: { url: redisUrl } }, [EchoTools, { provide: INSTANCE, useValue: name }], {
+    forceCloseConnections: false,
+  });
 }
 
 function deleteSession(url: string, sessionId: string): Promise<Response> {

@@ -13,7 +13,12 @@ const b = { 'X-API-Key': KEYS.b };
 const MAX_ALERTS = 1_000;
 
 function createCall(id: number, key: string): Record<string, unknown> {
-  return callTool(id, 'create_weather_alert', { city: 'Paris', threshold_celsius: 25, priority: 'low', idempotency_key: `${key}.`.padEnd(16, 'x') });
+  return callTool(id, 'create_weather_alert', {
+    city: 'Paris',
+    threshold_celsius: 25,
+    priority: 'low',
+    idempotency_key: `${key}.`.padEnd(16, 'x'),
+  });
 }
 
 function envelopesOf(answer: HttpAnswer): any[] {
@@ -73,7 +78,10 @@ describe('alert limits of the sample (in-memory store)', () => {
   });
 
   it('refuses a limit above 200 and a cursor it did not hand out (VALIDATION_ERROR)', async () => {
-    expect(envelopeOf(await post(app.url, callTool(1, 'list_weather_alerts', { limit: 201 }), a))).toMatchObject({ status: 'error', error: { code: 'VALIDATION_ERROR' } });
+    expect(envelopeOf(await post(app.url, callTool(1, 'list_weather_alerts', { limit: 201 }), a))).toMatchObject({
+      status: 'error',
+      error: { code: 'VALIDATION_ERROR' },
+    });
     for (const cursor of ['not-a-cursor', Buffer.from('after:-1').toString('base64url')]) {
       expect(envelopeOf(await post(app.url, callTool(2, 'list_weather_alerts', { cursor }), a))).toMatchObject({
         status: 'error',

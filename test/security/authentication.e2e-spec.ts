@@ -2,7 +2,17 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpAuthError, type McpAuthenticator } from '@nest-mcp/core';
 import { SEC_TOOL_NAMES, startSecApp } from './fixtures/sec-app.js';
-import { HS_SECRET, keyPair, OTHER_HS_SECRET, signToken, startJwksServer, tamperedToken, unsignedToken, type JwksServer, type KeyPair } from './fixtures/tokens.js';
+import {
+  HS_SECRET,
+  keyPair,
+  OTHER_HS_SECRET,
+  signToken,
+  startJwksServer,
+  tamperedToken,
+  unsignedToken,
+  type JwksServer,
+  type KeyPair,
+} from './fixtures/tokens.js';
 import { type RunningApp } from '../kit/apps.js';
 import { callTool, envelopeOf, expectNoLeak, type HttpAnswer, post, rpc, send, toolNames } from '../kit/http.js';
 
@@ -19,7 +29,11 @@ const API_KEY_READ = 'sec-api-key-read-only-0123456789';
 const API_KEY_RW = 'sec-api-key-read-write-987654321';
 
 /** Asserts a 401 with the JSON-RPC error carrying the envelope, and the challenge header. */
-function expect401(answer: HttpAnswer, code: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED', options: { metadata?: boolean } = {}): void {
+function expect401(
+  answer: HttpAnswer,
+  code: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED',
+  options: { metadata?: boolean } = {},
+): void {
   expect(answer.status).toBe(401);
   expect(answer.contentType).toMatch(/^application\/json/);
   expect(answer.json).toEqual({
@@ -56,7 +70,9 @@ describe('authentication on every MCP route', () => {
   describe('without resource metadata', () => {
     let app: RunningApp;
     beforeAll(async () => {
-      app = await startSecApp({ auth: { jwt: { secret: HS_SECRET }, apiKeys: [{ key: API_KEY_RW, tenant: 'acme', scopes: ['sec:read', 'sec:write'] }] } });
+      app = await startSecApp({
+        auth: { jwt: { secret: HS_SECRET }, apiKeys: [{ key: API_KEY_RW, tenant: 'acme', scopes: ['sec:read', 'sec:write'] }] },
+      });
     });
     afterAll(() => app?.close());
 
@@ -105,7 +121,11 @@ describe('authentication on every MCP route', () => {
     });
 
     it('the session id is never a credential: a valid session without credentials → 401', async () => {
-      const init = await post(app.url, rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }), { 'X-API-Key': API_KEY_RW });
+      const init = await post(
+        app.url,
+        rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+        { 'X-API-Key': API_KEY_RW },
+      );
       const sessionId = init.headers.get('mcp-session-id')!;
       expect(sessionId).toBeTruthy();
       expect401(await post(app.url, rpc(2, 'tools/list'), { 'Mcp-Session-Id': sessionId }), 'UNAUTHORIZED');
@@ -266,8 +286,13 @@ describe('JWT lifetime (auth.jwt.requireExp, auth.jwt.maxTokenLifetimeSec)', () 
   });
 
   it('maxTokenLifetimeSec: 600 refuses a one-hour token and accepts a five-minute one', async () => {
-    expect401(await post(lenient.url, rpc(1, 'ping'), bearer(await signToken({ sub: 'alice' }, HS_SECRET, { expiresIn: 3600 }))), 'INVALID_TOKEN');
-    expect((await post(lenient.url, rpc(1, 'ping'), bearer(await signToken({ sub: 'alice' }, HS_SECRET, { expiresIn: 300 })))).status).toBe(200);
+    expect401(
+      await post(lenient.url, rpc(1, 'ping'), bearer(await signToken({ sub: 'alice' }, HS_SECRET, { expiresIn: 3600 }))),
+      'INVALID_TOKEN',
+    );
+    expect((await post(lenient.url, rpc(1, 'ping'), bearer(await signToken({ sub: 'alice' }, HS_SECRET, { expiresIn: 300 })))).status).toBe(
+      200,
+    );
   });
 });
 
@@ -322,7 +347,10 @@ describe('RS256 with a JWKS (auth.jwt.jwksUrl, algorithms: [RS256])', () => {
   const ping = (token: string) => post(app.url, rpc(1, 'ping'), { Authorization: `Bearer ${token}` });
 
   it('a token signed by the JWKS key (matching kid) → accepted; the JWKS was fetched from loopback', async () => {
-    const token = await signToken({ sub: 'rs-user', tenant_id: 'rs-tenant', scope: 'sec:read' }, rsa.privateKey, { alg: 'RS256', kid: rsa.kid });
+    const token = await signToken({ sub: 'rs-user', tenant_id: 'rs-tenant', scope: 'sec:read' }, rsa.privateKey, {
+      alg: 'RS256',
+      kid: rsa.kid,
+    });
     const answer = await post(app.url, callTool(1, 'whoami'), { Authorization: `Bearer ${token}` });
     expect(answer.status).toBe(200);
     expect(envelopeOf(answer).data).toEqual({ tenant: 'rs-tenant', subject: 'rs-user', scopes: ['sec:read'] });
@@ -448,12 +476,22 @@ describe('claims → principal (tenant and scopes)', () => {
   it('tools/list shows exactly the tools the scopes allow', async () => {
     const unscoped = SEC_TOOL_NAMES.filter((name) => name !== 'read_thing' && name !== 'write_thing');
     expect(toolNames(await post(app.url, rpc(1, 'tools/list'), await as({ sub: 'a' })))).toEqual(unscoped);
-    expect(toolNames(await post(app.url, rpc(1, 'tools/list'), await as({ sub: 'a', scope: 'sec:read' })))).toEqual([...unscoped, 'read_thing'].sort());
-    expect(toolNames(await post(app.url, rpc(1, 'tools/list'), await as({ sub: 'a', scp: ['sec:read', 'sec:write'] })))).toEqual(SEC_TOOL_NAMES);
+    expect(toolNames(await post(app.url, rpc(1, 'tools/list'), await as({ sub: 'a', scope: 'sec:read' })))).toEqual(
+      [...unscoped, 'read_thing'].sort(),
+    );
+    expect(toolNames(await post(app.url, rpc(1, 'tools/list'), await as({ sub: 'a', scp: ['sec:read', 'sec:write'] })))).toEqual(
+      SEC_TOOL_NAMES,
+    );
   });
 
   it('a scope only as a prefix or in another claim grants nothing', async () => {
-    const names = toolNames(await post(app.url, rpc(1, 'tools/list'), await as({ sub: 'a', scope: 'sec:read:extra sec', scopes: ['sec:write'], roles: ['sec:write'] })));
+    const names = toolNames(
+      await post(
+        app.url,
+        rpc(1, 'tools/list'),
+        await as({ sub: 'a', scope: 'sec:read:extra sec', scopes: ['sec:write'], roles: ['sec:write'] }),
+      ),
+    );
     expect(names).not.toContain('read_thing');
     expect(names).not.toContain('write_thing');
   });
@@ -501,7 +539,9 @@ describe('API keys (auth.apiKeys)', () => {
 
   it('a JWT still works beside the API keys', async () => {
     const token = await signToken({ sub: 'jwt-user', tenant_id: 'jwt-co' }, HS_SECRET);
-    expect(envelopeOf(await post(app.url, callTool(1, 'whoami'), { Authorization: `Bearer ${token}` })).data).toMatchObject({ tenant: 'jwt-co' });
+    expect(envelopeOf(await post(app.url, callTool(1, 'whoami'), { Authorization: `Bearer ${token}` })).data).toMatchObject({
+      tenant: 'jwt-co',
+    });
   });
 });
 
@@ -524,7 +564,9 @@ describe('custom authenticator (auth.authenticator) failures', () => {
   afterAll(() => app?.close());
 
   it('a good token → the authenticator principal', async () => {
-    expect(envelopeOf(await post(app.url, callTool(1, 'whoami'), { Authorization: 'Bearer good-token' })).data).toMatchObject({ tenant: 'custom-co' });
+    expect(envelopeOf(await post(app.url, callTool(1, 'whoami'), { Authorization: 'Bearer good-token' })).data).toMatchObject({
+      tenant: 'custom-co',
+    });
   });
 
   it('an authenticator that throws an unexpected Error → 401 INVALID_TOKEN without its message', async () => {

@@ -4,7 +4,18 @@ import { HS_SECRET, signToken } from './fixtures/tokens.js';
 import { KEYS, MCP_API_KEYS } from './fixtures/weather-app.js';
 import { startSecApp } from './fixtures/sec-app.js';
 import { type RunningApp, startWeatherApp } from '../kit/apps.js';
-import { callTool, envelopeOf, expectNoLeak, type HttpAnswer, initializeRequest, openSession, post, rpc, send, toolNames } from '../kit/http.js';
+import {
+  callTool,
+  envelopeOf,
+  expectNoLeak,
+  type HttpAnswer,
+  initializeRequest,
+  openSession,
+  post,
+  rpc,
+  send,
+  toolNames,
+} from '../kit/http.js';
 import { endpointOf, openSse, sseMessages } from '../kit/sse.js';
 
 /**
@@ -69,13 +80,27 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
 
     it('the 403 also happens inside a session, with the id of the request', async () => {
       const sessionId = (await openSession(app.url, { headers: key(KEYS.readOnly) })).sessionId;
-      const answer = await post(app.url, callTool('call-1', 'create_weather_alert', alertArgs()), { ...key(KEYS.readOnly), 'Mcp-Session-Id': sessionId });
+      const answer = await post(app.url, callTool('call-1', 'create_weather_alert', alertArgs()), {
+        ...key(KEYS.readOnly),
+        'Mcp-Session-Id': sessionId,
+      });
       expectForbidden403(answer, 'call-1');
     });
 
     it('a JWT with scope "weather:read" is refused the write tool; scp [read, write] may use it', async () => {
-      expectForbidden403(await post(app.url, callTool(1, 'create_weather_alert', alertArgs()), await jwt({ sub: 'u1', tenant_id: 'jwt-co', scope: 'weather:read' })), 1);
-      const allowed = await post(app.url, callTool(2, 'create_weather_alert', alertArgs()), await jwt({ sub: 'u1', tenant_id: 'jwt-co', scp: ['weather:read', 'weather:write'] }));
+      expectForbidden403(
+        await post(
+          app.url,
+          callTool(1, 'create_weather_alert', alertArgs()),
+          await jwt({ sub: 'u1', tenant_id: 'jwt-co', scope: 'weather:read' }),
+        ),
+        1,
+      );
+      const allowed = await post(
+        app.url,
+        callTool(2, 'create_weather_alert', alertArgs()),
+        await jwt({ sub: 'u1', tenant_id: 'jwt-co', scp: ['weather:read', 'weather:write'] }),
+      );
       expect(allowed.status).toBe(200);
       expect(envelopeOf(allowed)).toMatchObject({ status: 'success', data: { city: 'Beijing', priority: 'high' } });
     });
@@ -107,7 +132,9 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
 
     it('with the SDK client: a read-write key creates an alert', async () => {
       const client = new Client({ name: 'security-e2e', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(app.url), { requestInit: { headers: { Authorization: `Bearer ${KEYS.b}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(app.url), { requestInit: { headers: { Authorization: `Bearer ${KEYS.b}` } } }),
+      );
       try {
         const result = await client.callTool({ name: 'create_weather_alert', arguments: alertArgs('Shanghai') });
         expect(result.isError).toBe(false);
@@ -138,7 +165,9 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
       const created = envelopeOf(await post(app.url, callTool(1, 'create_weather_alert', alertArgs('Paris')), key(KEYS.a)));
       const alertId: string = created.data.alert_id;
       const ids = async (headers: Record<string, string>) =>
-        envelopeOf(await post(app.url, callTool(2, 'list_weather_alerts'), headers)).data.alerts.map((alert: { alert_id: string }) => alert.alert_id);
+        envelopeOf(await post(app.url, callTool(2, 'list_weather_alerts'), headers)).data.alerts.map(
+          (alert: { alert_id: string }) => alert.alert_id,
+        );
       expect(await ids(await jwt({ sub: 'someone', tenant_id: 'tenant-a', scope: 'weather:read' }))).toContain(alertId);
       expect(await ids(await jwt({ sub: 'tenant-a', scope: 'weather:read' }))).toContain(alertId);
       expect(await ids(await jwt({ sub: 'tenant-a-evil', scope: 'weather:read' }))).not.toContain(alertId);
@@ -167,7 +196,10 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
 
     it("B cannot call tools in A's session (the call does not run)", async () => {
       const sessionId = (await openSession(app.url, { headers: key(KEYS.a) })).sessionId;
-      const answer = await post(app.url, callTool(2, 'create_weather_alert', alertArgs('Berlin')), { ...key(KEYS.b), 'Mcp-Session-Id': sessionId });
+      const answer = await post(app.url, callTool(2, 'create_weather_alert', alertArgs('Berlin')), {
+        ...key(KEYS.b),
+        'Mcp-Session-Id': sessionId,
+      });
       expect(answer.status).toBe(404);
       const listedA = envelopeOf(await post(app.url, callTool(3, 'list_weather_alerts'), key(KEYS.a))).data.alerts;
       const listedB = envelopeOf(await post(app.url, callTool(4, 'list_weather_alerts'), key(KEYS.b))).data.alerts;
@@ -185,10 +217,18 @@ describe('authorization and tenant isolation (weather-server, API keys + HS256 J
     });
 
     it('another subject of the same tenant cannot use the session either', async () => {
-      const sessionId = (await openSession(app.url, { headers: await jwt({ sub: 'alice', tenant_id: 'shared-co', scope: 'weather:read' }) })).sessionId;
-      const bob = await post(app.url, rpc(2, 'ping'), { ...(await jwt({ sub: 'bob', tenant_id: 'shared-co', scope: 'weather:read' })), 'Mcp-Session-Id': sessionId });
+      const sessionId = (
+        await openSession(app.url, { headers: await jwt({ sub: 'alice', tenant_id: 'shared-co', scope: 'weather:read' }) })
+      ).sessionId;
+      const bob = await post(app.url, rpc(2, 'ping'), {
+        ...(await jwt({ sub: 'bob', tenant_id: 'shared-co', scope: 'weather:read' })),
+        'Mcp-Session-Id': sessionId,
+      });
       expect(bob.status).toBe(404);
-      const alice = await post(app.url, rpc(3, 'ping'), { ...(await jwt({ sub: 'alice', tenant_id: 'shared-co', scope: 'weather:read' })), 'Mcp-Session-Id': sessionId });
+      const alice = await post(app.url, rpc(3, 'ping'), {
+        ...(await jwt({ sub: 'alice', tenant_id: 'shared-co', scope: 'weather:read' })),
+        'Mcp-Session-Id': sessionId,
+      });
       expect(alice.status).toBe(200);
     });
 
@@ -227,12 +267,21 @@ describe('stream resumption is bound to the session (Last-Event-ID)', () => {
   const B = 'resume-suite-tenant-b-key-0000002';
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startSecApp({ auth: { apiKeys: [{ key: A, tenant: 'tenant-a' }, { key: B, tenant: 'tenant-b' }] } });
+    app = await startSecApp({
+      auth: {
+        apiKeys: [
+          { key: A, tenant: 'tenant-a' },
+          { key: B, tenant: 'tenant-b' },
+        ],
+      },
+    });
   });
   afterAll(() => app?.close());
 
   /** Runs `chatty` in a new session of `apiKey`; returns the session and the SSE events (id, kind) of the reply. */
-  async function chattyStream(apiKey: string): Promise<{ sessionId: string; eventIds: string[]; primeId?: string; messageIds: string[]; text: string }> {
+  async function chattyStream(
+    apiKey: string,
+  ): Promise<{ sessionId: string; eventIds: string[]; primeId?: string; messageIds: string[]; text: string }> {
     const sessionId = (await openSession(app.url, { headers: { 'X-API-Key': apiKey } })).sessionId;
     const answer = await post(app.url, callTool(1, 'chatty'), { 'X-API-Key': apiKey, 'Mcp-Session-Id': sessionId });
     expect(answer.status).toBe(200);
@@ -246,7 +295,10 @@ describe('stream resumption is bound to the session (Last-Event-ID)', () => {
   }
 
   const resume = (apiKey: string, sessionId: string, lastEventId: string) =>
-    send(app.url, { method: 'GET', headers: { 'X-API-Key': apiKey, 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream', 'Last-Event-ID': lastEventId } });
+    send(app.url, {
+      method: 'GET',
+      headers: { 'X-API-Key': apiKey, 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream', 'Last-Event-ID': lastEventId },
+    });
 
   it('the owner can replay its stream after a message event id (sanity check of the mechanism)', async () => {
     const { sessionId, messageIds, text } = await chattyStream(A);

@@ -84,7 +84,17 @@ describe('boot errors for unsafe auth options', () => {
 
   it('duplicate API keys', async () => {
     const key = 'duplicate-api-key-0123456789';
-    await expectConfigError(bootWith({ auth: { apiKeys: [{ key, tenant: 'a' }, { key, tenant: 'b' }] } }), 'auth.apiKeys');
+    await expectConfigError(
+      bootWith({
+        auth: {
+          apiKeys: [
+            { key, tenant: 'a' },
+            { key, tenant: 'b' },
+          ],
+        },
+      }),
+      'auth.apiKeys',
+    );
   });
 
   it('resourceMetadata without authorization servers', async () => {
@@ -96,14 +106,18 @@ describe('boot errors for unsafe auth options', () => {
 
   it('resourceMetadata with an empty authorization server list', async () => {
     await expectConfigError(
-      bootWith({ auth: { jwt: { secret: HS_SECRET }, resourceMetadata: { resource: 'https://mcp.example.com/mcp', authorizationServers: [] } } }),
+      bootWith({
+        auth: { jwt: { secret: HS_SECRET }, resourceMetadata: { resource: 'https://mcp.example.com/mcp', authorizationServers: [] } },
+      }),
       'auth.resourceMetadata.authorizationServers',
     );
   });
 
   it('an authenticator beside apiKeys', async () => {
     await expectConfigError(
-      bootWith({ auth: { authenticator: { authenticate: async () => undefined }, apiKeys: [{ key: 'long-enough-api-key-000', tenant: 't' }] } }),
+      bootWith({
+        auth: { authenticator: { authenticate: async () => undefined }, apiKeys: [{ key: 'long-enough-api-key-000', tenant: 't' }] },
+      }),
       'auth.authenticator',
     );
   });

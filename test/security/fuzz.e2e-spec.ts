@@ -17,7 +17,8 @@ const ALLOWED_STATUSES = new Set([200, 202, 400, 404, 406, 413, 415]);
 const NUM_RUNS = 300;
 const TIME_LIMIT_MS = 20_000;
 
-const isReadableId = (value: unknown): value is string | number => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+const isReadableId = (value: unknown): value is string | number =>
+  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
 interface Sent {
   /** The parsed request, when the body was JSON. */
@@ -32,11 +33,13 @@ function bodyMessages(answer: HttpAnswer): unknown {
     if (messages.length === 0) throw new Error(`empty event stream: ${answer.text}`);
     for (const message of messages.slice(0, -1)) {
       // Notifications may precede the response on a stream.
-      if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') throw new Error(`bad SSE message: ${JSON.stringify(message)}`);
+      if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0')
+        throw new Error(`bad SSE message: ${JSON.stringify(message)}`);
     }
     return messages[messages.length - 1];
   }
-  if (!answer.contentType.startsWith('application/json')) throw new Error(`unexpected content type "${answer.contentType}" (status ${answer.status}): ${answer.text.slice(0, 300)}`);
+  if (!answer.contentType.startsWith('application/json'))
+    throw new Error(`unexpected content type "${answer.contentType}" (status ${answer.status}): ${answer.text.slice(0, 300)}`);
   if (answer.json === undefined) throw new Error(`body is not JSON (status ${answer.status}): ${answer.text.slice(0, 300)}`);
   return answer.json;
 }
@@ -50,15 +53,24 @@ function checkAnswer(answer: HttpAnswer, sent: Sent): void {
   }
   const body = bodyMessages(answer);
   if (Array.isArray(body)) {
-    const arrayAllowed = sent.parsed && Array.isArray(sent.value) && (sent.versionHeader === undefined || sent.versionHeader === '2025-03-26');
-    if (!arrayAllowed) throw new Error(`array answer to a non-batch request (header ${String(sent.versionHeader)}): ${JSON.stringify(body).slice(0, 300)}`);
+    const arrayAllowed =
+      sent.parsed && Array.isArray(sent.value) && (sent.versionHeader === undefined || sent.versionHeader === '2025-03-26');
+    if (!arrayAllowed)
+      throw new Error(`array answer to a non-batch request (header ${String(sent.versionHeader)}): ${JSON.stringify(body).slice(0, 300)}`);
     if (body.length === 0) throw new Error('empty array answer');
     body.forEach(assertJsonRpcResponse);
     return;
   }
   assertJsonRpcResponse(body);
   const value = sent.value as Record<string, unknown> | undefined;
-  if (sent.parsed && typeof value === 'object' && value !== null && !Array.isArray(value) && isReadableId(value.id) && answer.status === 200) {
+  if (
+    sent.parsed &&
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    isReadableId(value.id) &&
+    answer.status === 200
+  ) {
     const id = (body as { id: unknown }).id;
     if (id !== value.id) throw new Error(`response id ${JSON.stringify(id)} does not echo request id ${JSON.stringify(value.id)}`);
   }
@@ -78,9 +90,12 @@ const jsonRpcShaped = fc.record({
   params: fc.jsonValue(),
 });
 
-const versionHeader = fc.option(fc.oneof(fc.constantFrom('2025-03-26', '2025-06-18', '2025-11-25', '2024-11-05'), fc.stringMatching(/^[\x21-\x7e]{1,16}$/)), {
-  nil: undefined,
-});
+const versionHeader = fc.option(
+  fc.oneof(fc.constantFrom('2025-03-26', '2025-06-18', '2025-11-25', '2024-11-05'), fc.stringMatching(/^[\x21-\x7e]{1,16}$/)),
+  {
+    nil: undefined,
+  },
+);
 
 const TOOL_NAMES = ['get_weather', 'get_forecast', 'create_weather_alert', 'list_weather_alerts'];
 
@@ -135,7 +150,14 @@ describe('fuzzing POST /mcp (fast-check)', () => {
 
   it('JSON-RPC-shaped requests with members left out', async () => {
     const partial = fc.record(
-      { jsonrpc: fc.constantFrom('2.0', '1.0'), id: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), method: fc.oneof(fc.constantFrom('ping', 'tools/list', 'tools/call'), fc.string()), params: fc.jsonValue(), result: fc.jsonValue(), error: fc.jsonValue() },
+      {
+        jsonrpc: fc.constantFrom('2.0', '1.0'),
+        id: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+        method: fc.oneof(fc.constantFrom('ping', 'tools/list', 'tools/call'), fc.string()),
+        params: fc.jsonValue(),
+        result: fc.jsonValue(),
+        error: fc.jsonValue(),
+      },
       { requiredKeys: [] },
     );
     await fc.assert(
@@ -195,11 +217,16 @@ describe('fuzzing POST /mcp (fast-check)', () => {
         const body = answer.json;
         if (body?.result) {
           const structured = body.result.structuredContent;
-          if (typeof structured !== 'object' || structured === null) throw new Error(`result without structuredContent: ${answer.text.slice(0, 300)}`);
-          if (!['success', 'error', 'pending'].includes(structured.status)) throw new Error(`bad envelope status: ${answer.text.slice(0, 300)}`);
-          if (structured.status === 'error' && typeof structured.error?.code !== 'string') throw new Error(`error envelope without code: ${answer.text.slice(0, 300)}`);
-          if (body.result.isError !== (structured.status === 'error')) throw new Error(`isError disagrees with the envelope: ${answer.text.slice(0, 300)}`);
-          if (structured.status === 'error' && structured.error.code === 'INTERNAL_ERROR') throw new Error(`tool crashed on input ${JSON.stringify(message)}`);
+          if (typeof structured !== 'object' || structured === null)
+            throw new Error(`result without structuredContent: ${answer.text.slice(0, 300)}`);
+          if (!['success', 'error', 'pending'].includes(structured.status))
+            throw new Error(`bad envelope status: ${answer.text.slice(0, 300)}`);
+          if (structured.status === 'error' && typeof structured.error?.code !== 'string')
+            throw new Error(`error envelope without code: ${answer.text.slice(0, 300)}`);
+          if (body.result.isError !== (structured.status === 'error'))
+            throw new Error(`isError disagrees with the envelope: ${answer.text.slice(0, 300)}`);
+          if (structured.status === 'error' && structured.error.code === 'INTERNAL_ERROR')
+            throw new Error(`tool crashed on input ${JSON.stringify(message)}`);
         } else if (![-32602, -32600].includes(body?.error?.code)) {
           throw new Error(`unexpected protocol error: ${answer.text.slice(0, 300)}`);
         }

@@ -53,13 +53,19 @@ describe('user guards and interceptors on tools', () => {
     expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 2 });
     expect(answer.json.error).toBeUndefined();
     expect(answer.json.result.isError).toBe(true);
-    expect(envelopeOf(answer)).toEqual({ status: 'error', error: { code: 'FORBIDDEN', retryable: false, message: expect.stringMatching(/\S/) } });
+    expect(envelopeOf(answer)).toEqual({
+      status: 'error',
+      error: { code: 'FORBIDDEN', retryable: false, message: expect.stringMatching(/\S/) },
+    });
   });
 
   it('a guard denying by principal (tenant "blocked") → FORBIDDEN with the guard message', async () => {
     const answer = await post(app.url, callTool(3, 'guarded_city', { city: 'Paris' }), { Authorization: `Bearer ${BLOCKED_KEY}` });
     expect(answer.json.result.isError).toBe(true);
-    expect(envelopeOf(answer)).toEqual({ status: 'error', error: { code: 'FORBIDDEN', retryable: false, message: 'This tenant is blocked by CityGuard' } });
+    expect(envelopeOf(answer)).toEqual({
+      status: 'error',
+      error: { code: 'FORBIDDEN', retryable: false, message: 'This tenant is blocked by CityGuard' },
+    });
     expect(observed.guardPrincipalTenants).toEqual(['blocked']);
   });
 
@@ -80,14 +86,20 @@ describe('user guards and interceptors on tools', () => {
   it('an interceptor that maps the result: its fields are visible in the response data; context type is "mcp"', async () => {
     const answer = await post(app.url, callTool(6, 'intercepted_city', { city: 'Oslo' }), acme);
     expect(answer.json.result.isError).toBe(false);
-    expect(envelopeOf(answer)).toEqual({ status: 'success', data: { city: 'Oslo', intercepted: true, context_type: 'mcp', tenant_seen: 'acme' } });
+    expect(envelopeOf(answer)).toEqual({
+      status: 'success',
+      data: { city: 'Oslo', intercepted: true, context_type: 'mcp', tenant_seen: 'acme' },
+    });
     expect(observed.interceptorTypes).toEqual(['mcp']);
   });
 
   it('a tool that throws an unexpected error → INTERNAL_ERROR, no internal message, no stack', async () => {
     const answer = await post(app.url, callTool(7, 'explode'), acme);
     expect(answer.status).toBe(200);
-    expect(envelopeOf(answer)).toEqual({ status: 'error', error: { code: 'INTERNAL_ERROR', retryable: expect.any(Boolean), message: expect.any(String) } });
+    expect(envelopeOf(answer)).toEqual({
+      status: 'error',
+      error: { code: 'INTERNAL_ERROR', retryable: expect.any(Boolean), message: expect.any(String) },
+    });
     expectNoLeak(answer, [INTERNAL_SECRET, 'postgres://']);
   });
 
@@ -99,7 +111,10 @@ describe('user guards and interceptors on tools', () => {
       expect(denied.isError).toBe(true);
       expect(denied.structuredContent).toMatchObject({ status: 'error', error: { code: 'FORBIDDEN' } });
       const allowed = await client.callTool({ name: 'intercepted_city', arguments: { city: 'Rome' } });
-      expect(allowed.structuredContent).toEqual({ status: 'success', data: { city: 'Rome', intercepted: true, context_type: 'mcp', tenant_seen: 'acme' } });
+      expect(allowed.structuredContent).toEqual({
+        status: 'success',
+        data: { city: 'Rome', intercepted: true, context_type: 'mcp', tenant_seen: 'acme' },
+      });
     } finally {
       await client.close();
     }

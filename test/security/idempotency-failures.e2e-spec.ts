@@ -78,7 +78,9 @@ describe('the sample Redis alert store under concurrent creates (two instances, 
   });
 
   async function create(url: string, key: string): Promise<any> {
-    return envelopeOf(await post(url, callTool(1, 'create_weather_alert', { city: 'Tokyo', threshold_celsius: 30, priority: 'low', idempotency_key: key })));
+    return envelopeOf(
+      await post(url, callTool(1, 'create_weather_alert', { city: 'Tokyo', threshold_celsius: 30, priority: 'low', idempotency_key: key })),
+    );
   }
 
   async function listAll(url: string): Promise<string[]> {

@@ -57,7 +57,11 @@ describe('job limits in memory mode', () => {
     const waiting = await jobStatus(app.url, accepted[5].data.job_id, flood);
     expect(waiting.status).toBe('pending');
 
-    const done = await waitForAll(app.url, accepted.map((envelope) => envelope.data.job_id), flood);
+    const done = await waitForAll(
+      app.url,
+      accepted.map((envelope) => envelope.data.job_id),
+      flood,
+    );
     expect(done.map((envelope) => envelope.status)).toEqual(labels.map(() => 'success'));
     expect(jobRuns.maxRunning).toBe(2);
     expect([...jobRuns.started].sort()).toEqual(labels);
@@ -121,7 +125,9 @@ describe('job limits in memory mode', () => {
     expect(jobRuns.running).toBe(10);
     const answer = await post(app.url, rpc('alive', 'ping'), quiet);
     expect(answer.json).toEqual({ jsonrpc: '2.0', id: 'alive', result: {} });
-    await Promise.all(all.slice(0, 100).map((envelope) => post(app.url, callTool(1, 'cancel_job', { job_id: envelope.data.job_id }), flood)));
+    await Promise.all(
+      all.slice(0, 100).map((envelope) => post(app.url, callTool(1, 'cancel_job', { job_id: envelope.data.job_id }), flood)),
+    );
   });
 });
 
@@ -156,6 +162,10 @@ describe('job limits with Redis (BullMQ), two instances', () => {
     expect(done.map((envelope) => envelope.status)).toEqual(['success', 'success', 'success']);
     expect(jobRuns.maxRunning).toBeLessThanOrEqual(2);
     // Their places are free again.
-    expect((await submitBatch(b.url, ['r5', 'r6', 'r7'], 10, flood)).map((envelope) => envelope.status)).toEqual(['pending', 'pending', 'pending']);
+    expect((await submitBatch(b.url, ['r5', 'r6', 'r7'], 10, flood)).map((envelope) => envelope.status)).toEqual([
+      'pending',
+      'pending',
+      'pending',
+    ]);
   });
 });

@@ -69,7 +69,11 @@ describe('request limits (weather-server defaults)', () => {
 
     it('a chunked body over 1 MiB (no Content-Length) → 413', async () => {
       const chunk = Buffer.alloc(64 * 1024, 0x20);
-      const chunks = [Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"'), ...Array.from({ length: 20 }, () => chunk), Buffer.from('"}}')];
+      const chunks = [
+        Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"'),
+        ...Array.from({ length: 20 }, () => chunk),
+        Buffer.from('"}}'),
+      ];
       const answer = await postChunked(app.url, chunks, { 'Content-Type': 'application/json', Accept: 'application/json' });
       expect(answer.status).toBe(413);
       await expectPingAnswers(app.url);
@@ -189,7 +193,10 @@ describe('request limits (weather-server defaults)', () => {
     });
 
     it('a 2025-03-26 batch containing initialize → -32600', async () => {
-      expectJsonRpcError(await post(app.url, [initializeRequest(1, '2025-03-26'), rpc(2, 'ping')], { 'MCP-Protocol-Version': '2025-03-26' }), -32600);
+      expectJsonRpcError(
+        await post(app.url, [initializeRequest(1, '2025-03-26'), rpc(2, 'ping')], { 'MCP-Protocol-Version': '2025-03-26' }),
+        -32600,
+      );
     });
 
     it('a 2025-03-26 batch of 20 000 messages breaks limits.maxJsonCollectionSize → -32600, not 20 000 dispatches', async () => {
@@ -242,7 +249,10 @@ describe('tool timeouts', () => {
       expect(Date.now() - started).toBeLessThan(2000);
       expect(answer.status).toBe(200);
       expect(answer.json.result.isError).toBe(true);
-      expect(envelopeOf(answer)).toEqual({ status: 'error', error: { code: 'TIMEOUT', retryable: true, message: expect.stringMatching(/\S/) } });
+      expect(envelopeOf(answer)).toEqual({
+        status: 'error',
+        error: { code: 'TIMEOUT', retryable: true, message: expect.stringMatching(/\S/) },
+      });
       await expectPingAnswers(app.url);
     } finally {
       await app.close();
@@ -271,7 +281,12 @@ describe('per-tenant rate limit (limits.rateLimit: { limit: 3, windowMs: 60000 }
   beforeAll(async () => {
     app = await startSecApp({
       limits: { rateLimit: { limit: 3, windowMs: 60_000 } },
-      auth: { apiKeys: [{ key: A, tenant: 'tenant-a' }, { key: B, tenant: 'tenant-b' }] },
+      auth: {
+        apiKeys: [
+          { key: A, tenant: 'tenant-a' },
+          { key: B, tenant: 'tenant-b' },
+        ],
+      },
     });
   });
   afterAll(() => app?.close());
@@ -285,7 +300,10 @@ describe('per-tenant rate limit (limits.rateLimit: { limit: 3, windowMs: 60000 }
     expect(fourth.status).toBe(200);
     expect(fourth.json.result.isError).toBe(true);
     const envelope = envelopeOf(fourth);
-    expect(envelope).toEqual({ status: 'error', error: { code: 'RATE_LIMITED', retryable: true, message: expect.stringMatching(/\S/), retry_after_ms: expect.any(Number) } });
+    expect(envelope).toEqual({
+      status: 'error',
+      error: { code: 'RATE_LIMITED', retryable: true, message: expect.stringMatching(/\S/), retry_after_ms: expect.any(Number) },
+    });
     expect(envelope.error.retry_after_ms).toBeGreaterThan(0);
     expect(envelope.error.retry_after_ms).toBeLessThanOrEqual(60_000);
 
@@ -306,7 +324,12 @@ describe('per-tenant concurrency cap (limits.maxConcurrentCallsPerTenant: 1)', (
   beforeAll(async () => {
     app = await startSecApp({
       limits: { maxConcurrentCallsPerTenant: 1 },
-      auth: { apiKeys: [{ key: A, tenant: 'tenant-a' }, { key: B, tenant: 'tenant-b' }] },
+      auth: {
+        apiKeys: [
+          { key: A, tenant: 'tenant-a' },
+          { key: B, tenant: 'tenant-b' },
+        ],
+      },
     });
   });
   afterAll(() => app?.close());
@@ -317,7 +340,9 @@ describe('per-tenant concurrency cap (limits.maxConcurrentCallsPerTenant: 1)', (
       sleep(100).then(() => post(app.url, callTool(2, 'sleep', { ms: 600 }), { 'X-API-Key': A })),
       sleep(100).then(() => post(app.url, callTool(3, 'sleep', { ms: 100 }), { 'X-API-Key': B })),
     ]);
-    const codes = [envelopeOf(first), envelopeOf(second)].map((envelope) => (envelope.status === 'success' ? 'OK' : envelope.error.code)).sort();
+    const codes = [envelopeOf(first), envelopeOf(second)]
+      .map((envelope) => (envelope.status === 'success' ? 'OK' : envelope.error.code))
+      .sort();
     expect(codes).toEqual(['OK', 'RATE_LIMITED']);
     const limited = [envelopeOf(first), envelopeOf(second)].find((envelope) => envelope.status === 'error');
     expect(limited.error).toMatchObject({ retryable: true, retry_after_ms: expect.any(Number) });
@@ -336,7 +361,15 @@ describe('per-tenant stream cap (limits.maxStreamsPerTenant: 1)', () => {
   const B = 'stream-suite-tenant-b-key-0000002';
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startSecApp({ limits: { maxStreamsPerTenant: 1 }, auth: { apiKeys: [{ key: A, tenant: 'tenant-a' }, { key: B, tenant: 'tenant-b' }] } });
+    app = await startSecApp({
+      limits: { maxStreamsPerTenant: 1 },
+      auth: {
+        apiKeys: [
+          { key: A, tenant: 'tenant-a' },
+          { key: B, tenant: 'tenant-b' },
+        ],
+      },
+    });
   });
   afterAll(() => app?.close());
 
@@ -383,7 +416,15 @@ describe('per-tenant session cap (limits.maxSessionsPerTenant: 1)', () => {
   const B = 'session-suite-tenant-b-key-000002';
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startSecApp({ limits: { maxSessionsPerTenant: 1 }, auth: { apiKeys: [{ key: A, tenant: 'tenant-a' }, { key: B, tenant: 'tenant-b' }] } });
+    app = await startSecApp({
+      limits: { maxSessionsPerTenant: 1 },
+      auth: {
+        apiKeys: [
+          { key: A, tenant: 'tenant-a' },
+          { key: B, tenant: 'tenant-b' },
+        ],
+      },
+    });
   });
   afterAll(() => app?.close());
 

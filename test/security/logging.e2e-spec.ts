@@ -136,8 +136,14 @@ describe('exception filters on tools still apply, method before class', () => {
     const app = await listen([FilteredToolsModule], { logger: logger });
     try {
       const logged = logger.since();
-      expect(envelopeOf(await post(app.url, callTool(1, 'domain_failure')))).toMatchObject({ status: 'error', error: { code: 'DOMAIN_RULE' } });
-      expect(envelopeOf(await post(app.url, callTool(2, 'other_failure')))).toMatchObject({ status: 'error', error: { code: 'CLASS_WIDE' } });
+      expect(envelopeOf(await post(app.url, callTool(1, 'domain_failure')))).toMatchObject({
+        status: 'error',
+        error: { code: 'DOMAIN_RULE' },
+      });
+      expect(envelopeOf(await post(app.url, callTool(2, 'other_failure')))).toMatchObject({
+        status: 'error',
+        error: { code: 'CLASS_WIDE' },
+      });
       expect(logged().filter((entry) => entry.level === 'error')).toEqual([]);
     } finally {
       await app.close();

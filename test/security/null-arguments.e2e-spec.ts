@@ -28,7 +28,10 @@ describe('null for an optional argument (weather-server, raw HTTP)', () => {
   ])('%s with %j → VALIDATION_ERROR naming the field', async (name, args, field) => {
     const { isError, envelope } = await call(name, args);
     expect(isError).toBe(true);
-    expect(envelope).toEqual({ status: 'error', error: { code: 'VALIDATION_ERROR', message: expect.stringContaining(field), retryable: false, fields: [field] } });
+    expect(envelope).toEqual({
+      status: 'error',
+      error: { code: 'VALIDATION_ERROR', message: expect.stringContaining(field), retryable: false, fields: [field] },
+    });
   });
 
   it('the advertised inputSchemas do not allow null for those properties', async () => {

@@ -30,9 +30,12 @@ describe('Origin validation (weather-server defaults)', () => {
     expect((await ping(app.url)).status).toBe(200);
   });
 
-  it.each(['http://localhost:5173', 'http://localhost', 'http://127.0.0.1:8080', 'https://localhost:3000', 'http://[::1]:5173'])('local origin %s → allowed', async (origin) => {
-    expect((await ping(app.url, origin)).status).toBe(200);
-  });
+  it.each(['http://localhost:5173', 'http://localhost', 'http://127.0.0.1:8080', 'https://localhost:3000', 'http://[::1]:5173'])(
+    'local origin %s → allowed',
+    async (origin) => {
+      expect((await ping(app.url, origin)).status).toBe(200);
+    },
+  );
 
   it.each([
     'null',
@@ -57,7 +60,11 @@ describe('Origin validation (weather-server defaults)', () => {
   });
 
   it('a refused origin has no side effect: initialize from it creates no session', async () => {
-    const answer = await post(app.url, rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } }), { Origin: 'http://evil.example' });
+    const answer = await post(
+      app.url,
+      rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } }),
+      { Origin: 'http://evil.example' },
+    );
     expectOriginRefused(answer);
     expect(answer.headers.get('mcp-session-id')).toBeNull();
   });
@@ -82,12 +89,15 @@ describe('Origin validation with allowedOrigins: [https://app.example.com]', () 
     expect((await pingWith('http://localhost:5173')).status).toBe(200);
   });
 
-  it.each(['http://app.example.com', 'https://app.example.com:8443', 'https://app.example.com.evil.example', 'https://evil-app.example.com', 'https://example.com'])(
-    'a look-alike origin %s → 403',
-    async (origin) => {
-      expectOriginRefused(await pingWith(origin));
-    },
-  );
+  it.each([
+    'http://app.example.com',
+    'https://app.example.com:8443',
+    'https://app.example.com.evil.example',
+    'https://evil-app.example.com',
+    'https://example.com',
+  ])('a look-alike origin %s → 403', async (origin) => {
+    expectOriginRefused(await pingWith(origin));
+  });
 
   it('a foreign origin is refused even with valid credentials; the origin check comes before authentication', async () => {
     expectOriginRefused(await pingWith('http://evil.example'));

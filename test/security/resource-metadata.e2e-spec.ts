@@ -48,7 +48,10 @@ describe('/.well-known/oauth-protected-resource with only the required fields', 
   let app: RunningApp;
   beforeAll(async () => {
     app = await startSecApp({
-      auth: { jwt: { secret: HS_SECRET }, resourceMetadata: { resource: 'https://mcp.example.com/mcp', authorizationServers: ['https://auth.example.com'] } },
+      auth: {
+        jwt: { secret: HS_SECRET },
+        resourceMetadata: { resource: 'https://mcp.example.com/mcp', authorizationServers: ['https://auth.example.com'] },
+      },
     });
   });
   afterAll(() => app?.close());

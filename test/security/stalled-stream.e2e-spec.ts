@@ -30,7 +30,10 @@ describe('a client that stops reading its SSE stream', () => {
   let sockets: ServerSockets;
 
   beforeEach(async () => {
-    app = await listen([SecFixtureModule.with({ streams: { maxBufferedBytes: BUDGET }, limits: { maxStreamsPerTenant: 1 } }), LargeMessagesModule]);
+    app = await listen([
+      SecFixtureModule.with({ streams: { maxBufferedBytes: BUDGET }, limits: { maxStreamsPerTenant: 1 } }),
+      LargeMessagesModule,
+    ]);
     sockets = new ServerSockets(app);
   });
   afterEach(() => app?.close());
@@ -109,11 +112,15 @@ describe('a client that stops reading its SSE stream', () => {
       expect((await reader.resumeUntilClosed(3_000)).closed).toBe(true);
 
       // The client comes back: everything sent to the stream before the cut is replayed, in order.
-      const replay = await send(app.url, { method: 'GET', headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': primingId! } });
+      const replay = await send(app.url, {
+        method: 'GET',
+        headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': primingId! },
+      });
       expect(replay.status).toBe(200);
       const replayed = sseMessages(replay.text);
       expect(replayed).toHaveLength(reached);
-      for (const message of replayed) expect(message).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
+      for (const message of replayed)
+        expect(message).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
 
       // The cut stream released the session's GET slot: a new one opens (not 409).
       const fresh = await openStalledReader(app.url, headers);
@@ -128,7 +135,11 @@ describe('a client that stops reading its SSE stream', () => {
       const count = 80;
       const stop = sockets.sampleContinuously();
       // The first log opens an SSE answer (primed with an event id, resumable in the session); then the reader stalls.
-      const reader = await openStalledReader(app.url, headers, rpc(7, 'tools/call', { name: 'large_logs', arguments: { bytes: REPLY_BYTES, count } }));
+      const reader = await openStalledReader(
+        app.url,
+        headers,
+        rpc(7, 'tools/call', { name: 'large_logs', arguments: { bytes: REPLY_BYTES, count } }),
+      );
       expect(reader.status).toBe(200);
       const primingId = /^id:\s*(\S+)$/m.exec(reader.firstEvent)?.[1];
       expect(primingId).toBeDefined();
@@ -141,9 +152,16 @@ describe('a client that stops reading its SSE stream', () => {
       // Cut before the end: the reader got only part of the stream (unfixed, all of it once it read again).
       expect((resumed.text.match(/^event: message$/gm) ?? []).length).toBeLessThan(count + 1);
 
-      const replay = await send(app.url, { method: 'GET', headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': primingId! } });
+      const replay = await send(app.url, {
+        method: 'GET',
+        headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': primingId! },
+      });
       expect(replay.status).toBe(200);
-      const replayed = sseMessages(replay.text) as { method?: string; params?: { data?: { i: number } }; result?: { structuredContent?: unknown } }[];
+      const replayed = sseMessages(replay.text) as {
+        method?: string;
+        params?: { data?: { i: number } };
+        result?: { structuredContent?: unknown };
+      }[];
       expect(replayed).toHaveLength(count + 1);
       expect(replayed.slice(0, count).map((message) => message.params?.data?.i)).toEqual([...Array(count).keys()]);
       expect(replayed[count]).toMatchObject({ id: 7, result: { structuredContent: { status: 'success', data: { logged: count } } } });
@@ -165,7 +183,11 @@ describe('error messages never echo unbounded client text', () => {
     ['an unknown method', rpc(1, MEGABYTE_OF_TEXT), -32601],
     ['an unknown tool', rpc(1, 'tools/call', { name: MEGABYTE_OF_TEXT, arguments: {} }), -32602],
     ['an unknown resource', rpc(1, 'resources/read', { uri: `nope://${MEGABYTE_OF_TEXT}` }), -32002],
-    ['an unknown completion ref', rpc(1, 'completion/complete', { ref: { type: 'ref/prompt', name: MEGABYTE_OF_TEXT }, argument: { name: 'a', value: '' } }), -32602],
+    [
+      'an unknown completion ref',
+      rpc(1, 'completion/complete', { ref: { type: 'ref/prompt', name: MEGABYTE_OF_TEXT }, argument: { name: 'a', value: '' } }),
+      -32602,
+    ],
   ])('%s of 1 MB gets a short error', async (_label, body, code) => {
     const answer: HttpAnswer = await post(app.url, body);
     expect(answer.json?.error?.code).toBe(code);
@@ -187,5 +209,4 @@ describe('error messages never echo unbounded client text', () => {
     expect(forged).not.toMatch(/[\n\u0000]/);
     expect(forged).toContain('x\\n[Nest] 1 - LOG forged\\u0000');
   });
-
 });

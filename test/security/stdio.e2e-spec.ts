@@ -12,7 +12,12 @@ import { StdioServerProcess } from '../kit/stdio.js';
 
 jest.setTimeout(200_000);
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'security-e2e', version: '1.0.0' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'security-e2e', version: '1.0.0' } },
+};
 
 function names(response: any): string[] {
   return response.result.tools.map((tool: { name: string }) => tool.name).sort();
@@ -62,7 +67,10 @@ describe('stdio credentials (node dist/apps/weather-server/main.js --stdio)', ()
       jsonrpc: '2.0',
       id: 3,
       method: 'tools/call',
-      params: { name: 'create_weather_alert', arguments: { city: 'Beijing', threshold_celsius: 30, priority: 'high', idempotency_key: 'stdio-idempotency-0001' } },
+      params: {
+        name: 'create_weather_alert',
+        arguments: { city: 'Beijing', threshold_celsius: 30, priority: 'high', idempotency_key: 'stdio-idempotency-0001' },
+      },
     });
     const refused = await server.response(3);
     const envelope = refused.result?.structuredContent ?? refused.error?.data;
@@ -88,7 +96,10 @@ describe('stdio credentials (node dist/apps/weather-server/main.js --stdio)', ()
       jsonrpc: '2.0',
       id: 3,
       method: 'tools/call',
-      params: { name: 'create_weather_alert', arguments: { city: 'Beijing', threshold_celsius: 30, priority: 'high', idempotency_key: 'stdio-idempotency-0002' } },
+      params: {
+        name: 'create_weather_alert',
+        arguments: { city: 'Beijing', threshold_celsius: 30, priority: 'high', idempotency_key: 'stdio-idempotency-0002' },
+      },
     });
     expect((await server.response(3)).result.structuredContent).toMatchObject({ status: 'success', data: { city: 'Beijing' } });
     server.child.stdin.end();

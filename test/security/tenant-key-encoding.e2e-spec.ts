@@ -24,7 +24,9 @@ const MCP_API_KEYS = Object.values(TENANTS)
 const as = (tenant: string) => ({ 'X-API-Key': keyOf(tenant) });
 
 async function bearer(tenant: string, subject: string): Promise<Record<string, string>> {
-  return { Authorization: `Bearer ${await signToken({ tenant_id: tenant, sub: subject, scope: 'weather:read weather:write' }, HS_SECRET)}` };
+  return {
+    Authorization: `Bearer ${await signToken({ tenant_id: tenant, sub: subject, scope: 'weather:read weather:write' }, HS_SECRET)}`,
+  };
 }
 
 async function startReport(app: RunningApp, headers: Record<string, string>): Promise<string> {
@@ -77,10 +79,25 @@ describe('tenant ids are escaped in store keys and session owners', () => {
 
   it("tenant acme's idempotency key `create_weather_alert:<k>` is its own, not tenant acme:create_weather_alert's key <k>", async () => {
     const key = 'shared-suffix-0123456789';
-    const first = envelopeOf(await post(app.url, callTool(1, 'create_weather_alert', { city: 'Paris', threshold_celsius: 30, priority: 'low', idempotency_key: key }), as(TENANTS.acmeTool)));
+    const first = envelopeOf(
+      await post(
+        app.url,
+        callTool(1, 'create_weather_alert', { city: 'Paris', threshold_celsius: 30, priority: 'low', idempotency_key: key }),
+        as(TENANTS.acmeTool),
+      ),
+    );
     expect(first.status).toBe('success');
     const crafted = envelopeOf(
-      await post(app.url, callTool(2, 'create_weather_alert', { city: 'Paris', threshold_celsius: 30, priority: 'low', idempotency_key: `create_weather_alert:${key}` }), as(TENANTS.acme)),
+      await post(
+        app.url,
+        callTool(2, 'create_weather_alert', {
+          city: 'Paris',
+          threshold_celsius: 30,
+          priority: 'low',
+          idempotency_key: `create_weather_alert:${key}`,
+        }),
+        as(TENANTS.acme),
+      ),
     );
     // Unescaped, both were one record: acme got IDEMPOTENCY_KEY_REUSED for a key it had never used.
     expect(crafted.error?.code).toBeUndefined();
@@ -102,15 +119,18 @@ describe('tenant ids are escaped in store keys and session owners', () => {
     ['acme:eu', TENANTS.acmeEu, TENANTS.acme],
     ['team/eu', TENANTS.slash, TENANTS.acme],
     ['京都:東山 (unicode)', TENANTS.unicode, TENANTS.unicodeParent],
-  ])("tenant %s reads and cancels its own job; another tenant cannot, with the plain id or a prefixed one", async (_label, owner, other) => {
-    const jobId = await startReport(app, as(owner));
-    for (const asked of [jobId, `${owner.split(':').pop()}:${jobId}`]) {
-      const foreign = envelopeOf(await post(app.url, callTool(1, 'get_job_status', { job_id: asked }), as(other)));
-      expect(foreign).toMatchObject({ status: 'error', error: { code: 'JOB_NOT_FOUND' } });
-      expect((await send(`${app.url}/jobs/${encodeURIComponent(asked)}`, { headers: as(other) })).status).toBe(404);
-    }
-    expect((await send(`${app.url}/jobs/${jobId}`, { headers: as(owner) })).status).toBe(200);
-    const cancelled = envelopeOf(await post(app.url, callTool(2, 'cancel_job', { job_id: jobId }), as(owner)));
-    expect(cancelled).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
-  });
+  ])(
+    'tenant %s reads and cancels its own job; another tenant cannot, with the plain id or a prefixed one',
+    async (_label, owner, other) => {
+      const jobId = await startReport(app, as(owner));
+      for (const asked of [jobId, `${owner.split(':').pop()}:${jobId}`]) {
+        const foreign = envelopeOf(await post(app.url, callTool(1, 'get_job_status', { job_id: asked }), as(other)));
+        expect(foreign).toMatchObject({ status: 'error', error: { code: 'JOB_NOT_FOUND' } });
+        expect((await send(`${app.url}/jobs/${encodeURIComponent(asked)}`, { headers: as(other) })).status).toBe(404);
+      }
+      expect((await send(`${app.url}/jobs/${jobId}`, { headers: as(owner) })).status).toBe(200);
+      const cancelled = envelopeOf(await post(app.url, callTool(2, 'cancel_job', { job_id: jobId }), as(owner)));
+      expect(cancelled).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
+    },
+  );
 });

@@ -49,7 +49,12 @@ describe('per-tenant session cap with Redis (limits.maxSessionsPerTenant)', () =
     app = await startSecApp({
       redis: { url: server.url },
       limits: { maxSessionsPerTenant: CAP },
-      auth: { apiKeys: [{ key: KEY_A, tenant: 'tenant-a' }, { key: KEY_B, tenant: 'tenant-b' }] },
+      auth: {
+        apiKeys: [
+          { key: KEY_A, tenant: 'tenant-a' },
+          { key: KEY_B, tenant: 'tenant-b' },
+        ],
+      },
     });
   });
 
@@ -61,7 +66,9 @@ describe('per-tenant session cap with Redis (limits.maxSessionsPerTenant)', () =
 
   it(`a refused initialize at the cap (${CAP} live sessions) costs a bounded number of Redis commands, not one read per session`, async () => {
     for (let batch = 0; batch < CAP / 25; batch++) {
-      const answers = await Promise.all(Array.from({ length: 25 }, (_, index) => post(app.url, initializeRequest(batch * 25 + index), { 'X-API-Key': KEY_A })));
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, (_, index) => post(app.url, initializeRequest(batch * 25 + index), { 'X-API-Key': KEY_A })),
+      );
       expect(answers.map((answer) => answer.status)).toEqual(Array(25).fill(200));
     }
 
@@ -102,12 +109,21 @@ describe('idempotency.maxKeysPerTenant with Redis: one quota for the tenant acro
   it('fresh keys sent alternately to two instances: exactly the quota is created, the rest is QUOTA_EXCEEDED, the other tenant unaffected', async () => {
     const outcomes: string[] = [];
     for (let index = 0; index < QUOTA * 2; index++) {
-      const args = { city: 'Paris', threshold_celsius: 30, priority: 'low', idempotency_key: `redis-quota-key-${String(index).padStart(8, '0')}` };
-      const envelope = envelopeOf(await post(instances[index % 2].url, callTool(index, 'create_weather_alert', args), { 'X-API-Key': KEYS.a }));
+      const args = {
+        city: 'Paris',
+        threshold_celsius: 30,
+        priority: 'low',
+        idempotency_key: `redis-quota-key-${String(index).padStart(8, '0')}`,
+      };
+      const envelope = envelopeOf(
+        await post(instances[index % 2].url, callTool(index, 'create_weather_alert', args), { 'X-API-Key': KEYS.a }),
+      );
       outcomes.push(envelope.status === 'success' ? 'created' : envelope.error.code);
     }
     expect(outcomes).toEqual([...Array(QUOTA).fill('created'), ...Array(QUOTA).fill('QUOTA_EXCEEDED')]);
     const args = { city: 'Paris', threshold_celsius: 30, priority: 'low', idempotency_key: 'redis-quota-key-tenant-b-01' };
-    expect(envelopeOf(await post(instances[1].url, callTool(99, 'create_weather_alert', args), { 'X-API-Key': KEYS.b })).status).toBe('success');
+    expect(envelopeOf(await post(instances[1].url, callTool(99, 'create_weather_alert', args), { 'X-API-Key': KEYS.b })).status).toBe(
+      'success',
+    );
   });
 });

@@ -38,7 +38,10 @@ describe('per-tenant store quotas (limits.maxStoredKeysPerTenant, idempotency.ma
 
   beforeAll(async () => {
     process.env.REPORT_DELAY_MS = '20';
-    app = await startWeatherWithOptions({ limits: { maxStoredKeysPerTenant: MAX_STORED_KEYS }, idempotency: { maxKeysPerTenant: MAX_IDEMPOTENCY_KEYS } });
+    app = await startWeatherWithOptions({
+      limits: { maxStoredKeysPerTenant: MAX_STORED_KEYS },
+      idempotency: { maxKeysPerTenant: MAX_IDEMPOTENCY_KEYS },
+    });
   });
 
   afterAll(async () => {
@@ -113,12 +116,21 @@ describe('per-tenant store quotas (limits.maxStoredKeysPerTenant, idempotency.ma
     expect(job.error.message).toContain('limits.maxStoredKeysPerTenant');
 
     // The same over the 2026-07-28 tasks extension: a completed call with the envelope, not a task or a crash.
-    const asTask = await call2026(app.url, 7, 'tools/call', { name: 'generate_climate_report', arguments: { city: 'Paris', years: 1 } }, {
-      capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-      headers: A,
-    });
+    const asTask = await call2026(
+      app.url,
+      7,
+      'tools/call',
+      { name: 'generate_climate_report', arguments: { city: 'Paris', years: 1 } },
+      {
+        capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+        headers: A,
+      },
+    );
     const taskAnswer = asTask.messages.find((message) => message.id === 7) as any;
-    expect(taskAnswer?.result).toMatchObject({ isError: true, structuredContent: { status: 'error', error: { code: 'QUOTA_EXCEEDED', retryable: true } } });
+    expect(taskAnswer?.result).toMatchObject({
+      isError: true,
+      structuredContent: { status: 'error', error: { code: 'QUOTA_EXCEEDED', retryable: true } },
+    });
 
     // B is unaffected; ending one of A's sessions frees its place at once.
     expect((await post(app.url, initializeRequest(100), B)).status).toBe(200);

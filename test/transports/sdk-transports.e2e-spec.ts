@@ -166,7 +166,10 @@ describe('SDK 1.x SSEClientTransport (2024-11-05 HTTP+SSE)', () => {
         // client runs notification handlers a microtask late but handles responses at once (it then forgets the
         // progress token), so with the eventsource parser (synchronous per chunk) it may drop that last progress.
         // The raw-HTTP tests check that the server sends all of them.
-        expect([[1, 2], [1, 2, 3]]).toContainEqual(progress);
+        expect([
+          [1, 2],
+          [1, 2, 3],
+        ]).toContainEqual(progress);
         expect(envelopeOf(result as never)).toEqual({ status: 'success', data: { counted: 3 } });
         expect(fixtureEvents.find((event) => event.type === 'started')?.transport).toBe('sse');
 
@@ -219,7 +222,9 @@ describe('SDK 1.x StdioClientTransport spawning the built weather server', () =>
     const child = (transport as unknown as { _process?: ChildProcess })._process!;
     const pid = transport.pid!;
     expect(pid).toBe(child.pid);
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'weather-server', version: '1.0.0' });
       const { tools } = await client.listTools();

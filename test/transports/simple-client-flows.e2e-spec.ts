@@ -15,7 +15,12 @@ const INITIALIZE = {
 };
 const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const TOOLS_LIST = { jsonrpc: '2.0', id: 'list-1', method: 'tools/list', params: {} };
-const TOOLS_CALL = { jsonrpc: '2.0', id: 'call-1', method: 'tools/call', params: { name: 'slow_count', arguments: { steps: 2, delayMs: 0 } } };
+const TOOLS_CALL = {
+  jsonrpc: '2.0',
+  id: 'call-1',
+  method: 'tools/call',
+  params: { name: 'slow_count', arguments: { steps: 2, delayMs: 0 } },
+};
 const PING = { jsonrpc: '2.0', id: 'ping-1', method: 'ping' };
 
 /** A POST as the simple client sends it: the Streamable HTTP headers and its API key as Bearer. */
@@ -24,9 +29,15 @@ function simpleClientPost(url: string, body: unknown): Promise<HttpAnswer> {
 }
 
 /** An HTTP+SSE (2024-11-05) connection as a simple SSE client opens it: GET, then the `endpoint` event. */
-async function openSseSession(url: string, headers: Record<string, string> = {}): Promise<{ reader: SseReader; endpoint: string; controller: AbortController }> {
+async function openSseSession(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ reader: SseReader; endpoint: string; controller: AbortController }> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { Accept: 'text/event-stream', Authorization: 'Bearer k', ...headers }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { Accept: 'text/event-stream', Authorization: 'Bearer k', ...headers },
+    signal: controller.signal,
+  });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const reader = new SseReader(response);
@@ -43,7 +54,8 @@ async function nextMessage(reader: SseReader): Promise<any> {
   return JSON.parse(event!.data!);
 }
 
-const ENDPOINT_PATTERN = (origin: string) => new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/messages\\?sessionId=[A-Za-z0-9_-]+$`);
+const ENDPOINT_PATTERN = (origin: string) =>
+  new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/messages\\?sessionId=[A-Za-z0-9_-]+$`);
 
 describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for notifications)', () => {
   let server: RunningApp;
@@ -69,7 +81,11 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
       expect(init.json).toEqual({
         jsonrpc: '2.0',
         id: 'init-1',
-        result: { protocolVersion: '2024-11-05', capabilities: expect.objectContaining({ tools: expect.any(Object) }), serverInfo: { name: 'fixture', version: '1.0.0' } },
+        result: {
+          protocolVersion: '2024-11-05',
+          capabilities: expect.objectContaining({ tools: expect.any(Object) }),
+          serverInfo: { name: 'fixture', version: '1.0.0' },
+        },
       });
 
       const initialized = await simpleClientPost(server.url, INITIALIZED);
@@ -80,7 +96,11 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
       expect(list.status).toBe(200);
       expect(list.headers.get('content-type')).toMatch(/^application\/json/);
       expect(list.json.id).toBe('list-1');
-      expect(list.json.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['log_levels', 'slow_count', 'wait_for_abort']);
+      expect(list.json.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([
+        'log_levels',
+        'slow_count',
+        'wait_for_abort',
+      ]);
 
       // No progressToken and this client's http mode has no session: a tool that logs still answers, as SSE since
       // the client accepts it; the last event is the response.
@@ -117,7 +137,10 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
         if (id === 'call-1') {
           // slow_count logs each step (info) on the session's stream before its result.
           expect(answer).toMatchObject({ method: 'notifications/message', params: { level: 'info', data: { step: 1 } } });
-          expect(await nextMessage(reader)).toMatchObject({ method: 'notifications/message', params: { level: 'info', data: { step: 2 } } });
+          expect(await nextMessage(reader)).toMatchObject({
+            method: 'notifications/message',
+            params: { level: 'info', data: { step: 2 } },
+          });
           answer = await nextMessage(reader);
           expect(answer.result.isError).toBe(false);
         }
@@ -134,7 +157,8 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
       await nextMessage(reader);
       await simpleClientPost(endpoint, INITIALIZED);
       const ids = ['a', 'b', 'c', 'd', 'e'];
-      for (const id of ids) expect((await simpleClientPost(endpoint, { jsonrpc: '2.0', id, method: id === 'c' ? 'tools/list' : 'ping' })).status).toBe(202);
+      for (const id of ids)
+        expect((await simpleClientPost(endpoint, { jsonrpc: '2.0', id, method: id === 'c' ? 'tools/list' : 'ping' })).status).toBe(202);
       const answers: string[] = [];
       while (answers.length < ids.length) answers.push((await nextMessage(reader)).id);
       expect(answers).toEqual(ids);
@@ -181,7 +205,10 @@ describe('simple HTTP client flows (raw HTTP: string ids, Bearer key, 202 for no
 
   describe('endpoint URL without publicUrl / trustProxy', () => {
     it('ignores X-Forwarded-* headers (they are not trusted by default)', async () => {
-      const { endpoint, controller } = await openSseSession(`${server.base}/sse`, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example.net' });
+      const { endpoint, controller } = await openSseSession(`${server.base}/sse`, {
+        'X-Forwarded-Proto': 'https',
+        'X-Forwarded-Host': 'evil.example.net',
+      });
       open.push(controller);
       expect(endpoint).toMatch(ENDPOINT_PATTERN(server.base));
     });
@@ -229,7 +256,10 @@ describe('simple SSE client: endpoint URL with trustProxy', () => {
   });
 
   it.each(['/sse', '/mcp'])('GET %s: the endpoint uses X-Forwarded-Proto and X-Forwarded-Host', async (path) => {
-    const { endpoint, controller } = await openSseSession(`${server.base}${path}`, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'proxy.example.org' });
+    const { endpoint, controller } = await openSseSession(`${server.base}${path}`, {
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'proxy.example.org',
+    });
     controller.abort();
     expect(endpoint).toMatch(/^https:\/\/proxy\.example\.org\/messages\?sessionId=[A-Za-z0-9_-]+$/);
   });

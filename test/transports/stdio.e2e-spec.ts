@@ -34,7 +34,11 @@ describe('stdio: the built weather server (node dist/apps/weather-server/main.js
     const server = spawnServer(WEATHER_MAIN, ['--stdio']);
     server.send(rpc(1, 'initialize', initializeParams('2025-11-25')));
     const init = await server.response(1);
-    expect(init).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'weather-server', version: '1.0.0' } } });
+    expect(init).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { protocolVersion: '2025-11-25', serverInfo: { name: 'weather-server', version: '1.0.0' } },
+    });
 
     server.send(notification('notifications/initialized'));
     server.send(rpc(2, 'tools/list'));
@@ -42,7 +46,11 @@ describe('stdio: the built weather server (node dist/apps/weather-server/main.js
     expect(list.result.tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(['get_forecast', 'get_weather']));
 
     server.send('garbage');
-    const parseError = await server.waitFor(() => server.parsedLines().find((message) => message?.error?.code === -32700), 10_000, 'the -32700 answer');
+    const parseError = await server.waitFor(
+      () => server.parsedLines().find((message) => message?.error?.code === -32700),
+      10_000,
+      'the -32700 answer',
+    );
     expect(parseError).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
 
     const before = todayUtc();
@@ -73,7 +81,9 @@ describe('stdio: the built weather server (node dist/apps/weather-server/main.js
       [
         JSON.stringify(rpc(1, 'initialize', initializeParams('2025-06-18'))),
         JSON.stringify(notification('notifications/initialized')),
-        ...Array.from({ length: 5 }, (_, index) => JSON.stringify(rpc(`f${index}`, 'tools/call', { name: 'get_forecast', arguments: { city: 'Tokyo', days: 14 } }))),
+        ...Array.from({ length: 5 }, (_, index) =>
+          JSON.stringify(rpc(`f${index}`, 'tools/call', { name: 'get_forecast', arguments: { city: 'Tokyo', days: 14 } })),
+        ),
       ].join('\n') + '\n',
     );
     const exit = await server.waitForExit();
@@ -102,7 +112,10 @@ describe('stdio: the built weather server (node dist/apps/weather-server/main.js
     server.signal('SIGTERM');
     expect(await server.waitForExit()).toEqual({ code: 0, signal: null, timedOut: false });
     assertJsonRpcLines(server.lines);
-    const answered = server.messages().map((message) => message.id).filter((id) => id !== 1);
+    const answered = server
+      .messages()
+      .map((message) => message.id)
+      .filter((id) => id !== 1);
     expect(new Set(answered).size).toBe(answered.length);
     for (const id of answered) expect(ids).toContain(id);
   });
@@ -131,7 +144,11 @@ describe('stdio: the fixture server spawned (slow calls in flight)', () => {
     await server.response(1);
     server.send(notification('notifications/initialized'));
     server.send(rpc('slow', 'tools/call', { name: 'slow_count', arguments: { steps: 4, delayMs: 200 }, _meta: { progressToken: 'p' } }));
-    await server.waitFor(() => server.parsedLines().some((message) => message?.method === 'notifications/progress'), 10_000, 'the first progress notification');
+    await server.waitFor(
+      () => server.parsedLines().some((message) => message?.method === 'notifications/progress'),
+      10_000,
+      'the first progress notification',
+    );
     return server;
   }
 
@@ -163,7 +180,11 @@ describe('stdio: the fixture server spawned (slow calls in flight)', () => {
     const exit = await server.waitForExit();
     assertFinishedSlowCall(server);
     // The entry point awaits serveMcpOverStdio() at top level: if that promise never settles, Node exits with 13.
-    expect({ exit, closed: server.stderr.includes('fixture: application closed'), returned: server.stderr.includes('fixture: serveMcpOverStdio returned') }).toEqual({
+    expect({
+      exit,
+      closed: server.stderr.includes('fixture: application closed'),
+      returned: server.stderr.includes('fixture: serveMcpOverStdio returned'),
+    }).toEqual({
       exit: { code: 0, signal: null, timedOut: false },
       closed: true,
       returned: true,
@@ -176,7 +197,10 @@ describe('stdio: the fixture server spawned (slow calls in flight)', () => {
     await server.response(1);
     server.signal('SIGINT');
     const exit = await server.waitForExit();
-    expect({ exit, returned: server.stderr.includes('fixture: serveMcpOverStdio returned') }).toEqual({ exit: { code: 0, signal: null, timedOut: false }, returned: true });
+    expect({ exit, returned: server.stderr.includes('fixture: serveMcpOverStdio returned') }).toEqual({
+      exit: { code: 0, signal: null, timedOut: false },
+      returned: true,
+    });
   });
 
   it('console.log and log notifications while serving: stdout stays protocol-only, console output goes to stderr', async () => {
@@ -190,7 +214,10 @@ describe('stdio: the fixture server spawned (slow calls in flight)', () => {
     expect((await server.waitForExit()).code).toBe(0);
     assertJsonRpcLines(server.lines);
     expect(server.stdout).not.toContain('must not reach');
-    const levels = server.messages().filter((message) => message.method === 'notifications/message').map((message) => message.params.level);
+    const levels = server
+      .messages()
+      .filter((message) => message.method === 'notifications/message')
+      .map((message) => message.params.level);
     expect(levels).toEqual(['debug', 'info', 'warning', 'error']);
   });
 });
@@ -213,7 +240,8 @@ describe('stdio in-process: serveMcpOverStdio(app, { input, write }) with the fi
     }
   }
 
-  const responseTo = (id: string | number) => until(() => parsed().find((message) => message.id === id && ('result' in message || 'error' in message)));
+  const responseTo = (id: string | number) =>
+    until(() => parsed().find((message) => message.id === id && ('result' in message || 'error' in message)));
   const send = (message: unknown) => input.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
 
   beforeEach(async () => {
@@ -252,9 +280,15 @@ describe('stdio in-process: serveMcpOverStdio(app, { input, write }) with the fi
     const messages = parsed();
     const responseIndex = messages.indexOf(messages.find((message) => message.id === 1));
     const progress = messages.filter((message) => message.method === 'notifications/progress');
-    expect(progress.map((message) => message.params)).toEqual([1, 2, 3].map((i) => ({ progressToken: 7, progress: i, total: 3, message: `step ${i}` })));
+    expect(progress.map((message) => message.params)).toEqual(
+      [1, 2, 3].map((i) => ({ progressToken: 7, progress: i, total: 3, message: `step ${i}` })),
+    );
     for (const message of progress) expect(messages.indexOf(message)).toBeLessThan(responseIndex);
-    expect(messages.filter((message) => message.method === 'notifications/message').map((message) => message.params.data)).toEqual([{ step: 1 }, { step: 2 }, { step: 3 }]);
+    expect(messages.filter((message) => message.method === 'notifications/message').map((message) => message.params.data)).toEqual([
+      { step: 1 },
+      { step: 2 },
+      { step: 3 },
+    ]);
     expect(envelopeOf(response.result)).toEqual({ status: 'success', data: { counted: 3 } });
     expect(fixtureEvents.find((event) => event.type === 'started')?.transport).toBe('stdio');
   });
@@ -285,7 +319,11 @@ describe('stdio in-process: serveMcpOverStdio(app, { input, write }) with the fi
     expect(await responseTo(1)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     send(rpc(2, 'tools/call', { name: 'log_levels', arguments: {} }));
     await responseTo(2);
-    expect(parsed().filter((message) => message.method === 'notifications/message').map((message) => message.params.level)).toEqual(['error']);
+    expect(
+      parsed()
+        .filter((message) => message.method === 'notifications/message')
+        .map((message) => message.params.level),
+    ).toEqual(['error']);
     send(rpc(3, 'logging/setLevel', { level: 'loud' }));
     expect(await responseTo(3)).toMatchObject({ error: { code: -32602 } });
   });
@@ -295,7 +333,11 @@ describe('stdio in-process: serveMcpOverStdio(app, { input, write }) with the fi
     await until(() => parsed().find((message) => message.error?.code === -32700));
     send(rpc(6, 'ping'));
     await responseTo(6);
-    expect(parsed().find((message) => message.error?.code === -32700)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
+    expect(parsed().find((message) => message.error?.code === -32700)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.any(String) },
+    });
   });
 
   it('the end of input resolves serveMcpOverStdio after the in-flight call answered', async () => {

@@ -63,7 +63,11 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
       const first = await post(server.url, rpc(1, 'initialize', initializeParams()));
       expect(first.status).toBe(200);
       expect(first.contentType).toMatch(/^application\/json/);
-      expect(first.json).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'fixture', version: '1.0.0' } } });
+      expect(first.json).toMatchObject({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { protocolVersion: '2025-11-25', serverInfo: { name: 'fixture', version: '1.0.0' } },
+      });
       const sessionId = first.headers.get('mcp-session-id')!;
       expect(sessionId).toMatch(VISIBLE_ASCII);
       expect(sessionId.length).toBeGreaterThanOrEqual(16);
@@ -72,13 +76,20 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
       expect(second.headers.get('mcp-session-id')).toMatch(VISIBLE_ASCII);
       expect(second.headers.get('mcp-session-id')).not.toBe(sessionId);
 
-      const initialized = await post(server.url, notification('notifications/initialized'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
+      const initialized = await post(server.url, notification('notifications/initialized'), {
+        'Mcp-Session-Id': sessionId,
+        'MCP-Protocol-Version': '2025-11-25',
+      });
       expect(initialized.status).toBe(202);
       expect(initialized.text).toBe('');
 
       const list = await post(server.url, rpc(2, 'tools/list'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
       expect(list.status).toBe(200);
-      expect(list.json.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['log_levels', 'slow_count', 'wait_for_abort']);
+      expect(list.json.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([
+        'log_levels',
+        'slow_count',
+        'wait_for_abort',
+      ]);
 
       const ended = await fetch(server.url, { method: 'DELETE', headers: { 'Mcp-Session-Id': sessionId } });
       expect(ended.status).toBe(200);
@@ -132,7 +143,10 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
       expect(stateless.json).toMatchObject({ jsonrpc: '2.0', id: 1, error: { message: expect.stringContaining('1999-01-01') } });
 
       const { sessionId } = await openSession(server.url);
-      const inSession = await post(server.url, rpc(2, 'tools/list'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': 'not-a-version' });
+      const inSession = await post(server.url, rpc(2, 'tools/list'), {
+        'Mcp-Session-Id': sessionId,
+        'MCP-Protocol-Version': 'not-a-version',
+      });
       expect(inSession.status).toBe(400);
     });
 
@@ -150,7 +164,10 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
   describe('progress and logs over SSE', () => {
     it('a call with a progressToken answers as an SSE stream: priming event, progress (increasing) and logs, then the response last', async () => {
       const { sessionId } = await openSession(server.url);
-      const answer = await post(server.url, slowCall('c1', 4, 20, 'tok-1'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
+      const answer = await post(server.url, slowCall('c1', 4, 20, 'tok-1'), {
+        'Mcp-Session-Id': sessionId,
+        'MCP-Protocol-Version': '2025-11-25',
+      });
       expect(answer.status).toBe(200);
       expect(answer.contentType).toMatch(/^text\/event-stream/);
       expect(answer.headers.get('cache-control')).toContain('no-cache');
@@ -171,7 +188,9 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
 
       const messages = messagesOf(answer.items);
       const progress = messages.filter((message) => message.method === 'notifications/progress');
-      expect(progress.map((message) => message.params)).toEqual([1, 2, 3, 4].map((i) => ({ progressToken: 'tok-1', progress: i, total: 4, message: `step ${i}` })));
+      expect(progress.map((message) => message.params)).toEqual(
+        [1, 2, 3, 4].map((i) => ({ progressToken: 'tok-1', progress: i, total: 4, message: `step ${i}` })),
+      );
       const logs = messages.filter((message) => message.method === 'notifications/message');
       expect(logs.map((message) => message.params)).toEqual([1, 2, 3, 4].map((i) => ({ level: 'info', data: { step: i } })));
       // Each step: its progress, then its log line.
@@ -215,15 +234,23 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
 
     it('a 2025-06-18 session gets no priming event, but resumable ids', async () => {
       const { sessionId } = await openSession(server.url, { protocolVersion: '2025-06-18' });
-      const answer = await post(server.url, slowCall(5, 1, 0, 'tok'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-06-18' });
+      const answer = await post(server.url, slowCall(5, 1, 0, 'tok'), {
+        'Mcp-Session-Id': sessionId,
+        'MCP-Protocol-Version': '2025-06-18',
+      });
       const all = events(answer.items);
       expect(all.every((event) => event.data !== '' && EVENT_ID.test(event.id ?? ''))).toBe(true);
-      expect(answer.messages.map((message) => message.method ?? 'response')).toEqual(['notifications/progress', 'notifications/message', 'response']);
+      expect(answer.messages.map((message) => message.method ?? 'response')).toEqual([
+        'notifications/progress',
+        'notifications/message',
+        'response',
+      ]);
     });
   });
 
   describe('logging/setLevel', () => {
-    const levelsOf = (messages: any[]) => messages.filter((message) => message.method === 'notifications/message').map((message) => message.params.level);
+    const levelsOf = (messages: any[]) =>
+      messages.filter((message) => message.method === 'notifications/message').map((message) => message.params.level);
 
     it('without setLevel every level is sent, in order, with the logger name', async () => {
       const { sessionId } = await openSession(server.url);
@@ -248,7 +275,9 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
 
       // Another session is not affected.
       const other = await openSession(server.url);
-      const otherPost = await post(server.url, rpc(5, 'tools/call', { name: 'log_levels', arguments: {} }), { 'Mcp-Session-Id': other.sessionId });
+      const otherPost = await post(server.url, rpc(5, 'tools/call', { name: 'log_levels', arguments: {} }), {
+        'Mcp-Session-Id': other.sessionId,
+      });
       expect(levelsOf(otherPost.messages)).toEqual(['debug', 'info', 'warning', 'error']);
     });
 
@@ -263,7 +292,9 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
     it('an invalid level is -32602', async () => {
       const { sessionId } = await openSession(server.url);
       for (const level of ['verbose', 'WARNING', 3, undefined]) {
-        const set = await post(server.url, rpc(1, 'logging/setLevel', level === undefined ? {} : { level }), { 'Mcp-Session-Id': sessionId });
+        const set = await post(server.url, rpc(1, 'logging/setLevel', level === undefined ? {} : { level }), {
+          'Mcp-Session-Id': sessionId,
+        });
         expect(set.status).toBe(200);
         expect(set.json).toMatchObject({ id: 1, error: { code: -32602 } });
       }
@@ -273,10 +304,14 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
   describe('cancellation', () => {
     it('notifications/cancelled in the same session aborts the call; its POST ends with 202 and no JSON-RPC response', async () => {
       const { sessionId } = await openSession(server.url);
-      const pending = post(server.url, rpc('call-1', 'tools/call', { name: 'wait_for_abort', arguments: {} }), { 'Mcp-Session-Id': sessionId });
+      const pending = post(server.url, rpc('call-1', 'tools/call', { name: 'wait_for_abort', arguments: {} }), {
+        'Mcp-Session-Id': sessionId,
+      });
       await waitForFixtureEvent((event) => event.type === 'started' && event.requestId === 'call-1' && event.sessionId === sessionId);
 
-      const cancel = await post(server.url, notification('notifications/cancelled', { requestId: 'call-1', reason: 'user pressed stop' }), { 'Mcp-Session-Id': sessionId });
+      const cancel = await post(server.url, notification('notifications/cancelled', { requestId: 'call-1', reason: 'user pressed stop' }), {
+        'Mcp-Session-Id': sessionId,
+      });
       expect(cancel.status).toBe(202);
       expect(cancel.text).toBe('');
 
@@ -296,7 +331,9 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
       const foreign = await post(server.url, notification('notifications/cancelled', { requestId: 42 }), { 'Mcp-Session-Id': b.sessionId });
       expect(foreign.status).toBe(202);
       // A string id "42" is a different id than the number 42.
-      const wrongType = await post(server.url, notification('notifications/cancelled', { requestId: '42' }), { 'Mcp-Session-Id': a.sessionId });
+      const wrongType = await post(server.url, notification('notifications/cancelled', { requestId: '42' }), {
+        'Mcp-Session-Id': a.sessionId,
+      });
       expect(wrongType.status).toBe(202);
       await sleep(150);
       expect(fixtureEvents.some((event) => event.type === 'aborted' && event.requestId === 42)).toBe(false);
@@ -424,10 +461,18 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
       const a = await openSession(server.url);
       const b = await openSession(server.url);
       const received = await startDroppedCall(a.sessionId, 'r4');
-      const foreign = await get(server.url, { 'Mcp-Session-Id': b.sessionId, Accept: 'text/event-stream', 'Last-Event-ID': received[1].id! });
+      const foreign = await get(server.url, {
+        'Mcp-Session-Id': b.sessionId,
+        Accept: 'text/event-stream',
+        'Last-Event-ID': received[1].id!,
+      });
       expect(foreign.status).toBe(404);
       await foreign.body?.cancel();
-      const unknown = await get(server.url, { 'Mcp-Session-Id': a.sessionId, Accept: 'text/event-stream', 'Last-Event-ID': `${streamOf(received[1].id)}.999` });
+      const unknown = await get(server.url, {
+        'Mcp-Session-Id': a.sessionId,
+        Accept: 'text/event-stream',
+        'Last-Event-ID': `${streamOf(received[1].id)}.999`,
+      });
       expect(unknown.status).toBe(404);
       await unknown.body?.cancel();
       await waitForFixtureEvent((event) => event.type === 'finished' && event.requestId === 'r4');

@@ -6,6 +6,11 @@ import { ReportsModule } from './reports/reports.module.js';
 import { WeatherModule } from './weather/weather.module.js';
 
 @Module({
-  imports: [McpModule.forRootAsync({ isGlobal: true, useFactory: () => mcpOptionsFromEnv(process.env) }), WeatherModule, AlertsModule, ReportsModule],
+  imports: [
+    McpModule.forRootAsync({ isGlobal: true, useFactory: () => mcpOptionsFromEnv(process.env) }),
+    WeatherModule,
+    AlertsModule,
+    ReportsModule,
+  ],
 })
 export class AppModule {}

@@ -25,7 +25,11 @@ async function bootstrap(): Promise<void> {
 async function serveStdio(): Promise<void> {
   try {
     // abortOnError: false, so a boot error reaches the catch below and the held-back logs explaining it are printed.
-    const app = await NestFactory.createApplicationContext(AppModule, { logger: new McpStderrLogger(), bufferLogs: true, abortOnError: false });
+    const app = await NestFactory.createApplicationContext(AppModule, {
+      logger: new McpStderrLogger(),
+      bufferLogs: true,
+      abortOnError: false,
+    });
     await serveMcpOverStdio(app, { credentials: process.env.MCP_TOKEN || undefined, credentialsName: 'MCP_TOKEN' });
   } catch (error) {
     if (!(error instanceof McpAuthError)) {

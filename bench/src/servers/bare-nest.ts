@@ -13,7 +13,11 @@ class BareController {
   @Post()
   @HttpCode(200)
   call(@Body() body: ToolsCallBody) {
-    return { jsonrpc: '2.0', id: body.id ?? null, result: { content: [{ type: 'text', text: String(body.params?.arguments?.text ?? '') }] } };
+    return {
+      jsonrpc: '2.0',
+      id: body.id ?? null,
+      result: { content: [{ type: 'text', text: String(body.params?.arguments?.text ?? '') }] },
+    };
   }
 }
 

@@ -6,7 +6,13 @@ import { McpHttpRefusal } from './transports/http/auth/mcp-http-refusal.exceptio
 import { McpHttpRefusalFilter } from './transports/http/auth/mcp-http-refusal.filter.js';
 import { sendRefusal } from './transports/http/http-json-rpc.responses.js';
 import { JsonRpcErrorCode } from './core/json-rpc/json-rpc-error-codes.js';
-import { errorCodeForHttpStatus, isRetryableByDefault, MCP_ERROR_CODES, type McpBuiltInErrorCode, type McpErrorCodeSpec } from './core/errors/error-codes.js';
+import {
+  errorCodeForHttpStatus,
+  isRetryableByDefault,
+  MCP_ERROR_CODES,
+  type McpBuiltInErrorCode,
+  type McpErrorCodeSpec,
+} from './core/errors/error-codes.js';
 import { McpToolError } from './core/errors/mcp-tool.error.js';
 import { McpQuotaExceededError } from './core/errors/quota-exceeded.error.js';
 import { McpStoreUnavailableError } from './core/errors/store-unavailable.error.js';
@@ -45,7 +51,9 @@ describe('the error catalogue', () => {
   });
 
   it('lists each HTTP status an HttpException may carry once, and maps the others to REQUEST_REJECTED', () => {
-    const statuses = CODES.map((code) => MCP_ERROR_CODES[code] as McpErrorCodeSpec).flatMap((spec) => (spec.fromHttpStatus === undefined ? [] : [spec.fromHttpStatus]));
+    const statuses = CODES.map((code) => MCP_ERROR_CODES[code] as McpErrorCodeSpec).flatMap((spec) =>
+      spec.fromHttpStatus === undefined ? [] : [spec.fromHttpStatus],
+    );
     expect(new Set(statuses).size).toBe(statuses.length);
     expect(errorCodeForHttpStatus(403)).toBe('FORBIDDEN');
     expect(errorCodeForHttpStatus(408)).toBe('TIMEOUT');
@@ -64,7 +72,12 @@ describe('the HTTP status of a refusal comes from the catalogue', () => {
   it.each(CODES)('McpHttpRefusal(%s) carries the catalogue status, JSON-RPC code, flag and retry hint', (code) => {
     const spec: McpErrorCodeSpec = MCP_ERROR_CODES[code];
     const refusal = new McpHttpRefusal(code);
-    expect(refusal).toMatchObject({ status: spec.httpStatus, jsonRpcCode: spec.jsonRpcCode, retryable: spec.retryable, message: spec.message() });
+    expect(refusal).toMatchObject({
+      status: spec.httpStatus,
+      jsonRpcCode: spec.jsonRpcCode,
+      retryable: spec.retryable,
+      message: spec.message(),
+    });
     expect(refusal.headers['Retry-After']).toBe(spec.retryAfterMs === undefined ? undefined : String(Math.ceil(spec.retryAfterMs / 1000)));
   });
 
@@ -72,19 +85,30 @@ describe('the HTTP status of a refusal comes from the catalogue', () => {
     const { response, sent } = recordingResponse();
     sendRefusal(response, code, 'the detail', { id: 7 });
     expect(sent.status).toBe(MCP_ERROR_CODES[code].httpStatus);
-    expect(sent.body).toEqual({ jsonrpc: '2.0', id: 7, error: { code: MCP_ERROR_CODES[code].jsonRpcCode, message: (MCP_ERROR_CODES[code] as McpErrorCodeSpec).message('the detail') } });
+    expect(sent.body).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: MCP_ERROR_CODES[code].jsonRpcCode, message: (MCP_ERROR_CODES[code] as McpErrorCodeSpec).message('the detail') },
+    });
   });
 
   it('renders a store outage as UNAVAILABLE with the catalogue text, never the server-side message', () => {
     const { response, sent } = recordingResponse();
-    new McpHttpRefusalFilter().catch(new McpStoreUnavailableError('Redis at 10.1.2.3:6379 is unavailable (ECONNREFUSED)'), hostFor(response));
+    new McpHttpRefusalFilter().catch(
+      new McpStoreUnavailableError('Redis at 10.1.2.3:6379 is unavailable (ECONNREFUSED)'),
+      hostFor(response),
+    );
     const text = MCP_ERROR_CODES.UNAVAILABLE.message();
     expect(sent.status).toBe(MCP_ERROR_CODES.UNAVAILABLE.httpStatus);
     expect(sent.headers['Retry-After']).toBe('1');
     expect(sent.body).toEqual({
       jsonrpc: '2.0',
       id: null,
-      error: { code: MCP_ERROR_CODES.UNAVAILABLE.jsonRpcCode, message: text, data: { status: 'error', error: { code: 'UNAVAILABLE', message: text, retryable: true, retry_after_ms: 1000 } } },
+      error: {
+        code: MCP_ERROR_CODES.UNAVAILABLE.jsonRpcCode,
+        message: text,
+        data: { status: 'error', error: { code: 'UNAVAILABLE', message: text, retryable: true, retry_after_ms: 1000 } },
+      },
     });
   });
 
@@ -93,7 +117,11 @@ describe('the HTTP status of a refusal comes from the catalogue', () => {
     new McpHttpRefusalFilter().catch(new McpQuotaExceededError('This tenant holds its maximum of sessions'), hostFor(response));
     expect(sent.status).toBe(MCP_ERROR_CODES.QUOTA_EXCEEDED.httpStatus);
     expect(sent.headers['Retry-After']).toBe('60');
-    expect(sent.body?.error).toMatchObject({ code: JsonRpcErrorCode.SERVER_ERROR, message: 'This tenant holds its maximum of sessions', data: { error: { code: 'QUOTA_EXCEEDED', retryable: true, retry_after_ms: 60_000 } } });
+    expect(sent.body?.error).toMatchObject({
+      code: JsonRpcErrorCode.SERVER_ERROR,
+      message: 'This tenant holds its maximum of sessions',
+      data: { error: { code: 'QUOTA_EXCEEDED', retryable: true, retry_after_ms: 60_000 } },
+    });
   });
 });
 
@@ -101,7 +129,12 @@ describe('one UNAVAILABLE text', () => {
   it('is the same in a tool envelope and an HTTP refusal', () => {
     const { envelope, internal } = errorToEnvelope(new McpStoreUnavailableError('Redis at 10.1.2.3:6379 is unavailable'));
     expect(internal).toBe(false);
-    expect(envelope.error).toEqual({ code: 'UNAVAILABLE', message: MCP_ERROR_CODES.UNAVAILABLE.message(), retryable: true, retry_after_ms: 1000 });
+    expect(envelope.error).toEqual({
+      code: 'UNAVAILABLE',
+      message: MCP_ERROR_CODES.UNAVAILABLE.message(),
+      retryable: true,
+      retry_after_ms: 1000,
+    });
   });
 
   it('is recognised by class, not by name: another error that calls itself McpStoreUnavailableError is internal', () => {
@@ -110,7 +143,11 @@ describe('one UNAVAILABLE text', () => {
   });
 
   it('maps a 4xx HttpException through the catalogue', () => {
-    expect(errorToEnvelope(new HttpException('Nope', 403)).envelope.error).toMatchObject({ code: 'FORBIDDEN', message: 'Nope', retryable: false });
+    expect(errorToEnvelope(new HttpException('Nope', 403)).envelope.error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'Nope',
+      retryable: false,
+    });
     expect(errorToEnvelope(new HttpException('Later', 429)).envelope.error).toMatchObject({ code: 'RATE_LIMITED', retryable: true });
   });
 });

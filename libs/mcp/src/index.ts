@@ -32,7 +32,11 @@ export type { McpResourceOptions, McpResourceTemplateOptions } from './features/
 export { McpPrompt } from './features/prompts/mcp-prompt.decorator.js';
 export type { McpPromptOptions, McpPromptArgument } from './features/prompts/mcp-prompt-options.interface.js';
 export { McpCompletion } from './features/completions/mcp-completion.decorator.js';
-export type { McpCompletionOptions, McpCompletionRef, McpCompletionValue } from './features/completions/mcp-completion-options.interface.js';
+export type {
+  McpCompletionOptions,
+  McpCompletionRef,
+  McpCompletionValue,
+} from './features/completions/mcp-completion-options.interface.js';
 export { McpTaskSupport, type McpTaskSupportOptions } from './features/tasks/mcp-task-support.decorator.js';
 
 // What handlers receive: contexts, the caller, the execution context guards see.

@@ -8,7 +8,12 @@ import { McpToolCallRunner } from './execution/tool-call.runner.js';
 import { McpToolHandlerFactory } from './execution/tool-handler.factory.js';
 import { resolveMcpOptions, resolvePaths } from './options/mcp-options.resolver.js';
 import { ConfigurableModuleClass, MCP_MODULE_OPTIONS, MCP_RESOLVED_OPTIONS } from './mcp.module-definition.js';
-import type { McpModuleAsyncOptions, McpModuleExtras, McpModuleForRootOptions, McpModuleOptions } from './options/mcp-module-options.interface.js';
+import type {
+  McpModuleAsyncOptions,
+  McpModuleExtras,
+  McpModuleForRootOptions,
+  McpModuleOptions,
+} from './options/mcp-module-options.interface.js';
 import { InitializeHandler } from './core/handlers/initialize.handler.js';
 import { PingHandler } from './core/handlers/ping.handler.js';
 import { ToolsCallHandler } from './features/tools/tools-call.handler.js';
@@ -159,7 +164,11 @@ export class McpModule extends ConfigurableModuleClass {
       controllers: [...(definition.controllers ?? []), ...createMcpControllers(paths), createProtectedResourceController(paths.path)],
       providers: [
         ...(definition.providers ?? []),
-        { provide: MCP_RESOLVED_OPTIONS, useFactory: (options: McpModuleOptions) => resolveMcpOptions(options, paths), inject: [MCP_MODULE_OPTIONS] },
+        {
+          provide: MCP_RESOLVED_OPTIONS,
+          useFactory: (options: McpModuleOptions) => resolveMcpOptions(options, paths),
+          inject: [MCP_MODULE_OPTIONS],
+        },
         { provide: MCP_STORE, useFactory: createMcpStore, inject: [MCP_RESOLVED_OPTIONS] },
         { provide: MCP_BUS, useFactory: createMcpBus, inject: [MCP_RESOLVED_OPTIONS] },
         { provide: MCP_JOB_QUEUE, useFactory: createMcpJobQueue, inject: [MCP_RESOLVED_OPTIONS, McpTaskWorker, McpJobStore] },

@@ -148,7 +148,10 @@ beforeAll(() => {
   const configPath = join(here, '..', 'tsconfig.lib.json');
   const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
   if (!config) throw new Error(`cannot read ${configPath}`);
-  program = ts.createProgram({ rootNames: [indexPath], options: { ...config.options, noEmit: true, composite: false, incremental: false } });
+  program = ts.createProgram({
+    rootNames: [indexPath],
+    options: { ...config.options, noEmit: true, composite: false, incremental: false },
+  });
   checker = program.getTypeChecker();
   const source = program.getSourceFile(indexPath);
   if (!source) throw new Error('index.ts not in the program');
@@ -169,7 +172,11 @@ function referencedOwnTypes(): Map<ts.Symbol, string> {
     if (seen.has(node)) return;
     seen.add(node);
     // Private and protected members, and function bodies, are not part of the public face.
-    if (ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword)) return;
+    if (
+      ts.canHaveModifiers(node) &&
+      ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword)
+    )
+      return;
     if ((ts.isClassElement(node) || ts.isTypeElement(node)) && node.name && ts.isPrivateIdentifier(node.name)) return;
     if (ts.isBlock(node)) return;
     // `@internal` members are stripped from the declarations (stripInternal): not public.
@@ -181,7 +188,11 @@ function referencedOwnTypes(): Map<ts.Symbol, string> {
       if (symbol) {
         const target = resolve(symbol);
         const declaration = target.declarations?.[0];
-        if (declaration && !declaration.getSourceFile().isDeclarationFile && declaration.getSourceFile().fileName.includes('/libs/mcp/src/')) {
+        if (
+          declaration &&
+          !declaration.getSourceFile().isDeclarationFile &&
+          declaration.getSourceFile().fileName.includes('/libs/mcp/src/')
+        ) {
           if (!(target.flags & ts.SymbolFlags.TypeParameter) && !found.has(target)) {
             found.set(target, where);
             for (const decl of target.declarations ?? []) visit(decl, `${where} → ${target.getName()}`);
@@ -214,7 +225,15 @@ describe('public API (index.ts)', () => {
   });
 
   it('exports no concrete store or bus, no dispatcher and no internal control-flow signal', () => {
-    for (const name of ['McpMemoryStore', 'McpRedisStore', 'McpMemoryBus', 'McpRedisBus', 'McpDispatcher', 'McpInputRequiredSignal', 'McpControlFlowSignal']) {
+    for (const name of [
+      'McpMemoryStore',
+      'McpRedisStore',
+      'McpMemoryBus',
+      'McpRedisBus',
+      'McpDispatcher',
+      'McpInputRequiredSignal',
+      'McpControlFlowSignal',
+    ]) {
       expect(exported.has(name)).toBe(false);
     }
   });
@@ -222,7 +241,8 @@ describe('public API (index.ts)', () => {
   it('exports every type of its own that a public signature mentions', () => {
     const exportedTargets = new Set([...exported.values()].map(resolve));
     const missing = [...referencedOwnTypes()]
-      .filter(([symbol]) => !exportedTargets.has(symbol) && !NAMED_BY_NOBODY.has(symbol.getName())).map(([symbol, where]) => `${symbol.getName()} (via ${where})`);
+      .filter(([symbol]) => !exportedTargets.has(symbol) && !NAMED_BY_NOBODY.has(symbol.getName()))
+      .map(([symbol, where]) => `${symbol.getName()} (via ${where})`);
     expect(missing).toEqual([]);
   });
 });

@@ -28,7 +28,10 @@ export class ProbeTools {
   @McpTool({ name: 'count_runs', description: 'Counts its runs, then asks one question (shows that rounds re-run the handler)' })
   async countRuns(@McpContext() context: McpToolContext) {
     this.runs++;
-    const answer = await context.elicit({ message: 'Go on?', requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } } });
+    const answer = await context.elicit({
+      message: 'Go on?',
+      requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } },
+    });
     return McpResult.raw({ content: [McpContent.text(`runs=${this.runs} action=${answer.action}`)] });
   }
 

@@ -28,21 +28,43 @@ export interface Call2026Options {
 /** The headers a conforming 2026-07-28 client sends for `method` with `params`. */
 export function headers2026(method: string, params: Record<string, unknown>, overrides: HeaderOverrides = {}): Record<string, string> {
   const name = mcpNameSource(method, params)?.value;
-  const base = { 'MCP-Protocol-Version': REV_2026_07_28, 'Mcp-Method': method, ...(name !== undefined && { 'Mcp-Name': encodeHeaderValue(name) }) };
+  const base = {
+    'MCP-Protocol-Version': REV_2026_07_28,
+    'Mcp-Method': method,
+    ...(name !== undefined && { 'Mcp-Name': encodeHeaderValue(name) }),
+  };
   return withHeaders(base, overrides);
 }
 
 /** POSTs one 2026-07-28 request with its envelope and headers; checks every message against the 2026 schema. */
-export async function call2026(url: string, id: string | number, method: string, params: Record<string, unknown> = {}, options: Call2026Options = {}): Promise<HttpAnswer> {
+export async function call2026(
+  url: string,
+  id: string | number,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: Call2026Options = {},
+): Promise<HttpAnswer> {
   const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(options.capabilities, options.meta) } };
-  const result = await post(url, body, { ...(options.accept !== undefined && { Accept: options.accept }), ...headers2026(method, params, options.headers) });
+  const result = await post(url, body, {
+    ...(options.accept !== undefined && { Accept: options.accept }),
+    ...headers2026(method, params, options.headers),
+  });
   expectWireValid(result.messages, method);
   return result;
 }
 
 /** Opens a `subscriptions/listen` stream; read it with the returned reader, end it with `cancel()`. */
-export async function openListen(url: string, id: string | number, notifications: Record<string, unknown>, capabilities: Record<string, unknown> = {}): Promise<{ response: Response; reader: SseReader }> {
+export async function openListen(
+  url: string,
+  id: string | number,
+  notifications: Record<string, unknown>,
+  capabilities: Record<string, unknown> = {},
+): Promise<{ response: Response; reader: SseReader }> {
   const params = { notifications, _meta: envelope(capabilities) };
-  const response = await postStream(url, { jsonrpc: '2.0', id, method: 'subscriptions/listen', params }, headers2026('subscriptions/listen', params));
+  const response = await postStream(
+    url,
+    { jsonrpc: '2.0', id, method: 'subscriptions/listen', params },
+    headers2026('subscriptions/listen', params),
+  );
   return { response, reader: new SseReader(response) };
 }

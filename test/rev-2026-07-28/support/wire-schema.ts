@@ -6,7 +6,9 @@ import { createRequire } from 'node:module';
  * b0f60ba, as embedded in @modelcontextprotocol/conformance 0.2.0-alpha.12): every message the server sends in
  * the 2026-07-28 era must validate against it, as the conformance suite's `wire-schema-valid` check requires.
  */
-const schema = createRequire(import.meta.url)('./schema-2026-07-28.json') as { $defs: Record<string, { properties?: Record<string, { const?: unknown }> }> };
+const schema = createRequire(import.meta.url)('./schema-2026-07-28.json') as {
+  $defs: Record<string, { properties?: Record<string, { const?: unknown }> }>;
+};
 const ID = 'mcp://2026-07-28/schema.json';
 const ajv = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: true });
 ajv.addFormat('uri', true).addFormat('byte', true).addFormat('date-time', true).addFormat('uri-template', true).addFormat('email', true);
@@ -21,7 +23,11 @@ for (const [name, def] of Object.entries(schema.$defs)) {
   byMethod.set(method, name);
   if (name.endsWith('Request') && `${name.slice(0, -7)}Result` in schema.$defs) resultOf.set(method, `${name.slice(0, -7)}Result`);
 }
-const errorDefs: Record<number, string> = { [-32020]: 'HeaderMismatchError', [-32021]: 'MissingRequiredClientCapabilityError', [-32022]: 'UnsupportedProtocolVersionError' };
+const errorDefs: Record<number, string> = {
+  [-32020]: 'HeaderMismatchError',
+  [-32021]: 'MissingRequiredClientCapabilityError',
+  [-32022]: 'UnsupportedProtocolVersionError',
+};
 
 function check(definition: string, value: unknown): string[] {
   const validate = ajv.getSchema(`${ID}#/$defs/${definition}`)!;
@@ -33,15 +39,23 @@ function check(definition: string, value: unknown): string[] {
  * a response answers, so its result is checked against that method's result type.
  */
 export function wireViolations(message: any, requestMethod?: string): string[] {
-  if (typeof message?.method === 'string') return check(byMethod.get(message.method) ?? ('id' in message ? 'JSONRPCRequest' : 'JSONRPCNotification'), message);
+  if (typeof message?.method === 'string')
+    return check(byMethod.get(message.method) ?? ('id' in message ? 'JSONRPCRequest' : 'JSONRPCNotification'), message);
   if (message?.error) return check(errorDefs[message.error.code] ?? 'JSONRPCErrorResponse', message);
   const resultType = message?.result?.resultType;
-  const definition = resultType === 'input_required' ? 'InputRequiredResult' : resultType === 'task' ? undefined : requestMethod && resultOf.get(requestMethod);
+  const definition =
+    resultType === 'input_required'
+      ? 'InputRequiredResult'
+      : resultType === 'task'
+        ? undefined
+        : requestMethod && resultOf.get(requestMethod);
   return [...(definition ? check(definition, message.result) : []), ...check('JSONRPCResultResponse', message)];
 }
 
 /** Jest helper: fails with the violations. */
 export function expectWireValid(messages: readonly any[], requestMethod?: string): void {
-  const violations = messages.flatMap((message) => wireViolations(message, 'id' in (message ?? {}) && !('method' in message) ? requestMethod : undefined));
+  const violations = messages.flatMap((message) =>
+    wireViolations(message, 'id' in (message ?? {}) && !('method' in message) ? requestMethod : undefined),
+  );
   expect(violations).toEqual([]);
 }

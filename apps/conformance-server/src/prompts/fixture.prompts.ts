@@ -29,7 +29,10 @@ export class FixturePrompts {
   })
   withEmbeddedResource(args: { resourceUri: string }) {
     return [
-      { role: 'user' as const, content: McpContent.resource({ uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' }) },
+      {
+        role: 'user' as const,
+        content: McpContent.resource({ uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' }),
+      },
       { role: 'user' as const, content: 'Please process the embedded resource above.' },
     ];
   }

@@ -12,8 +12,12 @@ import {
 } from '@nest-mcp/core';
 
 const text = (value: string) => McpResult.raw({ content: [McpContent.text(value)] });
-const nameQuestion = (message: string) => ({ message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
-const nameOf = (answer: { action: string; content?: Record<string, unknown> }) => (answer.action === 'accept' ? String(answer.content?.name ?? 'stranger') : 'stranger');
+const nameQuestion = (message: string) => ({
+  message,
+  requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+});
+const nameOf = (answer: { action: string; content?: Record<string, unknown> }) =>
+  answer.action === 'accept' ? String(answer.content?.name ?? 'stranger') : 'stranger';
 
 /**
  * The `input-required-result-*` fixtures (2026-07-28 multi round-trip requests). They are ordinary handlers
@@ -32,7 +36,10 @@ export class InputRequiredTools {
   @McpTool({ name: 'test_input_required_result_sampling', description: "Asks the client's model for the capital of France" })
   async sampling(@McpContext() context: McpToolContext) {
     const answer = await context.sample(
-      withMcpInputKey('capital_question', { messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 }),
+      withMcpInputKey('capital_question', {
+        messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
+        maxTokens: 100,
+      }),
     );
     return text(`Model answered: ${JSON.stringify(answer.content)}`);
   }
@@ -43,10 +50,16 @@ export class InputRequiredTools {
     return text(`Roots: ${roots.map((root) => root.uri).join(', ')}`);
   }
 
-  @McpTool({ name: 'test_input_required_result_request_state', description: 'Asks for a confirmation carried across rounds by requestState' })
+  @McpTool({
+    name: 'test_input_required_result_request_state',
+    description: 'Asks for a confirmation carried across rounds by requestState',
+  })
   async requestState(@McpContext() context: McpToolContext) {
     const answer = await context.elicit(
-      withMcpInputKey('confirm', { message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }),
+      withMcpInputKey('confirm', {
+        message: 'Please confirm',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      }),
     );
     return text(`state-ok: confirmed=${answer.action === 'accept' && answer.content?.ok === true}`);
   }
@@ -55,7 +68,12 @@ export class InputRequiredTools {
   async multipleInputs(@McpContext() context: McpToolContext) {
     const [name, greeting, roots] = await Promise.all([
       context.elicit(withMcpInputKey('user_name', nameQuestion('What is your name?'))),
-      context.sample(withMcpInputKey('greeting', { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 })),
+      context.sample(
+        withMcpInputKey('greeting', {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }],
+          maxTokens: 50,
+        }),
+      ),
       context.listRoots(),
     ]);
     return text(`${JSON.stringify(greeting.content)} ${nameOf(name)} (${roots.roots.length} roots)`);
@@ -73,19 +91,33 @@ export class InputRequiredTools {
     return text(`${name} likes ${String(color.content?.color ?? 'nothing')}`);
   }
 
-  @McpTool({ name: 'test_input_required_result_tampered_state', description: 'Asks for a confirmation; a tampered requestState is refused' })
+  @McpTool({
+    name: 'test_input_required_result_tampered_state',
+    description: 'Asks for a confirmation; a tampered requestState is refused',
+  })
   async tamperedState(@McpContext() context: McpToolContext) {
     const answer = await context.elicit(
-      withMcpInputKey('confirm', { message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }),
+      withMcpInputKey('confirm', {
+        message: 'Please confirm',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      }),
     );
     return text(`Confirmed: ${answer.action}`);
   }
 
-  @McpTool({ name: 'test_input_required_result_capabilities', description: 'Asks only for what the client declared (elicitation and/or sampling)' })
+  @McpTool({
+    name: 'test_input_required_result_capabilities',
+    description: 'Asks only for what the client declared (elicitation and/or sampling)',
+  })
   async capabilities(@McpContext() context: McpToolContext) {
     const asked = await Promise.allSettled([
       context.elicit(withMcpInputKey('user_name', nameQuestion('What is your name?'))),
-      context.sample(withMcpInputKey('greeting', { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 })),
+      context.sample(
+        withMcpInputKey('greeting', {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }],
+          maxTokens: 50,
+        }),
+      ),
     ]);
     // Skip what the client cannot do; anything else (an input round in progress) goes on.
     const other = asked.find((outcome) => outcome.status === 'rejected' && !(outcome.reason instanceof McpMissingClientCapabilitySignal));

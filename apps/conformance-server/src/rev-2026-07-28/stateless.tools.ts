@@ -14,7 +14,10 @@ export class StatelessTools {
     return text(`Sampled: ${JSON.stringify(answer.content)}`);
   }
 
-  @McpTool({ name: 'test_streaming_elicitation', description: 'Asks the user for a value while the request is open (input_required, never a request on the stream)' })
+  @McpTool({
+    name: 'test_streaming_elicitation',
+    description: 'Asks the user for a value while the request is open (input_required, never a request on the stream)',
+  })
   async streamingElicitation(@McpContext() context: McpToolContext) {
     const answer = await context.elicit({
       message: 'Please provide a value',

@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { McpArgs, McpContent, McpContext, McpResult, McpTaskSupport, McpTool, McpToolError, withMcpInputKey, type McpToolContext } from '@nest-mcp/core';
+import {
+  McpArgs,
+  McpContent,
+  McpContext,
+  McpResult,
+  McpTaskSupport,
+  McpTool,
+  McpToolError,
+  withMcpInputKey,
+  type McpToolContext,
+} from '@nest-mcp/core';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfirmDeleteArgsDto, SlowComputeArgsDto } from './task-args.dto.js';
 
@@ -65,9 +75,17 @@ export class TaskTools {
     return text(confirmed ? `Deleted ${args.filename}` : `Kept ${args.filename}`);
   }
 
-  @McpTool({ name: 'multi_input', description: 'Asks two questions at once (a task with two pending inputs)', job: true, timeoutMs: 5 * 60_000 })
+  @McpTool({
+    name: 'multi_input',
+    description: 'Asks two questions at once (a task with two pending inputs)',
+    job: true,
+    timeoutMs: 5 * 60_000,
+  })
   async multiInput(@McpContext() context: McpToolContext) {
-    const question = (message: string) => ({ message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+    const question = (message: string) => ({
+      message,
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    });
     const [first, second] = await Promise.all([context.elicit(question('First name?')), context.elicit(question('Second name?'))]);
     return text(`Got ${String(first.content?.name)} and ${String(second.content?.name)}`);
   }
@@ -76,7 +94,10 @@ export class TaskTools {
   @McpTaskSupport({ required: true, inputFirst: true })
   async toolWithTask(@McpContext() context: McpToolContext) {
     const answer = await context.elicit(
-      withMcpInputKey('user_name', { message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }),
+      withMcpInputKey('user_name', {
+        message: 'What is your name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      }),
     );
     const name = answer.action === 'accept' ? String(answer.content?.name ?? 'stranger') : 'stranger';
     context.reportProgress(0, 1, 'Preparing the greeting');

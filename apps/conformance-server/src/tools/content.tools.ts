@@ -23,7 +23,9 @@ export class ContentTools {
   @McpTool({ name: 'test_embedded_resource', description: 'Returns an embedded text resource' })
   embeddedResource() {
     return McpResult.raw({
-      content: [McpContent.resource({ uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' })],
+      content: [
+        McpContent.resource({ uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' }),
+      ],
     });
   }
 
@@ -33,7 +35,11 @@ export class ContentTools {
       content: [
         McpContent.text('Multiple content types test:'),
         McpContent.image(PNG_BASE64, 'image/png'),
-        McpContent.resource({ uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) }),
+        McpContent.resource({
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: JSON.stringify({ test: 'data', value: 123 }),
+        }),
       ],
     });
   }

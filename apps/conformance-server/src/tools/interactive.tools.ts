@@ -85,8 +85,17 @@ export class InteractiveTools {
               { const: 'value3', title: 'Third Option' },
             ],
           },
-          legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-          untitledMulti: { type: 'array', description: 'Select multiple options', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+          legacyEnum: {
+            type: 'string',
+            description: 'Select one option (legacy)',
+            enum: ['opt1', 'opt2', 'opt3'],
+            enumNames: ['Option One', 'Option Two', 'Option Three'],
+          },
+          untitledMulti: {
+            type: 'array',
+            description: 'Select multiple options',
+            items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+          },
           titledMulti: {
             type: 'array',
             description: 'Select multiple options with titles',
@@ -104,7 +113,10 @@ export class InteractiveTools {
     return text(`Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
   }
 
-  @McpTool({ name: 'test_reconnection', description: 'Closes its SSE connection mid-call; the client resumes with Last-Event-ID (SEP-1699)' })
+  @McpTool({
+    name: 'test_reconnection',
+    description: 'Closes its SSE connection mid-call; the client resumes with Last-Event-ID (SEP-1699)',
+  })
   async reconnection(@McpContext() context: McpToolContext) {
     context.closeSseStream();
     await sleep(200, undefined, { signal: context.signal });

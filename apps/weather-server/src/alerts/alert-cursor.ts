@@ -12,6 +12,9 @@ export function encodeAlertCursor(position: number): string {
 export function decodeAlertCursor(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
   const match = /^after:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new McpToolError('VALIDATION_ERROR', 'Invalid cursor: pass the nextCursor of a previous list_weather_alerts answer', { fields: ['cursor'] });
+  if (!match)
+    throw new McpToolError('VALIDATION_ERROR', 'Invalid cursor: pass the nextCursor of a previous list_weather_alerts answer', {
+      fields: ['cursor'],
+    });
   return Number(match[1]);
 }

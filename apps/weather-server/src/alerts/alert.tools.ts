@@ -8,7 +8,11 @@ import { DeleteWeatherAlertDto } from './dto/delete-weather-alert.dto.js';
 import { DEFAULT_ALERTS_PER_PAGE, ListWeatherAlertsDto, MAX_ALERTS_PER_PAGE } from './dto/list-weather-alerts.dto.js';
 
 /** What the user is asked before an alert is deleted. */
-const CONFIRMATION_SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean', description: 'Delete the alert' } }, required: ['confirm'] };
+const CONFIRMATION_SCHEMA = {
+  type: 'object',
+  properties: { confirm: { type: 'boolean', description: 'Delete the alert' } },
+  required: ['confirm'],
+};
 
 /** Alert tools: writes need `weather:write`, reads `weather:read`; each tenant sees only its own alerts. */
 @Injectable()
@@ -25,12 +29,21 @@ export class AlertTools {
   async createWeatherAlert(@McpArgs() args: CreateWeatherAlertDto, @McpTenant() tenant: string): Promise<WeatherAlert> {
     const city = findCity(args.city);
     if (!city) throw new McpToolError('CITY_NOT_FOUND', `Unknown city "${args.city}"`, { retryable: false, fields: ['city'] });
-    const created = await this.alerts.create(tenant, { city_id: city.id, city: city.name, threshold_celsius: args.threshold_celsius, priority: args.priority });
+    const created = await this.alerts.create(tenant, {
+      city_id: city.id,
+      city: city.name,
+      threshold_celsius: args.threshold_celsius,
+      priority: args.priority,
+    });
     if (!created) {
       // Retryable: room comes back once alerts are deleted (and an idempotency key is not kept for it).
-      throw new McpToolError('ALERT_LIMIT_REACHED', `This tenant already has ${MAX_ALERTS_PER_TENANT} alerts, the most it may keep; delete some with delete_weather_alert, then retry.`, {
-        retryable: true,
-      });
+      throw new McpToolError(
+        'ALERT_LIMIT_REACHED',
+        `This tenant already has ${MAX_ALERTS_PER_TENANT} alerts, the most it may keep; delete some with delete_weather_alert, then retry.`,
+        {
+          retryable: true,
+        },
+      );
     }
     return created;
   }
@@ -41,7 +54,10 @@ export class AlertTools {
     scopes: ['weather:read'],
     annotations: { readOnlyHint: true, openWorldHint: false },
   })
-  async listWeatherAlerts(@McpArgs() args: ListWeatherAlertsDto, @McpTenant() tenant: string): Promise<{ alerts: WeatherAlert[]; nextCursor?: string }> {
+  async listWeatherAlerts(
+    @McpArgs() args: ListWeatherAlertsDto,
+    @McpTenant() tenant: string,
+  ): Promise<{ alerts: WeatherAlert[]; nextCursor?: string }> {
     const page = await this.alerts.list(tenant, { after: decodeAlertCursor(args.cursor), limit: args.limit });
     return { alerts: page.alerts, ...(page.next !== undefined && { nextCursor: encodeAlertCursor(page.next) }) };
   }
@@ -51,14 +67,20 @@ export class AlertTools {
    * this method runs again with the answer, so everything before `elicit()` only reads.
    */
   @McpTool({
-    description: "Delete one of the caller's weather alerts. The user is asked to confirm first; nothing is deleted without an explicit yes.",
+    description:
+      "Delete one of the caller's weather alerts. The user is asked to confirm first; nothing is deleted without an explicit yes.",
     title: 'Delete weather alert',
     scopes: ['weather:write'],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   })
-  async deleteWeatherAlert(@McpArgs() args: DeleteWeatherAlertDto, @McpTenant() tenant: string, @McpContext() context: McpToolContext): Promise<{ alert_id: string; deleted: boolean }> {
+  async deleteWeatherAlert(
+    @McpArgs() args: DeleteWeatherAlertDto,
+    @McpTenant() tenant: string,
+    @McpContext() context: McpToolContext,
+  ): Promise<{ alert_id: string; deleted: boolean }> {
     const alert = await this.alerts.find(tenant, args.alert_id);
-    if (!alert) throw new McpToolError('ALERT_NOT_FOUND', `No alert "${args.alert_id}" for this caller`, { retryable: false, fields: ['alert_id'] });
+    if (!alert)
+      throw new McpToolError('ALERT_NOT_FOUND', `No alert "${args.alert_id}" for this caller`, { retryable: false, fields: ['alert_id'] });
     const answer = await context.elicit({
       message: `Delete the ${alert.priority} alert for ${alert.city} at ${alert.threshold_celsius} °C?`,
       requestedSchema: CONFIRMATION_SCHEMA,

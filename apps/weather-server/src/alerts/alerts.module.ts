@@ -12,7 +12,8 @@ import { RedisAlertStore } from './redis-alert.store.js';
   providers: [
     {
       provide: AlertStore,
-      useFactory: async (): Promise<AlertStore> => (process.env.REDIS_URL ? RedisAlertStore.connect(process.env.REDIS_URL) : new MemoryAlertStore()),
+      useFactory: async (): Promise<AlertStore> =>
+        process.env.REDIS_URL ? RedisAlertStore.connect(process.env.REDIS_URL) : new MemoryAlertStore(),
     },
     AlertTools,
   ],

@@ -77,7 +77,19 @@ export class RedisAlertStore extends AlertStore implements OnApplicationShutdown
   async create(tenant: string, alert: NewWeatherAlert): Promise<WeatherAlert | undefined> {
     const stored = stampAlert(alert);
     const keys = keysOf(tenant);
-    const position = await this.run(() => this.client.eval(CREATE, 3, keys.alerts, keys.positions, keys.lastPosition, this.maxPerTenant, stored.alert_id, JSON.stringify(stored), ALERTS_TTL_MS));
+    const position = await this.run(() =>
+      this.client.eval(
+        CREATE,
+        3,
+        keys.alerts,
+        keys.positions,
+        keys.lastPosition,
+        this.maxPerTenant,
+        stored.alert_id,
+        JSON.stringify(stored),
+        ALERTS_TTL_MS,
+      ),
+    );
     return Number(position) > 0 ? stored : undefined;
   }
 
@@ -86,7 +98,8 @@ export class RedisAlertStore extends AlertStore implements OnApplicationShutdown
     // One more than asked tells whether another page follows.
     const flat = (await this.run(() => this.client.eval(PAGE, 2, keys.alerts, keys.positions, page.after, page.limit + 1))) as string[];
     const entries: Array<{ position: number; alert: WeatherAlert }> = [];
-    for (let index = 0; index < flat.length; index += 2) entries.push({ position: Number(flat[index]), alert: JSON.parse(flat[index + 1]) as WeatherAlert });
+    for (let index = 0; index < flat.length; index += 2)
+      entries.push({ position: Number(flat[index]), alert: JSON.parse(flat[index + 1]) as WeatherAlert });
     const taken = entries.slice(0, page.limit);
     return { alerts: taken.map(({ alert }) => alert), ...(entries.length > page.limit && { next: taken[taken.length - 1].position }) };
   }
@@ -98,7 +111,10 @@ export class RedisAlertStore extends AlertStore implements OnApplicationShutdown
 
   async delete(tenant: string, alertId: string): Promise<boolean> {
     const keys = keysOf(tenant);
-    return Number(await this.run(() => this.client.eval(DELETE, 3, keys.alerts, keys.positions, keys.lastPosition, alertId, ALERTS_TTL_MS))) === 1;
+    return (
+      Number(await this.run(() => this.client.eval(DELETE, 3, keys.alerts, keys.positions, keys.lastPosition, alertId, ALERTS_TTL_MS))) ===
+      1
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -23,7 +23,9 @@ export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
     instructions: 'Weather for about seventy cities worldwide. City names may be English or Chinese.',
     publicUrl: env.MCP_PUBLIC_URL || undefined,
     trustProxy: env.MCP_TRUST_PROXY === 'true',
-    allowedOrigins: env.MCP_ALLOWED_ORIGINS?.split(',').map((origin) => origin.trim()).filter(Boolean),
+    allowedOrigins: env.MCP_ALLOWED_ORIGINS?.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     ...(env.REDIS_URL && { redis: { url: env.REDIS_URL } }),
     jobs: {
       ...(env.MCP_JOBS_LOCK_DURATION_MS && { lockDurationMs: Number(env.MCP_JOBS_LOCK_DURATION_MS) }),

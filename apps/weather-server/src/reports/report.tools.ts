@@ -12,7 +12,8 @@ const reportDelayMs = () => Number(process.env.REPORT_DELAY_MS ?? 2000);
 @Injectable()
 export class ReportTools {
   @McpTool({
-    description: 'Climate report of a city over past years (mean, extremes, rain and snow days per year). Runs as a job: poll get_job_status with the returned job_id.',
+    description:
+      'Climate report of a city over past years (mean, extremes, rain and snow days per year). Runs as a job: poll get_job_status with the returned job_id.',
     title: 'Climate report',
     scopes: ['weather:read'],
     job: { estimatedSeconds: 2 },

@@ -55,11 +55,24 @@ describe('CITIES dataset', () => {
 
   it('includes the required cities', () => {
     const required: Array<[string, string]> = [
-      ['Beijing', '北京'], ['Shanghai', '上海'], ['Guangzhou', '广州'], ['Shenzhen', '深圳'],
-      ['Chengdu', '成都'], ['Hangzhou', '杭州'], ['Wuhan', '武汉'], ["Xi'an", '西安'],
-      ['Harbin', '哈尔滨'], ['Hong Kong', '香港'], ['Taipei', '台北'], ['Tokyo', '东京'],
-      ['Seoul', '首尔'], ['Singapore', '新加坡'], ['London', '伦敦'], ['Paris', '巴黎'],
-      ['New York', '纽约'], ['Sydney', '悉尼'],
+      ['Beijing', '北京'],
+      ['Shanghai', '上海'],
+      ['Guangzhou', '广州'],
+      ['Shenzhen', '深圳'],
+      ['Chengdu', '成都'],
+      ['Hangzhou', '杭州'],
+      ['Wuhan', '武汉'],
+      ["Xi'an", '西安'],
+      ['Harbin', '哈尔滨'],
+      ['Hong Kong', '香港'],
+      ['Taipei', '台北'],
+      ['Tokyo', '东京'],
+      ['Seoul', '首尔'],
+      ['Singapore', '新加坡'],
+      ['London', '伦敦'],
+      ['Paris', '巴黎'],
+      ['New York', '纽约'],
+      ['Sydney', '悉尼'],
     ];
     for (const [name, nameZh] of required) {
       expect(CITIES.find((c) => c.name === name)?.nameZh).toBe(nameZh);
@@ -79,13 +92,10 @@ describe('CITIES dataset', () => {
 describe('findCity', () => {
   const beijing = CITIES.find((c) => c.id === 'beijing');
 
-  it.each(['Beijing', 'beijing', 'BEIJING', '  beijing ', '北京', '北京市', ' 北京市 ', 'Peking'])(
-    'resolves %j to Beijing',
-    (query) => {
-      expect(beijing).toBeDefined();
-      expect(findCity(query)).toBe(beijing);
-    },
-  );
+  it.each(['Beijing', 'beijing', 'BEIJING', '  beijing ', '北京', '北京市', ' 北京市 ', 'Peking'])('resolves %j to Beijing', (query) => {
+    expect(beijing).toBeDefined();
+    expect(findCity(query)).toBe(beijing);
+  });
 
   it('resolves every id, English name, Chinese name (with and without 市) and alias to its own record', () => {
     for (const city of CITIES) {

@@ -39,9 +39,10 @@ const ALL: Array<{ city: CityRecord; weather: DailyWeather }> = CITIES.flatMap((
  * would cost seconds, and the failing days are listed in full when it breaks.
  */
 function expectEveryDay(invariant: (weather: DailyWeather, city: CityRecord) => boolean): void {
-  const violations = ALL.filter(({ city: c, weather }) => !invariant(weather, c)).map(
-    ({ city: c, weather }) => ({ city: c.id, ...weather }),
-  );
+  const violations = ALL.filter(({ city: c, weather }) => !invariant(weather, c)).map(({ city: c, weather }) => ({
+    city: c.id,
+    ...weather,
+  }));
   expect(violations).toEqual([]);
 }
 
@@ -57,12 +58,24 @@ describe('weatherFor', () => {
   it('pins known outputs so an accidental model change is noticed', () => {
     // If you change the model on purpose, update these snapshots.
     expect(weatherFor(city('beijing'), '2025-01-15')).toEqual({
-      date: '2025-01-15', condition: 'sunny', temperatureC: -1, highC: 3.1, lowC: -5.9,
-      humidityPercent: 46, windKph: 10, precipitationMm: 0,
+      date: '2025-01-15',
+      condition: 'sunny',
+      temperatureC: -1,
+      highC: 3.1,
+      lowC: -5.9,
+      humidityPercent: 46,
+      windKph: 10,
+      precipitationMm: 0,
     });
     expect(weatherFor(city('sydney'), '2025-07-01')).toEqual({
-      date: '2025-07-01', condition: 'partly_cloudy', temperatureC: 13.2, highC: 15.7, lowC: 9.7,
-      humidityPercent: 63, windKph: 16, precipitationMm: 0,
+      date: '2025-07-01',
+      condition: 'partly_cloudy',
+      temperatureC: 13.2,
+      highC: 15.7,
+      lowC: 9.7,
+      humidityPercent: 63,
+      windKph: 16,
+      precipitationMm: 0,
     });
   });
 

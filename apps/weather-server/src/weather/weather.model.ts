@@ -7,16 +7,7 @@ import type { CityRecord } from './cities.data.js';
  */
 
 /** Every condition the model can report, in a stable order (handy for enums in tool schemas). */
-export const WEATHER_CONDITIONS = [
-  'sunny',
-  'partly_cloudy',
-  'cloudy',
-  'rain',
-  'thunderstorm',
-  'snow',
-  'fog',
-  'windy',
-] as const;
+export const WEATHER_CONDITIONS = ['sunny', 'partly_cloudy', 'cloudy', 'rain', 'thunderstorm', 'snow', 'fog', 'windy'] as const;
 
 /** Summary condition of one day. */
 export type WeatherCondition = (typeof WEATHER_CONDITIONS)[number];
@@ -235,8 +226,7 @@ function rollDay(seedText: string): DayRolls {
 function pickCondition(rolls: DayRolls, temperatureC: number, wetProbability: number): WeatherCondition {
   if (rolls.wet < wetProbability) {
     if (temperatureC <= SNOW_MAX_C) return 'snow';
-    const thunderChance =
-      temperatureC >= THUNDER_MIN_C ? Math.min(0.5, 0.15 + 0.02 * (temperatureC - THUNDER_MIN_C)) : 0;
+    const thunderChance = temperatureC >= THUNDER_MIN_C ? Math.min(0.5, 0.15 + 0.02 * (temperatureC - THUNDER_MIN_C)) : 0;
     return rolls.thunder < thunderChance ? 'thunderstorm' : 'rain';
   }
   if (rolls.sky < 0.05) return 'fog';
@@ -320,9 +310,7 @@ export function weatherFor(city: CityRecord, date: string): DailyWeather {
   const highC = round1(temperatureC + range * highShare);
   const lowC = round1(temperatureC - range * (1 - highShare));
 
-  const humidityPercent = Math.round(
-    clamp(scale(rolls.humidity, HUMIDITY_PERCENT[condition]) + (wetProbability - 0.3) * 15, 5, 100),
-  );
+  const humidityPercent = Math.round(clamp(scale(rolls.humidity, HUMIDITY_PERCENT[condition]) + (wetProbability - 0.3) * 15, 5, 100));
   const windKph = Math.round(scale(rolls.wind, WIND_KPH[condition]));
 
   // Exponential amounts: many light days and a few heavy ones, like real daily totals.

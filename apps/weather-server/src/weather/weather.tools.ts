@@ -38,7 +38,10 @@ export class WeatherTools {
 
   private cityOrFail(name: string): CityRecord {
     const city = findCity(name);
-    if (!city) throw new McpToolError('CITY_NOT_FOUND', `Unknown city "${name}". Try an English or Chinese city name such as "Beijing" or "北京".`, { retryable: false });
+    if (!city)
+      throw new McpToolError('CITY_NOT_FOUND', `Unknown city "${name}". Try an English or Chinese city name such as "Beijing" or "北京".`, {
+        retryable: false,
+      });
     return city;
   }
 }

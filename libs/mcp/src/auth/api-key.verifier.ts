@@ -19,7 +19,12 @@ export class ApiKeyVerifier {
   constructor(keys: McpApiKey[]) {
     this.keys = keys.map((entry, index) => ({
       digest: digest(entry.key),
-      principal: { subject: entry.subject ?? `api-key:${entry.tenant}:${index}`, tenant: entry.tenant, scopes: [...(entry.scopes ?? [])], claims: {} },
+      principal: {
+        subject: entry.subject ?? `api-key:${entry.tenant}:${index}`,
+        tenant: entry.tenant,
+        scopes: [...(entry.scopes ?? [])],
+        claims: {},
+      },
     }));
   }
 

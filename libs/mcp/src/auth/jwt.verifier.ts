@@ -55,10 +55,12 @@ export class JwtVerifier {
     const { exp, iat } = payload;
     if (iat !== undefined && iat > now + tolerance) throw new McpAuthError('INVALID_TOKEN', 'The access token is issued in the future');
     if (exp === undefined) {
-      if (this.options.requireExp ?? JWT_LIFETIME_DEFAULTS.requireExp) throw new McpAuthError('INVALID_TOKEN', 'The access token has no expiry (exp)');
+      if (this.options.requireExp ?? JWT_LIFETIME_DEFAULTS.requireExp)
+        throw new McpAuthError('INVALID_TOKEN', 'The access token has no expiry (exp)');
       return;
     }
     const start = iat === undefined ? now : Math.min(iat, now);
-    if (exp - start > maxLifetime + tolerance) throw new McpAuthError('INVALID_TOKEN', 'The access token lives longer than this server accepts');
+    if (exp - start > maxLifetime + tolerance)
+      throw new McpAuthError('INVALID_TOKEN', 'The access token lives longer than this server accepts');
   }
 }

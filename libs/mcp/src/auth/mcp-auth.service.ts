@@ -24,7 +24,10 @@ export class McpAuthService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    if (!this.enabled) this.logger.warn('No authentication configured (auth.jwt, auth.apiKeys or auth.authenticator): every caller is served as tenant "default".');
+    if (!this.enabled)
+      this.logger.warn(
+        'No authentication configured (auth.jwt, auth.apiKeys or auth.authenticator): every caller is served as tenant "default".',
+      );
   }
 
   get enabled(): boolean {
@@ -42,7 +45,8 @@ export class McpAuthService implements OnModuleInit {
   /** `WWW-Authenticate` of a 401 (RFC 6750), pointing at the resource metadata when configured (RFC 9728). */
   challenge(error?: McpAuthError): string {
     const parts = ['Bearer realm="mcp"'];
-    if (error && error.code !== 'UNAUTHORIZED') parts.push('error="invalid_token"', `error_description="${quotedStringSafe(error.message)}"`);
+    if (error && error.code !== 'UNAUTHORIZED')
+      parts.push('error="invalid_token"', `error_description="${quotedStringSafe(error.message)}"`);
     const metadata = this.resourceMetadataUrl();
     if (metadata) parts.push(`resource_metadata="${metadata}"`);
     return parts.join(', ');

@@ -47,7 +47,10 @@ export class McpClientRequests {
   }): Promise<Record<string, unknown>> {
     const { scope, send, method } = input;
     if (scope === undefined || !send) {
-      throw new McpToolError('CLIENT_UNREACHABLE', `Cannot send ${method} to the client: it needs a session and a streaming response (Accept: text/event-stream)`);
+      throw new McpToolError(
+        'CLIENT_UNREACHABLE',
+        `Cannot send ${method} to the client: it needs a session and a streaming response (Accept: text/event-stream)`,
+      );
     }
     const id: JsonRpcId = `srv-${this.tag}-${++this.sequence}`;
     const key = `${scope}\u0000${id}`;
@@ -68,7 +71,10 @@ export class McpClientRequests {
       };
       const onAbort = () => giveUp(new McpToolError('CANCELLED', `${method} was abandoned: the call was cancelled or timed out`));
       const timeoutMs = input.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
-      const timer = setTimeout(() => giveUp(new McpToolError('TIMEOUT', `The client did not answer ${method} within ${timeoutMs} ms`, { retryable: true })), timeoutMs);
+      const timer = setTimeout(
+        () => giveUp(new McpToolError('TIMEOUT', `The client did not answer ${method} within ${timeoutMs} ms`, { retryable: true })),
+        timeoutMs,
+      );
       input.signal.addEventListener('abort', onAbort, { once: true });
       this.pending.set(key, {
         resolve: (result) => {
@@ -114,7 +120,9 @@ export class McpClientRequests {
   private async listen(scope: string, id: string): Promise<() => void> {
     if (!this.spansInstances) return () => undefined;
     try {
-      const unsubscribe = await this.bus.subscribe(responseChannel(scope, id), (message) => this.settleHere(scope, message as JsonRpcResponse));
+      const unsubscribe = await this.bus.subscribe(responseChannel(scope, id), (message) =>
+        this.settleHere(scope, message as JsonRpcResponse),
+      );
       return () => void unsubscribe().catch(() => undefined);
     } catch (error) {
       this.logger.warn(`Responses to ${id} from other instances will be missed: ${error instanceof Error ? error.message : String(error)}`);

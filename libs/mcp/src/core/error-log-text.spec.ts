@@ -12,6 +12,12 @@ describe('errorLogText', () => {
   });
 
   it('survives a thrown value whose toString throws', () => {
-    expect(errorLogText({ toString: () => { throw new Error('no'); } })).toBe('[object Object]');
+    expect(
+      errorLogText({
+        toString: () => {
+          throw new Error('no');
+        },
+      }),
+    ).toBe('[object Object]');
   });
 });

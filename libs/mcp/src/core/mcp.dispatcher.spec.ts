@@ -120,7 +120,10 @@ class WrapInterceptor implements NestInterceptor {
 }
 
 const timeoutSaw = { finished: deferred<boolean>() };
-const cancellable = new Map<string | number, { started: () => void; signal?: AbortSignal; release?: (value: string) => void; reason?: unknown }>();
+const cancellable = new Map<
+  string | number,
+  { started: () => void; signal?: AbortSignal; release?: (value: string) => void; reason?: unknown }
+>();
 const captured: { context?: McpToolContext } = {};
 
 @Injectable()
@@ -320,20 +323,40 @@ describe('McpDispatcher', () => {
     });
   });
 
-  const call = (name: string, args?: unknown, extra: Record<string, unknown> = {}, context: McpRequestContext = CONTEXT, id: string | number = 1) =>
-    dispatcher.dispatch({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, ...(args !== undefined && { arguments: args }), ...extra } }, context);
+  const call = (
+    name: string,
+    args?: unknown,
+    extra: Record<string, unknown> = {},
+    context: McpRequestContext = CONTEXT,
+    id: string | number = 1,
+  ) =>
+    dispatcher.dispatch(
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name, ...(args !== undefined && { arguments: args }), ...extra } },
+      context,
+    );
 
   const callResult = async (name: string, args?: unknown, extra: Record<string, unknown> = {}, context: McpRequestContext = CONTEXT) =>
     resultOf(await call(name, args, extra, context)) as ToolResult;
 
   describe('initialize', () => {
     it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('echoes the supported version %s', async (version) => {
-      const response = await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } } }, CONTEXT);
+      const response = await dispatcher.dispatch(
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+        },
+        CONTEXT,
+      );
       expect(resultOf(response).protocolVersion).toBe(version);
     });
 
     it('answers an unknown version with the latest', async () => {
-      const response = await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2099-01-01' } }, CONTEXT);
+      const response = await dispatcher.dispatch(
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2099-01-01' } },
+        CONTEXT,
+      );
       expect(resultOf(response).protocolVersion).toBe('2025-11-25');
     });
 
@@ -352,7 +375,10 @@ describe('McpDispatcher', () => {
     });
 
     it('declares capabilities, serverInfo and instructions', async () => {
-      const response = await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18' } }, CONTEXT);
+      const response = await dispatcher.dispatch(
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18' } },
+        CONTEXT,
+      );
       expect(response).toEqual({
         jsonrpc: '2.0',
         id: 1,
@@ -367,14 +393,24 @@ describe('McpDispatcher', () => {
 
     it('omits instructions, title and description when not configured', async () => {
       const plain = await bootDispatcher([]);
-      const result = resultOf(await plain.dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, CONTEXT));
-      expect(result).toEqual({ protocolVersion: '2025-11-25', capabilities: { tools: {}, logging: {} }, serverInfo: { name: 'test', version: '1.0.0' } });
+      const result = resultOf(
+        await plain.dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, CONTEXT),
+      );
+      expect(result).toEqual({
+        protocolVersion: '2025-11-25',
+        capabilities: { tools: {}, logging: {} },
+        serverInfo: { name: 'test', version: '1.0.0' },
+      });
     });
   });
 
   describe('ping and ids', () => {
     it('ping answers {}', async () => {
-      expect(await dispatcher.dispatch({ jsonrpc: '2.0', id: 'p', method: 'ping' }, CONTEXT)).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
+      expect(await dispatcher.dispatch({ jsonrpc: '2.0', id: 'p', method: 'ping' }, CONTEXT)).toEqual({
+        jsonrpc: '2.0',
+        id: 'p',
+        result: {},
+      });
     });
 
     it.each<[string, string | number]>([
@@ -437,7 +473,12 @@ describe('McpDispatcher', () => {
       ['tools/list', undefined],
       ['some/unknown', undefined],
     ])('answers nothing to the notification %s', async (method, params) => {
-      expect(await dispatcher.dispatch({ jsonrpc: '2.0', method, ...(params !== undefined && { params }) }, { ...CONTEXT, cancellationScope: 's' })).toBeUndefined();
+      expect(
+        await dispatcher.dispatch(
+          { jsonrpc: '2.0', method, ...(params !== undefined && { params }) },
+          { ...CONTEXT, cancellationScope: 's' },
+        ),
+      ).toBeUndefined();
     });
 
     it('answers nothing to client responses', async () => {
@@ -447,7 +488,9 @@ describe('McpDispatcher', () => {
 
     it('does not run a tool for a tools/call notification', async () => {
       const send = jest.fn();
-      expect(await dispatcher.dispatch({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'logs' } }, { ...CONTEXT, send })).toBeUndefined();
+      expect(
+        await dispatcher.dispatch({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'logs' } }, { ...CONTEXT, send }),
+      ).toBeUndefined();
       expect(send).not.toHaveBeenCalled();
     });
   });
@@ -490,7 +533,8 @@ describe('McpDispatcher', () => {
         paged = await bootDispatcher([FiveTools], { pageSize: 2 });
       });
 
-      const list = (cursor?: unknown) => paged.dispatch({ jsonrpc: '2.0', id: 'l', method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, CONTEXT);
+      const list = (cursor?: unknown) =>
+        paged.dispatch({ jsonrpc: '2.0', id: 'l', method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, CONTEXT);
       const names = (result: Record<string, unknown>) => (result.tools as Array<{ name: string }>).map((tool) => tool.name);
 
       it('pages through all tools with opaque cursors', async () => {
@@ -565,7 +609,9 @@ describe('McpDispatcher', () => {
     });
 
     it('a non-string name is -32602', async () => {
-      expect(errorOf(await dispatcher.dispatch({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 5 } }, CONTEXT)).code).toBe(-32602);
+      expect(errorOf(await dispatcher.dispatch({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 5 } }, CONTEXT)).code).toBe(
+        -32602,
+      );
     });
 
     it('tools/call without params is -32602', async () => {
@@ -618,13 +664,19 @@ describe('McpDispatcher', () => {
     it('McpResult.error passes through with isError', async () => {
       const result = await callResult('result_error');
       expect(result.isError).toBe(true);
-      expect(result.structuredContent).toEqual({ status: 'error', error: { code: 'QUOTA', message: 'Quota exceeded', retryable: false, retry_after_ms: 1000 } });
+      expect(result.structuredContent).toEqual({
+        status: 'error',
+        error: { code: 'QUOTA', message: 'Quota exceeded', retryable: false, retry_after_ms: 1000 },
+      });
     });
 
     it('McpResult.pending passes through without isError', async () => {
       const result = await callResult('result_pending');
       expect(result.isError).toBe(false);
-      expect(result.structuredContent).toEqual({ status: 'pending', data: { job_id: 'job-1', poll_url: '/jobs/job-1', estimated_seconds: 12 } });
+      expect(result.structuredContent).toEqual({
+        status: 'pending',
+        data: { job_id: 'job-1', poll_url: '/jobs/job-1', estimated_seconds: 12 },
+      });
     });
 
     it('McpResult.raw is sent untouched', async () => {
@@ -653,24 +705,36 @@ describe('McpDispatcher', () => {
     });
 
     it('the tenant comes from the principal', async () => {
-      const result = await callResult('who_am_i', undefined, {}, { ...CONTEXT, principal: { subject: 'u1', tenant: 'acme', scopes: [], claims: {} } });
+      const result = await callResult(
+        'who_am_i',
+        undefined,
+        {},
+        { ...CONTEXT, principal: { subject: 'u1', tenant: 'acme', scopes: [], claims: {} } },
+      );
       expect(result.structuredContent.data).toMatchObject({ tenant: 'acme' });
     });
   });
 
   describe('tools/call: errors', () => {
-    const internal = { code: 'INTERNAL_ERROR', message: 'The tool failed unexpectedly; the error was logged on the server.', retryable: false };
+    const internal = {
+      code: 'INTERNAL_ERROR',
+      message: 'The tool failed unexpectedly; the error was logged on the server.',
+      retryable: false,
+    };
 
-    it.each(['boom', 'async_boom', 'throw_string'])('%s: a plain thrown error is a generic INTERNAL_ERROR without the message or stack', async (name) => {
-      const result = await callResult(name);
-      expect(result.isError).toBe(true);
-      expect(result.structuredContent).toEqual({ status: 'error', error: internal });
-      const wire = JSON.stringify(result);
-      expect(wire).not.toContain('hunter2');
-      expect(wire).not.toContain('/srv/secret');
-      expect(wire).not.toMatch(/\n\s+at /);
-      expect(wire).not.toContain('.ts:');
-    });
+    it.each(['boom', 'async_boom', 'throw_string'])(
+      '%s: a plain thrown error is a generic INTERNAL_ERROR without the message or stack',
+      async (name) => {
+        const result = await callResult(name);
+        expect(result.isError).toBe(true);
+        expect(result.structuredContent).toEqual({ status: 'error', error: internal });
+        const wire = JSON.stringify(result);
+        expect(wire).not.toContain('hunter2');
+        expect(wire).not.toContain('/srv/secret');
+        expect(wire).not.toMatch(/\n\s+at /);
+        expect(wire).not.toContain('.ts:');
+      },
+    );
 
     it('an McpToolError keeps its code, message, retryable and fields', async () => {
       const result = await callResult('tool_error');
@@ -683,17 +747,26 @@ describe('McpDispatcher', () => {
     });
 
     it('an McpToolError with a catalogue code gets the catalogue retryable', async () => {
-      expect((await callResult('rate_limited')).structuredContent).toEqual({ status: 'error', error: { code: 'RATE_LIMITED', message: 'Too many calls', retryable: true } });
+      expect((await callResult('rate_limited')).structuredContent).toEqual({
+        status: 'error',
+        error: { code: 'RATE_LIMITED', message: 'Too many calls', retryable: true },
+      });
     });
 
     it('a guard returning false gives a FORBIDDEN envelope', async () => {
       const result = await callResult('guarded');
       expect(result.isError).toBe(true);
-      expect(result.structuredContent).toEqual({ status: 'error', error: { code: 'FORBIDDEN', message: 'Forbidden resource', retryable: false } });
+      expect(result.structuredContent).toEqual({
+        status: 'error',
+        error: { code: 'FORBIDDEN', message: 'Forbidden resource', retryable: false },
+      });
     });
 
     it('a NotFoundException gives a NOT_FOUND envelope with its message', async () => {
-      expect((await callResult('not_found')).structuredContent).toEqual({ status: 'error', error: { code: 'NOT_FOUND', message: 'No such city', retryable: false } });
+      expect((await callResult('not_found')).structuredContent).toEqual({
+        status: 'error',
+        error: { code: 'NOT_FOUND', message: 'No such city', retryable: false },
+      });
     });
 
     it('a BadRequestException thrown by a tool gives a VALIDATION_ERROR envelope with its message', async () => {
@@ -710,7 +783,10 @@ describe('McpDispatcher', () => {
     });
 
     it('an unmapped 4xx HttpException gives REQUEST_REJECTED with its message', async () => {
-      expect((await callResult('teapot')).structuredContent).toEqual({ status: 'error', error: { code: 'REQUEST_REJECTED', message: 'I am a teapot', retryable: false } });
+      expect((await callResult('teapot')).structuredContent).toEqual({
+        status: 'error',
+        error: { code: 'REQUEST_REJECTED', message: 'I am a teapot', retryable: false },
+      });
     });
 
     it('a 5xx HttpException is a generic INTERNAL_ERROR without its message', async () => {
@@ -740,7 +816,10 @@ describe('McpDispatcher', () => {
       const result = await callResult('slow');
       const elapsed = Date.now() - started;
       expect(result.isError).toBe(true);
-      expect(result.structuredContent).toEqual({ status: 'error', error: { code: 'TIMEOUT', message: 'The tool did not finish within 50 ms.', retryable: true } });
+      expect(result.structuredContent).toEqual({
+        status: 'error',
+        error: { code: 'TIMEOUT', message: 'The tool did not finish within 50 ms.', retryable: true },
+      });
       expect(elapsed).toBeGreaterThanOrEqual(45);
       expect(elapsed).toBeLessThan(400);
       expect(await timeoutSaw.finished.promise).toBe(true);
@@ -758,8 +837,14 @@ describe('McpDispatcher', () => {
     };
 
     it('valid arguments reach the tool as a DTO instance with defaults applied', async () => {
-      expect((await callResult('echo', { city: 'Paris' })).structuredContent).toEqual({ status: 'success', data: { city: 'Paris', limit: 5, isDto: true } });
-      expect((await callResult('echo', { city: 'Paris', limit: 3 })).structuredContent).toEqual({ status: 'success', data: { city: 'Paris', limit: 3, isDto: true } });
+      expect((await callResult('echo', { city: 'Paris' })).structuredContent).toEqual({
+        status: 'success',
+        data: { city: 'Paris', limit: 5, isDto: true },
+      });
+      expect((await callResult('echo', { city: 'Paris', limit: 3 })).structuredContent).toEqual({
+        status: 'success',
+        data: { city: 'Paris', limit: 3, isDto: true },
+      });
     });
 
     it('a missing required argument', async () => {
@@ -784,13 +869,22 @@ describe('McpDispatcher', () => {
     });
 
     it('several failures list every field', async () => {
-      expect(validationError(await callResult('echo', { city: 1, limit: 0, extra: true })).fields.sort()).toEqual(['city', 'extra', 'limit']);
+      expect(validationError(await callResult('echo', { city: 1, limit: 0, extra: true })).fields.sort()).toEqual([
+        'city',
+        'extra',
+        'limit',
+      ]);
     });
 
     it('nested DTO paths are dotted', async () => {
       expect(validationError(await callResult('person', { name: 'Ann', address: { city: 5 } })).fields).toEqual(['address.city']);
-      expect(validationError(await callResult('person', { name: 'Ann', address: { city: 'Rome', zip: '1' } })).fields).toEqual(['address.zip']);
-      expect((await callResult('person', { name: 'Ann', address: { city: 'Rome' } })).structuredContent).toEqual({ status: 'success', data: { name: 'Ann', city: 'Rome' } });
+      expect(validationError(await callResult('person', { name: 'Ann', address: { city: 'Rome', zip: '1' } })).fields).toEqual([
+        'address.zip',
+      ]);
+      expect((await callResult('person', { name: 'Ann', address: { city: 'Rome' } })).structuredContent).toEqual({
+        status: 'success',
+        data: { name: 'Ann', city: 'Rome' },
+      });
     });
 
     it('an argument-less tool given arguments', async () => {
@@ -814,16 +908,27 @@ describe('McpDispatcher', () => {
 
     function register(id: string | number) {
       const started = deferred();
-      const entry = { started: started.resolve } as { started: () => void; signal?: AbortSignal; release?: (value: string) => void; reason?: unknown };
+      const entry = { started: started.resolve } as {
+        started: () => void;
+        signal?: AbortSignal;
+        release?: (value: string) => void;
+        reason?: unknown;
+      };
       cancellable.set(id, entry);
       return { entry, started: started.promise };
     }
 
     it('notifications/cancelled in the same scope aborts the call and suppresses its response', async () => {
       const { entry, started } = register('c1');
-      const pending = dispatcher.dispatch({ jsonrpc: '2.0', id: 'c1', method: 'tools/call', params: { name: 'wait_for_cancel' } }, scoped('s1'));
+      const pending = dispatcher.dispatch(
+        { jsonrpc: '2.0', id: 'c1', method: 'tools/call', params: { name: 'wait_for_cancel' } },
+        scoped('s1'),
+      );
       await started;
-      const ack = await dispatcher.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c1', reason: 'user hit stop' } }, scoped('s1'));
+      const ack = await dispatcher.dispatch(
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c1', reason: 'user hit stop' } },
+        scoped('s1'),
+      );
       expect(ack).toBeUndefined();
       expect(await pending).toBeUndefined();
       expect(entry.signal?.aborted).toBe(true);
@@ -832,7 +937,10 @@ describe('McpDispatcher', () => {
 
     it('works with numeric ids', async () => {
       const { entry, started } = register(77);
-      const pending = dispatcher.dispatch({ jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'wait_for_cancel' } }, scoped('s1'));
+      const pending = dispatcher.dispatch(
+        { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'wait_for_cancel' } },
+        scoped('s1'),
+      );
       await started;
       await dispatcher.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 77 } }, scoped('s1'));
       expect(await pending).toBeUndefined();
@@ -841,7 +949,10 @@ describe('McpDispatcher', () => {
 
     it('a cancellation from another scope, or for the id with another type, does nothing', async () => {
       const { entry, started } = register(8);
-      const pending = dispatcher.dispatch({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'wait_for_cancel' } }, scoped('s1'));
+      const pending = dispatcher.dispatch(
+        { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'wait_for_cancel' } },
+        scoped('s1'),
+      );
       await started;
       await dispatcher.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 8 } }, scoped('s2'));
       await dispatcher.dispatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: '8' } }, scoped('s1'));
@@ -855,7 +966,10 @@ describe('McpDispatcher', () => {
 
     it('a cancellation after the response does nothing', async () => {
       const { entry, started } = register('c3');
-      const pending = dispatcher.dispatch({ jsonrpc: '2.0', id: 'c3', method: 'tools/call', params: { name: 'wait_for_cancel' } }, scoped('s1'));
+      const pending = dispatcher.dispatch(
+        { jsonrpc: '2.0', id: 'c3', method: 'tools/call', params: { name: 'wait_for_cancel' } },
+        scoped('s1'),
+      );
       await started;
       entry.release?.('done');
       expect(resultOf(await pending)).toMatchObject({ isError: false });
@@ -909,21 +1023,29 @@ describe('McpDispatcher', () => {
     });
 
     it('does nothing without a send channel', async () => {
-      expect((await callResult('progress', {}, { _meta: { progressToken: 't' } })).structuredContent).toEqual({ status: 'success', data: 'done' });
+      expect((await callResult('progress', {}, { _meta: { progressToken: 't' } })).structuredContent).toEqual({
+        status: 'success',
+        data: 'done',
+      });
     });
   });
 
   describe('logging', () => {
     it('logging/setLevel calls context.setLogLevel and answers {}', async () => {
       const setLogLevel = jest.fn(async () => undefined);
-      const response = await dispatcher.dispatch({ jsonrpc: '2.0', id: 'lvl', method: 'logging/setLevel', params: { level: 'warning' } }, { ...CONTEXT, setLogLevel });
+      const response = await dispatcher.dispatch(
+        { jsonrpc: '2.0', id: 'lvl', method: 'logging/setLevel', params: { level: 'warning' } },
+        { ...CONTEXT, setLogLevel },
+      );
       expect(response).toEqual({ jsonrpc: '2.0', id: 'lvl', result: {} });
       expect(setLogLevel).toHaveBeenCalledTimes(1);
       expect(setLogLevel).toHaveBeenCalledWith('warning');
     });
 
     it('logging/setLevel without a session still answers {}', async () => {
-      expect(resultOf(await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: 'debug' } }, CONTEXT))).toEqual({});
+      expect(
+        resultOf(await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: 'debug' } }, CONTEXT)),
+      ).toEqual({});
     });
 
     it.each([
@@ -933,7 +1055,10 @@ describe('McpDispatcher', () => {
       ['a numeric level', { level: 3 }],
     ])('logging/setLevel with %s is -32602 and stores nothing', async (_label, params) => {
       const setLogLevel = jest.fn(async () => undefined);
-      const response = await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params }, { ...CONTEXT, setLogLevel });
+      const response = await dispatcher.dispatch(
+        { jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params },
+        { ...CONTEXT, setLogLevel },
+      );
       expect(errorOf(response).code).toBe(-32602);
       expect(setLogLevel).not.toHaveBeenCalled();
     });
@@ -950,14 +1075,27 @@ describe('McpDispatcher', () => {
     it('context.log sends every level without a logLevel', async () => {
       const send = jest.fn();
       await call('logs', {}, {}, { ...CONTEXT, send });
-      expect(send.mock.calls.map(([message]) => (message as { params: { level: string } }).params.level)).toEqual(['debug', 'info', 'warning', 'error']);
-      expect(send.mock.calls[1][0]).toEqual({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: { step: 1 } } });
+      expect(send.mock.calls.map(([message]) => (message as { params: { level: string } }).params.level)).toEqual([
+        'debug',
+        'info',
+        'warning',
+        'error',
+      ]);
+      expect(send.mock.calls[1][0]).toEqual({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'info', data: { step: 1 } },
+      });
     });
 
     it('context.log at info drops only debug', async () => {
       const send = jest.fn();
       await call('logs', {}, {}, { ...CONTEXT, send, logLevel: 'info' });
-      expect(send.mock.calls.map(([message]) => (message as { params: { level: string } }).params.level)).toEqual(['info', 'warning', 'error']);
+      expect(send.mock.calls.map(([message]) => (message as { params: { level: string } }).params.level)).toEqual([
+        'info',
+        'warning',
+        'error',
+      ]);
     });
 
     it('context.log at emergency drops everything below', async () => {
@@ -988,8 +1126,16 @@ describe('McpDispatcher', () => {
 
     it('serves a method contributed by any provider; a handler error is -32603 without details', async () => {
       const extra = await bootDispatcher([EchoHandler, FailingHandler]);
-      expect(await extra.dispatch({ jsonrpc: '2.0', id: 1, method: 'custom/echo', params: { value: 3 } }, CONTEXT)).toEqual({ jsonrpc: '2.0', id: 1, result: { echoed: 3 } });
-      expect(await extra.dispatch({ jsonrpc: '2.0', id: 2, method: 'custom/fail' }, CONTEXT)).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error' } });
+      expect(await extra.dispatch({ jsonrpc: '2.0', id: 1, method: 'custom/echo', params: { value: 3 } }, CONTEXT)).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { echoed: 3 },
+      });
+      expect(await extra.dispatch({ jsonrpc: '2.0', id: 2, method: 'custom/fail' }, CONTEXT)).toEqual({
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: -32603, message: 'Internal error' },
+      });
     });
   });
 });

@@ -58,7 +58,10 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
     const violation = violatedJsonLimit(value, this.limits);
     if (violation) {
       const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
-      return errorResponse(typeof id === 'string' || typeof id === 'number' ? id : null, { code: JsonRpcErrorCode.INVALID_REQUEST, message: `Invalid Request: ${violation}` });
+      return errorResponse(typeof id === 'string' || typeof id === 'number' ? id : null, {
+        code: JsonRpcErrorCode.INVALID_REQUEST,
+        message: `Invalid Request: ${violation}`,
+      });
     }
     const classified = classifyMessage(value);
     switch (classified.kind) {
@@ -75,10 +78,17 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
     }
   }
 
-  private async handleRequest(request: JsonRpcRequest, context: McpRequestContext, own?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
+  private async handleRequest(
+    request: JsonRpcRequest,
+    context: McpRequestContext,
+    own?: McpMethodHandler,
+  ): Promise<JsonRpcResponse | undefined> {
     const handler = own ?? this.handlers.get(request.method);
     if (!handler) {
-      return errorResponse(request.id, { code: JsonRpcErrorCode.METHOD_NOT_FOUND, message: `Method not found: ${clientText(request.method)}` });
+      return errorResponse(request.id, {
+        code: JsonRpcErrorCode.METHOD_NOT_FOUND,
+        message: `Method not found: ${clientText(request.method)}`,
+      });
     }
     const controller = new AbortController();
     const key = this.inFlightKey(context, request.id);
@@ -90,7 +100,8 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
       if (this.cancelledByClient(controller)) return undefined;
       if (error instanceof McpProtocolError) return errorResponse(request.id, error.toJsonRpcError());
       // Steering, not a failure: the era's own layer (2026 input rounds) decides the answer; nothing to log.
-      if (error instanceof McpControlFlowSignal) return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
+      if (error instanceof McpControlFlowSignal)
+        return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
       if (error instanceof McpStoreUnavailableError) {
         const data = { status: 'error', error: error.toErrorBody() };
         return errorResponse(request.id, { code: MCP_ERROR_CODES.UNAVAILABLE.jsonRpcCode, message: data.error.message, data });

@@ -115,7 +115,9 @@ describe('method handler registration', () => {
   it('refuses two served handlers for one method, naming both', async () => {
     const discovery = await discoveryWith([AlwaysHandler, OtherAlwaysHandler]);
     expect(() => servedMethods(collectMethodHandlers(discovery))).toThrow(McpConfigurationError);
-    expect(() => servedMethods(collectMethodHandlers(discovery))).toThrow(/"always" is served twice, by AlwaysHandler and by OtherAlwaysHandler/);
+    expect(() => servedMethods(collectMethodHandlers(discovery))).toThrow(
+      /"always" is served twice, by AlwaysHandler and by OtherAlwaysHandler/,
+    );
   });
 
   it('allows a second handler for a method when only one is served', async () => {

@@ -22,7 +22,8 @@ export function collectMethodHandlers(discovery: DiscoveryService): McpContribut
     const type = typeOf(wrapper.instance) ?? wrapper.metatype;
     if (typeof type !== 'function' || !Reflect.getMetadata(MCP_METHOD_HANDLER_METADATA, type)) continue;
     const site = type.name || String(wrapper.name);
-    if (!wrapper.isDependencyTreeStatic() || !wrapper.instance) throw new McpConfigurationError(McpMessages.requestScopedMethodHandler(site));
+    if (!wrapper.isDependencyTreeStatic() || !wrapper.instance)
+      throw new McpConfigurationError(McpMessages.requestScopedMethodHandler(site));
     found.push({ handler: wrapper.instance as McpMethodHandler, site });
   }
   return found;

@@ -32,15 +32,31 @@ describe('the protocol revisions table', () => {
     ['2025-03-26', true, true, false, false, 'streamable-http'],
     ['2024-11-05', true, false, false, false, 'http-sse'],
   ] as const)('%s: sessions %s, batches %s, priming %s, tasks %s, %s', (version, sessions, batches, priming, tasks, httpTransport) => {
-    expect(protocolRevision(version)).toEqual({ version, era: version === '2026-07-28' ? '2026-07-28' : '2025-11-25', sessions, batches, priming, tasks, httpTransport });
-    expect([revisionHas(version, 'sessions'), revisionHas(version, 'batches'), revisionHas(version, 'priming'), revisionHas(version, 'tasks')]).toEqual([sessions, batches, priming, tasks]);
+    expect(protocolRevision(version)).toEqual({
+      version,
+      era: version === '2026-07-28' ? '2026-07-28' : '2025-11-25',
+      sessions,
+      batches,
+      priming,
+      tasks,
+      httpTransport,
+    });
+    expect([
+      revisionHas(version, 'sessions'),
+      revisionHas(version, 'batches'),
+      revisionHas(version, 'priming'),
+      revisionHas(version, 'tasks'),
+    ]).toEqual([sessions, batches, priming, tasks]);
   });
 
-  it.each(['2099-01-01', '2024-10-07', '', 'latest', undefined, 20250326])('a revision we do not serve (%j) has no row and no behaviour', (version) => {
-    expect(protocolRevision(version)).toBeUndefined();
-    expect(revisionHas(version, 'batches')).toBe(false);
-    expect(revisionHas(version, 'priming')).toBe(false);
-  });
+  it.each(['2099-01-01', '2024-10-07', '', 'latest', undefined, 20250326])(
+    'a revision we do not serve (%j) has no row and no behaviour',
+    (version) => {
+      expect(protocolRevision(version)).toBeUndefined();
+      expect(revisionHas(version, 'batches')).toBe(false);
+      expect(revisionHas(version, 'priming')).toBe(false);
+    },
+  );
 
   it('derives the per-era lists and the defaults from the table', () => {
     expect([...SUPPORTED_PROTOCOL_VERSIONS]).toEqual(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
@@ -58,10 +74,13 @@ describe('protocol revision helpers', () => {
     expect(negotiateProtocolVersion(version)).toBe(version);
   });
 
-  it.each(['2099-01-01', '2024-10-07', '', '2025-11-25 ', 'latest', '2026-07-28'])('%j is not negotiated by initialize: the answer is the latest', (version) => {
-    expect(isSupportedProtocolVersion(version)).toBe(false);
-    expect(negotiateProtocolVersion(version)).toBe('2025-11-25');
-  });
+  it.each(['2099-01-01', '2024-10-07', '', '2025-11-25 ', 'latest', '2026-07-28'])(
+    '%j is not negotiated by initialize: the answer is the latest',
+    (version) => {
+      expect(isSupportedProtocolVersion(version)).toBe(false);
+      expect(negotiateProtocolVersion(version)).toBe('2025-11-25');
+    },
+  );
 
   it.each([undefined, null, 20251125, {}, ['2025-11-25']])('isSupportedProtocolVersion(%j) is false for non-strings', (value) => {
     expect(isSupportedProtocolVersion(value)).toBe(false);

@@ -29,10 +29,42 @@ export interface McpProtocolRevision {
 
 /** The served revisions, newest first. @publicApi */
 export const MCP_PROTOCOL_REVISIONS = [
-  { version: '2026-07-28', era: '2026-07-28', sessions: false, batches: false, httpTransport: 'streamable-http', priming: false, tasks: false },
-  { version: '2025-11-25', era: '2025-11-25', sessions: true, batches: false, httpTransport: 'streamable-http', priming: true, tasks: true },
-  { version: '2025-06-18', era: '2025-11-25', sessions: true, batches: false, httpTransport: 'streamable-http', priming: false, tasks: false },
-  { version: '2025-03-26', era: '2025-11-25', sessions: true, batches: true, httpTransport: 'streamable-http', priming: false, tasks: false },
+  {
+    version: '2026-07-28',
+    era: '2026-07-28',
+    sessions: false,
+    batches: false,
+    httpTransport: 'streamable-http',
+    priming: false,
+    tasks: false,
+  },
+  {
+    version: '2025-11-25',
+    era: '2025-11-25',
+    sessions: true,
+    batches: false,
+    httpTransport: 'streamable-http',
+    priming: true,
+    tasks: true,
+  },
+  {
+    version: '2025-06-18',
+    era: '2025-11-25',
+    sessions: true,
+    batches: false,
+    httpTransport: 'streamable-http',
+    priming: false,
+    tasks: false,
+  },
+  {
+    version: '2025-03-26',
+    era: '2025-11-25',
+    sessions: true,
+    batches: true,
+    httpTransport: 'streamable-http',
+    priming: false,
+    tasks: false,
+  },
   { version: '2024-11-05', era: '2025-11-25', sessions: true, batches: false, httpTransport: 'http-sse', priming: false, tasks: false },
 ] as const satisfies readonly McpProtocolRevision[];
 
@@ -57,7 +89,9 @@ export const LATEST_PROTOCOL_VERSION: McpProtocolVersion = SUPPORTED_PROTOCOL_VE
 export const DEFAULT_HTTP_PROTOCOL_VERSION: McpProtocolVersion = '2025-03-26';
 
 /** The revision HTTP+SSE clients speak until their `initialize` says otherwise. */
-export const HTTP_SSE_PROTOCOL_VERSION: McpProtocolVersion = MCP_PROTOCOL_REVISIONS.find((row) => row.httpTransport === 'http-sse')!.version;
+export const HTTP_SSE_PROTOCOL_VERSION: McpProtocolVersion = MCP_PROTOCOL_REVISIONS.find(
+  (row) => row.httpTransport === 'http-sse',
+)!.version;
 
 const BY_VERSION: ReadonlyMap<string, McpProtocolRevision> = new Map(MCP_PROTOCOL_REVISIONS.map((row) => [row.version, row]));
 

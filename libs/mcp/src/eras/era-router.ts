@@ -1,7 +1,13 @@
 import { clientText } from '../core/client-text.js';
 import { classifyMessage } from '../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../core/json-rpc/json-rpc.types.js';
-import { hasVersionClaim, isPlainObject, missingEnvelopeKeys, readEnvelope, type McpRev20260728Envelope } from './rev-2026-07-28/envelope.js';
+import {
+  hasVersionClaim,
+  isPlainObject,
+  missingEnvelopeKeys,
+  readEnvelope,
+  type McpRev20260728Envelope,
+} from './rev-2026-07-28/envelope.js';
 import { decodeHeaderValue, mcpNameSource } from './rev-2026-07-28/header-values.js';
 import { McpRev20260728Refusal, Rev20260728Refusals } from './rev-2026-07-28/refusals.js';
 import { eraOfRevision, isServedRev20260728, type McpEra } from '../core/protocol-revisions.js';
@@ -100,7 +106,13 @@ export function routeMessage(claim: EraClaim): EraRoute {
     const classified = classifyMessage(message);
     if (classified.kind !== 'notification') return refused(null, Rev20260728Refusals.invalidRequest(reasonOf(classified)));
     if (headers?.method !== undefined && headers.method !== message.method) {
-      return refused(null, Rev20260728Refusals.headerMismatch('Mcp-Method', `the header names ${clientText(headers.method)}, the body ${clientText(message.method)}`));
+      return refused(
+        null,
+        Rev20260728Refusals.headerMismatch(
+          'Mcp-Method',
+          `the header names ${clientText(headers.method)}, the body ${clientText(message.method)}`,
+        ),
+      );
     }
     return { era: '2026-07-28', kind: 'notification', notification: classified.message };
   }
@@ -110,9 +122,15 @@ export function routeMessage(claim: EraClaim): EraRoute {
     if (!pinned2026) return era2025(message);
     // A 2026-07-28 connection cannot fall back: name the revisions it speaks (stdio has no status to say it).
     const params = message.params;
-    return refused(id, Rev20260728Refusals.unsupportedVersion(isPlainObject(params) && typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown'));
+    return refused(
+      id,
+      Rev20260728Refusals.unsupportedVersion(
+        isPlainObject(params) && typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown',
+      ),
+    );
   }
-  if (!claims) return channel2026 ? refused(id, Rev20260728Refusals.missingEnvelope(missingEnvelopeKeys(message.params))) : era2025(message);
+  if (!claims)
+    return channel2026 ? refused(id, Rev20260728Refusals.missingEnvelope(missingEnvelopeKeys(message.params))) : era2025(message);
   const classified = classifyMessage(message);
   if (classified.kind !== 'request') return refused(id, Rev20260728Refusals.invalidRequest(reasonOf(classified)));
   const request = classified.message;
@@ -135,10 +153,16 @@ function checkEnvelope(request: JsonRpcRequest, headers: EraHeaders | undefined)
   if (!read.ok) throw Rev20260728Refusals.invalidEnvelope(read.issue);
   const { envelope } = read;
   if (headers?.protocolVersion !== undefined && headers.protocolVersion !== envelope.protocolVersion) {
-    throw Rev20260728Refusals.headerMismatch('MCP-Protocol-Version', `the header names ${clientText(headers.protocolVersion)}, the _meta envelope ${clientText(envelope.protocolVersion)}`);
+    throw Rev20260728Refusals.headerMismatch(
+      'MCP-Protocol-Version',
+      `the header names ${clientText(headers.protocolVersion)}, the _meta envelope ${clientText(envelope.protocolVersion)}`,
+    );
   }
   if (headers?.method !== undefined && headers.method !== request.method) {
-    throw Rev20260728Refusals.headerMismatch('Mcp-Method', `the header names ${clientText(headers.method)}, the body ${clientText(request.method)}`);
+    throw Rev20260728Refusals.headerMismatch(
+      'Mcp-Method',
+      `the header names ${clientText(headers.method)}, the body ${clientText(request.method)}`,
+    );
   }
   if (!isServedRev20260728(envelope.protocolVersion)) throw Rev20260728Refusals.unsupportedVersion(envelope.protocolVersion);
   return envelope;
@@ -146,17 +170,20 @@ function checkEnvelope(request: JsonRpcRequest, headers: EraHeaders | undefined)
 
 /** Step 5 (HTTP): the standard headers every 2026-07-28 request POST carries, and `Mcp-Name` against the body. */
 function checkRequiredHeaders(request: JsonRpcRequest, headers: EraHeaders): void {
-  if (headers.protocolVersion === undefined) throw Rev20260728Refusals.headerMismatch('MCP-Protocol-Version', 'the required header is missing');
+  if (headers.protocolVersion === undefined)
+    throw Rev20260728Refusals.headerMismatch('MCP-Protocol-Version', 'the required header is missing');
   if (headers.method === undefined) throw Rev20260728Refusals.headerMismatch('Mcp-Method', 'the required header is missing');
   const source = mcpNameSource(request.method, request.params);
   if (!source) return;
   if (headers.name === undefined) {
-    if (source.value !== undefined) throw Rev20260728Refusals.headerMismatch('Mcp-Name', `the required header is missing (the body carries params.${source.field})`);
+    if (source.value !== undefined)
+      throw Rev20260728Refusals.headerMismatch('Mcp-Name', `the required header is missing (the body carries params.${source.field})`);
     return;
   }
   const decoded = decodeHeaderValue(headers.name);
   if (decoded === undefined) throw Rev20260728Refusals.headerMismatch('Mcp-Name', 'the header carries malformed Base64');
-  if (source.value !== undefined && decoded !== source.value) throw Rev20260728Refusals.headerMismatch('Mcp-Name', `the header does not match params.${source.field}`);
+  if (source.value !== undefined && decoded !== source.value)
+    throw Rev20260728Refusals.headerMismatch('Mcp-Name', `the header does not match params.${source.field}`);
 }
 
 /** A valid 2026 claim: a well-formed envelope naming a 2026 revision (served or not). */

@@ -1,6 +1,17 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { Allow, IsInt, IsOptional, IsString, Max, Min, Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  Allow,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  Validate,
+  ValidateNested,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { McpProperty } from '../features/tools/schema/mcp-property.decorator.js';
 import { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
 import { validateArguments } from './argument-validator.js';
@@ -59,11 +70,17 @@ describe('validateArguments', () => {
   });
 
   it('applies the default when the property is absent', async () => {
-    expect(await validateArguments(ForecastDto, { city: 'Paris' }, mode)).toMatchObject({ valid: true, value: { city: 'Paris', days: 3, label: 'none' } });
+    expect(await validateArguments(ForecastDto, { city: 'Paris' }, mode)).toMatchObject({
+      valid: true,
+      value: { city: 'Paris', days: 3, label: 'none' },
+    });
   });
 
   it('accepts null where the schema declares it, even over a rule that rejects null', async () => {
-    expect(await validateArguments(ForecastDto, { city: 'Paris', note: null, label: null }, mode)).toMatchObject({ valid: true, value: { note: null, label: null } });
+    expect(await validateArguments(ForecastDto, { city: 'Paris', note: null, label: null }, mode)).toMatchObject({
+      valid: true,
+      value: { note: null, label: null },
+    });
   });
 
   it('leaves null to the rules where the schema says nothing about it', async () => {
@@ -80,8 +97,14 @@ describe('validateArguments', () => {
   });
 
   it('gives the same verdicts on the sync and async paths', async () => {
-    for (const raw of [{ city: 'Paris', days: null }, { city: 'Paris', label: null }, { city: 'Paris', place: { city: null } }]) {
-      expect(await validateArguments(ForecastDto, raw, { ...mode, sync: true })).toEqual(await validateArguments(ForecastDto, raw, { ...mode, sync: false }));
+    for (const raw of [
+      { city: 'Paris', days: null },
+      { city: 'Paris', label: null },
+      { city: 'Paris', place: { city: null } },
+    ]) {
+      expect(await validateArguments(ForecastDto, raw, { ...mode, sync: true })).toEqual(
+        await validateArguments(ForecastDto, raw, { ...mode, sync: false }),
+      );
     }
   });
 

@@ -5,9 +5,7 @@ import type { ArgumentValidationMode } from './validation-mode.js';
 import { clientText, clientTextList } from '../core/client-text.js';
 
 /** Outcome of validating `tools/call` arguments against a tool's DTO. */
-export type ArgumentValidation =
-  | { valid: true; value: object }
-  | { valid: false; fields: string[]; message: string };
+export type ArgumentValidation = { valid: true; value: object } | { valid: false; fields: string[]; message: string };
 
 /** Failures named in one answer, and the length of each (a path and its reasons). */
 const MAX_LISTED_FAILURES = 10;
@@ -33,7 +31,11 @@ interface Failure {
  * builds the DTO (keeping property defaults) and class-validator checks it with whitelist and forbidNonWhitelisted,
  * so unknown properties are errors too.
  */
-export async function validateArguments(type: DtoClass, raw: Record<string, unknown>, mode: ArgumentValidationMode = DEFAULT_MODE): Promise<ArgumentValidation> {
+export async function validateArguments(
+  type: DtoClass,
+  raw: Record<string, unknown>,
+  mode: ArgumentValidationMode = DEFAULT_MODE,
+): Promise<ArgumentValidation> {
   // The sync path saves a promise chain per rule; it is chosen at boot only for DTOs without async rules.
   if (mode.sync) return validateArgumentsSync(type, raw, mode);
   const nulls = mode.nulls?.(raw) ?? NO_NULLS;
@@ -44,7 +46,11 @@ export async function validateArguments(type: DtoClass, raw: Record<string, unkn
 /**
  * {@link validateArguments} with `validateSync`, for DTOs without async rules (which `validateSync` would skip).
  */
-export function validateArgumentsSync(type: DtoClass, raw: Record<string, unknown>, mode: ArgumentValidationMode = DEFAULT_MODE): ArgumentValidation {
+export function validateArgumentsSync(
+  type: DtoClass,
+  raw: Record<string, unknown>,
+  mode: ArgumentValidationMode = DEFAULT_MODE,
+): ArgumentValidation {
   const nulls = mode.nulls?.(raw) ?? NO_NULLS;
   const value = toInstance(type, raw);
   return verdict(value, validateSync(value, VALIDATOR_OPTIONS), nulls);
@@ -71,7 +77,11 @@ function verdict(value: object, errors: ValidationError[], nulls: NullFindings):
   return {
     valid: false,
     fields: failures.slice(0, MAX_LISTED_FAILURES).map((failure) => clientText(failure.path)),
-    message: `Invalid arguments: ${clientTextList(failures.map((failure) => `${failure.path}: ${failure.reasons.join('; ')}`), MAX_LISTED_FAILURES, MAX_FAILURE_CHARACTERS)}`,
+    message: `Invalid arguments: ${clientTextList(
+      failures.map((failure) => `${failure.path}: ${failure.reasons.join('; ')}`),
+      MAX_LISTED_FAILURES,
+      MAX_FAILURE_CHARACTERS,
+    )}`,
   };
 }
 

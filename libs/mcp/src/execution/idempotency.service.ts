@@ -36,7 +36,10 @@ export class McpIdempotency {
     private readonly quotas: McpTenantQuotas,
   ) {}
 
-  async run(input: { tenant: string; tool: string; key: string; args: Record<string, unknown>; waitMs: number }, execute: () => Promise<McpCallToolResult>): Promise<McpCallToolResult> {
+  async run(
+    input: { tenant: string; tool: string; key: string; args: Record<string, unknown>; waitMs: number },
+    execute: () => Promise<McpCallToolResult>,
+  ): Promise<McpCallToolResult> {
     const storeKey = recordKeyOf(input);
     const fingerprint = fingerprintOf(input.args);
     // A claim outlives the longest run, so an instance that dies mid-call does not block the key for ever.
@@ -52,7 +55,8 @@ export class McpIdempotency {
         await this.forget(input.tenant, storeKey);
         throw error;
       });
-      if (isIncomplete(result)) await this.forget(input.tenant, storeKey); // a retry must be able to run again
+      if (isIncomplete(result))
+        await this.forget(input.tenant, storeKey); // a retry must be able to run again
       else await this.keep(input.tenant, storeKey, { state: 'done', fingerprint, result });
       return result;
     }
@@ -63,12 +67,19 @@ export class McpIdempotency {
       if (existing.fingerprint !== fingerprint) {
         return envelopeToCallToolResult({
           status: 'error',
-          error: errorBody('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with different arguments; use a new key for a new request.', { retryable: false }),
+          error: errorBody(
+            'IDEMPOTENCY_KEY_REUSED',
+            'This idempotency key was already used with different arguments; use a new key for a new request.',
+            { retryable: false },
+          ),
         });
       }
       if (existing.state === 'done' && existing.result) return existing.result;
       if (Date.now() >= deadline) {
-        return envelopeToCallToolResult({ status: 'error', error: errorBody('TIMEOUT', 'The first call with this idempotency key is still running.', { retryable: true }) });
+        return envelopeToCallToolResult({
+          status: 'error',
+          error: errorBody('TIMEOUT', 'The first call with this idempotency key is still running.', { retryable: true }),
+        });
       }
       await sleep(POLL_INTERVAL_MS);
     }

@@ -56,7 +56,10 @@ export class McpCallPipeline {
     const principal = request.principal;
     if (!principal || tool.scopes.length === 0) return undefined;
     if (tool.scopes.every((scope) => principal.scopes.includes(scope))) return undefined;
-    const envelope: McpErrorEnvelope = { status: 'error', error: errorBody('FORBIDDEN', `Forbidden: this tool requires the scope(s) ${tool.scopes.join(', ')}`) };
+    const envelope: McpErrorEnvelope = {
+      status: 'error',
+      error: errorBody('FORBIDDEN', `Forbidden: this tool requires the scope(s) ${tool.scopes.join(', ')}`),
+    };
     if (!request.onInsufficientScope) return envelopeToCallToolResult(envelope);
     request.onInsufficientScope([...tool.scopes]);
     throw new McpProtocolError(JsonRpcErrorCode.SERVER_ERROR, envelope.error.message, envelope);
@@ -67,7 +70,13 @@ export class McpCallPipeline {
     const { tool, args, context } = call;
     const permit = this.limiter.acquire(context.tenant);
     if (!permit.granted) {
-      return envelopeToCallToolResult({ status: 'error', error: errorBody('RATE_LIMITED', `Too many calls: ${permit.reason}; retry later.`, { retryable: true, retryAfterMs: permit.retryAfterMs }) });
+      return envelopeToCallToolResult({
+        status: 'error',
+        error: errorBody('RATE_LIMITED', `Too many calls: ${permit.reason}; retry later.`, {
+          retryable: true,
+          retryAfterMs: permit.retryAfterMs,
+        }),
+      });
     }
     try {
       const checked = await this.runner.validate(tool, args);

@@ -25,7 +25,11 @@ export class McpTenantLimiter {
         this.windows.set(tenant, window);
       }
       if (window.count >= rateLimit.limit) {
-        return { granted: false, retryAfterMs: window.startedAt + rateLimit.windowMs - now, reason: `more than ${rateLimit.limit} calls in ${rateLimit.windowMs} ms` };
+        return {
+          granted: false,
+          retryAfterMs: window.startedAt + rateLimit.windowMs - now,
+          reason: `more than ${rateLimit.limit} calls in ${rateLimit.windowMs} ms`,
+        };
       }
       window.count += 1;
     }

@@ -24,13 +24,21 @@ export class McpToolCallRunner {
   private readonly logger = new Logger('McpModule');
 
   /** Validates and runs one call. */
-  async run(tool: McpToolDefinition, rawArgs: Record<string, unknown>, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
+  async run(
+    tool: McpToolDefinition,
+    rawArgs: Record<string, unknown>,
+    context: McpToolContext,
+    controller: AbortController,
+  ): Promise<McpCallToolResult> {
     const checked = await this.validate(tool, rawArgs);
     return checked.valid ? this.invoke(tool, checked.args, context, controller) : checked.result;
   }
 
   /** Checks arguments against the tool's DTO or hand-written schema; a failure is a VALIDATION_ERROR result. */
-  async validate(tool: McpToolDefinition, rawArgs: Record<string, unknown>): Promise<{ valid: true; args: object } | { valid: false; result: McpCallToolResult }> {
+  async validate(
+    tool: McpToolDefinition,
+    rawArgs: Record<string, unknown>,
+  ): Promise<{ valid: true; args: object } | { valid: false; result: McpCallToolResult }> {
     const invalid = (message: string, fields: string[]) => ({
       valid: false as const,
       result: envelopeToCallToolResult({ status: 'error', error: errorBody('VALIDATION_ERROR', message, { retryable: false, fields }) }),
@@ -45,7 +53,9 @@ export class McpToolCallRunner {
     }
     // The advertised schema of an argument-less tool forbids properties; the server agrees with it.
     const fields = Object.keys(rawArgs);
-    return fields.length === 0 ? { valid: true, args: rawArgs } : invalid(`Invalid arguments: this tool takes none (got ${fields.join(', ')})`, fields);
+    return fields.length === 0
+      ? { valid: true, args: rawArgs }
+      : invalid(`Invalid arguments: this tool takes none (got ${fields.join(', ')})`, fields);
   }
 
   /** Calls the handler with validated arguments under the tool's timeout. */
@@ -53,7 +63,12 @@ export class McpToolCallRunner {
     return this.invokeWithTimeout(tool, args, context, controller);
   }
 
-  private async invokeWithTimeout(tool: McpToolDefinition, args: object, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
+  private async invokeWithTimeout(
+    tool: McpToolDefinition,
+    args: object,
+    context: McpToolContext,
+    controller: AbortController,
+  ): Promise<McpCallToolResult> {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<McpCallToolResult>((resolve) => {
       timer = setTimeout(() => {
@@ -92,6 +107,7 @@ export class McpToolCallRunner {
 /** A plain value is the `data` of a success envelope; builders and raw results pass through. */
 function toCallToolResult(value: unknown): McpCallToolResult {
   if (value instanceof McpRawResult) return value.result;
-  const envelope: McpEnvelope = value instanceof McpEnvelopeResult ? value.envelope : { status: 'success', data: value === undefined ? null : value };
+  const envelope: McpEnvelope =
+    value instanceof McpEnvelopeResult ? value.envelope : { status: 'success', data: value === undefined ? null : value };
   return envelopeToCallToolResult(envelope);
 }

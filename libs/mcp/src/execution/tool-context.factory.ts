@@ -1,7 +1,12 @@
 import { notification } from '../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcId } from '../core/json-rpc/json-rpc.types.js';
 import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
-import type { McpClientRequestOptions, McpElicitationResult, McpSamplingResult, McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type {
+  McpClientRequestOptions,
+  McpElicitationResult,
+  McpSamplingResult,
+  McpToolContext,
+} from '../features/tools/mcp-tool-context.interface.js';
 import type { McpClientRequests } from '../core/client-requests.js';
 import { McpToolError } from '../core/errors/mcp-tool.error.js';
 import { LOG_LEVELS } from '../core/mcp-log-level.js';
@@ -45,10 +50,18 @@ export function createToolContext(input: {
       throw new McpToolError('CLIENT_CAPABILITY_MISSING', `The client did not declare the "${capability}" capability needed for ${method}`);
     }
     if (!input.clientRequests) throw new McpToolError('CLIENT_UNREACHABLE', `${method} is not available here`);
-    return input.clientRequests.request({ scope: request.cancellationScope, send: request.send, method, params, signal: input.signal, timeoutMs: options?.timeoutMs });
+    return input.clientRequests.request({
+      scope: request.cancellationScope,
+      send: request.send,
+      method,
+      params,
+      signal: input.signal,
+      timeoutMs: options?.timeoutMs,
+    });
   };
   const send = request.send;
-  const progressToken = typeof input.progressToken === 'string' || typeof input.progressToken === 'number' ? input.progressToken : undefined;
+  const progressToken =
+    typeof input.progressToken === 'string' || typeof input.progressToken === 'number' ? input.progressToken : undefined;
   let lastProgress = Number.NEGATIVE_INFINITY;
   let finished = false;
   const minimum = LOG_LEVELS.indexOf(request.logLevel ?? 'debug');

@@ -34,12 +34,18 @@ export class McpToolHandlerFactory {
     return async (args, context) => {
       const contextId = ContextIdFactory.create();
       this.moduleRef.registerRequestByContextId({ mcp: context }, contextId);
-      const instance = await this.moduleRef.resolve<Record<string, (...a: unknown[]) => unknown>>(wrapper.token, contextId, { strict: false });
+      const instance = await this.moduleRef.resolve<Record<string, (...a: unknown[]) => unknown>>(wrapper.token, contextId, {
+        strict: false,
+      });
       return this.wrap(instance, methodName, contextId)(args, context);
     };
   }
 
-  private wrap(instance: Record<string, (...args: unknown[]) => unknown>, methodName: string, contextId?: ReturnType<typeof ContextIdFactory.create>) {
+  private wrap(
+    instance: Record<string, (...args: unknown[]) => unknown>,
+    methodName: string,
+    contextId?: ReturnType<typeof ContextIdFactory.create>,
+  ) {
     return this.externalContextCreator.create(
       instance,
       toolCallback(instance[methodName], instance.constructor),

@@ -44,7 +44,12 @@ describe('canValidateSync', () => {
   });
 
   it('gives the same verdicts on both paths for synchronous DTOs', async () => {
-    for (const raw of [{ name: 'a', count: 1 }, { name: 1, count: 1 }, { name: 'a', count: 1.5 }, { name: 'a', count: 1, extra: true }]) {
+    for (const raw of [
+      { name: 'a', count: 1 },
+      { name: 1, count: 1 },
+      { name: 'a', count: 1.5 },
+      { name: 'a', count: 1, extra: true },
+    ]) {
       expect(await validateArguments(PlainDto, raw, { sync: true })).toEqual(await validateArguments(PlainDto, raw, { sync: false }));
     }
   });

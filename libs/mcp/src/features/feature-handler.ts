@@ -20,7 +20,12 @@ export type McpFeatureHandler<C extends McpHandlerContext> = (payload: unknown, 
  * resolution of request-scoped providers. It only hands the context to the params factory and to guards, so
  * any context with `principal` and `tenant` fits there.
  */
-export function createFeatureHandler<C extends McpHandlerContext>(factory: McpToolHandlerFactory, wrapper: InstanceWrapper, methodName: string, site: string): McpFeatureHandler<C> {
+export function createFeatureHandler<C extends McpHandlerContext>(
+  factory: McpToolHandlerFactory,
+  wrapper: InstanceWrapper,
+  methodName: string,
+  site: string,
+): McpFeatureHandler<C> {
   const handler = factory.create(wrapper, methodName, site);
   return (payload, context) => handler(payload, context as unknown as McpToolContext);
 }
@@ -58,7 +63,11 @@ export function toProtocolError(error: unknown, logger: Logger, failure: string)
   if (error instanceof McpControlFlowSignal) throw error; // an input round, not a failure
   if (error instanceof HttpException && error.getStatus() < 500) {
     const status = error.getStatus();
-    return new McpProtocolError(status === 400 ? JsonRpcErrorCode.INVALID_PARAMS : JsonRpcErrorCode.SERVER_ERROR, httpExceptionMessage(error), { status });
+    return new McpProtocolError(
+      status === 400 ? JsonRpcErrorCode.INVALID_PARAMS : JsonRpcErrorCode.SERVER_ERROR,
+      httpExceptionMessage(error),
+      { status },
+    );
   }
   logger.error(`${clientText(failure, 500)}: ${errorLogText(error)}`);
   return new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Internal error');

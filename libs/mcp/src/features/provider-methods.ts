@@ -63,7 +63,8 @@ function prototypeOf(wrapper: InstanceWrapper): object | undefined {
  * Call it before creating the handler: ExternalContextCreator reads the parameter metadata then.
  */
 export function bindPayloadParam(prototype: object, methodName: string): void {
-  const params = Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName) as Record<string, { index: number }> | undefined;
+  const params = Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName) as
+    Record<string, { index: number }> | undefined;
   if (!params || Object.values(params).some((param) => param.index === 0)) return;
   McpArgs()(prototype, methodName, 0);
 }

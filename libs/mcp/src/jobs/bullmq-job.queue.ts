@@ -22,7 +22,6 @@ const JOB_NAME = 'tool';
 const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
 const ERROR_LOG_INTERVAL_MS = 30_000;
 
-
 // The worker's connections wait out an outage instead (BullMQ requires maxRetriesPerRequest null for its
 // blocking fetch, and no command timeout: BZPOPMIN blocks by design).
 const WORKER_CONNECTION: RedisOptions = {
@@ -87,7 +86,9 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     } catch (error) {
       await instance.closeConnections();
       const reason = error instanceof Error ? error.message : String(error);
-      throw new McpStoreUnavailableError(McpStoreMessages.unreachableAtBoot('job queue', redactRedisUrl(redis.url), reason), { cause: error });
+      throw new McpStoreUnavailableError(McpStoreMessages.unreachableAtBoot('job queue', redactRedisUrl(redis.url), reason), {
+        cause: error,
+      });
     }
     return instance;
   }
@@ -125,7 +126,9 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
       await this.queue.add(JOB_NAME, submission, options);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(redactRedisUrl(this.deps.options.redis!.url), reason), { cause: error });
+      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(redactRedisUrl(this.deps.options.redis!.url), reason), {
+        cause: error,
+      });
     }
   }
 
@@ -155,7 +158,10 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
       ? errorBody('UNAVAILABLE', 'The job was interrupted: the instances running it stopped. Start it again.', { retryable: true })
       : errorBody('INTERNAL_ERROR', 'The job could not be run; the error was logged on the server.');
     try {
-      await this.deps.jobs.update(tenant, jobId, { status: 'error', result: envelopeToCallToolResult({ status: 'error', error: envelope }) });
+      await this.deps.jobs.update(tenant, jobId, {
+        status: 'error',
+        result: envelopeToCallToolResult({ status: 'error', error: envelope }),
+      });
     } catch (cause) {
       this.logger.error(McpJobMessages.notMarked(jobId), cause instanceof Error ? cause.stack : String(cause));
     }

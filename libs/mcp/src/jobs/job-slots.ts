@@ -23,7 +23,9 @@ export class McpJobSlots {
     const limit = this.options.jobs.maxQueuedPerTenant;
     const full = await this.store.reserveSlot(jobId, [{ key: this.key(tenant), limit }], this.options.jobs.resultTtlMs);
     if (full >= 0) {
-      throw new McpQuotaExceededError(`This tenant already has ${limit} jobs queued or running (jobs.maxQueuedPerTenant); retry once some have finished.`);
+      throw new McpQuotaExceededError(
+        `This tenant already has ${limit} jobs queued or running (jobs.maxQueuedPerTenant); retry once some have finished.`,
+      );
     }
   }
 

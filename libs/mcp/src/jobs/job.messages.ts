@@ -7,6 +7,8 @@ export const McpJobMessages = {
   failed: (jobId: string, reason: string) => `Job ${jobId} failed in the queue (${reason}); it is marked as an error`,
   notMarked: (jobId: string) => `Job ${jobId} failed in the queue and could not be marked as an error`,
   workerError: (reason: string) => `The BullMQ worker reported an error (${reason}); it keeps retrying.`,
-  abortNotBroadcast: (jobId: string) => `The cancellation of job ${jobId} could not be sent to the other instances; it stops only if it runs here`,
-  stalled: (jobId: string) => `Job ${jobId} lost its worker (process gone or blocked past jobs.lockDurationMs); another worker takes it over`,
+  abortNotBroadcast: (jobId: string) =>
+    `The cancellation of job ${jobId} could not be sent to the other instances; it stops only if it runs here`,
+  stalled: (jobId: string) =>
+    `Job ${jobId} lost its worker (process gone or blocked past jobs.lockDurationMs); another worker takes it over`,
 };

@@ -28,12 +28,29 @@ export class McpJobService {
    * UNAVAILABLE (retryable) rather than a pending envelope for a job that will never run. `task` is set for a
    * task of the 2026-07-28 tasks extension.
    */
-  async start(tool: string, args: Record<string, unknown>, context: McpToolContext, estimatedSeconds?: number, task?: McpTaskRunSpec): Promise<McpJobRecord> {
+  async start(
+    tool: string,
+    args: Record<string, unknown>,
+    context: McpToolContext,
+    estimatedSeconds?: number,
+    task?: McpTaskRunSpec,
+  ): Promise<McpJobRecord> {
     const record = await this.open(context.tenant, tool, estimatedSeconds);
     try {
-      await this.queue.submit({ jobId: record.id, tenant: context.tenant, tool, args, principal: context.principal, protocolVersion: context.protocolVersion, ...(task && { task }) });
+      await this.queue.submit({
+        jobId: record.id,
+        tenant: context.tenant,
+        tool,
+        args,
+        principal: context.principal,
+        protocolVersion: context.protocolVersion,
+        ...(task && { task }),
+      });
     } catch (error) {
-      const result = envelopeToCallToolResult({ status: 'error', error: errorBody('UNAVAILABLE', 'The job could not be queued; retry the call.', { retryable: true }) });
+      const result = envelopeToCallToolResult({
+        status: 'error',
+        error: errorBody('UNAVAILABLE', 'The job could not be queued; retry the call.', { retryable: true }),
+      });
       await this.jobs.update(context.tenant, record.id, { status: 'error', result }).catch(() => undefined);
       throw error;
     }

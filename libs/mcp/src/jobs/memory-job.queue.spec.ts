@@ -25,7 +25,13 @@ function controllableExecutor() {
   return { executor, started, aborted, finish };
 }
 
-const job = (tenant: string, jobId: string): McpJobSubmission => ({ jobId, tenant, tool: 'report', args: {}, protocolVersion: '2025-11-25' });
+const job = (tenant: string, jobId: string): McpJobSubmission => ({
+  jobId,
+  tenant,
+  tool: 'report',
+  args: {},
+  protocolVersion: '2025-11-25',
+});
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('McpMemoryJobQueue', () => {
@@ -39,7 +45,7 @@ describe('McpMemoryJobQueue', () => {
     expect(started).toEqual(['a1', 'a2', 'a3']);
   });
 
-  it("gives a free worker to the waiting tenant with the fewest running jobs, not to the longest line", async () => {
+  it('gives a free worker to the waiting tenant with the fewest running jobs, not to the longest line', async () => {
     const { executor, started, finish } = controllableExecutor();
     const queue = new McpMemoryJobQueue(executor, 2);
     for (const id of ['a1', 'a2', 'a3', 'a4']) await queue.submit(job('a', id));

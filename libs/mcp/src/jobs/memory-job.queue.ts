@@ -55,7 +55,9 @@ export class McpMemoryJobQueue implements McpJobQueue, BeforeApplicationShutdown
       this.countRunning(next.tenant, 1);
       this.executor
         .execute(next)
-        .catch((error: unknown) => this.logger.error(McpJobMessages.notStarted(next.jobId), error instanceof Error ? error.stack : String(error)))
+        .catch((error: unknown) =>
+          this.logger.error(McpJobMessages.notStarted(next.jobId), error instanceof Error ? error.stack : String(error)),
+        )
         .finally(() => {
           this.running -= 1;
           this.countRunning(next.tenant, -1);

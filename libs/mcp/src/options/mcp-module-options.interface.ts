@@ -209,7 +209,9 @@ export type McpModuleForRootOptions = McpModuleOptions & McpModuleExtras;
 export type McpModuleAsyncOptions = ConfigurableModuleAsyncOptions<McpModuleOptions, 'create'> & McpModuleExtras;
 
 /** Options after defaults and checks: what the library reads at run time. */
-export interface McpResolvedOptions extends Required<Pick<McpModuleOptions, 'name' | 'version' | 'toolTimeoutMs' | 'pageSize' | 'maxBodyBytes' | 'trustProxy'>> {
+export interface McpResolvedOptions extends Required<
+  Pick<McpModuleOptions, 'name' | 'version' | 'toolTimeoutMs' | 'pageSize' | 'maxBodyBytes' | 'trustProxy'>
+> {
   title?: string;
   description?: string;
   instructions?: string;

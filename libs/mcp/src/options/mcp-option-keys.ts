@@ -58,7 +58,14 @@ const MCP_OPTION_KEYS: OptionKeys = {
     maxStoredKeysPerTenant: true,
   },
   redis: { url: true, keyPrefix: true },
-  jobs: { resultTtlMs: true, lockDurationMs: true, stalledIntervalMs: true, maxStalledCount: true, concurrency: true, maxQueuedPerTenant: true },
+  jobs: {
+    resultTtlMs: true,
+    lockDurationMs: true,
+    stalledIntervalMs: true,
+    maxStalledCount: true,
+    concurrency: true,
+    maxQueuedPerTenant: true,
+  },
   idempotency: { ttlMs: true, maxKeysPerTenant: true },
   requestState: { secret: true, ttlMs: true },
   listChanged: { tools: true, prompts: true, resources: true },
@@ -81,11 +88,13 @@ export function assertKnownOptionKeys(options: object): void {
 
 function checkLevel(value: object, keys: OptionKeys, path: string): void {
   for (const [key, member] of Object.entries(value)) {
-    if (path === '' && Object.hasOwn(REMOVED_OPTION_KEYS, key)) throw new McpConfigurationError(McpMessages.removedOption(key, REMOVED_OPTION_KEYS[key]));
+    if (path === '' && Object.hasOwn(REMOVED_OPTION_KEYS, key))
+      throw new McpConfigurationError(McpMessages.removedOption(key, REMOVED_OPTION_KEYS[key]));
     const known = Object.hasOwn(keys, key) ? keys[key] : undefined;
     if (known === undefined) throw unknownKey(path, key, Object.keys(keys));
     if (known instanceof EachItem) {
-      if (Array.isArray(member)) member.forEach((item, index) => isPlainObject(item) && checkLevel(item, known.keys, `${path}${key}[${index}].`));
+      if (Array.isArray(member))
+        member.forEach((item, index) => isPlainObject(item) && checkLevel(item, known.keys, `${path}${key}[${index}].`));
     } else if (known !== true && isPlainObject(member)) {
       checkLevel(member, known, `${path}${key}.`);
     }
@@ -95,7 +104,13 @@ function checkLevel(value: object, keys: OptionKeys, path: string): void {
 function unknownKey(path: string, key: string, known: string[]): McpConfigurationError {
   // Bounded: the key may be anything a config file held.
   const closest = closestName(key.slice(0, 100), known);
-  return new McpConfigurationError(McpMessages.unknownOption(`${path}${key}`, closest === undefined ? undefined : `${path}${closest}`, known.map((name) => `${path}${name}`)));
+  return new McpConfigurationError(
+    McpMessages.unknownOption(
+      `${path}${key}`,
+      closest === undefined ? undefined : `${path}${closest}`,
+      known.map((name) => `${path}${name}`),
+    ),
+  );
 }
 
 function isPlainObject(value: unknown): value is object {

@@ -50,7 +50,10 @@ describe('resolveMcpOptions: unknown option keys', () => {
         limits: { maxStoredKeysPerTenant: 10, rateLimit: { limit: 1, windowMs: 1000 } },
         idempotency: { ttlMs: 1000, maxKeysPerTenant: 10 },
         jobs: { maxQueuedPerTenant: 10, concurrency: 2 },
-        auth: { jwt: { secret: 'x'.repeat(32), requireExp: true, maxTokenLifetimeSec: 3600 }, resourceMetadata: { resource: 'https://a.example/mcp', authorizationServers: ['https://as.example'] } },
+        auth: {
+          jwt: { secret: 'x'.repeat(32), requireExp: true, maxTokenLifetimeSec: 3600 },
+          resourceMetadata: { resource: 'https://a.example/mcp', authorizationServers: ['https://as.example'] },
+        },
         requestState: { secret: 's'.repeat(32), ttlMs: 1000 },
         listChanged: { tools: true, prompts: true, resources: true },
       }),

@@ -12,7 +12,8 @@ const MIB = 1024 * 1024;
 
 /** Applies defaults and rejects bad options at boot, naming the option. */
 export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: McpResolvedPaths): McpResolvedOptions {
-  if (!options || typeof options !== 'object') throw new McpConfigurationError(McpMessages.invalidOption('options', 'must be an object with at least name and version'));
+  if (!options || typeof options !== 'object')
+    throw new McpConfigurationError(McpMessages.invalidOption('options', 'must be an object with at least name and version'));
   assertKnownOptionKeys(options);
   if (typeof options.name !== 'string' || !SERVER_NAME_PATTERN.test(options.name)) {
     throw new McpConfigurationError(McpMessages.invalidOption('name', 'must be 1 to 64 letters, digits, "_" or "-"'));
@@ -21,7 +22,8 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
     throw new McpConfigurationError(McpMessages.invalidOption('version', 'must be a non-empty string'));
   }
   for (const key of ['title', 'description', 'instructions'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'string') throw new McpConfigurationError(McpMessages.invalidOption(key, 'must be a string'));
+    if (options[key] !== undefined && typeof options[key] !== 'string')
+      throw new McpConfigurationError(McpMessages.invalidOption(key, 'must be a string'));
   }
   return {
     name: options.name,
@@ -56,7 +58,8 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
     requestState: resolveRequestState(options.requestState),
     listChanged: resolveListChanged(options.listChanged),
     allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
-    allowedHosts: options.allowedHosts === undefined ? undefined : stringList('allowedHosts', options.allowedHosts).map((host) => host.toLowerCase()),
+    allowedHosts:
+      options.allowedHosts === undefined ? undefined : stringList('allowedHosts', options.allowedHosts).map((host) => host.toLowerCase()),
     limits: {
       maxJsonDepth: positiveInteger('limits.maxJsonDepth', options.limits?.maxJsonDepth, 64),
       maxJsonCollectionSize: positiveInteger('limits.maxJsonCollectionSize', options.limits?.maxJsonCollectionSize, 10_000),
@@ -87,7 +90,8 @@ export function resolvePaths(extras: McpModuleExtras): McpResolvedPaths {
   const ssePath = extras.ssePath === false ? false : normalizePath(extras.ssePath ?? '/sse', 'ssePath');
   const messagesPath = normalizePath(extras.messagesPath ?? '/messages', 'messagesPath');
   const used = [path, messagesPath, ...(ssePath ? [ssePath] : [])];
-  if (new Set(used).size !== used.length) throw new McpConfigurationError(McpMessages.invalidOption('path', `, ssePath and messagesPath must differ (got ${used.join(', ')})`));
+  if (new Set(used).size !== used.length)
+    throw new McpConfigurationError(McpMessages.invalidOption('path', `, ssePath and messagesPath must differ (got ${used.join(', ')})`));
   return { path, ssePath, messagesPath };
 }
 
@@ -97,9 +101,12 @@ function resolveAuth(auth: McpAuthOptions | undefined): McpAuthOptions {
   const jwt = auth.jwt;
   if (jwt) {
     const sources = [jwt.secret, jwt.publicKey, jwt.jwksUrl].filter((source) => source !== undefined);
-    if (sources.length !== 1) throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt', 'needs exactly one of secret, publicKey or jwksUrl'));
+    if (sources.length !== 1)
+      throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt', 'needs exactly one of secret, publicKey or jwksUrl'));
     if (jwt.secret !== undefined && (typeof jwt.secret !== 'string' || jwt.secret.length < 32)) {
-      throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.secret', 'must be at least 32 characters (HS256 needs 256 bits of key)'));
+      throw new McpConfigurationError(
+        McpMessages.invalidOption('auth.jwt.secret', 'must be at least 32 characters (HS256 needs 256 bits of key)'),
+      );
     }
     if (jwt.algorithms?.some((algorithm) => algorithm.toLowerCase() === 'none')) {
       throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.algorithms', 'must not contain "none"'));
@@ -107,7 +114,8 @@ function resolveAuth(auth: McpAuthOptions | undefined): McpAuthOptions {
     if (jwt.secret !== undefined && jwt.algorithms?.some((algorithm) => !algorithm.startsWith('HS'))) {
       throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.algorithms', 'must be HMAC algorithms (HS256...) with a secret'));
     }
-    if (jwt.requireExp !== undefined && typeof jwt.requireExp !== 'boolean') throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.requireExp', 'must be a boolean'));
+    if (jwt.requireExp !== undefined && typeof jwt.requireExp !== 'boolean')
+      throw new McpConfigurationError(McpMessages.invalidOption('auth.jwt.requireExp', 'must be a boolean'));
     positiveInteger('auth.jwt.maxTokenLifetimeSec', jwt.maxTokenLifetimeSec, JWT_LIFETIME_DEFAULTS.maxTokenLifetimeSec);
     nonNegativeInteger('auth.jwt.clockToleranceSec', jwt.clockToleranceSec, JWT_LIFETIME_DEFAULTS.clockToleranceSec);
     if (jwt.jwksUrl !== undefined) publicUrl(jwt.jwksUrl, 'auth.jwt.jwksUrl');
@@ -121,12 +129,19 @@ function resolveAuth(auth: McpAuthOptions | undefined): McpAuthOptions {
   }
   const keys = auth.apiKeys ?? [];
   keys.forEach((entry, index) => {
-    if (typeof entry?.key !== 'string' || entry.key.length < 16) throw new McpConfigurationError(McpMessages.invalidOption(`auth.apiKeys[${index}].key`, 'must be a string of at least 16 characters'));
-    if (typeof entry.tenant !== 'string' || entry.tenant === '') throw new McpConfigurationError(McpMessages.invalidOption(`auth.apiKeys[${index}].tenant`, 'must be a non-empty string'));
+    if (typeof entry?.key !== 'string' || entry.key.length < 16)
+      throw new McpConfigurationError(
+        McpMessages.invalidOption(`auth.apiKeys[${index}].key`, 'must be a string of at least 16 characters'),
+      );
+    if (typeof entry.tenant !== 'string' || entry.tenant === '')
+      throw new McpConfigurationError(McpMessages.invalidOption(`auth.apiKeys[${index}].tenant`, 'must be a non-empty string'));
   });
-  if (new Set(keys.map((entry) => entry.key)).size !== keys.length) throw new McpConfigurationError(McpMessages.invalidOption('auth.apiKeys', 'contains the same key twice'));
+  if (new Set(keys.map((entry) => entry.key)).size !== keys.length)
+    throw new McpConfigurationError(McpMessages.invalidOption('auth.apiKeys', 'contains the same key twice'));
   if (auth.authenticator && (auth.jwt || keys.length)) {
-    throw new McpConfigurationError(McpMessages.invalidOption('auth.authenticator', 'replaces jwt and apiKeys; configure one or the other'));
+    throw new McpConfigurationError(
+      McpMessages.invalidOption('auth.authenticator', 'replaces jwt and apiKeys; configure one or the other'),
+    );
   }
   if (auth.authenticator && typeof auth.authenticator.authenticate !== 'function') {
     throw new McpConfigurationError(McpMessages.invalidOption('auth.authenticator', 'must have an authenticate(credentials) method'));
@@ -135,7 +150,9 @@ function resolveAuth(auth: McpAuthOptions | undefined): McpAuthOptions {
   if (metadata) {
     publicUrl(metadata.resource, 'auth.resourceMetadata.resource');
     if (!Array.isArray(metadata.authorizationServers) || metadata.authorizationServers.length === 0) {
-      throw new McpConfigurationError(McpMessages.invalidOption('auth.resourceMetadata.authorizationServers', 'must list at least one authorization server'));
+      throw new McpConfigurationError(
+        McpMessages.invalidOption('auth.resourceMetadata.authorizationServers', 'must list at least one authorization server'),
+      );
     }
   }
   if (!jwt) return auth;
@@ -153,12 +170,16 @@ function resolveAuth(auth: McpAuthOptions | undefined): McpAuthOptions {
 /** The `requestState` of 2026-07-28 input rounds; a `secret` too short for HMAC-SHA256 fails the boot. */
 function resolveRequestState(requestState: McpModuleOptions['requestState']): McpResolvedOptions['requestState'] {
   if (requestState !== undefined && (requestState === null || typeof requestState !== 'object')) {
-    throw new McpConfigurationError(McpMessages.invalidOption('requestState', 'must be an object such as { secret: process.env.MCP_REQUEST_STATE_SECRET }'));
+    throw new McpConfigurationError(
+      McpMessages.invalidOption('requestState', 'must be an object such as { secret: process.env.MCP_REQUEST_STATE_SECRET }'),
+    );
   }
   const secret = requestState?.secret;
   if (secret !== undefined && (typeof secret !== 'string' || secret.length < 32)) {
     // The value is a secret: name the option, never echo it.
-    throw new McpConfigurationError(McpMessages.invalidOption('requestState.secret', 'must be a string of at least 32 characters (HMAC-SHA256 needs 256 bits of key)'));
+    throw new McpConfigurationError(
+      McpMessages.invalidOption('requestState.secret', 'must be a string of at least 32 characters (HMAC-SHA256 needs 256 bits of key)'),
+    );
   }
   return { secret, ttlMs: positiveInteger('requestState.ttlMs', requestState?.ttlMs, 10 * 60_000) };
 }
@@ -174,7 +195,8 @@ function resolveListChanged(listChanged: McpModuleOptions['listChanged']): McpRe
 /** The Redis connection: a redis:// or rediss:// URL (checked here, so a typo fails the boot, not a request). */
 function resolveRedis(redis: McpModuleOptions['redis']): McpResolvedOptions['redis'] {
   if (redis === undefined) return undefined;
-  if (!redis || typeof redis !== 'object') throw new McpConfigurationError(McpMessages.invalidOption('redis', 'must be an object such as { url: "redis://localhost:6379" }'));
+  if (!redis || typeof redis !== 'object')
+    throw new McpConfigurationError(McpMessages.invalidOption('redis', 'must be an object such as { url: "redis://localhost:6379" }'));
   let protocol: string | undefined;
   try {
     protocol = typeof redis.url === 'string' ? new URL(redis.url).protocol : undefined;
@@ -183,15 +205,19 @@ function resolveRedis(redis: McpModuleOptions['redis']): McpResolvedOptions['red
   }
   if (protocol !== 'redis:' && protocol !== 'rediss:') {
     // The URL may carry a password: name the option, never echo the value.
-    throw new McpConfigurationError(McpMessages.invalidOption('redis.url', 'must be a redis:// or rediss:// URL such as "redis://localhost:6379"'));
+    throw new McpConfigurationError(
+      McpMessages.invalidOption('redis.url', 'must be a redis:// or rediss:// URL such as "redis://localhost:6379"'),
+    );
   }
-  if (redis.keyPrefix !== undefined && typeof redis.keyPrefix !== 'string') throw new McpConfigurationError(McpMessages.invalidOption('redis.keyPrefix', 'must be a string'));
+  if (redis.keyPrefix !== undefined && typeof redis.keyPrefix !== 'string')
+    throw new McpConfigurationError(McpMessages.invalidOption('redis.keyPrefix', 'must be a string'));
   return { url: redis.url, keyPrefix: redis.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX };
 }
 
 function stringList(option: string, value: string[] | undefined): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw new McpConfigurationError(McpMessages.invalidOption(option, 'must be an array of strings'));
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))
+    throw new McpConfigurationError(McpMessages.invalidOption(option, 'must be an array of strings'));
   return [...value];
 }
 
@@ -208,7 +234,8 @@ function publicUrl(value: string | undefined, option = 'publicUrl'): string | un
 
 function oneOf<T extends string>(option: string, value: T | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
-  if (!allowed.includes(value)) throw new McpConfigurationError(McpMessages.invalidOption(option, `must be one of ${allowed.join(', ')}, got "${String(value)}"`));
+  if (!allowed.includes(value))
+    throw new McpConfigurationError(McpMessages.invalidOption(option, `must be one of ${allowed.join(', ')}, got "${String(value)}"`));
   return value;
 }
 
@@ -223,12 +250,14 @@ export function normalizePath(path: string, option = 'path'): string {
 
 function positiveInteger(option: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new McpConfigurationError(McpMessages.invalidOption(option, `must be a positive integer, got ${String(value)}`));
+  if (!Number.isInteger(value) || value <= 0)
+    throw new McpConfigurationError(McpMessages.invalidOption(option, `must be a positive integer, got ${String(value)}`));
   return value;
 }
 
 function nonNegativeInteger(option: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw new McpConfigurationError(McpMessages.invalidOption(option, `must be an integer of at least 0, got ${String(value)}`));
+  if (!Number.isInteger(value) || value < 0)
+    throw new McpConfigurationError(McpMessages.invalidOption(option, `must be an integer of at least 0, got ${String(value)}`));
   return value;
 }

@@ -38,10 +38,18 @@ export class McpSessionService {
   ) {}
 
   /** Creates a session, or returns undefined when the tenant already holds its quota of live sessions or records. */
-  async create(input: Omit<McpSessionRecord, 'id' | 'createdAt' | 'owner' | 'tenant'> & { principal?: McpPrincipal }): Promise<McpSessionRecord | undefined> {
+  async create(
+    input: Omit<McpSessionRecord, 'id' | 'createdAt' | 'owner' | 'tenant'> & { principal?: McpPrincipal },
+  ): Promise<McpSessionRecord | undefined> {
     const { principal, ...rest } = input;
     const tenant = principal?.tenant ?? DEFAULT_TENANT;
-    const record: McpSessionRecord = { ...rest, id: randomBytes(24).toString('base64url'), owner: ownerOf(principal), tenant, createdAt: Date.now() };
+    const record: McpSessionRecord = {
+      ...rest,
+      id: randomBytes(24).toString('base64url'),
+      owner: ownerOf(principal),
+      tenant,
+      createdAt: Date.now(),
+    };
     if (await this.quotas.reserve(tenant, 'session', sessionKey(record.id), this.options.sessions.idleTtlMs)) return undefined;
     await this.store.set(sessionKey(record.id), record, this.options.sessions.idleTtlMs);
     return record;

@@ -100,11 +100,17 @@ describe('McpMemoryStore', () => {
   describe('bounded key count (refuses, never evicts)', () => {
     it("a flood of one tenant's new keys beyond maxKeys evicts none of another tenant's keys; the flood is refused with QUOTA_EXCEEDED", async () => {
       const { store } = make(100);
-      const otherTenant = [storeKey('session', 'idle-session-of-b'), storeKey('job', 'tenant-b', 'job_1'), storeKey('idem', 'tenant-b', 'create_weather_alert', 'k1')];
+      const otherTenant = [
+        storeKey('session', 'idle-session-of-b'),
+        storeKey('job', 'tenant-b', 'job_1'),
+        storeKey('idem', 'tenant-b', 'create_weather_alert', 'k1'),
+      ];
       for (const key of otherTenant) await store.set(key, { owner: 'tenant-b' }, 60_000);
       const refusals: unknown[] = [];
       for (let index = 0; index < 200; index++) {
-        await store.set(storeKey('idem', 'tenant-a', 'create_weather_alert', `flood-${index}`), { owner: 'tenant-a' }, 60_000).catch((error: unknown) => refusals.push(error));
+        await store
+          .set(storeKey('idem', 'tenant-a', 'create_weather_alert', `flood-${index}`), { owner: 'tenant-a' }, 60_000)
+          .catch((error: unknown) => refusals.push(error));
       }
       for (const key of otherTenant) expect(await store.get(key)).toEqual({ owner: 'tenant-b' });
       expect(refusals).toHaveLength(103);

@@ -7,7 +7,11 @@ import { startRedisServer, type RedisServerHandle } from '../testing-kit/redis-s
 
 /** A logger that records instead of printing. */
 function quietLogger() {
-  return { log: jest.fn<(message: string) => void>(), warn: jest.fn<(message: string) => void>(), error: jest.fn<(message: string) => void>() };
+  return {
+    log: jest.fn<(message: string) => void>(),
+    warn: jest.fn<(message: string) => void>(),
+    error: jest.fn<(message: string) => void>(),
+  };
 }
 
 /** Rejects if `promise` has not settled within `ms`: an operation during an outage must fail, not hang. */
@@ -19,7 +23,15 @@ function within<T>(promise: Promise<T>, ms = 3_000): Promise<T> {
 
 /** Resolves once `operation` succeeds (Redis is back and the client reconnected). */
 async function succeedsAgain(operation: () => Promise<unknown>): Promise<void> {
-  await eventually(() => operation().then(() => true, () => false), 15_000, 'reconnection');
+  await eventually(
+    () =>
+      operation().then(
+        () => true,
+        () => false,
+      ),
+    15_000,
+    'reconnection',
+  );
 }
 
 describe('McpRedisStore and McpRedisBus on a real redis-server', () => {
@@ -60,7 +72,10 @@ describe('McpRedisStore and McpRedisBus on a real redis-server', () => {
     const logger = quietLogger();
     const a = await McpRedisBus.connect({ url: server.url, keyPrefix: 'a:' }, logger);
     const b = await McpRedisBus.connect({ url: server.url, keyPrefix: 'b:' }, logger);
-    closers.push(() => a.close(), () => b.close());
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
     const heardByB: unknown[] = [];
     const sentinel: unknown[] = [];
     await b.subscribe('ch', (message) => heardByB.push(message));
@@ -128,10 +143,14 @@ describe('McpRedisStore and McpRedisBus on a real redis-server', () => {
 
     server = await startRedisServer({ port: server.port });
     // Publishing succeeds once the publisher is back; delivery, once the subscriber has resubscribed.
-    await eventually(async () => {
-      await publisher.publish('stream:1', 'ping').catch(() => undefined);
-      return received.length > 0;
-    }, 15_000, 'resubscription');
+    await eventually(
+      async () => {
+        await publisher.publish('stream:1', 'ping').catch(() => undefined);
+        return received.length > 0;
+      },
+      15_000,
+      'resubscription',
+    );
     expect(received.every((message) => message === 'ping')).toBe(true);
   });
 

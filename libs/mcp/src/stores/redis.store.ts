@@ -60,7 +60,10 @@ export class McpRedisStore implements McpKeyValueStore {
   ) {}
 
   /** Connects and waits until Redis answers; rejects with `McpStoreUnavailableError` if it cannot. */
-  static async connect(options: McpRedisOptions, logger: Pick<LoggerService, 'log' | 'warn' | 'error'> = defaultRedisLogger('McpRedisStore')): Promise<McpRedisStore> {
+  static async connect(
+    options: McpRedisOptions,
+    logger: Pick<LoggerService, 'log' | 'warn' | 'error'> = defaultRedisLogger('McpRedisStore'),
+  ): Promise<McpRedisStore> {
     const connection = await openRedisConnection(options.url, 'store', logger);
     return new McpRedisStore(connection, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
   }
@@ -103,7 +106,9 @@ export class McpRedisStore implements McpKeyValueStore {
     assertTtl(ttlMs);
     const json = encodeValue(value);
     const fullKey = this.key(key);
-    const results = await this.run((client) => client.multi().rpush(fullKey, json).ltrim(fullKey, -maxLength, -1).pexpire(fullKey, ttlMs).exec());
+    const results = await this.run((client) =>
+      client.multi().rpush(fullKey, json).ltrim(fullKey, -maxLength, -1).pexpire(fullKey, ttlMs).exec(),
+    );
     // EXEC answers per command; a WRONGTYPE from RPUSH arrives here, not as a rejection.
     const failed = results?.find(([error]) => error)?.[0];
     if (failed) throw failed;

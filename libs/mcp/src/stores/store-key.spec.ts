@@ -14,9 +14,18 @@ describe('storeKey', () => {
   });
 
   it.each([
-    [['acme:eu', 'job_1'], ['acme', 'eu:job_1']],
-    [['x\u0000y', 'bob'], ['x', 'y\u0000bob']],
-    [['acme:create_weather_alert', 'create_weather_alert', 'k'], ['acme', 'create_weather_alert', 'create_weather_alert:k']],
+    [
+      ['acme:eu', 'job_1'],
+      ['acme', 'eu:job_1'],
+    ],
+    [
+      ['x\u0000y', 'bob'],
+      ['x', 'y\u0000bob'],
+    ],
+    [
+      ['acme:create_weather_alert', 'create_weather_alert', 'k'],
+      ['acme', 'create_weather_alert', 'create_weather_alert:k'],
+    ],
     [['a%3Ab'], ['a:b']],
     [['\ud800'], ['\ufffd']],
     [['a', ''], ['a:']],

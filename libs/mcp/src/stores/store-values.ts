@@ -21,7 +21,8 @@ export function assertTtl(ttlMs: number): void {
 
 /** `LTRIM key -0 -1` would keep the whole list, so a bound below 1 is refused rather than ignored. */
 export function assertMaxLength(maxLength: number): void {
-  if (!Number.isInteger(maxLength) || maxLength <= 0) throw new RangeError(`maxLength must be a positive integer, got ${String(maxLength)}.`);
+  if (!Number.isInteger(maxLength) || maxLength <= 0)
+    throw new RangeError(`maxLength must be a positive integer, got ${String(maxLength)}.`);
 }
 
 /** The texts Redis answers with, reused by the memory store so both fail alike. */

@@ -1,6 +1,7 @@
 /** Boot and log texts of the stores and buses, each naming the place and the fix. */
 export const McpStoreMessages = {
-  ioredisMissing: () => 'McpModule option "redis" needs the ioredis package: install ioredis to use the redis option (npm install ioredis).',
+  ioredisMissing: () =>
+    'McpModule option "redis" needs the ioredis package: install ioredis to use the redis option (npm install ioredis).',
   unreachableAtBoot: (role: string, target: string, reason: string) =>
     `McpModule option "redis.url": the ${role} cannot reach Redis at ${target} (${reason}); check the URL and that Redis is running.`,
   connectionLost: (role: string, target: string, reason: string) =>

@@ -4,7 +4,12 @@ import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
 import { McpTenantQuotas } from './tenant-quotas.js';
 
 const options = resolveMcpOptions(
-  { name: 'quotas', version: '1.0.0', limits: { maxStoredKeysPerTenant: 5, maxSessionsPerTenant: 3 }, idempotency: { maxKeysPerTenant: 4 } },
+  {
+    name: 'quotas',
+    version: '1.0.0',
+    limits: { maxStoredKeysPerTenant: 5, maxSessionsPerTenant: 3 },
+    idempotency: { maxKeysPerTenant: 4 },
+  },
   resolvePaths({}),
 );
 

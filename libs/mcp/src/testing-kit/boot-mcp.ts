@@ -52,6 +52,15 @@ export async function closeMcpApps(): Promise<void> {
 }
 
 /** Sends one JSON-RPC request (`id`, `method`, `params`) to the app's dispatcher. */
-export function dispatch(app: INestApplication, method: string, params?: Record<string, unknown>, options: { id?: string | number; context?: McpRequestContext } = {}): Promise<JsonRpcResponse | undefined> {
-  return app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: options.id ?? 1, method, ...(params && { params }) }, options.context ?? HTTP_CONTEXT) as Promise<JsonRpcResponse | undefined>;
+export function dispatch(
+  app: INestApplication,
+  method: string,
+  params?: Record<string, unknown>,
+  options: { id?: string | number; context?: McpRequestContext } = {},
+): Promise<JsonRpcResponse | undefined> {
+  return app
+    .get(McpDispatcher)
+    .dispatch({ jsonrpc: '2.0', id: options.id ?? 1, method, ...(params && { params }) }, options.context ?? HTTP_CONTEXT) as Promise<
+    JsonRpcResponse | undefined
+  >;
 }

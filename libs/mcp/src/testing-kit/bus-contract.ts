@@ -31,7 +31,12 @@ export function describeBusContract(name: string, createBuses: BusFactory): void
     it('delivers a published message to a subscriber, as a JSON copy', async () => {
       const { handler, received } = recorder();
       await bus.subscribe('ch', handler);
-      const message = { id: 1, nested: { list: [1, 'two', null, { deep: true }] }, at: new Date('2025-01-02T00:00:00.000Z'), gone: undefined };
+      const message = {
+        id: 1,
+        nested: { list: [1, 'two', null, { deep: true }] },
+        at: new Date('2025-01-02T00:00:00.000Z'),
+        gone: undefined,
+      };
       await bus.publish('ch', message);
       await eventually(() => received.length === 1, 5_000, 'delivery');
       expect(received[0]).toEqual({ id: 1, nested: { list: [1, 'two', null, { deep: true }] }, at: '2025-01-02T00:00:00.000Z' });

@@ -38,14 +38,18 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
 }
 
 async function startOn(port: number): Promise<RedisServerHandle> {
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000));
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const failedToSpawn = new Promise<never>((_, reject) =>
-    child.once('error', (error) => reject(new Error(`cannot start ${REDIS_SERVER} (${error.message}); install it, e.g. apt-get install redis-server`))),
+    child.once('error', (error) =>
+      reject(new Error(`cannot start ${REDIS_SERVER} (${error.message}); install it, e.g. apt-get install redis-server`)),
+    ),
   );
   running.add(child);
   void exited.then(() => running.delete(child));

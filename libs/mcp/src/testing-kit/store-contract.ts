@@ -185,7 +185,9 @@ export function describeStoreContract(name: string, createStore: StoreFactory): 
       it('of 50 concurrent callers that read the same value, exactly one wins', async () => {
         await store.set('k', { version: 0 }, LONG_TTL);
         const expected = await store.get('k');
-        const results = await Promise.all(Array.from({ length: 50 }, (_, index) => store.compareAndSet('k', expected, { version: 1, by: index }, LONG_TTL)));
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, index) => store.compareAndSet('k', expected, { version: 1, by: index }, LONG_TTL)),
+        );
         expect(results.filter(Boolean)).toHaveLength(1);
         expect(await store.get('k')).toEqual({ version: 1, by: results.indexOf(true) });
       });
@@ -242,7 +244,12 @@ export function describeStoreContract(name: string, createStore: StoreFactory): 
       });
 
       it('round-trips nested items and returns a copy', async () => {
-        await store.append('l', { id: 'e.1', message: { jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'hi' }] } } }, 10, LONG_TTL);
+        await store.append(
+          'l',
+          { id: 'e.1', message: { jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'hi' }] } } },
+          10,
+          LONG_TTL,
+        );
         const items = await store.list<Record<string, unknown>>('l');
         expect(items).toEqual([{ id: 'e.1', message: { jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'hi' }] } } }]);
         items.push({ mutated: true });
@@ -324,7 +331,9 @@ export function describeStoreContract(name: string, createStore: StoreFactory): 
       });
 
       it('of 20 concurrent reservations against a limit of 5, exactly 5 are counted', async () => {
-        const outcomes = await Promise.all(Array.from({ length: 20 }, (_, index) => store.reserveSlot(`m${index}`, [{ key: 'slots:race', limit: 5 }], LONG_TTL)));
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, (_, index) => store.reserveSlot(`m${index}`, [{ key: 'slots:race', limit: 5 }], LONG_TTL)),
+        );
         expect(outcomes.filter((outcome) => outcome === -1)).toHaveLength(5);
       });
     });

@@ -15,6 +15,8 @@ export class McpProtocolError extends Error {
   }
 
   toJsonRpcError(): JsonRpcErrorObject {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
   }
 }

@@ -76,7 +76,11 @@ describe('classifyMessage', () => {
     });
 
     it('rejects a wrong jsonrpc version and keeps the readable id', () => {
-      expect(classifyMessage({ jsonrpc: '1.0', id: 9, method: 'ping' })).toEqual({ kind: 'invalid', id: 9, reason: 'jsonrpc must be "2.0"' });
+      expect(classifyMessage({ jsonrpc: '1.0', id: 9, method: 'ping' })).toEqual({
+        kind: 'invalid',
+        id: 9,
+        reason: 'jsonrpc must be "2.0"',
+      });
     });
 
     it('rejects a missing jsonrpc member', () => {
@@ -84,7 +88,11 @@ describe('classifyMessage', () => {
     });
 
     it('rejects an empty method and keeps the id', () => {
-      expect(classifyMessage({ jsonrpc: '2.0', id: 5, method: '' })).toEqual({ kind: 'invalid', id: 5, reason: 'method must be a non-empty string' });
+      expect(classifyMessage({ jsonrpc: '2.0', id: 5, method: '' })).toEqual({
+        kind: 'invalid',
+        id: 5,
+        reason: 'method must be a non-empty string',
+      });
     });
 
     it('rejects a non-string method', () => {
@@ -97,11 +105,19 @@ describe('classifyMessage', () => {
       ['null', null],
       ['a number', 3],
     ])('rejects params that are %s', (_label, params) => {
-      expect(classifyMessage({ jsonrpc: '2.0', id: 'p', method: 'ping', params })).toEqual({ kind: 'invalid', id: 'p', reason: 'params must be an object' });
+      expect(classifyMessage({ jsonrpc: '2.0', id: 'p', method: 'ping', params })).toEqual({
+        kind: 'invalid',
+        id: 'p',
+        reason: 'params must be an object',
+      });
     });
 
     it('rejects a request with a null id (MCP forbids it) with id null', () => {
-      expect(classifyMessage({ jsonrpc: '2.0', id: null, method: 'ping' })).toEqual({ kind: 'invalid', id: null, reason: 'id must be a string or a number' });
+      expect(classifyMessage({ jsonrpc: '2.0', id: null, method: 'ping' })).toEqual({
+        kind: 'invalid',
+        id: null,
+        reason: 'id must be a string or a number',
+      });
     });
 
     it.each([
@@ -114,7 +130,11 @@ describe('classifyMessage', () => {
     });
 
     it('rejects an object that is neither request nor response', () => {
-      expect(classifyMessage({ jsonrpc: '2.0', id: 3 })).toEqual({ kind: 'invalid', id: 3, reason: 'Not a JSON-RPC request, notification or response' });
+      expect(classifyMessage({ jsonrpc: '2.0', id: 3 })).toEqual({
+        kind: 'invalid',
+        id: 3,
+        reason: 'Not a JSON-RPC request, notification or response',
+      });
     });
   });
 });
@@ -146,7 +166,11 @@ describe('response builders', () => {
   });
 
   it('notification with and without params', () => {
-    expect(notification('notifications/progress', { progress: 1 })).toEqual({ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } });
+    expect(notification('notifications/progress', { progress: 1 })).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progress: 1 },
+    });
     const bare = notification('notifications/tools/list_changed');
     expect(bare).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     expect('params' in bare).toBe(false);

@@ -20,8 +20,7 @@ export type ClassifiedMessage =
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const isId = (value: unknown): value is JsonRpcId =>
-  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+const isId = (value: unknown): value is JsonRpcId => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
 /** Classifies one JSON value (not an array: batches are the transport's concern) per JSON-RPC 2.0. */
 export function classifyMessage(value: unknown): ClassifiedMessage {

@@ -119,7 +119,13 @@ describe('McpToolError', () => {
 
   it('toErrorBody carries fields and retry_after_ms', () => {
     const error = new McpToolError('RATE_LIMITED', 'Too many calls', { fields: ['a', 'b'], retryAfterMs: 2000 });
-    expect(error.toErrorBody()).toEqual({ code: 'RATE_LIMITED', message: 'Too many calls', retryable: true, fields: ['a', 'b'], retry_after_ms: 2000 });
+    expect(error.toErrorBody()).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many calls',
+      retryable: true,
+      fields: ['a', 'b'],
+      retry_after_ms: 2000,
+    });
   });
 
   it('toErrorBody omits unset members', () => {
@@ -127,7 +133,13 @@ describe('McpToolError', () => {
   });
 
   it('errorBody orders members code, message, retryable, fields, retry_after_ms', () => {
-    expect(Object.keys(errorBody('A', 'b', { retryAfterMs: 1, fields: ['x'], retryable: true }))).toEqual(['code', 'message', 'retryable', 'fields', 'retry_after_ms']);
+    expect(Object.keys(errorBody('A', 'b', { retryAfterMs: 1, fields: ['x'], retryable: true }))).toEqual([
+      'code',
+      'message',
+      'retryable',
+      'fields',
+      'retry_after_ms',
+    ]);
   });
 });
 
@@ -176,7 +188,11 @@ describe('McpContent', () => {
 
   it('audio encodes only the view of a sliced Uint8Array', () => {
     const backing = new Uint8Array([1, 2, 3, 104, 105, 4]);
-    expect(McpContent.audio(backing.subarray(3, 5), 'audio/ogg')).toEqual({ type: 'audio', data: Buffer.from('hi').toString('base64'), mimeType: 'audio/ogg' });
+    expect(McpContent.audio(backing.subarray(3, 5), 'audio/ogg')).toEqual({
+      type: 'audio',
+      data: Buffer.from('hi').toString('base64'),
+      mimeType: 'audio/ogg',
+    });
   });
 
   it('resourceLink', () => {

@@ -22,7 +22,8 @@ export interface EnvelopeIssue {
 }
 
 /** A JSON object (not null, not an array). */
-export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The `_meta` object of some params, if it is an object. */
 export function metaOf(params: unknown): Record<string, unknown> | undefined {
@@ -54,17 +55,20 @@ export function readEnvelope(params: unknown): { ok: true; envelope: McpRev20260
   if (!meta) return { ok: false, issue: { key: '_meta', problem: 'missing' } };
   const version = meta[META.protocolVersion];
   if (version === undefined) return { ok: false, issue: { key: META.protocolVersion, problem: 'missing' } };
-  if (typeof version !== 'string' || version === '') return { ok: false, issue: { key: META.protocolVersion, problem: 'expected a protocol version string' } };
+  if (typeof version !== 'string' || version === '')
+    return { ok: false, issue: { key: META.protocolVersion, problem: 'expected a protocol version string' } };
   const capabilities = meta[META.clientCapabilities];
   if (capabilities === undefined) return { ok: false, issue: { key: META.clientCapabilities, problem: 'missing' } };
-  if (!isPlainObject(capabilities)) return { ok: false, issue: { key: META.clientCapabilities, problem: 'expected a ClientCapabilities object' } };
+  if (!isPlainObject(capabilities))
+    return { ok: false, issue: { key: META.clientCapabilities, problem: 'expected a ClientCapabilities object' } };
   for (const name of CAPABILITY_OBJECTS) {
     if (capabilities[name] !== undefined && !isPlainObject(capabilities[name])) {
       return { ok: false, issue: { key: `${META.clientCapabilities}.${name}`, problem: 'expected an object' } };
     }
   }
   const clientInfo = meta[META.clientInfo];
-  if (clientInfo !== undefined && !isPlainObject(clientInfo)) return { ok: false, issue: { key: META.clientInfo, problem: 'expected an Implementation object' } };
+  if (clientInfo !== undefined && !isPlainObject(clientInfo))
+    return { ok: false, issue: { key: META.clientInfo, problem: 'expected an Implementation object' } };
   const level = meta[META.logLevel];
   return {
     ok: true,

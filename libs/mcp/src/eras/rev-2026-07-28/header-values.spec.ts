@@ -40,7 +40,10 @@ describe('header values (2026-07-28 Streamable HTTP)', () => {
 
     it('collects annotations reachable through properties, at any depth', () => {
       const scan = scanParamHeaders(
-        schema({ region: { type: 'string', 'x-mcp-header': 'Region' }, nested: { type: 'object', properties: { level: { type: 'integer', 'x-mcp-header': 'Level' } } } }),
+        schema({
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          nested: { type: 'object', properties: { level: { type: 'integer', 'x-mcp-header': 'Level' } } },
+        }),
       );
       expect(scan).toEqual({
         ok: true,
@@ -55,7 +58,11 @@ describe('header values (2026-07-28 Streamable HTTP)', () => {
       ['a number', schema({ n: { type: 'number', 'x-mcp-header': 'N' } }), /type string, integer or boolean/],
       ['an empty name', schema({ s: { type: 'string', 'x-mcp-header': '' } }), /HTTP token/],
       ['a name with a space', schema({ s: { type: 'string', 'x-mcp-header': 'A B' } }), /HTTP token/],
-      ['a duplicate (case-insensitive)', schema({ a: { type: 'string', 'x-mcp-header': 'X' }, b: { type: 'string', 'x-mcp-header': 'x' } }), /declared twice/],
+      [
+        'a duplicate (case-insensitive)',
+        schema({ a: { type: 'string', 'x-mcp-header': 'X' }, b: { type: 'string', 'x-mcp-header': 'x' } }),
+        /declared twice/,
+      ],
       ['an array item', schema({ list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } }), /not reachable/],
       ['an anyOf branch', schema({}, { anyOf: [{ properties: { s: { type: 'string', 'x-mcp-header': 'S' } } }] }), /not reachable/],
       ['the root', { type: 'object', 'x-mcp-header': 'Root' }, /not reachable/],
@@ -72,10 +79,17 @@ describe('header values (2026-07-28 Streamable HTTP)', () => {
       { path: ['count'], name: 'Count', type: 'integer' as const },
       { path: ['verbose'], name: 'Verbose', type: 'boolean' as const },
     ];
-    const headers = (values: Record<string, string>) => (name: string) => Object.entries(values).find(([key]) => key.toLowerCase() === name)?.[1];
+    const headers = (values: Record<string, string>) => (name: string) =>
+      Object.entries(values).find(([key]) => key.toLowerCase() === name)?.[1];
 
     it('accepts mirrored values (Base64 decoded, integers compared as numbers)', () => {
-      expect(paramHeaderMismatch(declared, { region: 'Hello', count: 42, verbose: true }, headers({ 'Mcp-Param-Region': '=?base64?SGVsbG8=?=', 'Mcp-Param-Count': '42.0', 'Mcp-Param-Verbose': 'true' }))).toBeUndefined();
+      expect(
+        paramHeaderMismatch(
+          declared,
+          { region: 'Hello', count: 42, verbose: true },
+          headers({ 'Mcp-Param-Region': '=?base64?SGVsbG8=?=', 'Mcp-Param-Count': '42.0', 'Mcp-Param-Verbose': 'true' }),
+        ),
+      ).toBeUndefined();
     });
 
     it('expects no header for a null or absent value', () => {
@@ -85,7 +99,9 @@ describe('header values (2026-07-28 Streamable HTTP)', () => {
     it('refuses a missing header, a different value, and malformed Base64', () => {
       expect(paramHeaderMismatch(declared, { region: 'eu' }, headers({}))).toMatch(/missing/);
       expect(paramHeaderMismatch(declared, { region: 'eu' }, headers({ 'Mcp-Param-Region': 'us' }))).toMatch(/does not match/);
-      expect(paramHeaderMismatch(declared, { region: 'Hello' }, headers({ 'Mcp-Param-Region': '=?base64?SGVsbG8?=' }))).toMatch(/malformed Base64/);
+      expect(paramHeaderMismatch(declared, { region: 'Hello' }, headers({ 'Mcp-Param-Region': '=?base64?SGVsbG8?=' }))).toMatch(
+        /malformed Base64/,
+      );
       expect(paramHeaderMismatch(declared, { verbose: false }, headers({ 'Mcp-Param-Verbose': 'False' }))).toMatch(/does not match/);
     });
   });

@@ -27,7 +27,12 @@ export function stripOws(value: string): string {
  */
 export function decodeHeaderValue(raw: string): string | undefined {
   const value = stripOws(raw);
-  if (!(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX) && value.length >= SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length)) return value;
+  if (!(
+    value.startsWith(SENTINEL_PREFIX) &&
+    value.endsWith(SENTINEL_SUFFIX) &&
+    value.length >= SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length
+  ))
+    return value;
   const payload = value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length);
   if (!CANONICAL_BASE64.test(payload)) return undefined;
   try {
@@ -39,7 +44,11 @@ export function decodeHeaderValue(raw: string): string | undefined {
 
 /** Encodes a value for a header the way clients must (for tests and for servers that echo values). */
 export function encodeHeaderValue(value: string): string {
-  const plain = value !== '' && value === value.trim() && /^[\x20-\x7e\t]*$/.test(value) && !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
+  const plain =
+    value !== '' &&
+    value === value.trim() &&
+    /^[\x20-\x7e\t]*$/.test(value) &&
+    !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
   return plain ? value : `${SENTINEL_PREFIX}${Buffer.from(value, 'utf8').toString('base64')}${SENTINEL_SUFFIX}`;
 }
 
@@ -98,9 +107,11 @@ export function scanParamHeaders(schema: unknown): { ok: true; headers: McpParam
       const where = path.length === 0 ? 'the schema root' : `property "${path.join('.')}"`;
       const name = node['x-mcp-header'];
       if (!reachable || path.length === 0) return `x-mcp-header on ${where} is not reachable through "properties" keys only`;
-      if (typeof name !== 'string' || !HTTP_TOKEN.test(name)) return `x-mcp-header on ${where} must be a non-empty HTTP token (letters, digits, -, _ ...)`;
+      if (typeof name !== 'string' || !HTTP_TOKEN.test(name))
+        return `x-mcp-header on ${where} must be a non-empty HTTP token (letters, digits, -, _ ...)`;
       const type = node.type;
-      if (type !== 'string' && type !== 'integer' && type !== 'boolean') return `x-mcp-header on ${where} needs type string, integer or boolean (got ${JSON.stringify(type)})`;
+      if (type !== 'string' && type !== 'integer' && type !== 'boolean')
+        return `x-mcp-header on ${where} needs type string, integer or boolean (got ${JSON.stringify(type)})`;
       const previous = seen.get(name.toLowerCase());
       if (previous) return `x-mcp-header "${name}" is declared twice (also as "${previous}")`;
       seen.set(name.toLowerCase(), name);
@@ -146,7 +157,11 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
  * header, decoding to the same value (integers compare numerically); a null or absent body value needs none.
  * @returns a description of the first mismatch, or undefined
  */
-export function paramHeaderMismatch(declared: readonly McpParamHeader[], args: unknown, header: (name: string) => string | undefined): string | undefined {
+export function paramHeaderMismatch(
+  declared: readonly McpParamHeader[],
+  args: unknown,
+  header: (name: string) => string | undefined,
+): string | undefined {
   for (const declaration of declared) {
     const body = valueAt(args, declaration.path);
     const expected = body === null || body === undefined ? undefined : headerForm(body);
@@ -156,7 +171,8 @@ export function paramHeaderMismatch(declared: readonly McpParamHeader[], args: u
     if (raw === undefined) return `${headerName} is missing but the arguments carry ${declaration.path.join('.')}`;
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) return `${headerName} carries malformed Base64`;
-    const equal = declaration.type === 'integer' && typeof body === 'number' && DECIMAL.test(decoded) ? Number(decoded) === body : decoded === expected;
+    const equal =
+      declaration.type === 'integer' && typeof body === 'number' && DECIMAL.test(decoded) ? Number(decoded) === body : decoded === expected;
     if (!equal) return `${headerName} does not match the arguments' ${declaration.path.join('.')}`;
   }
   return undefined;

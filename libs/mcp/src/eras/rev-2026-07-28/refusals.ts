@@ -27,23 +27,41 @@ export class McpRev20260728Refusal extends McpProtocolError {
 export const Rev20260728Refusals = {
   invalidRequest: (reason: string) => new McpRev20260728Refusal(400, JsonRpcErrorCode.INVALID_REQUEST, `Invalid Request: ${reason}`),
   invalidEnvelope: (issue: EnvelopeIssue) =>
-    new McpRev20260728Refusal(400, JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: _meta envelope key ${issue.key}: ${issue.problem}`, { envelope: issue }),
-  missingEnvelope: (missing: readonly string[]) =>
-    new McpRev20260728Refusal(400, JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: a 2026-07-28 request needs the _meta envelope key(s) ${missing.join(', ')}`, {
-      envelope: { missing },
+    new McpRev20260728Refusal(400, JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: _meta envelope key ${issue.key}: ${issue.problem}`, {
+      envelope: issue,
     }),
+  missingEnvelope: (missing: readonly string[]) =>
+    new McpRev20260728Refusal(
+      400,
+      JsonRpcErrorCode.INVALID_PARAMS,
+      `Invalid params: a 2026-07-28 request needs the _meta envelope key(s) ${missing.join(', ')}`,
+      {
+        envelope: { missing },
+      },
+    ),
   headerMismatch: (header: string, problem: string) =>
     new McpRev20260728Refusal(400, Rev20260728ErrorCode.HEADER_MISMATCH, `Header mismatch: ${problem}`, { mismatch: { header, problem } }),
   unsupportedVersion: (requested: string) =>
-    new McpRev20260728Refusal(400, Rev20260728ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${clientText(requested)}`, {
-      supported: [...REV_2026_07_28_VERSIONS],
-      requested: clientText(requested),
-    }),
+    new McpRev20260728Refusal(
+      400,
+      Rev20260728ErrorCode.UNSUPPORTED_PROTOCOL_VERSION,
+      `Unsupported protocol version: ${clientText(requested)}`,
+      {
+        supported: [...REV_2026_07_28_VERSIONS],
+        requested: clientText(requested),
+      },
+    ),
   missingCapability: (requiredCapabilities: Record<string, unknown>) =>
-    new McpRev20260728Refusal(400, Rev20260728ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${describe(requiredCapabilities)}`, {
-      requiredCapabilities,
-    }),
-  methodNotFound: (method: string) => new McpRev20260728Refusal(404, JsonRpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${clientText(method)}`),
+    new McpRev20260728Refusal(
+      400,
+      Rev20260728ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY,
+      `Missing required client capability: ${describe(requiredCapabilities)}`,
+      {
+        requiredCapabilities,
+      },
+    ),
+  methodNotFound: (method: string) =>
+    new McpRev20260728Refusal(404, JsonRpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${clientText(method)}`),
 } as const;
 
 function describe(capabilities: Record<string, unknown>): string {

@@ -3,7 +3,8 @@ export const Rev20260728Messages = {
   randomRequestStateSecret: () =>
     'McpModule option "requestState.secret" is not set: requestState (2026-07-28 multi round-trip requests) is signed with a random per-process key. ' +
     'Set the same secret of 32+ characters on every instance when several instances serve one URL, or retries that reach another instance fail.',
-  taskSupportWithoutJob: (site: string) => `${site}: @McpTaskSupport() needs @McpTool({ job: true }) on the same method (only long-running tools run as tasks).`,
+  taskSupportWithoutJob: (site: string) =>
+    `${site}: @McpTaskSupport() needs @McpTool({ job: true }) on the same method (only long-running tools run as tasks).`,
   taskSupportWithoutTool: (site: string) => `${site}: @McpTaskSupport() is only meaningful on an @McpTool() method.`,
   invalidParamHeader: (tool: string, problem: string) =>
     `Tool "${tool}": its inputSchema has an invalid x-mcp-header (${problem}); clients drop such tools. Fix the annotation or remove it.`,

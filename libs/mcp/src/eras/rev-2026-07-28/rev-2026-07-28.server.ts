@@ -112,7 +112,8 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       return await this.route(call, channel);
     } catch (error) {
       // Only the era's own checks before dispatch throw (everything past them is answered by the dispatcher).
-      if (error instanceof McpRev20260728Refusal) return { status: error.status, response: errorResponse(request.id, error.toJsonRpcError()) };
+      if (error instanceof McpRev20260728Refusal)
+        return { status: error.status, response: errorResponse(request.id, error.toJsonRpcError()) };
       if (error instanceof McpProtocolError) return this.failure(request, error.toJsonRpcError());
       throw error;
     }
@@ -141,14 +142,18 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     const { request, envelope } = call;
     const params = request.params ?? {};
     if (hasInvalidLogLevel(params)) {
-      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${META.logLevel} must be an RFC 5424 level (debug ... emergency)`);
+      throw new McpProtocolError(
+        JsonRpcErrorCode.INVALID_PARAMS,
+        `Invalid params: ${META.logLevel} must be an RFC 5424 level (debug ... emergency)`,
+      );
     }
     const own = OWN_METHODS.has(request.method) ? this.ownMethod(call, channel) : undefined;
     if (!own && !DISPATCHED_METHODS.has(request.method)) throw Rev20260728Refusals.methodNotFound(request.method);
     if (request.method === 'tools/call') {
       const tool = typeof params.name === 'string' ? this.registry.get(params.name) : undefined;
       if (tool) this.checkParamHeaders(tool, params, channel);
-      if (tool && this.tasks.runsAsTask(tool, envelope)) return this.dispatch(call, channel, (input) => this.callAsTask(call, channel, tool, input));
+      if (tool && this.tasks.runsAsTask(tool, envelope))
+        return this.dispatch(call, channel, (input) => this.callAsTask(call, channel, tool, input));
     }
     return this.dispatch(call, channel, own && (() => own));
   }
@@ -184,7 +189,11 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
    * A request through the dispatcher, with this request's context (and an input round where MRTR applies); `own`
    * gives the handler of a method this era serves itself, from the answers the request carries.
    */
-  private async dispatch(call: McpRev20260728Call, channel: McpRev20260728Channel, own?: (input: RoundInput) => McpMethodHandler): Promise<McpRev20260728Answer | undefined> {
+  private async dispatch(
+    call: McpRev20260728Call,
+    channel: McpRev20260728Channel,
+    own?: (input: RoundInput) => McpMethodHandler,
+  ): Promise<McpRev20260728Answer | undefined> {
     const { request, envelope } = call;
     const mrtr = INPUT_REQUIRED_METHODS.has(request.method);
     const input = mrtr ? this.roundInput(request, channel.principal) : undefined;
@@ -212,7 +221,10 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     const dispatch = () => this.dispatcher.dispatch({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);
     const answer = mrtr ? await this.clientInput.runWith(round, dispatch) : await dispatch();
     if (round.invalidKey !== undefined) {
-      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`);
+      throw new McpProtocolError(
+        JsonRpcErrorCode.INVALID_PARAMS,
+        `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`,
+      );
     }
     if (round.asked.size > 0 && input) return this.inputRequired(request, round, input.round, channel.principal);
     if (round.missing && !(answer && 'result' in answer)) throw Rev20260728Refusals.missingCapability(round.missing);
@@ -225,11 +237,21 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
    * A job tool called with the tasks extension (a handler of its own for this `tools/call`): `CreateTaskResult`,
    * or first the `input_required` rounds.
    */
-  private callAsTask(call: McpRev20260728Call, channel: McpRev20260728Channel, tool: McpToolDefinition, input: RoundInput): McpMethodHandler {
+  private callAsTask(
+    call: McpRev20260728Call,
+    channel: McpRev20260728Channel,
+    tool: McpToolDefinition,
+    input: RoundInput,
+  ): McpMethodHandler {
     return { method: call.request.method, handle: () => this.startTask(call, channel, tool, input) };
   }
 
-  private async startTask(call: McpRev20260728Call, channel: McpRev20260728Channel, tool: McpToolDefinition, input: RoundInput): Promise<Record<string, unknown>> {
+  private async startTask(
+    call: McpRev20260728Call,
+    channel: McpRev20260728Channel,
+    tool: McpToolDefinition,
+    input: RoundInput,
+  ): Promise<Record<string, unknown>> {
     const { request, envelope } = call;
     const params = request.params ?? {};
     const args = params.arguments ?? {};
@@ -250,7 +272,10 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       case 'input': {
         const round = outcome.round;
         if (round.invalidKey !== undefined) {
-          throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`);
+          throw new McpProtocolError(
+            JsonRpcErrorCode.INVALID_PARAMS,
+            `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`,
+          );
         }
         return this.inputRequiredResult(request, round, input.round, channel.principal);
       }
@@ -268,23 +293,41 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
   private roundInput(request: JsonRpcRequest, principal: McpPrincipal | undefined): RoundInput {
     const params = request.params ?? {};
     if ('inputResponses' in params && !isPlainObject(params.inputResponses)) {
-      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: inputResponses must be an object mapping input request keys to results');
+      throw new McpProtocolError(
+        JsonRpcErrorCode.INVALID_PARAMS,
+        'Invalid params: inputResponses must be an object mapping input request keys to results',
+      );
     }
     const responses = (params.inputResponses as Record<string, unknown> | undefined) ?? {};
     if (params.requestState === undefined) return { known: {}, responses, round: 1 };
     const state = this.states.open(params.requestState);
-    if (!state || state.owner !== ownerOf(principal) || state.method !== request.method || state.digest !== digestOf(this.boundParams(request))) {
+    if (
+      !state ||
+      state.owner !== ownerOf(principal) ||
+      state.method !== request.method ||
+      state.digest !== digestOf(this.boundParams(request))
+    ) {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: invalid or expired requestState');
     }
     return { known: state.answers, responses, round: state.round + 1 };
   }
 
-  private inputRequired(request: JsonRpcRequest, round: McpInputRound, roundNumber: number, principal: McpPrincipal | undefined): McpRev20260728Answer {
+  private inputRequired(
+    request: JsonRpcRequest,
+    round: McpInputRound,
+    roundNumber: number,
+    principal: McpPrincipal | undefined,
+  ): McpRev20260728Answer {
     return { status: 200, response: successResponse(request.id, this.inputRequiredResult(request, round, roundNumber, principal)) };
   }
 
   /** `input_required`: the open input requests, and a fresh `requestState` carrying every answer used so far. */
-  private inputRequiredResult(request: JsonRpcRequest, round: McpInputRound, roundNumber: number, principal: McpPrincipal | undefined): Record<string, unknown> {
+  private inputRequiredResult(
+    request: JsonRpcRequest,
+    round: McpInputRound,
+    roundNumber: number,
+    principal: McpPrincipal | undefined,
+  ): Record<string, unknown> {
     const requestState = this.states.seal({
       owner: ownerOf(principal),
       method: request.method,
@@ -359,6 +402,9 @@ const OWN_METHODS: ReadonlySet<string> = new Set(['server/discover', 'tasks/get'
 /** Requests other than tools/call, prompts/get and resources/read cannot ask the client anything (2026-07-28). */
 function notAvailable(method: string): (clientMethod: string) => Promise<never> {
   return async (clientMethod) => {
-    throw new McpToolError('CLIENT_UNREACHABLE', `${clientMethod} is not available during ${method}: only tools/call, prompts/get and resources/read may ask the client for input`);
+    throw new McpToolError(
+      'CLIENT_UNREACHABLE',
+      `${clientMethod} is not available during ${method}: only tools/call, prompts/get and resources/read may ask the client for input`,
+    );
   };
 }

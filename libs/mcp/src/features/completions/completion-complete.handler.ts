@@ -15,7 +15,8 @@ import type { McpCompletionContext } from './mcp-completion-context.interface.js
 import type { McpCompletionRef } from './mcp-completion-options.interface.js';
 import { McpCompletionRegistry } from './mcp-completion.registry.js';
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The checked params of one request. */
 interface CompleteParams {
@@ -43,12 +44,16 @@ export class CompletionCompleteHandler implements McpMethodHandler {
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {
     // Registered at boot before prompts and templates are known, so the capability decides at request time.
-    if (!this.capabilities.has('completions')) throw new McpProtocolError(JsonRpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${this.method}`);
+    if (!this.capabilities.has('completions'))
+      throw new McpProtocolError(JsonRpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${this.method}`);
     const params = parseParams(call.params);
     const target = findCompletionTarget(params.ref, this.sources, false);
     if (!target) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: unknown ${describeRef(params.ref)}`);
     if (!target.arguments.includes(params.argument.name)) {
-      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${describeRef(params.ref)} has no argument "${clientText(params.argument.name)}"`);
+      throw new McpProtocolError(
+        JsonRpcErrorCode.INVALID_PARAMS,
+        `Invalid params: ${describeRef(params.ref)} has no argument "${clientText(params.argument.name)}"`,
+      );
     }
     const completer = this.registry.get(target.ref, params.argument.name);
     if (!completer) return { completion: { values: [] } };
@@ -85,7 +90,11 @@ function parseParams(params: JsonRpcParams): CompleteParams {
   if (others !== undefined && (!isPlainObject(others) || !Object.values(others).every((item) => typeof item === 'string'))) {
     throw invalid('context.arguments must map argument names to strings');
   }
-  return { ref: parsedRef, argument: { name: argument.name, value: argument.value }, arguments: { ...((others ?? {}) as Record<string, string>) } };
+  return {
+    ref: parsedRef,
+    argument: { name: argument.name, value: argument.value },
+    arguments: { ...((others ?? {}) as Record<string, string>) },
+  };
 }
 
 function invalid(problem: string): McpProtocolError {

@@ -4,7 +4,9 @@ import type { McpCompletionRef } from './mcp-completion-options.interface.js';
 /** How messages name a ref: `prompt "x"` or `resource template "y"`. */
 export function describeRef(ref: McpCompletionRef): string {
   // Refs come from clients too: bounded and escaped, for error messages and logs.
-  return ref.type === 'ref/prompt' ? `prompt "${clientText(ref.name)}"` : `resource template "${clientText(ref.uri, CLIENT_URI_MAX_CHARACTERS)}"`;
+  return ref.type === 'ref/prompt'
+    ? `prompt "${clientText(ref.name)}"`
+    : `resource template "${clientText(ref.uri, CLIENT_URI_MAX_CHARACTERS)}"`;
 }
 
 /** The lookup key of one argument of one ref. */

@@ -14,7 +14,11 @@ describe('toCompletionResult', () => {
   it(`cuts to ${MAX_COMPLETION_VALUES} values, sets hasMore, and the total unless given`, () => {
     const many = Array.from({ length: 150 }, (_, index) => `v${index}`);
     expect(toCompletionResult(many)).toEqual({ values: many.slice(0, 100), total: 150, hasMore: true });
-    expect(toCompletionResult({ values: many, total: 1000, hasMore: false })).toEqual({ values: many.slice(0, 100), total: 1000, hasMore: true });
+    expect(toCompletionResult({ values: many, total: 1000, hasMore: false })).toEqual({
+      values: many.slice(0, 100),
+      total: 1000,
+      hasMore: true,
+    });
     expect(toCompletionResult(many.slice(0, 100))).toEqual({ values: many.slice(0, 100) });
   });
 

@@ -8,7 +8,8 @@ export interface McpCompletionResult {
   hasMore?: boolean;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The `completion` for a completer's return value, cut to 100 values (then `hasMore: true`, and `total` = the

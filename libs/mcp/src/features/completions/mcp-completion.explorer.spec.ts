@@ -27,7 +27,16 @@ const LANGUAGES = ['go', 'golang', 'python', 'typescript'];
 
 @Injectable()
 class Features {
-  @McpPrompt({ description: 'd', arguments: [{ name: 'arg1', required: true }, { name: 'arg2', required: true }, { name: 'language' }, { name: 'broken' }, { name: 'nonsense' }] })
+  @McpPrompt({
+    description: 'd',
+    arguments: [
+      { name: 'arg1', required: true },
+      { name: 'arg2', required: true },
+      { name: 'language' },
+      { name: 'broken' },
+      { name: 'nonsense' },
+    ],
+  })
   testPromptWithArguments(args: Record<string, string>) {
     return JSON.stringify(args);
   }
@@ -47,7 +56,9 @@ class Features {
 class Completers {
   @McpCompletion({ ref: PROMPT_REF, argument: 'language' })
   languages(value: string, context: McpCompletionContext) {
-    return LANGUAGES.filter((language) => language.startsWith(value)).map((language) => (context.arguments.arg1 ? `${language}@${context.arguments.arg1}` : language));
+    return LANGUAGES.filter((language) => language.startsWith(value)).map((language) =>
+      context.arguments.arg1 ? `${language}@${context.arguments.arg1}` : language,
+    );
   }
 
   @McpCompletion({ ref: PROMPT_REF, argument: 'arg2' })
@@ -83,28 +94,36 @@ describe('completion/complete', () => {
       }
     }
     const app = await bootMcp([OnlyTools]);
-    const init = await app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, CONTEXT);
+    const init = await app
+      .get(McpDispatcher)
+      .dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, CONTEXT);
     expect((init as any).result.capabilities.completions).toBeUndefined();
     expect(await complete(app, { ref: PROMPT_REF, argument: { name: 'arg1', value: '' } })).toMatchObject({ error: { code: -32601 } });
   });
 
   it('declares completions, and calls the completer with the value and the context', async () => {
     const app = await bootMcp([Features, Completers]);
-    const init = await app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, CONTEXT);
+    const init = await app
+      .get(McpDispatcher)
+      .dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, CONTEXT);
     expect((init as any).result.capabilities.completions).toEqual({});
     expect(await complete(app, { ref: PROMPT_REF, argument: { name: 'language', value: 'go' } })).toEqual({
       jsonrpc: '2.0',
       id: 1,
       result: { completion: { values: ['go', 'golang'] } },
     });
-    expect((await complete(app, { ref: PROMPT_REF, argument: { name: 'language', value: 'py' }, context: { arguments: { arg1: 'x' } } })).result).toEqual({
+    expect(
+      (await complete(app, { ref: PROMPT_REF, argument: { name: 'language', value: 'py' }, context: { arguments: { arg1: 'x' } } })).result,
+    ).toEqual({
       completion: { values: ['python@x'] },
     });
   });
 
   it('answers an argument without a completer with no values (the conformance scenario)', async () => {
     const app = await bootMcp([Features, Completers]);
-    expect((await complete(app, { ref: PROMPT_REF, argument: { name: 'arg1', value: 'test' } })).result).toEqual({ completion: { values: [] } });
+    expect((await complete(app, { ref: PROMPT_REF, argument: { name: 'arg1', value: 'test' } })).result).toEqual({
+      completion: { values: [] },
+    });
   });
 
   it('cuts a long list to 100 values with hasMore and total', async () => {
@@ -116,8 +135,13 @@ describe('completion/complete', () => {
 
   it('completes template variables, by template or by a matching URI', async () => {
     const app = await bootMcp([Features, Completers]);
-    expect((await complete(app, { ref: TEMPLATE_REF, argument: { name: 'id', value: 'a' } })).result).toEqual({ completion: { values: ['a0', 'a1', 'a2'], total: 3, hasMore: false } });
-    expect((await complete(app, { ref: { type: 'ref/resource', uri: 'test://template/1/data' }, argument: { name: 'id', value: 'b' } })).result.completion.values).toEqual(['b0', 'b1', 'b2']);
+    expect((await complete(app, { ref: TEMPLATE_REF, argument: { name: 'id', value: 'a' } })).result).toEqual({
+      completion: { values: ['a0', 'a1', 'a2'], total: 3, hasMore: false },
+    });
+    expect(
+      (await complete(app, { ref: { type: 'ref/resource', uri: 'test://template/1/data' }, argument: { name: 'id', value: 'b' } })).result
+        .completion.values,
+    ).toEqual(['b0', 'b1', 'b2']);
   });
 
   it.each<[string, Record<string, unknown> | undefined]>([
@@ -145,7 +169,10 @@ describe('completion/complete', () => {
     const broken = await complete(app, { ref: PROMPT_REF, argument: { name: 'broken', value: '' } });
     expect(broken.error).toEqual({ code: -32603, message: 'Internal error' });
     expect(JSON.stringify(broken)).not.toContain('hunter2');
-    expect((await complete(app, { ref: PROMPT_REF, argument: { name: 'nonsense', value: '' } })).error).toEqual({ code: -32603, message: 'Internal error' });
+    expect((await complete(app, { ref: PROMPT_REF, argument: { name: 'nonsense', value: '' } })).error).toEqual({
+      code: -32603,
+      message: 'Internal error',
+    });
   });
 
   describe('boot errors', () => {
@@ -163,7 +190,11 @@ describe('completion/complete', () => {
     it.each<[string, Parameters<typeof McpCompletion>[0], string]>([
       ['an unknown prompt', { ref: { type: 'ref/prompt', name: 'nope' }, argument: 'arg1' }, 'prompt "nope"'],
       ['an undeclared prompt argument', { ref: PROMPT_REF, argument: 'zzz' }, 'only "arg1"'],
-      ['an unknown template', { ref: { type: 'ref/resource', uri: 'test://template/1/data' }, argument: 'id' }, 'resource template "test://template/1/data"'],
+      [
+        'an unknown template',
+        { ref: { type: 'ref/resource', uri: 'test://template/1/data' }, argument: 'id' },
+        'resource template "test://template/1/data"',
+      ],
       ['an undeclared variable', { ref: TEMPLATE_REF, argument: 'name' }, 'only "id"'],
       ['a fixed resource', { ref: { type: 'ref/resource', uri: 'test://static' }, argument: 'x' }, 'resource template "test://static"'],
       ['a bad ref type', { ref: { type: 'ref/tool', name: 'x' } as never, argument: 'x' }, 'ref'],

@@ -34,7 +34,8 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
       bindPayloadParam(method.prototype, method.methodName);
       // The same handler serves every argument the method completes (one ExternalContextCreator wrapper).
       const handler = createFeatureHandler<McpCompletionContext>(this.handlers, method.wrapper, method.methodName, method.site);
-      for (const options of list) this.registry.add({ ref: checkRef(method, options), argument: options.argument, site: method.site, handler });
+      for (const options of list)
+        this.registry.add({ ref: checkRef(method, options), argument: options.argument, site: method.site, handler });
     }
     // `completion/complete` is always served: prompts and templates also turn the capability on, and its
     // handler checks the capability per request.
@@ -52,7 +53,9 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
         );
       }
       if (!target.arguments.includes(completer.argument)) {
-        throw new McpConfigurationError(McpMessages.completionUnknownArgument(completer.site, describeRef(completer.ref), completer.argument, target.arguments));
+        throw new McpConfigurationError(
+          McpMessages.completionUnknownArgument(completer.site, describeRef(completer.ref), completer.argument, target.arguments),
+        );
       }
     }
   }
@@ -61,7 +64,9 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
 function checkRef({ site }: ProviderMethod, options: McpCompletionOptions): McpCompletionRef {
   const ref = options?.ref as Partial<Record<string, unknown>> | undefined;
   const argumentOk = typeof options?.argument === 'string' && options.argument !== '';
-  if (argumentOk && ref?.type === 'ref/prompt' && typeof ref.name === 'string' && ref.name !== '') return { type: 'ref/prompt', name: ref.name };
-  if (argumentOk && ref?.type === 'ref/resource' && typeof ref.uri === 'string' && ref.uri !== '') return { type: 'ref/resource', uri: ref.uri };
+  if (argumentOk && ref?.type === 'ref/prompt' && typeof ref.name === 'string' && ref.name !== '')
+    return { type: 'ref/prompt', name: ref.name };
+  if (argumentOk && ref?.type === 'ref/resource' && typeof ref.uri === 'string' && ref.uri !== '')
+    return { type: 'ref/resource', uri: ref.uri };
   throw new McpConfigurationError(McpMessages.invalidCompletionRef(site));
 }

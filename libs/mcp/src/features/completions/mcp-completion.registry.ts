@@ -17,7 +17,10 @@ export class McpCompletionRegistry {
   add(completer: McpCompletionDefinition): void {
     const key = completionKey(completer.ref, completer.argument);
     const existing = this.completers.get(key);
-    if (existing) throw new McpConfigurationError(McpMessages.duplicateCompletion(describeRef(completer.ref), completer.argument, existing.site, completer.site));
+    if (existing)
+      throw new McpConfigurationError(
+        McpMessages.duplicateCompletion(describeRef(completer.ref), completer.argument, existing.site, completer.site),
+      );
     this.completers.set(key, completer);
   }
 

@@ -1,15 +1,7 @@
 import 'reflect-metadata';
 import { Injectable, UseGuards, type CanActivate, type INestApplication } from '@nestjs/common';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import {
-  McpArgs,
-  McpConfigurationError,
-  McpContent,
-  McpContext,
-  McpPrompt,
-  McpProperty,
-  type McpPromptContext,
-} from '../../index.js';
+import { McpArgs, McpConfigurationError, McpContent, McpContext, McpPrompt, McpProperty, type McpPromptContext } from '../../index.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import { bootMcp, bootError, closeMcpApps } from '../../testing-kit/boot-mcp.js';
@@ -60,7 +52,12 @@ class Prompts {
     ],
   })
   withArguments(args: Record<string, string>, context: McpPromptContext) {
-    return [{ role: 'user' as const, content: `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}', arg3=${args.arg3 ?? '-'} (${context.promptName}, ${String(context.requestId)})` }];
+    return [
+      {
+        role: 'user' as const,
+        content: `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}', arg3=${args.arg3 ?? '-'} (${context.promptName}, ${String(context.requestId)})`,
+      },
+    ];
   }
 
   @McpPrompt({ description: 'Reviews code' })
@@ -85,7 +82,10 @@ class Prompts {
   @McpPrompt({ description: 'An embedded resource', arguments: [{ name: 'resourceUri', required: true }] })
   testPromptWithEmbeddedResource(args: { resourceUri: string }) {
     return [
-      { role: 'user' as const, content: McpContent.resource({ uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' }) },
+      {
+        role: 'user' as const,
+        content: McpContent.resource({ uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' }),
+      },
       { role: 'user' as const, content: 'Please process the embedded resource above.' },
     ];
   }
@@ -180,9 +180,18 @@ describe('prompts', () => {
     });
 
     it('passes declared arguments and the context; a string content becomes a text block', async () => {
-      const { result } = await rpc(app, 'prompts/get', { name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } });
+      const { result } = await rpc(app, 'prompts/get', {
+        name: 'test_prompt_with_arguments',
+        arguments: { arg1: 'testValue1', arg2: 'testValue2' },
+      });
       expect(result.messages).toEqual([
-        { role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='testValue1', arg2='testValue2', arg3=- (test_prompt_with_arguments, 7)" } },
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: "Prompt with arguments: arg1='testValue1', arg2='testValue2', arg3=- (test_prompt_with_arguments, 7)",
+          },
+        },
       ]);
     });
 
@@ -200,9 +209,18 @@ describe('prompts', () => {
     it('sends image and embedded resource content', async () => {
       const image = await rpc(app, 'prompts/get', { name: 'test_prompt_with_image' });
       expect(image.result.messages[0]).toEqual({ role: 'user', content: { type: 'image', data: PNG_BASE64, mimeType: 'image/png' } });
-      const embedded = await rpc(app, 'prompts/get', { name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } });
+      const embedded = await rpc(app, 'prompts/get', {
+        name: 'test_prompt_with_embedded_resource',
+        arguments: { resourceUri: 'test://example-resource' },
+      });
       expect(embedded.result.messages).toEqual([
-        { role: 'user', content: { type: 'resource', resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        {
+          role: 'user',
+          content: {
+            type: 'resource',
+            resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+          },
+        },
         { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
       ]);
     });

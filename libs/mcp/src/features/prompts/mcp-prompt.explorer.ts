@@ -57,7 +57,8 @@ export class McpPromptExplorer implements OnModuleInit {
       throw new McpConfigurationError(McpMessages.promptMissingDescription(site));
     }
     const name = options.name ?? methodNameToToolName(method.methodName);
-    if (typeof name !== 'string' || !MCP_TOOL_NAME_PATTERN.test(name)) throw new McpConfigurationError(McpMessages.invalidPromptName(site, String(name)));
+    if (typeof name !== 'string' || !MCP_TOOL_NAME_PATTERN.test(name))
+      throw new McpConfigurationError(McpMessages.invalidPromptName(site, String(name)));
 
     const argsType = this.argsTypeOf(method);
     if (argsType && options.arguments !== undefined) throw new McpConfigurationError(McpMessages.promptArgumentsTwice(site));
@@ -91,7 +92,8 @@ export class McpPromptExplorer implements OnModuleInit {
    */
   private argsTypeOf({ prototype, methodName }: ProviderMethod): DtoClass | undefined {
     const paramTypes = (Reflect.getMetadata('design:paramtypes', prototype, methodName) as unknown[] | undefined) ?? [];
-    const params = Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName) as Record<string, { index: number }> | undefined;
+    const params = Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName) as
+      Record<string, { index: number }> | undefined;
     const index = findParamIndex(params, McpParamType.ARGS);
     if (index !== undefined) {
       const type = paramTypes[index];
@@ -100,7 +102,12 @@ export class McpPromptExplorer implements OnModuleInit {
       return undefined;
     }
     const first = paramTypes[0];
-    if (typeof first !== 'function' || UNVALIDATABLE_TYPES.has(first) || (params && Object.values(params).some((param) => param.index === 0))) return undefined;
+    if (
+      typeof first !== 'function' ||
+      UNVALIDATABLE_TYPES.has(first) ||
+      (params && Object.values(params).some((param) => param.index === 0))
+    )
+      return undefined;
     return first as DtoClass;
   }
 }

@@ -44,7 +44,9 @@ export function checkPromptArguments(declared: readonly McpPromptArgument[], raw
   if (notStrings.length > 0) throw invalid(`argument values must be strings (${clientTextList(notStrings)})`, notStrings);
   const unknown = Object.keys(raw).filter((name) => !known.has(name));
   if (unknown.length > 0) throw invalid(`unknown argument(s) ${clientTextList(unknown)}`, unknown);
-  const missing = declared.filter((argument) => argument.required === true && !Object.hasOwn(raw, argument.name)).map((argument) => argument.name);
+  const missing = declared
+    .filter((argument) => argument.required === true && !Object.hasOwn(raw, argument.name))
+    .map((argument) => argument.name);
   if (missing.length > 0) throw invalid(`missing required argument(s) ${missing.join(', ')}`, missing);
   return raw as Record<string, string>;
 }

@@ -3,7 +3,9 @@ import { toGetPromptResult } from './prompt-messages.js';
 describe('toGetPromptResult', () => {
   it('accepts a string, an array of messages, or a result with a description', () => {
     expect(toGetPromptResult('hi')).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] });
-    expect(toGetPromptResult([{ role: 'assistant', content: 'ok' }])).toEqual({ messages: [{ role: 'assistant', content: { type: 'text', text: 'ok' } }] });
+    expect(toGetPromptResult([{ role: 'assistant', content: 'ok' }])).toEqual({
+      messages: [{ role: 'assistant', content: { type: 'text', text: 'ok' } }],
+    });
     expect(toGetPromptResult({ description: 'd', messages: [] })).toEqual({ description: 'd', messages: [] });
   });
 

@@ -12,7 +12,8 @@ import { McpPromptRegistry } from './mcp-prompt.registry.js';
 import { checkPromptArguments } from './prompt-arguments.js';
 import { toGetPromptResult } from './prompt-messages.js';
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * `prompts/get`: an unknown prompt, arguments that are not strings, unknown or missing required arguments,
@@ -33,8 +34,10 @@ export class PromptsGetHandler implements McpMethodHandler {
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {
     const { name, arguments: raw } = call.params;
-    if (typeof name !== 'string') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: prompts/get needs a prompt name');
-    if (raw !== undefined && raw !== null && !isPlainObject(raw)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
+    if (typeof name !== 'string')
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: prompts/get needs a prompt name');
+    if (raw !== undefined && raw !== null && !isPlainObject(raw))
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
     const prompt = this.registry.get(name);
     if (!prompt) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown prompt: ${clientText(name)}`);
 

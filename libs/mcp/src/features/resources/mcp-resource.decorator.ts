@@ -23,7 +23,8 @@ export const McpResource = (options: McpResourceOptions): MethodDecorator => Set
  * @McpResourceTemplate({ uriTemplate: 'app://users/{id}/profile', name: 'user-profile', mimeType: 'application/json' })
  * readProfile(@McpResourceParams() params: { id: string }) { return JSON.stringify(this.users.find(params.id)); }
  */
-export const McpResourceTemplate = (options: McpResourceTemplateOptions): MethodDecorator => SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options);
+export const McpResourceTemplate = (options: McpResourceTemplateOptions): MethodDecorator =>
+  SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options);
 
 /**
  * Injects the variables a resource template matched, URI-decoded (`{ id: '123' }`); `{}` for a fixed resource.

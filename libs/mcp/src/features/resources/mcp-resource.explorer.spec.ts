@@ -21,7 +21,12 @@ const CONTEXT: McpRequestContext = { transport: 'http', protocolVersion: '2025-1
 const SESSION: McpRequestContext = { ...CONTEXT, sessionId: 'session-1' };
 const SECRET = 'db password hunter2';
 
-async function rpc(app: INestApplication, method: string, params?: Record<string, unknown>, context: McpRequestContext = CONTEXT): Promise<any> {
+async function rpc(
+  app: INestApplication,
+  method: string,
+  params?: Record<string, unknown>,
+  context: McpRequestContext = CONTEXT,
+): Promise<any> {
   return app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: 1, method, ...(params && { params }) }, context);
 }
 
@@ -38,19 +43,36 @@ class DenyAll implements CanActivate {
 
 @Injectable()
 class Resources {
-  @McpResource({ uri: 'test://static-text', name: 'static-text', title: 'Static text', description: 'A text resource', mimeType: 'text/plain', size: 11 })
+  @McpResource({
+    uri: 'test://static-text',
+    name: 'static-text',
+    title: 'Static text',
+    description: 'A text resource',
+    mimeType: 'text/plain',
+    size: 11,
+  })
   text() {
     return 'hello world';
   }
 
-  @McpResource({ uri: 'test://static-binary', name: 'static-binary', mimeType: 'image/png', annotations: { audience: ['user'], priority: 0.5 } })
+  @McpResource({
+    uri: 'test://static-binary',
+    name: 'static-binary',
+    mimeType: 'image/png',
+    annotations: { audience: ['user'], priority: 0.5 },
+  })
   binary() {
     return PNG;
   }
 
   @McpResource({ uri: 'test://multi', name: 'multi' })
   multi(_params: Record<string, string>, context: McpResourceContext) {
-    return { contents: [{ uri: context.uri, text: 'main' }, { uri: `${context.uri}/part`, mimeType: 'application/json', text: '{}' }] };
+    return {
+      contents: [
+        { uri: context.uri, text: 'main' },
+        { uri: `${context.uri}/part`, mimeType: 'application/json', text: '{}' },
+      ],
+    };
   }
 
   @McpResource({ uri: 'test://template/fixed/data', name: 'fixed-beats-template' })
@@ -58,9 +80,20 @@ class Resources {
     return 'fixed';
   }
 
-  @McpResourceTemplate({ uriTemplate: 'test://template/{id}/data', name: 'template-data', description: 'Data by id', mimeType: 'application/json' })
+  @McpResourceTemplate({
+    uriTemplate: 'test://template/{id}/data',
+    name: 'template-data',
+    description: 'Data by id',
+    mimeType: 'application/json',
+  })
   templated(@McpResourceParams() params: { id: string }, @McpContext() context: McpResourceContext) {
-    return JSON.stringify({ id: params.id, uri: context.uri, template: context.uriTemplate, name: context.resourceName, requestId: context.requestId });
+    return JSON.stringify({
+      id: params.id,
+      uri: context.uri,
+      template: context.uriTemplate,
+      name: context.resourceName,
+      requestId: context.requestId,
+    });
   }
 
   @McpResourceTemplate({ uriTemplate: 'test://{kind}/{id}/data', name: 'generic' })
@@ -116,7 +149,13 @@ describe('resources', () => {
       const init = await rpc(app, 'initialize', { protocolVersion: '2025-11-25' });
       expect(init.result.capabilities.resources).toBeUndefined();
       expect(init.result.capabilities.completions).toBeUndefined();
-      for (const method of ['resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe', 'resources/unsubscribe']) {
+      for (const method of [
+        'resources/list',
+        'resources/templates/list',
+        'resources/read',
+        'resources/subscribe',
+        'resources/unsubscribe',
+      ]) {
         expect(await rpc(app, method, { uri: 'test://x' })).toMatchObject({ error: { code: -32601 } });
       }
     });
@@ -159,8 +198,20 @@ describe('resources', () => {
         'test://logged',
         'test://async',
       ]);
-      expect(list.result.resources[0]).toEqual({ uri: 'test://static-text', name: 'static-text', title: 'Static text', description: 'A text resource', mimeType: 'text/plain', size: 11 });
-      expect(list.result.resources[1]).toEqual({ uri: 'test://static-binary', name: 'static-binary', mimeType: 'image/png', annotations: { audience: ['user'], priority: 0.5 } });
+      expect(list.result.resources[0]).toEqual({
+        uri: 'test://static-text',
+        name: 'static-text',
+        title: 'Static text',
+        description: 'A text resource',
+        mimeType: 'text/plain',
+        size: 11,
+      });
+      expect(list.result.resources[1]).toEqual({
+        uri: 'test://static-binary',
+        name: 'static-binary',
+        mimeType: 'image/png',
+        annotations: { audience: ['user'], priority: 0.5 },
+      });
       const templates = await rpc(app, 'resources/templates/list');
       expect(templates.result).toEqual({
         resourceTemplates: [
@@ -188,7 +239,9 @@ describe('resources', () => {
       expect(uris).toHaveLength(9);
       const templates = await rpc(app, 'resources/templates/list');
       expect(templates.result.resourceTemplates).toHaveLength(3);
-      expect(await rpc(app, 'resources/templates/list', { cursor: templates.result.nextCursor })).toMatchObject({ result: { resourceTemplates: [{ name: 'missing' }] } });
+      expect(await rpc(app, 'resources/templates/list', { cursor: templates.result.nextCursor })).toMatchObject({
+        result: { resourceTemplates: [{ name: 'missing' }] },
+      });
       expect(await rpc(app, 'resources/list', { cursor: 'bogus' })).toMatchObject({ error: { code: -32602 } });
       expect(await rpc(app, 'resources/templates/list', { cursor: 7 })).toMatchObject({ error: { code: -32602 } });
     });
@@ -197,12 +250,17 @@ describe('resources', () => {
   describe('resources/read', () => {
     it('reads text, binary (base64 blob) and explicit contents', async () => {
       const app = await bootMcp([Resources]);
-      expect((await rpc(app, 'resources/read', { uri: 'test://static-text' })).result).toEqual({ contents: [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'hello world' }] });
+      expect((await rpc(app, 'resources/read', { uri: 'test://static-text' })).result).toEqual({
+        contents: [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'hello world' }],
+      });
       expect((await rpc(app, 'resources/read', { uri: 'test://static-binary' })).result).toEqual({
         contents: [{ uri: 'test://static-binary', mimeType: 'image/png', blob: PNG.toString('base64') }],
       });
       expect((await rpc(app, 'resources/read', { uri: 'test://multi' })).result).toEqual({
-        contents: [{ uri: 'test://multi', text: 'main' }, { uri: 'test://multi/part', mimeType: 'application/json', text: '{}' }],
+        contents: [
+          { uri: 'test://multi', text: 'main' },
+          { uri: 'test://multi/part', mimeType: 'application/json', text: '{}' },
+        ],
       });
       expect((await rpc(app, 'resources/read', { uri: 'test://async' })).result.contents[0].text).toBe('later');
     });
@@ -225,7 +283,9 @@ describe('resources', () => {
     it('tries fixed resources first, then templates in registration order', async () => {
       const app = await bootMcp([Resources]);
       expect((await rpc(app, 'resources/read', { uri: 'test://template/fixed/data' })).result.contents[0].text).toBe('fixed');
-      expect(JSON.parse((await rpc(app, 'resources/read', { uri: 'test://template/7/data' })).result.contents[0].text).name).toBe('template-data');
+      expect(JSON.parse((await rpc(app, 'resources/read', { uri: 'test://template/7/data' })).result.contents[0].text).name).toBe(
+        'template-data',
+      );
       expect((await rpc(app, 'resources/read', { uri: 'test://other/7/data' })).result.contents[0].text).toBe('other:7:generic');
     });
 
@@ -236,7 +296,9 @@ describe('resources', () => {
         id: 1,
         error: { code: -32002, message: 'Resource not found', data: { uri: 'test://nope' } },
       });
-      expect(await rpc(app, 'resources/read', { uri: 'test://missing/absent' })).toMatchObject({ error: { code: -32002, data: { uri: 'test://missing/absent' } } });
+      expect(await rpc(app, 'resources/read', { uri: 'test://missing/absent' })).toMatchObject({
+        error: { code: -32002, data: { uri: 'test://missing/absent' } },
+      });
       expect((await rpc(app, 'resources/read', { uri: 'test://missing/present' })).result.contents[0].text).toBe('present');
     });
 
@@ -264,7 +326,11 @@ describe('resources', () => {
 
     it('applies guards: a refusal is an error with the guard message, not a read', async () => {
       const app = await bootMcp([Resources, DenyAll]);
-      expect((await rpc(app, 'resources/read', { uri: 'test://guarded' })).error).toEqual({ code: -32000, message: 'Forbidden resource', data: { status: 403 } });
+      expect((await rpc(app, 'resources/read', { uri: 'test://guarded' })).error).toEqual({
+        code: -32000,
+        message: 'Forbidden resource',
+        data: { status: 403 },
+      });
     });
 
     it('gives the handler a context that logs and reports progress on the request channel', async () => {
@@ -276,7 +342,9 @@ describe('resources', () => {
           { jsonrpc: '2.0', id: 'r', method: 'resources/read', params: { uri: 'test://logged', _meta: { progressToken: 'p1' } } },
           { ...CONTEXT, send: (message) => sent.push(message) },
         );
-      expect((response as any).result.contents[0].text).toBe('log,principal,protocolVersion,reportProgress,requestId,resourceName,sessionId,signal,tenant,transport,uri');
+      expect((response as any).result.contents[0].text).toBe(
+        'log,principal,protocolVersion,reportProgress,requestId,resourceName,sessionId,signal,tenant,transport,uri',
+      );
       expect(sent).toEqual([
         { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'reading test://logged' } },
         { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p1', progress: 1, total: 1 } },
@@ -320,7 +388,11 @@ describe('resources', () => {
         ['session-1', { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://static-text' } }],
         ['session-1', { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://template/5/data' } }],
       ]);
-      expect(await rpc(app, 'resources/unsubscribe', { uri: 'test://static-text' }, SESSION)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+      expect(await rpc(app, 'resources/unsubscribe', { uri: 'test://static-text' }, SESSION)).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: {},
+      });
       expect(await rpc(app, 'resources/unsubscribe', { uri: 'test://static-text' }, SESSION)).toMatchObject({ result: {} });
       expect(notifier.resourceUpdated('test://static-text')).toBe(0);
     });
@@ -334,7 +406,9 @@ describe('resources', () => {
 
     it('refuses an unknown URI (-32002) and a missing uri (-32602)', async () => {
       const app = await bootMcp([Resources]);
-      expect(await rpc(app, 'resources/subscribe', { uri: 'test://nope' }, SESSION)).toMatchObject({ error: { code: -32002, data: { uri: 'test://nope' } } });
+      expect(await rpc(app, 'resources/subscribe', { uri: 'test://nope' }, SESSION)).toMatchObject({
+        error: { code: -32002, data: { uri: 'test://nope' } },
+      });
       expect(await rpc(app, 'resources/subscribe', {}, SESSION)).toMatchObject({ error: { code: -32602 } });
       expect(await rpc(app, 'resources/unsubscribe', { uri: 3 }, SESSION)).toMatchObject({ error: { code: -32602 } });
     });

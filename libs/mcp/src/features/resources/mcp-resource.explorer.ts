@@ -49,7 +49,8 @@ export class McpResourceExplorer implements OnModuleInit {
   private describeResource(method: ProviderMethod, options: McpResourceOptions): McpResourceDefinition {
     const { site } = method;
     checkName(site, '@McpResource()', options.name);
-    if (typeof options.uri === 'string' && /[{}]/.test(options.uri)) throw new McpConfigurationError(McpMessages.resourceUriLooksLikeTemplate(site, options.uri));
+    if (typeof options.uri === 'string' && /[{}]/.test(options.uri))
+      throw new McpConfigurationError(McpMessages.resourceUriLooksLikeTemplate(site, options.uri));
     if (!isAbsoluteUri(options.uri)) throw new McpConfigurationError(McpMessages.invalidResourceUri(site, options.uri));
     if (options.size !== undefined && (!Number.isInteger(options.size) || options.size < 0)) {
       throw new McpConfigurationError(McpMessages.invalidResourceSize(site, options.size));
@@ -75,16 +76,24 @@ export class McpResourceExplorer implements OnModuleInit {
     const { site } = method;
     checkName(site, '@McpResourceTemplate()', options.name);
     const { uriTemplate } = options;
-    if (typeof uriTemplate !== 'string') throw new McpConfigurationError(McpMessages.invalidResourceTemplate(site, uriTemplate, 'it must be a string'));
+    if (typeof uriTemplate !== 'string')
+      throw new McpConfigurationError(McpMessages.invalidResourceTemplate(site, uriTemplate, 'it must be a string'));
     let matcher;
     try {
       matcher = compileUriTemplate(uriTemplate);
     } catch (error) {
-      if (error instanceof UriTemplateError) throw new McpConfigurationError(McpMessages.invalidResourceTemplate(site, uriTemplate, error.message));
+      if (error instanceof UriTemplateError)
+        throw new McpConfigurationError(McpMessages.invalidResourceTemplate(site, uriTemplate, error.message));
       throw error;
     }
     if (!isAbsoluteUri(matcher.expand('x'))) {
-      throw new McpConfigurationError(McpMessages.invalidResourceTemplate(site, uriTemplate, "it does not expand to an absolute URI; start it with a scheme, e.g. 'app://items/{id}'"));
+      throw new McpConfigurationError(
+        McpMessages.invalidResourceTemplate(
+          site,
+          uriTemplate,
+          "it does not expand to an absolute URI; start it with a scheme, e.g. 'app://items/{id}'",
+        ),
+      );
     }
     bindPayloadParam(method.prototype, method.methodName);
     return {

@@ -54,7 +54,9 @@ export class McpResourceNotifier implements OnApplicationBootstrap, BeforeApplic
   resourceUpdated(uri: string): number {
     if (this.spansInstances) {
       this.bus.publish(RESOURCE_UPDATED_CHANNEL, { uri, origin: this.origin }).catch((error: unknown) => {
-        this.logger.warn(`The change of ${uri} reaches only this instance's subscribers: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.warn(
+          `The change of ${uri} reaches only this instance's subscribers: ${error instanceof Error ? error.message : String(error)}`,
+        );
       });
     }
     return this.deliver(uri);

@@ -10,7 +10,13 @@ function resource(uri: string, site = 'A#a'): McpResourceDefinition {
 }
 
 function template(uriTemplate: string, site = 'T#t', mimeType?: string): McpResourceTemplateDefinition {
-  return { uriTemplate, site, descriptor: { uriTemplate, name: site, ...(mimeType && { mimeType }) }, matcher: compileUriTemplate(uriTemplate), handler };
+  return {
+    uriTemplate,
+    site,
+    descriptor: { uriTemplate, name: site, ...(mimeType && { mimeType }) },
+    matcher: compileUriTemplate(uriTemplate),
+    handler,
+  };
 }
 
 describe('McpResourceRegistry', () => {
@@ -27,7 +33,11 @@ describe('McpResourceRegistry', () => {
     registry.addTemplate(template('test://users/{id}', 'Users#read', 'application/json'));
     registry.addResource(resource('test://users/me', 'Me#read'));
     expect(registry.resolve('test://users/me')).toMatchObject({ site: 'Me#read', variables: {} });
-    expect(registry.resolve('test://users/42')).toMatchObject({ site: 'Generic#read', uriTemplate: 'test://{kind}/{id}', variables: { kind: 'users', id: '42' } });
+    expect(registry.resolve('test://users/42')).toMatchObject({
+      site: 'Generic#read',
+      uriTemplate: 'test://{kind}/{id}',
+      variables: { kind: 'users', id: '42' },
+    });
     expect(registry.resolve('test://nope')).toBeUndefined();
     expect(registry.listTemplates().map((descriptor) => descriptor.uriTemplate)).toEqual(['test://{kind}/{id}', 'test://users/{id}']);
     expect(registry.getTemplate('test://users/{id}')?.site).toBe('Users#read');

@@ -32,7 +32,8 @@ export class McpResourceRegistry {
   /** Adds a template; the same template twice is a boot error naming both sites. */
   addTemplate(template: McpResourceTemplateDefinition): void {
     const existing = this.templates.get(template.uriTemplate);
-    if (existing) throw new McpConfigurationError(McpMessages.duplicateResourceTemplate(template.uriTemplate, existing.site, template.site));
+    if (existing)
+      throw new McpConfigurationError(McpMessages.duplicateResourceTemplate(template.uriTemplate, existing.site, template.site));
     this.templates.set(template.uriTemplate, template);
     this.templateDescriptors = [...this.templateDescriptors, template.descriptor];
   }

@@ -2,13 +2,17 @@ import { toReadResourceResult } from './resource-contents.js';
 
 describe('toReadResourceResult', () => {
   it('sends a string as text, with the declared mimeType', () => {
-    expect(toReadResourceResult('hello', 'test://a', 'text/plain')).toEqual({ contents: [{ uri: 'test://a', mimeType: 'text/plain', text: 'hello' }] });
+    expect(toReadResourceResult('hello', 'test://a', 'text/plain')).toEqual({
+      contents: [{ uri: 'test://a', mimeType: 'text/plain', text: 'hello' }],
+    });
     expect(toReadResourceResult('', 'test://a', undefined)).toEqual({ contents: [{ uri: 'test://a', text: '' }] });
   });
 
   it('sends a Buffer or Uint8Array as a base64 blob', () => {
     const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
-    expect(toReadResourceResult(bytes, 'test://png', 'image/png')).toEqual({ contents: [{ uri: 'test://png', mimeType: 'image/png', blob: 'iVBORw==' }] });
+    expect(toReadResourceResult(bytes, 'test://png', 'image/png')).toEqual({
+      contents: [{ uri: 'test://png', mimeType: 'image/png', blob: 'iVBORw==' }],
+    });
     expect(toReadResourceResult(Buffer.from('hi'), 'test://b', undefined)).toEqual({ contents: [{ uri: 'test://b', blob: 'aGk=' }] });
   });
 

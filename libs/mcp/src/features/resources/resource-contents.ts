@@ -21,7 +21,8 @@ export type McpResourceValue =
   | Uint8Array
   | { contents: Array<McpResourceContents | { uri: string; mimeType?: string; blob: Uint8Array; _meta?: Record<string, unknown> }> };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Turns a resource method's return value into the `resources/read` result, or undefined when the value is

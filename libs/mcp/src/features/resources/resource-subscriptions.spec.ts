@@ -64,7 +64,8 @@ describe('McpResourceSubscriptions', () => {
   it(`refuses more than ${MAX_SUBSCRIPTIONS_PER_SUBSCRIBER} URIs per subscriber, but re-subscribing is fine`, () => {
     const subscriptions = new McpResourceSubscriptions(sessions() as unknown as McpSessionService);
     const one = recorder('s1');
-    for (let index = 0; index < MAX_SUBSCRIPTIONS_PER_SUBSCRIBER; index++) expect(subscriptions.subscribe(`test://r/${index}`, one)).toBe(true);
+    for (let index = 0; index < MAX_SUBSCRIPTIONS_PER_SUBSCRIBER; index++)
+      expect(subscriptions.subscribe(`test://r/${index}`, one)).toBe(true);
     expect(subscriptions.subscribe('test://one-too-many', one)).toBe(false);
     expect(subscriptions.subscribe('test://r/0', one)).toBe(true);
     expect(subscriptions.subscribe('test://one-too-many', recorder('s2'))).toBe(true);
@@ -83,7 +84,10 @@ describe('subscriberFor', () => {
   beforeEach(() => sent.splice(0));
 
   it('over Streamable HTTP, delivers on the session GET stream through the session streams', () => {
-    const subscriber = subscriberFor({ transport: 'http', protocolVersion: '2025-11-25', sessionId: 'open', send: () => undefined }, streams)!;
+    const subscriber = subscriberFor(
+      { transport: 'http', protocolVersion: '2025-11-25', sessionId: 'open', send: () => undefined },
+      streams,
+    )!;
     expect(subscriber.key).toBe('http:open');
     expect(subscriber.deliver(UPDATED)).toBe(true);
     expect(sent).toEqual([['open', UPDATED]]);
@@ -99,14 +103,17 @@ describe('subscriberFor', () => {
     ['stdio', 'stdio', { cancellationScope: 'stdio' }, 'stdio:stdio'],
   ])('over %s, delivers on the connection', (_label, transport, extra, key) => {
     const written: JsonRpcMessage[] = [];
-    const subscriber = subscriberFor({ transport, protocolVersion: '2024-11-05', ...extra, send: (message) => written.push(message) }, streams)!;
+    const subscriber = subscriberFor(
+      { transport, protocolVersion: '2024-11-05', ...extra, send: (message) => written.push(message) },
+      streams,
+    )!;
     expect(subscriber.key).toBe(key);
     expect(subscriber.deliver(UPDATED)).toBe(true);
     expect(written).toEqual([UPDATED]);
     expect(sent).toEqual([]);
   });
 
-  it('forgets a session\'s subscriptions when the session ends', () => {
+  it("forgets a session's subscriptions when the session ends", () => {
     const ended = sessions();
     const subscriptions = new McpResourceSubscriptions(ended as unknown as McpSessionService);
     const http = recorder('http:s1');

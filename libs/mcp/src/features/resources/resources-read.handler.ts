@@ -32,7 +32,12 @@ export class ResourcesReadHandler implements McpMethodHandler {
     const match = this.registry.resolve(uri);
     if (!match) throw resourceNotFound(uri);
     const value = await withHandlerContext(call, async (base) => {
-      const context: McpResourceContext = { ...base, uri, resourceName: match.name, ...(match.uriTemplate !== undefined && { uriTemplate: match.uriTemplate }) };
+      const context: McpResourceContext = {
+        ...base,
+        uri,
+        resourceName: match.name,
+        ...(match.uriTemplate !== undefined && { uriTemplate: match.uriTemplate }),
+      };
       try {
         return await match.handler(match.variables, context);
       } catch (error) {

@@ -34,7 +34,10 @@ export class ResourcesSubscribeHandler implements McpMethodHandler {
     if (!this.registry.resolve(uri)) throw resourceNotFound(uri);
     const subscriber = subscriberFor(context, this.streams);
     if (subscriber && !this.subscriptions.subscribe(uri, subscriber)) {
-      throw new McpProtocolError(JsonRpcErrorCode.INVALID_REQUEST, `Invalid Request: a session may watch at most ${MAX_SUBSCRIPTIONS_PER_SUBSCRIBER} resources`);
+      throw new McpProtocolError(
+        JsonRpcErrorCode.INVALID_REQUEST,
+        `Invalid Request: a session may watch at most ${MAX_SUBSCRIPTIONS_PER_SUBSCRIBER} resources`,
+      );
     }
     return {};
   }

@@ -72,11 +72,25 @@ describe('compileUriTemplate', () => {
 });
 
 describe('isAbsoluteUri', () => {
-  it.each(['test://static-text', 'file:///notes/today.md', 'https://example.com/a?b=c', 'urn:isbn:0451450523', 'app://config'])('accepts %s', (uri) => {
-    expect(isAbsoluteUri(uri)).toBe(true);
-  });
+  it.each(['test://static-text', 'file:///notes/today.md', 'https://example.com/a?b=c', 'urn:isbn:0451450523', 'app://config'])(
+    'accepts %s',
+    (uri) => {
+      expect(isAbsoluteUri(uri)).toBe(true);
+    },
+  );
 
-  it.each(['', 'static-text', '/absolute/path', '//host/path', 'test:', '1abc://x', 'test://with space', 'test://tab\there', 42, undefined])('rejects %j', (uri) => {
+  it.each([
+    '',
+    'static-text',
+    '/absolute/path',
+    '//host/path',
+    'test:',
+    '1abc://x',
+    'test://with space',
+    'test://tab\there',
+    42,
+    undefined,
+  ])('rejects %j', (uri) => {
     expect(isAbsoluteUri(uri)).toBe(false);
   });
 });

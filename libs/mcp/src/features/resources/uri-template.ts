@@ -77,8 +77,10 @@ export function compileUriTemplate(template: string): CompiledUriTemplate {
 
 function checkVariable(expression: string, name: string, seen: readonly string[]): void {
   if (name === '') throw new UriTemplateError(`"{${expression}}" names no variable`);
-  if (OTHER_OPERATORS.test(name)) throw new UriTemplateError(`operator "${name[0]}" in "{${expression}}" is not supported; use {name} or {+name}`);
-  if (/[,*:]/.test(name)) throw new UriTemplateError(`"{${expression}}" is not supported; use one variable per expression, without modifiers`);
+  if (OTHER_OPERATORS.test(name))
+    throw new UriTemplateError(`operator "${name[0]}" in "{${expression}}" is not supported; use {name} or {+name}`);
+  if (/[,*:]/.test(name))
+    throw new UriTemplateError(`"{${expression}}" is not supported; use one variable per expression, without modifiers`);
   if (!VARIABLE_NAME.test(name)) throw new UriTemplateError(`"${name}" is not a variable name (letters, digits and "_", dot-separated)`);
   if (seen.includes(name)) throw new UriTemplateError(`variable "${name}" appears twice`);
 }

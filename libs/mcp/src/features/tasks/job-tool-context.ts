@@ -7,7 +7,11 @@ import type { McpJobSubmission } from '../../jobs/job.record.js';
  * (what polls and `tasks/get` report), and an AbortSignal fired by cancellation or the tool's timeout. There is
  * no client connection behind a job, so it cannot talk to the client.
  */
-export function createJobToolContext(submission: McpJobSubmission, signal: AbortSignal, onProgress: (progress: number, total?: number, message?: string) => void): McpToolContext {
+export function createJobToolContext(
+  submission: McpJobSubmission,
+  signal: AbortSignal,
+  onProgress: (progress: number, total?: number, message?: string) => void,
+): McpToolContext {
   const unreachable = async (): Promise<never> => {
     throw new McpToolError('CLIENT_UNREACHABLE', 'A background job cannot send requests to the client');
   };

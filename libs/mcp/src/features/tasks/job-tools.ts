@@ -16,10 +16,19 @@ export interface McpJobToolsSource {
 
 /** The built-in tools that poll and cancel jobs (`get_job_status`, `cancel_job`), added when a tool runs as a job. */
 export function jobTools(source: McpJobToolsSource, schemas: DtoSchemaFactory, timeoutMs: number): McpToolDefinition[] {
-  const tool = (name: string, description: string, handler: (args: JobIdDto, context: McpToolContext) => Promise<unknown>): McpToolDefinition => ({
+  const tool = (
+    name: string,
+    description: string,
+    handler: (args: JobIdDto, context: McpToolContext) => Promise<unknown>,
+  ): McpToolDefinition => ({
     name,
     site: `McpModule#${name}`,
-    descriptor: { name, description, inputSchema: schemas.forClass(JobIdDto), annotations: { readOnlyHint: name === 'get_job_status', openWorldHint: false } },
+    descriptor: {
+      name,
+      description,
+      inputSchema: schemas.forClass(JobIdDto),
+      annotations: { readOnlyHint: name === 'get_job_status', openWorldHint: false },
+    },
     argsType: JobIdDto,
     timeoutMs,
     scopes: [],
@@ -32,9 +41,13 @@ export function jobTools(source: McpJobToolsSource, schemas: DtoSchemaFactory, t
     return record;
   };
   return [
-    tool('get_job_status', 'Status of a job started by a long-running tool: pending (with progress) until it ends, then its result.', async (args, context) => {
-      return new McpRawResult(source.statusResult(await found(context.tenant, args.job_id)));
-    }),
+    tool(
+      'get_job_status',
+      'Status of a job started by a long-running tool: pending (with progress) until it ends, then its result.',
+      async (args, context) => {
+        return new McpRawResult(source.statusResult(await found(context.tenant, args.job_id)));
+      },
+    ),
     tool('cancel_job', 'Cancels a pending job; a finished job is left as it is.', async (args, context) => {
       const record = (await source.cancelJob(context.tenant, args.job_id)) ?? (await found(context.tenant, args.job_id));
       return new McpRawResult(source.statusResult(record));

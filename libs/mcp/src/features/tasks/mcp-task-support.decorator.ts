@@ -32,4 +32,5 @@ export interface McpTaskSupportOptions {
  * @McpTaskSupport({ required: true, inputFirst: true })
  * async deleteFile(@McpArgs() args: DeleteFileDto, @McpContext() context: McpToolContext) { ... }
  */
-export const McpTaskSupport = (options: McpTaskSupportOptions = {}): MethodDecorator => SetMetadata(MCP_TASK_SUPPORT_METADATA, { ...options });
+export const McpTaskSupport = (options: McpTaskSupportOptions = {}): MethodDecorator =>
+  SetMetadata(MCP_TASK_SUPPORT_METADATA, { ...options });

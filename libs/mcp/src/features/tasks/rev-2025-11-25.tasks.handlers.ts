@@ -48,7 +48,8 @@ export class McpTaskHandlers {
 
   async cancel(call: McpCall): Promise<Record<string, unknown>> {
     const record = await this.task(call);
-    if (isFinal(record.status)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Task ${record.id} is already ${taskOf(record).status}`);
+    if (isFinal(record.status))
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Task ${record.id} is already ${taskOf(record).status}`);
     return taskOf((await this.jobs.cancelJob(record.tenant, record.id)) ?? record);
   }
 

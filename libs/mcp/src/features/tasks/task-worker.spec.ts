@@ -21,13 +21,18 @@ const confirmTool: McpToolDefinition = {
   timeoutMs: 5_000,
   job: {},
   scopes: [],
-  handler: async (_args, context: McpToolContext) => ({ answer: await context.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } }) }),
+  handler: async (_args, context: McpToolContext) => ({
+    answer: await context.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } }),
+  }),
 };
 
 describe('McpTaskWorker (revision-neutral: a task talks to its client only through the channel its revision hands over)', () => {
   let store: McpMemoryStore;
   let jobs: McpJobStore;
-  const registry = { hasJobs: true, get: (name: string) => (name === confirmTool.name ? confirmTool : undefined) } as unknown as McpToolRegistry;
+  const registry = {
+    hasJobs: true,
+    get: (name: string) => (name === confirmTool.name ? confirmTool : undefined),
+  } as unknown as McpToolRegistry;
 
   beforeEach(() => {
     store = new McpMemoryStore();
@@ -73,7 +78,10 @@ describe('McpTaskWorker (revision-neutral: a task talks to its client only throu
     worker.signal(submission.jobId, 'wake');
     await done;
     expect(settled).toHaveLength(1);
-    expect(settled[0].result?.structuredContent).toMatchObject({ status: 'success', data: { answer: { action: 'accept', content: { via: 'elicitation/create' } } } });
+    expect(settled[0].result?.structuredContent).toMatchObject({
+      status: 'success',
+      data: { answer: { action: 'accept', content: { via: 'elicitation/create' } } },
+    });
     // The worker itself records nothing for a task: the channel did (or chose not to).
     expect((await jobs.get('acme', submission.jobId))?.status).toBe('pending');
   });

@@ -123,11 +123,19 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
         const job = input.record();
         if (!job) return void input.onUntracked?.();
         const { progress, total, message: text } = message.params as { progress?: number; total?: number; message?: string };
-        void this.jobs.update(input.tenant, job.id, { progress, total, ...(text !== undefined && { message: text }) }).catch(() => undefined);
+        void this.jobs
+          .update(input.tenant, job.id, { progress, total, ...(text !== undefined && { message: text }) })
+          .catch(() => undefined);
       },
     };
     // Progress needs a token to be reported at all; a task has no stream, so any token does.
-    return createToolContext({ requestId: input.requestId, toolName: input.tool.name, progressToken: 'task', request, signal: input.signal }).context;
+    return createToolContext({
+      requestId: input.requestId,
+      toolName: input.tool.name,
+      progressToken: 'task',
+      request,
+      signal: input.signal,
+    }).context;
   }
 
   private apply(jobId: string, signal: 'abort' | 'wake'): boolean {

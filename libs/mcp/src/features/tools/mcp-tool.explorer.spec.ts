@@ -26,12 +26,19 @@ function descriptors(app: INestApplication): readonly McpToolDescriptor[] {
 
 function descriptor(app: INestApplication, name: string): McpToolDescriptor {
   const found = descriptors(app).find((tool) => tool.name === name);
-  if (!found) throw new Error(`no tool ${name}; have ${descriptors(app).map((tool) => tool.name).join(', ')}`);
+  if (!found)
+    throw new Error(
+      `no tool ${name}; have ${descriptors(app)
+        .map((tool) => tool.name)
+        .join(', ')}`,
+    );
   return found;
 }
 
 async function callTool(app: INestApplication, name: string, args: Record<string, unknown> = {}, id: number | string = 1) {
-  const response = await app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, REQUEST_CONTEXT);
+  const response = await app
+    .get(McpDispatcher)
+    .dispatch({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, REQUEST_CONTEXT);
   if (!response || !('result' in response)) throw new Error(`tools/call ${name} failed: ${JSON.stringify(response)}`);
   return response.result as { structuredContent: { status: string; data?: unknown; error?: unknown }; isError: boolean };
 }
@@ -122,12 +129,19 @@ describe('McpToolExplorer', () => {
     it('finds tools of a provider in a separately imported feature module', async () => {
       const app = await bootMcp([], { imports: [FeatureModule] });
       expect(descriptors(app).map((tool) => tool.name)).toEqual(['feature_tool']);
-      expect(await callTool(app, 'feature_tool')).toMatchObject({ isError: false, structuredContent: { status: 'success', data: 'feature' } });
+      expect(await callTool(app, 'feature_tool')).toMatchObject({
+        isError: false,
+        structuredContent: { status: 'success', data: 'feature' },
+      });
     });
 
     it('finds tools in transitively imported modules, next to root providers', async () => {
       const app = await bootMcp([WeatherTools], { imports: [OuterModule, FeatureModule] });
-      expect(descriptors(app).map((tool) => tool.name).sort()).toEqual(['deep_tool', 'feature_tool', 'fetch_http_status', 'forecast-v2', 'get_weather', 'say_hello']);
+      expect(
+        descriptors(app)
+          .map((tool) => tool.name)
+          .sort(),
+      ).toEqual(['deep_tool', 'feature_tool', 'fetch_http_status', 'forecast-v2', 'get_weather', 'say_hello']);
     });
 
     it('boots with no tools at all', async () => {
@@ -148,7 +162,13 @@ describe('McpToolExplorer', () => {
       const app = await bootMcp([WeatherTools]);
       const forecast = descriptor(app, 'forecast-v2');
       expect(forecast.title).toBe('Forecast (v2)');
-      expect(forecast.annotations).toEqual({ readOnlyHint: true, openWorldHint: false, destructiveHint: false, idempotentHint: true, title: 'Forecast annotation' });
+      expect(forecast.annotations).toEqual({
+        readOnlyHint: true,
+        openWorldHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        title: 'Forecast annotation',
+      });
       expect(descriptors(app).some((tool) => tool.name === 'get_forecast')).toBe(false);
     });
 
@@ -187,8 +207,14 @@ describe('McpToolExplorer', () => {
       const app = await bootMcp([WeatherTools]);
       expect(descriptor(app, 'forecast-v2').inputSchema).toEqual(weatherSchema);
       // ...and passes the validated arguments to it
-      expect(await callTool(app, 'forecast-v2', { city: 'Paris', days: 3 })).toMatchObject({ isError: false, structuredContent: { data: { city: 'Paris', days: 3 } } });
-      expect(await callTool(app, 'forecast-v2', { city: 3 })).toMatchObject({ isError: true, structuredContent: { error: { code: 'VALIDATION_ERROR', fields: ['city'] } } });
+      expect(await callTool(app, 'forecast-v2', { city: 'Paris', days: 3 })).toMatchObject({
+        isError: false,
+        structuredContent: { data: { city: 'Paris', days: 3 } },
+      });
+      expect(await callTool(app, 'forecast-v2', { city: 3 })).toMatchObject({
+        isError: true,
+        structuredContent: { error: { code: 'VALIDATION_ERROR', fields: ['city'] } },
+      });
     });
 
     it('takes an undecorated first DTO parameter even when a later parameter is @McpContext()', async () => {
@@ -201,7 +227,10 @@ describe('McpToolExplorer', () => {
       }
       const app = await bootMcp([MixedTools]);
       expect(descriptor(app, 'mixed').inputSchema).toEqual(weatherSchema);
-      expect(await callTool(app, 'mixed', { city: 'Oslo' })).toMatchObject({ isError: false, structuredContent: { data: { city: 'Oslo', tool: 'mixed' } } });
+      expect(await callTool(app, 'mixed', { city: 'Oslo' })).toMatchObject({
+        isError: false,
+        structuredContent: { data: { city: 'Oslo', tool: 'mixed' } },
+      });
     });
 
     it('does not take a primitive or interface-typed undecorated first parameter as the DTO', async () => {
@@ -237,7 +266,12 @@ describe('McpToolExplorer', () => {
       const app = await bootMcp([OutputTools]);
       const schema = descriptor(app, 'with_output').outputSchema as { properties: { status: unknown; data: unknown } };
       expect(schema.properties.status).toEqual({ type: 'string', enum: ['success', 'error'] });
-      expect(schema.properties.data).toEqual({ type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false });
+      expect(schema.properties.data).toEqual({
+        type: 'object',
+        properties: { summary: { type: 'string' } },
+        required: ['summary'],
+        additionalProperties: false,
+      });
     });
   });
 
@@ -448,27 +482,42 @@ describe('McpToolExplorer', () => {
     });
 
     it('rejects an async factory that returns no options', async () => {
-      const error = await bootError(() => bootMcp([], { mcp: McpModule.forRootAsync({ useFactory: () => undefined as unknown as McpModuleOptions }) }));
+      const error = await bootError(() =>
+        bootMcp([], { mcp: McpModule.forRootAsync({ useFactory: () => undefined as unknown as McpModuleOptions }) }),
+      );
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('"options"');
     });
 
     it('accepts a valid set of options', async () => {
       const app = await bootMcp([WeatherTools], {
-        mcp: McpModule.forRoot({ name: 'my-server_1', version: '2.0.0', pageSize: 3, path: 'api/mcp/', publicUrl: 'https://example.com/base/', sessions: { mode: 'stateless' } }),
+        mcp: McpModule.forRoot({
+          name: 'my-server_1',
+          version: '2.0.0',
+          pageSize: 3,
+          path: 'api/mcp/',
+          publicUrl: 'https://example.com/base/',
+          sessions: { mode: 'stateless' },
+        }),
       });
       expect(app.get(McpToolRegistry).size).toBe(4);
     });
 
     it('forRootAsync({ useFactory }) works', async () => {
-      const app = await bootMcp([WeatherTools], { mcp: McpModule.forRootAsync({ useFactory: () => ({ name: 'async-server', version: '3.1.4' }) }) });
+      const app = await bootMcp([WeatherTools], {
+        mcp: McpModule.forRootAsync({ useFactory: () => ({ name: 'async-server', version: '3.1.4' }) }),
+      });
       expect(app.get(McpToolRegistry).size).toBe(4);
-      const response = await app.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, REQUEST_CONTEXT);
+      const response = await app
+        .get(McpDispatcher)
+        .dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, REQUEST_CONTEXT);
       expect(response).toMatchObject({ result: { serverInfo: { name: 'async-server', version: '3.1.4' } } });
     });
 
     it('forRootAsync checks the options the factory returns', async () => {
-      const error = await bootError(() => bootMcp([], { mcp: McpModule.forRootAsync({ useFactory: async () => ({ name: 'bad name', version: '1' }) }) }));
+      const error = await bootError(() =>
+        bootMcp([], { mcp: McpModule.forRootAsync({ useFactory: async () => ({ name: 'bad name', version: '1' }) }) }),
+      );
       expect(error).toBeInstanceOf(McpConfigurationError);
       expect(error.message).toContain('"name"');
     });
@@ -487,7 +536,12 @@ describe('McpToolExplorer', () => {
     });
 
     it('survives a provider whose instance has a null prototype', async () => {
-      const app = await bootMcp([{ provide: 'NULL_PROTO', useValue: Object.create(null) }, { provide: 'NULL_VALUE', useValue: null }, { provide: 'NUMBER', useValue: 42 }, FeatureTools]);
+      const app = await bootMcp([
+        { provide: 'NULL_PROTO', useValue: Object.create(null) },
+        { provide: 'NULL_VALUE', useValue: null },
+        { provide: 'NUMBER', useValue: 42 },
+        FeatureTools,
+      ]);
       expect(descriptors(app).map((tool) => tool.name)).toEqual(['feature_tool']);
     });
 
@@ -509,8 +563,14 @@ describe('McpToolExplorer', () => {
       expect(created).toBe(0);
       const first = await callTool(app, 'who_am_i', {}, 'r1');
       const second = await callTool(app, 'who_am_i', {}, 'r2');
-      expect(first).toMatchObject({ isError: false, structuredContent: { status: 'success', data: { instance: 1, requestTool: 'who_am_i', requestId: 'r1' } } });
-      expect(second).toMatchObject({ isError: false, structuredContent: { status: 'success', data: { instance: 2, requestTool: 'who_am_i', requestId: 'r2' } } });
+      expect(first).toMatchObject({
+        isError: false,
+        structuredContent: { status: 'success', data: { instance: 1, requestTool: 'who_am_i', requestId: 'r1' } },
+      });
+      expect(second).toMatchObject({
+        isError: false,
+        structuredContent: { status: 'success', data: { instance: 2, requestTool: 'who_am_i', requestId: 'r2' } },
+      });
       expect(created).toBe(2);
     });
 
@@ -572,7 +632,9 @@ describe('McpToolExplorer', () => {
       expect(descriptors(appA).map((tool) => tool.name)).toEqual(['only_in_a']);
       expect(descriptors(appB).map((tool) => tool.name)).toEqual(['only_in_b']);
       expect(appA.get(McpToolRegistry)).not.toBe(appB.get(McpToolRegistry));
-      const crossCall = await appA.get(McpDispatcher).dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'only_in_b' } }, REQUEST_CONTEXT);
+      const crossCall = await appA
+        .get(McpDispatcher)
+        .dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'only_in_b' } }, REQUEST_CONTEXT);
       expect(crossCall).toMatchObject({ error: { code: -32602 } });
     });
 

@@ -64,13 +64,18 @@ export class McpToolExplorer implements OnModuleInit {
       ...(options.title !== undefined && { title: options.title }),
       description: options.description,
       inputSchema: raw?.schema ?? this.schemas.forClass(argsType),
-      ...(options.output && { outputSchema: envelopeOutputSchema(this.schemas.forClass(options.output), { pending: Boolean(options.job) }) }),
+      ...(options.output && {
+        outputSchema: envelopeOutputSchema(this.schemas.forClass(options.output), { pending: Boolean(options.job) }),
+      }),
       ...(options.annotations && { annotations: { ...options.annotations } }),
       ...(options.job && { execution: { taskSupport: 'optional' as const } }),
     };
     const job = options.job ? { estimatedSeconds: typeof options.job === 'object' ? options.job.estimatedSeconds : undefined } : undefined;
     const idempotencyKey = options.idempotencyKey;
-    if (idempotencyKey !== undefined && !(idempotencyKey in ((descriptor.inputSchema.properties as Record<string, unknown> | undefined) ?? {}))) {
+    if (
+      idempotencyKey !== undefined &&
+      !(idempotencyKey in ((descriptor.inputSchema.properties as Record<string, unknown> | undefined) ?? {}))
+    ) {
       throw new McpConfigurationError(McpMessages.unknownIdempotencyKey(site, idempotencyKey));
     }
     const scopes = options.scopes ?? [];
@@ -129,7 +134,12 @@ export class McpToolExplorer implements OnModuleInit {
     }
     const first = paramTypes[0];
     const params = this.accessor.getParams(prototype, methodName);
-    if (typeof first !== 'function' || UNVALIDATABLE_TYPES.has(first) || (params && Object.values(params).some((param) => param.index === 0))) return undefined;
+    if (
+      typeof first !== 'function' ||
+      UNVALIDATABLE_TYPES.has(first) ||
+      (params && Object.values(params).some((param) => param.index === 0))
+    )
+      return undefined;
     bindPayloadParam(prototype, methodName);
     return first as DtoClass;
   }

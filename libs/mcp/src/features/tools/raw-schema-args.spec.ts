@@ -19,16 +19,24 @@ describe('a tool with a hand-written inputSchema', () => {
   it('gets its plain arguments in an undecorated first parameter beside @McpContext()', async () => {
     const app = await bootMcp([RawSchemaTools], { options: { name: 'raw' } });
     try {
-      const answer = await app.get(McpDispatcher).dispatch(
-        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
-        { transport: 'http', protocolVersion: '2025-11-25' },
-      );
-      expect(answer).toMatchObject({ result: { structuredContent: { status: 'success', data: { args: { text: 'hi' }, tool: 'echo' } }, isError: false } });
-      const invalid = await app.get(McpDispatcher).dispatch(
-        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 3 } } },
-        { transport: 'http', protocolVersion: '2025-11-25' },
-      );
-      expect(invalid).toMatchObject({ result: { isError: true, structuredContent: { error: { code: 'VALIDATION_ERROR', fields: ['text'] } } } });
+      const answer = await app
+        .get(McpDispatcher)
+        .dispatch(
+          { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
+          { transport: 'http', protocolVersion: '2025-11-25' },
+        );
+      expect(answer).toMatchObject({
+        result: { structuredContent: { status: 'success', data: { args: { text: 'hi' }, tool: 'echo' } }, isError: false },
+      });
+      const invalid = await app
+        .get(McpDispatcher)
+        .dispatch(
+          { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 3 } } },
+          { transport: 'http', protocolVersion: '2025-11-25' },
+        );
+      expect(invalid).toMatchObject({
+        result: { isError: true, structuredContent: { error: { code: 'VALIDATION_ERROR', fields: ['text'] } } },
+      });
     } finally {
       await closeMcpApps();
     }

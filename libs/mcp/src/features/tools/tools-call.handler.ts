@@ -34,7 +34,8 @@ export class ToolsCallHandler implements McpMethodHandler {
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {
     const { name, arguments: rawArgs, _meta: meta } = call.params;
-    if (typeof name !== 'string') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: tools/call needs a tool name');
+    if (typeof name !== 'string')
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: tools/call needs a tool name');
     if (rawArgs !== undefined && rawArgs !== null && !isPlainObject(rawArgs)) {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
     }

@@ -15,7 +15,11 @@ export function classifyHttpPost(request: Request, body: unknown): EraClaim {
     message: body,
     channelRevision: protocolVersion,
     pinned: false,
-    headers: { protocolVersion, method: optional(headerOf(request, Rev20260728Header.method)), name: headerOf(request, Rev20260728Header.name) },
+    headers: {
+      protocolVersion,
+      method: optional(headerOf(request, Rev20260728Header.method)),
+      name: headerOf(request, Rev20260728Header.name),
+    },
   };
 }
 

@@ -69,7 +69,11 @@ export class McpHttpRev20260728Handler {
   /** `subscriptions/listen`: an SSE stream that starts with the acknowledgement and stays open. */
   private listen(request: Request, response: Response, rpc: JsonRpcRequest, envelope: McpRev20260728Envelope): void {
     const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
-    if (!this.hub.hasRoomFor(tenant)) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { id: rpc.id, retryAfterMs: STREAM_RETRY_AFTER_MS });
+    if (!this.hub.hasRoomFor(tenant))
+      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', {
+        id: rpc.id,
+        retryAfterMs: STREAM_RETRY_AFTER_MS,
+      });
     let handle: ListenHandle | undefined;
     let writer: SseWriter | undefined;
     const stream = (): SseWriter => {

@@ -38,7 +38,8 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
     @Get()
     async get(@Req() request: Request, @Res() response: Response): Promise<void> {
       if (await this.transport.handleGet(request, response)) return;
-      if (paths.ssePath !== false && /text\/event-stream/i.test(request.headers.accept ?? '')) return this.sse.open(request, response, paths.path);
+      if (paths.ssePath !== false && /text\/event-stream/i.test(request.headers.accept ?? ''))
+        return this.sse.open(request, response, paths.path);
       sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required for a GET stream');
     }
 
@@ -46,7 +47,10 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
     @Get('jobs/:jobId')
     async job(@Param('jobId') jobId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
       const record = await this.jobs.find(principalOf(request)?.tenant ?? DEFAULT_TENANT, jobId);
-      if (!record) return sendHttpError(response, 404, 'Job not found', { data: { status: 'error', error: { code: 'JOB_NOT_FOUND', message: 'Job not found', retryable: false } } });
+      if (!record)
+        return sendHttpError(response, 404, 'Job not found', {
+          data: { status: 'error', error: { code: 'JOB_NOT_FOUND', message: 'Job not found', retryable: false } },
+        });
       response.setHeader('Cache-Control', 'no-store');
       response.json(this.jobs.statusEnvelope(record));
     }

@@ -76,11 +76,23 @@ export class McpHttpTransport {
     // The `server/discover` probe must instead reach the dispatcher, whose -32601 at HTTP 200 sends dual-era
     // clients back to `initialize`.
     if (!isInitialize && !route.probe && headerVersion !== undefined && !isSupportedProtocolVersion(headerVersion)) {
-      return sendHttpError(response, 400, `Bad Request: unsupported MCP-Protocol-Version "${clientText(headerVersion)}"`, { id: idOf(body) });
+      return sendHttpError(response, 400, `Bad Request: unsupported MCP-Protocol-Version "${clientText(headerVersion)}"`, {
+        id: idOf(body),
+      });
     }
-    const protocolVersion = headerVersion && isSupportedProtocolVersion(headerVersion) ? headerVersion : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
+    const protocolVersion =
+      headerVersion && isSupportedProtocolVersion(headerVersion)
+        ? headerVersion
+        : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
     const tenant = principal?.tenant ?? DEFAULT_TENANT;
-    const reply = new PostReply(response, this.hub, tenant, session?.id, /text\/event-stream/i.test(accept ?? ''), revisionHas(protocolVersion, 'priming') ? this.options.streams.retryMs : undefined);
+    const reply = new PostReply(
+      response,
+      this.hub,
+      tenant,
+      session?.id,
+      /text\/event-stream/i.test(accept ?? ''),
+      revisionHas(protocolVersion, 'priming') ? this.options.streams.retryMs : undefined,
+    );
     const context = this.context(protocolVersion, principal, session, reply);
 
     if (Array.isArray(body)) return this.handleBatch(body, context, response);
@@ -93,7 +105,11 @@ export class McpHttpTransport {
         clientInfo: paramsOf(body).clientInfo,
         principal,
       });
-      if (!created) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { id: idOf(body), retryAfterMs: SESSION_RETRY_AFTER_MS });
+      if (!created)
+        return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', {
+          id: idOf(body),
+          retryAfterMs: SESSION_RETRY_AFTER_MS,
+        });
       response.setHeader('Mcp-Session-Id', created.id);
     }
     reply.finish(answer);
@@ -122,7 +138,8 @@ export class McpHttpTransport {
   }
 
   async handleDelete(request: Request, response: Response): Promise<void> {
-    if (this.options.sessions.mode === 'stateless') return sendHttpError(response, 405, 'Method Not Allowed: this server is stateless', { headers: { Allow: 'POST' } });
+    if (this.options.sessions.mode === 'stateless')
+      return sendHttpError(response, 405, 'Method Not Allowed: this server is stateless', { headers: { Allow: 'POST' } });
     const sessionId = headerOf(request, SESSION_HEADER);
     if (sessionId === undefined) return sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required');
     const session = await this.sessions.find(sessionId, principalOf(request));
@@ -133,7 +150,13 @@ export class McpHttpTransport {
     response.status(200).end();
   }
 
-  private async checkSession(request: Request, response: Response, principal: McpPrincipal | undefined, isInitialize: boolean, id: string | number | null): Promise<SessionCheck> {
+  private async checkSession(
+    request: Request,
+    response: Response,
+    principal: McpPrincipal | undefined,
+    isInitialize: boolean,
+    id: string | number | null,
+  ): Promise<SessionCheck> {
     const mode = this.options.sessions.mode;
     const sessionId = headerOf(request, SESSION_HEADER);
     if (mode === 'stateless') return { ok: true };
@@ -157,7 +180,12 @@ export class McpHttpTransport {
     return { ok: true, session };
   }
 
-  private context(protocolVersion: string, principal: McpPrincipal | undefined, session: McpSessionRecord | undefined, reply: PostReply): McpRequestContext {
+  private context(
+    protocolVersion: string,
+    principal: McpPrincipal | undefined,
+    session: McpSessionRecord | undefined,
+    reply: PostReply,
+  ): McpRequestContext {
     return {
       transport: 'http',
       protocolVersion,
@@ -181,7 +209,11 @@ export class McpHttpTransport {
       messages.length > this.options.limits.maxJsonCollectionSize ||
       messages.some((message) => methodOf(message) === 'initialize')
     ) {
-      return sendJson(response, 400, errorResponse(null, { code: JsonRpcErrorCode.INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not accepted here' }));
+      return sendJson(
+        response,
+        400,
+        errorResponse(null, { code: JsonRpcErrorCode.INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not accepted here' }),
+      );
     }
     const batchContext: McpRequestContext = { ...context, send: undefined };
     const replies = (await Promise.all(messages.map((message) => this.dispatcher.dispatch(message, batchContext)))).filter(
@@ -200,7 +232,8 @@ export class McpHttpTransport {
     let missed = await this.events.after(session.id, lastEventId);
     if (!missed) return sendHttpError(response, 404, 'Unknown Last-Event-ID for this session');
     const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
-    if (!this.hub.hasRoomFor(tenant)) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
+    if (!this.hub.hasRoomFor(tenant))
+      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
     const live = this.hub.find(missed.streamId);
     const writer = this.hub.connect(response, tenant, (closed) => live?.detach(closed), missed.streamId);
     writer.open();
@@ -219,7 +252,8 @@ export class McpHttpTransport {
   private openStandalone(session: McpSessionRecord, request: Request, response: Response): void {
     if (this.hub.standaloneOf(session.id)) return sendHttpError(response, 409, 'Conflict: this session already has an open GET stream');
     const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
-    if (!this.hub.hasRoomFor(tenant)) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
+    if (!this.hub.hasRoomFor(tenant))
+      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
     const stream = this.hub.open(session.id);
     const writer: SseWriter = this.hub.connect(
       response,
@@ -240,5 +274,7 @@ export class McpHttpTransport {
 
 function paramsOf(body: unknown): { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> } {
   const params = typeof body === 'object' && body !== null ? (body as { params?: unknown }).params : undefined;
-  return typeof params === 'object' && params !== null ? (params as { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> }) : {};
+  return typeof params === 'object' && params !== null
+    ? (params as { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> })
+    : {};
 }

@@ -32,7 +32,8 @@ export class McpOriginGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const { origin, host } = context.switchToHttp().getRequest<Request>().headers;
-    if (this.hosts && !this.hosts.has(hostnameOf(host))) throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Host is not allowed'));
+    if (this.hosts && !this.hosts.has(hostnameOf(host)))
+      throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Host is not allowed'));
     if (origin === undefined || this.allowAll || this.isAllowed(origin)) return true;
     throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Origin is not allowed'));
   }

@@ -51,9 +51,16 @@ export class McpHttpSseTransport {
     if (this.hub.isDraining) return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down');
     const principal = principalOf(request);
     const tenant = principal?.tenant ?? DEFAULT_TENANT;
-    if (!this.hub.hasRoomFor(tenant)) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
-    const session = await this.sessions.create({ transport: 'sse', protocolVersion: HTTP_SSE_PROTOCOL_VERSION, clientCapabilities: {}, principal });
-    if (!session) return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { retryAfterMs: SESSION_RETRY_AFTER_MS });
+    if (!this.hub.hasRoomFor(tenant))
+      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
+    const session = await this.sessions.create({
+      transport: 'sse',
+      protocolVersion: HTTP_SSE_PROTOCOL_VERSION,
+      clientCapabilities: {},
+      principal,
+    });
+    if (!session)
+      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { retryAfterMs: SESSION_RETRY_AFTER_MS });
     // Messages POSTed to other instances come here while the stream is open; held before the client learns the
     // messages URL, so none can arrive before.
     const route = this.router.hold(sseRoute(session.id), (forwarded) => this.receiveForwarded(session.id, forwarded));
@@ -66,7 +73,9 @@ export class McpHttpSseTransport {
     if (writer.closed) return;
     writer.open();
     this.connections.set(session.id, writer);
-    writer.event(`${this.baseUrl(request, streamPath)}${this.options.messagesPath}?sessionId=${encodeURIComponent(session.id)}`, { event: 'endpoint' });
+    writer.event(`${this.baseUrl(request, streamPath)}${this.options.messagesPath}?sessionId=${encodeURIComponent(session.id)}`, {
+      event: 'endpoint',
+    });
   }
 
   async post(request: Request, response: Response): Promise<void> {
@@ -76,12 +85,18 @@ export class McpHttpSseTransport {
     const writer = this.connections.get(sessionId);
     // Not held here: with other instances, the stream may be held by one of them (the session record says it exists).
     const session = writer || this.router.spansInstances ? await this.sessions.find(sessionId, principal) : undefined;
-    if (!session || session.transport !== 'sse') return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    if (!session || session.transport !== 'sse')
+      return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
     const body = await receiveJson(request, response, this.options.maxBodyBytes);
     if (body === receiveJson.NO_BODY) return;
     // Batches exist only where the revisions table allows them (2025-03-26), and their length is bounded like any JSON collection.
-    if (Array.isArray(body) && (!revisionHas(session.protocolVersion, 'batches') || body.length === 0 || body.length > this.options.limits.maxJsonCollectionSize)) {
-      return sendHttpError(response, 400, 'Invalid Request: JSON-RPC batches are not accepted here', { code: JsonRpcErrorCode.INVALID_REQUEST });
+    if (
+      Array.isArray(body) &&
+      (!revisionHas(session.protocolVersion, 'batches') || body.length === 0 || body.length > this.options.limits.maxJsonCollectionSize)
+    ) {
+      return sendHttpError(response, 400, 'Invalid Request: JSON-RPC batches are not accepted here', {
+        code: JsonRpcErrorCode.INVALID_REQUEST,
+      });
     }
     if (!writer) {
       const forwarded: ForwardedPost = { session, principal, body };
@@ -118,7 +133,12 @@ export class McpHttpSseTransport {
     for (const message of messages) {
       void this.dispatcher.dispatch(message, context).then(async (answer) => {
         if (methodOf(message) === 'initialize' && answer && 'result' in answer) {
-          const params = (message as { params?: { protocolVersion?: string; capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> } }).params ?? {};
+          const params =
+            (
+              message as {
+                params?: { protocolVersion?: string; capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> };
+              }
+            ).params ?? {};
           await this.sessions.update({
             ...session,
             protocolVersion: negotiateProtocolVersion(String(params.protocolVersion)),
@@ -139,7 +159,7 @@ export class McpHttpSseTransport {
     if (this.options.publicUrl) return this.options.publicUrl;
     const forwardedProto = this.options.trustProxy ? headerOf(request, 'x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
     const forwardedHost = this.options.trustProxy ? headerOf(request, 'x-forwarded-host')?.split(',')[0]?.trim() : undefined;
-    const protocol = forwardedProto || (request.socket as { encrypted?: boolean }).encrypted ? (forwardedProto || 'https') : 'http';
+    const protocol = forwardedProto || (request.socket as { encrypted?: boolean }).encrypted ? forwardedProto || 'https' : 'http';
     const host = forwardedHost || headerOf(request, 'host') || `${request.socket.localAddress}:${request.socket.localPort}`;
     const path = new URL(request.originalUrl, 'http://x').pathname;
     const prefix = path.endsWith(streamPath) ? path.slice(0, path.length - streamPath.length) : '';

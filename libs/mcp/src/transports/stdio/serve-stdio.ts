@@ -25,7 +25,9 @@ export async function serveMcpOverStdio(app: INestApplicationContext, options: M
   const stdout = process.stdout;
   const protocolWrite = stdout.write.bind(stdout);
   const redirect = !options.write;
-  if (redirect) stdout.write = ((chunk: unknown, ...rest: unknown[]) => (process.stderr.write as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
+  if (redirect)
+    stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
+      (process.stderr.write as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
 
   const input = options.input ?? process.stdin;
   // SIGTERM/SIGINT end the input as EOF would: no new messages, in-flight calls still answer.
@@ -33,7 +35,9 @@ export async function serveMcpOverStdio(app: INestApplicationContext, options: M
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   try {
-    await app.get(McpStdioTransport, { strict: false }).serve({ ...options, principal, input, write: options.write ?? ((line) => void protocolWrite(line)) });
+    await app
+      .get(McpStdioTransport, { strict: false })
+      .serve({ ...options, principal, input, write: options.write ?? ((line) => void protocolWrite(line)) });
   } finally {
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);
@@ -51,7 +55,9 @@ async function authenticateLaunch(app: INestApplicationContext, options: McpStdi
     if (!(error instanceof McpAuthError)) throw error;
     const name = options.credentialsName ?? 'options.credentials';
     // The message an authenticator wrote for HTTP clients may mention headers; the launch has none.
-    const message = options.credentials ? McpMessages.stdioCredentialsRefused(name, clientText(error.message, 200)) : McpMessages.stdioCredentialsMissing(name);
+    const message = options.credentials
+      ? McpMessages.stdioCredentialsRefused(name, clientText(error.message, 200))
+      : McpMessages.stdioCredentialsMissing(name);
     throw new McpAuthError(error.code, message);
   }
 }

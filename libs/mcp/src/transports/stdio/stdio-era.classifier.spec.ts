@@ -2,7 +2,12 @@ import { routeMessage } from '../../eras/era-router.js';
 import { META } from '../../eras/rev-2026-07-28/rev-2026-07-28.constants.js';
 import { classifyStdioMessage } from './stdio-era.classifier.js';
 
-const claimed = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { [META.protocolVersion]: '2026-07-28', [META.clientCapabilities]: {} } } };
+const claimed = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/list',
+  params: { _meta: { [META.protocolVersion]: '2026-07-28', [META.clientCapabilities]: {} } },
+};
 
 describe('the stdio era classifier', () => {
   it('names the pinned era as the channel revision, and no headers', () => {

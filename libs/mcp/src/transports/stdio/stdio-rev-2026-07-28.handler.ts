@@ -47,7 +47,12 @@ export class McpStdioRev20260728Handler {
     state.listens.clear();
   }
 
-  async request(request: JsonRpcRequest, envelope: McpRev20260728Envelope, state: McpStdioRev20260728State, link: McpStdioLink): Promise<void> {
+  async request(
+    request: JsonRpcRequest,
+    envelope: McpRev20260728Envelope,
+    state: McpStdioRev20260728State,
+    link: McpStdioLink,
+  ): Promise<void> {
     if (request.method === 'subscriptions/listen') return this.listen(request, envelope, state, link);
     const answer = await this.server.serve(
       { request, envelope },
@@ -73,7 +78,13 @@ export class McpStdioRev20260728Handler {
 
   private listen(request: JsonRpcRequest, envelope: McpRev20260728Envelope, state: McpStdioRev20260728State, link: McpStdioLink): void {
     try {
-      const handle = this.listens.open(request.id, request.params ?? {}, envelope, { send: link.send, end: link.send }, this.server.identity);
+      const handle = this.listens.open(
+        request.id,
+        request.params ?? {},
+        envelope,
+        { send: link.send, end: link.send },
+        this.server.identity,
+      );
       state.listens.set(listenKey(request.id), handle);
     } catch (error) {
       if (!(error instanceof McpProtocolError)) throw error;

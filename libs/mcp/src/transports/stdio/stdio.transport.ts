@@ -73,7 +73,12 @@ export class McpStdioTransport {
     this.rev20260728.closeConnection(connection.rev20260728);
   }
 
-  private async handleLine(line: string, connection: StdioConnection, principal: McpPrincipal | undefined, send: (message: JsonRpcMessage) => void): Promise<void> {
+  private async handleLine(
+    line: string,
+    connection: StdioConnection,
+    principal: McpPrincipal | undefined,
+    send: (message: JsonRpcMessage) => void,
+  ): Promise<void> {
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -107,9 +112,16 @@ export class McpStdioTransport {
     if (Array.isArray(value)) {
       // Batches exist only where the revisions table allows them (2025-03-26).
       if (!revisionHas(connection.protocolVersion, 'batches') || value.length === 0) {
-        return send(errorResponse(null, { code: JsonRpcErrorCode.INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not accepted here' }));
+        return send(
+          errorResponse(null, {
+            code: JsonRpcErrorCode.INVALID_REQUEST,
+            message: 'Invalid Request: JSON-RPC batches are not accepted here',
+          }),
+        );
       }
-      const answers = (await Promise.all(value.map((message) => this.dispatcher.dispatch(message, context)))).filter((answer) => answer !== undefined);
+      const answers = (await Promise.all(value.map((message) => this.dispatcher.dispatch(message, context)))).filter(
+        (answer) => answer !== undefined,
+      );
       if (answers.length > 0) write(send, answers);
       return;
     }

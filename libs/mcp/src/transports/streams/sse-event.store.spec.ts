@@ -3,12 +3,19 @@ import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { McpMemoryStore } from '../../stores/memory.store.js';
 import { eventId, SseEventStore, type StoredSseEvent } from './sse-event.store.js';
 
-const message = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+const message = (n: number): JsonRpcMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken: 't', progress: n },
+});
 const event = (streamId: string, sequence: number): StoredSseEvent => ({ id: eventId(streamId, sequence), message: message(sequence) });
 
 function makeStore(maxEventsPerStream = 1000) {
   const memory = new McpMemoryStore(1000, 60_000);
-  const options = { sessions: { mode: 'optional', idleTtlMs: 60_000 }, streams: { keepAliveMs: 15_000, maxEventsPerStream, retryMs: 1000 } } as McpResolvedOptions;
+  const options = {
+    sessions: { mode: 'optional', idleTtlMs: 60_000 },
+    streams: { keepAliveMs: 15_000, maxEventsPerStream, retryMs: 1000 },
+  } as McpResolvedOptions;
   return { memory, events: new SseEventStore(memory, options) };
 }
 
@@ -33,7 +40,10 @@ describe('SseEventStore', () => {
 
   it('replays the events after the given id, in order', async () => {
     for (let sequence = 1; sequence <= 4; sequence++) await events.append('session-1', 'stream-a', event('stream-a', sequence));
-    expect(await events.after('session-1', 'stream-a.2')).toEqual({ streamId: 'stream-a', events: [event('stream-a', 3), event('stream-a', 4)] });
+    expect(await events.after('session-1', 'stream-a.2')).toEqual({
+      streamId: 'stream-a',
+      events: [event('stream-a', 3), event('stream-a', 4)],
+    });
   });
 
   it('replays nothing after the last event (but knows the stream)', async () => {

@@ -81,6 +81,10 @@ describe('McpStreamHub as the session streams port (McpSessionStreams)', () => {
     });
     await app.close();
     expect(runs).toBe(1);
-    expect(response.frames).toEqual([`event: message\ndata: ${JSON.stringify(message('notifications/final'))}\n\n`, 'retry: 250\n\n', '<end>']);
+    expect(response.frames).toEqual([
+      `event: message\ndata: ${JSON.stringify(message('notifications/final'))}\n\n`,
+      'retry: 250\n\n',
+      '<end>',
+    ]);
   });
 });

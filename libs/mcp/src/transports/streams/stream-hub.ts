@@ -73,7 +73,9 @@ export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeA
   notifySession(sessionId: string, message: JsonRpcMessage): boolean {
     if (this.notifyHere(sessionId, message)) return true;
     if (!this.router.spansInstances) return false;
-    this.router.forward(sessionStreamRoute(sessionId), message).catch((error: unknown) => this.logger.warn(`Notification for session ${sessionId} not forwarded: ${reasonOf(error)}`));
+    this.router
+      .forward(sessionStreamRoute(sessionId), message)
+      .catch((error: unknown) => this.logger.warn(`Notification for session ${sessionId} not forwarded: ${reasonOf(error)}`));
     return true;
   }
 
@@ -108,7 +110,10 @@ export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeA
     const maxBufferedBytes = this.options.streams.maxBufferedBytes;
     const writer = new SseWriter(response, {
       maxBufferedBytes,
-      onCut: () => this.logger.warn(`SSE stream ${streamId} cut: its reader left more than ${maxBufferedBytes} bytes unread (streams.maxBufferedBytes)`),
+      onCut: () =>
+        this.logger.warn(
+          `SSE stream ${streamId} cut: its reader left more than ${maxBufferedBytes} bytes unread (streams.maxBufferedBytes)`,
+        ),
     });
     // Shutting down: the caller opens it in this tick (headers out), then it ends with the retry hint.
     if (this.draining) setImmediate(() => this.endWithRetry(writer));

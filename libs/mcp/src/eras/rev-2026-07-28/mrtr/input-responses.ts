@@ -15,9 +15,16 @@ export function isValidInputResponse(method: string, value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   switch (method) {
     case 'elicitation/create':
-      return (value.action === 'accept' || value.action === 'decline' || value.action === 'cancel') && (value.content === undefined || isPlainObject(value.content));
+      return (
+        (value.action === 'accept' || value.action === 'decline' || value.action === 'cancel') &&
+        (value.content === undefined || isPlainObject(value.content))
+      );
     case 'sampling/createMessage':
-      return (value.role === 'user' || value.role === 'assistant') && (isPlainObject(value.content) || Array.isArray(value.content)) && typeof value.model === 'string';
+      return (
+        (value.role === 'user' || value.role === 'assistant') &&
+        (isPlainObject(value.content) || Array.isArray(value.content)) &&
+        typeof value.model === 'string'
+      );
     case 'roots/list':
       return Array.isArray(value.roots) && value.roots.every((root) => isPlainObject(root) && typeof root.uri === 'string');
     default:
@@ -30,7 +37,11 @@ export function isValidInputResponse(method: string, value: unknown): boolean {
  * `clientCapabilities` lack it: form elicitation needs `elicitation` (`{}` or `form`), URL mode
  * `elicitation.url`, sampling `sampling` (and `sampling.tools` when tools are offered), roots `roots`.
  */
-export function missingCapabilityFor(method: string, params: Record<string, unknown>, capabilities: Record<string, unknown>): Record<string, unknown> | undefined {
+export function missingCapabilityFor(
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   if (method === 'elicitation/create') {
     const declared = capabilities.elicitation;
     if (!isPlainObject(declared)) return { elicitation: params.mode === 'url' ? { url: {} } : {} };

@@ -95,7 +95,10 @@ export class McpInputRound {
   }
 }
 
-function mergeCapabilities(into: Record<string, Record<string, unknown>>, add: Record<string, unknown>): Record<string, Record<string, unknown>> {
+function mergeCapabilities(
+  into: Record<string, Record<string, unknown>>,
+  add: Record<string, unknown>,
+): Record<string, Record<string, unknown>> {
   for (const [name, value] of Object.entries(add)) into[name] = { ...(into[name] ?? {}), ...(value as Record<string, unknown>) };
   return into;
 }

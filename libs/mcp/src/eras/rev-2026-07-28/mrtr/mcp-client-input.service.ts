@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { McpElicitationRequest, McpElicitationResult, McpSamplingRequest, McpSamplingResult } from '../../../features/tools/mcp-tool-context.interface.js';
+import type {
+  McpElicitationRequest,
+  McpElicitationResult,
+  McpSamplingRequest,
+  McpSamplingResult,
+} from '../../../features/tools/mcp-tool-context.interface.js';
 import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
 import type { McpInputRound } from './input-round.js';
 
@@ -44,7 +49,11 @@ export class McpClientInput {
 
   private async ask(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const round = this.rounds.getStore();
-    if (!round) throw new McpToolError('CLIENT_UNREACHABLE', `${method} is only available to handlers serving a 2026-07-28 tools/call, prompts/get or resources/read`);
+    if (!round)
+      throw new McpToolError(
+        'CLIENT_UNREACHABLE',
+        `${method} is only available to handlers serving a 2026-07-28 tools/call, prompts/get or resources/read`,
+      );
     return round.ask(method, params);
   }
 }

@@ -2,7 +2,13 @@ import type { McpResolvedOptions } from '../../../options/mcp-module-options.int
 import { digestOf, McpRequestStateCodec, type McpRequestState } from './request-state.codec.js';
 
 const options = (secret: string | undefined, ttlMs = 60_000) => ({ requestState: { secret, ttlMs } }) as unknown as McpResolvedOptions;
-const state: McpRequestState = { owner: 'anonymous', method: 'tools/call', digest: digestOf({ name: 't', arguments: {} }), round: 2, answers: { 'elicit-1': { action: 'accept' } } };
+const state: McpRequestState = {
+  owner: 'anonymous',
+  method: 'tools/call',
+  digest: digestOf({ name: 't', arguments: {} }),
+  round: 2,
+  answers: { 'elicit-1': { action: 'accept' } },
+};
 
 describe('McpRequestStateCodec (HMAC-protected requestState)', () => {
   const codec = new McpRequestStateCodec(options('k'.repeat(32)));
@@ -18,7 +24,9 @@ describe('McpRequestStateCodec (HMAC-protected requestState)', () => {
     expect(codec.open(`${sealed}-TAMPERED`)).toBeUndefined();
     expect(codec.open(sealed.slice(0, -2))).toBeUndefined();
     const [version, body, mac] = sealed.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), owner: 'someone' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), owner: 'someone' })).toString(
+      'base64url',
+    );
     expect(codec.open(`${version}.${forged}.${mac}`)).toBeUndefined();
     expect(new McpRequestStateCodec(options('z'.repeat(32))).open(sealed)).toBeUndefined();
     expect(codec.open(codec.seal(state, Date.now() - 120_000))).toBeUndefined();
@@ -33,7 +41,9 @@ describe('McpRequestStateCodec (HMAC-protected requestState)', () => {
   });
 
   it('digests params independently of key order', () => {
-    expect(digestOf({ name: 't', arguments: { a: 1, b: [1, { c: 2, d: 3 }] } })).toBe(digestOf({ arguments: { b: [1, { d: 3, c: 2 }], a: 1 }, name: 't' }));
+    expect(digestOf({ name: 't', arguments: { a: 1, b: [1, { c: 2, d: 3 }] } })).toBe(
+      digestOf({ arguments: { b: [1, { d: 3, c: 2 }], a: 1 }, name: 't' }),
+    );
     expect(digestOf({ name: 't', arguments: { a: 1 } })).not.toBe(digestOf({ name: 't', arguments: { a: 2 } }));
   });
 });

@@ -63,22 +63,44 @@ export class McpListenService {
   /** Whether anything could ever be delivered (otherwise the method is not served: -32601). */
   get available(): boolean {
     const caps = this.capabilities.toJSON();
-    return caps.tools?.listChanged === true || caps.prompts?.listChanged === true || caps.resources?.listChanged === true || caps.resources?.subscribe === true;
+    return (
+      caps.tools?.listChanged === true ||
+      caps.prompts?.listChanged === true ||
+      caps.resources?.listChanged === true ||
+      caps.resources?.subscribe === true
+    );
   }
 
   /**
    * Opens a listen: sends the acknowledgement with the honoured subset, then delivers. Throws -32601 when
    * nothing is subscribable, -32602 for a missing filter, -32021 for `taskIds` without the tasks extension.
    */
-  open(id: JsonRpcId, params: Record<string, unknown>, envelope: McpRev20260728Envelope, sink: ListenSink, serverInfo: Record<string, unknown>): ListenHandle {
+  open(
+    id: JsonRpcId,
+    params: Record<string, unknown>,
+    envelope: McpRev20260728Envelope,
+    sink: ListenSink,
+    serverInfo: Record<string, unknown>,
+  ): ListenHandle {
     if (!this.available) throw Rev20260728Refusals.methodNotFound('subscriptions/listen');
     const requested = params.notifications;
-    if (!isPlainObject(requested)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: subscriptions/listen needs a notifications filter object');
-    if (requested.taskIds !== undefined && !isPlainObject((envelope.clientCapabilities.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION])) {
+    if (!isPlainObject(requested))
+      throw new McpProtocolError(
+        JsonRpcErrorCode.INVALID_PARAMS,
+        'Invalid params: subscriptions/listen needs a notifications filter object',
+      );
+    if (
+      requested.taskIds !== undefined &&
+      !isPlainObject((envelope.clientCapabilities.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION])
+    ) {
       throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
     }
     const listener: Listener = { id, key: `listen:${++this.sequence}`, filter: this.honoured(requested), sink, serverInfo };
-    sink.send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: listener.filter, _meta: { [META.subscriptionId]: id } } });
+    sink.send({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: listener.filter, _meta: { [META.subscriptionId]: id } },
+    });
     for (const uri of listener.filter.resourceSubscriptions ?? []) {
       this.subscriptions.subscribe(uri, { key: listener.key, deliver: (message) => (this.send(listener, message), true) });
     }

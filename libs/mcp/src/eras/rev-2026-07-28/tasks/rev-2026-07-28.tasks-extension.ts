@@ -116,7 +116,12 @@ export class McpRev20260728TasksExtension {
       requestId: input.id,
       toolName: tool.name,
       progressToken: undefined,
-      request: { transport: input.transport, protocolVersion: envelope.protocolVersion, principal: input.principal, clientCapabilities: envelope.clientCapabilities },
+      request: {
+        transport: input.transport,
+        protocolVersion: envelope.protocolVersion,
+        principal: input.principal,
+        clientCapabilities: envelope.clientCapabilities,
+      },
       signal: controller.signal,
     }).context;
     const inputFirst = this.support.of(tool.name).inputFirst === true;
@@ -130,7 +135,9 @@ export class McpRev20260728TasksExtension {
         accepted: (record) => createTaskResult(record) as unknown as McpCallToolResult,
         ...(inputFirst && { execute: (args: object) => this.runFirst(input, args, controller) }),
       });
-      return isCreateTaskResult(result) ? { kind: 'task', result: result as unknown as Record<string, unknown> } : { kind: 'complete', result };
+      return isCreateTaskResult(result)
+        ? { kind: 'task', result: result as unknown as Record<string, unknown> }
+        : { kind: 'complete', result };
     } catch (error) {
       if (error instanceof PendingRound) return { kind: 'input', round: error.round };
       throw error;
@@ -144,7 +151,8 @@ export class McpRev20260728TasksExtension {
     const task = taskOf(record, state);
     if (task.status === 'input_required') return { ...task, inputRequests: state.inputRequests };
     if (task.status === 'completed' && record.result) return { ...task, result: record.result };
-    if (task.status === 'failed') return { ...task, error: state.failure ?? { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' } };
+    if (task.status === 'failed')
+      return { ...task, error: state.failure ?? { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' } };
     return task;
   }
 
@@ -154,12 +162,16 @@ export class McpRev20260728TasksExtension {
    */
   async update(taskId: unknown, inputResponses: unknown, principal: McpPrincipal | undefined): Promise<Record<string, unknown>> {
     const record = await this.task(taskId, principal);
-    if (!isPlainObject(inputResponses)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: inputResponses must be an object');
+    if (!isPlainObject(inputResponses))
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: inputResponses must be an object');
     const state = await this.states.get(record.tenant, record.id);
     for (const [key, answer] of Object.entries(inputResponses)) {
       const request = state.inputRequests[key];
       if (request && !isValidInputResponse(request.method, answer)) {
-        throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: inputResponses.${key} is not a valid ${request.method} result`);
+        throw new McpProtocolError(
+          JsonRpcErrorCode.INVALID_PARAMS,
+          `Invalid params: inputResponses.${key} is not a valid ${request.method} result`,
+        );
       }
     }
     const accepted = await this.states.update(record.tenant, record.id, record.ttlMs, (next) => {
@@ -245,20 +257,31 @@ export class McpRev20260728TasksExtension {
     );
     let timer: NodeJS.Timeout | undefined;
     const window = new Promise<'window'>((resolve) => (timer = setTimeout(resolve, INPUT_FIRST_WINDOW_MS, 'window')));
-    const first = await Promise.race([roundEnded, taskCreated.then(() => 'task' as const), finished.then(() => 'finished' as const), window]);
+    const first = await Promise.race([
+      roundEnded,
+      taskCreated.then(() => 'task' as const),
+      finished.then(() => 'finished' as const),
+      window,
+    ]);
     clearTimeout(timer);
     if (first === 'input' || round.interruptedRun) throw new PendingRound(round);
     // A capability the request lacks, before any task exists, is the request's error (-32021).
     if (first === 'finished' && round.missing && 'error' in (await finished)) throw Rev20260728Refusals.missingCapability(round.missing);
     // A refusal (the tenant's job slots or quotas) propagates: the pipeline answers it as an envelope.
     const job = await createTask();
-    void this.worker.track(job.id, controller, wakeups, finished.then((outcome) => this.channels.settle(job, tool, outcome)));
+    void this.worker.track(
+      job.id,
+      controller,
+      wakeups,
+      finished.then((outcome) => this.channels.settle(job, tool, outcome)),
+    );
     return createTaskResult(job) as unknown as McpCallToolResult;
   }
 
   /** The caller's task; another tenant's, an expired or an unknown id all read as unknown (-32602). */
   private async task(taskId: unknown, principal: McpPrincipal | undefined): Promise<McpJobRecord> {
-    if (typeof taskId !== 'string' || taskId === '') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: taskId must be a string');
+    if (typeof taskId !== 'string' || taskId === '')
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: taskId must be a string');
     const record = await this.tasks.find(principal?.tenant ?? DEFAULT_TENANT, taskId);
     if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${clientText(taskId)}`);
     return record;

@@ -38,7 +38,13 @@ export class McpRev20260728TaskChannels implements McpTaskChannels {
   }
 
   /** Publishes a question on the task and waits until `tasks/update` answers it (or the task is cancelled). */
-  async awaitAnswer(job: McpJobRecord, key: string, request: McpInputRequest, signal: AbortSignal, wakeups: McpTaskWakeups): Promise<Record<string, unknown>> {
+  async awaitAnswer(
+    job: McpJobRecord,
+    key: string,
+    request: McpInputRequest,
+    signal: AbortSignal,
+    wakeups: McpTaskWakeups,
+  ): Promise<Record<string, unknown>> {
     await this.states.update(job.tenant, job.id, job.ttlMs, (state) => void (state.inputRequests[key] = request));
     for (;;) {
       // A tool error, not a crash: the task is cancelled already and its record says so.
@@ -57,10 +63,17 @@ export class McpRev20260728TaskChannels implements McpTaskChannels {
   async settle(job: McpJobRecord, tool: McpToolDefinition, outcome: McpRunOutcome): Promise<void> {
     try {
       const result = outcome.result;
-      const crashed = !result || (result.isError === true && (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code === 'INTERNAL_ERROR');
+      const crashed =
+        !result ||
+        (result.isError === true &&
+          (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code === 'INTERNAL_ERROR');
       if (crashed) {
         const missing = outcome.error instanceof McpMissingClientCapabilitySignal;
-        if (!result && !missing) this.logger.error(Rev20260728Messages.taskFailed(job.id, tool.name), outcome.error instanceof Error ? outcome.error.stack : String(outcome.error));
+        if (!result && !missing)
+          this.logger.error(
+            Rev20260728Messages.taskFailed(job.id, tool.name),
+            outcome.error instanceof Error ? outcome.error.stack : String(outcome.error),
+          );
         const failure: JsonRpcErrorObject = missing
           ? Rev20260728Refusals.missingCapability((outcome.error as McpMissingClientCapabilitySignal).requiredCapabilities).toJsonRpcError()
           : { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' };

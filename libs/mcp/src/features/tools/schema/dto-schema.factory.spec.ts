@@ -54,10 +54,12 @@ type DtoClass = new () => object;
 // Format checks as JSON Schema validators implement them (patterned on ajv-formats' "full" mode), deliberately not
 // class-validator's own functions: the agreement tests compare two independent implementations.
 const FORMATS = {
-  email: /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i,
+  email:
+    /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i,
   uri: /^[a-z][a-z0-9+.-]*:[^\s]*$/i,
   uuid: /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i,
-  'date-time': /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[tT ](?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d+)?(?:[zZ]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/,
+  'date-time':
+    /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[tT ](?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d+)?(?:[zZ]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/,
 };
 
 function schemaOf(dto: McpClassRef | undefined, debug?: (message: string) => void): JsonSchema {
@@ -102,7 +104,8 @@ function withNulls(sample: object, rootProperties: readonly string[]): object[] 
     if (value === null || typeof value !== 'object') return;
     const entries = Array.isArray(value) ? value.map((item, index) => [index, item] as const) : Object.entries(value);
     for (const [key, member] of entries) {
-      const replaceMember = (replacement: unknown) => replace(Array.isArray(value) ? value.map((item, index) => (index === key ? replacement : item)) : { ...value, [key]: replacement });
+      const replaceMember = (replacement: unknown) =>
+        replace(Array.isArray(value) ? value.map((item, index) => (index === key ? replacement : item)) : { ...value, [key]: replacement });
       // Root members are already covered by rootProperties (when declared); undeclared ones are errors either way.
       if (value !== sample && member !== null) results.push(replaceMember(null));
       visit(member, replaceMember);
@@ -120,7 +123,10 @@ describe('DtoSchemaFactory', () => {
         name: string;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ name: { type: 'string' } }, ['name']));
-      await expectAgreement(Dto, { accept: [{ name: 'a' }, { name: '' }], reject: [{}, { name: 1 }, { name: null }, { name: 'a', extra: 1 }] });
+      await expectAgreement(Dto, {
+        accept: [{ name: 'a' }, { name: '' }],
+        reject: [{}, { name: 1 }, { name: null }, { name: 'a', extra: 1 }],
+      });
     });
 
     it('maps @IsNumber to type number', async () => {
@@ -142,7 +148,14 @@ describe('DtoSchemaFactory', () => {
         both: number;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ count: { type: 'integer' }, both: { type: 'integer' } }, ['count', 'both']));
-      await expectAgreement(Dto, { accept: [{ count: 3, both: -1 }], reject: [{ count: 1.5, both: 1 }, { count: 1, both: 2.5 }, { count: '1', both: 1 }] });
+      await expectAgreement(Dto, {
+        accept: [{ count: 3, both: -1 }],
+        reject: [
+          { count: 1.5, both: 1 },
+          { count: 1, both: 2.5 },
+          { count: '1', both: 1 },
+        ],
+      });
     });
 
     it('maps @IsBoolean to type boolean', async () => {
@@ -160,7 +173,10 @@ describe('DtoSchemaFactory', () => {
         metadata: Record<string, unknown>;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ metadata: { type: 'object' } }, ['metadata']));
-      await expectAgreement(Dto, { accept: [{ metadata: {} }, { metadata: { a: 1 } }], reject: [{}, { metadata: 'x' }, { metadata: [1] }, { metadata: null }] });
+      await expectAgreement(Dto, {
+        accept: [{ metadata: {} }, { metadata: { a: 1 } }],
+        reject: [{}, { metadata: 'x' }, { metadata: [1] }, { metadata: null }],
+      });
     });
   });
 
@@ -181,7 +197,10 @@ describe('DtoSchemaFactory', () => {
         unit: Unit;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ unit: { type: 'string', enum: ['metric', 'imperial'] } }, ['unit']));
-      await expectAgreement(Dto, { accept: [{ unit: 'metric' }, { unit: 'imperial' }], reject: [{}, { unit: 'Metric' }, { unit: 'kelvin' }, { unit: 1 }] });
+      await expectAgreement(Dto, {
+        accept: [{ unit: 'metric' }, { unit: 'imperial' }],
+        reject: [{}, { unit: 'Metric' }, { unit: 'kelvin' }, { unit: 1 }],
+      });
     });
 
     it('maps a numeric @IsEnum to its numeric values only, with type integer', async () => {
@@ -191,7 +210,10 @@ describe('DtoSchemaFactory', () => {
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ priority: { type: 'integer', enum: [1, 2] } }, ['priority']));
       // class-validator also accepts the reverse-mapped keys ('Low', 'High'); the schema deliberately does not offer them.
-      await expectAgreement(Dto, { accept: [{ priority: 1 }, { priority: 2 }], reject: [{}, { priority: 3 }, { priority: 'Medium' }, { priority: 1.5 }] });
+      await expectAgreement(Dto, {
+        accept: [{ priority: 1 }, { priority: 2 }],
+        reject: [{}, { priority: 3 }, { priority: 'Medium' }, { priority: 1.5 }],
+      });
     });
 
     it('maps @IsIn to enum with the values type', async () => {
@@ -203,10 +225,16 @@ describe('DtoSchemaFactory', () => {
         pageSize: number;
       }
       expect(schemaOf(Dto)).toEqual(
-        objectSchema({ order: { type: 'string', enum: ['asc', 'desc'] }, pageSize: { type: 'integer', enum: [10, 25, 50] } }, ['order', 'pageSize']),
+        objectSchema({ order: { type: 'string', enum: ['asc', 'desc'] }, pageSize: { type: 'integer', enum: [10, 25, 50] } }, [
+          'order',
+          'pageSize',
+        ]),
       );
       await expectAgreement(Dto, {
-        accept: [{ order: 'asc', pageSize: 10 }, { order: 'desc', pageSize: 50 }],
+        accept: [
+          { order: 'asc', pageSize: 10 },
+          { order: 'desc', pageSize: 50 },
+        ],
         reject: [{ order: 'up', pageSize: 10 }, { order: 'asc', pageSize: 11 }, { order: 'asc', pageSize: '10' }, { order: 'asc' }],
       });
     });
@@ -223,7 +251,10 @@ describe('DtoSchemaFactory', () => {
         country?: string;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ city: { type: 'string' }, country: { type: 'string' } }, ['city']));
-      await expectAgreement(Dto, { accept: [{ city: 'Paris' }, { city: 'Paris', country: 'FR' }], reject: [{}, { country: 'FR' }, { city: 'Paris', country: 3 }] });
+      await expectAgreement(Dto, {
+        accept: [{ city: 'Paris' }, { city: 'Paris', country: 'FR' }],
+        reject: [{}, { country: 'FR' }, { city: 'Paris', country: 3 }],
+      });
     });
 
     it('requires @IsDefined properties, and @IsOptional wins over @IsDefined as in class-validator', async () => {
@@ -279,8 +310,13 @@ describe('DtoSchemaFactory', () => {
         @IsInt()
         page: number;
       }
-      expect(schemaOf(Dto)).toEqual(objectSchema({ query: { type: 'string', minLength: 1 }, page: { type: 'integer' } }, ['query', 'page']));
-      await expectAgreement(Dto, { accept: [{ query: 'a', page: 0 }], reject: [{ query: '', page: 1 }, { page: 1 }, { query: 'a', page: null }] });
+      expect(schemaOf(Dto)).toEqual(
+        objectSchema({ query: { type: 'string', minLength: 1 }, page: { type: 'integer' } }, ['query', 'page']),
+      );
+      await expectAgreement(Dto, {
+        accept: [{ query: 'a', page: 0 }],
+        reject: [{ query: '', page: 1 }, { page: 1 }, { query: 'a', page: null }],
+      });
     });
 
     it('maps @MinLength and @MaxLength, keeping the stricter bound', async () => {
@@ -293,7 +329,10 @@ describe('DtoSchemaFactory', () => {
         name: string;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ name: { type: 'string', minLength: 3, maxLength: 8 } }, ['name']));
-      await expectAgreement(Dto, { accept: [{ name: 'abc' }, { name: 'abcdefgh' }], reject: [{ name: 'ab' }, { name: 'abcdefghi' }, { name: 12345 }] });
+      await expectAgreement(Dto, {
+        accept: [{ name: 'abc' }, { name: 'abcdefgh' }],
+        reject: [{ name: 'ab' }, { name: 'abcdefghi' }, { name: 12345 }],
+      });
     });
 
     it('maps @Length to minLength and maxLength, and implies type string', async () => {
@@ -302,7 +341,10 @@ describe('DtoSchemaFactory', () => {
         code: unknown;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ code: { type: 'string', minLength: 2, maxLength: 4 } }, ['code']));
-      await expectAgreement(Dto, { accept: [{ code: 'ab' }, { code: 'abcd' }], reject: [{}, { code: 'a' }, { code: 'abcde' }, { code: 12 }] });
+      await expectAgreement(Dto, {
+        accept: [{ code: 'ab' }, { code: 'abcd' }],
+        reject: [{}, { code: 'a' }, { code: 'abcde' }, { code: 12 }],
+      });
     });
 
     it('maps @Matches to pattern (the regex source)', async () => {
@@ -315,11 +357,18 @@ describe('DtoSchemaFactory', () => {
         currency: string;
       }
       expect(schemaOf(Dto)).toEqual(
-        objectSchema({ slug: { type: 'string', pattern: '^[a-z]+-\\d{2}$' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } }, ['slug', 'currency']),
+        objectSchema({ slug: { type: 'string', pattern: '^[a-z]+-\\d{2}$' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } }, [
+          'slug',
+          'currency',
+        ]),
       );
       await expectAgreement(Dto, {
         accept: [{ slug: 'abc-12', currency: 'EUR' }],
-        reject: [{ slug: 'abc-1', currency: 'EUR' }, { slug: 'abc-12', currency: 'eur' }, { slug: 'ABC-12', currency: 'EUR' }],
+        reject: [
+          { slug: 'abc-1', currency: 'EUR' },
+          { slug: 'abc-12', currency: 'eur' },
+          { slug: 'ABC-12', currency: 'EUR' },
+        ],
       });
     });
 
@@ -332,7 +381,9 @@ describe('DtoSchemaFactory', () => {
         line: string;
       }
       const debug = jest.fn();
-      expect(schemaOf(Dto, debug)).toEqual(objectSchema({ word: { type: 'string', pattern: '^abc$' }, line: { type: 'string', pattern: '^x$' } }, ['word', 'line']));
+      expect(schemaOf(Dto, debug)).toEqual(
+        objectSchema({ word: { type: 'string', pattern: '^abc$' }, line: { type: 'string', pattern: '^x$' } }, ['word', 'line']),
+      );
       expect(debug.mock.calls).toEqual([
         [expect.stringMatching(/^Dto\.word: @Matches flag\(s\) "i"/)],
         [expect.stringMatching(/^Dto\.line: @Matches flag\(s\) "m"/)],
@@ -355,7 +406,10 @@ describe('DtoSchemaFactory', () => {
         email: string;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ email: { type: 'string', format: 'email' } }, ['email']));
-      await expectAgreement(Dto, { accept: [{ email: 'ada@example.com' }], reject: [{}, { email: 'ada' }, { email: 'ada@localhost' }, { email: 42 }] });
+      await expectAgreement(Dto, {
+        accept: [{ email: 'ada@example.com' }],
+        reject: [{}, { email: 'ada' }, { email: 'ada@localhost' }, { email: 42 }],
+      });
     });
 
     it('maps @IsUrl to format uri', async () => {
@@ -364,7 +418,10 @@ describe('DtoSchemaFactory', () => {
         homepage: string;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ homepage: { type: 'string', format: 'uri' } }, ['homepage']));
-      await expectAgreement(Dto, { accept: [{ homepage: 'https://example.com/a?b=c' }], reject: [{}, { homepage: 'not a url' }, { homepage: 7 }] });
+      await expectAgreement(Dto, {
+        accept: [{ homepage: 'https://example.com/a?b=c' }],
+        reject: [{}, { homepage: 'not a url' }, { homepage: 7 }],
+      });
     });
 
     it('maps @IsUUID to format uuid', async () => {
@@ -373,7 +430,10 @@ describe('DtoSchemaFactory', () => {
         id: string;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ id: { type: 'string', format: 'uuid' } }, ['id']));
-      await expectAgreement(Dto, { accept: [{ id: '123e4567-e89b-42d3-a456-426614174000' }], reject: [{}, { id: '123e4567' }, { id: 'zzze4567-e89b-42d3-a456-426614174000' }] });
+      await expectAgreement(Dto, {
+        accept: [{ id: '123e4567-e89b-42d3-a456-426614174000' }],
+        reject: [{}, { id: '123e4567' }, { id: 'zzze4567-e89b-42d3-a456-426614174000' }],
+      });
     });
 
     it('maps @IsISO8601 and @IsDateString to format date-time', async () => {
@@ -384,11 +444,17 @@ describe('DtoSchemaFactory', () => {
         @IsDateString()
         to: string;
       }
-      expect(schemaOf(Dto)).toEqual(objectSchema({ from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } }, ['from', 'to']));
+      expect(schemaOf(Dto)).toEqual(
+        objectSchema({ from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } }, ['from', 'to']),
+      );
       // class-validator also accepts date-only and zone-less values; the schema asks for full timestamps.
       await expectAgreement(Dto, {
         accept: [{ from: '2024-05-01T10:00:00Z', to: '2024-05-01T12:30:00.250+02:00' }],
-        reject: [{ from: 'yesterday', to: '2024-05-01T10:00:00Z' }, { from: '2024-05-01T10:00:00Z', to: 5 }, { from: '2024-05-01T10:00:00Z' }],
+        reject: [
+          { from: 'yesterday', to: '2024-05-01T10:00:00Z' },
+          { from: '2024-05-01T10:00:00Z', to: 5 },
+          { from: '2024-05-01T10:00:00Z' },
+        ],
       });
     });
   });
@@ -411,7 +477,10 @@ describe('DtoSchemaFactory', () => {
         amount: number;
       }
       expect(schemaOf(Dto)).toEqual(objectSchema({ amount: { type: 'number', exclusiveMinimum: 0 } }, ['amount']));
-      await expectAgreement(Dto, { accept: [{ amount: 0.01 }, { amount: 5 }], reject: [{}, { amount: 0 }, { amount: -1 }, { amount: '5' }] });
+      await expectAgreement(Dto, {
+        accept: [{ amount: 0.01 }, { amount: 5 }],
+        reject: [{}, { amount: 0 }, { amount: -1 }, { amount: '5' }],
+      });
     });
 
     it('maps @IsNegative to exclusiveMaximum 0', async () => {
@@ -436,11 +505,21 @@ describe('DtoSchemaFactory', () => {
         tags: string[];
       }
       expect(schemaOf(Dto)).toEqual(
-        objectSchema({ tags: { type: 'array', minItems: 1, maxItems: 3, uniqueItems: true, items: { type: 'string', maxLength: 5 } } }, ['tags']),
+        objectSchema({ tags: { type: 'array', minItems: 1, maxItems: 3, uniqueItems: true, items: { type: 'string', maxLength: 5 } } }, [
+          'tags',
+        ]),
       );
       await expectAgreement(Dto, {
         accept: [{ tags: ['a'] }, { tags: ['a', 'b', 'c'] }],
-        reject: [{}, { tags: [] }, { tags: ['a', 'b', 'c', 'd'] }, { tags: ['a', 'a'] }, { tags: ['toolong'] }, { tags: [1] }, { tags: 'a' }],
+        reject: [
+          {},
+          { tags: [] },
+          { tags: ['a', 'b', 'c', 'd'] },
+          { tags: ['a', 'a'] },
+          { tags: ['toolong'] },
+          { tags: [1] },
+          { tags: 'a' },
+        ],
       });
     });
 
@@ -456,7 +535,10 @@ describe('DtoSchemaFactory', () => {
         weights?: number[];
       }
       expect(schemaOf(Dto)).toEqual(
-        objectSchema({ ids: { type: 'array', items: { type: 'integer', minimum: 0 } }, weights: { type: 'array', items: { type: 'number' } } }),
+        objectSchema({
+          ids: { type: 'array', items: { type: 'integer', minimum: 0 } },
+          weights: { type: 'array', items: { type: 'number' } },
+        }),
       );
       await expectAgreement(Dto, { accept: [{}, { ids: [0, 3] }], reject: [{ ids: [-1] }, { ids: [1.5] }, { ids: ['1'] }] });
     });
@@ -509,7 +591,14 @@ describe('DtoSchemaFactory', () => {
       expect(schemaOf(Dto)).toEqual(objectSchema({ stops: { type: 'array', minItems: 1, items: ADDRESS_SCHEMA } }, ['stops']));
       await expectAgreement(Dto, {
         accept: [{ stops: [{ city: 'Paris' }, { city: 'Lyon', zip: '69001' }] }],
-        reject: [{}, { stops: [] }, { stops: [{}] }, { stops: [{ city: 'Paris', extra: 1 }] }, { stops: [1] }, { stops: { city: 'Paris' } }],
+        reject: [
+          {},
+          { stops: [] },
+          { stops: [{}] },
+          { stops: [{ city: 'Paris', extra: 1 }] },
+          { stops: [1] },
+          { stops: { city: 'Paris' } },
+        ],
       });
     });
 
@@ -542,15 +631,23 @@ describe('DtoSchemaFactory', () => {
         @Type(() => CategoryDto)
         category: CategoryDto;
       }
-      const category = objectSchema({ name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/CategoryDto' } } }, ['name']);
+      const category = objectSchema({ name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/CategoryDto' } } }, [
+        'name',
+      ]);
       expect(schemaOf(Dto)).toEqual({
         ...objectSchema({ title: { type: 'string' }, category: { $ref: '#/$defs/CategoryDto' } }, ['title', 'category']),
         $defs: { CategoryDto: category },
       });
       expect(schemaOf(CategoryDto)).toEqual({ ...category, $defs: { CategoryDto: category } });
       await expectAgreement(Dto, {
-        accept: [{ title: 't', category: { name: 'a' } }, { title: 't', category: { name: 'a', children: [{ name: 'b', children: [{ name: 'c' }] }] } }],
-        reject: [{ title: 't', category: { name: 'a', children: [{ name: 'b', children: [{}] }] } }, { title: 't', category: { name: 'a', children: [{ name: 'b', x: 1 }] } }],
+        accept: [
+          { title: 't', category: { name: 'a' } },
+          { title: 't', category: { name: 'a', children: [{ name: 'b', children: [{ name: 'c' }] }] } },
+        ],
+        reject: [
+          { title: 't', category: { name: 'a', children: [{ name: 'b', children: [{}] }] } },
+          { title: 't', category: { name: 'a', children: [{ name: 'b', x: 1 }] } },
+        ],
       });
     });
 
@@ -605,7 +702,10 @@ describe('DtoSchemaFactory', () => {
       }
       expect(schemaOf(Dto)).toEqual({
         ...objectSchema({ a: { $ref: '#/$defs/NodeDto' }, b: { $ref: '#/$defs/NodeDto_2' } }),
-        $defs: { NodeDto: objectSchema({ next: { $ref: '#/$defs/NodeDto' } }), NodeDto_2: objectSchema({ next: { $ref: '#/$defs/NodeDto_2' } }) },
+        $defs: {
+          NodeDto: objectSchema({ next: { $ref: '#/$defs/NodeDto' } }),
+          NodeDto_2: objectSchema({ next: { $ref: '#/$defs/NodeDto_2' } }),
+        },
       });
     });
 
@@ -646,8 +746,13 @@ describe('DtoSchemaFactory', () => {
         @McpProperty({ nullable: true })
         choice?: string | null;
       }
-      expect(schemaOf(Dto)).toEqual(objectSchema({ note: { type: ['string', 'null'] }, choice: { type: ['string', 'null'], enum: ['a', 'b', null] } }));
-      await expectAgreement(Dto, { accept: [{}, { note: null, choice: null }, { note: 'x', choice: 'b' }], reject: [{ note: 1 }, { choice: 'c' }] });
+      expect(schemaOf(Dto)).toEqual(
+        objectSchema({ note: { type: ['string', 'null'] }, choice: { type: ['string', 'null'], enum: ['a', 'b', null] } }),
+      );
+      await expectAgreement(Dto, {
+        accept: [{}, { note: null, choice: null }, { note: 'x', choice: 'b' }],
+        reject: [{ note: 1 }, { choice: 'c' }],
+      });
     });
 
     it('accepts null for a nullable property even where its rule alone would reject it (the schema decides)', async () => {
@@ -667,7 +772,13 @@ describe('DtoSchemaFactory', () => {
         text: string;
       }
       expect(schemaOf(Dto)).toEqual(
-        objectSchema({ label: { type: ['string', 'null'] }, note: { ...objectSchema({ text: { type: 'string' } }, ['text']), type: ['object', 'null'] } }, ['label']),
+        objectSchema(
+          {
+            label: { type: ['string', 'null'] },
+            note: { ...objectSchema({ text: { type: 'string' } }, ['text']), type: ['object', 'null'] },
+          },
+          ['label'],
+        ),
       );
       await expectAgreement(Dto, {
         accept: [{ label: null }, { label: 'a', note: null }, { label: 'a', note: { text: 't' } }],
@@ -723,7 +834,10 @@ describe('DtoSchemaFactory', () => {
           ['name'],
         ),
       );
-      await expectAgreement(Dto, { accept: [{ name: 'n' }, { name: 'n', limit: 2, since: '2024-01-01T00:00:00Z' }], reject: [{ name: 'n', limit: 0 }, { limit: 3 }, { name: 'n', since: 'garbage' }] });
+      await expectAgreement(Dto, {
+        accept: [{ name: 'n' }, { name: 'n', limit: 2, since: '2024-01-01T00:00:00Z' }],
+        reject: [{ name: 'n', limit: 0 }, { limit: 3 }, { name: 'n', since: 'garbage' }],
+      });
     });
 
     it('survives a constructor that throws, with a debug message', () => {
@@ -766,8 +880,10 @@ describe('DtoSchemaFactory', () => {
 
     it('reads @ApiProperty metadata (swagger/apiModelProperties) without depending on swagger', () => {
       // What @nestjs/swagger's @ApiProperty records on the prototype.
-      const ApiProperty = (options: Record<string, unknown>): PropertyDecorator => (target, key) =>
-        Reflect.defineMetadata(SWAGGER_API_MODEL_PROPERTIES, { type: String, required: true, ...options }, target, key);
+      const ApiProperty =
+        (options: Record<string, unknown>): PropertyDecorator =>
+        (target, key) =>
+          Reflect.defineMetadata(SWAGGER_API_MODEL_PROPERTIES, { type: String, required: true, ...options }, target, key);
       class Dto {
         @ApiProperty({ description: 'Search text', example: 'rain', title: 'Query' })
         @IsString()
@@ -814,7 +930,12 @@ describe('DtoSchemaFactory', () => {
         description: 'Adds labels',
         properties: {
           labels: { type: 'object', description: 'Free-form labels', properties: { main: { type: 'string' } }, additionalProperties: true },
-          extra: { description: 'Overrides the class description', type: 'object', properties: { main: { type: 'string' } }, additionalProperties: true },
+          extra: {
+            description: 'Overrides the class description',
+            type: 'object',
+            properties: { main: { type: 'string' } },
+            additionalProperties: true,
+          },
         },
         additionalProperties: false,
       });
@@ -882,7 +1003,9 @@ describe('DtoSchemaFactory', () => {
         @Min(0)
         union: number | string;
       }
-      expect(schemaOf(Dto)).toEqual(objectSchema({ count: { type: 'integer' }, union: { type: 'number', minimum: 0 } }, ['count', 'union']));
+      expect(schemaOf(Dto)).toEqual(
+        objectSchema({ count: { type: 'integer' }, union: { type: 'number', minimum: 0 } }, ['count', 'union']),
+      );
     });
   });
 
@@ -910,9 +1033,18 @@ describe('DtoSchemaFactory', () => {
       const schema = schemaOf(ChildDto);
       expect(Object.keys(schema.properties as JsonSchema)).toEqual(['id', 'note', 'zeta', 'alpha']);
       expect(schema).toEqual(
-        objectSchema({ id: { type: 'string' }, note: { type: 'string', maxLength: 3 }, zeta: { type: 'integer' }, alpha: { type: 'boolean' } }, ['id', 'zeta', 'alpha']),
+        objectSchema(
+          { id: { type: 'string' }, note: { type: 'string', maxLength: 3 }, zeta: { type: 'integer' }, alpha: { type: 'boolean' } },
+          ['id', 'zeta', 'alpha'],
+        ),
       );
-      await expectAgreement(ChildDto, { accept: [{ id: 'a', zeta: 1, alpha: true }], reject: [{ zeta: 1, alpha: true }, { id: 'a', zeta: 1, alpha: true, note: 'long' }] });
+      await expectAgreement(ChildDto, {
+        accept: [{ id: 'a', zeta: 1, alpha: true }],
+        reject: [
+          { zeta: 1, alpha: true },
+          { id: 'a', zeta: 1, alpha: true, note: 'long' },
+        ],
+      });
     });
   });
 

@@ -56,7 +56,21 @@ interface PropertyHints {
 }
 
 /** Constructors that describe a JSON value but never a nested DTO. */
-const BUILT_IN_TYPES = new Set<unknown>([Object, Array, String, Number, Boolean, Date, Function, Promise, Map, Set, Symbol, BigInt, RegExp]);
+const BUILT_IN_TYPES = new Set<unknown>([
+  Object,
+  Array,
+  String,
+  Number,
+  Boolean,
+  Date,
+  Function,
+  Promise,
+  Map,
+  Set,
+  Symbol,
+  BigInt,
+  RegExp,
+]);
 
 const LOWER_BOUNDS = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties']);
 const UPPER_BOUNDS = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties']);
@@ -139,7 +153,9 @@ export class DtoSchemaFactory {
       const properties: JsonSchema = {};
       const required: string[] = [];
       for (const property of plan.properties) {
-        const nested = property.nested && (this.isRecursive(property.nested.target) ? reference(property.nested.target) : render(property.nested.target));
+        const nested =
+          property.nested &&
+          (this.isRecursive(property.nested.target) ? reference(property.nested.target) : render(property.nested.target));
         properties[property.name] = renderProperty(property, nested);
         if (property.required) required.push(property.name);
       }
@@ -245,7 +261,9 @@ export class DtoSchemaFactory {
     try {
       instance = new (target as new () => unknown)();
     } catch (error) {
-      this.debug(`${target.name}: new ${target.name}() threw (${error instanceof Error ? error.message : String(error)}); property defaults are not read`);
+      this.debug(
+        `${target.name}: new ${target.name}() threw (${error instanceof Error ? error.message : String(error)}); property defaults are not read`,
+      );
       return values;
     }
     if (instance !== null && typeof instance === 'object') {
@@ -254,7 +272,12 @@ export class DtoSchemaFactory {
     return values;
   }
 
-  private buildProperty(target: McpClassRef, name: string, group: readonly ValidationMetadata[], initialValues: Map<string, unknown>): PropertyPlan {
+  private buildProperty(
+    target: McpClassRef,
+    name: string,
+    group: readonly ValidationMetadata[],
+    initialValues: Map<string, unknown>,
+  ): PropertyPlan {
     const location = `${target.name}.${name}`;
     let optional = false;
     let rejectsMissing = false;
@@ -264,7 +287,10 @@ export class DtoSchemaFactory {
       switch (metadata.type) {
         case ValidationTypes.CONDITIONAL_VALIDATION:
           if (metadata.name === 'isOptional') optional = true;
-          else this.debug(`${location}: the @ValidateIf condition cannot be read; the schema ignores it (use @McpProperty({ nullable: true }) for a null-only condition)`);
+          else
+            this.debug(
+              `${location}: the @ValidateIf condition cannot be read; the schema ignores it (use @McpProperty({ nullable: true }) for a null-only condition)`,
+            );
           break;
         case ValidationTypes.IS_DEFINED:
           rejectsMissing = true;
@@ -292,7 +318,8 @@ export class DtoSchemaFactory {
 
     const prototype = target.prototype as object;
     // Own lookup first: reflect-metadata's inherited lookup walks the prototype chain, and boot time matters here.
-    const designType = (Reflect.getOwnMetadata('design:type', prototype, name) ?? Reflect.getMetadata('design:type', prototype, name)) as unknown;
+    const designType = (Reflect.getOwnMetadata('design:type', prototype, name) ??
+      Reflect.getMetadata('design:type', prototype, name)) as unknown;
     const typeTarget = this.readTypeDecorator(target, name, location);
     const propertyRules = rules.filter((mapped) => !mapped.metadata.each);
     const itemRules = rules.filter((mapped) => mapped.metadata.each);
@@ -306,7 +333,10 @@ export class DtoSchemaFactory {
           ? { type: 'array' }
           : nestedRules.length > 0
             ? { type: 'object' }
-            : (constructorSchema(typeTarget) ?? constructorSchema(designType) ?? impliedSchema(propertyRules) ?? (itemRules.length > 0 ? { type: 'array' } : undefined));
+            : (constructorSchema(typeTarget) ??
+              constructorSchema(designType) ??
+              impliedSchema(propertyRules) ??
+              (itemRules.length > 0 ? { type: 'array' } : undefined));
       if (fallback) {
         Object.assign(body, fallback);
         types = [fallback.type as JsonSchemaTypeName];
@@ -328,7 +358,8 @@ export class DtoSchemaFactory {
         if (asserted) items.type = asserted.length === 1 ? asserted[0] : asserted;
         else Object.assign(items, constructorSchema(typeTarget) ?? impliedSchema(itemRules));
       }
-      const itemTypes = typeof items.type === 'string' ? [items.type as JsonSchemaTypeName] : (items.type as JsonSchemaTypeName[] | undefined);
+      const itemTypes =
+        typeof items.type === 'string' ? [items.type as JsonSchemaTypeName] : (items.type as JsonSchemaTypeName[] | undefined);
       const itemContext: KeywordContext = { types: nested ? ['object'] : itemTypes, location: `${location}[]`, debug: this.debug };
       for (const { metadata, rule } of itemRules) mergeKeywords(items, rule.keywords?.(metadata.constraints ?? [], itemContext));
       if (nested || Object.keys(items).length > 0) body.items = items;
@@ -361,7 +392,8 @@ export class DtoSchemaFactory {
   private explicitTypes(rules: readonly MappedRule[], location: string): JsonSchemaTypeName[] | undefined {
     let types: JsonSchemaTypeName[] | undefined;
     for (const { metadata, rule } of rules) {
-      const asserted = typeof rule.type === 'function' ? rule.type(metadata.constraints ?? []) : rule.type === undefined ? undefined : [rule.type];
+      const asserted =
+        typeof rule.type === 'function' ? rule.type(metadata.constraints ?? []) : rule.type === undefined ? undefined : [rule.type];
       if (!asserted) continue;
       if (!types) {
         types = [...asserted];
@@ -369,7 +401,10 @@ export class DtoSchemaFactory {
       }
       const common = intersectTypes(types, asserted);
       if (common.length > 0) types = common;
-      else this.debug(`${location}: '${metadata.name}' asserts type ${asserted.join('|')}, which contradicts ${types.join('|')}; kept ${types.join('|')}`);
+      else
+        this.debug(
+          `${location}: '${metadata.name}' asserts type ${asserted.join('|')}, which contradicts ${types.join('|')}; kept ${types.join('|')}`,
+        );
     }
     return types;
   }
@@ -407,7 +442,12 @@ function renderProperty(property: PropertyPlan, nested: JsonSchema | undefined):
   if (!nested || !property.nested) {
     schema = { ...property.annotations, ...property.body, ...property.trailing };
   } else if (property.nested.inItems) {
-    schema = { ...property.annotations, ...property.body, items: { ...nested, ...(property.body.items as JsonSchema) }, ...property.trailing };
+    schema = {
+      ...property.annotations,
+      ...property.body,
+      items: { ...nested, ...(property.body.items as JsonSchema) },
+      ...property.trailing,
+    };
   } else {
     const inline = { ...nested };
     for (const key of Object.keys(property.annotations)) delete inline[key];
@@ -529,7 +569,8 @@ function readSwaggerHints(prototype: object, name: string): PropertyHints {
   let examples: unknown[] | undefined;
   if (Array.isArray(raw.examples)) examples = raw.examples;
   // OpenAPI's named examples: { name: { summary, value } }.
-  else if (isRecord(raw.examples)) examples = Object.values(raw.examples).map((example) => (isRecord(example) && 'value' in example ? example.value : example));
+  else if (isRecord(raw.examples))
+    examples = Object.values(raw.examples).map((example) => (isRecord(example) && 'value' in example ? example.value : example));
   else if (raw.example !== undefined) examples = [raw.example];
   return {
     title: typeof raw.title === 'string' ? raw.title : undefined,

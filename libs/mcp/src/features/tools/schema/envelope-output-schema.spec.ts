@@ -56,7 +56,10 @@ describe('envelopeOutputSchema', () => {
     expect(schema.required).toEqual(['status']);
     expect(Object.keys(schema.properties as JsonSchema)).toEqual(['status', 'data', 'error']);
     expect((schema.properties as JsonSchema).status).toEqual({ type: 'string', enum: ['success', 'error'] });
-    expect((envelopeOutputSchema(dataSchema, { pending: true }).properties as JsonSchema).status).toEqual({ type: 'string', enum: ['success', 'error', 'pending'] });
+    expect((envelopeOutputSchema(dataSchema, { pending: true }).properties as JsonSchema).status).toEqual({
+      type: 'string',
+      enum: ['success', 'error', 'pending'],
+    });
     // A root oneOf/anyOf is what FastMCP's schema-to-class conversion ignores, losing `data`.
     for (const options of [{ pending: false }, { pending: true }]) {
       const built = envelopeOutputSchema(dataSchema, options);
@@ -79,8 +82,17 @@ describe('envelopeOutputSchema', () => {
       ['error with fields', McpResult.error('VALIDATION_ERROR', 'bad', { fields: ['city.name', 'humidity'] }).envelope],
       ['error with retry_after_ms', McpResult.error('RATE_LIMITED', 'slow', { retryAfterMs: 1000 }).envelope],
       ['error with retry_after_ms 0', McpResult.error('RATE_LIMITED', 'slow', { retryAfterMs: 0 }).envelope],
-      ['an McpToolError body', { status: 'error', error: new McpToolError('TIMEOUT', 't', { fields: ['x'], retryAfterMs: 5 }).toErrorBody() }],
-      ['the INTERNAL_ERROR envelope', { status: 'error', error: { code: 'INTERNAL_ERROR', message: 'The tool failed unexpectedly; the error was logged on the server.', retryable: false } }],
+      [
+        'an McpToolError body',
+        { status: 'error', error: new McpToolError('TIMEOUT', 't', { fields: ['x'], retryAfterMs: 5 }).toErrorBody() },
+      ],
+      [
+        'the INTERNAL_ERROR envelope',
+        {
+          status: 'error',
+          error: { code: 'INTERNAL_ERROR', message: 'The tool failed unexpectedly; the error was logged on the server.', retryable: false },
+        },
+      ],
     ])('%s', (_label, envelope) => {
       expect(validate(envelope)).toBe(true);
       expect(withPending(envelope)).toBe(true);
@@ -110,7 +122,10 @@ describe('envelopeOutputSchema', () => {
       ['error without retryable', { status: 'error', error: { code: 'X', message: 'm' } }],
       ['error with non-string fields', { status: 'error', error: { code: 'X', message: 'm', retryable: false, fields: [1] } }],
       ['error with negative retry_after_ms', { status: 'error', error: { code: 'X', message: 'm', retryable: true, retry_after_ms: -1 } }],
-      ['error with fractional retry_after_ms', { status: 'error', error: { code: 'X', message: 'm', retryable: true, retry_after_ms: 1.5 } }],
+      [
+        'error with fractional retry_after_ms',
+        { status: 'error', error: { code: 'X', message: 'm', retryable: true, retry_after_ms: 1.5 } },
+      ],
       ['error without error body', { status: 'error' }],
       ['not an object', 'success'],
     ])('%s', (_label, envelope) => {

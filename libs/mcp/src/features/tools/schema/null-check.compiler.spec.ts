@@ -42,7 +42,9 @@ describe('compileNullCheck', () => {
 
   it('names nested properties and array items with the dotted paths class-validator uses', () => {
     const address = objectOf({ city: { type: 'string' }, zip: { type: ['string', 'null'] } });
-    const check = compileNullCheck(objectOf({ address, stops: { type: 'array', items: address }, tags: { type: 'array', items: { type: 'string' } } }));
+    const check = compileNullCheck(
+      objectOf({ address, stops: { type: 'array', items: address }, tags: { type: 'array', items: { type: 'string' } } }),
+    );
     expect(check({ address: { city: null, zip: null }, stops: [{ city: 'a' }, null, { city: null }], tags: ['a', null] })).toEqual({
       refused: ['address.city', 'stops.1', 'stops.2.city', 'tags.1'],
       declared: ['address.zip'],
@@ -50,7 +52,11 @@ describe('compileNullCheck', () => {
   });
 
   it('follows recursive $defs references to any depth', () => {
-    const node = objectOf({ name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } }, next: { anyOf: [{ $ref: '#/$defs/Node' }, { type: 'null' }] } });
+    const node = objectOf({
+      name: { type: 'string' },
+      children: { type: 'array', items: { $ref: '#/$defs/Node' } },
+      next: { anyOf: [{ $ref: '#/$defs/Node' }, { type: 'null' }] },
+    });
     const check = compileNullCheck({ ...node, $defs: { Node: node } });
     expect(check({ children: [{ children: [{ name: null, next: null }] }], next: { next: { name: null } } })).toEqual({
       refused: ['children.0.children.0.name', 'next.next.name'],
@@ -59,7 +65,9 @@ describe('compileNullCheck', () => {
   });
 
   it('ignores values of the wrong type (the other rules reject them)', () => {
-    const check = compileNullCheck(objectOf({ address: objectOf({ city: { type: 'string' } }), list: { type: 'array', items: { type: 'string' } } }));
+    const check = compileNullCheck(
+      objectOf({ address: objectOf({ city: { type: 'string' } }), list: { type: 'array', items: { type: 'string' } } }),
+    );
     expect(check({ address: [null], list: { 0: null } })).toEqual({ refused: [], declared: [] });
     expect(check('not an object')).toEqual({ refused: [], declared: [] });
   });

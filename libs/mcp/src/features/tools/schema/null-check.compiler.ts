@@ -59,7 +59,12 @@ export function compileNullCheck(schema: JsonSchema): NullCheck {
   };
 }
 
-function checkProperties(value: Record<string, unknown>, properties: ReadonlyMap<string, ValueRule>, prefix: string, findings: { refused: string[]; declared: string[] }): void {
+function checkProperties(
+  value: Record<string, unknown>,
+  properties: ReadonlyMap<string, ValueRule>,
+  prefix: string,
+  findings: { refused: string[]; declared: string[] },
+): void {
   for (const [name, rule] of properties) {
     if (Object.hasOwn(value, name)) checkValue(value[name], rule, prefix ? `${prefix}.${name}` : name, findings);
   }
@@ -121,7 +126,8 @@ class NullRuleBuilder {
     if (seen.has(schema)) return 'open';
     seen.add(schema);
     const verdicts: NullVerdict[] = [];
-    if (schema.type !== undefined) verdicts.push((Array.isArray(schema.type) ? schema.type : [schema.type]).includes('null') ? 'declared' : 'refused');
+    if (schema.type !== undefined)
+      verdicts.push((Array.isArray(schema.type) ? schema.type : [schema.type]).includes('null') ? 'declared' : 'refused');
     if ('const' in schema) verdicts.push(schema.const === null ? 'declared' : 'refused');
     if (Array.isArray(schema.enum)) verdicts.push(schema.enum.includes(null) ? 'declared' : 'refused');
     const target = this.resolve(schema.$ref);

@@ -29,7 +29,11 @@ export function readValidationMetadata(target: McpClassRef): ValidationMetadata[
 
   const own = (registered.get(target) ?? []).filter((metadata) => metadata.target === target || metadata.target === '');
   const ancestors: McpClassRef[] = [];
-  for (let parent: unknown = Object.getPrototypeOf(target); typeof parent === 'function' && parent !== Function.prototype; parent = Object.getPrototypeOf(parent)) {
+  for (
+    let parent: unknown = Object.getPrototypeOf(target);
+    typeof parent === 'function' && parent !== Function.prototype;
+    parent = Object.getPrototypeOf(parent)
+  ) {
     ancestors.push(parent);
   }
   const inherited: ValidationMetadata[] = [];

@@ -63,7 +63,11 @@ function enumValues(constraints: readonly unknown[]): JsonPrimitive[] {
   if (Array.isArray(constraints[1])) return jsonPrimitives(constraints[1]);
   const entity = constraints[0];
   if (entity === null || typeof entity !== 'object') return [];
-  return jsonPrimitives(Object.entries(entity).filter(([key]) => Number.isNaN(Number.parseInt(key, 10))).map(([, value]) => value));
+  return jsonPrimitives(
+    Object.entries(entity)
+      .filter(([key]) => Number.isNaN(Number.parseInt(key, 10)))
+      .map(([, value]) => value),
+  );
 }
 
 function numberKeyword(keyword: string, value: unknown): JsonSchema | undefined {
@@ -90,13 +94,17 @@ function patternKeyword(constraints: readonly unknown[], context: KeywordContext
   const flags = isRegExp(pattern) ? pattern.flags : typeof modifiers === 'string' ? modifiers : '';
   const lost = [...flags].filter((flag) => !HARMLESS_REGEX_FLAGS.has(flag));
   if (lost.length > 0) {
-    context.debug(`${context.location}: @Matches flag(s) "${lost.join('')}" cannot be expressed in JSON Schema; the pattern is emitted without them`);
+    context.debug(
+      `${context.location}: @Matches flag(s) "${lost.join('')}" cannot be expressed in JSON Schema; the pattern is emitted without them`,
+    );
   }
   try {
     // JSON Schema validators (ajv included) compile patterns with the unicode flag, which rejects some syntax that passes without it.
     new RegExp(source, 'u');
   } catch {
-    context.debug(`${context.location}: @Matches pattern /${source}/ is not valid with the unicode flag JSON Schema validators use; pattern omitted`);
+    context.debug(
+      `${context.location}: @Matches pattern /${source}/ is not valid with the unicode flag JSON Schema validators use; pattern omitted`,
+    );
     return undefined;
   }
   return { pattern: source };
@@ -157,12 +165,18 @@ export const VALIDATOR_KEYWORDS: Readonly<Record<string, ValidatorKeywordRule>> 
   isPositive: { impliedType: 'number', keywords: () => ({ exclusiveMinimum: 0 }) },
   isNegative: { impliedType: 'number', keywords: () => ({ exclusiveMaximum: 0 }) },
   // validator.js divides by parseInt(divisor), so only positive integer divisors mean the same as multipleOf.
-  isDivisibleBy: { impliedType: 'number', keywords: ([divisor]) => (Number.isInteger(divisor) && (divisor as number) > 0 ? { multipleOf: divisor } : undefined) },
+  isDivisibleBy: {
+    impliedType: 'number',
+    keywords: ([divisor]) => (Number.isInteger(divisor) && (divisor as number) > 0 ? { multipleOf: divisor } : undefined),
+  },
 
   // Strings
   minLength: { impliedType: 'string', keywords: ([min]) => lengthKeyword('minLength', min) },
   maxLength: { impliedType: 'string', keywords: ([max]) => lengthKeyword('maxLength', max) },
-  isLength: { impliedType: 'string', keywords: ([min, max]) => ({ ...lengthKeyword('minLength', min), ...lengthKeyword('maxLength', max) }) },
+  isLength: {
+    impliedType: 'string',
+    keywords: ([min, max]) => ({ ...lengthKeyword('minLength', min), ...lengthKeyword('maxLength', max) }),
+  },
   matches: { impliedType: 'string', keywords: patternKeyword },
   isEmail: format('email'),
   isUrl: format('uri'),

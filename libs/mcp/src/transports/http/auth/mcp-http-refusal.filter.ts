@@ -16,7 +16,10 @@ export class McpHttpRefusalFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const refusal = refusalOf(caught);
     if (response.headersSent) return void response.end();
-    const envelope = { status: 'error', error: errorBody(refusal.code, refusal.message, { retryable: refusal.retryable, retryAfterMs: refusal.retryAfterMs }) };
+    const envelope = {
+      status: 'error',
+      error: errorBody(refusal.code, refusal.message, { retryable: refusal.retryable, retryAfterMs: refusal.retryAfterMs }),
+    };
     sendHttpError(response, refusal.status, refusal.message, { code: refusal.jsonRpcCode, headers: refusal.headers, data: envelope });
   }
 }
@@ -27,6 +30,7 @@ export class McpHttpRefusalFilter implements ExceptionFilter {
  */
 function refusalOf(caught: McpHttpRefusal | McpStoreUnavailableError | McpQuotaExceededError): McpHttpRefusal {
   if (caught instanceof McpStoreUnavailableError) return new McpHttpRefusal('UNAVAILABLE');
-  if (caught instanceof McpQuotaExceededError) return new McpHttpRefusal('QUOTA_EXCEEDED', caught.message, { retryAfterMs: caught.retryAfterMs });
+  if (caught instanceof McpQuotaExceededError)
+    return new McpHttpRefusal('QUOTA_EXCEEDED', caught.message, { retryAfterMs: caught.retryAfterMs });
   return caught;
 }
