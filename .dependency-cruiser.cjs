@@ -21,7 +21,7 @@ module.exports = {
       'core-is-pure',
       'core/ (JSON-RPC, dispatcher, context, revisions, errors) imports no feature, era, transport, store, job or service',
       'core',
-      ['eras', 'features', 'execution', 'transports', 'auth', 'sessions', 'stores', 'jobs'],
+      ['eras', 'features', 'execution', 'transports', 'auth', 'sessions', 'stores', 'jobs', 'observability'],
     ),
     forbid('eras-above-no-transport', 'eras/ shape messages for a revision; transports call them, never the reverse', 'eras', [
       'transports',
@@ -42,6 +42,26 @@ module.exports = {
       'sessions',
       'jobs',
     ]),
+    forbid(
+      'observability-reads-core-stores-jobs',
+      'observability/ (metrics, health, traces) implements core ports over core, stores and jobs interfaces; it knows no transport, era, feature or pipeline',
+      'observability',
+      ['eras', 'transports', 'features', 'execution', 'auth', 'sessions'],
+    ),
+    {
+      name: 'testing-is-a-face',
+      comment: 'testing/ is the public face @nest-mcp/core/testing (like index.ts): the library never imports it',
+      severity: 'error',
+      from: { path: `${LIB}/`, pathNot: `${LIB}/testing/` },
+      to: { path: `${LIB}/testing/` },
+    },
+    {
+      name: 'shipped-code-imports-no-testing-kit',
+      comment: "testing-kit/ is the specs' kit and is not built: code that ships (testing/ included) must not need it",
+      severity: 'error',
+      from: { path: `${LIB}/`, pathNot: [SPEC, `${LIB}/testing-kit/`] },
+      to: { path: `${LIB}/testing-kit/` },
+    },
     {
       name: 'library-imports-no-app-or-test',
       severity: 'error',

@@ -7,6 +7,7 @@ export default {
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   moduleNameMapper: {
     '^@nest-mcp/core$': '<rootDir>/libs/mcp/src/index.ts',
+    '^@nest-mcp/core/testing$': '<rootDir>/libs/mcp/src/testing/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

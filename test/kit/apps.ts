@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import type { DynamicModule, INestApplication, LoggerService, Provider, Type } from '@nestjs/common';
-import { McpModule, type McpModuleOptions } from '@nest-mcp/core';
+import { McpModule, type McpModuleForRootOptions } from '@nest-mcp/core';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../apps/weather-server/src/app.module.js';
 import { freePort } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
@@ -31,6 +31,8 @@ export interface ListenOptions {
   bodyParser?: boolean;
   /** `true` (the default): an SSE stream a test left open must not keep close() waiting. */
   forceCloseConnections?: boolean;
+  /** `app.setGlobalPrefix(globalPrefix)` before listening (none by default). */
+  globalPrefix?: string;
 }
 
 /** Compiles `imports` and listens on 127.0.0.1 with an ephemeral port: the one way the e2e specs boot an app. */
@@ -41,6 +43,7 @@ export async function listen(imports: (DynamicModule | Type)[], options: ListenO
     logger: options.logger ?? false,
     forceCloseConnections: options.forceCloseConnections ?? true,
   });
+  if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
   await app.listen(0, '127.0.0.1');
   const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
   let closed = false;
@@ -57,8 +60,12 @@ export async function listen(imports: (DynamicModule | Type)[], options: ListenO
   };
 }
 
-/** `McpModule.forRoot(options)` with `providers` beside it (a tool class, a fixture), listening like {@link listen}. */
-export function listenMcp(options: McpModuleOptions, providers: Provider[] = [], listenOptions: ListenOptions = {}): Promise<RunningApp> {
+/** `McpModule.forRoot(options)` (extras such as `path` or `explorer` included) with `providers` beside it, listening like {@link listen}. */
+export function listenMcp(
+  options: McpModuleForRootOptions,
+  providers: Provider[] = [],
+  listenOptions: ListenOptions = {},
+): Promise<RunningApp> {
   class McpTestModule {}
   return listen([{ module: McpTestModule, imports: [McpModule.forRoot(options)], providers }], listenOptions);
 }

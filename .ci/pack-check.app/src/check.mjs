@@ -1,6 +1,9 @@
-// Connects to the packed app with the official SDK client, as a user's MCP client would.
+// Connects to the packed app with the official SDK client, as a user's MCP client would; then calls a tool
+// in-process with McpTestClient from the `@nest-mcp/core/testing` subpath, as a user's jest spec would.
 // Usage: node src/check.mjs http://127.0.0.1:PORT/mcp
 import assert from 'node:assert/strict';
+import { NestFactory } from '@nestjs/core';
+import { McpTestClient } from '@nest-mcp/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -35,4 +38,16 @@ try {
   console.log(`check: tools/list has greet; greet({name:"pack"}) → ${ok.content[0].text}; greet({name:""}) → VALIDATION_ERROR`);
 } finally {
   await client.close();
+}
+
+const { PingModule, PING_CALLER } = await import('../dist/in-memory.js');
+const app = await NestFactory.create(PingModule, { logger: false });
+try {
+  const tester = await McpTestClient.create(app, PING_CALLER);
+  const { result, envelope } = await tester.callTool('ping');
+  assert.deepEqual(envelope, { status: 'success', data: { pong: true } }, `ping failed: ${JSON.stringify(result)}`);
+  await tester.close();
+  console.log(`check: McpTestClient (@nest-mcp/core/testing) ping() → ${JSON.stringify(envelope)}`);
+} finally {
+  await app.close();
 }

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { McpAuthError, McpStderrLogger, serveMcpOverStdio } from '@nest-mcp/core';
 import { AppModule } from './app.module.js';
+import { explorerFromEnv } from './config/explorer.from-env.js';
 
 /** `--stdio`: serve one client over stdin/stdout (Claude Desktop style); otherwise HTTP on HOST:PORT. */
 async function bootstrap(): Promise<void> {
@@ -14,6 +15,8 @@ async function bootstrap(): Promise<void> {
   const host = process.env.HOST ?? '127.0.0.1';
   await app.listen(port, host);
   process.stderr.write(`weather-server: MCP endpoint on http://${host}:${port}/mcp\n`);
+  const explorer = explorerFromEnv(process.env);
+  if (explorer.enabled) process.stderr.write(`weather-server: explorer on http://${host}:${port}${explorer.path}\n`);
 }
 
 /**

@@ -17,7 +17,11 @@ export type {
   McpRedisOptions,
   McpRequestStateOptions,
   McpListChangedOptions,
+  McpExplorerOptions,
+  McpTracingOptions,
 } from './options/mcp-module-options.interface.js';
+export type { McpServerCardOptions } from './options/mcp-server-card-options.interface.js';
+export type { McpMetricsOptions, McpMetricsRegistry } from './options/mcp-metrics-options.interface.js';
 export type { McpAuthOptions, McpJwtOptions, McpApiKey, McpResourceMetadataOptions } from './auth/mcp-auth-options.interface.js';
 
 // Decorators and their options.
@@ -55,6 +59,14 @@ export type { McpResourceContext } from './features/resources/mcp-resource-conte
 export type { McpPromptContext } from './features/prompts/mcp-prompt-context.interface.js';
 export type { McpCompletionContext } from './features/completions/mcp-completion-context.interface.js';
 export { McpExecutionContext } from './execution/mcp-execution-context.js';
+
+// Health (for @nestjs/terminus).
+export {
+  McpHealthIndicator,
+  type McpHealthIndicatorResult,
+  type McpHealthPartStatus,
+  type McpHealthCheckOptions,
+} from './observability/health/mcp.health-indicator.js';
 export type { McpToolDescriptor } from './features/tools/mcp-tool-definition.interface.js';
 export { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 export type { JsonRpcId } from './core/json-rpc/json-rpc.types.js';

@@ -33,6 +33,7 @@ import { createMcpJobQueue } from './jobs/job-queue.factory.js';
 import { MCP_TASK_METHOD_HANDLERS } from './features/tasks/rev-2025-11-25.tasks.handlers.js';
 import { McpBodyParserErrorFilter } from './transports/http/body-parser-error.filter.js';
 import { createMcpControllers } from './transports/http/mcp-http.controller.js';
+import { createMcpExplorerController } from './transports/http/explorer/explorer.controller.js';
 import { McpHttpSseTransport } from './transports/sse/http-sse-2024-11-05.transport.js';
 import { McpHttpRev20260728Handler } from './transports/http/http-rev-2026-07-28.handler.js';
 import { McpStdioRev20260728Handler } from './transports/stdio/stdio-rev-2026-07-28.handler.js';
@@ -45,6 +46,7 @@ import { McpSessionService } from './sessions/mcp-session.service.js';
 import { McpAuthService } from './auth/mcp-auth.service.js';
 import { McpAuthGuard } from './transports/http/auth/mcp-auth.guard.js';
 import { createProtectedResourceController } from './transports/http/auth/protected-resource.controller.js';
+import { createServerCardController } from './transports/http/server-card.controller.js';
 import { McpOriginGuard } from './transports/http/origin.guard.js';
 import { McpTenantLimiter } from './execution/tenant-limiter.js';
 import { LoggingSetLevelHandler } from './core/handlers/logging-set-level.handler.js';
@@ -75,6 +77,9 @@ import { CompletionCompleteHandler } from './features/completions/completion-com
 import { MCP_REV_2026_07_28_PROVIDERS } from './eras/rev-2026-07-28/rev-2026-07-28.providers.js';
 import { McpListChangedNotifier } from './eras/rev-2026-07-28/subscriptions/mcp-list-changed.notifier.js';
 import { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.service.js';
+import { MCP_TRACING_PROVIDERS } from './observability/tracing/tracing.providers.js';
+import { MCP_METRICS_PROVIDERS } from './observability/metrics/metrics.providers.js';
+import { McpHealthIndicator } from './observability/health/mcp.health-indicator.js';
 
 /**
  * Turns `@McpTool()` methods of any provider into an MCP server served over Streamable HTTP.
@@ -144,8 +149,13 @@ import { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.serv
     CompletionCompleteHandler,
     // Protocol revision 2026-07-28 (eras/rev-2026-07-28/): era routing, discover, MRTR, listen, tasks extension.
     ...MCP_REV_2026_07_28_PROVIDERS,
+    // OpenTelemetry spans per request and tool call (observability/tracing/), behind the core port MCP_TRACER.
+    ...MCP_TRACING_PROVIDERS,
+    // Prometheus metrics (observability/metrics/), behind the core port MCP_METRICS; the terminus health indicator.
+    ...MCP_METRICS_PROVIDERS,
+    McpHealthIndicator,
   ],
-  exports: [McpDispatcher, McpToolRegistry, McpResourceNotifier, McpListChangedNotifier, McpClientInput],
+  exports: [McpDispatcher, McpToolRegistry, McpResourceNotifier, McpListChangedNotifier, McpClientInput, McpHealthIndicator],
 })
 export class McpModule extends ConfigurableModuleClass {
   static override forRoot(options: McpModuleForRootOptions): DynamicModule {
@@ -161,7 +171,13 @@ export class McpModule extends ConfigurableModuleClass {
     const paths = resolvePaths(extras);
     return {
       ...definition,
-      controllers: [...(definition.controllers ?? []), ...createMcpControllers(paths), createProtectedResourceController(paths.path)],
+      controllers: [
+        ...(definition.controllers ?? []),
+        ...createMcpControllers(paths),
+        createProtectedResourceController(paths.path),
+        createServerCardController(paths),
+        ...(paths.explorerPath === false ? [] : [createMcpExplorerController(paths.explorerPath, paths.path)]),
+      ],
       providers: [
         ...(definition.providers ?? []),
         {

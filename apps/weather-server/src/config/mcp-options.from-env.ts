@@ -1,4 +1,5 @@
 import type { McpApiKey, McpModuleOptions } from '@nest-mcp/core';
+import { Registry } from 'prom-client';
 
 /** Scopes a bare API key (no scopes listed) gets in this sample. */
 const DEFAULT_KEY_SCOPES = ['weather:read', 'weather:write'];
@@ -9,9 +10,12 @@ const DEFAULT_KEY_SCOPES = ['weather:read', 'weather:write'];
  * - `MCP_API_KEYS`: comma-separated `key`, `key|tenant` or `key|tenant|scope1 scope2` entries;
  * - `MCP_PUBLIC_URL`: public base URL for the `endpoint` event of the 2024-11-05 HTTP+SSE transport;
  * - `MCP_ALLOWED_ORIGINS`: comma-separated browser origins besides localhost;
+ * - `MCP_SERVER_CARD_NAME`: reverse-DNS `name` of the Server Card (`com.example/weather`; default: from the host);
  * - `REDIS_URL`: share sessions, stream events, jobs and idempotency keys with other instances through Redis;
  * - `MCP_JOBS_LOCK_DURATION_MS`, `MCP_JOBS_STALLED_INTERVAL_MS`: how soon another instance takes over the job of
  *   an instance that died (`jobs.lockDurationMs`, `jobs.stalledIntervalMs`; with `REDIS_URL`).
+ * Prometheus metrics are served at `GET /metrics` (no MCP auth: keep it inside the network), in a registry of this
+ * app's own, so several apps in one process (the e2e tests) do not collide.
  * Neither credential variable set: open access as tenant `default` (the library warns on stderr).
  */
 export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
@@ -22,6 +26,10 @@ export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
     title: 'Weather',
     instructions: 'Weather for about seventy cities worldwide. City names may be English or Chinese.',
     publicUrl: env.MCP_PUBLIC_URL || undefined,
+    serverCard: {
+      description: 'Current weather, forecasts and alerts for about seventy cities worldwide',
+      ...(env.MCP_SERVER_CARD_NAME && { name: env.MCP_SERVER_CARD_NAME }),
+    },
     trustProxy: env.MCP_TRUST_PROXY === 'true',
     allowedOrigins: env.MCP_ALLOWED_ORIGINS?.split(',')
       .map((origin) => origin.trim())
@@ -31,6 +39,7 @@ export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
       ...(env.MCP_JOBS_LOCK_DURATION_MS && { lockDurationMs: Number(env.MCP_JOBS_LOCK_DURATION_MS) }),
       ...(env.MCP_JOBS_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(env.MCP_JOBS_STALLED_INTERVAL_MS) }),
     },
+    metrics: { path: '/metrics', registry: new Registry() },
     auth: {
       ...(env.MCP_JWT_SECRET && { jwt: { secret: env.MCP_JWT_SECRET } }),
       ...(apiKeys.length > 0 && { apiKeys }),

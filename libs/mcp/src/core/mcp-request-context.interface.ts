@@ -7,7 +7,8 @@ import type { McpLogLevel } from './mcp-log-level.js';
  * everything transport-specific is reduced to these fields.
  */
 export interface McpRequestContext {
-  readonly transport: 'http' | 'sse' | 'stdio';
+  /** `memory`: `@nest-mcp/core/testing` (McpTestClient, McpInMemoryTransport), one in-process connection. */
+  readonly transport: 'http' | 'sse' | 'stdio' | 'memory';
   /** Revision in force for this request (from the session, the header, or the default). */
   readonly protocolVersion: string;
   readonly sessionId?: string;
@@ -40,4 +41,9 @@ export interface McpRequestContext {
   readonly askClient?: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** Scope in which `notifications/cancelled` ids are looked up (a session or a connection). */
   readonly cancellationScope?: string;
+  /**
+   * The W3C trace context the transport received with the message (HTTP `traceparent`, `tracestate`, `baggage`
+   * headers, lower-case names), read by tracing when `params._meta` carries none. Absent over stdio.
+   */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
 }

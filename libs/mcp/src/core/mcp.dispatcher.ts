@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { MCP_RESOLVED_OPTIONS } from './mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -16,6 +16,8 @@ import { McpClientRequests } from './client-requests.js';
 import { McpControlFlowSignal } from './control-flow.signal.js';
 import { clientText } from './client-text.js';
 import { errorLogText } from './error-log-text.js';
+import { MCP_TRACER, NOOP_MCP_TRACER, type McpTracer } from './mcp-tracer.interface.js';
+import { MCP_METRICS, NOOP_MCP_METRICS, type McpMetrics } from './mcp-metrics.interface.js';
 
 /**
  * The transport-agnostic JSON-RPC core: one parsed message in, at most one response out. It holds no
@@ -36,6 +38,8 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
     private readonly discovery: DiscoveryService,
     @Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions,
     private readonly clientRequests: McpClientRequests,
+    @Optional() @Inject(MCP_TRACER) private readonly tracer: McpTracer = NOOP_MCP_TRACER,
+    @Optional() @Inject(MCP_METRICS) private readonly metrics: McpMetrics = NOOP_MCP_METRICS,
   ) {
     this.limits = { maxDepth: options.limits.maxJsonDepth, maxCollectionSize: options.limits.maxJsonCollectionSize };
   }
@@ -66,7 +70,7 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case 'request':
-        return this.handleRequest(classified.message, context, handler);
+        return this.counted(classified.message, context, handler, this.handleRequest(classified.message, context, handler));
       case 'notification':
         this.handleNotification(classified.message, context);
         return undefined;
@@ -74,16 +78,21 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
         this.clientRequests.settle(context.cancellationScope, classified.message);
         return undefined;
       case 'invalid':
+        this.metrics.request(undefined, 'error', context);
         return errorResponse(classified.id, { code: JsonRpcErrorCode.INVALID_REQUEST, message: `Invalid Request: ${classified.reason}` });
     }
   }
 
-  private async handleRequest(
+  private handleRequest(request: JsonRpcRequest, context: McpRequestContext, own?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
+    const handler = own ?? this.handlers.get(request.method);
+    return this.tracer.request(request, context, handler !== undefined, () => this.answer(request, context, handler));
+  }
+
+  private async answer(
     request: JsonRpcRequest,
     context: McpRequestContext,
-    own?: McpMethodHandler,
+    handler?: McpMethodHandler,
   ): Promise<JsonRpcResponse | undefined> {
-    const handler = own ?? this.handlers.get(request.method);
     if (!handler) {
       return errorResponse(request.id, {
         code: JsonRpcErrorCode.METHOD_NOT_FOUND,
@@ -110,6 +119,24 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
       return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
     } finally {
       if (key && this.inFlight.get(key) === controller) this.inFlight.delete(key);
+    }
+  }
+
+  /** Reports the request's outcome to the metrics; a method no handler serves is reported without its name. */
+  private async counted(
+    request: JsonRpcRequest,
+    context: McpRequestContext,
+    own: McpMethodHandler | undefined,
+    answer: Promise<JsonRpcResponse | undefined>,
+  ): Promise<JsonRpcResponse | undefined> {
+    const method = own || this.handlers.has(request.method) ? request.method : undefined;
+    try {
+      const response = await answer;
+      this.metrics.request(method, response === undefined ? 'cancelled' : 'error' in response ? 'error' : 'success', context);
+      return response;
+    } catch (error) {
+      this.metrics.request(method, 'error', context);
+      throw error;
     }
   }
 

@@ -18,6 +18,8 @@ export interface McpMessageBus {
    * active, with a function that ends it.
    */
   subscribe(channel: string, handler: (message: unknown) => void): Promise<() => Promise<void>>;
+  /** Rejects when the bus cannot be reached (health checks); absent for the in-process bus. */
+  ping?(): Promise<void>;
   close?(): Promise<void>;
 }
 

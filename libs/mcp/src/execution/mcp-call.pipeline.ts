@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
 import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
 import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
@@ -8,6 +8,9 @@ import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { JsonRpcErrorCode } from '../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../core/errors/protocol-error.js';
+import { MCP_TRACER, NOOP_MCP_TRACER, type McpTracer } from '../core/mcp-tracer.interface.js';
+import { MCP_METRICS, NOOP_MCP_METRICS, type McpMeteredToolCall, type McpMetrics } from '../core/mcp-metrics.interface.js';
+import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 import type { McpJobRecord, McpTaskRunSpec } from '../jobs/job.record.js';
 import { McpJobService } from '../jobs/mcp-job.service.js';
 import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
@@ -46,6 +49,8 @@ export class McpCallPipeline {
     private readonly limiter: McpTenantLimiter,
     private readonly idempotency: McpIdempotency,
     private readonly jobs: McpJobService,
+    @Optional() @Inject(MCP_TRACER) private readonly tracer: McpTracer = NOOP_MCP_TRACER,
+    @Optional() @Inject(MCP_METRICS) private readonly metrics: McpMetrics = NOOP_MCP_METRICS,
   ) {}
 
   /**
@@ -65,8 +70,30 @@ export class McpCallPipeline {
     throw new McpProtocolError(JsonRpcErrorCode.SERVER_ERROR, envelope.error.message, envelope);
   }
 
-  /** Limits, validation, idempotency, then the handler or the job queue; every refusal is an envelope result. */
-  async run(call: McpPipelineCall): Promise<McpCallToolResult> {
+  /**
+   * Limits, validation, idempotency, then the handler or the job queue; every refusal is an envelope result. The
+   * whole run is the tool's span (`execute_tool <name>`).
+   */
+  run(call: McpPipelineCall): Promise<McpCallToolResult> {
+    return this.tracer.tool({ toolName: call.tool.name, sessionId: call.context.sessionId }, () => this.metered(call));
+  }
+
+  /** Runs the stages and reports the outcome (envelope status and error code) and duration to the metrics. */
+  private async metered(call: McpPipelineCall): Promise<McpCallToolResult> {
+    const started = process.hrtime.bigint();
+    const report = (outcome: Pick<McpMeteredToolCall, 'status' | 'code'>) =>
+      this.metrics.toolCall({ tool: call.tool.name, tenant: call.context.tenant, seconds: secondsSince(started), ...outcome });
+    try {
+      const result = await this.runStages(call);
+      report(outcomeOf(result));
+      return result;
+    } catch (error) {
+      report({ status: 'error', code: error instanceof McpStoreUnavailableError ? 'UNAVAILABLE' : 'INTERNAL_ERROR' });
+      throw error;
+    }
+  }
+
+  private async runStages(call: McpPipelineCall): Promise<McpCallToolResult> {
     const { tool, args, context } = call;
     const permit = this.limiter.acquire(context.tenant);
     if (!permit.granted) {
@@ -103,4 +130,20 @@ export class McpCallPipeline {
     const record = await this.jobs.start(tool.name, args, context, tool.job?.estimatedSeconds, call.task);
     return call.accepted ? call.accepted(record) : envelopeToCallToolResult(this.jobs.pendingEnvelope(record));
   }
+}
+
+/** The envelope status of a result (`McpResult.raw()` results carry none: `isError` decides). */
+function outcomeOf(result: McpCallToolResult): Pick<McpMeteredToolCall, 'status' | 'code'> {
+  const envelope = result.structuredContent as { status?: unknown; error?: { code?: unknown } } | undefined;
+  const status = envelope?.status;
+  if (status === 'pending' || status === 'success') return { status };
+  if (status === 'error' || result.isError) {
+    const code = envelope?.error?.code;
+    return { status: 'error', code: typeof code === 'string' ? code : undefined };
+  }
+  return { status: 'success' };
+}
+
+function secondsSince(started: bigint): number {
+  return Number(process.hrtime.bigint() - started) / 1e9;
 }

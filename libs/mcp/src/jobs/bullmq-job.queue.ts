@@ -11,7 +11,7 @@ import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error
 import { loadBullmq, type McpBullMqModule } from './bullmq.loader.js';
 import { McpJobMessages } from './job.messages.js';
 import type { McpJobSubmission } from './job.record.js';
-import type { McpJobQueue } from './job-queue.interface.js';
+import type { McpJobQueue, McpJobQueueCounts } from './job-queue.interface.js';
 import type { McpJobWorker } from './job-worker.interface.js';
 import type { McpJobStore } from './mcp-job.store.js';
 
@@ -135,6 +135,24 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
   /** Aborts the job if it runs here; a job still queued is skipped by the worker that takes it (it is final). */
   async abort(jobId: string): Promise<void> {
     this.deps.worker.abort(jobId);
+  }
+
+  /** Across every instance: BullMQ's waiting, delayed and prioritized jobs wait; its active ones run. */
+  async counts(): Promise<McpJobQueueCounts> {
+    const counts = await this.queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active');
+    return { waiting: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0), running: counts.active ?? 0 };
+  }
+
+  /** PING on the producer's connection (fail-fast: rejects at once while Redis is down). */
+  async ping(): Promise<void> {
+    try {
+      await this.producer.ping();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(redactRedisUrl(this.deps.options.redis!.url), reason), {
+        cause: error,
+      });
+    }
   }
 
   /**

@@ -11,6 +11,16 @@ export interface McpJobQueue {
    * of a cancellation from the tasks service (its one bus channel), not from the queue.
    */
   abort(jobId: string): Promise<void>;
+  /** Jobs waiting for a worker and running now (metrics): this process's pool, or the whole BullMQ queue. */
+  counts?(): Promise<McpJobQueueCounts>;
+  /** Rejects when the queue cannot be reached (health checks); absent for a queue in this process. */
+  ping?(): Promise<void>;
+}
+
+/** What {@link McpJobQueue.counts} reports. */
+export interface McpJobQueueCounts {
+  waiting: number;
+  running: number;
 }
 
 export const MCP_JOB_QUEUE = Symbol('MCP_JOB_QUEUE');

@@ -1,7 +1,7 @@
 import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { McpJobMessages } from './job.messages.js';
 import type { McpJobSubmission } from './job.record.js';
-import type { McpJobQueue } from './job-queue.interface.js';
+import type { McpJobQueue, McpJobQueueCounts } from './job-queue.interface.js';
 import type { McpJobWorker } from './job-worker.interface.js';
 
 /**
@@ -38,6 +38,10 @@ export class McpMemoryJobQueue implements McpJobQueue, BeforeApplicationShutdown
 
   async abort(jobId: string): Promise<void> {
     if (!this.takeOut(jobId)) this.executor.abort(jobId);
+  }
+
+  async counts(): Promise<McpJobQueueCounts> {
+    return { waiting: this.tenantOf.size, running: this.running };
   }
 
   async beforeApplicationShutdown(): Promise<void> {

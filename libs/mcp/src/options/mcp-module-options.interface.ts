@@ -1,5 +1,7 @@
 import type { ConfigurableModuleAsyncOptions } from '@nestjs/common';
 import type { McpAuthOptions } from '../auth/mcp-auth-options.interface.js';
+import type { McpMetricsOptions, McpResolvedMetricsOptions } from './mcp-metrics-options.interface.js';
+import type { McpResolvedServerCardOptions, McpServerCardOptions } from './mcp-server-card-options.interface.js';
 
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`.
@@ -58,6 +60,29 @@ export interface McpModuleOptions {
   requestState?: McpRequestStateOptions;
   /** Lists whose changes you announce with `McpListChangedNotifier` (both eras). */
   listChanged?: McpListChangedOptions;
+  /** Prometheus metrics (needs the `prom-client` package); off unless given. */
+  metrics?: McpMetricsOptions;
+  /** The Server Card (SEP-2127) at `/.well-known/mcp/server-card.json` and `<path>/server-card`; on by default. */
+  serverCard?: McpServerCardOptions;
+  /** OpenTelemetry spans per JSON-RPC request and tool call, through `@opentelemetry/api` when it is installed. */
+  tracing?: McpTracingOptions;
+}
+
+/**
+ * OpenTelemetry traces: a `SERVER` span per JSON-RPC request (`tools/call get_weather`) and an `INTERNAL` span per
+ * tool run (`execute_tool get_weather`), named and attributed per the OpenTelemetry MCP semantic conventions, their
+ * parent read from `params._meta.traceparent` or the HTTP `traceparent` header. Spans go through
+ * `@opentelemetry/api` (an optional peer dependency) to whatever SDK the application registers; none registered,
+ * the API's no-op tracer runs.
+ * @publicApi
+ * @example McpModule.forRoot({ name: 'weather', version: '1.0.0', tracing: { enabled: true } })
+ */
+export interface McpTracingOptions {
+  /**
+   * Default: on when `@opentelemetry/api` is installed, off (silently) when it is not. `true` requires the package
+   * (the boot fails without it); `false` turns tracing off.
+   */
+  enabled?: boolean;
 }
 
 /**
@@ -196,6 +221,22 @@ export interface McpModuleExtras {
   ssePath?: string | false;
   /** 2024-11-05 HTTP+SSE message path (`/messages`). */
   messagesPath?: string;
+  /** The explorer page: a self-contained browser page that lists and calls the tools through the endpoint. Off by default. */
+  explorer?: McpExplorerOptions;
+}
+
+/**
+ * The explorer page (`<path>/explorer`): lists tools, resources and prompts, renders a form per tool from its
+ * `inputSchema` and calls it through the real endpoint with the credentials typed into the page. The page itself
+ * holds no data and needs no credentials; it is served with a strict Content-Security-Policy (no external fetch).
+ * @publicApi
+ * @example McpModule.forRoot({ name: 'weather', version: '1.0.0', explorer: { enabled: process.env.NODE_ENV !== 'production' } })
+ */
+export interface McpExplorerOptions {
+  /** Serve the page (false). */
+  enabled?: boolean;
+  /** Where (`<path>/explorer`, e.g. `/mcp/explorer`); must not collide with the MCP paths. */
+  path?: string;
 }
 
 /** What `McpModule.forRoot()` takes: the options and the extras side by side. @publicApi */
@@ -219,6 +260,8 @@ export interface McpResolvedOptions extends Required<
   path: string;
   ssePath: string | false;
   messagesPath: string;
+  /** Path of the explorer page, or `false` when it is off. */
+  explorerPath: string | false;
   sessions: Required<McpSessionOptions>;
   streams: Required<McpStreamOptions>;
   auth: McpAuthOptions;
@@ -229,5 +272,9 @@ export interface McpResolvedOptions extends Required<
   limits: Required<Omit<McpLimitOptions, 'rateLimit'>> & Pick<McpLimitOptions, 'rateLimit'>;
   requestState: { secret?: string; ttlMs: number };
   listChanged: Required<McpListChangedOptions>;
+  metrics: McpResolvedMetricsOptions;
   redis?: Required<McpRedisOptions>;
+  serverCard: McpResolvedServerCardOptions;
+  /** `enabled`: trace when `@opentelemetry/api` loads; `required`: its absence fails the boot (`enabled: true` given). */
+  tracing: { enabled: boolean; required: boolean };
 }

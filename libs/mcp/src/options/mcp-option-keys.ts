@@ -28,6 +28,7 @@ const MCP_OPTION_KEYS: OptionKeys = {
   isGlobal: true,
   ssePath: true,
   messagesPath: true,
+  explorer: { enabled: true, path: true },
   sessions: { mode: true, idleTtlMs: true },
   streams: { keepAliveMs: true, maxEventsPerStream: true, retryMs: true, maxBufferedBytes: true },
   auth: {
@@ -69,6 +70,18 @@ const MCP_OPTION_KEYS: OptionKeys = {
   idempotency: { ttlMs: true, maxKeysPerTenant: true },
   requestState: { secret: true, ttlMs: true },
   listChanged: { tools: true, prompts: true, resources: true },
+  // registry: the user's prom-client Registry, passed as it is.
+  metrics: { enabled: true, path: true, registry: true, tenantLabel: true },
+  serverCard: {
+    enabled: true,
+    name: true,
+    description: true,
+    websiteUrl: true,
+    repository: { url: true, source: true, subfolder: true, id: true },
+    icons: new EachItem({ src: true, mimeType: true, sizes: true, theme: true }),
+    maxAgeSec: true,
+  },
+  tracing: { enabled: true },
 };
 
 /** Keys of earlier releases that are gone, each with what replaced it (checked before the did-you-mean). */

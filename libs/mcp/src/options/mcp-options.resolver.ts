@@ -4,8 +4,10 @@ import { JWT_LIFETIME_DEFAULTS } from '../auth/jwt.verifier.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../core/errors/mcp.messages.js';
 import { assertKnownOptionKeys } from './mcp-option-keys.js';
+import { resolveServerCardOptions } from './server-card-options.resolver.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from '../stores/redis.store.js';
 import type { McpModuleExtras, McpModuleOptions, McpResolvedOptions } from './mcp-module-options.interface.js';
+import type { McpResolvedMetricsOptions } from './mcp-metrics-options.interface.js';
 
 const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const MIB = 1024 * 1024;
@@ -57,6 +59,9 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
     redis: resolveRedis(options.redis),
     requestState: resolveRequestState(options.requestState),
     listChanged: resolveListChanged(options.listChanged),
+    metrics: resolveMetrics(options.metrics, paths),
+    serverCard: resolveServerCardOptions(options.serverCard),
+    tracing: resolveTracing(options.tracing),
     allowedOrigins: stringList('allowedOrigins', options.allowedOrigins),
     allowedHosts:
       options.allowedHosts === undefined ? undefined : stringList('allowedHosts', options.allowedHosts).map((host) => host.toLowerCase()),
@@ -82,7 +87,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
 }
 
 /** The endpoint paths, fixed when the module is defined. */
-export type McpResolvedPaths = Pick<McpResolvedOptions, 'path' | 'ssePath' | 'messagesPath'>;
+export type McpResolvedPaths = Pick<McpResolvedOptions, 'path' | 'ssePath' | 'messagesPath' | 'explorerPath'>;
 
 /** Normalises and checks the paths given as module extras; they must not collide. */
 export function resolvePaths(extras: McpModuleExtras): McpResolvedPaths {
@@ -92,7 +97,32 @@ export function resolvePaths(extras: McpModuleExtras): McpResolvedPaths {
   const used = [path, messagesPath, ...(ssePath ? [ssePath] : [])];
   if (new Set(used).size !== used.length)
     throw new McpConfigurationError(McpMessages.invalidOption('path', `, ssePath and messagesPath must differ (got ${used.join(', ')})`));
-  return { path, ssePath, messagesPath };
+  return { path, ssePath, messagesPath, explorerPath: resolveExplorerPath(extras.explorer, path, used) };
+}
+
+/**
+ * The explorer page's path (`<path>/explorer`), or `false` unless `explorer.enabled` is true. A given path is checked
+ * even while the page is off, so a typo fails the boot that would have shown it. It may not take a route of the
+ * endpoint: the MCP paths themselves, the job poll URLs under `<path>/jobs/` or the `/.well-known/` documents.
+ */
+function resolveExplorerPath(explorer: McpModuleExtras['explorer'], path: string, used: string[]): string | false {
+  if (explorer === undefined) return false;
+  if (explorer === null || typeof explorer !== 'object' || Array.isArray(explorer))
+    throw new McpConfigurationError(McpMessages.invalidOption('explorer', 'must be an object such as { enabled: true }'));
+  if (explorer.enabled !== undefined && typeof explorer.enabled !== 'boolean')
+    throw new McpConfigurationError(McpMessages.invalidOption('explorer.enabled', `must be a boolean, got ${String(explorer.enabled)}`));
+  const explorerPath = normalizePath(explorer.path ?? `${path}/explorer`, 'explorer.path');
+  const taken = [...used, `${path}/jobs`, `${path}/server-card`, '/.well-known'].find(
+    (route) => explorerPath === route || (!used.includes(route) && explorerPath.startsWith(`${route}/`)),
+  );
+  if (taken !== undefined)
+    throw new McpConfigurationError(
+      McpMessages.invalidOption(
+        'explorer.path',
+        `must not collide with the MCP route ${taken} (got ${explorerPath}); try "${path}/explorer"`,
+      ),
+    );
+  return explorer.enabled === true ? explorerPath : false;
 }
 
 /** Checks the auth options for contradictions, so a half-configured server never starts open. */
@@ -192,6 +222,16 @@ function resolveListChanged(listChanged: McpModuleOptions['listChanged']): McpRe
   return { tools: listChanged?.tools === true, prompts: listChanged?.prompts === true, resources: listChanged?.resources === true };
 }
 
+/** Tracing: on unless `enabled: false`; `enabled: true` makes a missing `@opentelemetry/api` a boot error. */
+function resolveTracing(tracing: McpModuleOptions['tracing']): McpResolvedOptions['tracing'] {
+  if (tracing !== undefined && (tracing === null || typeof tracing !== 'object' || Array.isArray(tracing)))
+    throw new McpConfigurationError(McpMessages.invalidOption('tracing', 'must be an object such as { enabled: true }'));
+  const enabled = tracing?.enabled;
+  if (enabled !== undefined && typeof enabled !== 'boolean')
+    throw new McpConfigurationError(McpMessages.invalidOption('tracing.enabled', `must be a boolean, got ${String(enabled)}`));
+  return { enabled: enabled !== false, required: enabled === true };
+}
+
 /** The Redis connection: a redis:// or rediss:// URL (checked here, so a typo fails the boot, not a request). */
 function resolveRedis(redis: McpModuleOptions['redis']): McpResolvedOptions['redis'] {
   if (redis === undefined) return undefined;
@@ -260,4 +300,40 @@ function nonNegativeInteger(option: string, value: number | undefined, fallback:
   if (!Number.isInteger(value) || value < 0)
     throw new McpConfigurationError(McpMessages.invalidOption(option, `must be an integer of at least 0, got ${String(value)}`));
   return value;
+}
+
+/**
+ * The `metrics` option: on once given (unless `enabled: false`). Its `path` may not take a route of the endpoint
+ * (the MCP paths, anything under `<path>/`, the explorer page, the `/.well-known/` documents), and a `registry`
+ * must be a prom-client `Registry`.
+ */
+function resolveMetrics(metrics: McpModuleOptions['metrics'], paths: McpResolvedPaths): McpResolvedMetricsOptions {
+  if (metrics === undefined) return { enabled: false, tenantLabel: false };
+  if (metrics === null || typeof metrics !== 'object' || Array.isArray(metrics))
+    throw new McpConfigurationError(McpMessages.invalidOption('metrics', 'must be an object such as { path: "/metrics" }'));
+  for (const key of ['enabled', 'tenantLabel'] as const) {
+    if (metrics[key] !== undefined && typeof metrics[key] !== 'boolean')
+      throw new McpConfigurationError(McpMessages.invalidOption(`metrics.${key}`, `must be a boolean, got ${String(metrics[key])}`));
+  }
+  const registry = metrics.registry;
+  if (
+    registry !== undefined &&
+    (registry === null ||
+      typeof registry !== 'object' ||
+      !['metrics', 'registerMetric', 'getSingleMetric', 'removeSingleMetric'].every(
+        (method) => typeof (registry as unknown as Record<string, unknown>)[method] === 'function',
+      ))
+  )
+    throw new McpConfigurationError(McpMessages.invalidOption('metrics.registry', 'must be a prom-client Registry (new Registry())'));
+  let path: string | undefined;
+  if (metrics.path !== undefined) {
+    path = normalizePath(metrics.path, 'metrics.path');
+    const exact = [paths.path, paths.messagesPath, paths.ssePath, paths.explorerPath].filter((route): route is string => route !== false);
+    const taken = exact.find((route) => route === path) ?? [paths.path, '/.well-known'].find((route) => path!.startsWith(`${route}/`));
+    if (taken !== undefined)
+      throw new McpConfigurationError(
+        McpMessages.invalidOption('metrics.path', `must not collide with the MCP route ${taken} (got ${path}); try "/metrics"`),
+      );
+  }
+  return { enabled: metrics.enabled !== false, path, registry, tenantLabel: metrics.tenantLabel === true };
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -8,6 +8,7 @@ import { storeKey } from '../stores/store-key.js';
 import { McpTenantQuotas } from '../stores/tenant-quotas.js';
 import type { McpSessionRecord } from './mcp-session.record.js';
 import { DEFAULT_TENANT } from '../execution/tool-context.factory.js';
+import { MCP_METRICS, NOOP_MCP_METRICS, type McpMetrics } from '../core/mcp-metrics.interface.js';
 
 /**
  * The owner string a session (or a 2026 request state) is bound to: tenant and subject of the principal, each
@@ -35,6 +36,7 @@ export class McpSessionService {
     @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly quotas: McpTenantQuotas,
+    @Optional() @Inject(MCP_METRICS) private readonly metrics: McpMetrics = NOOP_MCP_METRICS,
   ) {}
 
   /** Creates a session, or returns undefined when the tenant already holds its quota of live sessions or records. */
@@ -52,6 +54,7 @@ export class McpSessionService {
     };
     if (await this.quotas.reserve(tenant, 'session', sessionKey(record.id), this.options.sessions.idleTtlMs)) return undefined;
     await this.store.set(sessionKey(record.id), record, this.options.sessions.idleTtlMs);
+    this.metrics.sessionOpened(record.id);
     return record;
   }
 
@@ -60,6 +63,7 @@ export class McpSessionService {
     const record = await this.store.get<McpSessionRecord>(sessionKey(id));
     if (!record || record.owner !== ownerOf(principal)) return undefined;
     await Promise.all([this.store.set(sessionKey(id), record, this.options.sessions.idleTtlMs), this.keepCounted(record)]);
+    this.metrics.sessionSeen(id);
     return record;
   }
 
@@ -70,6 +74,7 @@ export class McpSessionService {
   async end(id: string): Promise<void> {
     const record = await this.store.get<McpSessionRecord>(sessionKey(id));
     await this.store.delete(sessionKey(id));
+    this.metrics.sessionEnded(id);
     if (record) await this.quotas.release(record.tenant, 'session', sessionKey(id));
     for (const listener of this.endListeners) listener(id);
   }

@@ -40,6 +40,8 @@ export interface McpKeyValueStore {
   reserveSlot(member: string, sets: readonly McpSlotSet[], ttlMs: number): Promise<number>;
   /** Uncounts `member` from each set in `setKeys` (a deleted record frees its place at once). */
   releaseSlot(member: string, setKeys: readonly string[]): Promise<void>;
+  /** Rejects when the store cannot be reached (health checks); absent for a store in this process. */
+  ping?(): Promise<void>;
   close?(): Promise<void>;
 }
 

@@ -5,6 +5,8 @@ import type { McpMessageBus } from '../core/message-bus.interface.js';
 import { closeRedisConnection, defaultRedisLogger, openRedisConnection, runCommand, type RedisConnection } from './redis-connection.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis.store.js';
 import { decodeValue, encodeValue } from './store-values.js';
+import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
+import { McpStoreMessages } from './store.messages.js';
 
 type Handler = (message: unknown) => void;
 type Logger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
@@ -70,6 +72,18 @@ export class McpRedisBus implements McpMessageBus {
       // The handler is gone here already; if Redis cannot be told now, messages that still come are dropped.
       await this.sync(channel).catch(() => undefined);
     };
+  }
+
+  /**
+   * PING on the publishing connection, and the subscribing one must be connected (a subscribed connection runs
+   * only pub/sub commands); rejects with `McpStoreUnavailableError` otherwise.
+   */
+  async ping(): Promise<void> {
+    await runCommand(this.publisher, (client) => client.ping());
+    if (this.subscriber.client.status !== 'ready')
+      throw new McpStoreUnavailableError(
+        McpStoreMessages.unavailable(this.subscriber.target, `subscriber ${this.subscriber.client.status}`),
+      );
   }
 
   /** Ends every subscription and quits both connections. */

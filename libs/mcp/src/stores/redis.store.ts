@@ -132,6 +132,11 @@ export class McpRedisStore implements McpKeyValueStore {
     await this.run((client) => setKeys.reduce((batch, key) => batch.zrem(this.key(key), member), client.multi()).exec());
   }
 
+  /** PING: rejects with `McpStoreUnavailableError` while Redis cannot be reached. */
+  async ping(): Promise<void> {
+    await this.run((client) => client.ping());
+  }
+
   /** Quits the connection; later operations reject. */
   async close(): Promise<void> {
     await closeRedisConnection(this.connection);

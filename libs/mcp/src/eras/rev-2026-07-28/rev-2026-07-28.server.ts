@@ -26,6 +26,7 @@ import { McpClientInput } from './mrtr/mcp-client-input.service.js';
 import { McpInputRound } from './mrtr/input-round.js';
 import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpRev20260728TasksExtension } from './tasks/rev-2026-07-28.tasks-extension.js';
+import { traceHeadersFrom } from '../../core/trace-headers.js';
 
 /** A 2026-07-28 request that passed the era router's envelope and header checks. */
 export interface McpRev20260728Call {
@@ -217,6 +218,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       askClient: mrtr ? round.ask : notAvailable(request.method),
       cancellationScope: channel.cancellationScope,
       onInsufficientScope: channel.onInsufficientScope,
+      traceHeaders: channel.header && traceHeadersFrom(channel.header),
     };
     const dispatch = () => this.dispatcher.dispatch({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);
     const answer = mrtr ? await this.clientInput.runWith(round, dispatch) : await dispatch();

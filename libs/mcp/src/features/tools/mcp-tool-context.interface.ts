@@ -16,7 +16,8 @@ export interface McpToolContext {
   readonly sessionId?: string;
   /** Protocol revision of this request. */
   readonly protocolVersion: string;
-  readonly transport: 'http' | 'sse' | 'stdio';
+  /** `memory` under `@nest-mcp/core/testing` (no socket). */
+  readonly transport: 'http' | 'sse' | 'stdio' | 'memory';
   /** Set when authentication is configured. */
   readonly principal?: McpPrincipal;
   /** The caller's tenant (`principal.tenant`, or `default` without authentication). */

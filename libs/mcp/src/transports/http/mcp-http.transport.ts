@@ -25,6 +25,7 @@ import { McpRev20251125SessionTracker } from '../../eras/rev-2026-07-28/subscrip
 import { classifyHttpPost } from './http-era.classifier.js';
 import { McpHttpRev20260728Handler } from './http-rev-2026-07-28.handler.js';
 import { PostReply } from './post-reply.js';
+import { traceHeadersFrom } from '../../core/trace-headers.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
@@ -93,7 +94,10 @@ export class McpHttpTransport {
       /text\/event-stream/i.test(accept ?? ''),
       revisionHas(protocolVersion, 'priming') ? this.options.streams.retryMs : undefined,
     );
-    const context = this.context(protocolVersion, principal, session, reply);
+    const context = {
+      ...this.context(protocolVersion, principal, session, reply),
+      traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
+    };
 
     if (Array.isArray(body)) return this.handleBatch(body, context, response);
     const answer = await this.dispatcher.dispatch(body, context);

@@ -11,6 +11,8 @@ import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { sendHttpError, sendRefusal, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from '../http/http-json-rpc.responses.js';
 import { headerOf, methodOf, receiveJson } from '../http/incoming-json.js';
+import { traceHeadersFrom } from '../../core/trace-headers.js';
+import { publicBaseUrl } from '../http/public-base-url.js';
 import { principalOf } from '../http/request-principal.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
@@ -22,6 +24,7 @@ interface ForwardedPost {
   session: McpSessionRecord;
   principal?: McpPrincipal;
   body: unknown;
+  traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -73,9 +76,12 @@ export class McpHttpSseTransport {
     if (writer.closed) return;
     writer.open();
     this.connections.set(session.id, writer);
-    writer.event(`${this.baseUrl(request, streamPath)}${this.options.messagesPath}?sessionId=${encodeURIComponent(session.id)}`, {
-      event: 'endpoint',
-    });
+    writer.event(
+      `${publicBaseUrl(request, this.options, streamPath)}${this.options.messagesPath}?sessionId=${encodeURIComponent(session.id)}`,
+      {
+        event: 'endpoint',
+      },
+    );
   }
 
   async post(request: Request, response: Response): Promise<void> {
@@ -89,6 +95,7 @@ export class McpHttpSseTransport {
       return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
     const body = await receiveJson(request, response, this.options.maxBodyBytes);
     if (body === receiveJson.NO_BODY) return;
+    const traceHeaders = traceHeadersFrom((name) => headerOf(request, name));
     // Batches exist only where the revisions table allows them (2025-03-26), and their length is bounded like any JSON collection.
     if (
       Array.isArray(body) &&
@@ -99,12 +106,12 @@ export class McpHttpSseTransport {
       });
     }
     if (!writer) {
-      const forwarded: ForwardedPost = { session, principal, body };
+      const forwarded: ForwardedPost = { session, principal, body, traceHeaders };
       await this.router.forward(sseRoute(sessionId), forwarded); // rejects while the bus is down: 503, nothing accepted
       return void response.status(202).end();
     }
     response.status(202).end();
-    this.dispatchAll(session, principal, body, writer);
+    this.dispatchAll(session, principal, body, writer, traceHeaders);
   }
 
   /** A POST another instance accepted for a stream held here. */
@@ -112,11 +119,17 @@ export class McpHttpSseTransport {
     const forwarded = message as Partial<ForwardedPost> | null;
     const writer = this.connections.get(sessionId);
     if (!writer || forwarded?.session?.id !== sessionId || forwarded.body === undefined) return;
-    this.dispatchAll(forwarded.session, forwarded.principal, forwarded.body, writer);
+    this.dispatchAll(forwarded.session, forwarded.principal, forwarded.body, writer, forwarded.traceHeaders);
   }
 
   /** Dispatches the message(s) of one POST; answers go out on the stream, in the order they are ready. */
-  private dispatchAll(session: McpSessionRecord, principal: McpPrincipal | undefined, body: unknown, writer: SseWriter): void {
+  private dispatchAll(
+    session: McpSessionRecord,
+    principal: McpPrincipal | undefined,
+    body: unknown,
+    writer: SseWriter,
+    traceHeaders?: Readonly<Record<string, string>>,
+  ): void {
     const send = (message: unknown) => writer.event(JSON.stringify(message), { event: 'message' });
     const context: McpRequestContext = {
       transport: 'sse',
@@ -128,6 +141,7 @@ export class McpHttpSseTransport {
       setLogLevel: (level) => this.sessions.update({ ...session, logLevel: level }),
       cancellationScope: session.id,
       send,
+      traceHeaders,
     };
     const messages = Array.isArray(body) ? body : [body];
     for (const message of messages) {
@@ -149,21 +163,6 @@ export class McpHttpSseTransport {
         if (answer) send(answer);
       });
     }
-  }
-
-  /**
-   * Scheme, host and any global prefix of the URL the client used: the configured `publicUrl`, else the request
-   * (forwarded headers only when `trustProxy` is set, since anyone can send them).
-   */
-  private baseUrl(request: Request, streamPath: string): string {
-    if (this.options.publicUrl) return this.options.publicUrl;
-    const forwardedProto = this.options.trustProxy ? headerOf(request, 'x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
-    const forwardedHost = this.options.trustProxy ? headerOf(request, 'x-forwarded-host')?.split(',')[0]?.trim() : undefined;
-    const protocol = forwardedProto || (request.socket as { encrypted?: boolean }).encrypted ? forwardedProto || 'https' : 'http';
-    const host = forwardedHost || headerOf(request, 'host') || `${request.socket.localAddress}:${request.socket.localPort}`;
-    const path = new URL(request.originalUrl, 'http://x').pathname;
-    const prefix = path.endsWith(streamPath) ? path.slice(0, path.length - streamPath.length) : '';
-    return `${protocol}://${host}${prefix}`;
   }
 }
 

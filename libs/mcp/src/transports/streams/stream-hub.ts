@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import type { McpSessionStreams } from '../../core/session-streams.interface.js';
+import { MCP_METRICS, NOOP_MCP_METRICS, type McpMetrics } from '../../core/mcp-metrics.interface.js';
 import { SseWriter } from '../http/sse-writer.js';
 import { McpInstanceRouter, type McpRoute } from '../routing/mcp-instance.router.js';
 import { LiveStream } from './live-stream.js';
@@ -30,6 +31,7 @@ export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeA
     private readonly events: SseEventStore,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly router: McpInstanceRouter,
+    @Optional() @Inject(MCP_METRICS) private readonly metrics: McpMetrics = NOOP_MCP_METRICS,
   ) {}
 
   /** Opens a stream; `sessionId` makes it resumable. */
@@ -119,6 +121,7 @@ export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeA
     if (this.draining) setImmediate(() => this.endWithRetry(writer));
     else this.writers.add(writer);
     this.streamsPerTenant.set(tenant, (this.streamsPerTenant.get(tenant) ?? 0) + 1);
+    this.metrics.streamOpened();
     const keepAlive = setInterval(() => writer.comment('keepalive'), this.options.streams.keepAliveMs);
     keepAlive.unref();
     response.on('close', () => {
@@ -127,6 +130,7 @@ export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeA
       const left = (this.streamsPerTenant.get(tenant) ?? 1) - 1;
       if (left <= 0) this.streamsPerTenant.delete(tenant);
       else this.streamsPerTenant.set(tenant, left);
+      this.metrics.streamClosed();
       onClose(writer);
     });
     return writer;

@@ -1,0 +1,15 @@
+/** The W3C Trace Context and Baggage headers a transport passes on to tracing. */
+const TRACE_HEADER_NAMES = ['traceparent', 'tracestate', 'baggage'] as const;
+
+/**
+ * The trace headers among a message's transport headers (`header` reads one, by lower-case name), or undefined
+ * when it has none: what `McpRequestContext.traceHeaders` carries.
+ */
+export function traceHeadersFrom(header: (name: string) => string | undefined): Readonly<Record<string, string>> | undefined {
+  let found: Record<string, string> | undefined;
+  for (const name of TRACE_HEADER_NAMES) {
+    const value = header(name);
+    if (value !== undefined) (found ??= {})[name] = value;
+  }
+  return found;
+}

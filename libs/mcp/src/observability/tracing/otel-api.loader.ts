@@ -1,0 +1,25 @@
+import type * as OtelApi from '@opentelemetry/api';
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { McpTracingMessages } from './tracing.messages.js';
+
+/** The parts of `@opentelemetry/api` tracing uses. */
+export type McpOtelApi = Pick<typeof OtelApi, 'trace' | 'context' | 'propagation' | 'SpanKind' | 'SpanStatusCode' | 'isSpanContextValid'>;
+
+/**
+ * `@opentelemetry/api`, imported at boot only when tracing is on (it is an optional peer dependency): undefined when
+ * it is not installed, unless `required` (the user asked for tracing), when that fails the boot.
+ */
+export async function loadOtelApi(
+  required: boolean,
+  importer: () => Promise<McpOtelApi> = () => import('@opentelemetry/api'),
+): Promise<McpOtelApi | undefined> {
+  try {
+    const { trace, context, propagation, SpanKind, SpanStatusCode, isSpanContextValid } = await importer();
+    return { trace, context, propagation, SpanKind, SpanStatusCode, isSpanContextValid };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    if (required) throw new McpConfigurationError(McpTracingMessages.apiMissing());
+    return undefined;
+  }
+}

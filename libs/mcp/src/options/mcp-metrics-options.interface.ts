@@ -1,0 +1,43 @@
+/**
+ * The prom-client registry the metrics go into: prom-client's `Registry`. Only the members used here are named, so
+ * this package's types need no prom-client.
+ * @publicApi
+ */
+export interface McpMetricsRegistry {
+  readonly contentType: string;
+  metrics(): Promise<string>;
+  getSingleMetric(name: string): unknown;
+  removeSingleMetric(name: string): void;
+  registerMetric(metric: never): void;
+}
+
+/**
+ * Prometheus metrics through `prom-client` (an optional peer dependency: install it to use them):
+ * `mcp_requests_total{server,method,outcome}`, `mcp_tool_calls_total{server,tool,status}`,
+ * `mcp_tool_errors_total{server,tool,code}`, `mcp_tool_duration_seconds{server,tool}`, `mcp_sessions_active`,
+ * `mcp_streams_active` and `mcp_jobs{state}`.
+ * @publicApi
+ * @example McpModule.forRoot({ name: 'weather', version: '1.0.0', metrics: { path: '/metrics' } })
+ */
+export interface McpMetricsOptions {
+  /** Collect the metrics (true once `metrics` is given; `false` turns them off). */
+  enabled?: boolean;
+  /**
+   * Serve the registry at this path (GET, Prometheus text format) without the MCP authentication: scrape it from
+   * inside your network and keep the path off the public proxy. Unset: nothing is served (expose the registry
+   * yourself). Must not collide with the MCP paths.
+   */
+  path?: string;
+  /** The registry the metrics are registered in (prom-client's global `register`); one per app in one process. */
+  registry?: McpMetricsRegistry;
+  /** Add a `tenant` label to the request and tool metrics (false: a series per tenant can be very many). */
+  tenantLabel?: boolean;
+}
+
+/** The `metrics` option after defaults and checks (`registry` undefined: prom-client's global `register`). */
+export interface McpResolvedMetricsOptions {
+  enabled: boolean;
+  path?: string;
+  registry?: McpMetricsRegistry;
+  tenantLabel: boolean;
+}
