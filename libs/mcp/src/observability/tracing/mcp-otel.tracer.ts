@@ -22,13 +22,14 @@ const RESOURCE_METHODS = new Set(['resources/read', 'resources/subscribe', 'reso
 
 /**
  * The {@link McpTracer} over `@opentelemetry/api`, loaded at boot. Until then, with `tracing.enabled: false`, or
- * without the package, it runs the request path untouched. With the package but no SDK registered, the API hands out
- * non-recording spans: a few allocations per request.
+ * without the package, it runs the request path untouched; with the package but no SDK registered too.
  */
 @Injectable()
 export class McpOtelTracer implements McpTracer, OnModuleInit {
   private api?: McpOtelApi;
   private tracer?: Tracer;
+  /** What the global provider delegates to while no SDK is registered (the API's no-op provider). */
+  private noopDelegate?: unknown;
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions) {}
 
@@ -37,6 +38,17 @@ export class McpOtelTracer implements McpTracer, OnModuleInit {
     this.api = await loadOtelApi(this.options.tracing.required);
     // A proxy: an SDK registered after boot still receives the spans.
     this.tracer = this.api?.trace.getTracer(TRACER_NAME);
+    this.noopDelegate = this.api && new this.api.ProxyTracerProvider().getDelegate();
+  }
+
+  /**
+   * Whether an SDK is registered now. Without one every span would be a no-op, but building its name, attributes
+   * and contexts still cost about a tenth of a simple call: skip them. Checked per request, so an SDK registered
+   * after boot is picked up.
+   */
+  private recording(api: McpOtelApi): boolean {
+    const provider = api.trace.getTracerProvider() as { getDelegate?: () => unknown };
+    return provider.getDelegate?.() !== this.noopDelegate;
   }
 
   async request(
@@ -46,7 +58,7 @@ export class McpOtelTracer implements McpTracer, OnModuleInit {
     answer: () => Promise<JsonRpcResponse | undefined>,
   ): Promise<JsonRpcResponse | undefined> {
     const { api, tracer } = this;
-    if (!api || !tracer) return answer();
+    if (!api || !tracer || !this.recording(api)) return answer();
     const { parent, links } = this.parentOf(api, request, context);
     const attributes = requestAttributes(request, context);
     const target = TARGET_ATTRIBUTE[request.method] && attributes[TARGET_ATTRIBUTE[request.method]];
@@ -74,7 +86,7 @@ export class McpOtelTracer implements McpTracer, OnModuleInit {
 
   async tool(call: McpTracedToolCall, run: () => Promise<McpCallToolResult>): Promise<McpCallToolResult> {
     const { api, tracer } = this;
-    if (!api || !tracer) return run();
+    if (!api || !tracer || !this.recording(api)) return run();
     const active = api.context.active();
     const attributes: Attributes = { [A.OPERATION_NAME]: EXECUTE_TOOL, [A.TOOL_NAME]: call.toolName };
     if (call.sessionId !== undefined) attributes[A.SESSION_ID] = call.sessionId;

@@ -3,7 +3,10 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import { McpTracingMessages } from './tracing.messages.js';
 
 /** The parts of `@opentelemetry/api` tracing uses. */
-export type McpOtelApi = Pick<typeof OtelApi, 'trace' | 'context' | 'propagation' | 'SpanKind' | 'SpanStatusCode' | 'isSpanContextValid'>;
+export type McpOtelApi = Pick<
+  typeof OtelApi,
+  'trace' | 'context' | 'propagation' | 'SpanKind' | 'SpanStatusCode' | 'isSpanContextValid' | 'ProxyTracerProvider'
+>;
 
 /**
  * `@opentelemetry/api`, imported at boot only when tracing is on (it is an optional peer dependency): undefined when
@@ -14,8 +17,8 @@ export async function loadOtelApi(
   importer: () => Promise<McpOtelApi> = () => import('@opentelemetry/api'),
 ): Promise<McpOtelApi | undefined> {
   try {
-    const { trace, context, propagation, SpanKind, SpanStatusCode, isSpanContextValid } = await importer();
-    return { trace, context, propagation, SpanKind, SpanStatusCode, isSpanContextValid };
+    const { trace, context, propagation, SpanKind, SpanStatusCode, isSpanContextValid, ProxyTracerProvider } = await importer();
+    return { trace, context, propagation, SpanKind, SpanStatusCode, isSpanContextValid, ProxyTracerProvider };
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
