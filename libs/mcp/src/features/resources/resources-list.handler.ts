@@ -1,26 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import type { McpCall } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { listPage } from '../../core/pagination-cursor.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
+import { McpResourceMethodHandler } from './resource-method.handler.js';
 
 /** `resources/list`: the fixed resources (templates have their own list), a page at a time. */
 @McpMethodHandlerProvider()
 @Injectable()
-export class ResourcesListHandler implements McpMethodHandler {
+export class ResourcesListHandler extends McpResourceMethodHandler {
   readonly method = 'resources/list';
 
-  /** Served once something declares a resource or a template; otherwise the method stays unknown (-32601). */
-  isServed(): boolean {
-    return !this.registry.isEmpty;
-  }
-
   constructor(
-    private readonly registry: McpResourceRegistry,
+    registry: McpResourceRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
-  ) {}
+  ) {
+    super(registry);
+  }
 
   handle({ params }: McpCall): Record<string, unknown> {
     return listPage('resources', this.registry.listResources(), params.cursor, this.options.pageSize);

@@ -1,12 +1,13 @@
 import { Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import type { McpCall } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { toProtocolError, withHandlerContext } from '../feature-handler.js';
 import type { McpResourceContext } from './mcp-resource-context.interface.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
+import { McpResourceMethodHandler } from './resource-method.handler.js';
 import { toReadResourceResult } from './resource-contents.js';
 import { resourceNotFound, uriParam } from './resource-uri-param.js';
 
@@ -16,16 +17,13 @@ import { resourceNotFound, uriParam } from './resource-uri-param.js';
  */
 @McpMethodHandlerProvider()
 @Injectable()
-export class ResourcesReadHandler implements McpMethodHandler {
+export class ResourcesReadHandler extends McpResourceMethodHandler {
   readonly method = 'resources/read';
-
-  /** Served once something declares a resource or a template; otherwise the method stays unknown (-32601). */
-  isServed(): boolean {
-    return !this.registry.isEmpty;
-  }
   private readonly logger = new Logger('McpModule');
 
-  constructor(private readonly registry: McpResourceRegistry) {}
+  constructor(registry: McpResourceRegistry) {
+    super(registry);
+  }
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {
     const uri = uriParam(call.params, this.method);

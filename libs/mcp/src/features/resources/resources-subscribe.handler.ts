@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import type { McpCall } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../core/session-streams.interface.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
+import { McpResourceMethodHandler } from './resource-method.handler.js';
 import { subscriberFor } from './resource-subscriber.js';
 import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, McpResourceSubscriptions } from './resource-subscriptions.js';
 import { resourceNotFound, uriParam } from './resource-uri-param.js';
@@ -15,19 +16,16 @@ import { resourceNotFound, uriParam } from './resource-uri-param.js';
  */
 @McpMethodHandlerProvider()
 @Injectable()
-export class ResourcesSubscribeHandler implements McpMethodHandler {
+export class ResourcesSubscribeHandler extends McpResourceMethodHandler {
   readonly method = 'resources/subscribe';
 
-  /** Served once something declares a resource or a template; otherwise the method stays unknown (-32601). */
-  isServed(): boolean {
-    return !this.registry.isEmpty;
-  }
-
   constructor(
-    private readonly registry: McpResourceRegistry,
+    registry: McpResourceRegistry,
     private readonly subscriptions: McpResourceSubscriptions,
     @Inject(MCP_SESSION_STREAMS) private readonly streams: McpSessionStreams,
-  ) {}
+  ) {
+    super(registry);
+  }
 
   handle({ params, context }: McpCall): Record<string, unknown> {
     const uri = uriParam(params, this.method);

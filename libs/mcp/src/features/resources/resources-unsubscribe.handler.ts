@@ -1,28 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import type { McpCall } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../core/session-streams.interface.js';
 import { subscriberFor } from './resource-subscriber.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
+import { McpResourceMethodHandler } from './resource-method.handler.js';
 import { McpResourceSubscriptions } from './resource-subscriptions.js';
 import { uriParam } from './resource-uri-param.js';
 
 /** `resources/unsubscribe`: forgets the subscription; `{}` also when there was none (idempotent). */
 @McpMethodHandlerProvider()
 @Injectable()
-export class ResourcesUnsubscribeHandler implements McpMethodHandler {
+export class ResourcesUnsubscribeHandler extends McpResourceMethodHandler {
   readonly method = 'resources/unsubscribe';
 
-  /** Served once something declares a resource or a template; otherwise the method stays unknown (-32601). */
-  isServed(): boolean {
-    return !this.registry.isEmpty;
-  }
-
   constructor(
-    private readonly registry: McpResourceRegistry,
+    registry: McpResourceRegistry,
     private readonly subscriptions: McpResourceSubscriptions,
     @Inject(MCP_SESSION_STREAMS) private readonly streams: McpSessionStreams,
-  ) {}
+  ) {
+    super(registry);
+  }
 
   handle({ params, context }: McpCall): Record<string, unknown> {
     const uri = uriParam(params, this.method);

@@ -1,0 +1,18 @@
+import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import type { McpResourceRegistry } from './mcp-resource.registry.js';
+
+/**
+ * A `resources/*` method: served once something declares a resource or a template; otherwise the method stays
+ * unknown (-32601), as the capability is not declared either.
+ */
+export abstract class McpResourceMethodHandler implements McpMethodHandler {
+  abstract readonly method: string;
+
+  protected constructor(protected readonly registry: McpResourceRegistry) {}
+
+  isServed(): boolean {
+    return !this.registry.isEmpty;
+  }
+
+  abstract handle(call: McpCall): Promise<Record<string, unknown>> | Record<string, unknown>;
+}
