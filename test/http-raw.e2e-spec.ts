@@ -424,7 +424,7 @@ describe('MCP Streamable HTTP endpoint, raw HTTP (bodyParser: false, as main.ts 
     });
 
     it('answers an unknown method with -32601 and HTTP 200', async () => {
-      const response = await post(url, rpc('m1', 'resources/list'), SIMPLE_CLIENT_HEADERS);
+      const response = await post(url, rpc('m1', 'weather/unknown-method'), SIMPLE_CLIENT_HEADERS);
       expectJsonResponse(response, 200);
       expect(response.json).toEqual({ jsonrpc: '2.0', id: 'm1', error: { code: -32601, message: expect.any(String) } });
     });

@@ -33,6 +33,15 @@ export { McpDto, type McpDtoOptions } from './features/tools/schema/mcp-dto.deco
 export { MCP_TOOL_NAME_PATTERN, normalizeToolName } from './features/tools/tool-name.js';
 export { McpResource, McpResourceTemplate, McpResourceParams } from './features/resources/mcp-resource.decorator.js';
 export type { McpResourceOptions, McpResourceTemplateOptions } from './features/resources/mcp-resource-options.interface.js';
+export { McpUiResource } from './features/apps/mcp-ui-resource.decorator.js';
+export { MCP_UI_EXTENSION, MCP_UI_MIME_TYPE } from './features/apps/mcp-apps.constants.js';
+export type {
+  McpToolUiOptions,
+  McpUiToolVisibility,
+  McpUiResourceOptions,
+  McpUiResourceCsp,
+  McpUiResourcePermissions,
+} from './features/apps/mcp-ui-options.interface.js';
 export { McpPrompt } from './features/prompts/mcp-prompt.decorator.js';
 export type { McpPromptOptions, McpPromptArgument } from './features/prompts/mcp-prompt-options.interface.js';
 export { McpCompletion } from './features/completions/mcp-completion.decorator.js';
@@ -69,6 +78,8 @@ export {
 } from './observability/health/mcp.health-indicator.js';
 export type { McpToolDescriptor } from './features/tools/mcp-tool-definition.interface.js';
 export { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
+export type { McpToolRegistration, McpToolHandle } from './features/tools/mcp-tool-registration.interface.js';
+export type { McpToolFilter, McpToolVisibleTo } from './features/tools/mcp-tool-filter.interface.js';
 export type { JsonRpcId } from './core/json-rpc/json-rpc.types.js';
 
 // Results.

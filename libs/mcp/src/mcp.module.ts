@@ -20,6 +20,8 @@ import { ToolsCallHandler } from './features/tools/tools-call.handler.js';
 import { ToolsListHandler } from './features/tools/tools-list.handler.js';
 import { McpDispatcher } from './core/mcp.dispatcher.js';
 import { McpCapabilities } from './core/mcp-capabilities.js';
+import { McpListChanges } from './core/list-changes.js';
+import { McpToolVisibility } from './features/tools/mcp-tool.visibility.js';
 import { McpClientRequests } from './core/client-requests.js';
 import { McpIdempotency } from './execution/idempotency.service.js';
 import { McpJobStore } from './jobs/mcp-job.store.js';
@@ -59,6 +61,7 @@ import { McpHttpTransport } from './transports/http/mcp-http.transport.js';
 
 import { McpResourceRegistry } from './features/resources/mcp-resource.registry.js';
 import { McpResourceExplorer } from './features/resources/mcp-resource.explorer.js';
+import { McpAppsExplorer } from './features/apps/mcp-apps.explorer.js';
 import { McpResourceSubscriptions } from './features/resources/resource-subscriptions.js';
 import { McpResourceNotifier } from './features/resources/mcp-resource.notifier.js';
 import { ResourcesListHandler } from './features/resources/resources-list.handler.js';
@@ -108,6 +111,8 @@ import { McpHealthIndicator } from './observability/health/mcp.health-indicator.
     LoggingSetLevelHandler,
     McpDispatcher,
     McpCapabilities,
+    McpListChanges,
+    McpToolVisibility,
     McpClientRequests,
     McpIdempotency,
     McpJobStore,
@@ -132,6 +137,7 @@ import { McpHealthIndicator } from './observability/health/mcp.health-indicator.
     { provide: APP_FILTER, useClass: McpBodyParserErrorFilter },
     McpResourceRegistry,
     McpResourceExplorer,
+    McpAppsExplorer,
     McpResourceSubscriptions,
     McpResourceNotifier,
     ResourcesListHandler,

@@ -163,7 +163,7 @@ function precipitationProbability(city: CityRecord, time: number): number {
 }
 
 /** 32-bit FNV-1a: tiny, dependency-free and stable across platforms, which is all a seed needs. */
-function hashString(text: string): number {
+export function hashString(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
@@ -173,7 +173,7 @@ function hashString(text: string): number {
 }
 
 /** mulberry32: a well-mixed 32-bit PRNG, so neighbouring seeds (consecutive days) diverge at once. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -7,6 +7,7 @@ import { GetWeatherDto } from './dto/get-weather.dto.js';
 import type { TemperatureUnit } from './dto/temperature-unit.js';
 import { WeatherReportDto } from './dto/weather-report.dto.js';
 import { addDays, celsiusToFahrenheit, todayUtc, weatherFor, type DailyWeather } from './weather.model.js';
+import { WEATHER_CARD_URI } from './ui/weather-card.resource.js';
 
 /** The weather tools: plain Nest provider methods, exposed to MCP clients by `@McpTool()`. */
 @Injectable()
@@ -17,6 +18,7 @@ export class WeatherTools {
     scopes: ['weather:read'],
     annotations: { readOnlyHint: true, openWorldHint: false },
     output: WeatherReportDto,
+    ui: { resourceUri: WEATHER_CARD_URI },
   })
   getWeather(@McpArgs() args: GetWeatherDto): WeatherReportDto {
     const city = this.cityOrFail(args.city);
@@ -28,6 +30,7 @@ export class WeatherTools {
     title: 'Forecast',
     scopes: ['weather:read'],
     annotations: { readOnlyHint: true, openWorldHint: false },
+    ui: { resourceUri: WEATHER_CARD_URI },
   })
   getForecast(@McpArgs() args: GetForecastDto) {
     const city = this.cityOrFail(args.city);

@@ -1,13 +1,24 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { MCP_CONTEXT_TYPE, MCP_PARAMS_METADATA } from '../mcp.constants.js';
 import { McpMessages } from '../core/errors/mcp.messages.js';
 import type { McpToolHandler } from '../features/tools/mcp-tool-definition.interface.js';
+import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import { McpToolError } from '../core/errors/mcp-tool.error.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import { toolCallback } from './tool-filters.js';
 
 const CONTEXT_OPTIONS = { guards: true, interceptors: true, filters: true };
+const GUARDS_ONLY = { guards: true, interceptors: false, filters: false };
+const REFUSED_STATUSES = new Set([401, 403]);
+const REFUSED_CODES = new Set(['FORBIDDEN', 'UNAUTHORIZED']);
+
+/** A guard refuses by returning false (Nest throws 403) or by throwing a 401/403 or an MCP FORBIDDEN/UNAUTHORIZED. */
+function isRefusal(error: unknown): boolean {
+  if (error instanceof HttpException) return REFUSED_STATUSES.has(error.getStatus());
+  return error instanceof McpToolError && REFUSED_CODES.has(error.code);
+}
 
 /**
  * Builds the function that calls a tool method through Nest's ExternalContextCreator, so `@UseGuards`,
@@ -38,6 +49,41 @@ export class McpToolHandlerFactory {
         strict: false,
       });
       return this.wrap(instance, methodName, contextId)(args, context);
+    };
+  }
+
+  /**
+   * Runs the method's and class's guards as `tools/list` sees the tool (arguments `{}`), for `hideGuardedTools`:
+   * false when they refuse. A guard that fails otherwise (it needs arguments) leaves the tool visible, and the call
+   * decides. Undefined for request-scoped providers: their guards would need an instance per listing.
+   */
+  guardsAdmit(wrapper: InstanceWrapper, methodName: string): ((context: McpToolContext) => Promise<boolean>) | undefined {
+    if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient) return undefined;
+    const instance = wrapper.instance as Record<string, (...args: unknown[]) => unknown>;
+    const method = instance[methodName];
+    const probe = function (this: unknown) {
+      return true;
+    };
+    for (const key of Reflect.getOwnMetadataKeys(method)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, method), probe);
+    Object.defineProperty(probe, 'name', { value: method.name });
+    const guarded = this.externalContextCreator.create(
+      instance,
+      probe,
+      methodName,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      GUARDS_ONLY,
+      MCP_CONTEXT_TYPE,
+    );
+    return async (context) => {
+      try {
+        await guarded({}, context);
+        return true;
+      } catch (error) {
+        return !isRefusal(error);
+      }
     };
   }
 

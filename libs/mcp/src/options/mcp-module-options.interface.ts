@@ -1,4 +1,5 @@
-import type { ConfigurableModuleAsyncOptions } from '@nestjs/common';
+import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
+import type { McpToolFilter } from '../features/tools/mcp-tool-filter.interface.js';
 import type { McpAuthOptions } from '../auth/mcp-auth-options.interface.js';
 import type { McpMetricsOptions, McpResolvedMetricsOptions } from './mcp-metrics-options.interface.js';
 import type { McpResolvedServerCardOptions, McpServerCardOptions } from './mcp-server-card-options.interface.js';
@@ -60,6 +61,16 @@ export interface McpModuleOptions {
   requestState?: McpRequestStateOptions;
   /** Lists whose changes you announce with `McpListChangedNotifier` (both eras). */
   listChanged?: McpListChangedOptions;
+  /**
+   * Providers (declared in your own modules) implementing `McpToolFilter`: a tool one of them hides is absent from
+   * `tools/list` and calling it is an unknown tool (-32602) for that caller.
+   */
+  toolFilters?: Type<McpToolFilter>[];
+  /**
+   * Hide the tools whose Nest guards (`@UseGuards` on the method or class) refuse the caller, as listing sees it
+   * (no arguments). Off by default: a guarded tool is then listed and refused when called.
+   */
+  hideGuardedTools?: boolean;
   /** Prometheus metrics (needs the `prom-client` package); off unless given. */
   metrics?: McpMetricsOptions;
   /** The Server Card (SEP-2127) at `/.well-known/mcp/server-card.json` and `<path>/server-card`; on by default. */
@@ -272,6 +283,8 @@ export interface McpResolvedOptions extends Required<
   limits: Required<Omit<McpLimitOptions, 'rateLimit'>> & Pick<McpLimitOptions, 'rateLimit'>;
   requestState: { secret?: string; ttlMs: number };
   listChanged: Required<McpListChangedOptions>;
+  toolFilters: Type<McpToolFilter>[];
+  hideGuardedTools: boolean;
   metrics: McpResolvedMetricsOptions;
   redis?: Required<McpRedisOptions>;
   serverCard: McpResolvedServerCardOptions;

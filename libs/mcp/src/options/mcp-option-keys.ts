@@ -24,6 +24,8 @@ const MCP_OPTION_KEYS: OptionKeys = {
   trustProxy: true,
   allowedOrigins: true,
   allowedHosts: true,
+  toolFilters: true,
+  hideGuardedTools: true,
   path: true,
   isGlobal: true,
   ssePath: true,

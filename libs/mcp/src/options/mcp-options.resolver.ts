@@ -59,6 +59,8 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
     redis: resolveRedis(options.redis),
     requestState: resolveRequestState(options.requestState),
     listChanged: resolveListChanged(options.listChanged),
+    toolFilters: resolveToolFilters(options.toolFilters),
+    hideGuardedTools: resolveFlag('hideGuardedTools', options.hideGuardedTools),
     metrics: resolveMetrics(options.metrics, paths),
     serverCard: resolveServerCardOptions(options.serverCard),
     tracing: resolveTracing(options.tracing),
@@ -220,6 +222,22 @@ function resolveListChanged(listChanged: McpModuleOptions['listChanged']): McpRe
     throw new McpConfigurationError(McpMessages.invalidOption('listChanged', 'must be an object such as { tools: true }'));
   }
   return { tools: listChanged?.tools === true, prompts: listChanged?.prompts === true, resources: listChanged?.resources === true };
+}
+
+/** `toolFilters`: provider classes; each must be a class (it is looked up in the container at boot). */
+function resolveToolFilters(filters: McpModuleOptions['toolFilters']): McpResolvedOptions['toolFilters'] {
+  if (filters === undefined) return [];
+  if (!Array.isArray(filters) || filters.some((filter) => typeof filter !== 'function'))
+    throw new McpConfigurationError(
+      McpMessages.invalidOption('toolFilters', 'must be an array of provider classes implementing McpToolFilter'),
+    );
+  return [...filters];
+}
+
+function resolveFlag(option: string, value: unknown): boolean {
+  if (value !== undefined && typeof value !== 'boolean')
+    throw new McpConfigurationError(McpMessages.invalidOption(option, 'must be a boolean'));
+  return value === true;
 }
 
 /** Tracing: on unless `enabled: false`; `enabled: true` makes a missing `@opentelemetry/api` a boot error. */

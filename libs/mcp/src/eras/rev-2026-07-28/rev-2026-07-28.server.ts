@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpToolRegistry } from '../../features/tools/mcp-tool.registry.js';
+import { McpToolVisibility } from '../../features/tools/mcp-tool.visibility.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
@@ -76,6 +77,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     private readonly tasks: McpRev20260728TasksExtension,
     private readonly clientInput: McpClientInput,
     private readonly pipeline: McpCallPipeline,
+    private readonly visibility: McpToolVisibility,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {
     this.serverInfo = { name: options.name, version: options.version };
@@ -151,7 +153,15 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     const own = OWN_METHODS.has(request.method) ? this.ownMethod(call, channel) : undefined;
     if (!own && !DISPATCHED_METHODS.has(request.method)) throw Rev20260728Refusals.methodNotFound(request.method);
     if (request.method === 'tools/call') {
-      const tool = typeof params.name === 'string' ? this.registry.get(params.name) : undefined;
+      // A hidden tool takes the shared path, where tools/call answers it like a missing one (-32602).
+      const tool =
+        typeof params.name === 'string'
+          ? await this.visibility.visibleTool(
+              params.name,
+              { principal: channel.principal, transport: channel.transport, protocolVersion: envelope.protocolVersion },
+              request.id,
+            )
+          : undefined;
       if (tool) this.checkParamHeaders(tool, params, channel);
       if (tool && this.tasks.runsAsTask(tool, envelope))
         return this.dispatch(call, channel, (input) => this.callAsTask(call, channel, tool, input));
@@ -386,7 +396,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
   /** `private` where the answer may depend on who asks (scoped tool lists, resource contents with a caller). */
   private cacheScope(method: string, principal: McpPrincipal | undefined): 'public' | 'private' {
     if (!principal) return 'public';
-    if (method === 'tools/list') return this.scopedTools ? 'private' : 'public';
+    if (method === 'tools/list') return this.scopedTools || this.registry.listsPerCaller ? 'private' : 'public';
     return method === 'resources/read' ? 'private' : 'public';
   }
 }

@@ -3,6 +3,7 @@ import type { JsonSchema } from './schema/json-schema.types.js';
 import type { RawSchemaCheck } from './schema/raw-schema.compiler.js';
 import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
 import type { McpToolContext } from './mcp-tool-context.interface.js';
+import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
 
 /** A tool as `tools/list` sends it. */
 export interface McpToolDescriptor {
@@ -12,6 +13,8 @@ export interface McpToolDescriptor {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: McpToolAnnotations;
+  /** Extension metadata: `ui` (MCP Apps) from `@McpTool({ ui })`. */
+  _meta?: Record<string, unknown>;
   /** Task support (spec 2025-11-25): long-running tools may be called as tasks. */
   execution?: { taskSupport: 'forbidden' | 'optional' | 'required' };
 }
@@ -39,4 +42,10 @@ export interface McpToolDefinition {
   /** Scopes required to see and call the tool (empty: none). */
   readonly scopes: readonly string[];
   readonly handler: McpToolHandler;
+  /** `visibleTo` of the tool: hides it from the callers it refuses. */
+  readonly visibleTo?: McpToolVisibleTo;
+  /** Runs the tool's Nest guards without arguments (`hideGuardedTools`); resolves false when they refuse. */
+  readonly guardsAdmit?: (context: McpToolContext) => Promise<boolean>;
+  /** Added at runtime through `McpToolRegistry.register()` (decorated tools cannot be replaced or removed). */
+  readonly runtime?: boolean;
 }

@@ -1,3 +1,6 @@
+import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
+import type { McpToolUiOptions } from '../apps/mcp-ui-options.interface.js';
+
 /** Hints about a tool's behaviour (MCP `ToolAnnotations`); clients treat them as untrusted. @publicApi */
 export interface McpToolAnnotations {
   title?: string;
@@ -43,4 +46,16 @@ export interface McpToolOptions {
    * in `tools/list`, and calling it gets 403 with a step-up challenge.
    */
   scopes?: string[];
+  /**
+   * Who sees the tool: callers for whom it returns false do not find it in `tools/list`, and calling it answers
+   * "Unknown tool" (-32602), the answer for a name that does not exist. `principal` is undefined without auth.
+   * @example visibleTo: (principal) => principal?.claims.beta === true
+   */
+  visibleTo?: McpToolVisibleTo;
+  /**
+   * MCP Apps: the tool's result is rendered by the `@McpUiResource()` at `resourceUri` (`_meta.ui` in
+   * `tools/list`); clients without the extension get the same tool and results.
+   * @example ui: { resourceUri: 'ui://weather/card' }
+   */
+  ui?: McpToolUiOptions;
 }

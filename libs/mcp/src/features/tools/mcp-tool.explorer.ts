@@ -14,6 +14,8 @@ import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { argumentValidationMode } from '../../execution/validation-mode.js';
 import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
+import { checkVisibleTo } from './visible-to.js';
+import { toolUiMeta } from '../apps/tool-ui.js';
 import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 
 type DtoClass = new (...args: never[]) => object;
@@ -69,6 +71,7 @@ export class McpToolExplorer implements OnModuleInit {
       }),
       ...(options.annotations && { annotations: { ...options.annotations } }),
       ...(options.job && { execution: { taskSupport: 'optional' as const } }),
+      ...(options.ui !== undefined && { _meta: toolUiMeta(site, options.ui) }),
     };
     const job = options.job ? { estimatedSeconds: typeof options.job === 'object' ? options.job.estimatedSeconds : undefined } : undefined;
     const idempotencyKey = options.idempotencyKey;
@@ -94,6 +97,8 @@ export class McpToolExplorer implements OnModuleInit {
       idempotencyKey,
       scopes: [...scopes],
       handler: this.handlers.create(wrapper, methodName, site),
+      ...(options.visibleTo !== undefined && { visibleTo: checkVisibleTo(options.visibleTo, site) }),
+      ...(this.options.hideGuardedTools && { guardsAdmit: this.handlers.guardsAdmit(wrapper, methodName) }),
     };
   }
 

@@ -1,12 +1,35 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
+import { McpListChanges } from '../../core/list-changes.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
+import type { McpToolHandle, McpToolRegistration } from './mcp-tool-registration.interface.js';
+import { McpToolRuntimeMessages as Messages } from './mcp-tool-runtime.messages.js';
+import { McpRuntimeToolBuilder } from './runtime-tool.builder.js';
+
+/** The default tool timeout when the registry is used without the module (unit specs). */
+const FALLBACK_TIMEOUT_MS = 30_000;
 
 /**
- * The tools of one application, filled once at boot by the explorer; the request path only reads it.
+ * The tools of one application: filled at boot by the explorer, and changed at runtime through
+ * {@link register}, {@link replace} and {@link remove}, each of which announces `notifications/tools/list_changed`
+ * to every session on every instance (it needs the module option `listChanged: { tools: true }`).
  * One instance per module instance: two apps in one process never share tools.
  * @publicApi
+ * @example
+ * // McpModule.forRoot({ ..., listChanged: { tools: true } })
+ * constructor(private readonly tools: McpToolRegistry) {}
+ * enablePlugin(plugin: Plugin) {
+ *   const handle = this.tools.register({
+ *     name: `plugin_${plugin.id}`,
+ *     description: plugin.description,
+ *     inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+ *     handler: (args: { query: string }) => plugin.run(args.query),
+ *   });
+ *   plugin.onUnload(() => handle.remove());
+ * }
  */
 @Injectable()
 export class McpToolRegistry {
@@ -15,6 +38,14 @@ export class McpToolRegistry {
   /** Whether any tool requires scopes: when none does, listing skips filtering. */
   private hasScopedTools = false;
   private hasJobTools = false;
+  private readonly builder: McpRuntimeToolBuilder;
+
+  constructor(
+    @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
+    @Optional() private readonly changes?: McpListChanges,
+  ) {
+    this.builder = new McpRuntimeToolBuilder(options?.toolTimeoutMs ?? FALLBACK_TIMEOUT_MS);
+  }
 
   /**
    * Adds a tool; a second tool with the same name is a boot error naming both sites.
@@ -29,6 +60,46 @@ export class McpToolRegistry {
     if (tool.job) this.hasJobTools = true;
   }
 
+  /**
+   * Adds a tool at runtime, built and validated like an `@McpTool()` method; a bad definition or a name in use
+   * throws an `McpConfigurationError`. Sessions are told with `notifications/tools/list_changed`.
+   */
+  register<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
+    const tool = this.build('register', registration as McpToolRegistration);
+    const existing = this.tools.get(tool.name);
+    if (existing) throw new McpConfigurationError(Messages.nameTaken(tool.site, existing.site));
+    this.add(tool);
+    this.changes?.changed('tools');
+    return this.handle(tool.name);
+  }
+
+  /** Swaps a tool registered at runtime for a new definition (same place in `tools/list`). */
+  replace<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
+    const tool = this.build('replace', registration as McpToolRegistration);
+    this.runtimeTool(tool.name, tool.site);
+    this.tools.set(tool.name, tool);
+    this.descriptors = this.descriptors.map((descriptor) => (descriptor.name === tool.name ? tool.descriptor : descriptor));
+    this.recount();
+    this.changes?.changed('tools');
+    return this.handle(tool.name);
+  }
+
+  /** Removes a tool registered at runtime; false when there is none of that name. Calls in flight finish. */
+  remove(name: string): boolean {
+    if (!this.tools.has(name)) return false;
+    this.runtimeTool(name, Messages.site('remove', name));
+    this.tools.delete(name);
+    this.descriptors = this.descriptors.filter((descriptor) => descriptor.name !== name);
+    this.recount();
+    this.changes?.changed('tools');
+    return true;
+  }
+
+  /** Whether a tool of this name exists (for anyone: visibility is decided per caller). */
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
   /** @internal */
   get(name: string): McpToolDefinition | undefined {
     return this.tools.get(name);
@@ -37,6 +108,15 @@ export class McpToolRegistry {
   /** True when some tool runs as a job. */
   get hasJobs(): boolean {
     return this.hasJobTools;
+  }
+
+  /** True when `tools/list` may differ between callers (scopes, `visibleTo`, filters, guards). */
+  get listsPerCaller(): boolean {
+    return (
+      this.hasScopedTools ||
+      (this.options?.toolFilters.length ?? 0) > 0 ||
+      [...this.tools.values()].some((tool) => tool.visibleTo !== undefined || tool.guardsAdmit !== undefined)
+    );
   }
 
   get size(): number {
@@ -53,5 +133,32 @@ export class McpToolRegistry {
     if (scopes === undefined || !this.hasScopedTools) return this.descriptors;
     const held = new Set(scopes);
     return this.descriptors.filter((descriptor) => this.tools.get(descriptor.name)!.scopes.every((scope) => held.has(scope)));
+  }
+
+  private build(method: string, registration: McpToolRegistration): McpToolDefinition {
+    const tool = this.builder.build(method, registration);
+    // Without the option, clients were told the list is fixed: a change they never hear of is a bug, so refuse.
+    if (this.options && !this.options.listChanged.tools) throw new McpConfigurationError(Messages.listChangedOff(tool.site));
+    return tool;
+  }
+
+  /** The runtime tool of this name; a decorated one or none is an error naming `site`. */
+  private runtimeTool(name: string, site: string): McpToolDefinition {
+    const existing = this.tools.get(name);
+    if (!existing) throw new McpConfigurationError(Messages.notRegistered(site));
+    if (!existing.runtime) throw new McpConfigurationError(Messages.decorated(site, existing.site));
+    return existing;
+  }
+
+  private recount(): void {
+    this.hasScopedTools = [...this.tools.values()].some((tool) => tool.scopes.length > 0);
+  }
+
+  private handle(name: string): McpToolHandle {
+    return {
+      name,
+      replace: (registration) => this.replace({ ...registration, name }),
+      remove: () => this.remove(name),
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpToolRegistry } from './mcp-tool.registry.js';
+import { McpToolVisibility } from './mcp-tool.visibility.js';
 import type { McpToolDefinition } from './mcp-tool-definition.interface.js';
 import { createToolContext } from '../../execution/tool-context.factory.js';
 import { McpCallPipeline } from '../../execution/mcp-call.pipeline.js';
@@ -30,6 +31,7 @@ export class ToolsCallHandler implements McpMethodHandler {
     private readonly registry: McpToolRegistry,
     private readonly pipeline: McpCallPipeline,
     private readonly clientRequests: McpClientRequests,
+    private readonly visibility: McpToolVisibility,
   ) {}
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {
@@ -39,7 +41,8 @@ export class ToolsCallHandler implements McpMethodHandler {
     if (rawArgs !== undefined && rawArgs !== null && !isPlainObject(rawArgs)) {
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
     }
-    const tool = this.registry.get(name);
+    // A tool hidden from this caller answers like a missing one: no hint that it exists.
+    const tool = await this.visibility.visibleTool(name, call.context, call.id);
     if (!tool) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown tool: ${clientText(name)}`);
     const forbidden = this.pipeline.admit(tool, call.context);
     if (forbidden) return asRecord(forbidden);

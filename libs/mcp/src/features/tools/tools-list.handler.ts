@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { McpToolRegistry } from './mcp-tool.registry.js';
+import { McpToolVisibility } from './mcp-tool.visibility.js';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { listPage } from '../../core/pagination-cursor.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
+import { toolsForClient } from '../apps/tool-ui.js';
 
 /** `tools/list`: serialises descriptors built at boot, a page at a time. */
 @McpMethodHandlerProvider()
@@ -13,12 +14,14 @@ export class ToolsListHandler implements McpMethodHandler {
   readonly method = 'tools/list';
 
   constructor(
-    private readonly registry: McpToolRegistry,
+    private readonly visibility: McpToolVisibility,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  handle({ params, context }: McpCall): Record<string, unknown> {
-    // A caller only sees the tools it may call.
-    return listPage('tools', this.registry.visibleDescriptors(context.principal?.scopes), params.cursor, this.options.pageSize);
+  async handle({ id, params, context }: McpCall): Promise<Record<string, unknown>> {
+    // A caller only sees the tools it may call and that exist for it (scopes, visibility), and app-only MCP Apps
+    // tools need a client with the extension.
+    const visible = toolsForClient(await this.visibility.visibleDescriptors(context, id), context.clientCapabilities);
+    return listPage('tools', visible, params.cursor, this.options.pageSize);
   }
 }

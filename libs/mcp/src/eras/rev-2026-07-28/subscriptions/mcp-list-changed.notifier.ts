@@ -6,6 +6,7 @@ import { MCP_BUS, type McpMessageBus } from '../../../core/message-bus.interface
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../../core/session-streams.interface.js';
 import { McpRev20251125SessionTracker } from './rev-2025-11-25-sessions.tracker.js';
 import { McpListenService } from './listen.service.js';
+import { McpListChanges } from '../../../core/list-changes.js';
 
 type ListKind = 'tools' | 'prompts' | 'resources';
 const BUS_CHANNEL = 'lists:changed';
@@ -35,8 +36,12 @@ export class McpListChangedNotifier implements OnApplicationBootstrap {
     @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
   ) {}
 
+  /** What the registries change at runtime (McpToolRegistry.register, ...), announced like a manual call. */
+  @Optional() @Inject(McpListChanges) private readonly changes?: McpListChanges;
+
   /** Declares `listChanged` once every feature has declared itself (a list that is not served stays undeclared). */
   async onApplicationBootstrap(): Promise<void> {
+    this.changes?.listen((kind) => this.announce(kind));
     const wanted = this.options.listChanged;
     for (const kind of ['tools', 'prompts', 'resources'] as const) {
       if (wanted[kind] && this.capabilities.has(kind)) this.capabilities.declare(kind, { listChanged: true });

@@ -1,0 +1,13 @@
+/** Boot error texts of MCP Apps: each names the place and the fix. */
+export const McpAppsMessages = {
+  invalidToolUi: (site: string, problem: string): string =>
+    `${site}: @McpTool({ ui }) ${problem}. Use ui: { resourceUri: 'ui://<server>/<view>', visibility?: ['model', 'app'] }.`,
+  unservedToolUi: (tool: string, site: string, uri: string, served: readonly string[]): string =>
+    `Tool '${tool}' (${site}) has ui.resourceUri '${uri}', which no @McpUiResource() of this server serves` +
+    (served.length > 0 ? ` (served: ${served.join(', ')})` : '') +
+    `. Add @McpUiResource({ uri: '${uri}', name }) on a provider method returning the HTML, or fix the URI.`,
+  invalidUiResource: (site: string, problem: string): string =>
+    `${site}: @McpUiResource() ${problem}. Example: @McpUiResource({ uri: 'ui://weather/card', name: 'weather-card' }).`,
+  duplicateUiResource: (uri: string, first: string, second: string): string =>
+    `UI resource '${uri}' is declared twice: ${first} and ${second}. Give each app its own ui:// URI.`,
+};

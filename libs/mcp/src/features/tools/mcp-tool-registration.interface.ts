@@ -1,0 +1,42 @@
+import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
+import type { McpToolContext } from './mcp-tool-context.interface.js';
+import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
+
+/**
+ * A tool added at runtime with `McpToolRegistry.register()`: the options of `@McpTool()` plus its name, its
+ * arguments (a class-validator DTO in `args`, or a JSON Schema in `inputSchema`, or neither) and a handler. It
+ * is built, validated and called exactly like a decorated tool (same name rules, schemas, validation, limits,
+ * idempotency and envelopes); only Nest guards, interceptors and filters do not apply (there is no method).
+ * Long-running (`job`) tools must be declared with `@McpTool()`.
+ * @publicApi
+ */
+export interface McpToolRegistration<Args = unknown> {
+  /** Wire name, `^[A-Za-z0-9_-]{1,64}$`; a name in use is an error (use `replace()`). */
+  name: string;
+  description: string;
+  title?: string;
+  annotations?: McpToolAnnotations;
+  /** A class-validator DTO: the handler receives a validated instance of it. */
+  args?: new (...params: never[]) => object;
+  /** A hand-written JSON Schema (root `"type": "object"`), enforced with ajv; the handler receives the plain object. */
+  inputSchema?: Record<string, unknown>;
+  output?: abstract new (...params: never[]) => unknown;
+  timeoutMs?: number;
+  idempotencyKey?: string;
+  scopes?: string[];
+  visibleTo?: McpToolVisibleTo;
+  /** What `@McpTool()` methods return: a value, an `McpResult`, or a thrown `McpToolError`. */
+  handler: (args: Args, context: McpToolContext) => unknown;
+}
+
+/**
+ * A tool registered at runtime: replace or remove it later.
+ * @publicApi
+ */
+export interface McpToolHandle {
+  readonly name: string;
+  /** Swaps the definition (same name), announcing `notifications/tools/list_changed`. */
+  replace(registration: Omit<McpToolRegistration, 'name'>): McpToolHandle;
+  /** Removes the tool; false when it was already gone. */
+  remove(): boolean;
+}

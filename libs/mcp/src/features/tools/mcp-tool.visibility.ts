@@ -1,0 +1,95 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import { createToolContext } from '../../execution/tool-context.factory.js';
+import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
+import type { McpToolFilter } from './mcp-tool-filter.interface.js';
+import { McpToolRegistry } from './mcp-tool.registry.js';
+
+/** What visibility reads of a request: who calls, and enough for a guard's `McpExecutionContext`. */
+export type McpVisibilityRequest = Pick<McpRequestContext, 'principal' | 'transport' | 'protocolVersion' | 'sessionId'>;
+
+/**
+ * Decides which tools exist for a caller: scopes (as before), then the tool's `visibleTo`, the `toolFilters`
+ * providers and, with `hideGuardedTools`, the tool's Nest guards run as listing sees the tool (arguments `{}`).
+ * `tools/list` lists only visible tools and `tools/call` answers a hidden one like a missing one (-32602), on
+ * every era and transport (they all reach the tool through here). A predicate that throws hides the tool.
+ */
+@Injectable()
+export class McpToolVisibility implements OnModuleInit {
+  private readonly logger = new Logger('McpModule');
+  private filters: McpToolFilter[] = [];
+
+  constructor(
+    private readonly registry: McpToolRegistry,
+    private readonly moduleRef: ModuleRef,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  onModuleInit(): void {
+    this.filters = this.options.toolFilters.map((type) => {
+      let filter: McpToolFilter;
+      try {
+        filter = this.moduleRef.get(type, { strict: false });
+      } catch {
+        throw new McpConfigurationError(
+          `McpModule option "toolFilters": ${type.name} is not a provider; add it to the providers of one of your modules.`,
+        );
+      }
+      if (typeof filter?.isVisible !== 'function')
+        throw new McpConfigurationError(
+          `McpModule option "toolFilters": ${type.name} must implement McpToolFilter (isVisible(tool, principal)).`,
+        );
+      return filter;
+    });
+  }
+
+  /** The descriptors `tools/list` shows this caller, in registration order. */
+  async visibleDescriptors(request: McpVisibilityRequest, requestId: JsonRpcId = 0): Promise<readonly McpToolDescriptor[]> {
+    const candidates = this.registry.visibleDescriptors(request.principal?.scopes);
+    if (!this.registry.listsPerCaller) return candidates;
+    const shown = await Promise.all(
+      candidates.map((descriptor) => {
+        const tool = this.registry.get(descriptor.name);
+        return tool ? this.isVisible(tool, request, requestId) : false;
+      }),
+    );
+    return candidates.filter((_, index) => shown[index]);
+  }
+
+  /** The tool of this name when this caller may see it; undefined for a hidden tool and a missing one alike. */
+  async visibleTool(name: string, request: McpVisibilityRequest, requestId: JsonRpcId = 0): Promise<McpToolDefinition | undefined> {
+    const tool = this.registry.get(name);
+    return tool && (await this.isVisible(tool, request, requestId)) ? tool : undefined;
+  }
+
+  /** Scopes are not checked here: a tool the caller lacks scopes for is listed away but refused with 403 (step-up). */
+  async isVisible(tool: McpToolDefinition, request: McpVisibilityRequest, requestId: JsonRpcId = 0): Promise<boolean> {
+    try {
+      if (tool.visibleTo && !(await tool.visibleTo(request.principal))) return false;
+      for (const filter of this.filters) if (!(await filter.isVisible(tool.descriptor, request.principal))) return false;
+      if (tool.guardsAdmit) {
+        const handle = createToolContext({
+          requestId,
+          toolName: tool.name,
+          progressToken: undefined,
+          request,
+          signal: new AbortController().signal,
+        });
+        // A listing sends nothing: progress and log calls by a guard are dropped.
+        handle.finish();
+        return await tool.guardsAdmit(handle.context);
+      }
+      return true;
+    } catch (error) {
+      this.logger.warn(
+        `Tool ${tool.name} is hidden: its visibility check threw (${error instanceof Error ? error.message : String(error)})`,
+      );
+      return false;
+    }
+  }
+}

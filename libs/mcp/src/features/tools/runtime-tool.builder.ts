@@ -1,0 +1,101 @@
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { McpMessages } from '../../core/errors/mcp.messages.js';
+import { closestName } from '../../options/closest-name.js';
+import { argumentValidationMode } from '../../execution/validation-mode.js';
+import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
+import type { McpToolRegistration } from './mcp-tool-registration.interface.js';
+import { McpToolRuntimeMessages as Messages } from './mcp-tool-runtime.messages.js';
+import { MCP_TOOL_NAME_PATTERN } from './tool-name.js';
+import { envelopeOutputSchema } from './schema/envelope-output-schema.js';
+import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
+import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
+import { checkVisibleTo } from './visible-to.js';
+
+const KEYS = [
+  'name',
+  'description',
+  'title',
+  'annotations',
+  'args',
+  'inputSchema',
+  'output',
+  'timeoutMs',
+  'idempotencyKey',
+  'scopes',
+  'visibleTo',
+  'handler',
+] as const;
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/**
+ * Builds a runtime tool with the checks and schema building of `@McpTool()` (the explorer's rules: description,
+ * name pattern, timeout, scopes, idempotency key, a compiled schema), so a bad definition throws the same
+ * `McpConfigurationError` a decorated one fails the boot with, naming `McpToolRegistry.<method>("<name>")`.
+ */
+export class McpRuntimeToolBuilder {
+  private readonly schemas = new DtoSchemaFactory();
+  private readonly rawSchemas = new RawSchemaCompiler();
+
+  constructor(private readonly defaultTimeoutMs: number) {}
+
+  build(method: string, registration: McpToolRegistration): McpToolDefinition {
+    if (typeof registration !== 'object' || registration === null) throw new McpConfigurationError(Messages.notAnObject(method));
+    const site = Messages.site(method, registration.name);
+    for (const key of Object.keys(registration)) {
+      if (!(KEYS as readonly string[]).includes(key))
+        throw new McpConfigurationError(Messages.unknownKey(site, key, closestName(key, KEYS)));
+    }
+    const { name, description, handler } = registration;
+    if (typeof name !== 'string' || !MCP_TOOL_NAME_PATTERN.test(name))
+      throw new McpConfigurationError(McpMessages.invalidToolName(site, String(name)));
+    if (typeof description !== 'string' || description.trim() === '') throw new McpConfigurationError(McpMessages.missingDescription(site));
+    if (typeof handler !== 'function') throw new McpConfigurationError(Messages.missingHandler(site));
+    const timeoutMs = registration.timeoutMs ?? this.defaultTimeoutMs;
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpMessages.invalidTimeout(site, timeoutMs));
+    const argsType = registration.args;
+    if (argsType !== undefined && typeof argsType !== 'function') throw new McpConfigurationError(Messages.argsNotAClass(site));
+    const raw =
+      registration.inputSchema === undefined ? undefined : this.compileRaw(registration.inputSchema, argsType !== undefined, site);
+
+    const descriptor: McpToolDescriptor = {
+      name,
+      ...(registration.title !== undefined && { title: registration.title }),
+      description,
+      inputSchema: raw?.schema ?? this.schemas.forClass(argsType),
+      ...(registration.output && { outputSchema: envelopeOutputSchema(this.schemas.forClass(registration.output), { pending: false }) }),
+      ...(registration.annotations && { annotations: { ...registration.annotations } }),
+    };
+    const { idempotencyKey } = registration;
+    if (idempotencyKey !== undefined && !(idempotencyKey in ((descriptor.inputSchema.properties as object | undefined) ?? {})))
+      throw new McpConfigurationError(McpMessages.unknownIdempotencyKey(site, idempotencyKey));
+    const scopes = registration.scopes ?? [];
+    if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || !SCOPE_TOKEN.test(scope)))
+      throw new McpConfigurationError(McpMessages.invalidScopes(site));
+    return {
+      name,
+      site,
+      descriptor,
+      argsType,
+      validation: argsType ? argumentValidationMode(argsType, descriptor.inputSchema) : undefined,
+      checkRawArgs: raw?.check,
+      timeoutMs,
+      idempotencyKey,
+      scopes: [...scopes],
+      handler: async (args, context) => handler(args, context),
+      ...(registration.visibleTo !== undefined && { visibleTo: checkVisibleTo(registration.visibleTo, site) }),
+      runtime: true,
+    };
+  }
+
+  private compileRaw(inputSchema: Record<string, unknown>, withDto: boolean, site: string) {
+    if (withDto) throw new McpConfigurationError(McpMessages.inputSchemaWithDto(site));
+    if (typeof inputSchema !== 'object' || inputSchema === null || inputSchema.type !== 'object')
+      throw new McpConfigurationError(McpMessages.invalidInputSchema(site, 'the root must have "type": "object"'));
+    const schema = structuredClone(inputSchema);
+    try {
+      return { schema, check: this.rawSchemas.compile(schema) };
+    } catch (error) {
+      throw new McpConfigurationError(McpMessages.invalidInputSchema(site, error instanceof Error ? error.message : String(error)));
+    }
+  }
+}
