@@ -80,6 +80,16 @@ export type { McpToolDescriptor } from './features/tools/mcp-tool-definition.int
 export { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 export type { McpToolRegistration, McpToolHandle } from './features/tools/mcp-tool-registration.interface.js';
 export type { McpToolFilter, McpToolVisibleTo } from './features/tools/mcp-tool-filter.interface.js';
+export { McpResourceRegistry } from './features/resources/mcp-resource.registry.js';
+export type {
+  McpResourceRegistration,
+  McpFixedResourceRegistration,
+  McpResourceTemplateRegistration,
+  McpResourceHandlerFunction,
+  McpResourceHandle,
+} from './features/resources/mcp-resource-registration.interface.js';
+export { McpPromptRegistry } from './features/prompts/mcp-prompt.registry.js';
+export type { McpPromptRegistration, McpPromptHandle } from './features/prompts/mcp-prompt-registration.interface.js';
 export type { JsonRpcId } from './core/json-rpc/json-rpc.types.js';
 
 // Results.

@@ -161,7 +161,16 @@ import { McpHealthIndicator } from './observability/health/mcp.health-indicator.
     ...MCP_METRICS_PROVIDERS,
     McpHealthIndicator,
   ],
-  exports: [McpDispatcher, McpToolRegistry, McpResourceNotifier, McpListChangedNotifier, McpClientInput, McpHealthIndicator],
+  exports: [
+    McpDispatcher,
+    McpToolRegistry,
+    McpResourceRegistry,
+    McpPromptRegistry,
+    McpResourceNotifier,
+    McpListChangedNotifier,
+    McpClientInput,
+    McpHealthIndicator,
+  ],
 })
 export class McpModule extends ConfigurableModuleClass {
   static override forRoot(options: McpModuleForRootOptions): DynamicModule {

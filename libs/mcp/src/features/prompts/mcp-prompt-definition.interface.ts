@@ -21,4 +21,6 @@ export interface McpPromptDefinition {
   /** DTO class the arguments are validated against, when they come from one. */
   readonly argsType?: new (...args: never[]) => object;
   readonly handler: McpFeatureHandler<McpPromptContext>;
+  /** Registered with `McpPromptRegistry.register()` (only those can be replaced or removed). */
+  readonly runtime?: boolean;
 }

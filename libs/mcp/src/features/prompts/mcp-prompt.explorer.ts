@@ -45,7 +45,8 @@ export class McpPromptExplorer implements OnModuleInit {
       const options = this.reflector.get<McpPromptOptions | undefined>(MCP_PROMPT_METADATA, method.method);
       if (options) this.registry.add(this.describe(method, options));
     }
-    if (this.registry.size === 0) return; // nothing to serve: no capability, and the methods stay -32601
+    // Nothing to serve, now or at runtime (`listChanged: { prompts: true }`): no capability, the methods stay -32601.
+    if (!this.registry.served) return;
     this.capabilities.declare('prompts');
     // Prompt arguments can be completed, answered with no values when nobody completes them.
     this.capabilities.declare('completions');

@@ -1,18 +1,47 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
+import { McpListChanges } from '../../core/list-changes.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPromptDefinition, McpPromptDescriptor } from './mcp-prompt-definition.interface.js';
+import type { McpPromptHandle, McpPromptRegistration } from './mcp-prompt-registration.interface.js';
+import { McpPromptRuntimeMessages as Messages } from './mcp-prompt-runtime.messages.js';
+import { McpRuntimePromptBuilder } from './runtime-prompt.builder.js';
 
 /**
- * The prompts of one application, filled once at boot by the explorer; the request path only reads it.
- * One instance per module instance: two apps in one process never share prompts.
+ * The prompts of one application: filled at boot by the explorer, and changed at runtime through
+ * {@link register}, {@link replace} and {@link remove}, each of which announces
+ * `notifications/prompts/list_changed` to every session on every instance (it needs the module option
+ * `listChanged: { prompts: true }`). One instance per module instance: two apps in one process never share prompts.
+ * @publicApi
+ * @example
+ * // McpModule.forRoot({ ..., listChanged: { prompts: true } })
+ * constructor(private readonly prompts: McpPromptRegistry) {}
+ * addTemplate(template: SavedTemplate) {
+ *   this.prompts.register({
+ *     name: template.slug,
+ *     description: template.summary,
+ *     arguments: [{ name: 'topic', required: true }],
+ *     handler: ({ topic }) => template.render(topic),
+ *   });
+ * }
  */
 @Injectable()
 export class McpPromptRegistry {
   private readonly prompts = new Map<string, McpPromptDefinition>();
   private descriptors: McpPromptDescriptor[] = [];
+  private readonly builder = new McpRuntimePromptBuilder();
 
-  /** Adds a prompt; a second prompt with the same name is a boot error naming both sites. */
+  constructor(
+    @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
+    @Optional() private readonly changes?: McpListChanges,
+  ) {}
+
+  /**
+   * Adds a prompt; a second prompt with the same name is a boot error naming both sites.
+   * @internal
+   */
   add(prompt: McpPromptDefinition): void {
     const existing = this.prompts.get(prompt.name);
     if (existing) throw new McpConfigurationError(McpMessages.duplicatePromptName(prompt.name, existing.site, prompt.site));
@@ -20,6 +49,45 @@ export class McpPromptRegistry {
     this.descriptors = [...this.descriptors, prompt.descriptor];
   }
 
+  /**
+   * Adds a prompt at runtime, checked like an `@McpPrompt()` method; a bad definition or a name in use throws an
+   * `McpConfigurationError`. Sessions are told with `notifications/prompts/list_changed`.
+   */
+  register<Args = Record<string, string>>(registration: McpPromptRegistration<Args>): McpPromptHandle {
+    const prompt = this.build('register', registration as unknown as McpPromptRegistration);
+    const existing = this.prompts.get(prompt.name);
+    if (existing) throw new McpConfigurationError(Messages.nameTaken(prompt.site, existing.site));
+    this.add(prompt);
+    this.changes?.changed('prompts');
+    return this.handle(prompt.name);
+  }
+
+  /** Swaps a prompt registered at runtime for a new definition (same place in `prompts/list`). */
+  replace<Args = Record<string, string>>(registration: McpPromptRegistration<Args>): McpPromptHandle {
+    const prompt = this.build('replace', registration as unknown as McpPromptRegistration);
+    this.runtimePrompt(prompt.name, prompt.site);
+    this.prompts.set(prompt.name, prompt);
+    this.descriptors = this.descriptors.map((descriptor) => (descriptor.name === prompt.name ? prompt.descriptor : descriptor));
+    this.changes?.changed('prompts');
+    return this.handle(prompt.name);
+  }
+
+  /** Removes a prompt registered at runtime; false when there is none of that name. Gets in flight finish. */
+  remove(name: string): boolean {
+    if (!this.prompts.has(name)) return false;
+    this.runtimePrompt(name, Messages.site('remove', name));
+    this.prompts.delete(name);
+    this.descriptors = this.descriptors.filter((descriptor) => descriptor.name !== name);
+    this.changes?.changed('prompts');
+    return true;
+  }
+
+  /** Whether a prompt of this name exists. */
+  has(name: string): boolean {
+    return this.prompts.has(name);
+  }
+
+  /** @internal */
   get(name: string): McpPromptDefinition | undefined {
     return this.prompts.get(name);
   }
@@ -28,8 +96,43 @@ export class McpPromptRegistry {
     return this.prompts.size;
   }
 
-  /** `prompts/list` entries in registration order. */
+  /** Whether prompts may be registered at runtime (`listChanged: { prompts: true }`). */
+  get changesAtRuntime(): boolean {
+    return this.options?.listChanged.prompts === true;
+  }
+
+  /** Whether the `prompts/*` methods and capability are served: something to serve now, or at runtime. */
+  get served(): boolean {
+    return this.prompts.size > 0 || this.changesAtRuntime;
+  }
+
+  /**
+   * `prompts/list` entries in registration order.
+   * @internal
+   */
   listDescriptors(): readonly McpPromptDescriptor[] {
     return this.descriptors;
+  }
+
+  private build(method: string, registration: McpPromptRegistration): McpPromptDefinition {
+    const prompt = this.builder.build(method, registration);
+    // Without the option, clients were told the list is fixed: a change they never hear of is a bug, so refuse.
+    if (this.options && !this.changesAtRuntime) throw new McpConfigurationError(Messages.listChangedOff(prompt.site));
+    return prompt;
+  }
+
+  /** Checks that the prompt of this name was registered at runtime; a decorated one or none is an error naming `site`. */
+  private runtimePrompt(name: string, site: string): void {
+    const existing = this.prompts.get(name);
+    if (!existing) throw new McpConfigurationError(Messages.notRegistered(site));
+    if (!existing.runtime) throw new McpConfigurationError(Messages.decorated(site, existing.site));
+  }
+
+  private handle(name: string): McpPromptHandle {
+    return {
+      name,
+      replace: (registration) => this.replace({ ...registration, name } as McpPromptRegistration),
+      remove: () => this.remove(name),
+    };
   }
 }

@@ -24,9 +24,12 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export class PromptsGetHandler implements McpMethodHandler {
   readonly method = 'prompts/get';
 
-  /** Served once something declares a prompt; otherwise the method stays unknown (-32601). */
+  /**
+   * Served once something declares a prompt, or when prompts may be registered at runtime
+   * (`listChanged: { prompts: true }`); otherwise the method stays unknown (-32601).
+   */
   isServed(): boolean {
-    return this.registry.size > 0;
+    return this.registry.served;
   }
   private readonly logger = new Logger('McpModule');
 

@@ -12,9 +12,12 @@ import { McpPromptRegistry } from './mcp-prompt.registry.js';
 export class PromptsListHandler implements McpMethodHandler {
   readonly method = 'prompts/list';
 
-  /** Served once something declares a prompt; otherwise the method stays unknown (-32601). */
+  /**
+   * Served once something declares a prompt, or when prompts may be registered at runtime
+   * (`listChanged: { prompts: true }`); otherwise the method stays unknown (-32601).
+   */
   isServed(): boolean {
-    return this.registry.size > 0;
+    return this.registry.served;
   }
 
   constructor(

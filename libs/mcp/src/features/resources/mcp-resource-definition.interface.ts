@@ -16,6 +16,8 @@ export interface McpResourceDefinition {
   readonly site: string;
   readonly descriptor: McpResourceDescriptor;
   readonly handler: McpFeatureHandler<McpResourceContext>;
+  /** Registered with `McpResourceRegistry.register()` (only those can be replaced or removed). */
+  readonly runtime?: boolean;
 }
 
 /** Everything `resources/read` needs about a resource template, its matcher compiled at boot. */
@@ -25,6 +27,8 @@ export interface McpResourceTemplateDefinition {
   readonly descriptor: McpResourceTemplateDescriptor;
   readonly matcher: CompiledUriTemplate;
   readonly handler: McpFeatureHandler<McpResourceContext>;
+  /** Registered with `McpResourceRegistry.register()` (only those can be replaced or removed). */
+  readonly runtime?: boolean;
 }
 
 /** A URI resolved to what serves it, with the template's variables (`{}` for a fixed resource). */

@@ -49,6 +49,17 @@ export class McpResourceSubscriptions {
     for (const uri of this.bySubscriber.get(key) ?? []) this.unsubscribe(uri, key);
   }
 
+  /** Drops every subscription to a URI `stillServed` rejects (a resource removed at runtime); returns how many URIs. */
+  dropUnserved(stillServed: (uri: string) => boolean): number {
+    let dropped = 0;
+    for (const [uri, subscribers] of [...this.byUri]) {
+      if (stillServed(uri)) continue;
+      for (const key of [...subscribers.keys()]) this.unsubscribe(uri, key);
+      dropped++;
+    }
+    return dropped;
+  }
+
   /** Sends `message` to every subscriber of `uri`; returns how many it reached. */
   deliver(uri: string, message: JsonRpcMessage): number {
     let reached = 0;

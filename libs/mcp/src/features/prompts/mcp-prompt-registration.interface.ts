@@ -1,0 +1,34 @@
+import type { McpPromptContext } from './mcp-prompt-context.interface.js';
+import type { McpPromptArgument } from './mcp-prompt-options.interface.js';
+
+/**
+ * A prompt added at runtime with `McpPromptRegistry.register()`: the options of `@McpPrompt()` plus a name and a
+ * handler, checked like a decorated prompt (name pattern, description, arguments). Arguments are declared in
+ * `arguments`, or read from a class-validator DTO in `args` (the handler then receives a validated instance).
+ * Nest guards, interceptors and filters do not apply (there is no method).
+ * @publicApi
+ */
+export interface McpPromptRegistration<Args = Record<string, string>> {
+  /** Wire name, `^[A-Za-z0-9_-]{1,64}$`; a name in use is an error (use `replace()`). */
+  name: string;
+  title?: string;
+  /** What the prompt is for; clients list prompts by it. Required, as for `@McpPrompt()`. */
+  description: string;
+  arguments?: McpPromptArgument[];
+  /** A class-validator DTO describing (and validating) the arguments; not with `arguments`. */
+  args?: new (...params: never[]) => object;
+  /** What `@McpPrompt()` methods return: a string, a message, messages, or `{ description?, messages }`. */
+  handler: (args: Args, context: McpPromptContext) => unknown;
+}
+
+/**
+ * A prompt registered at runtime: replace or remove it later.
+ * @publicApi
+ */
+export interface McpPromptHandle {
+  readonly name: string;
+  /** Swaps the definition (same name), announcing `notifications/prompts/list_changed`. */
+  replace<Args = Record<string, string>>(registration: Omit<McpPromptRegistration<Args>, 'name'>): McpPromptHandle;
+  /** Removes the prompt; false when it was already gone. */
+  remove(): boolean;
+}

@@ -1,0 +1,57 @@
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { McpMessages } from '../../core/errors/mcp.messages.js';
+import { closestName } from '../../options/closest-name.js';
+import { MCP_TOOL_NAME_PATTERN } from '../tools/tool-name.js';
+import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
+import type { McpPromptDefinition } from './mcp-prompt-definition.interface.js';
+import type { McpPromptRegistration } from './mcp-prompt-registration.interface.js';
+import { McpPromptRuntimeMessages as Messages } from './mcp-prompt-runtime.messages.js';
+import { argumentListProblem, argumentsFromSchema } from './prompt-arguments.js';
+
+const KEYS = ['name', 'title', 'description', 'arguments', 'args', 'handler'] as const;
+
+/**
+ * Builds a runtime prompt with the rules of `@McpPrompt()` (the explorer's: name pattern, a description, a
+ * well-formed argument list or a DTO, not both), so a bad definition throws an `McpConfigurationError` naming
+ * `McpPromptRegistry.<method>("<name>")`. `prompts/get` then checks and validates its arguments like a decorated
+ * prompt's.
+ */
+export class McpRuntimePromptBuilder {
+  private readonly schemas = new DtoSchemaFactory();
+
+  build(method: string, registration: McpPromptRegistration): McpPromptDefinition {
+    if (typeof registration !== 'object' || registration === null) throw new McpConfigurationError(Messages.notAnObject(method));
+    const site = Messages.site(method, registration.name);
+    for (const key of Object.keys(registration)) {
+      if (!(KEYS as readonly string[]).includes(key))
+        throw new McpConfigurationError(Messages.unknownKey(site, key, closestName(key, KEYS)));
+    }
+    const { name, description, handler, args: argsType } = registration;
+    if (typeof name !== 'string' || !MCP_TOOL_NAME_PATTERN.test(name))
+      throw new McpConfigurationError(McpMessages.invalidPromptName(site, String(name)));
+    if (typeof description !== 'string' || description.trim() === '') throw new McpConfigurationError(Messages.missingDescription(site));
+    if (typeof handler !== 'function') throw new McpConfigurationError(Messages.missingHandler(site));
+    if (argsType !== undefined && typeof argsType !== 'function') throw new McpConfigurationError(Messages.argsNotAClass(site));
+    if (argsType && registration.arguments !== undefined) throw new McpConfigurationError(Messages.argumentsTwice(site));
+    let declared = argsType ? argumentsFromSchema(this.schemas.forClass(argsType)) : [];
+    if (registration.arguments !== undefined) {
+      const problem = argumentListProblem(registration.arguments);
+      if (problem) throw new McpConfigurationError(Messages.invalidArguments(site, problem));
+      declared = registration.arguments.map((argument) => ({ ...argument }));
+    }
+    return {
+      name,
+      site,
+      descriptor: {
+        name,
+        ...(registration.title !== undefined && { title: registration.title }),
+        description,
+        ...(declared.length > 0 && { arguments: declared.map((argument) => ({ ...argument })) }),
+      },
+      arguments: declared,
+      argsType,
+      handler: async (payload, context) => handler(payload as Record<string, string>, context),
+      runtime: true,
+    };
+  }
+}
