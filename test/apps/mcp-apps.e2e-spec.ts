@@ -2,10 +2,12 @@
  * MCP Apps (extension `io.modelcontextprotocol/ui`, SEP-1865) over real sockets: the official SDK 1.x client
  * against the weather server, with and without the extension declared, and raw 2026-07-28 requests against a
  * fixture with an app-only tool. A client that declared the extension sees `_meta.ui` and reads the card; one
- * that did not gets the same tools and their text and structured results; app-only tools are hidden from it.
+ * that did not gets the same tools and their text and structured results; app-only tools are hidden from it and
+ * unknown to its tools/call, answered exactly like a tool that does not exist.
  */
 import { Injectable } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpTool, McpUiResource, MCP_UI_EXTENSION, MCP_UI_MIME_TYPE } from '@nest-mcp/core';
 import { todayUtc } from '../../apps/weather-server/src/weather/weather.model.js';
@@ -133,6 +135,50 @@ describe('MCP Apps negotiation per client (app-only tools)', () => {
     } finally {
       await Promise.all([plain.close(), withUi.close()]);
     }
+  });
+
+  it('2025-11-25: a client without the extension cannot call the app-only tool: -32602, as for a missing tool', async () => {
+    const plain = await connect(app.url);
+    const withUi = await connect(app.url, UI_CAPABILITIES);
+    try {
+      const refusal = async (name: string) => {
+        const error = await plain.callTool({ name, arguments: {} }).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(McpError);
+        return { code: (error as McpError).code, message: (error as McpError).message.replace(name, '<name>') };
+      };
+      const hidden = await refusal('increment_counter');
+      expect(hidden).toEqual({ code: -32602, message: 'MCP error -32602: Unknown tool: <name>' });
+      expect(await refusal('no_such_tool')).toEqual(hidden);
+      // The app's host (a client that declared the extension) calls it.
+      const called = await withUi.callTool({ name: 'increment_counter', arguments: {} });
+      expect(called.isError).toBeFalsy();
+      expect(called.structuredContent).toEqual({ status: 'success', data: { count: 2 } });
+    } finally {
+      await Promise.all([plain.close(), withUi.close()]);
+    }
+  });
+
+  it('2026-07-28: tools/call of the app-only tool is an unknown tool unless this request declares the extension', async () => {
+    const hidden = await call2026(app.url, 11, 'tools/call', { name: 'increment_counter', arguments: {} });
+    const missing = await call2026(app.url, 11, 'tools/call', { name: 'no_such_tool', arguments: {} });
+    expect(hidden.messages[0].error).toEqual({ code: -32602, message: 'Unknown tool: increment_counter' });
+    expect({ status: hidden.status, code: hidden.messages[0].error.code }).toEqual({
+      status: missing.status,
+      code: missing.messages[0].error.code,
+    });
+    expect(missing.messages[0].error.message).toBe('Unknown tool: no_such_tool');
+    const otherProfile = { extensions: { [MCP_UI_EXTENSION]: { mimeTypes: ['text/uri-list'] } } };
+    const other = await call2026(app.url, 12, 'tools/call', { name: 'increment_counter', arguments: {} }, { capabilities: otherProfile });
+    expect(other.messages[0].error?.code).toBe(-32602);
+    const withUi = await call2026(
+      app.url,
+      13,
+      'tools/call',
+      { name: 'increment_counter', arguments: {} },
+      { capabilities: UI_CAPABILITIES },
+    );
+    expect(withUi.status).toBe(200);
+    expect(withUi.messages[0].result.structuredContent).toEqual({ status: 'success', data: { count: 2 } });
   });
 
   it('2026-07-28: negotiated per request from clientCapabilities.extensions; the resource carries csp, permissions, domain', async () => {

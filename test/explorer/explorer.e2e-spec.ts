@@ -1,7 +1,8 @@
 /**
  * The explorer page in a real browser (headless Chromium through playwright-core) against the real weather server:
  * the page lists the tools through the endpoint, renders forms from their inputSchema, calls them and shows the
- * envelopes; a job is polled until it ends. `UPDATE_SCREENSHOTS=1` rewrites `docs/explorer.png`.
+ * envelopes; a job is polled until it ends; as an MCP Apps host it renders the weather card of get_weather in a
+ * sandboxed iframe. `UPDATE_SCREENSHOTS=1` rewrites `docs/explorer.png`.
  */
 import { statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -10,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import type { Page, Request } from 'playwright-core';
 import { Injectable } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsBoolean, IsNumber, IsObject, IsOptional, IsString, Max, Min } from 'class-validator';
-import { McpArgs, McpModule, McpProperty, McpTool, type McpExplorerOptions } from '@nest-mcp/core';
+import { McpArgs, McpModule, McpProperty, McpTool, MCP_UI_EXTENSION, MCP_UI_MIME_TYPE, type McpExplorerOptions } from '@nest-mcp/core';
+import { todayUtc } from '../../apps/weather-server/src/weather/weather.model.js';
+import { expectedReport } from '../support/weather-expectations.js';
 import { type RunningApp, listenMcp, startWeatherApp } from '../kit/apps.js';
 import { launchChromium, type HeadlessBrowser } from '../kit/browser.js';
 import { send } from '../kit/http.js';
@@ -105,7 +108,10 @@ describe('explorer page (headless Chromium)', () => {
     expect(await page.locator('#prompt-list').textContent()).toContain('No prompts');
 
     const posts = watch.requests.filter((request) => request.method() === 'POST');
-    expect(posts[0].postDataJSON()).toMatchObject({ method: 'initialize', params: { protocolVersion: '2025-11-25' } });
+    expect(posts[0].postDataJSON()).toMatchObject({
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: { extensions: { [MCP_UI_EXTENSION]: { mimeTypes: [MCP_UI_MIME_TYPE] } } } },
+    });
     expect(posts[1].postDataJSON()).toMatchObject({ method: 'notifications/initialized' });
     const list = posts.find((request) => request.postDataJSON()?.method === 'tools/list');
     expect(list?.headers()['mcp-session-id']).toMatch(/.{16,}/);
@@ -149,6 +155,45 @@ describe('explorer page (headless Chromium)', () => {
     expect(await envelope.locator('pre.data').textContent()).toContain('"name": "Beijing"');
     const call = watch.requests.find((request) => request.postDataJSON()?.method === 'tools/call');
     expect(call?.postDataJSON().params).toEqual({ name: 'get_weather', arguments: { city: 'Beijing', unit: 'celsius' } });
+    expect(watch.problems).toEqual([]);
+    await page.close();
+  });
+
+  it('renders the weather card of get_weather (MCP Apps host): sandbox proxy, ui/initialize, tool input and result', async () => {
+    if (!browser || !weather) return;
+    const { page, watch } = await openExplorer(browser, weather);
+    await page.waitForSelector('body[data-ready="true"]');
+    await callTool(page, 'get_weather', { city: 'Beijing' });
+    const app = page.locator('section[data-tool="get_weather"] .app[data-app="ui://weather/card"]');
+    await app.and(page.locator('[data-delivered="true"]')).waitFor();
+    const frame = app.locator('iframe');
+    expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');
+    expect(await frame.getAttribute('src')).toBe(`${weather.base}/mcp/explorer/app-frame`);
+    // The card's own script ran (the page's strict policy does not reach the proxy) and drew the real result.
+    const card = page.frameLocator('section[data-tool="get_weather"] iframe.app-frame');
+    await card.locator('.city').waitFor();
+    const report = expectedReport('Beijing', todayUtc()) as { temperature: number };
+    expect(await card.locator('.city').textContent()).toBe('Beijing');
+    expect(await card.locator('.temp').textContent()).toBe(`${Math.round(report.temperature * 10) / 10}°C`);
+    // size-changed resized the frame to the card.
+    await frame.and(page.locator(':not([height="160"])')).waitFor();
+    const log = (await app.evaluate((node) => (node as unknown as { mcpLog: unknown[] }).mcpLog)) as Array<{
+      direction: string;
+      message: any;
+    }>;
+    const fromApp = log.filter((entry) => entry.direction === 'app→host').map((entry) => entry.message.method);
+    expect(fromApp.slice(0, 3)).toEqual(['ui/notifications/sandbox-proxy-ready', 'ui/initialize', 'ui/notifications/initialized']);
+    expect(fromApp).toContain('ui/notifications/size-changed');
+    const toApp = log.filter((entry) => entry.direction === 'host→app').map((entry) => entry.message);
+    expect(toApp[0].result).toMatchObject({ protocolVersion: '2026-01-26', hostInfo: { name: 'nest-mcp-explorer' } });
+    expect(toApp[1]).toEqual({
+      jsonrpc: '2.0',
+      method: 'ui/notifications/tool-input',
+      params: { arguments: { city: 'Beijing', unit: 'celsius' } },
+    });
+    expect(toApp[2]).toMatchObject({ method: 'ui/notifications/tool-result', params: { structuredContent: { status: 'success' } } });
+    const read = watch.requests.find((request) => request.postDataJSON()?.method === 'resources/read');
+    expect(read?.postDataJSON().params).toEqual({ uri: 'ui://weather/card' });
     if (process.env.UPDATE_SCREENSHOTS === '1') {
       await mkdir(dirname(SCREENSHOT), { recursive: true });
       await page.screenshot({ path: SCREENSHOT });
@@ -156,6 +201,33 @@ describe('explorer page (headless Chromium)', () => {
     }
     expect(watch.problems).toEqual([]);
     await page.close();
+  });
+
+  it('serves the sandbox proxy under its own policy, built from the checked ?csp= origins', async () => {
+    if (!browser || !weather) return;
+    const bare = await send(`${weather.base}/mcp/explorer/app-frame`, { method: 'GET' });
+    expect(bare.status).toBe(200);
+    const policy = bare.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain('sandbox allow-scripts');
+    expect(policy).toContain("script-src 'unsafe-inline'");
+    expect(policy).toContain("connect-src 'none'");
+    expect(policy).toContain("frame-ancestors 'self'");
+    expect(bare.text).toContain('ui/notifications/sandbox-proxy-ready');
+    const csp = encodeURIComponent(
+      JSON.stringify({ connectDomains: ['https://api.example.com'], resourceDomains: ['https://*.cdn.example'] }),
+    );
+    const widened = (await send(`${weather.base}/mcp/explorer/app-frame?csp=${csp}`, { method: 'GET' })).headers.get(
+      'content-security-policy',
+    );
+    expect(widened).toContain('connect-src https://api.example.com;');
+    expect(widened).toContain("script-src 'unsafe-inline' https://*.cdn.example;");
+    const injected = encodeURIComponent(JSON.stringify({ connectDomains: ["https://a.example; script-src 'unsafe-eval'"] }));
+    const refused = await send(`${weather.base}/mcp/explorer/app-frame?csp=${injected}`, { method: 'GET' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('csp.connectDomains must be a list of origins');
+    // The page itself may frame only its own origin (the proxy).
+    const page = await send(`${weather.base}/mcp/explorer`, { method: 'GET' });
+    expect(page.headers.get('content-security-policy')).toContain("frame-src 'self'");
   });
 
   it('sends out-of-bounds input to the server and marks the fields of its VALIDATION_ERROR', async () => {

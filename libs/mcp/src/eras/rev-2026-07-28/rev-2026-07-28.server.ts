@@ -158,7 +158,12 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
         typeof params.name === 'string'
           ? await this.visibility.visibleTool(
               params.name,
-              { principal: channel.principal, transport: channel.transport, protocolVersion: envelope.protocolVersion },
+              {
+                principal: channel.principal,
+                transport: channel.transport,
+                protocolVersion: envelope.protocolVersion,
+                clientCapabilities: envelope.clientCapabilities,
+              },
               request.id,
             )
           : undefined;

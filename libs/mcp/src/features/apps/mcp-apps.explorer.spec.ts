@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpTool, McpUiResource, type McpToolUiOptions, type McpUiResourceOptions } from '../../index.js';
+import { McpTool, McpToolRegistry, McpUiResource, type McpToolUiOptions, type McpUiResourceOptions } from '../../index.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { bootError, bootMcp, closeMcpApps, dispatch } from '../../testing-kit/boot-mcp.js';
 import { clientSupportsUi } from './tool-ui.js';
@@ -53,6 +53,7 @@ describe('MCP Apps at boot', () => {
     [{ name: '' }, 'needs a name'],
     [{ csp: { scriptDomains: ['https://cdn.example.com'] } }, "unknown csp key 'scriptDomains'"],
     [{ csp: { connectDomains: 'https://api.example.com' } }, 'csp.connectDomains that is not a list of origins'],
+    [{ csp: { connectDomains: ["https://a.example; script-src 'unsafe-eval'"] } }, 'csp.connectDomains that is not a list of origins'],
     [{ permissions: { usb: {} } }, "unknown permission 'usb'"],
     [{ prefersBorder: 'yes' }, 'prefersBorder that is not a boolean'],
   ])('bad @McpUiResource() options %j fail the boot naming the method', async (resource, problem) => {
@@ -114,6 +115,63 @@ describe('MCP Apps at boot', () => {
     const app = await bootMcp([NotText]);
     const answer = (await dispatch(app, 'resources/read', { uri: 'ui://demo/bytes' }))!;
     expect((answer as unknown as { error: { code: number } }).error.code).toBe(-32603);
+  });
+});
+
+describe('MCP Apps on runtime tools (McpToolRegistry.register({ ui }))', () => {
+  afterEach(closeMcpApps);
+
+  const thrown = (run: () => unknown): Error => {
+    try {
+      run();
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('expected a throw');
+  };
+
+  async function runtimeRegistry() {
+    const app = await bootMcp([appProvider({ resourceUri: 'ui://demo/view' })], { options: { listChanged: { tools: true } } });
+    return { app, tools: app.get(McpToolRegistry) };
+  }
+
+  it('accepts a served ui.resourceUri: the tool lists with _meta.ui like a decorated one', async () => {
+    const { app, tools } = await runtimeRegistry();
+    tools.register({
+      name: 'show_later',
+      description: 'Shows later.',
+      ui: { resourceUri: 'ui://demo/view', visibility: ['app'] },
+      handler: () => 1,
+    });
+    const context = {
+      transport: 'http' as const,
+      protocolVersion: '2025-11-25',
+      clientCapabilities: { extensions: { 'io.modelcontextprotocol/ui': {} } },
+    };
+    const list = (await dispatch(app, 'tools/list', {}, { context })) as unknown as {
+      result: { tools: Array<{ name: string; _meta?: unknown }> };
+    };
+    expect(list.result.tools.find((tool) => tool.name === 'show_later')?._meta).toEqual({
+      ui: { resourceUri: 'ui://demo/view', visibility: ['app'] },
+      'ui/resourceUri': 'ui://demo/view',
+    });
+  });
+
+  it('refuses a ui.resourceUri no @McpUiResource() serves, and a badly formed ui, naming the call', async () => {
+    const { tools } = await runtimeRegistry();
+    const unserved = thrown(() =>
+      tools.register({ name: 'show_other', description: 'Other.', ui: { resourceUri: 'ui://demo/other' }, handler: () => 1 }),
+    );
+    expect(unserved).toBeInstanceOf(McpConfigurationError);
+    expect(unserved.message).toBe(
+      "Tool 'show_other' (McpToolRegistry.register(\"show_other\")) has ui.resourceUri 'ui://demo/other', which no @McpUiResource() of this server " +
+        "serves (served: ui://demo/view). Add @McpUiResource({ uri: 'ui://demo/other', name }) on a provider method returning the HTML, or fix the URI.",
+    );
+    expect(tools.has('show_other')).toBe(false);
+    const malformed = thrown(() =>
+      tools.register({ name: 'show_bad', description: 'Bad.', ui: { resourceUri: 'https://x' }, handler: () => 1 }),
+    );
+    expect(malformed.message).toContain('McpToolRegistry.register("show_bad"): "ui" has resourceUri "https://x", not a ui:// URI');
   });
 });
 

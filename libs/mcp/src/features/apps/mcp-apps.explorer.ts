@@ -21,7 +21,8 @@ const PERMISSION_KEYS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'
  * MCP Apps (extension `io.modelcontextprotocol/ui`, SEP-1865). At `onModuleInit` it registers every
  * `@McpUiResource()` method as a resource of the one resource registry (so `resources/list` and
  * `resources/read` serve it like any other) and declares the extension; at `onApplicationBootstrap`, when every
- * tool and resource is known, it checks that each `@McpTool({ ui })` names a UI resource this server serves.
+ * tool and resource is known, it checks that each `@McpTool({ ui })` names a UI resource this server serves; a
+ * tool registered at runtime (`McpToolRegistry.register({ ui })`) after `onModuleInit` is checked as it is added.
  */
 @Injectable()
 export class McpAppsExplorer implements OnModuleInit, OnApplicationBootstrap {
@@ -42,6 +43,7 @@ export class McpAppsExplorer implements OnModuleInit, OnApplicationBootstrap {
       const options = this.reflector.get<McpUiResourceOptions | undefined>(MCP_UI_RESOURCE_METADATA, method.method);
       if (options) this.register(method, options);
     }
+    this.tools.checkRuntimeUi((descriptor, site) => this.checkServed(descriptor, site));
     if (this.uiResources.size === 0) return;
     this.capabilities.declare('extensions', { [MCP_UI_EXTENSION]: {} });
     // The resource explorer may have run first and found no resource of its own: what it would declare.
@@ -50,11 +52,14 @@ export class McpAppsExplorer implements OnModuleInit, OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     for (const descriptor of this.tools.listDescriptors()) {
-      const ui = uiOfTool(descriptor);
-      if (!ui || this.uiResources.has(ui.resourceUri)) continue;
-      const site = this.tools.get(descriptor.name)?.site ?? descriptor.name;
-      throw new McpConfigurationError(McpAppsMessages.unservedToolUi(descriptor.name, site, ui.resourceUri, [...this.uiResources.keys()]));
+      this.checkServed(descriptor, this.tools.get(descriptor.name)?.site ?? descriptor.name);
     }
+  }
+
+  private checkServed(descriptor: { name: string; _meta?: Record<string, unknown> }, site: string): void {
+    const ui = uiOfTool(descriptor);
+    if (!ui || this.uiResources.has(ui.resourceUri)) return;
+    throw new McpConfigurationError(McpAppsMessages.unservedToolUi(descriptor.name, site, ui.resourceUri, [...this.uiResources.keys()]));
   }
 
   private register(method: ProviderMethod, options: McpUiResourceOptions): void {
@@ -105,7 +110,8 @@ function uiResourceMeta(site: string, options: McpUiResourceOptions): Record<str
     for (const key of Object.keys(csp)) {
       const domains = (csp as Record<string, unknown>)[key];
       if (!(CSP_KEYS as readonly string[]).includes(key)) throw fail(`has an unknown csp key '${key}' (known: ${CSP_KEYS.join(', ')})`);
-      if (!Array.isArray(domains) || domains.some((origin) => typeof origin !== 'string' || origin.trim() === '')) {
+      // Hosts paste these into a CSP: a space, quote, comma or semicolon would add sources or whole directives.
+      if (!Array.isArray(domains) || domains.some((origin) => typeof origin !== 'string' || !/^[^\s;,'"]+$/.test(origin))) {
         throw fail(`has csp.${key} that is not a list of origins (e.g. ['https://api.example.com'])`);
       }
     }

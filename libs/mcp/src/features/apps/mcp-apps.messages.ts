@@ -1,7 +1,7 @@
 /** Boot error texts of MCP Apps: each names the place and the fix. */
 export const McpAppsMessages = {
-  invalidToolUi: (site: string, problem: string): string =>
-    `${site}: @McpTool({ ui }) ${problem}. Use ui: { resourceUri: 'ui://<server>/<view>', visibility?: ['model', 'app'] }.`,
+  invalidToolUi: (site: string, problem: string, option = '@McpTool({ ui })'): string =>
+    `${site}: ${option} ${problem}. Use ui: { resourceUri: 'ui://<server>/<view>', visibility?: ['model', 'app'] }.`,
   unservedToolUi: (tool: string, site: string, uri: string, served: readonly string[]): string =>
     `Tool '${tool}' (${site}) has ui.resourceUri '${uri}', which no @McpUiResource() of this server serves` +
     (served.length > 0 ? ` (served: ${served.join(', ')})` : '') +

@@ -11,13 +11,16 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * The tool's `_meta` for `@McpTool({ ui })`: `ui.resourceUri` (and the legacy flat key, as the extension's
  * `registerAppTool` writes it), `ui.visibility` when given. Shape errors fail the boot naming `site`; whether
- * the URI is served is checked once every resource is known ({@link McpAppsExplorer}).
+ * the URI is served is checked once every resource is known ({@link McpAppsExplorer}). `option` names the option
+ * in the message (`"ui"` for `McpToolRegistry.register()`).
  */
-export function toolUiMeta(site: string, ui: McpToolUiOptions): Record<string, unknown> {
-  if (!isPlainObject(ui)) throw new McpConfigurationError(McpAppsMessages.invalidToolUi(site, 'must be an object'));
+export function toolUiMeta(site: string, ui: McpToolUiOptions, option?: string): Record<string, unknown> {
+  if (!isPlainObject(ui)) throw new McpConfigurationError(McpAppsMessages.invalidToolUi(site, 'must be an object', option));
   const { resourceUri, visibility } = ui;
   if (typeof resourceUri !== 'string' || !resourceUri.startsWith('ui://') || resourceUri.length <= 'ui://'.length) {
-    throw new McpConfigurationError(McpAppsMessages.invalidToolUi(site, `has resourceUri ${JSON.stringify(resourceUri)}, not a ui:// URI`));
+    throw new McpConfigurationError(
+      McpAppsMessages.invalidToolUi(site, `has resourceUri ${JSON.stringify(resourceUri)}, not a ui:// URI`, option),
+    );
   }
   if (
     visibility !== undefined &&
@@ -27,7 +30,11 @@ export function toolUiMeta(site: string, ui: McpToolUiOptions): Record<string, u
       new Set(visibility).size !== visibility.length)
   ) {
     throw new McpConfigurationError(
-      McpAppsMessages.invalidToolUi(site, `has visibility ${JSON.stringify(visibility)}: expected a non-empty list of 'model' and 'app'`),
+      McpAppsMessages.invalidToolUi(
+        site,
+        `has visibility ${JSON.stringify(visibility)}: expected a non-empty list of 'model' and 'app'`,
+        option,
+      ),
     );
   }
   return {
@@ -54,19 +61,12 @@ export function clientSupportsUi(clientCapabilities: Record<string, unknown> | u
 }
 
 /**
- * Graceful degradation for a client without the extension: it lists the same tools with the same results, and
- * `_meta.ui` stays (metadata it ignores); only tools whose visibility is `['app']` are left out, since no app of
- * this client can call them and the model must not.
+ * A tool for the app only (`ui.visibility` without `model`). Graceful degradation for a client without the
+ * extension: it lists the same tools with the same results, and `_meta.ui` stays (metadata it ignores); only these
+ * tools are left out of its `tools/list` and unknown to its `tools/call` (McpToolVisibility), since no app of this
+ * client can call them and the model must not.
  */
-export function toolsForClient<T extends { _meta?: Record<string, unknown> }>(
-  descriptors: readonly T[],
-  clientCapabilities: Record<string, unknown> | undefined,
-): readonly T[] {
-  if (!descriptors.some(isAppOnly) || clientSupportsUi(clientCapabilities)) return descriptors;
-  return descriptors.filter((descriptor) => !isAppOnly(descriptor));
-}
-
-function isAppOnly(descriptor: { _meta?: Record<string, unknown> }): boolean {
+export function isAppOnlyTool(descriptor: { _meta?: Record<string, unknown> }): boolean {
   const visibility = uiOfTool(descriptor)?.visibility;
   return Array.isArray(visibility) && !visibility.includes('model');
 }

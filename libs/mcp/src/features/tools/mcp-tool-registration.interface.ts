@@ -1,6 +1,7 @@
 import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
 import type { McpToolContext } from './mcp-tool-context.interface.js';
 import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
+import type { McpToolUiOptions } from '../apps/mcp-ui-options.interface.js';
 
 /**
  * A tool added at runtime with `McpToolRegistry.register()`: the options of `@McpTool()` plus its name, its
@@ -25,6 +26,8 @@ export interface McpToolRegistration<Args = unknown> {
   idempotencyKey?: string;
   scopes?: string[];
   visibleTo?: McpToolVisibleTo;
+  /** MCP Apps, as on `@McpTool({ ui })`: `resourceUri` must name an `@McpUiResource()` of this server. */
+  ui?: McpToolUiOptions;
   /** What `@McpTool()` methods return: a value, an `McpResult`, or a thrown `McpToolError`. */
   handler: (args: Args, context: McpToolContext) => unknown;
 }

@@ -135,6 +135,14 @@ export class McpToolRegistry {
     return this.descriptors.filter((descriptor) => this.tools.get(descriptor.name)!.scopes.every((scope) => held.has(scope)));
   }
 
+  /**
+   * Checks each runtime tool's `ui.resourceUri` from now on (McpAppsExplorer, once the UI resources are known).
+   * @internal
+   */
+  checkRuntimeUi(check: (descriptor: McpToolDescriptor, site: string) => void): void {
+    this.builder.checkUi = check;
+  }
+
   private build(method: string, registration: McpToolRegistration): McpToolDefinition {
     const tool = this.builder.build(method, registration);
     // Without the option, clients were told the list is fixed: a change they never hear of is a bug, so refuse.

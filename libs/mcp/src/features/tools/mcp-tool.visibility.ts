@@ -6,16 +6,25 @@ import type { McpRequestContext } from '../../core/mcp-request-context.interface
 import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { createToolContext } from '../../execution/tool-context.factory.js';
+import { isAppOnlyTool, clientSupportsUi } from '../apps/tool-ui.js';
 import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
 import type { McpToolFilter } from './mcp-tool-filter.interface.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 
-/** What visibility reads of a request: who calls, and enough for a guard's `McpExecutionContext`. */
-export type McpVisibilityRequest = Pick<McpRequestContext, 'principal' | 'transport' | 'protocolVersion' | 'sessionId'>;
+/**
+ * What visibility reads of a request: who calls, what the client declared (MCP Apps), and enough for a guard's
+ * `McpExecutionContext`.
+ */
+export type McpVisibilityRequest = Pick<
+  McpRequestContext,
+  'principal' | 'transport' | 'protocolVersion' | 'sessionId' | 'clientCapabilities'
+>;
 
 /**
- * Decides which tools exist for a caller: scopes (as before), then the tool's `visibleTo`, the `toolFilters`
- * providers and, with `hideGuardedTools`, the tool's Nest guards run as listing sees the tool (arguments `{}`).
+ * Decides which tools exist for a caller: scopes (as before), an MCP Apps tool for the app only
+ * (`ui.visibility: ['app']`) exists only for clients that declared the extension, then the tool's `visibleTo`, the
+ * `toolFilters` providers and, with `hideGuardedTools`, the tool's Nest guards run as listing sees the tool
+ * (arguments `{}`).
  * `tools/list` lists only visible tools and `tools/call` answers a hidden one like a missing one (-32602), on
  * every era and transport (they all reach the tool through here). A predicate that throws hides the tool.
  */
@@ -50,7 +59,8 @@ export class McpToolVisibility implements OnModuleInit {
 
   /** The descriptors `tools/list` shows this caller, in registration order. */
   async visibleDescriptors(request: McpVisibilityRequest, requestId: JsonRpcId = 0): Promise<readonly McpToolDescriptor[]> {
-    const candidates = this.registry.visibleDescriptors(request.principal?.scopes);
+    const scoped = this.registry.visibleDescriptors(request.principal?.scopes);
+    const candidates = clientSupportsUi(request.clientCapabilities) ? scoped : scoped.filter((descriptor) => !isAppOnlyTool(descriptor));
     if (!this.registry.listsPerCaller) return candidates;
     const shown = await Promise.all(
       candidates.map((descriptor) => {
@@ -69,6 +79,8 @@ export class McpToolVisibility implements OnModuleInit {
 
   /** Scopes are not checked here: a tool the caller lacks scopes for is listed away but refused with 403 (step-up). */
   async isVisible(tool: McpToolDefinition, request: McpVisibilityRequest, requestId: JsonRpcId = 0): Promise<boolean> {
+    // Only an app calls it, through a host that declared the extension; for anyone else it is not there.
+    if (isAppOnlyTool(tool.descriptor) && !clientSupportsUi(request.clientCapabilities)) return false;
     try {
       if (tool.visibleTo && !(await tool.visibleTo(request.principal))) return false;
       for (const filter of this.filters) if (!(await filter.isVisible(tool.descriptor, request.principal))) return false;

@@ -10,6 +10,7 @@ import { envelopeOutputSchema } from './schema/envelope-output-schema.js';
 import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { checkVisibleTo } from './visible-to.js';
+import { toolUiMeta } from '../apps/tool-ui.js';
 
 const KEYS = [
   'name',
@@ -23,6 +24,7 @@ const KEYS = [
   'idempotencyKey',
   'scopes',
   'visibleTo',
+  'ui',
   'handler',
 ] as const;
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
@@ -31,10 +33,16 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
  * Builds a runtime tool with the checks and schema building of `@McpTool()` (the explorer's rules: description,
  * name pattern, timeout, scopes, idempotency key, a compiled schema), so a bad definition throws the same
  * `McpConfigurationError` a decorated one fails the boot with, naming `McpToolRegistry.<method>("<name>")`.
+ * `ui` (MCP Apps) gets the shape check of `@McpTool({ ui })` and, once the UI resources are known, {@link checkUi}.
  */
 export class McpRuntimeToolBuilder {
   private readonly schemas = new DtoSchemaFactory();
   private readonly rawSchemas = new RawSchemaCompiler();
+  /**
+   * Set by McpAppsExplorer once every `@McpUiResource()` is registered: throws when a tool's `ui.resourceUri` is
+   * not served. Tools registered before then are checked with the decorated ones at bootstrap.
+   */
+  checkUi?: (descriptor: McpToolDescriptor, site: string) => void;
 
   constructor(private readonly defaultTimeoutMs: number) {}
 
@@ -64,7 +72,9 @@ export class McpRuntimeToolBuilder {
       inputSchema: raw?.schema ?? this.schemas.forClass(argsType),
       ...(registration.output && { outputSchema: envelopeOutputSchema(this.schemas.forClass(registration.output), { pending: false }) }),
       ...(registration.annotations && { annotations: { ...registration.annotations } }),
+      ...(registration.ui !== undefined && { _meta: toolUiMeta(site, registration.ui, '"ui"') }),
     };
+    if (descriptor._meta) this.checkUi?.(descriptor, site);
     const { idempotencyKey } = registration;
     if (idempotencyKey !== undefined && !(idempotencyKey in ((descriptor.inputSchema.properties as object | undefined) ?? {})))
       throw new McpConfigurationError(McpMessages.unknownIdempotencyKey(site, idempotencyKey));

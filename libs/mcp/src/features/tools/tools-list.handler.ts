@@ -5,7 +5,6 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import { listPage } from '../../core/pagination-cursor.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
-import { toolsForClient } from '../apps/tool-ui.js';
 
 /** `tools/list`: serialises descriptors built at boot, a page at a time. */
 @McpMethodHandlerProvider()
@@ -19,9 +18,8 @@ export class ToolsListHandler implements McpMethodHandler {
   ) {}
 
   async handle({ id, params, context }: McpCall): Promise<Record<string, unknown>> {
-    // A caller only sees the tools it may call and that exist for it (scopes, visibility), and app-only MCP Apps
-    // tools need a client with the extension.
-    const visible = toolsForClient(await this.visibility.visibleDescriptors(context, id), context.clientCapabilities);
+    // A caller only sees the tools it may call and that exist for it (scopes, visibility, MCP Apps app-only tools).
+    const visible = await this.visibility.visibleDescriptors(context, id);
     return listPage('tools', visible, params.cursor, this.options.pageSize);
   }
 }

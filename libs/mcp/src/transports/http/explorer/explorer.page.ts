@@ -28,12 +28,15 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
  * Nothing but the inline script and stylesheet (by hash), and requests to this origin (the endpoint). No other
  * origin can be reached, framed into or posted to, so a tool's output rendered in the page cannot exfiltrate the
  * credentials typed into it. `img-src data:` only for the inline favicon (no request for `/favicon.ico`).
+ * `frame-src 'self'` only for the MCP Apps sandbox proxy (`<explorer>/app-frame`, its own policy): a `srcdoc`
+ * iframe would inherit this policy and could not run an app's inline script.
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   `script-src ${sha256(EXPLORER_SCRIPT)}`,
   `style-src ${sha256(EXPLORER_STYLES)}`,
   "connect-src 'self'",
+  "frame-src 'self'",
   'img-src data:',
   "base-uri 'none'",
   "form-action 'none'",

@@ -2,7 +2,9 @@
  * The explorer page's script: a small MCP client of the 2025-11-25 revision over Streamable HTTP, written for the
  * browser. It opens a session (`initialize`, `notifications/initialized`), lists tools, resources and prompts, builds
  * a form per tool from its `inputSchema`, calls through the endpoint with the credentials typed into the page and
- * renders the envelope, polling `get_job_status` while a job is pending. Inlined in the page under a hash the
+ * renders the envelope, polling `get_job_status` while a job is pending. As an MCP Apps host (extension
+ * `io.modelcontextprotocol/ui`) it renders a tool's `_meta.ui.resourceUri` app beside the result, in a sandboxed
+ * iframe of the sandbox proxy `<explorer>/app-frame`, and speaks the host side of the postMessage protocol. Inlined in the page under a hash the
  * Content-Security-Policy allows; it reads its settings from the page's JSON data block and builds the DOM with
  * `createElement`/`textContent` only, so nothing a server returns is ever parsed as markup.
  */
@@ -13,6 +15,10 @@ export const EXPLORER_SCRIPT = String.raw`
   // Relative to the page, so a global prefix (app.setGlobalPrefix) is followed; a trailing slash is ignored.
   var here = location.origin + location.pathname.replace(/\/+$/, '');
   var endpoint = new URL(config.endpoint, here).href;
+  var appFrame = new URL('app-frame', here + '/').href;
+  var UI_EXTENSION = 'io.modelcontextprotocol/ui';
+  var UI_MIME_TYPE = 'text/html;profile=mcp-app';
+  var UI_PROTOCOL_VERSION = '2026-01-26';
   var POLL_MS = 400;
   var session = { id: null, version: null, capabilities: {} };
   var nextId = 1;
@@ -93,7 +99,10 @@ export const EXPLORER_SCRIPT = String.raw`
   async function openSession() {
     session = { id: null, version: null, capabilities: {} };
     var answer = await send({ jsonrpc: '2.0', id: nextId++, method: 'initialize', params: {
-      protocolVersion: config.protocolVersion, capabilities: {}, clientInfo: { name: 'nest-mcp-explorer', version: config.version },
+      protocolVersion: config.protocolVersion,
+      // The page is an MCP Apps host: it renders ui:// apps (and so also lists app-only tools).
+      capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [UI_MIME_TYPE] } } },
+      clientInfo: { name: 'nest-mcp-explorer', version: config.version },
     } });
     var reply = answer.messages[0];
     if (answer.status !== 200 || !reply || !reply.result) {
@@ -324,6 +333,9 @@ export const EXPLORER_SCRIPT = String.raw`
       if (annotations[hint] === true) badges.append(el('span', { className: 'badge', text: hint.replace(/Hint$/, '') }));
     });
     if (tool.execution && tool.execution.taskSupport) badges.append(el('span', { className: 'badge', text: 'task: ' + tool.execution.taskSupport }));
+    var ui = uiOf(tool);
+    if (ui) badges.append(el('span', { className: 'badge', text: 'app: ' + ui.resourceUri }));
+    if (ui && Array.isArray(ui.visibility) && ui.visibility.indexOf('model') === -1) badges.append(el('span', { className: 'badge', text: 'app only' }));
     var section = el('section', { className: 'item tool', 'data-tool': tool.name }, [
       el('h2', { text: tool.name }), el('p', { className: 'description', text: tool.description || tool.title || '' }), badges, form, result,
     ]);
@@ -343,6 +355,9 @@ export const EXPLORER_SCRIPT = String.raw`
         var view = renderAnswer(answer.reply, performance.now() - started);
         result.replaceChildren(view.node);
         var envelope = view.envelope;
+        if (ui && !answer.reply.error && !(envelope && envelope.status === 'pending')) {
+          result.prepend(appView(tool, ui, args, answer.reply.result, function () { return mine !== run; }));
+        }
         if (envelope && envelope.status === 'error' && envelope.error && Array.isArray(envelope.error.fields)) {
           envelope.error.fields.forEach(function (path) {
             var top = String(path).split(/[.[]/)[0];
@@ -450,6 +465,82 @@ export const EXPLORER_SCRIPT = String.raw`
       view.node.replaceWith(final.node);
       return;
     }
+  }
+
+  // ---- MCP Apps (host side) ----------------------------------------------------------------------------------
+  /** The tool's _meta.ui, when the server declared the extension (the flat legacy key is not read: we write both). */
+  function uiOf(tool) {
+    var extensions = session.capabilities.extensions;
+    if (!extensions || !extensions[UI_EXTENSION]) return undefined;
+    var ui = tool._meta && tool._meta.ui;
+    return ui && typeof ui.resourceUri === 'string' && ui.resourceUri.indexOf('ui://') === 0 ? ui : undefined;
+  }
+
+  /** resources/read of the app, once per session and URI. */
+  function readApp(uri) {
+    if (!session.apps) session.apps = new Map();
+    if (!session.apps.has(uri)) {
+      session.apps.set(uri, request('resources/read', { uri: uri }).then(function (answer) {
+        if (answer.reply.error) throw new Error('resources/read ' + uri + ': ' + answer.reply.error.message);
+        var content = (answer.reply.result.contents || []).filter(function (item) { return item.mimeType === UI_MIME_TYPE && typeof item.text === 'string'; })[0];
+        if (!content) throw new Error('resources/read ' + uri + ': no ' + UI_MIME_TYPE + ' text content');
+        return { html: content.text, meta: (content._meta && content._meta.ui) || {} };
+      }));
+      session.apps.get(uri).catch(function () { session.apps.delete(uri); });
+    }
+    return session.apps.get(uri);
+  }
+
+  /**
+   * The app of one call: read, framed through the sandbox proxy (sandbox="allow-scripts": an opaque origin that
+   * reaches nothing of this page), then ui/initialize is answered and the call's input and result delivered.
+   * Permissions the app asks for (camera...) are not granted: the frame has no allow attribute.
+   */
+  function appView(tool, ui, args, toolResult, superseded) {
+    var box = el('div', { className: 'app', 'data-app': ui.resourceUri }, [el('p', { className: 'hint', text: 'Loading ' + ui.resourceUri + '…' })]);
+    readApp(ui.resourceUri).then(function (app) {
+      if (superseded()) return;
+      var csp = app.meta.csp && Object.keys(app.meta.csp).length ? '?csp=' + encodeURIComponent(JSON.stringify(app.meta.csp)) : '';
+      var frame = el('iframe', { className: 'app-frame', sandbox: 'allow-scripts', title: ui.resourceUri, src: appFrame + csp, height: 160 });
+      if (app.meta.prefersBorder === true) box.classList.add('border');
+      var log = [];
+      box.mcpLog = log;
+      var post = function (message) { log.push({ direction: 'host→app', message: message }); frame.contentWindow.postMessage(message, '*'); };
+      var onMessage = function (event) {
+        if (event.source !== frame.contentWindow) return;
+        if (!box.isConnected) { window.removeEventListener('message', onMessage); return; }
+        var message = event.data;
+        if (!message || message.jsonrpc !== '2.0') return;
+        log.push({ direction: 'app→host', message: message });
+        box.setAttribute('data-last', String(message.method));
+        if (message.method === 'ui/notifications/sandbox-proxy-ready') {
+          // To the proxy, not yet the app: the HTML, as the spec's sandbox-resource-ready.
+          frame.contentWindow.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-resource-ready', params: { html: app.html, csp: app.meta.csp } }, '*');
+        } else if (message.method === 'ui/initialize' && message.id !== undefined) {
+          post({ jsonrpc: '2.0', id: message.id, result: {
+            protocolVersion: UI_PROTOCOL_VERSION,
+            hostInfo: { name: 'nest-mcp-explorer', version: config.version },
+            hostCapabilities: {},
+            hostContext: { theme: 'light', displayMode: 'inline', availableDisplayModes: ['inline'], locale: navigator.language, platform: 'web',
+              toolInfo: { tool: tool } },
+          } });
+        } else if (message.method === 'ui/notifications/initialized') {
+          post({ jsonrpc: '2.0', method: 'ui/notifications/tool-input', params: { arguments: args } });
+          post({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: toolResult });
+          box.setAttribute('data-delivered', 'true');
+        } else if (message.method === 'ui/notifications/size-changed') {
+          var height = message.params && Number(message.params.height);
+          if (Number.isFinite(height) && height > 0) frame.setAttribute('height', String(Math.min(Math.ceil(height), 2000)));
+        } else if (message.method !== undefined && message.id !== undefined) {
+          post({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Not supported by the explorer: ' + message.method } });
+        }
+      };
+      window.addEventListener('message', onMessage);
+      box.replaceChildren(frame);
+    }).catch(function (error) {
+      box.replaceChildren(el('p', { className: 'note', text: error.message }));
+    });
+    return box;
   }
 
   // ---- resources and prompts ----------------------------------------------------------------------------------

@@ -50,6 +50,10 @@ input:invalid { border-color: var(--wait); }
 button.primary { background: var(--accent); color: #fff; border: 0; border-radius: 6px; padding: 7px 16px; cursor: pointer; }
 button.primary:disabled { opacity: .6; cursor: progress; }
 button.secondary { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 6px 12px; cursor: pointer; }
+.app { margin-top: 16px; max-width: 760px; }
+.app.border { border: 1px solid var(--line); border-radius: 12px; background: var(--panel); overflow: hidden; }
+.app .note { color: var(--bad); font-size: 12px; }
+iframe.app-frame { display: block; width: 100%; border: 0; background: transparent; }
 .envelope { margin-top: 16px; max-width: 760px; border: 1px solid var(--line); border-radius: 8px; background: var(--panel); overflow: hidden; }
 .envelope .head { display: flex; gap: 10px; align-items: center; padding: 8px 12px; font-weight: 600; }
 .envelope[data-status="success"] .head { background: var(--ok-bg); color: var(--ok); }
