@@ -15,6 +15,7 @@ import { argumentValidationMode } from '../../execution/validation-mode.js';
 import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 import { checkVisibleTo } from './visible-to.js';
+import { checkToolBindings } from './tool-definition.checks.js';
 import { toolUiMeta } from '../apps/tool-ui.js';
 import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 
@@ -75,16 +76,7 @@ export class McpToolExplorer implements OnModuleInit {
     };
     const job = options.job ? { estimatedSeconds: typeof options.job === 'object' ? options.job.estimatedSeconds : undefined } : undefined;
     const idempotencyKey = options.idempotencyKey;
-    if (
-      idempotencyKey !== undefined &&
-      !(idempotencyKey in ((descriptor.inputSchema.properties as Record<string, unknown> | undefined) ?? {}))
-    ) {
-      throw new McpConfigurationError(McpMessages.unknownIdempotencyKey(site, idempotencyKey));
-    }
-    const scopes = options.scopes ?? [];
-    if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope))) {
-      throw new McpConfigurationError(McpMessages.invalidScopes(site));
-    }
+    const scopes = checkToolBindings(site, descriptor.inputSchema, idempotencyKey, options.scopes);
     return {
       name,
       site,
@@ -95,7 +87,7 @@ export class McpToolExplorer implements OnModuleInit {
       timeoutMs,
       job,
       idempotencyKey,
-      scopes: [...scopes],
+      scopes,
       handler: this.handlers.create(wrapper, methodName, site),
       ...(options.visibleTo !== undefined && { visibleTo: checkVisibleTo(options.visibleTo, site) }),
       ...(this.options.hideGuardedTools && { guardsAdmit: this.handlers.guardsAdmit(wrapper, methodName) }),

@@ -10,6 +10,7 @@ import { envelopeOutputSchema } from './schema/envelope-output-schema.js';
 import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { checkVisibleTo } from './visible-to.js';
+import { checkToolBindings } from './tool-definition.checks.js';
 import { toolUiMeta } from '../apps/tool-ui.js';
 
 const KEYS = [
@@ -27,7 +28,6 @@ const KEYS = [
   'ui',
   'handler',
 ] as const;
-const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
 /**
  * Builds a runtime tool with the checks and schema building of `@McpTool()` (the explorer's rules: description,
@@ -76,11 +76,7 @@ export class McpRuntimeToolBuilder {
     };
     if (descriptor._meta) this.checkUi?.(descriptor, site);
     const { idempotencyKey } = registration;
-    if (idempotencyKey !== undefined && !(idempotencyKey in ((descriptor.inputSchema.properties as object | undefined) ?? {})))
-      throw new McpConfigurationError(McpMessages.unknownIdempotencyKey(site, idempotencyKey));
-    const scopes = registration.scopes ?? [];
-    if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || !SCOPE_TOKEN.test(scope)))
-      throw new McpConfigurationError(McpMessages.invalidScopes(site));
+    const scopes = checkToolBindings(site, descriptor.inputSchema, idempotencyKey, registration.scopes);
     return {
       name,
       site,
@@ -90,7 +86,7 @@ export class McpRuntimeToolBuilder {
       checkRawArgs: raw?.check,
       timeoutMs,
       idempotencyKey,
-      scopes: [...scopes],
+      scopes,
       handler: async (args, context) => handler(args, context),
       ...(registration.visibleTo !== undefined && { visibleTo: checkVisibleTo(registration.visibleTo, site) }),
       runtime: true,
