@@ -1,10 +1,14 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
+import { McpGlobalPrefix } from '../options/mcp-global-prefix.js';
 import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import { CredentialsAuthenticator } from './credentials.authenticator.js';
 import { McpAuthError } from './mcp-auth.error.js';
 import type { McpAuthenticator, McpCredentials } from './mcp-authenticator.interface.js';
+
+/** Where RFC 9728 metadata is served (then the resource's path). */
+const WELL_KNOWN_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
 /** A message fit for an RFC 7230 quoted-string: no control characters (no header injection), quotes escaped. */
 function quotedStringSafe(text: string): string {
@@ -17,7 +21,10 @@ export class McpAuthService implements OnModuleInit {
   private readonly logger = new Logger('McpModule');
   private readonly authenticator?: McpAuthenticator;
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions) {
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    @Optional() private readonly globalPrefix?: McpGlobalPrefix,
+  ) {
     const auth = options.auth;
     if (auth.authenticator) this.authenticator = auth.authenticator;
     else if (auth.jwt || auth.apiKeys?.length) this.authenticator = new CredentialsAuthenticator(auth);
@@ -64,8 +71,13 @@ export class McpAuthService implements OnModuleInit {
   private resourceMetadataUrl(): string | undefined {
     const resource = this.options.auth.resourceMetadata?.resource;
     if (!resource) return undefined;
-    const url = new URL(resource);
+    const url = new URL(this.globalPrefix?.resource(resource, this.options.path) ?? resource);
+    // Under a global prefix the RFC 9728 location (the resource's path after the well-known one) is not routed:
+    // point where this server serves the document, the well-known route (prefixed unless excluded) + the MCP path.
+    const prefix = this.globalPrefix;
+    if (prefix && (prefix.of(this.options.path) || prefix.of(WELL_KNOWN_RESOURCE_PATH)))
+      return `${url.origin}${prefix.of(WELL_KNOWN_RESOURCE_PATH)}${WELL_KNOWN_RESOURCE_PATH}${this.options.path}`;
     const path = url.pathname === '/' ? '' : url.pathname.replace(/\/+$/, '');
-    return `${url.origin}/.well-known/oauth-protected-resource${path}`;
+    return `${url.origin}${WELL_KNOWN_RESOURCE_PATH}${path}`;
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
@@ -10,6 +10,7 @@ import { isFinal, type McpJobRecord, type McpTaskRunSpec } from './job.record.js
 import { MCP_JOB_QUEUE, type McpJobQueue } from './job-queue.interface.js';
 import { McpJobSlots } from './job-slots.js';
 import { McpJobStore, newJobId } from './mcp-job.store.js';
+import { McpGlobalPrefix } from '../options/mcp-global-prefix.js';
 
 /** Accepting, reporting and cancelling jobs: the `pending` envelope and MCP tasks share it. */
 @Injectable()
@@ -19,6 +20,7 @@ export class McpJobService {
     @Inject(MCP_JOB_QUEUE) private readonly queue: McpJobQueue,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly slots: McpJobSlots,
+    @Optional() private readonly globalPrefix?: McpGlobalPrefix,
   ) {}
 
   /**
@@ -58,8 +60,8 @@ export class McpJobService {
   }
 
   /**
-   * Records a job that is not queued (a 2026-07-28 `inputFirst` task whose handler already runs here), taking
-   * its place among the tenant's `jobs.maxQueuedPerTenant` first, as `start` does.
+   * Records a job that is not queued (a 2026-07-28 `inputFirst` task whose handler finished within the request),
+   * taking its place among the tenant's `jobs.maxQueuedPerTenant` first, as `start` does.
    */
   async open(tenant: string, tool: string, estimatedSeconds?: number): Promise<McpJobRecord> {
     const jobId = newJobId();
@@ -91,8 +93,9 @@ export class McpJobService {
     return cancelled;
   }
 
+  /** The job's HTTP poll route as the client reaches it: the app's global prefix included. */
   pollUrl(jobId: string): string {
-    return `${this.options.path}/jobs/${jobId}`;
+    return `${this.globalPrefix?.of(this.options.path) ?? ''}${this.options.path}/jobs/${jobId}`;
   }
 
   /** What a poll shows: the pending envelope (with progress) while it runs, then the job's final result. */

@@ -1,38 +1,77 @@
-import { ArgumentsHost, BadRequestException, Catch, Inject, PayloadTooLargeException } from '@nestjs/common';
-import { BaseExceptionFilter } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import { ArgumentsHost, Catch, HttpException, Inject } from '@nestjs/common';
+import { BaseExceptionFilter, DiscoveryService } from '@nestjs/core';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
+import { nodeRequestOf, nodeResponseOf, requestPathOf } from './http-exchange.js';
 import { sendJson, sendRefusal } from './http-json-rpc.responses.js';
 
+/** The failures of an application-wide body parser this filter answers, by the HTTP status the adapter gave them. */
+const PARSER_STATUSES = new Set([400, 413, 415]);
+
 /**
- * When the application keeps Nest's JSON body parser, a malformed or oversized body fails before our route
- * runs. For MCP endpoints this turns those failures into JSON-RPC answers (-32700, 413); everything else goes
- * to Nest's default handling untouched.
+ * When the application keeps a body parser (Nest's JSON parser on express; Fastify always parses), a malformed,
+ * oversized or unparsable-type body fails before our route runs. For MCP POST endpoints this turns those failures
+ * into the answers the endpoint gives when it reads the body itself (-32700 at 400, 413, 415, JSON-RPC bodies), so a
+ * client sees the same on either adapter; everything else goes to Nest's default handling untouched.
  */
-@Catch(BadRequestException, PayloadTooLargeException)
+@Catch(HttpException)
 export class McpBodyParserErrorFilter extends BaseExceptionFilter {
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions) {
+  private postPaths?: readonly string[];
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly discovery: DiscoveryService,
+  ) {
     super();
   }
 
-  override catch(exception: BadRequestException | PayloadTooLargeException, host: ArgumentsHost): void {
+  override catch(exception: HttpException, host: ArgumentsHost): void {
     // Global filters also see exceptions thrown by tools (context 'mcp'): those belong to the tool runner.
     if (host.getType() !== 'http') throw exception;
-    {
-      const request = host.switchToHttp().getRequest<Request>();
-      const response = host.switchToHttp().getResponse<Response>();
-      // No matched route means the failure came from a parser middleware, not from a handler.
-      if (!request.route && request.method === 'POST' && this.isMcpPath(request.path) && !response.headersSent) {
-        if (exception instanceof PayloadTooLargeException) return sendRefusal(response, 'PAYLOAD_TOO_LARGE');
+    const status = exception.getStatus();
+    const adapterRequest = host.switchToHttp().getRequest<unknown>();
+    if (PARSER_STATUSES.has(status) && isParserFailure(exception, adapterRequest)) {
+      const request = nodeRequestOf(adapterRequest);
+      if (request.method === 'POST' && this.isMcpPostPath(requestPathOf(request))) {
+        const response = nodeResponseOf(host.switchToHttp().getResponse());
+        if (response.headersSent) return void response.destroy();
+        if (status === 413) return sendRefusal(response, 'PAYLOAD_TOO_LARGE');
+        if (status === 415) return sendRefusal(response, 'UNSUPPORTED_MEDIA_TYPE', 'send Content-Type: application/json');
         return sendJson(response, 400, parseErrorResponse());
       }
     }
     super.catch(exception, host);
   }
 
-  private isMcpPath(path: string): boolean {
-    return path === this.options.path || path.endsWith(this.options.path);
+  private isMcpPostPath(path: string): boolean {
+    return this.mcpPostPaths().some((mcpPath) => path.endsWith(mcpPath));
   }
+
+  /**
+   * The POST paths of every MCP server in the app: each server registers this filter, and Nest gives an exception to
+   * the first global filter that catches it, which may be another server's. Collected once, at the first failure.
+   */
+  private mcpPostPaths(): readonly string[] {
+    if (this.postPaths) return this.postPaths;
+    const servers = this.discovery
+      .getProviders()
+      .filter((wrapper) => wrapper.token === MCP_RESOLVED_OPTIONS && wrapper.instance)
+      .map((wrapper) => wrapper.instance as McpResolvedOptions);
+    return (this.postPaths = [
+      ...new Set((servers.length ? servers : [this.options]).flatMap(({ path, messagesPath }) => [path, messagesPath])),
+    ]);
+  }
+}
+
+/**
+ * Whether the exception came from the adapter's body parser rather than from a handler: Fastify's content-type
+ * parser fails with `FST_ERR_CTP_*` errors (kept as the cause by Nest's Fastify adapter); express's runs as a
+ * middleware, before any route matched (`request.route` unset).
+ */
+function isParserFailure(exception: HttpException, adapterRequest: unknown): boolean {
+  const code = (exception.cause as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string') return code.startsWith('FST_ERR_CTP_');
+  const request = adapterRequest as { raw?: unknown; route?: unknown };
+  return request.raw === undefined && request.route === undefined;
 }

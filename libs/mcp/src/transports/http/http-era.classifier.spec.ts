@@ -1,10 +1,10 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { routeMessage } from '../../eras/era-router.js';
 import { META } from '../../eras/rev-2026-07-28/rev-2026-07-28.constants.js';
 import { classifyHttpPost } from './http-era.classifier.js';
 
 /** Node exposes header names in lower case; a repeated header arrives as an array. */
-const post = (headers: Record<string, string | string[]>) => ({ headers }) as unknown as Request;
+const post = (headers: Record<string, string | string[]>) => ({ headers }) as unknown as IncomingMessage;
 const body = {
   jsonrpc: '2.0',
   id: 1,

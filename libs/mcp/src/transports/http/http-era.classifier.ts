@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { EraClaim } from '../../eras/era-router.js';
 import { stripOws } from '../../eras/rev-2026-07-28/header-values.js';
 import { Rev20260728Header } from '../../eras/rev-2026-07-28/rev-2026-07-28.constants.js';
@@ -9,7 +9,7 @@ import { headerOf } from './incoming-json.js';
  * `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers (trimmed of optional whitespace). Nothing is
  * pinned: every POST is classified on its own.
  */
-export function classifyHttpPost(request: Request, body: unknown): EraClaim {
+export function classifyHttpPost(request: IncomingMessage, body: unknown): EraClaim {
   const protocolVersion = optional(headerOf(request, Rev20260728Header.protocolVersion));
   return {
     message: body,

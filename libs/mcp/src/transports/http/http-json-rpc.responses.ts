@@ -1,20 +1,36 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
 import { errorCodeSpec, retryAfterHeader, type McpBuiltInErrorCode } from '../../core/errors/error-codes.js';
 
-/** Sends one JSON value with an exact Content-Length (one encode per response). */
-export function sendJson(response: Response, status: number, body: unknown, headers?: Record<string, string>): void {
-  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+/**
+ * Sends one JSON value with an exact Content-Length. The body goes to `end` as a string: Node then writes head and
+ * body as one string in one socket write, where a Buffer body makes a two-chunk `writev` (and a copy of the text).
+ */
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+  const text = JSON.stringify(body);
   if (headers) for (const name in headers) response.setHeader(name, headers[name]);
-  response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': bytes.length });
-  response.end(bytes);
+  response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text, 'utf8') });
+  response.end(text, 'utf8');
+}
+
+/** Ends the response with a status and no body (202 for notifications, 200 for DELETE, 304...). */
+export function sendStatus(response: ServerResponse, status: number): void {
+  response.statusCode = status;
+  response.end();
+}
+
+/** Sends a text body (HTML, plain text, the card's JSON) with its headers and an exact Content-Length. */
+export function sendBody(response: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body: string): void {
+  for (const name in headers) response.setHeader(name, headers[name]);
+  response.writeHead(status, { 'Content-Length': Buffer.byteLength(body, 'utf8') });
+  response.end(body, 'utf8');
 }
 
 /** Refuses a whole HTTP request with a status and a JSON-RPC error body (id null unless known). */
 export function sendHttpError(
-  response: Response,
+  response: ServerResponse,
   status: number,
   message: string,
   options: { code?: number; id?: JsonRpcId | null; headers?: Record<string, string>; data?: unknown } = {},
@@ -33,7 +49,7 @@ export const SESSION_RETRY_AFTER_MS = 60_000;
  * exactly) and retry hint as `Retry-After` (`retryAfterMs` overrides the catalogue's).
  */
 export function sendRefusal(
-  response: Response,
+  response: ServerResponse,
   code: McpBuiltInErrorCode,
   detail?: string,
   options: { id?: JsonRpcId | null; headers?: Record<string, string>; retryAfterMs?: number } = {},

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
@@ -13,7 +13,7 @@ import { McpRev20260728Refusal, rev20260728HttpStatus } from '../../eras/rev-202
 import { McpRev20260728Server, type McpRev20260728Channel } from '../../eras/rev-2026-07-28/rev-2026-07-28.server.js';
 import { McpListenService, type ListenHandle } from '../../eras/rev-2026-07-28/subscriptions/listen.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
-import { sendJson, sendRefusal, STREAM_RETRY_AFTER_MS } from './http-json-rpc.responses.js';
+import { sendJson, sendRefusal, sendStatus, STREAM_RETRY_AFTER_MS } from './http-json-rpc.responses.js';
 import { headerOf } from './incoming-json.js';
 import { PostReply } from './post-reply.js';
 import { principalOf } from './request-principal.js';
@@ -34,14 +34,19 @@ export class McpHttpRev20260728Handler {
     private readonly auth: McpAuthService,
   ) {}
 
-  async handle(request: Request, response: Response, route: Extract<EraRoute, { era: '2026-07-28' }>): Promise<void> {
+  async handle(request: IncomingMessage, response: ServerResponse, route: Extract<EraRoute, { era: '2026-07-28' }>): Promise<void> {
     // A client notification needs nothing over HTTP (cancellation is closing the response); nor does a response.
-    if (route.kind !== 'request') return void response.status(202).end();
+    if (route.kind !== 'request') return sendStatus(response, 202);
     if (route.request.method === 'subscriptions/listen') return this.listen(request, response, route.request, route.envelope);
     await this.call(request, response, route.request, route.envelope);
   }
 
-  private async call(request: Request, response: Response, rpc: JsonRpcRequest, envelope: McpRev20260728Envelope): Promise<void> {
+  private async call(
+    request: IncomingMessage,
+    response: ServerResponse,
+    rpc: JsonRpcRequest,
+    envelope: McpRev20260728Envelope,
+  ): Promise<void> {
     const principal = principalOf(request);
     const canStream = /text\/event-stream/i.test(headerOf(request, 'accept') ?? '');
     const reply = new PostReply(response, this.hub, principal?.tenant ?? DEFAULT_TENANT, undefined, canStream, undefined);
@@ -67,9 +72,14 @@ export class McpHttpRev20260728Handler {
   }
 
   /** `subscriptions/listen`: an SSE stream that starts with the acknowledgement and stays open. */
-  private listen(request: Request, response: Response, rpc: JsonRpcRequest, envelope: McpRev20260728Envelope): void {
+  private async listen(
+    request: IncomingMessage,
+    response: ServerResponse,
+    rpc: JsonRpcRequest,
+    envelope: McpRev20260728Envelope,
+  ): Promise<void> {
     const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
-    if (!this.hub.hasRoomFor(tenant))
+    if (!(await this.hub.hasRoomFor(tenant)))
       return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', {
         id: rpc.id,
         retryAfterMs: STREAM_RETRY_AFTER_MS,

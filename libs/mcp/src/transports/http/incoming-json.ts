@@ -1,20 +1,28 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { sendJson, sendRefusal } from './http-json-rpc.responses.js';
-import { readJsonBody } from './request-body.reader.js';
+import { readJsonBody, type BodyReadResult } from './request-body.reader.js';
 
 const NO_BODY = Symbol('no body');
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
  * The JSON body of an MCP POST, or `NO_BODY` after answering the refusal itself: 415 for a non-JSON content
- * type, 413 over the limit, 400 with -32700 for unparsable JSON.
+ * type, 413 over the limit, 400 with -32700 for unparsable JSON. A promise only when the body is still to be read
+ * from the stream; a body an application-wide parser already read comes back at once (no tick per request).
  */
-export async function receiveJson(request: Request, response: Response, maxBytes: number): Promise<unknown> {
-  if (!/^application\/json\s*(;|$)/i.test((request.headers['content-type'] ?? '').trim())) {
+export function receiveJson(request: IncomingMessage, response: ServerResponse, maxBytes: number): unknown {
+  const type = request.headers['content-type'];
+  if (type !== 'application/json' && !JSON_CONTENT_TYPE.test((type ?? '').trim())) {
     sendRefusal(response, 'UNSUPPORTED_MEDIA_TYPE', 'send Content-Type: application/json');
     return NO_BODY;
   }
-  const body = await readJsonBody(request, maxBytes);
+  const body = readJsonBody(request, maxBytes);
+  return body instanceof Promise ? body.then((read) => bodyOrRefusal(read, response, maxBytes)) : bodyOrRefusal(body, response, maxBytes);
+}
+
+/** The value read, or `NO_BODY` once the failure is answered. */
+function bodyOrRefusal(body: BodyReadResult, response: ServerResponse, maxBytes: number): unknown {
   if (body.ok) return body.value;
   if (body.failure === 'too-large') sendRefusal(response, 'PAYLOAD_TOO_LARGE', `the limit is ${maxBytes} bytes`);
   else if (body.failure === 'aborted') response.destroy();
@@ -37,7 +45,7 @@ export function idOf(value: unknown): string | number | null {
 }
 
 /** A single header value (the first when repeated). */
-export function headerOf(request: Request, name: string): string | undefined {
+export function headerOf(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

@@ -1,22 +1,25 @@
-import { Controller, Delete, Get, Param, Post, Req, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Post, Req, Res, UseFilters, UseGuards, VERSION_NEUTRAL, type Type } from '@nestjs/common';
 import { McpJobService } from '../../jobs/mcp-job.service.js';
 import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
 import { principalOf } from './request-principal.js';
 import { McpAuthGuard } from './auth/mcp-auth.guard.js';
 import { McpHttpRefusalFilter } from './auth/mcp-http-refusal.filter.js';
 import { McpOriginGuard } from './origin.guard.js';
-import type { Request, Response } from 'express';
+import { nodeRequestOf, nodeResponseOf } from './http-exchange.js';
 import type { McpResolvedPaths } from '../../options/mcp-options.resolver.js';
 import { McpHttpSseTransport } from '../sse/http-sse-2024-11-05.transport.js';
-import { sendHttpError } from './http-json-rpc.responses.js';
+import { sendHttpError, sendJson } from './http-json-rpc.responses.js';
 import { McpHttpTransport } from './mcp-http.transport.js';
 
 /**
  * Builds the controllers of one module instance: a class per instance, because the paths are only known when
- * the module is defined and decorators must not be re-applied to a shared class.
+ * the module is defined and decorators must not be re-applied to a shared class. `@Req()` / `@Res()` are whatever
+ * the adapter passes (express or Fastify); the transports get Node's request and response (see http-exchange.ts).
+ * The routes are `VERSION_NEUTRAL`: URI versioning (`/v1/...`) is the app's API version, while an MCP endpoint's
+ * version is the protocol revision it negotiates, so `defaultVersion` does not move it.
  */
 export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
-  @Controller(paths.path)
+  @Controller({ path: paths.path, version: VERSION_NEUTRAL })
   @UseGuards(McpOriginGuard, McpAuthGuard)
   @UseFilters(McpHttpRefusalFilter)
   class McpHttpController {
@@ -27,8 +30,8 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
     ) {}
 
     @Post()
-    async post(@Req() request: Request, @Res() response: Response): Promise<void> {
-      await this.transport.handlePost(request, response);
+    async post(@Req() request: unknown, @Res() response: unknown): Promise<void> {
+      await this.transport.handlePost(nodeRequestOf(request), nodeResponseOf(response));
     }
 
     /**
@@ -36,48 +39,49 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
      * fallback the spec tells clients to try, so a client configured with only `/mcp` works in every mode.
      */
     @Get()
-    async get(@Req() request: Request, @Res() response: Response): Promise<void> {
+    async get(@Req() adapterRequest: unknown, @Res() adapterResponse: unknown): Promise<void> {
+      const request = nodeRequestOf(adapterRequest);
+      const response = nodeResponseOf(adapterResponse);
       if (await this.transport.handleGet(request, response)) return;
-      if (paths.ssePath !== false && /text\/event-stream/i.test(request.headers.accept ?? ''))
-        return this.sse.open(request, response, paths.path);
+      if (paths.ssePath !== false && /text\/event-stream/i.test(request.headers.accept ?? '')) return this.sse.open(request, response);
       sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required for a GET stream');
     }
 
     /** `poll_url` of a job: the same JSON `get_job_status` returns, behind the same guards. */
     @Get('jobs/:jobId')
-    async job(@Param('jobId') jobId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
-      const record = await this.jobs.find(principalOf(request)?.tenant ?? DEFAULT_TENANT, jobId);
+    async job(@Param('jobId') jobId: string, @Req() request: unknown, @Res() adapterResponse: unknown): Promise<void> {
+      const record = await this.jobs.find(principalOf(nodeRequestOf(request))?.tenant ?? DEFAULT_TENANT, jobId);
+      const response = nodeResponseOf(adapterResponse);
       if (!record)
         return sendHttpError(response, 404, 'Job not found', {
           data: { status: 'error', error: { code: 'JOB_NOT_FOUND', message: 'Job not found', retryable: false } },
         });
-      response.setHeader('Cache-Control', 'no-store');
-      response.json(this.jobs.statusEnvelope(record));
+      sendJson(response, 200, this.jobs.statusEnvelope(record), { 'Cache-Control': 'no-store' });
     }
 
     @Delete()
-    async delete(@Req() request: Request, @Res() response: Response): Promise<void> {
-      await this.transport.handleDelete(request, response);
+    async delete(@Req() request: unknown, @Res() response: unknown): Promise<void> {
+      await this.transport.handleDelete(nodeRequestOf(request), nodeResponseOf(response));
     }
   }
 
   if (paths.ssePath === false) return [McpHttpController];
   const ssePath = paths.ssePath;
 
-  @Controller()
+  @Controller({ version: VERSION_NEUTRAL })
   @UseGuards(McpOriginGuard, McpAuthGuard)
   @UseFilters(McpHttpRefusalFilter)
   class McpHttpSseController {
     constructor(readonly sse: McpHttpSseTransport) {}
 
     @Get(ssePath)
-    async open(@Req() request: Request, @Res() response: Response): Promise<void> {
-      await this.sse.open(request, response, ssePath);
+    async open(@Req() request: unknown, @Res() response: unknown): Promise<void> {
+      await this.sse.open(nodeRequestOf(request), nodeResponseOf(response));
     }
 
     @Post(paths.messagesPath)
-    async message(@Req() request: Request, @Res() response: Response): Promise<void> {
-      await this.sse.post(request, response);
+    async message(@Req() request: unknown, @Res() response: unknown): Promise<void> {
+      await this.sse.post(nodeRequestOf(request), nodeResponseOf(response));
     }
   }
   return [McpHttpController, McpHttpSseController];

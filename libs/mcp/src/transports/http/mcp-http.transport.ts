@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
@@ -14,7 +14,14 @@ import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
 import { SseEventStore } from '../streams/sse-event.store.js';
-import { sendHttpError, sendJson, sendRefusal, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from './http-json-rpc.responses.js';
+import {
+  sendHttpError,
+  sendJson,
+  sendRefusal,
+  sendStatus,
+  STREAM_RETRY_AFTER_MS,
+  SESSION_RETRY_AFTER_MS,
+} from './http-json-rpc.responses.js';
 import { headerOf, idOf, methodOf, receiveJson } from './incoming-json.js';
 import { principalOf } from './request-principal.js';
 import type { SseWriter } from './sse-writer.js';
@@ -29,6 +36,11 @@ import { traceHeadersFrom } from '../../core/trace-headers.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+/** An `Accept` that takes one of our answers (JSON or an event stream). */
+const ACCEPTABLE = /application\/json|text\/event-stream|\*\/\*|application\/\*/i;
+const EVENT_STREAM = /text\/event-stream/i;
+/** The check of a request that names no session, where none is needed. */
+const NO_SESSION: SessionCheck = { ok: true };
 
 /** What the session check of a request decided. */
 type SessionCheck = { ok: true; session?: McpSessionRecord } | { ok: false };
@@ -50,13 +62,19 @@ export class McpHttpTransport {
     private readonly sessionTracker: McpRev20251125SessionTracker,
   ) {}
 
-  async handlePost(request: Request, response: Response): Promise<void> {
+  async handlePost(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const accept = headerOf(request, 'accept');
-    if (accept && !/application\/json|text\/event-stream|\*\/\*|application\/\*/i.test(accept)) {
+    if (accept && !ACCEPTABLE.test(accept)) {
       return sendHttpError(response, 406, 'Not Acceptable: accept application/json and text/event-stream');
     }
-    const body = await receiveJson(request, response, this.options.maxBodyBytes);
+    const received = receiveJson(request, response, this.options.maxBodyBytes);
+    // A body the adapter already parsed comes back at once: no await (a tick) for it. A JSON value is no Promise.
+    const body = received instanceof Promise ? await received : received;
     if (body === receiveJson.NO_BODY) return;
+    // Shutting down: a new request is better served by another instance; client answers and notifications still
+    // reach the calls finishing here (shutdown.graceMs).
+    if (this.hub.isDraining && carriesRequest(body))
+      return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down', { id: idOf(body) });
     const route = routeMessage(classifyHttpPost(request, body));
     switch (route.era) {
       case 'refused':
@@ -69,7 +87,9 @@ export class McpHttpTransport {
     const isInitialize = methodOf(body) === 'initialize';
     const principal = principalOf(request);
 
-    const check = await this.checkSession(request, response, principal, isInitialize, idOf(body));
+    const checking = this.checkSession(request, response, principal, isInitialize, idOf(body));
+    // Without a session to look up the check is synchronous: no await (a tick) for it.
+    const check = 'ok' in checking ? checking : await checking;
     if (!check.ok) return;
     const session = check.session;
     const headerVersion = headerOf(request, PROTOCOL_VERSION_HEADER);
@@ -91,13 +111,10 @@ export class McpHttpTransport {
       this.hub,
       tenant,
       session?.id,
-      /text\/event-stream/i.test(accept ?? ''),
+      accept !== undefined && EVENT_STREAM.test(accept),
       revisionHas(protocolVersion, 'priming') ? this.options.streams.retryMs : undefined,
     );
-    const context = {
-      ...this.context(protocolVersion, principal, session, reply),
-      traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
-    };
+    const context = this.context(protocolVersion, principal, session, reply, request);
 
     if (Array.isArray(body)) return this.handleBatch(body, context, response);
     const answer = await this.dispatcher.dispatch(body, context);
@@ -119,7 +136,7 @@ export class McpHttpTransport {
     reply.finish(answer);
   }
 
-  async handleGet(request: Request, response: Response): Promise<boolean> {
+  async handleGet(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
     if (this.options.sessions.mode === 'stateless') {
       sendHttpError(response, 405, 'Method Not Allowed: this server is stateless', { headers: { Allow: 'POST' } });
       return true;
@@ -137,11 +154,11 @@ export class McpHttpTransport {
     }
     const lastEventId = headerOf(request, 'last-event-id');
     if (lastEventId !== undefined) await this.resume(session, lastEventId, request, response);
-    else this.openStandalone(session, request, response);
+    else await this.openStandalone(session, request, response);
     return true;
   }
 
-  async handleDelete(request: Request, response: Response): Promise<void> {
+  async handleDelete(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (this.options.sessions.mode === 'stateless')
       return sendHttpError(response, 405, 'Method Not Allowed: this server is stateless', { headers: { Allow: 'POST' } });
     const sessionId = headerOf(request, SESSION_HEADER);
@@ -151,30 +168,40 @@ export class McpHttpTransport {
     await this.sessions.end(session.id);
     this.hub.standaloneOf(session.id)?.complete();
     this.hub.setStandalone(session.id, undefined);
-    response.status(200).end();
+    sendStatus(response, 200);
   }
 
-  private async checkSession(
-    request: Request,
-    response: Response,
+  /** Synchronous unless a session must be looked up. */
+  private checkSession(
+    request: IncomingMessage,
+    response: ServerResponse,
     principal: McpPrincipal | undefined,
     isInitialize: boolean,
     id: string | number | null,
-  ): Promise<SessionCheck> {
+  ): SessionCheck | Promise<SessionCheck> {
     const mode = this.options.sessions.mode;
     const sessionId = headerOf(request, SESSION_HEADER);
-    if (mode === 'stateless') return { ok: true };
+    if (mode === 'stateless') return NO_SESSION;
     if (sessionId === undefined) {
       if (mode === 'required' && !isInitialize) {
         sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required', { id });
         return { ok: false };
       }
-      return { ok: true };
+      return NO_SESSION;
     }
     if (isInitialize) {
       sendHttpError(response, 400, 'Invalid Request: this session is already initialized', { code: JsonRpcErrorCode.INVALID_REQUEST, id });
       return { ok: false };
     }
+    return this.findSession(response, sessionId, principal, id);
+  }
+
+  private async findSession(
+    response: ServerResponse,
+    sessionId: string,
+    principal: McpPrincipal | undefined,
+    id: string | number | null,
+  ): Promise<SessionCheck> {
     const session = await this.sessions.find(sessionId, principal);
     if (!session) {
       // Unknown, ended, expired, or another principal's: all look the same (no existence leak).
@@ -189,6 +216,7 @@ export class McpHttpTransport {
     principal: McpPrincipal | undefined,
     session: McpSessionRecord | undefined,
     reply: PostReply,
+    request: IncomingMessage,
   ): McpRequestContext {
     return {
       transport: 'http',
@@ -202,11 +230,12 @@ export class McpHttpTransport {
       send: reply.canStream ? (message) => reply.send(message) : undefined,
       onInsufficientScope: (scopes) => reply.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
       closeStream: reply.canStream && session ? () => reply.closeConnection(this.options.streams.retryMs) : undefined,
+      traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
     };
   }
 
   /** Batches exist only where the revisions table allows them (2025-03-26); other revisions answer an array with -32600. */
-  private async handleBatch(messages: unknown[], context: McpRequestContext, response: Response): Promise<void> {
+  private async handleBatch(messages: unknown[], context: McpRequestContext, response: ServerResponse): Promise<void> {
     if (
       !revisionHas(context.protocolVersion, 'batches') ||
       messages.length === 0 ||
@@ -223,7 +252,7 @@ export class McpHttpTransport {
     const replies = (await Promise.all(messages.map((message) => this.dispatcher.dispatch(message, batchContext)))).filter(
       (reply): reply is JsonRpcResponse => reply !== undefined,
     );
-    if (replies.length === 0) return void response.status(202).end();
+    if (replies.length === 0) return sendStatus(response, 202);
     sendJson(response, 200, replies);
   }
 
@@ -232,32 +261,50 @@ export class McpHttpTransport {
    * The replay waits for the socket to drain (a cut reader may have missed more than the byte budget), and reads
    * the store again for what arrived meanwhile before it hands the connection to the live stream.
    */
-  private async resume(session: McpSessionRecord, lastEventId: string, request: Request, response: Response): Promise<void> {
+  private async resume(session: McpSessionRecord, lastEventId: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
     let missed = await this.events.after(session.id, lastEventId);
     if (!missed) return sendHttpError(response, 404, 'Unknown Last-Event-ID for this session');
     const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
-    if (!this.hub.hasRoomFor(tenant))
+    if (!(await this.hub.hasRoomFor(tenant)))
       return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
     const live = this.hub.find(missed.streamId);
+    // Not held here: ended, live on another instance (followed there), or lost with an instance that died.
+    const remote = live ? undefined : await this.hub.remoteStateOf(missed.streamId, missed.ended);
+    if (remote === 'lost')
+      return sendHttpError(response, 404, 'Session not found: the instance holding this stream stopped', {
+        code: JsonRpcErrorCode.SESSION_NOT_FOUND,
+      });
     const writer = this.hub.connect(response, tenant, (closed) => live?.detach(closed), missed.streamId);
     writer.open();
+    let lastId = lastEventId;
     while (missed && missed.events.length > 0) {
       for (const event of missed.events) {
         if (!writer.event(JSON.stringify(event.message), { event: 'message', id: event.id })) await writer.drained();
         if (writer.closed) return;
+        lastId = event.id;
       }
-      missed = await this.events.after(session.id, missed.events[missed.events.length - 1].id);
+      missed = await this.events.after(session.id, lastId);
     }
     if (live && !live.done) live.attach(writer);
+    else if (remote === 'live' && missed && !missed.ended) this.hub.followRemote(session.id, missed.streamId, lastId, writer);
     else writer.end();
   }
 
-  /** The session's standalone stream for server notifications; one at a time (409 otherwise). */
-  private openStandalone(session: McpSessionRecord, request: Request, response: Response): void {
-    if (this.hub.standaloneOf(session.id)) return sendHttpError(response, 409, 'Conflict: this session already has an open GET stream');
+  /** The session's standalone stream for server notifications; one at a time, across instances (409 otherwise). */
+  private async openStandalone(session: McpSessionRecord, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!(await this.hub.claimStandalone(session.id)))
+      return sendHttpError(response, 409, 'Conflict: this session already has an open GET stream');
+    const letGo = () => this.hub.setStandalone(session.id, undefined); // the claim, when no stream follows
     const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
-    if (!this.hub.hasRoomFor(tenant))
+    const room = await this.hub.hasRoomFor(tenant).catch((error: unknown) => {
+      letGo();
+      throw error;
+    });
+    if (!room) {
+      letGo();
       return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
+    }
+    if (response.destroyed) return letGo(); // gone while we waited
     const stream = this.hub.open(session.id);
     const writer: SseWriter = this.hub.connect(
       response,
@@ -281,4 +328,10 @@ function paramsOf(body: unknown): { capabilities?: Record<string, unknown>; clie
   return typeof params === 'object' && params !== null
     ? (params as { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> })
     : {};
+}
+
+/** Whether a POST body holds a JSON-RPC request (a method and an id), alone or in a batch. */
+function carriesRequest(body: unknown): boolean {
+  const isRequest = (message: unknown) => typeof message === 'object' && message !== null && 'method' in message && 'id' in message;
+  return Array.isArray(body) ? body.some(isRequest) : isRequest(body);
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import { nodeRequestOf } from './http-exchange.js';
 import { McpHttpRefusal } from './auth/mcp-http-refusal.exception.js';
 import { MCP_ERROR_CODES } from '../../core/errors/error-codes.js';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
@@ -31,7 +31,7 @@ export class McpOriginGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const { origin, host } = context.switchToHttp().getRequest<Request>().headers;
+    const { origin, host } = nodeRequestOf(context.switchToHttp().getRequest()).headers;
     if (this.hosts && !this.hosts.has(hostnameOf(host)))
       throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Host is not allowed'));
     if (origin === undefined || this.allowAll || this.isAllowed(origin)) return true;

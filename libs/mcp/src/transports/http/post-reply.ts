@@ -1,8 +1,8 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage, JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
 import type { LiveStream } from '../streams/live-stream.js';
 import type { McpStreamHub } from '../streams/stream-hub.js';
-import { sendJson } from './http-json-rpc.responses.js';
+import { sendJson, sendStatus } from './http-json-rpc.responses.js';
 import type { SseWriter } from './sse-writer.js';
 
 /**
@@ -16,7 +16,7 @@ export class PostReply {
   private refusal?: { status: number; headers: Record<string, string> };
 
   constructor(
-    private readonly response: Response,
+    private readonly response: ServerResponse,
     private readonly hub: McpStreamHub,
     private readonly tenant: string,
     private readonly sessionId: string | undefined,
@@ -80,6 +80,6 @@ export class PostReply {
     }
     if (answer) return sendJson(this.response, this.refusal?.status ?? status, answer, this.refusal?.headers);
     // Notifications and client responses: 202 and no body; so is a request the client cancelled.
-    this.response.status(202).end();
+    sendStatus(this.response, 202);
   }
 }

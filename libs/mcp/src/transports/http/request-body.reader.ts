@@ -1,4 +1,5 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
+import { parsedBodyOf } from './http-exchange.js';
 
 /** Why a body could not be read; the HTTP layer maps each to a status. */
 export type BodyReadFailure = 'too-large' | 'unparsable' | 'aborted';
@@ -7,16 +8,24 @@ export type BodyReadFailure = 'too-large' | 'unparsable' | 'aborted';
 export type BodyReadResult = { ok: true; value: unknown } | { ok: false; failure: BodyReadFailure };
 
 /**
- * The parsed JSON body of a POST. When an application-wide parser (Nest's default) already ran, its result is
- * used; otherwise the stream is read here under `maxBytes`, so an MCP-only app (`bodyParser: false`) gets our
- * limit and our -32700 answers.
+ * The parsed JSON body of a POST. When an application-wide parser (Nest's default on express, Fastify's own) already
+ * ran, its result is used, still under `maxBytes` when the request declared its length; otherwise the stream is read
+ * here under `maxBytes`, so an MCP-only app (`bodyParser: false` on express) gets our limit and our -32700 answers.
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyReadResult> {
-  if (request.readableEnded) {
-    return request.body === undefined ? { ok: false, failure: 'unparsable' } : { ok: true, value: request.body };
-  }
+export function readJsonBody(request: IncomingMessage, maxBytes: number): BodyReadResult | Promise<BodyReadResult> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, failure: 'too-large' };
+  // Empty is not JSON, whatever an application-wide parser made of it (express's gives `{}`).
+  if (declared === 0) return { ok: false, failure: 'unparsable' };
+  if (request.readableEnded) {
+    const parsed = parsedBodyOf(request);
+    return parsed === undefined ? { ok: false, failure: 'unparsable' } : { ok: true, value: parsed };
+  }
+  return readStreamed(request, maxBytes);
+}
+
+/** Reads and parses the body from the stream (the only asynchronous path: an already parsed body needs no tick). */
+async function readStreamed(request: IncomingMessage, maxBytes: number): Promise<BodyReadResult> {
   const raw = await readRaw(request, maxBytes);
   if (typeof raw === 'string') return { ok: false, failure: raw };
   try {
@@ -30,7 +39,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
  * The body's bytes, read with plain listeners (cheaper per request than an async iterator), without a copy
  * when it arrives in one chunk; stops reading past `maxBytes`.
  */
-function readRaw(request: Request, maxBytes: number): Promise<Buffer | 'too-large' | 'aborted'> {
+function readRaw(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too-large' | 'aborted'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

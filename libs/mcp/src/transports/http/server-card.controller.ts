@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { Controller, Get, Inject, Options, Req, Res, type Type } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Controller, Get, Inject, Options, Req, Res, VERSION_NEUTRAL, type Type } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpResolvedPaths } from '../../options/mcp-options.resolver.js';
-import { sendHttpError } from './http-json-rpc.responses.js';
+import { McpGlobalPrefix } from '../../options/mcp-global-prefix.js';
+import { nodeRequestOf, nodeResponseOf } from './http-exchange.js';
+import { sendBody, sendHttpError, sendStatus } from './http-json-rpc.responses.js';
 import { publicBaseUrl } from './public-base-url.js';
 import { buildServerCard, SERVER_CARD_MEDIA_TYPE } from './server-card.document.js';
 
@@ -28,34 +30,34 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
  */
 export function createServerCardController(paths: McpResolvedPaths): Type<unknown> {
   const reservedPath = `${paths.path}/server-card`;
+  // The host-level card only where this server keeps `wellKnownRoot` (one server of an app may).
+  const routes = paths.wellKnownRoot ? [SERVER_CARD_WELL_KNOWN_PATH, reservedPath] : [reservedPath];
 
-  @Controller()
+  @Controller({ version: VERSION_NEUTRAL })
   class McpServerCardController {
-    constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions) {}
+    constructor(
+      @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+      private readonly globalPrefix: McpGlobalPrefix,
+    ) {}
 
-    @Get(SERVER_CARD_WELL_KNOWN_PATH)
-    wellKnown(@Req() request: Request, @Res() response: Response): void {
-      this.send(request, response, SERVER_CARD_WELL_KNOWN_PATH);
-    }
-
-    @Get(reservedPath)
-    reserved(@Req() request: Request, @Res() response: Response): void {
-      this.send(request, response, reservedPath);
+    @Get(routes)
+    reserved(@Req() request: unknown, @Res() response: unknown): void {
+      this.send(nodeRequestOf(request), nodeResponseOf(response));
     }
 
     // `If-None-Match` is not a CORS-safelisted header: a browser's revalidation is preflighted.
-    @Options([SERVER_CARD_WELL_KNOWN_PATH, reservedPath])
-    preflight(@Res() response: Response): void {
+    @Options(routes)
+    preflight(@Res() adapterResponse: unknown): void {
+      const response = nodeResponseOf(adapterResponse);
       if (!this.options.serverCard.enabled) return sendHttpError(response, 404, 'No server card is served here');
-      response
-        .set({ ...CORS_HEADERS, 'Access-Control-Max-Age': '86400' })
-        .status(204)
-        .end();
+      for (const [name, value] of Object.entries({ ...CORS_HEADERS, 'Access-Control-Max-Age': '86400' })) response.setHeader(name, value);
+      sendStatus(response, 204);
     }
 
-    private send(request: Request, response: Response, routePath: string): void {
+    private send(request: IncomingMessage, response: ServerResponse): void {
       if (!this.options.serverCard.enabled) return sendHttpError(response, 404, 'No server card is served here');
-      const baseUrl = publicBaseUrl(request, this.options, routePath);
+      // The card's URLs are the endpoint's: the prefix Nest puts before the MCP path, wherever the card itself is.
+      const baseUrl = publicBaseUrl(request, this.options, this.globalPrefix.of(this.options.path));
       if (!URL.canParse(baseUrl) || /\s/.test(baseUrl))
         return sendHttpError(response, 400, 'Bad Request: the Host header is not a valid host');
       const contentType = acceptsCardType(request) ? SERVER_CARD_MEDIA_TYPE : 'application/json';
@@ -63,22 +65,25 @@ export function createServerCardController(paths: McpResolvedPaths): Type<unknow
       // Strong validator of these exact bytes in this media type (a representation differs by either).
       const etag = `"${createHash('sha256').update(`${contentType}\n${body}`).digest('base64url').slice(0, 27)}"`;
       const proxied = this.options.trustProxy && !this.options.publicUrl;
-      response.set({
+      const headers = {
         ...CORS_HEADERS,
         'Cache-Control': `public, max-age=${this.options.serverCard.maxAgeSec}`,
         ETag: etag,
         // The body follows Accept and, behind a trusted proxy, the forwarded host and scheme.
         Vary: proxied ? 'Accept, X-Forwarded-Host, X-Forwarded-Proto' : 'Accept',
-      });
-      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return void response.status(304).end();
-      response.status(200).set('Content-Type', `${contentType}; charset=utf-8`).end(body);
+      };
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+        for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+        return sendStatus(response, 304);
+      }
+      sendBody(response, 200, { ...headers, 'Content-Type': `${contentType}; charset=utf-8` }, body);
     }
   }
   return McpServerCardController;
 }
 
 /** Whether the client asked for `application/mcp-server-card+json` (the discovery draft's SHOULD), else plain JSON. */
-function acceptsCardType(request: Request): boolean {
+function acceptsCardType(request: IncomingMessage): boolean {
   return (request.headers.accept ?? '').split(',').some((range) => range.split(';')[0].trim().toLowerCase() === SERVER_CARD_MEDIA_TYPE);
 }
 

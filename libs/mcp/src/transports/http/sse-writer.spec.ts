@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { SseWriter } from './sse-writer.js';
 
 /** A response whose socket takes nothing: every write stays buffered, as with a reader that stopped reading. */
@@ -38,7 +38,7 @@ class StalledResponse extends EventEmitter {
 function writerOver(maxBufferedBytes: number) {
   const response = new StalledResponse();
   const cuts = { count: 0 };
-  const writer = new SseWriter(response as unknown as Response, { maxBufferedBytes, onCut: () => cuts.count++ });
+  const writer = new SseWriter(response as unknown as ServerResponse, { maxBufferedBytes, onCut: () => cuts.count++ });
   return { response, cuts, writer };
 }
 

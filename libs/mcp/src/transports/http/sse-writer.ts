@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /** Headers of every SSE response: no caching or transformation, no proxy buffering. */
 export const SSE_HEADERS = {
@@ -27,7 +27,7 @@ export class SseWriter {
   private cut = false;
 
   constructor(
-    private readonly response: Response,
+    private readonly response: ServerResponse,
     private readonly budget: SseByteBudget,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
@@ -9,14 +9,17 @@ import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { HTTP_SSE_PROTOCOL_VERSION, negotiateProtocolVersion, revisionHas } from '../../core/protocol-revisions.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
-import { sendHttpError, sendRefusal, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from '../http/http-json-rpc.responses.js';
+import { sendHttpError, sendRefusal, sendStatus, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from '../http/http-json-rpc.responses.js';
 import { headerOf, methodOf, receiveJson } from '../http/incoming-json.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
+import { queryParamOf } from '../http/http-exchange.js';
 import { publicBaseUrl } from '../http/public-base-url.js';
 import { principalOf } from '../http/request-principal.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
+import { McpGlobalPrefix } from '../../options/mcp-global-prefix.js';
 import { McpInstanceRouter, type McpRoute } from '../routing/mcp-instance.router.js';
+import { McpInstanceLease } from '../../sessions/mcp-instance-lease.service.js';
 import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
 
 /** A POST received by another instance for a stream held here, as it travels on the bus. */
@@ -46,18 +49,21 @@ export class McpHttpSseTransport {
     private readonly hub: McpStreamHub,
     private readonly router: McpInstanceRouter,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly globalPrefix: McpGlobalPrefix,
+    private readonly lease: McpInstanceLease,
   ) {}
 
-  /** Opens an HTTP+SSE stream; `streamPath` is the path the client used (`/sse`, or `/mcp` on one URL). */
-  async open(request: Request, response: Response, streamPath: string): Promise<void> {
+  /** Opens an HTTP+SSE stream (at `/sse`, or at `/mcp` for a GET asking for SSE without a session). */
+  async open(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // Shutting down: this stream would be cut at once; the client is better served by another instance.
     if (this.hub.isDraining) return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down');
     const principal = principalOf(request);
     const tenant = principal?.tenant ?? DEFAULT_TENANT;
-    if (!this.hub.hasRoomFor(tenant))
+    if (!(await this.hub.hasRoomFor(tenant)))
       return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
     const session = await this.sessions.create({
       transport: 'sse',
+      instance: this.lease.id,
       protocolVersion: HTTP_SSE_PROTOCOL_VERSION,
       clientCapabilities: {},
       principal,
@@ -76,16 +82,13 @@ export class McpHttpSseTransport {
     if (writer.closed) return;
     writer.open();
     this.connections.set(session.id, writer);
-    writer.event(
-      `${publicBaseUrl(request, this.options, streamPath)}${this.options.messagesPath}?sessionId=${encodeURIComponent(session.id)}`,
-      {
-        event: 'endpoint',
-      },
-    );
+    const messagesPath = this.options.messagesPath;
+    const base = publicBaseUrl(request, this.options, this.globalPrefix.of(messagesPath));
+    writer.event(`${base}${messagesPath}?sessionId=${encodeURIComponent(session.id)}`, { event: 'endpoint' });
   }
 
-  async post(request: Request, response: Response): Promise<void> {
-    const sessionId = typeof request.query.sessionId === 'string' ? request.query.sessionId : undefined;
+  async post(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const sessionId = queryParamOf(request, 'sessionId');
     if (!sessionId) return sendHttpError(response, 400, 'Bad Request: sessionId query parameter required');
     const principal = principalOf(request);
     const writer = this.connections.get(sessionId);
@@ -93,6 +96,11 @@ export class McpHttpSseTransport {
     const session = writer || this.router.spansInstances ? await this.sessions.find(sessionId, principal) : undefined;
     if (!session || session.transport !== 'sse')
       return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    // Its stream died with its instance (lease expired): gone, so the client reconnects instead of losing messages.
+    if (!writer && !(await this.lease.isAlive(session.instance))) {
+      await this.sessions.end(session.id);
+      return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    }
     const body = await receiveJson(request, response, this.options.maxBodyBytes);
     if (body === receiveJson.NO_BODY) return;
     const traceHeaders = traceHeadersFrom((name) => headerOf(request, name));
@@ -108,9 +116,9 @@ export class McpHttpSseTransport {
     if (!writer) {
       const forwarded: ForwardedPost = { session, principal, body, traceHeaders };
       await this.router.forward(sseRoute(sessionId), forwarded); // rejects while the bus is down: 503, nothing accepted
-      return void response.status(202).end();
+      return sendStatus(response, 202);
     }
-    response.status(202).end();
+    sendStatus(response, 202);
     this.dispatchAll(session, principal, body, writer, traceHeaders);
   }
 

@@ -1,8 +1,8 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { McpCredentials } from '../../../auth/mcp-authenticator.interface.js';
 
 /** Credentials of an HTTP request: `X-API-Key`, or the token of `Authorization: Bearer`. */
-export function credentialsOf(request: Request): McpCredentials {
+export function credentialsOf(request: IncomingMessage): McpCredentials {
   const apiKey = request.headers['x-api-key'];
   const authorization = request.headers.authorization;
   const bearer = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;

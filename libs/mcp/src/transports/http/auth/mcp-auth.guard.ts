@@ -1,5 +1,6 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
+import { nodeRequestOf } from '../http-exchange.js';
 import { MCP_PRINCIPAL_REQUEST_KEY } from '../request-principal.js';
 import { credentialsOf } from './http-credentials.js';
 import { McpAuthError } from '../../../auth/mcp-auth.error.js';
@@ -8,7 +9,7 @@ import { McpHttpRefusal } from './mcp-http-refusal.exception.js';
 
 /**
  * Authenticates every request to an MCP route (each request on its own: a session id is never a credential)
- * and leaves the principal on the request for the transports.
+ * and leaves the principal on Node's request (behind either adapter's) for the transports.
  */
 @Injectable()
 export class McpAuthGuard implements CanActivate {
@@ -17,10 +18,10 @@ export class McpAuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     // Synchronous when authentication is off: no await hop on the hot path.
     if (!this.auth.enabled) return true;
-    return this.authenticate(context.switchToHttp().getRequest<Request>());
+    return this.authenticate(nodeRequestOf(context.switchToHttp().getRequest()));
   }
 
-  private async authenticate(request: Request): Promise<boolean> {
+  private async authenticate(request: IncomingMessage): Promise<boolean> {
     try {
       (request as unknown as Record<string, unknown>)[MCP_PRINCIPAL_REQUEST_KEY] = await this.auth.authenticate(credentialsOf(request));
       return true;

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
-import type { Response } from 'express';
+import { nodeResponseOf } from '../http-exchange.js';
 import { errorBody } from '../../../core/errors/mcp-tool.error.js';
 import { sendHttpError } from '../http-json-rpc.responses.js';
 import { McpHttpRefusal } from './mcp-http-refusal.exception.js';
@@ -13,7 +13,7 @@ import { McpQuotaExceededError } from '../../../core/errors/quota-exceeded.error
 @Catch(McpHttpRefusal, McpStoreUnavailableError, McpQuotaExceededError)
 export class McpHttpRefusalFilter implements ExceptionFilter {
   catch(caught: McpHttpRefusal | McpStoreUnavailableError | McpQuotaExceededError, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
+    const response = nodeResponseOf(host.switchToHttp().getResponse());
     const refusal = refusalOf(caught);
     if (response.headersSent) return void response.end();
     const envelope = {

@@ -1,23 +1,31 @@
-import { Controller, Get, Inject, Res, type Type } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, Inject, Res, VERSION_NEUTRAL, type Type } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { McpGlobalPrefix } from '../../../options/mcp-global-prefix.js';
+import { nodeResponseOf } from '../http-exchange.js';
 import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
-import { sendHttpError } from '../http-json-rpc.responses.js';
+import { sendHttpError, sendJson } from '../http-json-rpc.responses.js';
 
 /**
  * RFC 9728 metadata at the root and at the path-specific well-known URL (clients try both, spec 2025-11-25).
  * Always routed (the options may arrive asynchronously); 404 until `auth.resourceMetadata` is configured.
  */
-export function createProtectedResourceController(mcpPath: string): Type<unknown> {
-  @Controller('.well-known/oauth-protected-resource')
+export function createProtectedResourceController(mcpPath: string, root = true): Type<unknown> {
+  @Controller({ path: '.well-known/oauth-protected-resource', version: VERSION_NEUTRAL })
   class McpProtectedResourceController {
-    private readonly document?: Record<string, unknown>;
+    private document?: Record<string, unknown>;
 
-    constructor(@Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions) {
-      const metadata = options.auth.resourceMetadata;
-      if (!metadata) return;
-      this.document = {
-        resource: metadata.resource,
+    constructor(
+      @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+      private readonly globalPrefix: McpGlobalPrefix,
+    ) {}
+
+    /** Built at the first request, once the app's global prefix (which `resource` carries) is settled. */
+    private build(): Record<string, unknown> | undefined {
+      const metadata = this.options.auth.resourceMetadata;
+      if (!metadata) return undefined;
+      return {
+        resource: this.globalPrefix.resource(metadata.resource, mcpPath),
         authorization_servers: metadata.authorizationServers,
         ...(metadata.scopesSupported && { scopes_supported: metadata.scopesSupported }),
         bearer_methods_supported: ['header'],
@@ -25,19 +33,16 @@ export function createProtectedResourceController(mcpPath: string): Type<unknown
       };
     }
 
-    @Get()
-    root(@Res() response: Response): void {
-      this.send(response);
+    // The host-level document only where this server keeps `wellKnownRoot` (one server of an app may).
+    @Get(root ? ['/', mcpPath] : mcpPath)
+    forPath(@Res() response: unknown): void {
+      this.send(nodeResponseOf(response));
     }
 
-    @Get(mcpPath)
-    forPath(@Res() response: Response): void {
-      this.send(response);
-    }
-
-    private send(response: Response): void {
+    private send(response: ServerResponse): void {
+      this.document ??= this.build();
       if (!this.document) return sendHttpError(response, 404, 'No protected resource metadata is configured');
-      response.json(this.document);
+      sendJson(response, 200, this.document);
     }
   }
   return McpProtectedResourceController;

@@ -1,9 +1,11 @@
-import { Controller, Get, Inject, Query, Res, UseFilters, UseGuards, type Type } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, Inject, Query, Res, UseFilters, UseGuards, VERSION_NEUTRAL, type Type } from '@nestjs/common';
 import { LATEST_PROTOCOL_VERSION } from '../../../core/protocol-revisions.js';
 import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 import { McpHttpRefusalFilter } from '../auth/mcp-http-refusal.filter.js';
+import { McpGlobalPrefix } from '../../../options/mcp-global-prefix.js';
+import { nodeResponseOf } from '../http-exchange.js';
+import { sendBody } from '../http-json-rpc.responses.js';
 import { McpOriginGuard } from '../origin.guard.js';
 import { APP_FRAME_HTML, appFrameContentSecurityPolicy, appFrameHeaders, parseAppFrameCsp } from './explorer-app-frame.js';
 import { renderExplorerPage, type McpExplorerPage } from './explorer.page.js';
@@ -13,37 +15,38 @@ import { renderExplorerPage, type McpExplorerPage } from './explorer.page.js';
  * module is defined). The page holds no data, so it needs no credentials: the calls it makes go through the endpoint
  * and its guards with the credentials typed into it. The Host check (`allowedHosts`) still applies. `app-frame` is the
  * sandbox proxy MCP Apps render in (see explorer-app-frame.ts): no data either, only a policy built from `?csp=`.
+ * The page is rendered at its first request, once the app's global prefix (which its links carry) is settled.
  */
 export function createMcpExplorerController(explorerPath: string, endpointPath: string): Type<unknown> {
-  @Controller(explorerPath)
+  @Controller({ path: explorerPath, version: VERSION_NEUTRAL })
   @UseGuards(McpOriginGuard)
   @UseFilters(McpHttpRefusalFilter)
   class McpExplorerController {
-    private readonly page: McpExplorerPage;
+    private page?: McpExplorerPage;
 
-    constructor(@Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions) {
-      this.page = renderExplorerPage({
-        title: options.title ?? options.name,
-        version: options.version,
-        explorerPath,
-        endpointPath,
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-      });
-    }
+    constructor(
+      @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+      private readonly globalPrefix: McpGlobalPrefix,
+    ) {}
 
     @Get()
-    show(@Res() response: Response): void {
-      response.set(this.page.headers).send(this.page.html);
+    show(@Res() response: unknown): void {
+      const page = (this.page ??= renderExplorerPage({
+        title: this.options.title ?? this.options.name,
+        version: this.options.version,
+        explorerPath: `${this.globalPrefix.of(explorerPath)}${explorerPath}`,
+        endpointPath: `${this.globalPrefix.of(endpointPath)}${endpointPath}`,
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+      }));
+      sendBody(nodeResponseOf(response), 200, page.headers, page.html);
     }
 
     @Get('app-frame')
-    appFrame(@Query('csp') raw: unknown, @Res() response: Response): void {
+    appFrame(@Query('csp') raw: unknown, @Res() response: unknown): void {
       const csp = parseAppFrameCsp(raw);
-      if (typeof csp === 'string') {
-        response.status(400).type('text/plain').send(`Bad app frame: ${csp}`);
-        return;
-      }
-      response.set(appFrameHeaders(appFrameContentSecurityPolicy(csp))).send(APP_FRAME_HTML);
+      if (typeof csp === 'string')
+        return sendBody(nodeResponseOf(response), 400, { 'Content-Type': 'text/plain; charset=utf-8' }, `Bad app frame: ${csp}`);
+      sendBody(nodeResponseOf(response), 200, appFrameHeaders(appFrameContentSecurityPolicy(csp)), APP_FRAME_HTML);
     }
   }
   return McpExplorerController;

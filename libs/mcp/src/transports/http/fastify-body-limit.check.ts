@@ -1,0 +1,31 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+
+/**
+ * Fastify parses every JSON body itself, `bodyParser: false` or not, under its own `bodyLimit` (1 MiB by default,
+ * the default `maxBodyBytes` too): a larger `maxBodyBytes` is then never reached, since Fastify refuses first (still
+ * with our 413 answer). Legal but surprising, so it is said once at boot, with the fix.
+ */
+@Injectable()
+export class McpFastifyBodyLimitCheck implements OnApplicationBootstrap {
+  private readonly logger = new Logger('McpModule');
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const adapter = this.adapterHost.httpAdapter;
+    if (adapter?.getType() !== 'fastify') return;
+    const bodyLimit = (adapter.getInstance() as { initialConfig?: { bodyLimit?: number } }).initialConfig?.bodyLimit;
+    const { maxBodyBytes, path } = this.options;
+    if (bodyLimit === undefined || bodyLimit >= maxBodyBytes) return;
+    this.logger.warn(
+      `${path}: maxBodyBytes is ${maxBodyBytes} but Fastify's bodyLimit is ${bodyLimit}, so MCP bodies over ${bodyLimit} bytes get 413; ` +
+        `raise it with new FastifyAdapter({ bodyLimit: ${maxBodyBytes} })`,
+    );
+  }
+}
