@@ -1,10 +1,8 @@
 // Jest runs in ESM mode (Nest 12 is ESM-only): `node --experimental-vm-modules node_modules/jest/bin/jest.js`.
-/** @type {import('jest').Config} */
-export default {
+/** What both projects share: the TypeScript ESM transform and the package aliases. */
+const base = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
-  testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   moduleNameMapper: {
     '^@nest-mcp/core$': '<rootDir>/libs/mcp/src/index.ts',
     '^@nest-mcp/core/testing$': '<rootDir>/libs/mcp/src/testing/index.ts',
@@ -14,4 +12,41 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }],
   },
   testTimeout: 30000,
+};
+
+/**
+ * Two projects, one run: "express" is every spec (units and e2e) on Nest's default adapter; "fastify" runs the e2e
+ * specs again with MCP_TEST_HTTP_ADAPTER=fastify, so every app the kit boots (test/kit/apps.ts, testing-kit/boot-mcp.ts)
+ * and the spawned weather server sit on @nestjs/platform-fastify. Failures are prefixed with the project's name.
+ * `jest <paths> --selectProjects fastify` runs one of them: the flag takes several names, so it goes after the paths
+ * (or before `--runTestsByPath`), or it swallows them and the whole project runs.
+ */
+/** @type {import('jest').Config} */
+export default {
+  testTimeout: 30000,
+  projects: [
+    {
+      ...base,
+      displayName: 'express',
+      roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
+      testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
+    },
+    {
+      ...base,
+      displayName: 'fastify',
+      roots: ['<rootDir>/test'],
+      testRegex: '.*\\.e2e-spec\\.ts$',
+      setupFiles: ['<rootDir>/test/kit/fastify-project.setup.ts'],
+      // Specs that never reach an HTTP adapter run once, in "express": stdio transports, the build kit, the Python
+      // clients and the browser-rendered card (both over the same endpoints the SDK specs cover), the Redis option wiring.
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        'stdio',
+        '<rootDir>/test/kit/build\\.e2e-spec\\.ts$',
+        '<rootDir>/test/clients/',
+        '<rootDir>/test/apps/weather-card\\.e2e-spec\\.ts$',
+        '<rootDir>/test/scaling/redis-option\\.e2e-spec\\.ts$',
+      ],
+    },
+  ],
 };

@@ -1,8 +1,7 @@
 import 'reflect-metadata';
-import { Injectable, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import type { AddressInfo } from 'node:net';
-import { MCP_ERROR_CODES, McpModule, McpStoreUnavailableError, McpTool } from '@nest-mcp/core';
+import { Injectable } from '@nestjs/common';
+import { MCP_ERROR_CODES, McpStoreUnavailableError, McpTool } from '@nest-mcp/core';
+import { listenMcp, type RunningApp } from '../kit/apps.js';
 
 const SECRET_HOST = 'redis-internal.example:6379';
 
@@ -21,17 +20,13 @@ class OutageTools {
 
 /** One error text for UNAVAILABLE, from the catalogue, over a real socket; the class decides, not the name. */
 describe('UNAVAILABLE over HTTP', () => {
-  let app: INestApplication;
+  let app: RunningApp;
   let url: string;
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [McpModule.forRoot({ name: 'outage', version: '1.0.0', sessions: { mode: 'stateless' } })],
-      providers: [OutageTools],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/mcp`;
+    // Nest's body parser stays on, as an app that is not MCP-only has it.
+    app = await listenMcp({ name: 'outage', version: '1.0.0', sessions: { mode: 'stateless' } }, [OutageTools], { bodyParser: true });
+    url = app.url;
   });
 
   afterAll(async () => app?.close());

@@ -1,7 +1,5 @@
 import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
-import { Injectable, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Injectable } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -13,7 +11,6 @@ import {
 import {
   McpCompletion,
   McpContent,
-  McpModule,
   McpPrompt,
   McpResource,
   McpResourceNotifier,
@@ -22,6 +19,7 @@ import {
   McpTool,
   type McpCompletionContext,
 } from '@nest-mcp/core';
+import { listenMcp, type RunningApp } from '../kit/apps.js';
 
 /** A 1x1 transparent PNG. */
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -123,21 +121,15 @@ class WatchedWriter {
 }
 
 describe('resources, prompts and completions over Streamable HTTP (official SDK client)', () => {
-  let app: INestApplication;
+  let app: RunningApp;
   let url: URL;
   let client: Client;
   let transport: StreamableHTTPClientTransport;
   let updates: ResourceUpdatedNotification[];
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [McpModule.forRoot({ name: 'features-fixture', version: '1.0.0' })],
-      providers: [ConformanceResources, ConformancePrompts, WatchedWriter],
-    }).compile();
-    app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
-    await app.listen(0, '127.0.0.1');
-    const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
-    url = new URL(`http://127.0.0.1:${port}/mcp`);
+    app = await listenMcp({ name: 'features-fixture', version: '1.0.0' }, [ConformanceResources, ConformancePrompts, WatchedWriter]);
+    url = new URL(app.url);
   });
 
   afterAll(async () => {
@@ -222,7 +214,7 @@ describe('resources, prompts and completions over Streamable HTTP (official SDK 
     });
 
     it('subscribes, receives notifications/resources/updated on the GET stream, and unsubscribes', async () => {
-      const notifier = app.get(McpResourceNotifier);
+      const notifier = app.app.get(McpResourceNotifier);
       await expect(client.subscribeResource({ uri: WATCHED })).resolves.toEqual({});
       // Nothing can be delivered until the SDK's GET stream is open; from then on the session is reached.
       await eventually(

@@ -5,9 +5,12 @@ import { McpModule, type McpModuleForRootOptions } from '@nest-mcp/core';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../apps/weather-server/src/app.module.js';
 import { freePort } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { createTestApp, HTTP_ADAPTER_ENV, httpAdapterName, type HttpAdapterName } from '../../libs/mcp/src/testing-kit/http-adapter.js';
 import { WEATHER_MAIN } from './build.js';
 import { StdioServerProcess } from './stdio.js';
 import { createFixtureModule, type FixtureModuleOptions } from '../fixtures/streaming-tools.module.js';
+
+export { httpAdapterName, type HttpAdapterName };
 
 /** A Nest app listening on a random loopback port. */
 export interface RunningApp {
@@ -33,17 +36,29 @@ export interface ListenOptions {
   forceCloseConnections?: boolean;
   /** `app.setGlobalPrefix(globalPrefix)` before listening (none by default). */
   globalPrefix?: string;
+  /** The Nest HTTP adapter; by default the run's, {@link httpAdapterName} (`MCP_TEST_HTTP_ADAPTER`, express when unset). */
+  adapter?: HttpAdapterName;
+}
+
+/** Compiles `imports` into a Nest app on the chosen adapter, not yet initialised. */
+async function createApp(imports: (DynamicModule | Type)[], options: ListenOptions): Promise<INestApplication> {
+  const moduleRef = await Test.createTestingModule({ imports }).compile();
+  const app = createTestApp(
+    moduleRef,
+    {
+      ...(options.bodyParser ? {} : { bodyParser: false }),
+      logger: options.logger ?? false,
+      forceCloseConnections: options.forceCloseConnections ?? true,
+    },
+    options.adapter,
+  );
+  if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
+  return app;
 }
 
 /** Compiles `imports` and listens on 127.0.0.1 with an ephemeral port: the one way the e2e specs boot an app. */
 export async function listen(imports: (DynamicModule | Type)[], options: ListenOptions = {}): Promise<RunningApp> {
-  const moduleRef = await Test.createTestingModule({ imports }).compile();
-  const app = moduleRef.createNestApplication({
-    ...(options.bodyParser ? {} : { bodyParser: false }),
-    logger: options.logger ?? false,
-    forceCloseConnections: options.forceCloseConnections ?? true,
-  });
-  if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
+  const app = await createApp(imports, options);
   await app.listen(0, '127.0.0.1');
   const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
   let closed = false;
@@ -58,6 +73,19 @@ export async function listen(imports: (DynamicModule | Type)[], options: ListenO
       await app.close();
     },
   };
+}
+
+/**
+ * Compiles `imports` and runs `app.init()` without listening (the boot-error specs), closing the app whatever
+ * happens; rejects with the error the boot failed with.
+ */
+export async function initApp(imports: (DynamicModule | Type)[], options: ListenOptions = {}): Promise<void> {
+  const app = await createApp(imports, options);
+  try {
+    await app.init();
+  } finally {
+    await app.close().catch(() => undefined);
+  }
 }
 
 /** `McpModule.forRoot(options)` (extras such as `path` or `explorer` included) with `providers` beside it, listening like {@link listen}. */
@@ -87,11 +115,14 @@ export async function withEnv<T>(vars: Record<string, string | undefined>, run: 
   }
 }
 
-/** Runs `boot` with exactly `env` as the `MCP_*` environment (every other `MCP_*` variable hidden), then restores it. */
+/**
+ * Runs `boot` with exactly `env` as the `MCP_*` environment (every other `MCP_*` variable hidden), then restores it.
+ * `MCP_TEST_HTTP_ADAPTER` stays: it is the test run's, not the server's.
+ */
 export function withMcpEnv<T>(env: Record<string, string>, boot: () => Promise<T>): Promise<T> {
   const hidden = Object.fromEntries(
     Object.keys(process.env)
-      .filter((key) => key.startsWith('MCP_'))
+      .filter((key) => key.startsWith('MCP_') && key !== HTTP_ADAPTER_ENV)
       .map((key) => [key, undefined]),
   );
   return withEnv({ ...hidden, ...env }, boot);
@@ -120,12 +151,29 @@ export class SpawnedWeatherServer {
     readonly port: number,
   ) {}
 
-  /** Spawns it with `env` (no `MCP_*` or REDIS_URL from the test's own environment) and waits until it listens. */
-  static async start(env: Record<string, string>): Promise<SpawnedWeatherServer> {
-    const port = await freePort();
-    const child = new StdioServerProcess(WEATHER_MAIN, [], { REDIS_URL: '', ...env, PORT: String(port), HOST: '127.0.0.1' });
+  /**
+   * Spawns it with `env` (no `MCP_*`, REDIS_URL or REDIS_CLUSTER_NODES from the test's own environment) on the run's HTTP adapter
+   * (`HTTP_ADAPTER`, unless `env` names one) and waits until it listens. `port`: listen there (to restart an
+   * instance at the same address), a free port otherwise.
+   */
+  static async start(env: Record<string, string>, options: { port?: number } = {}): Promise<SpawnedWeatherServer> {
+    const port = options.port ?? (await freePort());
+    const adapter = env.HTTP_ADAPTER ?? httpAdapterName();
+    const child = new StdioServerProcess(WEATHER_MAIN, [], {
+      REDIS_URL: '',
+      REDIS_CLUSTER_NODES: '',
+      HTTP_ADAPTER: adapter,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    });
     const server = new SpawnedWeatherServer(child, port);
     await child.waitForStderr(/MCP endpoint on/, 20_000);
+    // The startup line names the adapter: a dist/ built before HTTP_ADAPTER existed would test express silently.
+    if (!child.stderr.includes(`/mcp (${adapter})`)) {
+      child.signal('SIGKILL');
+      throw new Error(`the built weather server did not start on ${adapter} (npm run build):\n${child.stderr}`);
+    }
     return server;
   }
 

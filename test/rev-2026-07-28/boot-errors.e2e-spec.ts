@@ -1,21 +1,16 @@
 import 'reflect-metadata';
 import { Injectable, Module, type Type } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { McpConfigurationError, McpModule, McpTaskSupport, McpTool, type McpModuleOptions } from '@nest-mcp/core';
+import { initApp } from '../kit/apps.js';
 
 /** Boots a module with one provider; resolves with the error `init()` failed with, if any. */
 async function bootError(provider: Type<unknown>, options: Partial<McpModuleOptions> = {}): Promise<unknown> {
   @Module({ imports: [McpModule.forRoot({ name: 'boot', version: '1.0.0', ...options })], providers: [provider] })
   class BootModule {}
-  try {
-    const moduleRef = await Test.createTestingModule({ imports: [BootModule] }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
-    await app.init();
-    await app.close();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
+  return initApp([BootModule]).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 }
 
 @Injectable()

@@ -1,24 +1,16 @@
-import { Test } from '@nestjs/testing';
 import { McpConfigurationError, type McpModuleOptions } from '@nest-mcp/core';
 import { AppModule } from '../../apps/weather-server/src/app.module.js';
 import { SecFixtureModule } from './fixtures/sec-app.js';
 import { HS_SECRET, keyPair } from './fixtures/tokens.js';
+import { initApp } from '../kit/apps.js';
 
 /**
  * Unsafe or contradictory auth options never boot (so a half-configured server never starts open): the boot
  * rejects with McpConfigurationError naming the option.
  */
 
-/** compile → createNestApplication → init; always closes what it opened. */
-async function boot(imports: unknown[]): Promise<void> {
-  const moduleRef = await Test.createTestingModule({ imports: imports as never[] }).compile();
-  const app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
-  try {
-    await app.init();
-  } finally {
-    await app.close().catch(() => undefined);
-  }
-}
+/** compile → create the app on the run's adapter → init; always closes what it opened. */
+const boot = (imports: unknown[]): Promise<void> => initApp(imports as never[]);
 
 const bootWith = (options: Partial<McpModuleOptions>) => boot([SecFixtureModule.with(options)]);
 

@@ -1,6 +1,7 @@
 /**
  * The one boot helper of the library's specs (not built, not exported): `McpModule.forRoot()` plus the spec's
  * providers in a Nest app that is initialised but listens on nothing; requests go to the dispatcher directly.
+ * The app is built on the run's HTTP adapter (./http-adapter.ts), so its routes register as they would on it.
  */
 import 'reflect-metadata';
 import type { DynamicModule, INestApplication, Provider, Type } from '@nestjs/common';
@@ -9,6 +10,7 @@ import { McpModule, type McpModuleOptions } from '../index.js';
 import { McpDispatcher } from '../core/mcp.dispatcher.js';
 import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
 import type { JsonRpcResponse } from '../core/json-rpc/json-rpc.types.js';
+import { createTestApp } from './http-adapter.js';
 
 /** The request context of a plain HTTP call of the latest session-based revision. */
 export const HTTP_CONTEXT: McpRequestContext = { transport: 'http', protocolVersion: '2025-11-25' };
@@ -30,7 +32,7 @@ export async function bootMcp(providers: Provider[] = [], boot: BootMcpOptions =
     imports: [boot.mcp ?? McpModule.forRoot({ name: 'test', version: '1.0.0', ...boot.options }), ...(boot.imports ?? [])],
     providers,
   }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
+  const app = createTestApp(moduleRef, { logger: false });
   booted.push(app);
   await app.init();
   return app;
