@@ -53,6 +53,31 @@ function describeAlertStore(name: string, open: () => Promise<{ store: AlertStor
       expect(await store.list('nobody', { after: 0, limit: 2 })).toEqual({ alerts: [] });
     });
 
+    it('deleteAll removes every alert of the tenant only, says how many, and old cursors still page', async () => {
+      for (let index = 0; index < 3; index++) await store.create(tenant, NEW_ALERT);
+      const other = (await store.create(`${tenant}:other`, NEW_ALERT))!;
+      const first = await store.list(tenant, { after: 0, limit: 2 });
+      expect(await store.deleteAll(tenant)).toBe(3);
+      expect(await store.deleteAll(tenant)).toBe(0);
+      expect(await store.list(tenant, { after: 0, limit: 100 })).toEqual({ alerts: [] });
+      expect(await store.find(`${tenant}:other`, other.alert_id)).toEqual(other);
+      const fresh = (await store.create(tenant, NEW_ALERT))!;
+      expect((await store.list(tenant, { after: first.next!, limit: 2 })).alerts).toEqual([fresh]);
+      expect(await store.deleteAll('nobody')).toBe(0);
+    });
+
+    it('creates one alert per request key, however often the create is repeated (a retry after a crash), and only per tenant', async () => {
+      const first = (await store.create(tenant, NEW_ALERT, 'request-key-0001'))!;
+      const retries = await Promise.all(Array.from({ length: 5 }, () => store.create(tenant, NEW_ALERT, 'request-key-0001')));
+      expect(retries).toEqual(Array.from({ length: 5 }, () => first));
+      const other = (await store.create(tenant, NEW_ALERT, 'request-key-0002'))!;
+      expect(other.alert_id).not.toBe(first.alert_id);
+      expect((await store.list(tenant, { after: 0, limit: 100 })).alerts).toEqual([first, other]);
+      // Another tenant's same key is its own alert.
+      expect(await store.create(`${tenant}:other`, NEW_ALERT, 'request-key-0001')).toBeDefined();
+      expect((await store.list(tenant, { after: 0, limit: 100 })).alerts).toHaveLength(2);
+    });
+
     it('finds only the tenant’s own alerts', async () => {
       const alert = (await store.create(tenant, NEW_ALERT))!;
       expect(await store.find(tenant, alert.alert_id)).toEqual(alert);

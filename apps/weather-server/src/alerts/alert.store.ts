@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { AlertPriority } from './dto/create-weather-alert.dto.js';
 
 /** Alerts one tenant may keep: creating one more is refused until some are deleted. */
@@ -32,16 +32,33 @@ export interface AlertPage {
  * instance, `RedisAlertStore` (when `REDIS_URL` is set) all of them.
  */
 export abstract class AlertStore {
-  /** Stores the alert; undefined when the tenant already has as many alerts as it may keep. */
-  abstract create(tenant: string, alert: NewWeatherAlert): Promise<WeatherAlert | undefined>;
+  /**
+   * Stores the alert; undefined when the tenant already has as many alerts as it may keep. With `requestKey` (the
+   * call's idempotency key) the alert's id comes from the key and a create whose id exists returns the stored alert,
+   * in the same atomic step: a retry creates nothing even when the first call's instance died after storing the
+   * alert and before the key's answer was recorded (the one window the library's idempotency record cannot close).
+   */
+  abstract create(tenant: string, alert: NewWeatherAlert, requestKey?: string): Promise<WeatherAlert | undefined>;
   /** Up to `limit` of the tenant's alerts whose position comes after `after` (0 for the first page). */
   abstract list(tenant: string, page: { after: number; limit: number }): Promise<AlertPage>;
   abstract find(tenant: string, alertId: string): Promise<WeatherAlert | undefined>;
   /** Removes one of the tenant's alerts; false when the tenant has no alert with that id. */
   abstract delete(tenant: string, alertId: string): Promise<boolean>;
+  /** Removes every alert of the tenant and says how many there were; positions keep growing, so old cursors stay valid. */
+  abstract deleteAll(tenant: string): Promise<number>;
 }
 
-/** The stored form of a new alert: an unguessable id and the creation time. */
-export function stampAlert(alert: NewWeatherAlert): WeatherAlert {
-  return { alert_id: `alr_${randomUUID()}`, ...alert, created_at: new Date().toISOString() };
+/** The stored form of a new alert: an unguessable id (derived from `requestKey` when there is one) and the creation time. */
+export function stampAlert(alert: NewWeatherAlert, requestKey?: string): WeatherAlert {
+  return {
+    alert_id: `alr_${requestKey === undefined ? randomUUID() : idFromKey(requestKey)}`,
+    ...alert,
+    created_at: new Date().toISOString(),
+  };
+}
+
+/** A UUID-shaped digest of the request key: the same key, the same id; the key cannot be read back from it. */
+function idFromKey(requestKey: string): string {
+  const hex = createHash('sha256').update(`weather-alert:${requestKey}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

@@ -29,12 +29,12 @@ export class AlertTools {
   async createWeatherAlert(@McpArgs() args: CreateWeatherAlertDto, @McpTenant() tenant: string): Promise<WeatherAlert> {
     const city = findCity(args.city);
     if (!city) throw new McpToolError('CITY_NOT_FOUND', `Unknown city "${args.city}"`, { retryable: false, fields: ['city'] });
-    const created = await this.alerts.create(tenant, {
-      city_id: city.id,
-      city: city.name,
-      threshold_celsius: args.threshold_celsius,
-      priority: args.priority,
-    });
+    // The key goes to the store too: the alert and its key are written in one atomic step (see AlertStore#create).
+    const created = await this.alerts.create(
+      tenant,
+      { city_id: city.id, city: city.name, threshold_celsius: args.threshold_celsius, priority: args.priority },
+      args.idempotency_key,
+    );
     if (!created) {
       // Retryable: room comes back once alerts are deleted (and an idempotency key is not kept for it).
       throw new McpToolError(

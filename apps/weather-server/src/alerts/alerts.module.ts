@@ -17,5 +17,7 @@ import { RedisAlertStore } from './redis-alert.store.js';
     },
     AlertTools,
   ],
+  // The admin server's purge_alerts (AdminModule) works on the same alerts.
+  exports: [AlertStore],
 })
 export class AlertsModule {}

@@ -14,10 +14,12 @@ export class MemoryAlertStore extends AlertStore {
     super();
   }
 
-  async create(tenant: string, alert: NewWeatherAlert): Promise<WeatherAlert | undefined> {
+  async create(tenant: string, alert: NewWeatherAlert, requestKey?: string): Promise<WeatherAlert | undefined> {
     const alerts = this.byTenant.get(tenant) ?? { lastPosition: 0, entries: [] };
+    const stored = stampAlert(alert, requestKey);
+    const existing = requestKey === undefined ? undefined : alerts.entries.find((entry) => entry.alert.alert_id === stored.alert_id);
+    if (existing) return { ...existing.alert };
     if (alerts.entries.length >= this.maxPerTenant) return undefined;
-    const stored = stampAlert(alert);
     alerts.lastPosition += 1;
     alerts.entries.push({ position: alerts.lastPosition, alert: stored });
     this.byTenant.set(tenant, alerts);
@@ -43,6 +45,10 @@ export class MemoryAlertStore extends AlertStore {
     if (index < 0) return false;
     entries.splice(index, 1);
     return true;
+  }
+
+  async deleteAll(tenant: string): Promise<number> {
+    return this.byTenant.get(tenant)?.entries.splice(0).length ?? 0;
   }
 }
 

@@ -19,8 +19,11 @@ const CONNECTION_OPTIONS: RedisOptions = {
 };
 
 // KEYS: alerts hash (id → JSON), positions sorted set (id by position), last position counter.
-// ARGV: 1 = most alerts per tenant, 2 = id, 3 = JSON, 4 = ttl in ms. Returns the new position, or 0 when full.
+// ARGV: 1 = most alerts per tenant, 2 = id, 3 = JSON, 4 = ttl in ms. Returns the new position, 0 when full, or
+// the stored JSON when an alert with that id exists (an id derived from a request key: a retry).
 const CREATE = `
+local existing = redis.call('HGET', KEYS[1], ARGV[2])
+if existing then return existing end
 if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
 local position = redis.call('INCR', KEYS[3])
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
@@ -51,6 +54,12 @@ if removed == 1 then
 end
 return removed`;
 
+// KEYS: alerts hash, positions sorted set (the last position stays: positions only grow). Returns how many were removed.
+const DELETE_ALL = `
+local count = redis.call('HLEN', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2])
+return count`;
+
 /**
  * Alerts in Redis (with `REDIS_URL`), so every instance sees the same alerts. Per tenant a hash of its alerts
  * and a sorted set of their positions; each change is one Lua script, atomic in Redis, so any number of
@@ -74,10 +83,10 @@ export class RedisAlertStore extends AlertStore implements OnApplicationShutdown
     return new RedisAlertStore(client, maxPerTenant);
   }
 
-  async create(tenant: string, alert: NewWeatherAlert): Promise<WeatherAlert | undefined> {
-    const stored = stampAlert(alert);
+  async create(tenant: string, alert: NewWeatherAlert, requestKey?: string): Promise<WeatherAlert | undefined> {
+    const stored = stampAlert(alert, requestKey);
     const keys = keysOf(tenant);
-    const position = await this.run(() =>
+    const outcome = await this.run(() =>
       this.client.eval(
         CREATE,
         3,
@@ -90,7 +99,8 @@ export class RedisAlertStore extends AlertStore implements OnApplicationShutdown
         ALERTS_TTL_MS,
       ),
     );
-    return Number(position) > 0 ? stored : undefined;
+    if (typeof outcome === 'string') return JSON.parse(outcome) as WeatherAlert;
+    return Number(outcome) > 0 ? stored : undefined;
   }
 
   async list(tenant: string, page: { after: number; limit: number }): Promise<AlertPage> {
@@ -115,6 +125,11 @@ export class RedisAlertStore extends AlertStore implements OnApplicationShutdown
       Number(await this.run(() => this.client.eval(DELETE, 3, keys.alerts, keys.positions, keys.lastPosition, alertId, ALERTS_TTL_MS))) ===
       1
     );
+  }
+
+  async deleteAll(tenant: string): Promise<number> {
+    const keys = keysOf(tenant);
+    return Number(await this.run(() => this.client.eval(DELETE_ALL, 2, keys.alerts, keys.positions)));
   }
 
   async onApplicationShutdown(): Promise<void> {

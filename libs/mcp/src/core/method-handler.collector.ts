@@ -13,12 +13,16 @@ export interface McpContributedHandler {
 
 /**
  * Every provider marked `@McpMethodHandlerProvider()` (collect step, at `onModuleInit`). A request-scoped one is
- * refused: the dispatcher holds handlers for the application's lifetime.
+ * refused: the dispatcher holds handlers for the application's lifetime. With `owner` (the dispatcher), the handlers
+ * of the other instances of its module are left out: each MCP server of an app (an `McpModule` import) has its own.
  */
-export function collectMethodHandlers(discovery: DiscoveryService): McpContributedHandler[] {
+export function collectMethodHandlers(discovery: DiscoveryService, owner?: object): McpContributedHandler[] {
   const found: McpContributedHandler[] = [];
-  for (const wrapper of discovery.getProviders()) {
+  const providers = discovery.getProviders();
+  const host = owner === undefined ? undefined : providers.find((wrapper) => wrapper.instance === owner)?.host;
+  for (const wrapper of providers) {
     if (wrapper.isAlias) continue; // useExisting: the same instance listed twice
+    if (host !== undefined && wrapper.host !== host && wrapper.host?.metatype === host.metatype) continue;
     const type = typeOf(wrapper.instance) ?? wrapper.metatype;
     if (typeof type !== 'function' || !Reflect.getMetadata(MCP_METHOD_HANDLER_METADATA, type)) continue;
     const site = type.name || String(wrapper.name);

@@ -1,8 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { McpArgs } from './tools/mcp-param.decorators.js';
 import { MCP_PARAMS_METADATA } from '../mcp.constants.js';
+import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
+import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
+import { McpServersMessages } from '../options/mcp-servers.messages.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 
 /** One method of one provider, as the feature explorers scan them. */
 export interface ProviderMethod {
@@ -16,8 +20,9 @@ export interface ProviderMethod {
 }
 
 /**
- * Every method of every provider, walked once at boot and shared by all the explorers (tools, resources, prompts,
- * completions, task support): aliases skipped (the same instance listed twice), static providers through their
+ * Every method of every provider this server serves (all of the app's, or those declared in the `include`d
+ * modules), walked once at boot and shared by all the explorers (tools, resources, prompts, completions, UI
+ * resources, task support): aliases skipped (the same instance listed twice), static providers through their
  * instance, request-scoped and transient ones through their class, and values without a prototype ignored.
  */
 @Injectable()
@@ -27,6 +32,7 @@ export class McpProviderMethods {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'name' | 'path' | 'include'>,
   ) {}
 
   /** The list, built on first use (explorers run in onModuleInit, when every provider exists). */
@@ -37,7 +43,7 @@ export class McpProviderMethods {
 
   private scan(): ProviderMethod[] {
     const methods: ProviderMethod[] = [];
-    for (const wrapper of this.discovery.getProviders()) {
+    for (const wrapper of this.providers()) {
       if (wrapper.isAlias) continue;
       const prototype = prototypeOf(wrapper);
       if (!prototype) continue;
@@ -47,6 +53,19 @@ export class McpProviderMethods {
       }
     }
     return methods;
+  }
+
+  /** Nest's `include` semantics: providers declared in the listed modules, each of which must be in the app. */
+  private providers(): InstanceWrapper[] {
+    const include = this.options.include;
+    if (include === undefined) return this.discovery.getProviders();
+    const providers = this.discovery.getProviders({ include: [...include] });
+    // Every module of the app provides at least itself and its ModuleRef: a module without providers is not in it.
+    const present = new Set(providers.map((wrapper) => wrapper.host?.metatype));
+    const missing = include.find((module) => !present.has(module as never));
+    if (missing !== undefined)
+      throw new McpConfigurationError(McpServersMessages.includedModuleMissing(this.options, missing.name || String(missing)));
+    return providers;
   }
 }
 

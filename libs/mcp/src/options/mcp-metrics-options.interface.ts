@@ -28,7 +28,11 @@ export interface McpMetricsOptions {
    * yourself). Must not collide with the MCP paths.
    */
   path?: string;
-  /** The registry the metrics are registered in (prom-client's global `register`); one per app in one process. */
+  /**
+   * The registry the metrics are registered in (prom-client's global `register`); one per app in one process. The
+   * servers of one app may share one: each writes its series under its own `server` label (their names must differ,
+   * and so must only one of them serve `path`).
+   */
   registry?: McpMetricsRegistry;
   /** Add a `tenant` label to the request and tool metrics (false: a series per tenant can be very many). */
   tenantLabel?: boolean;

@@ -16,6 +16,10 @@ export const McpMessages = {
   invalidScopes: (site: string) => `${site}: scopes must be an array of scope tokens (no spaces or quotes), e.g. ['weather:read'].`,
   invalidTimeout: (site: string, value: unknown) => `${site}: timeoutMs must be a positive integer, got ${String(value)}.`,
   invalidOption: (option: string, problem: string) => `McpModule option "${option}" ${problem}.`,
+  stdioServerUnknown: (name: string | undefined, names: readonly string[]) =>
+    name === undefined
+      ? `serveMcpOverStdio: this app has ${names.length} MCP servers (${names.join(', ')}); name the one to serve: serveMcpOverStdio(app, { server: "${names[0]}" }).`
+      : `serveMcpOverStdio: no MCP server named "${clientText(name, 64)}" in this app; its servers are ${names.join(', ')}.`,
   unknownOption: (option: string, closest: string | undefined, known: readonly string[]) =>
     `McpModule option ${JSON.stringify(option.slice(0, 100))} is unknown; ${closest === undefined ? `the options at this level are ${known.join(', ')}.` : `did you mean "${closest}"?`}`,
   removedOption: (option: string, replacement: string) => `McpModule option "${option}" is no longer accepted: it ${replacement}.`,

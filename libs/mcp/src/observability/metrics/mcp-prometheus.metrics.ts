@@ -1,12 +1,11 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { MCP_ERROR_CODES } from '../../core/errors/error-codes.js';
 import type { McpMeteredToolCall, McpMetrics, McpRequestOutcome } from '../../core/mcp-metrics.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { McpJobQueue } from '../../jobs/job-queue.interface.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import { McpMetricsMessages } from './metrics.messages.js';
+import type { McpMetricFamilies } from './metric-families.js';
 import type { McpPromClientModule } from './prom-client.loader.js';
 
 /** Seconds; from a cache hit to a slow upstream API, and the default 30 s tool timeout. */
@@ -25,6 +24,8 @@ export interface McpPrometheusMetricsDeps {
   options: McpResolvedOptions;
   promClient: McpPromClientModule;
   jobQueue: () => McpJobQueue | undefined;
+  /** The app's metrics, shared by its servers. */
+  families: McpMetricFamilies;
 }
 
 /**
@@ -43,7 +44,8 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
   private readonly toolErrors: Counter<string>;
   private readonly toolDuration: Histogram<string>;
   private readonly streams: Gauge<string>;
-  private readonly owned: Array<{ name: string; metric: unknown }> = [];
+  /** The metrics this server claimed, released at shutdown. */
+  private readonly owned: string[] = [];
   /** Session id → when it expires unless used again (ms). */
   private readonly sessions = new Map<string, number>();
   private readonly domainCodes = new Set<string>();
@@ -56,76 +58,83 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
     this.server = options.name;
     this.tenantLabel = options.metrics.tenantLabel;
     const tenant = this.tenantLabel ? ['tenant'] : [];
-    const registers = [this.registry];
     this.requests = this.own(
-      new Counter({
-        name: 'mcp_requests_total',
-        help: 'JSON-RPC requests by method (other: a method no handler serves) and outcome (success, error, cancelled).',
-        labelNames: ['server', 'method', 'outcome', ...tenant],
-        registers: [],
-      }),
-      registers,
+      'mcp_requests_total',
+      () =>
+        new Counter({
+          name: 'mcp_requests_total',
+          help: 'JSON-RPC requests by method (other: a method no handler serves) and outcome (success, error, cancelled).',
+          labelNames: ['server', 'method', 'outcome', ...tenant],
+          registers: [],
+        }),
     );
     this.toolCalls = this.own(
-      new Counter({
-        name: 'mcp_tool_calls_total',
-        help: 'Tool calls by tool and envelope status (success, error, pending: a job was accepted).',
-        labelNames: ['server', 'tool', 'status', ...tenant],
-        registers: [],
-      }),
-      registers,
+      'mcp_tool_calls_total',
+      () =>
+        new Counter({
+          name: 'mcp_tool_calls_total',
+          help: 'Tool calls by tool and envelope status (success, error, pending: a job was accepted).',
+          labelNames: ['server', 'tool', 'status', ...tenant],
+          registers: [],
+        }),
     );
     this.toolErrors = this.own(
-      new Counter({
-        name: 'mcp_tool_errors_total',
-        help: 'Tool calls that answered an error envelope, by error code (OTHER beyond the bounded set).',
-        labelNames: ['server', 'tool', 'code', ...tenant],
-        registers: [],
-      }),
-      registers,
+      'mcp_tool_errors_total',
+      () =>
+        new Counter({
+          name: 'mcp_tool_errors_total',
+          help: 'Tool calls that answered an error envelope, by error code (OTHER beyond the bounded set).',
+          labelNames: ['server', 'tool', 'code', ...tenant],
+          registers: [],
+        }),
     );
     this.toolDuration = this.own(
-      new Histogram({
-        name: 'mcp_tool_duration_seconds',
-        help: 'Time from the call entering the pipeline to its result (for a job: until it was accepted).',
-        labelNames: ['server', 'tool', ...tenant],
-        buckets: DURATION_BUCKETS,
-        registers: [],
-      }),
-      registers,
+      'mcp_tool_duration_seconds',
+      () =>
+        new Histogram({
+          name: 'mcp_tool_duration_seconds',
+          help: 'Time from the call entering the pipeline to its result (for a job: until it was accepted).',
+          labelNames: ['server', 'tool', ...tenant],
+          buckets: DURATION_BUCKETS,
+          registers: [],
+        }),
     );
     const sessions: Gauge<string> = this.own(
-      new Gauge({
-        name: 'mcp_sessions_active',
-        help: 'Sessions opened on this instance and not ended or idle past sessions.idleTtlMs.',
-        labelNames: ['server'],
-        registers: [],
-        collect: (): void => sessions.set({ server: this.server }, this.activeSessions()),
-      }),
-      registers,
+      'mcp_sessions_active',
+      (collect) =>
+        new Gauge({
+          name: 'mcp_sessions_active',
+          help: 'Sessions opened on this instance and not ended or idle past sessions.idleTtlMs.',
+          labelNames: ['server'],
+          registers: [],
+          collect,
+        }),
+      (): void => sessions.set({ server: this.server }, this.activeSessions()),
     );
     this.streams = this.own(
-      new Gauge({ name: 'mcp_streams_active', help: 'SSE streams open on this instance.', labelNames: ['server'], registers: [] }),
-      registers,
+      'mcp_streams_active',
+      () => new Gauge({ name: 'mcp_streams_active', help: 'SSE streams open on this instance.', labelNames: ['server'], registers: [] }),
     );
     this.streams.set({ server: this.server }, 0);
     const jobs: Gauge<string> = this.own(
-      new Gauge({
-        name: 'mcp_jobs',
-        help: 'Jobs by state: waiting for a worker or running (with redis: the whole queue, else this instance).',
-        labelNames: ['server', 'state'],
-        registers: [],
-        collect: async (): Promise<void> => {
-          const counts = await this.deps
-            .jobQueue()
-            ?.counts?.()
-            .catch(() => undefined);
-          if (!counts) return; // queue unreachable: the last values stay (the health check reports the outage)
-          jobs.set({ server: this.server, state: 'waiting' }, counts.waiting);
-          jobs.set({ server: this.server, state: 'running' }, counts.running);
-        },
-      }),
-      registers,
+      'mcp_jobs',
+      (collect) =>
+        new Gauge({
+          name: 'mcp_jobs',
+          help: 'Jobs by state: waiting for a worker or running (with redis: the whole queue, else this instance).',
+          labelNames: ['server', 'state'],
+          registers: [],
+          collect,
+        }),
+      async (): Promise<void> => {
+        const counts = await this.deps
+          .jobQueue()
+          ?.counts?.()
+          .catch(() => undefined);
+        if (!counts) return; // queue unreachable: the last values stay (the health check reports the outage)
+        jobs.set({ server: this.server, state: 'waiting' }, counts.waiting);
+        jobs.set({ server: this.server, state: 'running' }, counts.running);
+      },
     );
   }
 
@@ -166,24 +175,25 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 
-  /** Takes this app's metrics out of the registry, so another app in this process can register its own. */
+  /** Takes this server off its metrics (the last server of the app takes them out), so another app can register its own. */
   onModuleDestroy(): void {
-    for (const { name, metric } of this.owned.splice(0)) {
-      if (this.registry.getSingleMetric(name) === metric) this.registry.removeSingleMetric(name);
-    }
+    for (const name of this.owned.splice(0)) this.deps.families.release(this.registry, name, this.server);
   }
 
-  private own<T extends Counter<string> | Gauge<string> | Histogram<string>>(metric: T, registers: Registry[]): T {
-    const name = (metric as unknown as { name: string }).name;
-    for (const registry of registers) {
-      if (registry.getSingleMetric(name) !== undefined) {
-        this.onModuleDestroy();
-        throw new McpConfigurationError(McpMetricsMessages.alreadyRegistered(name));
-      }
-      registry.registerMetric(metric);
+  /** The metric `name` this server writes to, shared with the app's other servers in the same registry. */
+  private own<T extends Counter<string> | Gauge<string> | Histogram<string>>(
+    name: string,
+    create: (collect: () => Promise<void>) => T,
+    refresh?: () => void | Promise<void>,
+  ): T {
+    try {
+      const metric = this.deps.families.claim(this.registry, name, this.server, create, refresh);
+      this.owned.push(name);
+      return metric;
+    } catch (error) {
+      this.onModuleDestroy();
+      throw error;
     }
-    this.owned.push({ name, metric });
-    return metric;
   }
 
   private labels(values: Record<string, string>, tenant: string): Record<string, string> {

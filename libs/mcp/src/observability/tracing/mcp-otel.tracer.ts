@@ -51,7 +51,8 @@ export class McpOtelTracer implements McpTracer, OnModuleInit {
     return provider.getDelegate?.() !== this.noopDelegate;
   }
 
-  async request(
+  // Not `async` itself: untraced, the answer's own promise is returned as it is (no extra promise and tick per call).
+  request(
     request: JsonRpcRequest,
     context: McpRequestContext,
     served: boolean,
@@ -59,6 +60,17 @@ export class McpOtelTracer implements McpTracer, OnModuleInit {
   ): Promise<JsonRpcResponse | undefined> {
     const { api, tracer } = this;
     if (!api || !tracer || !this.recording(api)) return answer();
+    return this.tracedRequest(api, tracer, request, context, served, answer);
+  }
+
+  private async tracedRequest(
+    api: McpOtelApi,
+    tracer: Tracer,
+    request: JsonRpcRequest,
+    context: McpRequestContext,
+    served: boolean,
+    answer: () => Promise<JsonRpcResponse | undefined>,
+  ): Promise<JsonRpcResponse | undefined> {
     const { parent, links } = this.parentOf(api, request, context);
     const attributes = requestAttributes(request, context);
     const target = TARGET_ATTRIBUTE[request.method] && attributes[TARGET_ATTRIBUTE[request.method]];
@@ -84,9 +96,18 @@ export class McpOtelTracer implements McpTracer, OnModuleInit {
     }
   }
 
-  async tool(call: McpTracedToolCall, run: () => Promise<McpCallToolResult>): Promise<McpCallToolResult> {
+  tool(call: McpTracedToolCall, run: () => Promise<McpCallToolResult>): Promise<McpCallToolResult> {
     const { api, tracer } = this;
     if (!api || !tracer || !this.recording(api)) return run();
+    return this.tracedTool(api, tracer, call, run);
+  }
+
+  private async tracedTool(
+    api: McpOtelApi,
+    tracer: Tracer,
+    call: McpTracedToolCall,
+    run: () => Promise<McpCallToolResult>,
+  ): Promise<McpCallToolResult> {
     const active = api.context.active();
     const attributes: Attributes = { [A.OPERATION_NAME]: EXECUTE_TOOL, [A.TOOL_NAME]: call.toolName };
     if (call.sessionId !== undefined) attributes[A.SESSION_ID] = call.sessionId;

@@ -5,6 +5,9 @@ import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { clientText } from '../../core/client-text.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpStdioTransport, type McpStdioOptions } from './stdio.transport.js';
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 
 /**
  * Serves the application's MCP server over stdio until stdin ends or SIGTERM/SIGINT arrives, then lets
@@ -20,7 +23,8 @@ import { McpStdioTransport, type McpStdioOptions } from './stdio.transport.js';
  * await serveMcpOverStdio(app, { credentials: process.env.MCP_TOKEN, credentialsName: 'MCP_TOKEN' });
  */
 export async function serveMcpOverStdio(app: INestApplicationContext, options: McpStdioOptions = {}): Promise<void> {
-  const principal = options.principal ?? (await authenticateLaunch(app, options));
+  const server = await stdioServer(app, options.server);
+  const principal = options.principal ?? (await authenticateLaunch(server.auth, app, options));
   app.flushLogs();
   const stdout = process.stdout;
   const protocolWrite = stdout.write.bind(stdout);
@@ -35,9 +39,7 @@ export async function serveMcpOverStdio(app: INestApplicationContext, options: M
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   try {
-    await app
-      .get(McpStdioTransport, { strict: false })
-      .serve({ ...options, principal, input, write: options.write ?? ((line) => void protocolWrite(line)) });
+    await server.transport.serve({ ...options, principal, input, write: options.write ?? ((line) => void protocolWrite(line)) });
   } finally {
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);
@@ -47,9 +49,13 @@ export async function serveMcpOverStdio(app: INestApplicationContext, options: M
 }
 
 /** The stdio caller, from credentials given at launch; refused ones close the app and name where they were set. */
-async function authenticateLaunch(app: INestApplicationContext, options: McpStdioOptions): Promise<McpPrincipal | undefined> {
+async function authenticateLaunch(
+  auth: McpAuthService,
+  app: INestApplicationContext,
+  options: McpStdioOptions,
+): Promise<McpPrincipal | undefined> {
   try {
-    return await app.get(McpAuthService, { strict: false }).authenticate({ bearer: options.credentials, headers: {} });
+    return await auth.authenticate({ bearer: options.credentials, headers: {} });
   } catch (error) {
     await app.close();
     if (!(error instanceof McpAuthError)) throw error;
@@ -60,4 +66,21 @@ async function authenticateLaunch(app: INestApplicationContext, options: McpStdi
       : McpMessages.stdioCredentialsMissing(name);
     throw new McpAuthError(error.code, message);
   }
+}
+
+/**
+ * The server stdio serves: the app's only one, or the one `name` names. Nest lists a token's instances module by
+ * module in one order, so the i-th transport, auth service and options belong to the same server.
+ */
+async function stdioServer(
+  app: INestApplicationContext,
+  name: string | undefined,
+): Promise<{ transport: McpStdioTransport; auth: McpAuthService }> {
+  const transports = app.get(McpStdioTransport, { strict: false, each: true });
+  const auths = app.get(McpAuthService, { strict: false, each: true });
+  const names = app.get<McpResolvedOptions>(MCP_RESOLVED_OPTIONS, { strict: false, each: true }).map((options) => options.name);
+  const index = name === undefined ? (transports.length === 1 ? 0 : -1) : names.indexOf(name);
+  if (index >= 0) return { transport: transports[index], auth: auths[index] };
+  await app.close();
+  throw new McpConfigurationError(McpMessages.stdioServerUnknown(name, names));
 }

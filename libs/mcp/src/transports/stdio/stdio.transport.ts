@@ -25,6 +25,8 @@ export interface McpStdioOptions {
   credentials?: string;
   /** Where the user sets `credentials` (e.g. the variable `MCP_TOKEN`), named when they are missing or refused. */
   credentialsName?: string;
+  /** With several MCP servers in the app (`McpModule` imported more than once): the `name` of the one to serve. */
+  server?: string;
 }
 
 /** The state of the one client a stdio server has. */

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
+import { McpServerDirectory } from './options/mcp-server.directory.js';
+import { McpMetricFamilies } from './observability/metrics/metric-families.js';
+
+/**
+ * What the MCP servers of one app share: every `McpModule.forRoot` imports this static module, which Nest creates once
+ * per app (so two apps in one process share nothing). The directory refuses servers on each other's routes or Redis
+ * key space; the metric families let them write to one Prometheus registry.
+ */
+@Module({
+  providers: [
+    {
+      provide: McpServerDirectory,
+      useFactory: (modules: ModulesContainer) => new McpServerDirectory(countServers(modules)),
+      inject: [ModulesContainer],
+    },
+    McpMetricFamilies,
+  ],
+  exports: [McpServerDirectory, McpMetricFamilies],
+})
+export class McpServersModule {}
+
+/** The app's servers: its modules importing this one (each `McpModule.forRoot` / `forRootAsync` does, and nothing else). */
+function countServers(modules: ModulesContainer): number {
+  return [...modules.values()].filter((module) => [...module.imports].some((imported) => imported?.metatype === McpServersModule)).length;
+}

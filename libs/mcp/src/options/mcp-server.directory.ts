@@ -1,0 +1,93 @@
+import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
+import type { McpResolvedOptions } from './mcp-module-options.interface.js';
+import { McpServersMessages } from './mcp-servers.messages.js';
+import { routesOverlap, serverRoutes, type McpServerRoute } from './server-routes.js';
+
+/** One server of the app as the directory checks it. */
+interface McpDefinedServer {
+  readonly name: string;
+  readonly path: string;
+  readonly routes: readonly McpServerRoute[];
+  /** `host:port` of each Redis node it connects to, and its key prefix; undefined without `redis`. */
+  readonly keySpace?: { readonly nodes: readonly string[]; readonly keyPrefix: string };
+}
+
+/**
+ * The MCP servers (`McpModule.forRoot` / `forRootAsync` imports) of one app, one instance per app (see
+ * `McpServersModule`). Each server adds itself once its options are resolved, while Nest creates the providers: before
+ * any route is mapped, so a second server on a route of the first fails the boot instead of being shadowed by it
+ * (express) or refused with a bare duplicate-route error (fastify). Servers sharing a Redis key space fail it too.
+ */
+export class McpServerDirectory {
+  private readonly servers: McpDefinedServer[] = [];
+  private readonly complete: Promise<void>;
+  private settle!: (error?: Error) => void;
+
+  /** `expected`: how many servers the app imports, known once Nest has scanned its modules. */
+  constructor(private readonly expected: number) {
+    this.complete = new Promise<void>((resolve, reject) => {
+      this.settle = (error) => (error ? reject(error) : resolve());
+    });
+    // Only connections wait on it: a failed boot must not add an unhandled rejection to its error.
+    this.complete.catch(() => undefined);
+    if (expected <= 0) this.settle();
+  }
+
+  /** Checks `options`' server against those added before it, then adds it. */
+  add(options: McpResolvedOptions): void {
+    const server: McpDefinedServer = {
+      name: options.name,
+      path: options.path,
+      routes: serverRoutes(options),
+      keySpace: keySpaceOf(options),
+    };
+    try {
+      for (const other of this.servers) {
+        assertNoSharedRoute(other, server);
+        assertNoSharedKeySpace(other, server);
+      }
+    } catch (error) {
+      this.settle(error as Error);
+      throw error;
+    }
+    this.servers.push(server);
+    if (this.servers.length >= this.expected) this.settle();
+  }
+
+  /**
+   * Resolves once every server of the app is added and none clashes; rejects with the clash. Redis connections wait
+   * for it, so a boot that fails on a clash has opened none (a half-booted app cannot be closed).
+   */
+  allAdded(): Promise<void> {
+    return this.complete;
+  }
+}
+
+function assertNoSharedRoute(first: McpDefinedServer, second: McpDefinedServer): void {
+  for (const route of second.routes) {
+    const taken = first.routes.find((candidate) => routesOverlap(candidate.route, route.route));
+    if (taken) throw new McpConfigurationError(McpServersMessages.routeCollision(first, taken, second, route));
+  }
+}
+
+function assertNoSharedKeySpace(first: McpDefinedServer, second: McpDefinedServer): void {
+  if (!first.keySpace || !second.keySpace || first.keySpace.keyPrefix !== second.keySpace.keyPrefix) return;
+  // Pub/sub ignores the database number: one node in common is one channel space, whatever the /db of each URL.
+  const shared = second.keySpace.nodes.find((node) => first.keySpace!.nodes.includes(node));
+  if (shared !== undefined)
+    throw new McpConfigurationError(McpServersMessages.sharedKeySpace(first, second, second.keySpace.keyPrefix, shared));
+}
+
+/** The Redis nodes of a server, as `host:port` (never the URL: it may hold a password). */
+function keySpaceOf(options: McpResolvedOptions): McpDefinedServer['keySpace'] {
+  const redis = options.redis;
+  if (!redis) return undefined;
+  const nodes = redis.cluster
+    ? redis.cluster.nodes.map(({ host, port }) => `${host.toLowerCase()}:${port}`)
+    : [hostAndPort(new URL(redis.url))];
+  return { nodes, keyPrefix: redis.keyPrefix };
+}
+
+function hostAndPort(url: URL): string {
+  return `${url.hostname.toLowerCase()}:${url.port || '6379'}`;
+}

@@ -1,0 +1,35 @@
+import type { McpServerRoute } from './server-routes.js';
+
+/** How to move each kind of route out of the other server's way. */
+const ROUTE_FIXES: Readonly<Record<McpServerRoute['option'], string>> = {
+  path: 'give each server its own path',
+  ssePath: 'give one of them other ssePath and messagesPath values, or ssePath: false (no 2024-11-05 HTTP+SSE transport)',
+  messagesPath: 'give one of them other ssePath and messagesPath values, or ssePath: false (no 2024-11-05 HTTP+SSE transport)',
+  'explorer.path': 'give one of them another explorer.path',
+  wellKnownRoot:
+    'set wellKnownRoot: false on every server but one (each still serves /.well-known/oauth-protected-resource<path> and <path>/server-card)',
+  'metrics.path': 'set metrics.path on one server only (a registry shared by the servers holds the series of all of them)',
+};
+
+/** A server as the messages name it: `"weather" at /mcp`. */
+export interface McpServerLabel {
+  readonly name: string;
+  readonly path: string;
+}
+
+const label = (server: McpServerLabel) => `"${server.name}" at ${server.path}`;
+
+/** The texts of the boot errors about several servers in one app. */
+export const McpServersMessages = {
+  routeCollision: (first: McpServerLabel, firstRoute: McpServerRoute, second: McpServerLabel, secondRoute: McpServerRoute) =>
+    `Two McpModule servers map the same route: ${label(first)} maps ${firstRoute.route} (its ${firstRoute.option}) and ` +
+    `${label(second)} maps ${secondRoute.route} (its ${secondRoute.option}). Each route belongs to one server: ` +
+    `${ROUTE_FIXES[secondRoute.option]}.`,
+  sharedKeySpace: (first: McpServerLabel, second: McpServerLabel, keyPrefix: string, redis: string) =>
+    `Two McpModule servers share one Redis key space: ${label(first)} and ${label(second)} both use redis.keyPrefix ` +
+    `"${keyPrefix}" on ${redis}, so a session of one would be accepted by the other. Give each its own redis.keyPrefix ` +
+    '(or leave it unset: the default is per path).',
+  includedModuleMissing: (server: McpServerLabel, module: string) =>
+    `McpModule option "include" of ${label(server)} lists ${module}, which this app does not contain: import it ` +
+    '(in the module that imports McpModule or any other) or remove it from include.',
+} as const;

@@ -1,0 +1,49 @@
+import type { McpResolvedOptions } from './mcp-module-options.interface.js';
+
+/** A route a server maps and the option that puts it there (named in the collision error). */
+export interface McpServerRoute {
+  /** `/sse`, `/mcp/jobs/:jobId`: `:name` segments match any value. */
+  readonly route: string;
+  readonly option: 'path' | 'ssePath' | 'messagesPath' | 'explorer.path' | 'wellKnownRoot' | 'metrics.path';
+}
+
+/** Where the protected-resource metadata of RFC 9728 lives (root, and with the resource's path after it). */
+const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
+const SERVER_CARD_WELL_KNOWN_PATH = '/.well-known/mcp/server-card.json';
+
+/**
+ * Every route one server maps (its controllers, and the metrics endpoint), whatever the HTTP method: two servers in
+ * one app may share none of them. Without the global prefix, which Nest puts before every server's routes alike.
+ */
+export function serverRoutes(options: McpResolvedOptions): McpServerRoute[] {
+  const { path, ssePath, messagesPath, explorerPath } = options;
+  const routes: McpServerRoute[] = [
+    { route: path, option: 'path' },
+    { route: `${path}/jobs/:jobId`, option: 'path' },
+    { route: `${path}/server-card`, option: 'path' },
+    { route: `${PROTECTED_RESOURCE_PATH}${path}`, option: 'path' },
+  ];
+  if (ssePath !== false) routes.push({ route: ssePath, option: 'ssePath' }, { route: messagesPath, option: 'messagesPath' });
+  if (explorerPath !== false)
+    routes.push({ route: explorerPath, option: 'explorer.path' }, { route: `${explorerPath}/app-frame`, option: 'explorer.path' });
+  if (options.wellKnownRoot)
+    routes.push(
+      { route: PROTECTED_RESOURCE_PATH, option: 'wellKnownRoot' },
+      { route: SERVER_CARD_WELL_KNOWN_PATH, option: 'wellKnownRoot' },
+    );
+  if (options.metrics.enabled && options.metrics.path !== undefined) routes.push({ route: options.metrics.path, option: 'metrics.path' });
+  return routes;
+}
+
+/** Whether one request path could match both routes: as many segments, each equal or a `:param` on either side. */
+export function routesOverlap(a: string, b: string): boolean {
+  const left = a.split('/');
+  const right = b.split('/');
+  return (
+    left.length === right.length && left.every((segment, index) => segment === right[index] || isParam(segment) || isParam(right[index]))
+  );
+}
+
+function isParam(segment: string): boolean {
+  return segment.startsWith(':');
+}
