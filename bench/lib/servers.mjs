@@ -49,7 +49,7 @@ export function forkTracked(script, args, options = {}) {
  * ephemeral loopback port, and resolves once it reports ready.
  */
 export async function startServer(stack, { largeLimits = false, execArgv = [] } = {}) {
-  const script = stack === 'rekog' ? path.join(BENCH, 'rekog/dist/server.js') : path.join(BENCH, 'dist/server.js');
+  const script = stack.startsWith('rekog') ? path.join(BENCH, 'rekog/dist/server.js') : path.join(BENCH, 'dist/server.js');
   const args = ['--stack', stack, ...(largeLimits ? ['--large-limits'] : [])];
   const child = forkTracked(script, args, { execArgv: ['--expose-gc', ...execArgv] });
   const port = await new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@ import { HOST, arg, serveRunner } from './ipc.js';
 
 /**
  * One benchmarked server per process: `node --expose-gc dist/server.js --stack NAME [--large-limits]`
- * (`rekog` lives in rekog/, with its own Nest).
+ * (`rekog` and `rekog-fastify` live in rekog/, with their own Nest).
  * Listens on an ephemeral loopback port and tells the runner which one over IPC.
  */
 async function main(): Promise<void> {
@@ -12,15 +12,18 @@ async function main(): Promise<void> {
   switch (stack) {
     case 'ours-stateless':
     case 'ours-session':
-    case 'ours-dto8': {
+    case 'ours-dto8':
+    case 'ours-fastify':
+    case 'ours-dto8-fastify': {
       const { start } = await import('./servers/ours.js');
-      const app = await start(stack === 'ours-dto8' ? 'dto8' : 'echo', largeLimits);
+      const app = await start(stack.startsWith('ours-dto8') ? 'dto8' : 'echo', largeLimits, adapterOf(stack));
       await app.listen(0, HOST);
       return serveRunner(portOf(app.getHttpServer()), app);
     }
-    case 'bare-nest': {
+    case 'bare-nest':
+    case 'bare-nest-fastify': {
       const { start } = await import('./servers/bare-nest.js');
-      const app = await start();
+      const app = await start(adapterOf(stack));
       await app.listen(0, HOST);
       return serveRunner(portOf(app.getHttpServer()), app);
     }
@@ -32,6 +35,11 @@ async function main(): Promise<void> {
     default:
       throw new Error(`unknown stack ${stack}`);
   }
+}
+
+/** Stacks named `…-fastify` run on `@nestjs/platform-fastify`, the others on Nest's default, platform-express. */
+function adapterOf(stack: string): 'express' | 'fastify' {
+  return stack.endsWith('-fastify') ? 'fastify' : 'express';
 }
 
 function portOf(server: { address(): unknown }): number {

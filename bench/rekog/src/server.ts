@@ -19,18 +19,33 @@ class EchoController {
 class AppModule {}
 
 /**
+ * `--stack rekog-fastify` mounts it on @nestjs/platform-fastify, which @rekog/mcp-nest supports (its
+ * FastifyHttpAdapter). There is no copy of platform-fastify in bench/rekog: Node resolves it from the repo root, and
+ * that adapter extends the root's @nestjs/core (same version); Nest only duck-types the adapter it is given.
+ */
+async function createApp(stack: string) {
+  const options = { logger: false, abortOnError: false } as const;
+  if (stack !== 'rekog-fastify') return NestFactory.create(AppModule, options);
+  const { FastifyAdapter } = await import('@nestjs/platform-fastify');
+  // The adapter's types come from the root's @nestjs/core, a different declaration of the same class.
+  return NestFactory.create(AppModule, new FastifyAdapter() as unknown as Parameters<typeof NestFactory.create>[1] & object, options);
+}
+
+/**
  * @rekog/mcp-nest 2.x in its fastest mode: stateless Streamable HTTP (a server per request, its default) with JSON
- * responses, self-mounted on Nest's express adapter (Nest's default body parser), MCP logging off. Same runner
- * protocol as ../src/ipc.ts: `ready` with the port, then `rss`, `cpu` and `exit` requests.
+ * responses, self-mounted on Nest's express adapter (Nest's default body parser) or Fastify's, MCP logging off.
+ * Same runner protocol as ../src/ipc.ts: `ready` with the port, then `rss`, `cpu` and `exit` requests.
  */
 async function main(): Promise<void> {
+  const index = process.argv.indexOf('--stack');
+  const stack = index >= 0 ? (process.argv[index + 1] ?? 'rekog') : 'rekog';
   const mcp = new McpStrategy({
     name: 'bench-rekog',
     version: '1.0.0',
     logging: false,
     transports: [new StreamableHttpTransport({ statefulMode: false, enableJsonResponse: true })],
   });
-  const app = await NestFactory.create(AppModule, { logger: false, abortOnError: false });
+  const app = await createApp(stack);
   mcp.setHttpAdapter(app.getHttpAdapter());
   app.connectMicroservice({ strategy: mcp });
   await app.startAllMicroservices();

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 
 interface ToolsCallBody {
   id?: string | number | null;
   params?: { arguments?: { text?: unknown } };
 }
 
-/** The ceiling on Nest + express: parse the JSON-RPC body (Nest's default parser), answer a hand-built result. */
+/** The ceiling on Nest + express (or Fastify): parse the JSON-RPC body (Nest's default parser), answer a hand-built result. */
 @Controller('mcp')
 class BareController {
   @Post()
@@ -24,6 +25,9 @@ class BareController {
 @Module({ controllers: [BareController] })
 class AppModule {}
 
-export async function start() {
-  return NestFactory.create(AppModule, { logger: false });
+/** On Fastify, Nest's default parser is Fastify's own JSON content-type parser. */
+export async function start(adapter: 'express' | 'fastify') {
+  return adapter === 'fastify'
+    ? NestFactory.create(AppModule, new FastifyAdapter(), { logger: false })
+    : NestFactory.create(AppModule, { logger: false });
 }

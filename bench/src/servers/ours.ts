@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { McpArgs, McpModule, McpTool } from '@nest-mcp/core';
 import { Echo8Dto, EchoDto } from './dtos.js';
 
@@ -23,17 +24,18 @@ class Echo8Tools {
 }
 
 /**
- * Our library as an application would use it (as the weather server does): `bodyParser: false`, default options.
+ * Our library as an application would use it (as the weather server does): `bodyParser: false`, default options,
+ * on platform-express or on platform-fastify.
  * `large-limits` raises the per-tenant caps on sessions and streams (the memory measurements open 1 000 of each,
  * all as the anonymous default tenant).
  */
-export async function start(variant: string, largeLimits: boolean) {
+export async function start(variant: string, largeLimits: boolean, adapter: 'express' | 'fastify' = 'express') {
   const tools = variant === 'dto8' ? Echo8Tools : EchoTools;
   const limits = largeLimits ? { maxSessionsPerTenant: 100_000, maxStreamsPerTenant: 100_000 } : undefined;
 
   @Module({ imports: [McpModule.forRoot({ name: 'bench-ours', version: '1.0.0', ...(limits && { limits }) })], providers: [tools] })
   class AppModule {}
 
-  const app = await NestFactory.create(AppModule, { bodyParser: false, logger: false });
-  return app;
+  const options = { bodyParser: false, logger: false } as const;
+  return adapter === 'fastify' ? NestFactory.create(AppModule, new FastifyAdapter(), options) : NestFactory.create(AppModule, options);
 }

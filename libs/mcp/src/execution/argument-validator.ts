@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, validateSync, type ValidationError } from 'class-validator';
 import type { NullFindings } from '../features/tools/schema/null-check.compiler.js';
+import type { PlanFailure, ValidationPlan } from '../features/tools/schema/validation-plan.compiler.js';
 import type { ArgumentValidationMode } from './validation-mode.js';
 import { clientText, clientTextList } from '../core/client-text.js';
 
@@ -21,21 +22,22 @@ const NO_NULLS: NullFindings = { refused: [], declared: [] };
 
 type DtoClass = new (...args: never[]) => object;
 
-interface Failure {
-  path: string;
-  reasons: string[];
-}
+/** One failed path and its messages (the plan's failures have the same shape). */
+type Failure = PlanFailure;
 
 /**
  * Re-validates arguments on the server: the null check compiled from the advertised schema, then class-transformer
  * builds the DTO (keeping property defaults) and class-validator checks it with whitelist and forbidNonWhitelisted,
- * so unknown properties are errors too.
+ * so unknown properties are errors too. A DTO with a validation plan compiled at boot gets the same answer from the
+ * plan, without either library's per-call work.
  */
 export async function validateArguments(
   type: DtoClass,
   raw: Record<string, unknown>,
   mode: ArgumentValidationMode = DEFAULT_MODE,
 ): Promise<ArgumentValidation> {
+  const planned = mode.plan && validateByPlan(mode.plan, raw, mode);
+  if (planned) return planned;
   // The sync path saves a promise chain per rule; it is chosen at boot only for DTOs without async rules.
   if (mode.sync) return validateArgumentsSync(type, raw, mode);
   const nulls = mode.nulls?.(raw) ?? NO_NULLS;
@@ -56,6 +58,12 @@ export function validateArgumentsSync(
   return verdict(value, validateSync(value, VALIDATOR_OPTIONS), nulls);
 }
 
+/** The plan's answer, or undefined for an input it leaves to class-transformer and class-validator. */
+function validateByPlan(plan: ValidationPlan, raw: Record<string, unknown>, mode: ArgumentValidationMode): ArgumentValidation | undefined {
+  const outcome = plan(raw);
+  return outcome && decide(outcome.value, outcome.failures, mode.nulls?.(raw) ?? NO_NULLS);
+}
+
 function toInstance(type: DtoClass, raw: Record<string, unknown>): Record<string, unknown> {
   const value = plainToInstance(type as new () => object, raw) as Record<string, unknown>;
   // Class fields are own properties (ES2022+ define semantics) even when unset; one the caller did not send and
@@ -69,9 +77,14 @@ function toInstance(type: DtoClass, raw: Record<string, unknown>): Record<string
  * declares (`@McpProperty({ nullable: true })`) is accepted even where a rule such as `@IsString()` rejects it.
  */
 function verdict(value: object, errors: ValidationError[], nulls: NullFindings): ArgumentValidation {
+  return decide(value, flattenErrors(errors), nulls);
+}
+
+function decide(value: object, found: readonly Failure[], nulls: NullFindings): ArgumentValidation {
+  if (found.length === 0 && nulls.refused.length === 0) return { valid: true, value };
   const decided = new Set([...nulls.refused, ...nulls.declared]);
   const failures: Failure[] = nulls.refused.map((path) => ({ path, reasons: [`${path} must not be null`] }));
-  for (const failure of flattenErrors(errors)) if (!decided.has(failure.path)) failures.push(failure);
+  for (const failure of found) if (!decided.has(failure.path)) failures.push(failure);
   if (failures.length === 0) return { valid: true, value };
   // Paths and some reasons ("property <name> should not exist") carry the client's own keys: bounded.
   return {

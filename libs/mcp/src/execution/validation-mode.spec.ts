@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { ConsoleLogger, Logger, type LoggerService } from '@nestjs/common';
 import { validateArguments } from './argument-validator.js';
-import { canValidateSync } from './validation-mode.js';
+import { argumentValidationMode, canValidateSync } from './validation-mode.js';
+import { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
 
 @ValidatorConstraint({ name: 'slowlyKnown', async: true })
 class SlowlyKnown implements ValidatorConstraintInterface {
@@ -52,5 +54,41 @@ describe('canValidateSync', () => {
     ]) {
       expect(await validateArguments(PlainDto, raw, { sync: true })).toEqual(await validateArguments(PlainDto, raw, { sync: false }));
     }
+  });
+});
+
+describe('argumentValidationMode', () => {
+  const debugLines: string[] = [];
+  const capture: LoggerService = {
+    log: () => undefined,
+    error: () => undefined,
+    warn: () => undefined,
+    debug: (message: unknown, context?: unknown) => void debugLines.push(`[${String(context)}] ${String(message)}`),
+  };
+  beforeEach(() => {
+    debugLines.length = 0;
+    Logger.overrideLogger(capture);
+  });
+  afterEach(() => Logger.overrideLogger(new ConsoleLogger()));
+
+  const modeOf = (dto: new () => object, site?: string) => argumentValidationMode(dto, new DtoSchemaFactory().forClass(dto), site);
+
+  it('compiles a plan for a DTO of built-in rules, and says so in one debug line for the tool', () => {
+    expect(modeOf(PlainDto, 'Tools#plain').plan).toEqual(expect.any(Function));
+    expect(debugLines).toEqual(['[McpModule] Tools#plain: arguments validated by the plan compiled from PlainDto']);
+  });
+
+  it('keeps the reference path for a custom validator, and names the reason', async () => {
+    const mode = modeOf(AsyncRuleDto, 'Tools#slow');
+    expect(mode.plan).toBeUndefined();
+    expect(debugLines).toEqual([
+      "[McpModule] Tools#slow: arguments validated by class-transformer + class-validator (AsyncRuleDto.name: custom validator 'SlowlyKnown')",
+    ]);
+    expect(await validateArguments(AsyncRuleDto, { name: 'unknown' }, mode)).toMatchObject({ valid: false, fields: ['name'] });
+  });
+
+  it('logs nothing without a site (prompt arguments)', () => {
+    modeOf(NestedDto);
+    expect(debugLines).toEqual([]);
   });
 });

@@ -26,7 +26,8 @@ function sessionKey(id: string): string {
  * Sessions: cryptographically random ids (visible ASCII), stored with an idle TTL that every use refreshes,
  * and bound to the principal that created them (spec security best practices: a session is never a credential).
  * Each live session holds a place in its tenant's quotas (`limits.maxSessionsPerTenant`, and with job and
- * idempotency records `limits.maxStoredKeysPerTenant`), so refusing one more costs one store call.
+ * idempotency records `limits.maxStoredKeysPerTenant`), so refusing one more costs one store call. A request on a
+ * session costs two: the read, and one `touch` that refreshes the record's idle TTL and its quota places together.
  */
 @Injectable()
 export class McpSessionService {
@@ -58,11 +59,15 @@ export class McpSessionService {
     return record;
   }
 
-  /** The session if it exists and belongs to `principal`; refreshes its idle TTL (and its place in the quotas). */
+  /**
+   * The session if it exists and belongs to `principal`; refreshes its idle TTL and its place in the quotas (one
+   * `touch`: the record is not rewritten). Someone else's session is not refreshed.
+   */
   async find(id: string, principal: McpPrincipal | undefined): Promise<McpSessionRecord | undefined> {
     const record = await this.store.get<McpSessionRecord>(sessionKey(id));
     if (!record || record.owner !== ownerOf(principal)) return undefined;
-    await Promise.all([this.store.set(sessionKey(id), record, this.options.sessions.idleTtlMs), this.keepCounted(record)]);
+    // Expired between the two calls: gone, as if the read had come a moment later.
+    if (!(await this.quotas.touch(record.tenant, 'session', sessionKey(id), this.options.sessions.idleTtlMs))) return undefined;
     this.metrics.sessionSeen(id);
     return record;
   }

@@ -82,7 +82,7 @@ export class McpToolExplorer implements OnModuleInit {
       site,
       descriptor,
       argsType,
-      validation: argsType ? argumentValidationMode(argsType, descriptor.inputSchema) : undefined,
+      validation: argsType ? argumentValidationMode(argsType, descriptor.inputSchema, site) : undefined,
       checkRawArgs: raw?.check,
       timeoutMs,
       job,
