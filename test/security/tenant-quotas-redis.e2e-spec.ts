@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { monitorWhile } from '../../libs/mcp/src/testing-kit/redis-monitor.js';
 import { startSecApp } from './fixtures/sec-app.js';
 import { KEYS, startWeatherWithOptions } from './fixtures/weather-app.js';
 import { type RunningApp } from '../kit/apps.js';
@@ -14,28 +15,6 @@ import { callTool, envelopeOf, initializeRequest, post } from '../kit/http.js';
 const CAP = 250;
 const KEY_A = 'session-cap-redis-tenant-a-00001';
 const KEY_B = 'session-cap-redis-tenant-b-00002';
-
-/** What Redis ran while `run` ran, from MONITOR: each command, and whether a client sent it or a script ran it. */
-async function monitorWhile(redis: Redis, run: () => Promise<void>): Promise<{ fromClients: string[]; inScripts: string[] }> {
-  const monitor = await redis.monitor();
-  const seen = { fromClients: [] as string[], inScripts: [] as string[] };
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    (source === 'lua' ? seen.inScripts : seen.fromClients).push(String(args[0]).toLowerCase());
-  });
-  try {
-    await run();
-    // MONITOR delivers asynchronously: a PING through the monitored server marks the end of what it saw.
-    await redis.ping('monitor-fence');
-    await new Promise<void>((resolve) => {
-      const check = () => (seen.fromClients.includes('ping') ? resolve() : setTimeout(check, 10));
-      check();
-    });
-  } finally {
-    monitor.disconnect();
-  }
-  seen.fromClients.splice(seen.fromClients.lastIndexOf('ping'), 1);
-  return seen;
-}
 
 describe('per-tenant session cap with Redis (limits.maxSessionsPerTenant)', () => {
   let server: RedisServerHandle;
@@ -80,7 +59,7 @@ describe('per-tenant session cap with Redis (limits.maxSessionsPerTenant)', () =
     expect(refused?.status).toBe(429);
     expect(refused?.json).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
     // One script decides (a few commands inside it); no read per live session.
-    expect(ran.fromClients).not.toContain('get');
+    expect(ran.fromClients.map(([name]) => name)).not.toContain('get');
     expect(ran.fromClients.length).toBeLessThanOrEqual(2);
     expect(ran.fromClients.length + ran.inScripts.length).toBeLessThanOrEqual(8);
 

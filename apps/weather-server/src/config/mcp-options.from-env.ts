@@ -1,4 +1,4 @@
-import type { McpApiKey, McpModuleOptions } from '@nest-mcp/core';
+import { McpConfigurationError, type McpApiKey, type McpModuleOptions, type McpRedisOptions } from '@nest-mcp/core';
 import { Registry } from 'prom-client';
 
 /** Scopes a bare API key (no scopes listed) gets in this sample. */
@@ -12,8 +12,11 @@ const DEFAULT_KEY_SCOPES = ['weather:read', 'weather:write'];
  * - `MCP_ALLOWED_ORIGINS`: comma-separated browser origins besides localhost;
  * - `MCP_SERVER_CARD_NAME`: reverse-DNS `name` of the Server Card (`com.example/weather`; default: from the host);
  * - `REDIS_URL`: share sessions, stream events, jobs and idempotency keys with other instances through Redis;
+ * - `REDIS_CLUSTER_NODES`: the same through a Redis Cluster, `host:port,host:port` (some of its masters; the
+ *   others are discovered); mutually exclusive with `REDIS_URL`;
  * - `MCP_JOBS_LOCK_DURATION_MS`, `MCP_JOBS_STALLED_INTERVAL_MS`: how soon another instance takes over the job of
  *   an instance that died (`jobs.lockDurationMs`, `jobs.stalledIntervalMs`; with `REDIS_URL`).
+ * - `MCP_SHUTDOWN_GRACE_MS`: how long SIGTERM lets in-flight calls and jobs finish (`shutdown.graceMs`, 10 000).
  * Prometheus metrics are served at `GET /metrics` (no MCP auth: keep it inside the network), in a registry of this
  * app's own, so several apps in one process (the e2e tests) do not collide.
  * Neither credential variable set: open access as tenant `default` (the library warns on stderr).
@@ -34,17 +37,54 @@ export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
     allowedOrigins: env.MCP_ALLOWED_ORIGINS?.split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
-    ...(env.REDIS_URL && { redis: { url: env.REDIS_URL } }),
+    ...redisFromEnv(env),
     jobs: {
       ...(env.MCP_JOBS_LOCK_DURATION_MS && { lockDurationMs: Number(env.MCP_JOBS_LOCK_DURATION_MS) }),
       ...(env.MCP_JOBS_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(env.MCP_JOBS_STALLED_INTERVAL_MS) }),
     },
+    ...(env.MCP_SHUTDOWN_GRACE_MS && { shutdown: { graceMs: Number(env.MCP_SHUTDOWN_GRACE_MS) } }),
     metrics: { path: '/metrics', registry: new Registry() },
     auth: {
       ...(env.MCP_JWT_SECRET && { jwt: { secret: env.MCP_JWT_SECRET } }),
       ...(apiKeys.length > 0 && { apiKeys }),
     },
   };
+}
+
+/** What is wrong with `REDIS_URL` / `REDIS_CLUSTER_NODES`, as one line for stderr (main.ts exits 1 on it); undefined when nothing. */
+export function redisEnvProblem(env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    redisFromEnv(env);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** `REDIS_URL` or `REDIS_CLUSTER_NODES` (never both: two instances reading different ones would be two servers). */
+function redisFromEnv(env: NodeJS.ProcessEnv): { redis?: McpRedisOptions } {
+  const url = env.REDIS_URL || undefined;
+  const nodes = env.REDIS_CLUSTER_NODES?.trim() || undefined;
+  if (url && nodes)
+    throw new McpConfigurationError(
+      'REDIS_URL and REDIS_CLUSTER_NODES are both set; set only one (REDIS_CLUSTER_NODES for a Redis Cluster).',
+    );
+  if (url) return { redis: { url } };
+  if (!nodes) return {};
+  return { redis: { cluster: { nodes: nodes.split(',').map(parseClusterNode) } } };
+}
+
+/** `host:port` (the port after the last ':', so `[::1]:7000` works); a malformed entry fails the boot naming it. */
+function parseClusterNode(entry: string): { host: string; port: number } {
+  const trimmed = entry.trim();
+  const colon = trimmed.lastIndexOf(':');
+  const host = trimmed.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+  const port = Number(trimmed.slice(colon + 1));
+  if (colon <= 0 || !host || !Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new McpConfigurationError(
+      `REDIS_CLUSTER_NODES: "${trimmed}" is not host:port; expected e.g. REDIS_CLUSTER_NODES=10.0.0.1:6379,10.0.0.2:6379.`,
+    );
+  return { host, port };
 }
 
 function parseApiKeys(value: string | undefined): McpApiKey[] {

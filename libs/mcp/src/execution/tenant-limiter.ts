@@ -1,53 +1,62 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
+import { tenantSlotKey } from '../stores/store-key.js';
 
 /** A granted call slot (release it when the call ends), or a refusal with the time to wait. */
-export type CallPermit = { granted: true; release: () => void } | { granted: false; retryAfterMs: number; reason: string };
+export type CallPermit = { granted: true; release: () => Promise<void> } | { granted: false; retryAfterMs: number; reason: string };
+
+/** How long past its timeout a call keeps its slot: validation and idempotency bookkeeping run outside the timeout. */
+export const CALL_LEASE_GRACE_MS = 5_000;
+/** A refusal by the concurrency cap: the slot is likely to free within a call's duration. */
+const CONCURRENCY_RETRY_AFTER_MS = 100;
 
 /**
- * Per-tenant fairness on this instance: a cap on concurrent tool calls and an optional fixed-window rate
- * limit, so one tenant cannot starve the others.
+ * Per-tenant fairness: a cap on concurrent tool calls (`limits.maxConcurrentCallsPerTenant`) and an optional
+ * fixed-window rate limit (`limits.rateLimit`), so one tenant cannot starve the others. Both are counted in the
+ * store by one atomic call per admission (`admit`): in this process's memory without `redis`, in Redis with it,
+ * so the limits hold for the whole deployment however many instances share it.
+ *
+ * A call's slot is a member of the tenant's slot set that expires after the call's timeout plus a grace
+ * ({@link CALL_LEASE_GRACE_MS}): released when the call ends, it also comes back by itself when the instance
+ * running the call dies. Keys: `calls:{<tenant>}` (the slots) and `rate:{<tenant>}` (the window), one hash tag
+ * per tenant so the script stays on one Redis Cluster slot.
  */
 @Injectable()
 export class McpTenantLimiter {
-  private readonly active = new Map<string, number>();
-  private readonly windows = new Map<string, { startedAt: number; count: number }>();
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
+  ) {}
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions) {}
-
-  acquire(tenant: string, now = Date.now()): CallPermit {
+  /** Takes a call slot for `tenant` for a call that may run `timeoutMs`; rejects only when the store does. */
+  async acquire(tenant: string, timeoutMs = this.options.toolTimeoutMs): Promise<CallPermit> {
     const { maxConcurrentCallsPerTenant, rateLimit } = this.options.limits;
-    if (rateLimit) {
-      let window = this.windows.get(tenant);
-      if (!window || now - window.startedAt >= rateLimit.windowMs) {
-        window = { startedAt: now, count: 0 };
-        this.windows.set(tenant, window);
-      }
-      if (window.count >= rateLimit.limit) {
-        return {
-          granted: false,
-          retryAfterMs: window.startedAt + rateLimit.windowMs - now,
-          reason: `more than ${rateLimit.limit} calls in ${rateLimit.windowMs} ms`,
-        };
-      }
-      window.count += 1;
+    const slots = tenantSlotKey('calls', tenant);
+    const member = randomUUID();
+    const window = rateLimit && { key: tenantSlotKey('rate', tenant), limit: rateLimit.limit, ms: rateLimit.windowMs };
+    const admission = await this.store.admit(
+      member,
+      window,
+      [{ key: slots, limit: maxConcurrentCallsPerTenant }],
+      timeoutMs + CALL_LEASE_GRACE_MS,
+    );
+    if (!admission.admitted) {
+      return admission.fullWindow
+        ? {
+            granted: false,
+            retryAfterMs: admission.retryAfterMs,
+            reason: `more than ${rateLimit!.limit} calls in ${rateLimit!.windowMs} ms`,
+          }
+        : { granted: false, retryAfterMs: CONCURRENCY_RETRY_AFTER_MS, reason: `more than ${maxConcurrentCallsPerTenant} calls at once` };
     }
-    const running = this.active.get(tenant) ?? 0;
-    if (running >= maxConcurrentCallsPerTenant) {
-      return { granted: false, retryAfterMs: 100, reason: `more than ${maxConcurrentCallsPerTenant} calls at once` };
-    }
-    this.active.set(tenant, running + 1);
-    let released = false;
+    let released: Promise<void> | undefined;
     return {
       granted: true,
-      release: () => {
-        if (released) return;
-        released = true;
-        const left = (this.active.get(tenant) ?? 1) - 1;
-        if (left <= 0) this.active.delete(tenant);
-        else this.active.set(tenant, left);
-      },
+      // Once only; a store that cannot be told leaves the slot to its lease.
+      release: () => (released ??= this.store.releaseSlot(member, [slots]).catch(() => undefined)),
     };
   }
 }

@@ -38,18 +38,55 @@ export interface McpKeyValueStore {
    * any scan of the data (the basis of per-tenant quotas). Atomic; one round trip.
    */
   reserveSlot(member: string, sets: readonly McpSlotSet[], ttlMs: number): Promise<number>;
+  /**
+   * {@link reserveSlot} behind a fixed-window counter, all or none, in one atomic call (per-tenant call
+   * admission: a rate limit and a concurrency cap in one round trip). When `window` has already counted
+   * `window.limit` in its current window nothing changes and the answer names the window with the ms until it
+   * ends; else `member` is reserved in `sets` as `reserveSlot` does and, when it was, the window counts one
+   * more (its first count starts the window of `window.ms`).
+   */
+  admit(member: string, window: McpWindowCounter | undefined, sets: readonly McpSlotSet[], ttlMs: number): Promise<McpAdmission>;
   /** Uncounts `member` from each set in `setKeys` (a deleted record frees its place at once). */
   releaseSlot(member: string, setKeys: readonly string[]): Promise<void>;
+  /**
+   * Keeps a record alive: refreshes the TTL of `key` to `ttlMs` (its value untouched) and, in the same atomic call,
+   * the expiry of `slot.member` in each of the slot sets `slot.setKeys` (counted again if it had expired there,
+   * whatever the limit: it was admitted already). False, and nothing refreshed, when `key` is absent or expired.
+   * One round trip, where a read-and-rewrite plus a `reserveSlot` took three (sessions call it on every request).
+   */
+  touch(key: string, ttlMs: number, slot?: { member: string; setKeys: readonly string[] }): Promise<boolean>;
   /** Rejects when the store cannot be reached (health checks); absent for a store in this process. */
   ping?(): Promise<void>;
   close?(): Promise<void>;
 }
 
-/** One bounded set of {@link McpKeyValueStore.reserveSlot}: its key and how many live members it may hold. @publicApi */
+/**
+ * One bounded set of {@link McpKeyValueStore.reserveSlot}: its key and how many live members it may hold. With
+ * Redis Cluster the keys of one call must share a hash slot: give them the same `{tag}` (see `storeKey`'s
+ * `tenantSlotKey`), as every set of the library does with the tenant.
+ * @publicApi
+ */
 export interface McpSlotSet {
   key: string;
   limit: number;
 }
+
+/** The fixed-window counter of {@link McpKeyValueStore.admit}: at most `limit` counts per window of `ms`. @publicApi */
+export interface McpWindowCounter {
+  key: string;
+  limit: number;
+  ms: number;
+}
+
+/**
+ * What {@link McpKeyValueStore.admit} decided: admitted, or refused by the window (with the ms until it ends) or
+ * by the set at `fullSet` (index in `sets`).
+ * @publicApi
+ */
+export type McpAdmission =
+  | { admitted: true }
+  | { admitted: false; fullWindow: true; retryAfterMs: number }
+  | { admitted: false; fullWindow: false; fullSet: number };
 
 /** Injection token of the store. @publicApi */
 export const MCP_STORE = Symbol('MCP_STORE');

@@ -1,4 +1,4 @@
-import type { McpKeyValueStore, McpSlotSet } from './key-value.store.js';
+import type { McpAdmission, McpKeyValueStore, McpSlotSet, McpWindowCounter } from './key-value.store.js';
 import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
 import { McpStoreMessages } from './store.messages.js';
 import { assertMaxLength, assertTtl, decodeValue, encodeValue, NOT_AN_INTEGER, WRONG_TYPE } from './store-values.js';
@@ -102,7 +102,25 @@ export class McpMemoryStore implements McpKeyValueStore {
 
   async reserveSlot(member: string, sets: readonly McpSlotSet[], ttlMs: number): Promise<number> {
     assertTtl(ttlMs);
+    return this.reserveNow(member, sets, ttlMs, this.now());
+  }
+
+  async admit(member: string, window: McpWindowCounter | undefined, sets: readonly McpSlotSet[], ttlMs: number): Promise<McpAdmission> {
+    assertTtl(ttlMs);
+    if (window) assertTtl(window.ms);
     const now = this.now();
+    const counter = window && this.live(window.key);
+    const counted = counter ? decodeValue<unknown>(this.valueOf(counter)) : 0;
+    if (typeof counted !== 'number') throw new Error(NOT_AN_INTEGER);
+    if (window && counter && counted >= window.limit) return { admitted: false, fullWindow: true, retryAfterMs: counter.expiresAt - now };
+    const fullSet = this.reserveNow(member, sets, ttlMs, now);
+    if (fullSet >= 0) return { admitted: false, fullWindow: false, fullSet };
+    if (window) this.write(window.key, { kind: 'value', json: String(counted + 1), expiresAt: counter?.expiresAt ?? now + window.ms });
+    return { admitted: true };
+  }
+
+  /** Both of the above: -1 when `member` was counted in every set, else the index of the first full one. */
+  private reserveNow(member: string, sets: readonly McpSlotSet[], ttlMs: number, now: number): number {
     const full = sets.findIndex(({ key, limit }) => {
       const slots = this.slotSets.get(key);
       if (!slots || slots.has(member)) return false;
@@ -119,6 +137,23 @@ export class McpMemoryStore implements McpKeyValueStore {
       slots.set(member, now + ttlMs);
     }
     return -1;
+  }
+
+  async touch(key: string, ttlMs: number, slot?: { member: string; setKeys: readonly string[] }): Promise<boolean> {
+    assertTtl(ttlMs);
+    const entry = this.live(key);
+    if (!entry) return false;
+    const now = this.now();
+    entry.expiresAt = now + ttlMs;
+    if (!slot) return true;
+    for (const setKey of slot.setKeys) {
+      let slots = this.slotSets.get(setKey);
+      if (!slots) this.slotSets.set(setKey, (slots = new Map()));
+      // Re-inserting keeps the map in last-reserved order, which the head sweep relies on.
+      slots.delete(slot.member);
+      slots.set(slot.member, now + ttlMs);
+    }
+    return true;
   }
 
   async releaseSlot(member: string, setKeys: readonly string[]): Promise<void> {

@@ -1,5 +1,6 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
+import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { McpStoreMessages } from './store.messages.js';
 import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
@@ -7,9 +8,15 @@ import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error
 /** Where outage notices go: a Nest `Logger` unless a test passes its own. */
 export type McpRedisLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
 
-/** One connection of a store or bus, with the URL shown in messages (password masked). */
+/** A client of one server or of a Redis Cluster: the same commands either way. */
+export type RedisClient = Redis | Cluster;
+
+/** Where to connect: the `redis` option without its key prefix (one of the two is set). */
+export type RedisTarget = Pick<McpRedisOptions, 'url' | 'cluster'>;
+
+/** One connection of a store or bus, with the target shown in messages (password masked). */
 export interface RedisConnection {
-  client: Redis;
+  client: RedisClient;
   target: string;
 }
 
@@ -27,6 +34,24 @@ export const FAIL_FAST_CONNECTION_OPTIONS: RedisOptions = {
   disconnectTimeout: 200,
 };
 
+/**
+ * Connection settings (`settings`, the fail-fast ones by default) shaped for a cluster: ioredis takes per-node
+ * settings in `redisOptions` and retries a lost cluster with its own strategy. Ours win over the user's.
+ */
+export function clusterConnectionOptions(
+  user: Record<string, unknown> = {},
+  settings: RedisOptions = FAIL_FAST_CONNECTION_OPTIONS,
+): ClusterOptions {
+  const { lazyConnect, enableOfflineQueue, retryStrategy, ...perNode } = settings;
+  return {
+    ...user,
+    lazyConnect,
+    enableOfflineQueue,
+    clusterRetryStrategy: retryStrategy as ClusterOptions['clusterRetryStrategy'],
+    redisOptions: { ...((user.redisOptions as RedisOptions | undefined) ?? {}), ...perNode },
+  };
+}
+
 /** Redis errors that mean "not now" rather than "wrong command". */
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/;
 
@@ -41,10 +66,20 @@ export function redactRedisUrl(url: string): string {
   }
 }
 
-/** The ioredis client class, imported only when the redis option is used (ioredis is an optional peer). */
-export async function loadIoredis(importer: () => Promise<{ Redis: typeof Redis }> = () => import('ioredis')): Promise<typeof Redis> {
+/** Where a target points, for messages: the URL with any password masked, or the cluster's startup nodes. */
+export function describeRedisTarget(target: RedisTarget): string {
+  return target.cluster
+    ? `redis-cluster://${target.cluster.nodes.map(({ host, port }) => `${host}:${port}`).join(',')}`
+    : redactRedisUrl(target.url ?? '');
+}
+
+/** The ioredis client classes, imported only when the redis option is used (ioredis is an optional peer). */
+export async function loadIoredisModule(
+  importer: () => Promise<{ Redis: typeof Redis; Cluster: typeof Cluster }> = () => import('ioredis'),
+): Promise<{ Redis: typeof Redis; Cluster: typeof Cluster }> {
   try {
-    return (await importer()).Redis;
+    const { Redis, Cluster } = await importer();
+    return { Redis, Cluster };
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw new McpConfigurationError(McpStoreMessages.ioredisMissing());
@@ -52,15 +87,26 @@ export async function loadIoredis(importer: () => Promise<{ Redis: typeof Redis 
   }
 }
 
+/** The ioredis `Redis` class (see {@link loadIoredisModule}). */
+export async function loadIoredis(importer?: () => Promise<{ Redis: typeof Redis; Cluster: typeof Cluster }>): Promise<typeof Redis> {
+  return (await loadIoredisModule(importer)).Redis;
+}
+
+/** A new, not yet connected client for `target` with `settings` (the fail-fast ones unless given). */
+export async function createRedisClient(target: RedisTarget, settings: RedisOptions = FAIL_FAST_CONNECTION_OPTIONS): Promise<RedisClient> {
+  const { Redis: RedisClass, Cluster: ClusterClass } = await loadIoredisModule();
+  if (target.cluster) return new ClusterClass(target.cluster.nodes, clusterConnectionOptions(target.cluster.options, settings));
+  return new RedisClass(target.url ?? '', settings);
+}
+
 /**
  * Opens a connection and waits until it is ready, so a wrong URL fails the boot instead of the first request.
  * Afterwards an outage is logged once (and its end once) while ioredis reconnects in the background; an
  * 'error' listener is always attached, since an unhandled 'error' event would crash the process.
  */
-export async function openRedisConnection(url: string, role: string, logger: McpRedisLogger): Promise<RedisConnection> {
-  const RedisClient = await loadIoredis();
-  const target = redactRedisUrl(url);
-  const client = new RedisClient(url, FAIL_FAST_CONNECTION_OPTIONS);
+export async function openRedisConnection(redis: RedisTarget, role: string, logger: McpRedisLogger): Promise<RedisConnection> {
+  const target = describeRedisTarget(redis);
+  const client = await createRedisClient(redis);
   let lastError: unknown;
   let down = false;
   let booted = false;
@@ -91,7 +137,7 @@ export async function openRedisConnection(url: string, role: string, logger: Mcp
 }
 
 /** Runs one command; a connection-level failure becomes `McpStoreUnavailableError`, a command error stays. */
-export async function runCommand<T>(connection: RedisConnection, command: (client: Redis) => Promise<T>): Promise<T> {
+export async function runCommand<T>(connection: RedisConnection, command: (client: RedisClient) => Promise<T>): Promise<T> {
   try {
     return await command(connection.client);
   } catch (error) {

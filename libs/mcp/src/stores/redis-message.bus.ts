@@ -37,9 +37,9 @@ export class McpRedisBus implements McpMessageBus {
 
   /** Opens both connections and waits until Redis answers; rejects with `McpStoreUnavailableError` if it cannot. */
   static async connect(options: McpRedisOptions, logger: Logger = defaultRedisLogger('McpRedisBus')): Promise<McpRedisBus> {
-    const publisher = await openRedisConnection(options.url, 'message bus publisher', logger);
+    const publisher = await openRedisConnection(options, 'message bus publisher', logger);
     try {
-      const subscriber = await openRedisConnection(options.url, 'message bus subscriber', logger);
+      const subscriber = await openRedisConnection(options, 'message bus subscriber', logger);
       return new McpRedisBus(publisher, subscriber, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX, logger);
     } catch (error) {
       await closeRedisConnection(publisher);

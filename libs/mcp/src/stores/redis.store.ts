@@ -1,8 +1,14 @@
 import type { LoggerService } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
-import type { McpKeyValueStore, McpSlotSet } from './key-value.store.js';
-import { closeRedisConnection, defaultRedisLogger, openRedisConnection, runCommand, type RedisConnection } from './redis-connection.js';
+import type { McpAdmission, McpKeyValueStore, McpSlotSet, McpWindowCounter } from './key-value.store.js';
+import {
+  closeRedisConnection,
+  defaultRedisLogger,
+  openRedisConnection,
+  runCommand,
+  type RedisClient,
+  type RedisConnection,
+} from './redis-connection.js';
 import { assertMaxLength, assertTtl, decodeValue, encodeValue } from './store-values.js';
 
 /** The default `keyPrefix`. */
@@ -28,21 +34,55 @@ return value`;
 
 // A slot set is a sorted set: member → expiry (ms, Redis clock, so every instance agrees). Expired members go
 // first (ZREMRANGEBYSCORE, amortised O(1)), then ZCARD is the exact live count. Deciding and adding in one
-// script keeps two instances from both taking the last slot.
-// KEYS: the sets. ARGV: 1 = member, 2 = ttl in ms, 3.. = the limit of each set.
-const RESERVE_SLOT = `
+// script keeps two instances from both taking the last slot. An optional fixed-window counter goes first
+// (KEYS[1] when ARGV[3] is '1'): checked before the sets, counted only once they all took the member.
+// KEYS: [window], the sets. ARGV: 1 = member, 2 = ttl in ms, 3 = '1' with a window, 4 = its limit,
+// 5 = its length in ms, 6.. = the limit of each set. Answers {-1, 0} admitted, {-2, ms left} window full,
+// {index of the full set, 0}.
+const ADMIT = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local ttl = tonumber(ARGV[2])
-for i, key in ipairs(KEYS) do
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
-  if not redis.call('ZSCORE', key, ARGV[1]) and redis.call('ZCARD', key) >= tonumber(ARGV[i + 2]) then return i - 1 end
+local first = 1
+if ARGV[3] == '1' then
+  first = 2
+  local counted = tonumber(redis.call('GET', KEYS[1]) or '0')
+  if counted >= tonumber(ARGV[4]) then
+    local left = redis.call('PTTL', KEYS[1])
+    if left < 0 then left = tonumber(ARGV[5]) end
+    return {-2, left}
+  end
 end
-for _, key in ipairs(KEYS) do
-  redis.call('ZADD', key, now + ttl, ARGV[1])
-  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+for i = first, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
+  if not redis.call('ZSCORE', KEYS[i], ARGV[1]) and redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[i - first + 6]) then
+    return {i - first, 0}
+  end
 end
-return -1`;
+for i = first, #KEYS do
+  redis.call('ZADD', KEYS[i], now + ttl, ARGV[1])
+  if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+if first == 2 and redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+return {-1, 0}`;
+
+// The record's PEXPIRE, then (when it existed) the member's new expiry in each slot set, as ADMIT adds it.
+// KEYS: [record], the sets. ARGV: 1 = ttl in ms, 2 = member, 3 = '1' when KEYS[1] is the record. Answers 1 or 0.
+const TOUCH = `
+local first = 1
+if ARGV[3] == '1' then
+  if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return 0 end
+  first = 2
+end
+if #KEYS < first then return 1 end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local ttl = tonumber(ARGV[1])
+for i = first, #KEYS do
+  redis.call('ZADD', KEYS[i], now + ttl, ARGV[2])
+  if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+return 1`;
 
 /**
  * `McpKeyValueStore` on Redis (ioredis), so several instances share sessions, stream events, jobs and
@@ -64,7 +104,7 @@ export class McpRedisStore implements McpKeyValueStore {
     options: McpRedisOptions,
     logger: Pick<LoggerService, 'log' | 'warn' | 'error'> = defaultRedisLogger('McpRedisStore'),
   ): Promise<McpRedisStore> {
-    const connection = await openRedisConnection(options.url, 'store', logger);
+    const connection = await openRedisConnection(options, 'store', logger);
     return new McpRedisStore(connection, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
   }
 
@@ -122,14 +162,38 @@ export class McpRedisStore implements McpKeyValueStore {
   async reserveSlot(member: string, sets: readonly McpSlotSet[], ttlMs: number): Promise<number> {
     assertTtl(ttlMs);
     if (sets.length === 0) return -1;
-    const keys = sets.map((set) => this.key(set.key));
-    const limits = sets.map((set) => set.limit);
-    return Number(await this.run((client) => client.eval(RESERVE_SLOT, keys.length, ...keys, member, ttlMs, ...limits)));
+    const [full] = await this.runAdmit(member, undefined, sets, ttlMs);
+    return full;
+  }
+
+  async admit(member: string, window: McpWindowCounter | undefined, sets: readonly McpSlotSet[], ttlMs: number): Promise<McpAdmission> {
+    assertTtl(ttlMs);
+    if (window) assertTtl(window.ms);
+    if (!window && sets.length === 0) return { admitted: true };
+    const [full, retryAfterMs] = await this.runAdmit(member, window, sets, ttlMs);
+    if (full === -1) return { admitted: true };
+    if (full === -2) return { admitted: false, fullWindow: true, retryAfterMs };
+    return { admitted: false, fullWindow: false, fullSet: full };
   }
 
   async releaseSlot(member: string, setKeys: readonly string[]): Promise<void> {
     if (setKeys.length === 0) return;
     await this.run((client) => setKeys.reduce((batch, key) => batch.zrem(this.key(key), member), client.multi()).exec());
+  }
+
+  async touch(key: string, ttlMs: number, slot?: { member: string; setKeys: readonly string[] }): Promise<boolean> {
+    assertTtl(ttlMs);
+    const record = this.key(key);
+    const sets = (slot?.setKeys ?? []).map((setKey) => this.key(setKey));
+    const member = slot?.member ?? '';
+    if (sets.length === 0) return (await this.run((client) => client.pexpire(record, ttlMs))) === 1;
+    // A script's keys must share a Redis Cluster slot: the sets do (their tenant tag), the record may not, so there
+    // the record goes first on its own.
+    if (this.connection.client.isCluster) {
+      if ((await this.run((client) => client.pexpire(record, ttlMs))) !== 1) return false;
+      return (await this.run((client) => client.eval(TOUCH, sets.length, ...sets, ttlMs, member, '0'))) === 1;
+    }
+    return (await this.run((client) => client.eval(TOUCH, sets.length + 1, record, ...sets, ttlMs, member, '1'))) === 1;
   }
 
   /** PING: rejects with `McpStoreUnavailableError` while Redis cannot be reached. */
@@ -142,11 +206,25 @@ export class McpRedisStore implements McpKeyValueStore {
     await closeRedisConnection(this.connection);
   }
 
+  private async runAdmit(
+    member: string,
+    window: McpWindowCounter | undefined,
+    sets: readonly McpSlotSet[],
+    ttlMs: number,
+  ): Promise<[number, number]> {
+    const keys = [...(window ? [window.key] : []), ...sets.map((set) => set.key)].map((key) => this.key(key));
+    const windowArgs = window ? ['1', window.limit, window.ms] : ['0', 0, 0];
+    const limits = sets.map((set) => set.limit);
+    const answer = await this.run((client) => client.eval(ADMIT, keys.length, ...keys, member, ttlMs, ...windowArgs, ...limits));
+    const [full, retryAfterMs] = answer as [number, number];
+    return [Number(full), Number(retryAfterMs)];
+  }
+
   private key(key: string): string {
     return this.prefix + key;
   }
 
-  private run<T>(command: (client: Redis) => Promise<T>): Promise<T> {
+  private run<T>(command: (client: RedisClient) => Promise<T>): Promise<T> {
     return runCommand(this.connection, command);
   }
 }

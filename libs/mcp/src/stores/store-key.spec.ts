@@ -1,4 +1,4 @@
-import { encodeKeyPart, storeKey } from './store-key.js';
+import { encodeKeyPart, storeKey, tenantSlotKey } from './store-key.js';
 
 describe('storeKey', () => {
   it('joins escaped parts with ":"; plain parts, "/" and non-ASCII letters stay readable', () => {
@@ -39,5 +39,28 @@ describe('storeKey', () => {
     expect(encodeKeyPart('😀')).toBe('😀');
     // What Redis stores is UTF-8: the two tenants must stay apart there too.
     expect(Buffer.from(storeKey('t', '\ud800')).equals(Buffer.from(storeKey('t', '\ufffd')))).toBe(false);
+  });
+});
+
+describe('tenantSlotKey', () => {
+  /** What Redis Cluster hashes: the text between the first "{" and the first "}" after it, when not empty. */
+  const hashedPart = (key: string) => {
+    const open = key.indexOf('{');
+    const close = open < 0 ? -1 : key.indexOf('}', open + 1);
+    return close > open + 1 ? key.slice(open + 1, close) : key;
+  };
+
+  it("puts the tenant in one hash tag after the kind, so all of a tenant's keys share a slot", () => {
+    expect(tenantSlotKey('quota', 'acme', 'limits.maxSessionsPerTenant')).toBe('quota:{acme}:limits.maxSessionsPerTenant');
+    expect(hashedPart(tenantSlotKey('quota', 'acme', 'a'))).toBe(hashedPart(tenantSlotKey('calls', 'acme')));
+    expect(hashedPart(tenantSlotKey('quota', 'acme', 'a'))).not.toBe(hashedPart(tenantSlotKey('quota', 'globex', 'a')));
+  });
+
+  it.each(['}', '{x}', 'a}b', '}{', '{', 'a:b', '%7D'])('tenant %p cannot end or move the tag, and stays distinct', (tenant) => {
+    const key = tenantSlotKey('quota', tenant, 'limits.maxSessionsPerTenant');
+    expect(hashedPart(key)).toBe(hashedPart(tenantSlotKey('calls', tenant)));
+    expect(hashedPart(key)).not.toBe('');
+    expect(key.match(/[{}]/g)).toEqual(['{', '}']);
+    expect(hashedPart(key)).not.toBe(hashedPart(tenantSlotKey('quota', `${tenant}x`, 'limits.maxSessionsPerTenant')));
   });
 });

@@ -19,3 +19,14 @@ export function encodeKeyPart(part: string): string {
 export function storeKey(...parts: string[]): string {
   return parts.map(encodeKeyPart).join(':');
 }
+
+/**
+ * `tenantSlotKey('quota', tenant, 'limits.maxSessionsPerTenant')` → `quota:{<tenant>}:limits.maxSessionsPerTenant`.
+ * Redis Cluster hashes only what the first `{...}` holds, so every key built here for one tenant lands on one
+ * slot: a script may touch several of them (its quota sets, its call counters), and tenants still spread over
+ * the cluster. Braces inside the tenant are escaped too, so the tag always ends where the tenant does.
+ */
+export function tenantSlotKey(kind: string, tenant: string, ...rest: string[]): string {
+  const tag = encodeKeyPart(tenant).replace(/[{}]/g, (brace) => (brace === '{' ? '%7B' : '%7D'));
+  return [encodeKeyPart(kind), `{${tag}}`, ...rest.map(encodeKeyPart)].join(':');
+}

@@ -3,7 +3,9 @@ export const McpStoreMessages = {
   ioredisMissing: () =>
     'McpModule option "redis" needs the ioredis package: install ioredis to use the redis option (npm install ioredis).',
   unreachableAtBoot: (role: string, target: string, reason: string) =>
-    `McpModule option "redis.url": the ${role} cannot reach Redis at ${target} (${reason}); check the URL and that Redis is running.`,
+    target.startsWith('redis-cluster://')
+      ? `McpModule option "redis.cluster": the ${role} cannot reach the Redis Cluster at ${target} (${reason}); check the nodes and that the cluster is up (cluster_state:ok).`
+      : `McpModule option "redis.url": the ${role} cannot reach Redis at ${target} (${reason}); check the URL and that Redis is running.`,
   connectionLost: (role: string, target: string, reason: string) =>
     `Redis connection of the ${role} to ${target} lost (${reason}); retrying. Until it is back, operations fail with McpStoreUnavailableError.`,
   connectionBack: (role: string, target: string) => `Redis connection of the ${role} to ${target} is back.`,

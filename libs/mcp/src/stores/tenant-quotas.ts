@@ -3,7 +3,7 @@ import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_STORE, type McpKeyValueStore, type McpSlotSet } from './key-value.store.js';
 import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
-import { storeKey } from './store-key.js';
+import { tenantSlotKey } from './store-key.js';
 
 /** The records a tenant creates in the store, each counted against its tenant's quotas. */
 export type McpTenantRecordKind = 'session' | 'job' | 'idempotency';
@@ -56,6 +56,14 @@ export class McpTenantQuotas {
     return new McpQuotaExceededError(quotaMessage(quota, this.limitOf(quota)));
   }
 
+  /**
+   * Keeps the record stored under `key` alive for `ttlMs` and its place in the quotas with it, in one store call;
+   * false when the record is gone.
+   */
+  touch(tenant: string, kind: McpTenantRecordKind, key: string, ttlMs: number): Promise<boolean> {
+    return this.store.touch(key, ttlMs, { member: key, setKeys: QUOTAS_OF[kind].map((quota) => this.setKey(quota, tenant)) });
+  }
+
   /** Uncounts a deleted record. */
   release(tenant: string, kind: McpTenantRecordKind, key: string): Promise<void> {
     return this.store.releaseSlot(
@@ -75,8 +83,9 @@ export class McpTenantQuotas {
     }
   }
 
+  /** `quota:{<tenant>}:<quota>`: one hash tag per tenant, so the atomic script over a tenant's sets stays on one Redis Cluster slot. */
   private setKey(quota: McpTenantQuotaOption, tenant: string): string {
-    return storeKey('quota', quota, tenant);
+    return tenantSlotKey('quota', tenant, quota);
   }
 }
 

@@ -9,6 +9,21 @@ export interface RedisServerHandle {
   pid: number;
   /** Kills the server (SIGTERM, then SIGKILL) and waits until it has exited; safe to call twice. */
   stop(): Promise<void>;
+  /** Sends `signal` (e.g. SIGKILL: a crash) by PID and waits until the server has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/** How {@link startRedisServer} runs the server. */
+export interface RedisServerOptions {
+  /** Listen here (to restart a server at the same address); a free port otherwise. */
+  port?: number;
+  /**
+   * Persist every write to an append-only file in `dir` (`--appendonly yes --appendfsync always`): a server
+   * started again on the same `dir`, even after SIGKILL, has every acknowledged write. Without it, no persistence.
+   */
+  appendOnly?: { dir: string };
+  /** More `redis-server` arguments (the cluster harness: `--cluster-enabled yes ...`). */
+  args?: readonly string[];
 }
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
@@ -23,22 +38,27 @@ process.once('exit', () => {
 
 /**
  * Starts `redis-server` on a free loopback port (or on `port`, to restart one at the same address), without
- * persistence, and resolves once it answers PING.
+ * persistence unless `appendOnly` is set, and resolves once it answers PING.
  */
-export async function startRedisServer(options: { port?: number } = {}): Promise<RedisServerHandle> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServerHandle> {
   // A free port can be taken between probing and binding; only then is another port tried.
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     try {
-      return await startOn(port);
+      return await startOn(port, options.appendOnly, options.args);
     } catch (error) {
       if (options.port !== undefined || attempt >= 5 || !/Address already in use/i.test(String(error))) throw error;
     }
   }
 }
 
-async function startOn(port: number): Promise<RedisServerHandle> {
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+async function startOn(
+  port: number,
+  appendOnly?: RedisServerOptions['appendOnly'],
+  args: readonly string[] = [],
+): Promise<RedisServerHandle> {
+  const persistence = appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', appendOnly.dir] : ['--appendonly', 'no'];
+  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -68,7 +88,12 @@ async function startOn(port: number): Promise<RedisServerHandle> {
     await stop();
     throw error;
   }
-  return { url: `redis://127.0.0.1:${port}`, port, pid: child.pid!, stop };
+  const kill = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    await exited;
+  };
+  return { url: `redis://127.0.0.1:${port}`, port, pid: child.pid!, stop, kill };
 }
 
 async function waitUntilReady(port: number, child: ChildProcess, output: () => string): Promise<void> {

@@ -286,10 +286,11 @@ export function describeStoreContract(name: string, createStore: StoreFactory): 
       });
     });
 
+    // The sets of one call share a {tag}: on Redis Cluster that keeps them on one slot (a script needs it).
     describe('reserveSlot / releaseSlot (bounded sets with expiring members)', () => {
       const sets = (limit: number, other = 10) => [
-        { key: 'slots:a', limit },
-        { key: 'slots:all', limit: other },
+        { key: 'slots:{t}:a', limit },
+        { key: 'slots:{t}:all', limit: other },
       ];
 
       it('counts members up to the limit, then names the full set; a member already counted is refreshed, not refused', async () => {
@@ -301,17 +302,17 @@ export function describeStoreContract(name: string, createStore: StoreFactory): 
       });
 
       it('is all or none: a refusal by one set counts the member in none', async () => {
-        expect(await store.reserveSlot('m1', [{ key: 'slots:a', limit: 1 }], LONG_TTL)).toBe(-1);
+        expect(await store.reserveSlot('m1', [{ key: 'slots:{t}:a', limit: 1 }], LONG_TTL)).toBe(-1);
         expect(await store.reserveSlot('m2', sets(1), LONG_TTL)).toBe(0);
-        // m2 was not added to slots:all, so slots:all still has room for exactly one more.
-        expect(await store.reserveSlot('m3', [{ key: 'slots:all', limit: 1 }], LONG_TTL)).toBe(-1);
-        expect(await store.reserveSlot('m4', [{ key: 'slots:all', limit: 1 }], LONG_TTL)).toBe(0);
+        // m2 was not added to slots:{t}:all, so slots:{t}:all still has room for exactly one more.
+        expect(await store.reserveSlot('m3', [{ key: 'slots:{t}:all', limit: 1 }], LONG_TTL)).toBe(-1);
+        expect(await store.reserveSlot('m4', [{ key: 'slots:{t}:all', limit: 1 }], LONG_TTL)).toBe(0);
       });
 
       it('releaseSlot frees the place at once; releasing an unknown member is fine', async () => {
         await store.reserveSlot('m1', sets(1), LONG_TTL);
-        await store.releaseSlot('m1', ['slots:a', 'slots:all']);
-        await store.releaseSlot('never', ['slots:a', 'slots:none']);
+        await store.releaseSlot('m1', ['slots:{t}:a', 'slots:{t}:all']);
+        await store.releaseSlot('never', ['slots:{t}:a', 'slots:{t}:none']);
         expect(await store.reserveSlot('m2', sets(1), LONG_TTL)).toBe(-1);
       });
 
@@ -335,6 +336,88 @@ export function describeStoreContract(name: string, createStore: StoreFactory): 
           Array.from({ length: 20 }, (_, index) => store.reserveSlot(`m${index}`, [{ key: 'slots:race', limit: 5 }], LONG_TTL)),
         );
         expect(outcomes.filter((outcome) => outcome === -1)).toHaveLength(5);
+      });
+    });
+
+    // The record's key has no {tag}, as a session's: on Redis Cluster it may sit on another slot than its sets.
+    describe('touch (a record and its places in slot sets, kept alive in one call)', () => {
+      const setKeys = ['slots:{t}:a', 'slots:{t}:all'];
+      const sets = (limit: number) => setKeys.map((key) => ({ key, limit }));
+
+      it('refreshes the TTL of the value (unchanged) and of its member in every set', async () => {
+        await store.set('rec', { n: 1 }, SHORT_TTL);
+        await store.reserveSlot('rec', sets(1), SHORT_TTL);
+        expect(await store.touch('rec', LONG_TTL, { member: 'rec', setKeys })).toBe(true);
+        await waitPast(SHORT_TTL);
+        expect(await store.get('rec')).toEqual({ n: 1 });
+        // Still counted in both sets: a new member is refused by the first.
+        expect(await store.reserveSlot('other', sets(1), LONG_TTL)).toBe(0);
+      });
+
+      it('answers false and refreshes nothing when the key is absent or expired', async () => {
+        expect(await store.touch('missing', LONG_TTL, { member: 'missing', setKeys })).toBe(false);
+        expect(await store.reserveSlot('other', sets(1), LONG_TTL)).toBe(-1);
+        await store.set('gone', 1, SHORT_TTL);
+        await waitPast(SHORT_TTL);
+        expect(await store.touch('gone', LONG_TTL)).toBe(false);
+        expect(await store.get('gone')).toBeUndefined();
+      });
+
+      it('counts a member again where it had expired, and works without sets or on a list', async () => {
+        await store.set('rec', 1, LONG_TTL);
+        await store.reserveSlot('rec', sets(1), SHORT_TTL);
+        await waitPast(SHORT_TTL);
+        expect(await store.touch('rec', LONG_TTL, { member: 'rec', setKeys })).toBe(true);
+        expect(await store.reserveSlot('other', sets(1), LONG_TTL)).toBe(0);
+        await store.append('events', 'e1', 10, SHORT_TTL);
+        expect(await store.touch('events', LONG_TTL)).toBe(true);
+        await waitPast(SHORT_TTL);
+        expect(await store.list('events')).toEqual(['e1']);
+      });
+    });
+
+    describe('admit (a fixed-window counter in front of slot sets, all or none)', () => {
+      const window = (limit: number, ms = LONG_TTL) => ({ key: 'admit:{t}:rate', limit, ms });
+      const calls = (limit: number) => [{ key: 'admit:{t}:calls', limit }];
+
+      it('admits up to the window limit, then names the window with the time left in it', async () => {
+        expect(await store.admit('c1', window(2), calls(10), LONG_TTL)).toEqual({ admitted: true });
+        expect(await store.admit('c2', window(2), calls(10), LONG_TTL)).toEqual({ admitted: true });
+        const refused = await store.admit('c3', window(2), calls(10), LONG_TTL);
+        expect(refused).toMatchObject({ admitted: false, fullWindow: true });
+        const { retryAfterMs } = refused as { retryAfterMs: number };
+        expect(retryAfterMs).toBeGreaterThan(0);
+        expect(retryAfterMs).toBeLessThanOrEqual(LONG_TTL);
+      });
+
+      it('a refusal by a set counts nothing in the window, and a refusal by the window reserves nothing', async () => {
+        expect(await store.admit('c1', window(2), calls(1), LONG_TTL)).toEqual({ admitted: true });
+        expect(await store.admit('c2', window(2), calls(1), LONG_TTL)).toEqual({ admitted: false, fullWindow: false, fullSet: 0 });
+        await store.releaseSlot('c1', ['admit:{t}:calls']);
+        // c2 was not counted in the window: one more fits, then the window is full.
+        expect(await store.admit('c3', window(2), calls(1), LONG_TTL)).toEqual({ admitted: true });
+        await store.releaseSlot('c3', ['admit:{t}:calls']);
+        expect(await store.admit('c4', window(2), calls(1), LONG_TTL)).toMatchObject({ admitted: false, fullWindow: true });
+        expect(await store.reserveSlot('other', calls(1), LONG_TTL)).toBe(-1);
+      });
+
+      it('a new window starts once the old one has run out; without a window it is reserveSlot', async () => {
+        expect(await store.admit('c1', window(1, SHORT_TTL), [], LONG_TTL)).toEqual({ admitted: true });
+        expect(await store.admit('c2', window(1, SHORT_TTL), [], LONG_TTL)).toMatchObject({ admitted: false, fullWindow: true });
+        await waitPast(SHORT_TTL);
+        expect(await store.admit('c3', window(1, SHORT_TTL), [], LONG_TTL)).toEqual({ admitted: true });
+        expect(await store.admit('c4', undefined, calls(1), LONG_TTL)).toEqual({ admitted: true });
+        expect(await store.admit('c5', undefined, calls(1), LONG_TTL)).toEqual({ admitted: false, fullWindow: false, fullSet: 0 });
+      });
+
+      it('of 20 concurrent admissions against a window of 7 and 5 slots, exactly 5 are admitted; the window counted only those', async () => {
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, (_, index) => store.admit(`c${index}`, window(7), calls(5), LONG_TTL)),
+        );
+        expect(outcomes.filter((outcome) => outcome.admitted)).toHaveLength(5);
+        await Promise.all(Array.from({ length: 20 }, (_, index) => store.releaseSlot(`c${index}`, ['admit:{t}:calls'])));
+        const more = await Promise.all(Array.from({ length: 5 }, (_, index) => store.admit(`d${index}`, window(7), calls(5), LONG_TTL)));
+        expect(more.filter((outcome) => outcome.admitted)).toHaveLength(2);
       });
     });
   });
