@@ -1,14 +1,22 @@
-import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { MCP_RESOLVED_OPTIONS } from './mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { violatedJsonLimit, type JsonLimits } from './json-rpc/json-limits.js';
 import type { McpRequestContext } from './mcp-request-context.interface.js';
-import type { McpMethodHandler } from './method-handler.interface.js';
+import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
 import { collectMethodHandlers, servedMethods, type McpContributedHandler } from './method-handler.collector.js';
 import { classifyMessage, errorResponse, successResponse } from './json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from './json-rpc/json-rpc-error-codes.js';
-import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './json-rpc/json-rpc.types.js';
+import type { JsonRpcId, JsonRpcNotification, JsonRpcParams, JsonRpcRequest, JsonRpcResponse } from './json-rpc/json-rpc.types.js';
 import { McpProtocolError } from './errors/protocol-error.js';
 import { MCP_ERROR_CODES } from './errors/error-codes.js';
 import { McpStoreUnavailableError } from './errors/store-unavailable.error.js';
@@ -18,6 +26,18 @@ import { clientText } from './client-text.js';
 import { errorLogText } from './error-log-text.js';
 import { MCP_TRACER, NOOP_MCP_TRACER, type McpTracer } from './mcp-tracer.interface.js';
 import { MCP_METRICS, NOOP_MCP_METRICS, type McpMetrics } from './mcp-metrics.interface.js';
+import { MCP_BUS, type McpMessageBus } from './message-bus.interface.js';
+import { LazyAbortController } from './lazy-abort-controller.js';
+
+/** Bus channel on which a `notifications/cancelled` reaches the instance running the request it names. */
+const CANCELLED_CHANNEL = 'requests:cancelled';
+
+/** A cancellation as it travels between instances. */
+interface RelayedCancellation {
+  scope: string;
+  requestId: JsonRpcId;
+  reason?: string;
+}
 
 /**
  * The transport-agnostic JSON-RPC core: one parsed message in, at most one response out. It holds no
@@ -26,13 +46,14 @@ import { MCP_METRICS, NOOP_MCP_METRICS, type McpMetrics } from './mcp-metrics.in
  * collected at `onModuleInit` and read at `onApplicationBootstrap` (see `method-handler.collector.ts`).
  */
 @Injectable()
-export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
+export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('McpModule');
   private contributed: readonly McpContributedHandler[] = [];
   /** Empty until `onApplicationBootstrap`: every transport starts after it (they depend on the dispatcher). */
   private handlers = new Map<string, McpMethodHandler>();
-  private readonly inFlight = new Map<string, AbortController>();
+  private readonly inFlight = new Map<string, LazyAbortController>();
   private readonly limits: JsonLimits;
+  private stopRelay?: () => Promise<void>;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -40,16 +61,29 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
     private readonly clientRequests: McpClientRequests,
     @Optional() @Inject(MCP_TRACER) private readonly tracer: McpTracer = NOOP_MCP_TRACER,
     @Optional() @Inject(MCP_METRICS) private readonly metrics: McpMetrics = NOOP_MCP_METRICS,
+    @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
   ) {
     this.limits = { maxDepth: options.limits.maxJsonDepth, maxCollectionSize: options.limits.maxJsonCollectionSize };
   }
 
   onModuleInit(): void {
-    this.contributed = collectMethodHandlers(this.discovery);
+    this.contributed = collectMethodHandlers(this.discovery, this);
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     this.handlers = servedMethods(this.contributed);
+    // With other instances, a request may run on one while its `notifications/cancelled` reaches another.
+    if (this.bus?.crossesInstances)
+      this.stopRelay = await this.bus.subscribe(CANCELLED_CHANNEL, (message) => {
+        const { scope, requestId, reason } = (message ?? {}) as Partial<RelayedCancellation>;
+        if (typeof scope === 'string' && (typeof requestId === 'string' || typeof requestId === 'number'))
+          this.cancelHere(scope, requestId, typeof reason === 'string' ? reason : undefined);
+      });
+  }
+
+  /** Calls still draining at shutdown can be cancelled until the end. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.stopRelay?.().catch(() => undefined);
   }
 
   /**
@@ -99,11 +133,11 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
         message: `Method not found: ${clientText(request.method)}`,
       });
     }
-    const controller = new AbortController();
+    const controller = new LazyAbortController();
     const key = this.inFlightKey(context, request.id);
     if (key) this.inFlight.set(key, controller);
     try {
-      const result = await handler.handle({ id: request.id, params: request.params ?? {}, context, signal: controller.signal, controller });
+      const result = await handler.handle(new DispatchedCall(request.id, request.params ?? {}, context, controller));
       return this.cancelledByClient(controller) ? undefined : successResponse(request.id, result);
     } catch (error) {
       if (this.cancelledByClient(controller)) return undefined;
@@ -145,7 +179,13 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
     const requestId = message.params?.requestId;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return; // malformed: ignored silently (spec)
     if (context.cancellationScope === undefined) return;
-    this.cancel(context.cancellationScope, requestId, typeof message.params?.reason === 'string' ? message.params.reason : undefined);
+    const reason = typeof message.params?.reason === 'string' ? message.params.reason : undefined;
+    if (this.cancelHere(context.cancellationScope, requestId, reason) || !this.bus?.crossesInstances) return;
+    // Not running here: on another instance of the session, if anywhere (unknown ids are ignored there too).
+    const relayed: RelayedCancellation = { scope: context.cancellationScope, requestId, reason };
+    this.bus.publish(CANCELLED_CHANNEL, relayed).catch((error: unknown) => {
+      this.logger.warn(`notifications/cancelled not relayed to the other instances: ${errorLogText(error)}`);
+    });
   }
 
   /**
@@ -154,16 +194,37 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap {
    * 2026-07-28 response stream, an input round that interrupts its handler. Unknown ids are ignored.
    */
   cancel(scope: string, id: JsonRpcId, reason?: string): void {
-    this.inFlight.get(this.inFlightKey({ cancellationScope: scope }, id)!)?.abort(new CancelledByClient(reason));
+    this.cancelHere(scope, id, reason);
   }
 
-  private cancelledByClient(controller: AbortController): boolean {
-    return controller.signal.aborted && controller.signal.reason instanceof CancelledByClient;
+  /** True when the request was in flight here (and is now aborted). */
+  private cancelHere(scope: string, id: JsonRpcId, reason?: string): boolean {
+    const controller = this.inFlight.get(this.inFlightKey({ cancellationScope: scope }, id)!);
+    controller?.abort(new CancelledByClient(reason));
+    return controller !== undefined;
+  }
+
+  private cancelledByClient(controller: LazyAbortController): boolean {
+    return controller.abortedWith(CancelledByClient);
   }
 
   /** Ids are only unique per sender and connection, so cancellation is looked up within that scope. */
   private inFlightKey(context: Pick<McpRequestContext, 'cancellationScope'>, id: JsonRpcId): string | undefined {
     return context.cancellationScope === undefined ? undefined : `${context.cancellationScope}\u0000${typeof id}:${String(id)}`;
+  }
+}
+
+/** One request as its handler sees it; `signal` is read through, so its controller is made only if used. */
+class DispatchedCall implements McpCall {
+  constructor(
+    readonly id: JsonRpcId,
+    readonly params: JsonRpcParams,
+    readonly context: McpRequestContext,
+    readonly controller: LazyAbortController,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
   }
 }
 

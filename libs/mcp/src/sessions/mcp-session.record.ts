@@ -8,6 +8,8 @@ export interface McpSessionRecord {
   /** The owner's tenant, whose quotas the session counts against. */
   tenant: string;
   transport: 'streamable-http' | 'sse';
+  /** The instance holding a 2024-11-05 HTTP+SSE session's stream (its lease tells the others whether it lives). */
+  instance?: string;
   protocolVersion: string;
   clientCapabilities: Record<string, unknown>;
   clientInfo?: Record<string, unknown>;

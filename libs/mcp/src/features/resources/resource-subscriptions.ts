@@ -1,21 +1,31 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import type { ResourceSubscriber } from './resource-subscriber.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
+
+/** Bus channel on which a `resources/unsubscribe` reaches the instance holding the subscription. */
+const RESOURCE_UNSUBSCRIBED_CHANNEL = 'resources:unsubscribed';
 
 /** Most URIs one session may watch, so a client cannot grow this instance's memory without bound. */
 export const MAX_SUBSCRIPTIONS_PER_SUBSCRIBER = 1000;
 
 /**
  * Who watches which resource URI, in this instance's memory (a session's subscriptions live where it
- * subscribed, as its GET stream does). Keyed by session, so subscribing twice is one subscription.
+ * subscribed, as its GET stream does). Keyed by session, so subscribing twice is one subscription. With other
+ * instances, an unsubscribe is announced on the bus, so it ends the subscription wherever it was made.
  */
 @Injectable()
-export class McpResourceSubscriptions {
+export class McpResourceSubscriptions implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('McpResourceSubscriptions');
   private readonly byUri = new Map<string, Map<string, ResourceSubscriber>>();
   private readonly bySubscriber = new Map<string, Set<string>>();
+  private stopListening?: () => Promise<void>;
 
-  constructor(sessions: McpSessionService) {
+  constructor(
+    sessions: McpSessionService,
+    @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
+  ) {
     // Subscriptions are per session: they end with it (subscriber keys are `<transport>:<session id>`).
     sessions.onEnd((sessionId) => {
       this.forget(`http:${sessionId}`);
@@ -33,6 +43,29 @@ export class McpResourceSubscriptions {
     if (!subscribers) this.byUri.set(uri, (subscribers = new Map()));
     subscribers.set(subscriber.key, subscriber);
     return true;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.bus?.crossesInstances) return;
+    this.stopListening = await this.bus.subscribe(RESOURCE_UNSUBSCRIBED_CHANNEL, (message) => {
+      const { uri, key } = (message ?? {}) as { uri?: unknown; key?: unknown };
+      if (typeof uri === 'string' && typeof key === 'string') this.unsubscribe(uri, key);
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stopListening?.().catch(() => undefined);
+  }
+
+  /** Ends the subscription here and, with other instances, on the one that holds it (`resources/unsubscribe`). */
+  unsubscribeEverywhere(uri: string, key: string): void {
+    this.unsubscribe(uri, key);
+    if (!this.bus?.crossesInstances) return;
+    this.bus.publish(RESOURCE_UNSUBSCRIBED_CHANNEL, { uri, key }).catch((error: unknown) => {
+      this.logger.warn(
+        `Unsubscribe from ${uri} not announced to the other instances: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
   }
 
   unsubscribe(uri: string, key: string): void {

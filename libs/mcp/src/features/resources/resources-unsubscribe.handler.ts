@@ -8,7 +8,10 @@ import { McpResourceMethodHandler } from './resource-method.handler.js';
 import { McpResourceSubscriptions } from './resource-subscriptions.js';
 import { uriParam } from './resource-uri-param.js';
 
-/** `resources/unsubscribe`: forgets the subscription; `{}` also when there was none (idempotent). */
+/**
+ * `resources/unsubscribe`: forgets the subscription, on whichever instance it was made; `{}` also when there was
+ * none (idempotent).
+ */
 @McpMethodHandlerProvider()
 @Injectable()
 export class ResourcesUnsubscribeHandler extends McpResourceMethodHandler {
@@ -25,7 +28,7 @@ export class ResourcesUnsubscribeHandler extends McpResourceMethodHandler {
   handle({ params, context }: McpCall): Record<string, unknown> {
     const uri = uriParam(params, this.method);
     const subscriber = subscriberFor(context, this.streams);
-    if (subscriber) this.subscriptions.unsubscribe(uri, subscriber.key);
+    if (subscriber) this.subscriptions.unsubscribeEverywhere(uri, subscriber.key);
     return {};
   }
 }

@@ -4,15 +4,28 @@ import { storeKey } from '../../stores/store-key.js';
 
 /**
  * What an instance can hold for a session and be reached for: the 2024-11-05 HTTP+SSE stream (where its POSTs are
- * dispatched) or the Streamable HTTP GET stream (where its server notifications go).
+ * dispatched), the Streamable HTTP GET stream (where its server notifications go), the events of one live SSE
+ * stream (published for followers on other instances), and the instance itself (requests to follow a stream).
  * The kind `legacy-sse` is a wire value, part of the bus channel name (`mcp:route:legacy-sse:<id>`): it keeps
  * its old name so that, during a rolling upgrade, instances of the previous release still reach these routes.
  */
-export type McpRoute = { kind: 'legacy-sse'; sessionId: string } | { kind: 'session-stream'; sessionId: string };
+export type McpRoute =
+  | { kind: 'legacy-sse'; sessionId: string }
+  | { kind: 'session-stream'; sessionId: string }
+  | { kind: 'stream-events'; sessionId: string; streamId: string }
+  | { kind: 'instance'; instanceId: string };
 
-/** One bus channel per held route (the bus adds the key prefix). */
+/** One bus channel per held route (the bus adds the key prefix): `route:<kind>:…`, or `instance:<id>`. */
 export function channelOf(route: McpRoute): string {
-  return storeKey('route', route.kind, route.sessionId);
+  switch (route.kind) {
+    case 'stream-events':
+      return storeKey('route', route.kind, route.sessionId, route.streamId);
+    case 'instance':
+      // Held for the instance's whole life: outside `route:`, whose channels come and go with streams.
+      return storeKey('instance', route.instanceId);
+    default:
+      return storeKey('route', route.kind, route.sessionId);
+  }
 }
 
 /**

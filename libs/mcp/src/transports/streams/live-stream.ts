@@ -1,22 +1,25 @@
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import type { SseWriter } from '../http/sse-writer.js';
-import { eventId, type SseEventStore } from './sse-event.store.js';
+import { eventId, type SseEventStore, type StoredSseEvent } from './sse-event.store.js';
 
 /**
  * One logical SSE stream (a POST's response stream or a session's GET stream). It outlives its HTTP
  * connection: when the client drops, messages keep being stored, and a GET with `Last-Event-ID` replays them
- * and re-attaches a new connection.
+ * and re-attaches a new connection. A GET with `Last-Event-ID` sent to another instance follows it from there:
+ * once followed, each event is published (after it is stored) for that instance to forward.
  */
 export class LiveStream {
   private sequence = 0;
   private writer?: SseWriter;
   private persisted: Promise<void> = Promise.resolve();
   private completed = false;
+  private ended = false;
+  private publish?: (event: StoredSseEvent) => void;
 
   constructor(
     readonly id: string,
     /** Events are stored only for streams of a session (replay needs one). */
-    private readonly sessionId: string | undefined,
+    readonly sessionId: string | undefined,
     private readonly events: SseEventStore | undefined,
   ) {}
 
@@ -55,11 +58,34 @@ export class LiveStream {
     this.writer?.event(JSON.stringify(message), { event: 'message', id });
   }
 
+  /**
+   * From now on hands each event to `publish` once it is stored, for followers on other instances (one publisher
+   * serves them all); a stream that already ended publishes its end marker at once.
+   */
+  follow(publish: (event: StoredSseEvent) => void): void {
+    this.publish = publish;
+    if (this.ended) void this.persisted.then(() => publish({ id: eventId(this.id, this.sequence), message: null, end: true }));
+  }
+
+  /**
+   * The instance lets the stream go (after its response, or when its connection closed): an end marker is
+   * stored after the last event, so another instance resuming it replays and stops instead of following.
+   */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.resumable && this.sequence > 0) this.persist(eventId(this.id, this.sequence++), null, true);
+  }
+
   /** Stores in order, after the previous event; the write to the socket does not wait for it. */
-  private persist(id: string, message: JsonRpcMessage | null): void {
+  private persist(id: string, message: JsonRpcMessage | null, end?: true): void {
     const { sessionId, events } = this;
     if (sessionId === undefined || !events) return;
-    this.persisted = this.persisted.then(() => events.append(sessionId, this.id, { id, message })).catch(() => undefined);
+    const event: StoredSseEvent = end ? { id, message, end } : { id, message };
+    this.persisted = this.persisted
+      .then(() => events.append(sessionId, this.id, event))
+      .then(() => this.publish?.(event))
+      .catch(() => undefined);
   }
 
   /** Ends the stream after its last message (the response of a POST stream). */

@@ -1,7 +1,7 @@
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { McpMemoryStore } from '../../stores/memory.store.js';
-import { eventId, SseEventStore, type StoredSseEvent } from './sse-event.store.js';
+import { eventId, sequenceOf, SseEventStore, type StoredSseEvent } from './sse-event.store.js';
 
 const message = (n: number): JsonRpcMessage => ({
   jsonrpc: '2.0',
@@ -43,26 +43,27 @@ describe('SseEventStore', () => {
     expect(await events.after('session-1', 'stream-a.2')).toEqual({
       streamId: 'stream-a',
       events: [event('stream-a', 3), event('stream-a', 4)],
+      ended: false,
     });
   });
 
   it('replays nothing after the last event (but knows the stream)', async () => {
     await events.append('session-1', 'stream-a', event('stream-a', 1));
-    expect(await events.after('session-1', 'stream-a.1')).toEqual({ streamId: 'stream-a', events: [] });
+    expect(await events.after('session-1', 'stream-a.1')).toEqual({ streamId: 'stream-a', events: [], ended: false });
   });
 
   it('stream ids may contain dots', async () => {
     await events.append('session-1', 'a.b', event('a.b', 1));
     await events.append('session-1', 'a.b', event('a.b', 2));
-    expect(await events.after('session-1', 'a.b.1')).toEqual({ streamId: 'a.b', events: [event('a.b', 2)] });
+    expect(await events.after('session-1', 'a.b.1')).toEqual({ streamId: 'a.b', events: [event('a.b', 2)], ended: false });
   });
 
   it('keeps streams of one session apart', async () => {
     await events.append('session-1', 'stream-a', event('stream-a', 1));
     await events.append('session-1', 'stream-b', event('stream-b', 1));
     await events.append('session-1', 'stream-a', event('stream-a', 2));
-    expect(await events.after('session-1', 'stream-a.1')).toEqual({ streamId: 'stream-a', events: [event('stream-a', 2)] });
-    expect(await events.after('session-1', 'stream-b.1')).toEqual({ streamId: 'stream-b', events: [] });
+    expect(await events.after('session-1', 'stream-a.1')).toEqual({ streamId: 'stream-a', events: [event('stream-a', 2)], ended: false });
+    expect(await events.after('session-1', 'stream-b.1')).toEqual({ streamId: 'stream-b', events: [], ended: false });
   });
 
   it.each([
@@ -82,14 +83,29 @@ describe('SseEventStore', () => {
     expect(await events.after('session-2', 'stream-a.1')).toBeUndefined();
     // The other session's own stream of the same id is separate.
     await events.append('session-2', 'stream-a', { id: 'stream-a.1', message: message(100) });
-    expect(await events.after('session-2', 'stream-a.1')).toEqual({ streamId: 'stream-a', events: [] });
-    expect(await events.after('session-1', 'stream-a.1')).toEqual({ streamId: 'stream-a', events: [event('stream-a', 2)] });
+    expect(await events.after('session-2', 'stream-a.1')).toEqual({ streamId: 'stream-a', events: [], ended: false });
+    expect(await events.after('session-1', 'stream-a.1')).toEqual({ streamId: 'stream-a', events: [event('stream-a', 2)], ended: false });
   });
 
   it('bounds each stream to maxEventsPerStream: an evicted id is unknown', async () => {
     ({ memory, events } = makeStore(2));
     for (let sequence = 1; sequence <= 3; sequence++) await events.append('s', 'st', event('st', sequence));
     expect(await events.after('s', 'st.1')).toBeUndefined();
-    expect(await events.after('s', 'st.2')).toEqual({ streamId: 'st', events: [event('st', 3)] });
+    expect(await events.after('s', 'st.2')).toEqual({ streamId: 'st', events: [event('st', 3)], ended: false });
+  });
+
+  it('says a stream ended once its end marker is stored after the position (the marker itself is not replayed)', async () => {
+    await events.append('s', 'st', event('st', 1));
+    await events.append('s', 'st', event('st', 2));
+    expect(await events.after('s', 'st.1')).toEqual({ streamId: 'st', events: [event('st', 2)], ended: false });
+    await events.append('s', 'st', { id: eventId('st', 3), message: null, end: true });
+    expect(await events.after('s', 'st.1')).toEqual({ streamId: 'st', events: [event('st', 2)], ended: true });
+  });
+});
+
+describe('sequenceOf', () => {
+  it('reads the sequence after the last dot', () => {
+    expect(sequenceOf(eventId('a.b', 7))).toBe(7);
+    expect(sequenceOf('nodot')).toBeNaN();
   });
 });

@@ -10,6 +10,17 @@ export interface StoredSseEvent {
   id: string;
   /** Null for the priming event, which only gives the client an id to resume from. */
   message: JsonRpcMessage | null;
+  /**
+   * Set on the marker stored when the stream ended on its instance (its message is null, so a release that
+   * does not know the marker replays it as a priming event: nothing). A stream without it is live, or its
+   * instance died.
+   */
+  end?: true;
+}
+
+/** The sequence number of an event id (`<streamId>.<n>`), or NaN. */
+export function sequenceOf(id: string): number {
+  return Number(id.slice(id.lastIndexOf('.') + 1));
 }
 
 /** Event ids are `<streamId>.<sequence>`: the stream is read back from the id (spec 2025-11-25 SHOULD). */
@@ -37,14 +48,18 @@ export class SseEventStore {
     await this.store.append(this.key(sessionId, streamId), event, this.options.streams.maxEventsPerStream, this.options.sessions.idleTtlMs);
   }
 
-  /** The stream a `Last-Event-ID` belongs to and the events after it; undefined when unknown in this session. */
-  async after(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredSseEvent[] } | undefined> {
+  /**
+   * The stream a `Last-Event-ID` belongs to, the events after it and whether the stream has ended; undefined when
+   * the id is unknown in this session.
+   */
+  async after(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredSseEvent[]; ended: boolean } | undefined> {
     const streamId = streamOf(lastEventId);
     if (!streamId) return undefined;
     const events = await this.store.list<StoredSseEvent>(this.key(sessionId, streamId));
     const index = events.findIndex((event) => event.id === lastEventId);
     if (index < 0) return undefined;
-    return { streamId, events: events.slice(index + 1).filter((event) => event.message !== null) };
+    const later = events.slice(index + 1);
+    return { streamId, events: later.filter((event) => event.message !== null), ended: later.some((event) => event.end === true) };
   }
 
   private key(sessionId: string, streamId: string): string {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../core/session-streams.interface.js';
 import { bootMcp, closeMcpApps } from '../../testing-kit/boot-mcp.js';
@@ -40,7 +40,7 @@ async function hubWithSessionStream() {
   const hub = app.get(McpStreamHub);
   const response = new RecordingResponse();
   const stream = hub.open(undefined);
-  stream.attach(hub.connect(response as unknown as Response, 'tenant', () => undefined));
+  stream.attach(hub.connect(response as unknown as ServerResponse, 'tenant', () => undefined));
   hub.setStandalone('s1', stream);
   return { app, hub, response };
 }

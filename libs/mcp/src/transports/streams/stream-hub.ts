@@ -1,4 +1,13 @@
-import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
@@ -7,7 +16,12 @@ import type { McpSessionStreams } from '../../core/session-streams.interface.js'
 import { MCP_METRICS, NOOP_MCP_METRICS, type McpMetrics } from '../../core/mcp-metrics.interface.js';
 import { SseWriter } from '../http/sse-writer.js';
 import { McpInstanceRouter, type McpRoute } from '../routing/mcp-instance.router.js';
+import { McpSessionStreamClaims } from '../routing/session-stream.claims.js';
+import { followRemoteStream, instanceOfStream, type FollowedEvent, type FollowRequest } from '../routing/remote-stream.follower.js';
+import { McpInstanceLease } from '../../sessions/mcp-instance-lease.service.js';
+import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
 import { LiveStream } from './live-stream.js';
+import { McpStreamSlots } from './stream-slots.js';
 import { SseEventStore } from './sse-event.store.js';
 
 /**
@@ -15,34 +29,68 @@ import { SseEventStore } from './sse-event.store.js';
  * open connections (closed with a `retry:` hint at shutdown so clients resume elsewhere). While it holds a
  * session's GET stream, it takes that session's notifications sent from other instances. Features and eras see
  * it only as {@link McpSessionStreams} (token `MCP_SESSION_STREAMS`).
+ *
+ * Across instances (see {@link McpInstanceLease}): stream ids name the instance that opened them, a session's GET
+ * stream is claimed in the store (one per session cluster-wide), and a stream resumed on another instance while
+ * it is live here is followed from there: this instance publishes its events once asked to.
  */
 @Injectable()
-export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeApplicationShutdown {
+export class McpStreamHub
+  implements McpSessionStreams, OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly logger = new Logger('McpStreamHub');
   private readonly streams = new Map<string, LiveStream>();
   private readonly standalone = new Map<string, LiveStream>();
   /** Per session with a GET stream here, its route subscription (resolving to the function that ends it). */
   private readonly routes = new Map<string, Promise<() => Promise<void>>>();
   private readonly writers = new Set<SseWriter>();
-  private readonly streamsPerTenant = new Map<string, number>();
+  private readonly slots: McpStreamSlots;
   private readonly endHooks: Array<() => void> = [];
+  /** Sessions whose GET stream this instance is claiming in the store right now (a second GET meanwhile: 409). */
+  private readonly claiming = new Set<string>();
+  private readonly claims: McpSessionStreamClaims;
+  /** Per session with a GET stream here, the timer that keeps its claim from expiring while it is open. */
+  private readonly claimRefreshes = new Map<string, NodeJS.Timeout>();
+  private followRequests?: Promise<() => Promise<void>>;
 
   constructor(
     private readonly events: SseEventStore,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly router: McpInstanceRouter,
     @Optional() @Inject(MCP_METRICS) private readonly metrics: McpMetrics = NOOP_MCP_METRICS,
-  ) {}
+    private readonly lease: McpInstanceLease,
+    @Inject(MCP_STORE) store: McpKeyValueStore,
+  ) {
+    this.claims = new McpSessionStreamClaims(store, lease, options.sessions.idleTtlMs);
+    this.slots = new McpStreamSlots(store, options);
+  }
+
+  /** Takes requests from other instances to follow a stream held here (one subscription per instance). */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.router.spansInstances) return;
+    this.followRequests = this.router.hold({ kind: 'instance', instanceId: this.lease.id }, (message) => this.followHere(message));
+    await this.followRequests;
+  }
+
+  /** Only now: streams that finish while shutdown waits for their calls are still followed to their end. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.followRequests?.then((release) => release()).catch(() => undefined);
+  }
 
   /** Opens a stream; `sessionId` makes it resumable. */
   open(sessionId: string | undefined): LiveStream {
-    const stream = new LiveStream(newStreamId(), sessionId, sessionId ? this.events : undefined);
+    const holder = this.router.spansInstances ? this.lease.id : undefined; // one instance: nobody asks who holds it
+    const stream = new LiveStream(newStreamId(holder), sessionId, sessionId ? this.events : undefined);
     this.streams.set(stream.id, stream);
     return stream;
   }
 
-  /** Forgets a finished stream once its events are stored (replay then reads the store). */
+  /**
+   * Forgets a finished stream once its events are stored (replay then reads the store); its end is stored too,
+   * so that another instance resuming it replays it rather than follow it.
+   */
   release(stream: LiveStream): void {
+    if (this.router.spansInstances) stream.end();
     void stream.flushed().then(() => {
       if (this.streams.get(stream.id) === stream) this.streams.delete(stream.id);
     });
@@ -52,19 +100,94 @@ export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeA
     return this.streams.get(streamId);
   }
 
+  /**
+   * What became of a stream this instance does not hold (`find` gave nothing), given whether its events after
+   * the client's position include its end: `ended` (or no known holder: replay only), `live` on an instance
+   * whose lease lives (follow it there), or `lost` with an instance whose lease expired.
+   */
+  async remoteStateOf(streamId: string, ended: boolean): Promise<'ended' | 'live' | 'lost'> {
+    const holder = instanceOfStream(streamId);
+    if (ended || !this.router.spansInstances || holder === undefined || holder === this.lease.id) return 'ended';
+    return (await this.lease.isAlive(holder)) ? 'live' : 'lost';
+  }
+
+  /**
+   * Continues on `writer` a stream live on another instance (see {@link remoteStateOf}) after `afterId`, the last
+   * event the client has, until that instance ends it or dies.
+   */
+  followRemote(sessionId: string, streamId: string, afterId: string, writer: SseWriter): void {
+    const holder = instanceOfStream(streamId);
+    if (holder === undefined) return writer.end();
+    followRemoteStream({ sessionId, streamId, holder, afterId }, writer, { router: this.router, events: this.events, lease: this.lease });
+  }
+
+  /**
+   * Claims the session's one GET stream for this instance, across instances: false when one is open (or being
+   * opened) here, or on another instance whose lease lives. Rejects while the store is down. A true claim is
+   * followed by `setStandalone`, with the stream or with undefined to let go.
+   */
+  async claimStandalone(sessionId: string): Promise<boolean> {
+    if (this.standalone.has(sessionId) || this.claiming.has(sessionId)) return false;
+    // Marked until `setStandalone`: another GET of the session meanwhile, on this instance, is refused too.
+    this.claiming.add(sessionId);
+    let claimed = false;
+    try {
+      claimed = !this.router.spansInstances || (await this.claims.claim(sessionId));
+      return claimed;
+    } finally {
+      if (!claimed) this.claiming.delete(sessionId);
+    }
+  }
+
   /** The session's GET stream, if one is open on this instance. */
   standaloneOf(sessionId: string): LiveStream | undefined {
     return this.standalone.get(sessionId);
   }
 
+  /** Records (or, with undefined, forgets) the session's GET stream here; also ends a claim taken for it. */
   setStandalone(sessionId: string, stream: LiveStream | undefined): void {
+    this.claiming.delete(sessionId);
     if (stream) {
       this.standalone.set(sessionId, stream);
       this.holdRoute(sessionId);
+      this.keepClaimed(sessionId);
     } else {
       this.standalone.delete(sessionId);
+      clearInterval(this.claimRefreshes.get(sessionId));
+      this.claimRefreshes.delete(sessionId);
+      // Also when none was open here: a claim taken for a connection that closed before it opened.
+      if (this.router.spansInstances)
+        this.claims
+          .release(sessionId)
+          .catch((error: unknown) => this.logger.warn(`GET stream claim of session ${sessionId} not released: ${reasonOf(error)}`));
       this.releaseRoute(sessionId);
     }
+  }
+
+  /** A GET stream may outlive the claim's TTL: renewed at half of it while the stream is open. */
+  private keepClaimed(sessionId: string): void {
+    if (!this.router.spansInstances || this.claimRefreshes.has(sessionId)) return;
+    const timer = setInterval(
+      () => void this.claims.refresh(sessionId).catch(() => undefined),
+      Math.max(1, Math.floor(this.options.sessions.idleTtlMs / 2)),
+    );
+    timer.unref();
+    this.claimRefreshes.set(sessionId, timer);
+  }
+
+  /** Another instance resumes a stream held here: its events are published from now on (or its end, if over). */
+  private followHere(message: unknown): void {
+    const { follow } = (message ?? {}) as Partial<FollowRequest>;
+    if (typeof follow?.sessionId !== 'string' || typeof follow.streamId !== 'string') return;
+    const { sessionId, streamId } = follow;
+    const publish = (event: FollowedEvent['event']) =>
+      void this.router
+        .forward({ kind: 'stream-events', sessionId, streamId }, { event } satisfies FollowedEvent)
+        .catch((error: unknown) => this.logger.warn(`Events of stream ${streamId} not published: ${reasonOf(error)}`));
+    const stream = this.streams.get(streamId);
+    // Within the session that resumed it only.
+    if (stream && stream.sessionId === sessionId) stream.follow(publish);
+    else publish({ id: `${streamId}.0`, message: null, end: true });
   }
 
   /**
@@ -97,9 +220,12 @@ export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeA
     this.endHooks.push(hook);
   }
 
-  /** True when `tenant` may open one more long-lived stream on this instance. */
-  hasRoomFor(tenant: string): boolean {
-    return (this.streamsPerTenant.get(tenant) ?? 0) < this.options.limits.maxStreamsPerTenant;
+  /**
+   * Takes one of `tenant`'s `limits.maxStreamsPerTenant` places (across instances with `redis`) for the stream
+   * the caller connects next; false when all are taken. Rejects while the store is down.
+   */
+  hasRoomFor(tenant: string): Promise<boolean> {
+    return this.slots.reserve(tenant);
   }
 
   /**
@@ -108,7 +234,12 @@ export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeA
    * is cut (the socket closes, so the same happens); `streamId` names the stream in the warning (a connection
    * without one, such as 2024-11-05 HTTP+SSE, gets a fresh id: session ids stay out of logs).
    */
-  connect(response: import('express').Response, tenant: string, onClose: (writer: SseWriter) => void, streamId = newStreamId()): SseWriter {
+  connect(
+    response: import('node:http').ServerResponse,
+    tenant: string,
+    onClose: (writer: SseWriter) => void,
+    streamId = newStreamId(),
+  ): SseWriter {
     const maxBufferedBytes = this.options.streams.maxBufferedBytes;
     const writer = new SseWriter(response, {
       maxBufferedBytes,
@@ -120,16 +251,17 @@ export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeA
     // Shutting down: the caller opens it in this tick (headers out), then it ends with the retry hint.
     if (this.draining) setImmediate(() => this.endWithRetry(writer));
     else this.writers.add(writer);
-    this.streamsPerTenant.set(tenant, (this.streamsPerTenant.get(tenant) ?? 0) + 1);
+    const slot = this.slots.claim(tenant);
     this.metrics.streamOpened();
-    const keepAlive = setInterval(() => writer.comment('keepalive'), this.options.streams.keepAliveMs);
+    const keepAlive = setInterval(() => {
+      writer.comment('keepalive');
+      slot.renew();
+    }, this.options.streams.keepAliveMs);
     keepAlive.unref();
     response.on('close', () => {
       clearInterval(keepAlive);
       this.writers.delete(writer);
-      const left = (this.streamsPerTenant.get(tenant) ?? 1) - 1;
-      if (left <= 0) this.streamsPerTenant.delete(tenant);
-      else this.streamsPerTenant.set(tenant, left);
+      slot.release();
       this.metrics.streamClosed();
       onClose(writer);
     });
@@ -200,8 +332,10 @@ export class McpStreamHub implements McpSessionStreams, OnModuleDestroy, BeforeA
   }
 }
 
-function newStreamId(): string {
-  return randomBytes(9).toString('base64url');
+/** With an instance id, `<instance>_<random>`: any instance can tell from a `Last-Event-ID` which one holds it. */
+function newStreamId(instanceId?: string): string {
+  const random = randomBytes(9).toString('base64url');
+  return instanceId === undefined ? random : `${instanceId}_${random}`;
 }
 
 function sessionStreamRoute(sessionId: string): McpRoute {

@@ -1,0 +1,87 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
+import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
+import { storeKey } from '../stores/store-key.js';
+
+/** The store key of an instance's lease. */
+export function leaseKey(instanceId: string): string {
+  return storeKey('lease', instanceId);
+}
+
+/**
+ * This instance's identity and liveness lease. With other instances (a bus that crosses them), it renews
+ * `lease:<id>` in the shared store every `instanceLease.renewMs`, for `instanceLease.ttlMs`; what an instance
+ * holds for a session (a 2024-11-05 HTTP+SSE stream, a live SSE stream, the session's GET stream) names its id,
+ * so another instance can tell a holder that died (its lease expired) from one that is only elsewhere.
+ * In memory mode there is one instance: no lease is written and every holder is alive.
+ */
+@Injectable()
+export class McpInstanceLease implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('McpInstanceLease');
+  /**
+   * Random per process: a restarted instance is a new one (what the old one held died with it). Hex, so ids
+   * built on it (`<instance>_<stream>`) split at their first `_`.
+   */
+  readonly id = randomBytes(6).toString('hex');
+  private timer?: NodeJS.Timeout;
+  private failing = false;
+
+  constructor(
+    @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
+    @Inject(MCP_BUS) private readonly bus: McpMessageBus,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  /** True when other instances may hold what a session uses (the bus reaches beyond this process). */
+  get spansInstances(): boolean {
+    return this.bus.crossesInstances;
+  }
+
+  /** How often the lease is renewed: also how often a follower checks the holder it follows. */
+  get renewMs(): number {
+    return this.options.instanceLease.renewMs;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.spansInstances) return;
+    await this.renew();
+    this.timer = setInterval(() => void this.renew(), this.options.instanceLease.renewMs);
+    this.timer.unref();
+  }
+
+  /**
+   * Renewal stops only once the HTTP server has closed: while shutdown drains calls, streams followed from
+   * other instances still end properly. The lease is then deleted (best effort: the store may be closing too);
+   * if that fails it simply expires.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.store.delete(leaseKey(this.id)).catch(() => undefined);
+  }
+
+  /**
+   * False only when `instanceId` names another instance whose lease is gone. An unknown holder (a record of
+   * an older release) counts as alive. Rejects with `McpStoreUnavailableError` while the store is down.
+   */
+  async isAlive(instanceId: string | undefined): Promise<boolean> {
+    if (!this.spansInstances || instanceId === undefined || instanceId === this.id) return true;
+    return (await this.store.get(leaseKey(instanceId))) !== undefined;
+  }
+
+  private async renew(): Promise<void> {
+    try {
+      await this.store.set(leaseKey(this.id), { renewedAt: Date.now() }, this.options.instanceLease.ttlMs);
+      if (this.failing) this.logger.log('Instance lease renewed again');
+      this.failing = false;
+    } catch (error) {
+      // Once per outage: other instances will treat this one's sessions as gone until it renews again.
+      if (!this.failing) this.logger.warn(`Instance lease not renewed: ${error instanceof Error ? error.message : String(error)}`);
+      this.failing = true;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import type { McpKeyValueStore } from '../../stores/key-value.store.js';
+import { storeKey } from '../../stores/store-key.js';
+import type { McpInstanceLease } from '../../sessions/mcp-instance-lease.service.js';
+
+/** Who holds a session's GET stream, as the store keeps it. */
+interface GetStreamClaim {
+  instance: string;
+}
+
+/**
+ * The one-GET-stream-per-session rule across instances: the instance opening a session's GET stream claims
+ * `get-stream:<session>` in the shared store, and lets go when the stream ends. A claim whose instance's lease
+ * expired is taken over, so a dead instance blocks nobody for longer than its lease. The claim lives as long as
+ * an idle session, renewed while the stream is open (a release that failed, in a store outage, holds it no
+ * longer than that).
+ */
+export class McpSessionStreamClaims {
+  constructor(
+    private readonly store: McpKeyValueStore,
+    private readonly lease: McpInstanceLease,
+    private readonly ttlMs: number,
+  ) {}
+
+  /**
+   * True when this instance now holds the session's GET stream. The caller has checked that it holds none
+   * itself, so a claim naming this instance is a leftover (its release failed) and is taken back.
+   */
+  async claim(sessionId: string): Promise<boolean> {
+    const key = claimKey(sessionId);
+    const mine: GetStreamClaim = { instance: this.lease.id };
+    if (await this.store.setIfAbsent(key, mine, this.ttlMs)) return true;
+    const held = await this.store.get<GetStreamClaim>(key);
+    if (held === undefined) return this.store.setIfAbsent(key, mine, this.ttlMs);
+    if (held.instance !== this.lease.id && (await this.lease.isAlive(held.instance))) return false;
+    // Atomic: of two instances taking over the same dead claim, one wins.
+    return this.store.compareAndSet(key, held, mine, this.ttlMs);
+  }
+
+  /** Extends the claim's life if this instance still holds it (a GET stream open longer than its TTL). */
+  async refresh(sessionId: string): Promise<void> {
+    const mine: GetStreamClaim = { instance: this.lease.id };
+    await this.store.compareAndSet(claimKey(sessionId), mine, mine, this.ttlMs);
+  }
+
+  /** Lets go of the session's claim if this instance still holds it (another may have taken it over). */
+  async release(sessionId: string): Promise<void> {
+    const key = claimKey(sessionId);
+    const held = await this.store.get<GetStreamClaim>(key);
+    if (held?.instance === this.lease.id) await this.store.delete(key);
+  }
+}
+
+function claimKey(sessionId: string): string {
+  return storeKey('get-stream', sessionId);
+}
