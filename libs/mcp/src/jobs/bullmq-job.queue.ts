@@ -1,11 +1,11 @@
 import { Logger, type BeforeApplicationShutdown, type LoggerService, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, JobsOptions, Queue, Worker } from 'bullmq';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import { hostname } from 'node:os';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
-import { FAIL_FAST_CONNECTION_OPTIONS, loadIoredis, redactRedisUrl } from '../stores/redis-connection.js';
+import { createRedisClient, describeRedisTarget, type RedisClient } from '../stores/redis-connection.js';
 import { McpStoreMessages } from '../stores/store.messages.js';
 import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 import { loadBullmq, type McpBullMqModule } from './bullmq.loader.js';
@@ -49,7 +49,9 @@ export interface McpBullJobQueueDeps {
  *   check puts the job back in the queue (up to `jobs.maxStalledCount` times), then it is failed and its record
  *   marked `error` (`UNAVAILABLE`, retryable).
  * - `abort()` aborts the job if it runs here; the tasks service tells the other instances (its bus channel).
- * - At shutdown the worker stops taking jobs and lets running ones finish; queued jobs stay for the others.
+ * - At shutdown the worker stops taking jobs; running ones get `shutdown.graceMs` to finish, and those the tasks
+ *   worker interrupts then are moved back to the queue's waiting list, so another instance takes them at once
+ *   instead of after a lock expiry. Queued jobs stay for the others.
  */
 export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, BeforeApplicationShutdown {
   private worker?: Worker<McpJobSubmission>;
@@ -59,8 +61,8 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
   private constructor(
     private readonly bullmq: McpBullMqModule,
     private readonly queue: Queue<McpJobSubmission>,
-    private readonly producer: Redis,
-    private readonly workerClient: Redis,
+    private readonly producer: RedisClient,
+    private readonly workerClient: RedisClient,
     private readonly deps: McpBullJobQueueDeps,
   ) {
     this.logger = deps.logger ?? new Logger('McpJobs');
@@ -71,11 +73,10 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     const redis = deps.options.redis;
     if (!redis) throw new Error('McpBullJobQueue needs the redis option');
     const bullmq = await loadBullmq();
-    const RedisClient = await loadIoredis();
     // Adding a job fails at once while Redis is down (the store's fail-fast settings): the tool call then answers
     // UNAVAILABLE instead of a pending envelope for a job that was never queued.
-    const producer = new RedisClient(redis.url, FAIL_FAST_CONNECTION_OPTIONS);
-    const workerClient = new RedisClient(redis.url, WORKER_CONNECTION);
+    const producer = await createRedisClient(redis);
+    const workerClient = await createRedisClient(redis, WORKER_CONNECTION);
     // An 'error' event without a listener would crash the process; outages are reported by the queue and worker.
     for (const client of [producer, workerClient]) client.on('error', () => undefined);
     const queue = new bullmq.Queue<McpJobSubmission>(QUEUE_NAME, { connection: producer, prefix: bullPrefix(deps.options) });
@@ -86,7 +87,7 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     } catch (error) {
       await instance.closeConnections();
       const reason = error instanceof Error ? error.message : String(error);
-      throw new McpStoreUnavailableError(McpStoreMessages.unreachableAtBoot('job queue', redactRedisUrl(redis.url), reason), {
+      throw new McpStoreUnavailableError(McpStoreMessages.unreachableAtBoot('job queue', describeRedisTarget(redis), reason), {
         cause: error,
       });
     }
@@ -95,8 +96,8 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
 
   /** Starts this instance's worker once every tool is registered. */
   async onApplicationBootstrap(): Promise<void> {
-    const { worker: runner, options } = this.deps;
-    const worker = new this.bullmq.Worker<McpJobSubmission>(QUEUE_NAME, (job) => runner.execute(job.data), {
+    const { options } = this.deps;
+    const worker = new this.bullmq.Worker<McpJobSubmission>(QUEUE_NAME, (job, token) => this.process(job, token), {
       connection: this.workerClient,
       prefix: bullPrefix(options),
       // Recorded on each job it takes (BullMQ `processedBy`): which instance ran or holds a job.
@@ -126,7 +127,7 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
       await this.queue.add(JOB_NAME, submission, options);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(redactRedisUrl(this.deps.options.redis!.url), reason), {
+      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(describeRedisTarget(this.deps.options.redis!), reason), {
         cause: error,
       });
     }
@@ -149,20 +150,37 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
       await this.producer.ping();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(redactRedisUrl(this.deps.options.redis!.url), reason), {
+      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(describeRedisTarget(this.deps.options.redis!), reason), {
         cause: error,
       });
     }
   }
 
   /**
-   * Graceful shutdown: the worker takes no new job and waits for its running ones (their results are recorded
-   * before the store closes); jobs still queued stay in Redis for the other instances.
+   * Graceful shutdown: the worker takes no new job and waits for its running ones, which the tasks worker bounds
+   * by `shutdown.graceMs` (results recorded before the store closes, or the job handed back); jobs still queued
+   * stay in Redis for the other instances.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.worker?.close().catch((error: unknown) => this.reportError(error));
+    const closing = this.worker?.close().catch((error: unknown) => this.reportError(error));
+    await this.deps.worker.drain();
+    await closing;
     await this.queue.close().catch(() => undefined);
     await this.closeConnections();
+  }
+
+  /** Runs a job here; one that shutdown interrupted goes back to the waiting list, to the front. */
+  private async process(job: Job<McpJobSubmission>, token: string | undefined): Promise<void> {
+    if ((await this.deps.worker.execute(job.data)) === 'recorded') return;
+    try {
+      await job.moveToWait(token);
+      this.logger.log(McpJobMessages.handedBack(job.data.jobId));
+    } catch (error) {
+      // Redis is out of reach: the lock lapses instead, and the stalled check hands the job over.
+      this.reportError(error);
+    }
+    // Tells BullMQ the job left the active list by other means: it neither completes nor fails it.
+    throw new this.bullmq.WaitingError();
   }
 
   /** A job that failed for good in the queue (its workers kept dying, or it could not be read) ends as `error`. */
@@ -202,7 +220,12 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
   }
 }
 
-/** BullMQ keys live under the module's key prefix: `mcp:bull:jobs:…`. */
-function bullPrefix(options: McpResolvedOptions): string {
-  return `${options.redis!.keyPrefix}bull`;
+/**
+ * BullMQ keys live under the module's key prefix: `mcp:bull:jobs:…`. On a Redis Cluster BullMQ's scripts touch
+ * several keys of the queue at once, so the prefix is one hash tag, `{mcp:bull}:jobs:…` (all on one slot),
+ * unless the key prefix already holds a tag.
+ */
+export function bullPrefix(options: McpResolvedOptions): string {
+  const { keyPrefix, cluster } = options.redis!;
+  return cluster && !keyPrefix.includes('{') ? `{${keyPrefix}bull}` : `${keyPrefix}bull`;
 }

@@ -9,6 +9,7 @@ export const McpJobMessages = {
   workerError: (reason: string) => `The BullMQ worker reported an error (${reason}); it keeps retrying.`,
   abortNotBroadcast: (jobId: string) =>
     `The cancellation of job ${jobId} could not be sent to the other instances; it stops only if it runs here`,
+  handedBack: (jobId: string) => `Job ${jobId} was interrupted by shutdown and handed back to the queue for another instance`,
   stalled: (jobId: string) =>
     `Job ${jobId} lost its worker (process gone or blocked past jobs.lockDurationMs); another worker takes it over`,
 };

@@ -42,6 +42,8 @@ export interface McpTaskRunSpec {
   transport: 'http' | 'stdio';
   /** The request's `clientCapabilities`: input requests need them, as in the request itself. */
   clientCapabilities: Record<string, unknown>;
+  /** Answers an `inputFirst` task collected in its request's rounds, by input key: the worker's run reuses them. */
+  answers?: Record<string, unknown>;
 }
 
 export const isFinal = (status: McpJobStatus): boolean => status !== 'pending';

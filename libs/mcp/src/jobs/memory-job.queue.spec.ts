@@ -1,15 +1,16 @@
 import type { McpJobSubmission } from './job.record.js';
-import type { McpJobWorker } from './job-worker.interface.js';
+import type { McpJobRunEnd, McpJobWorker } from './job-worker.interface.js';
 import { McpMemoryJobQueue } from './memory-job.queue.js';
 
 /** An executor whose jobs end only when the test says so. */
 function controllableExecutor() {
   const started: string[] = [];
-  const finishers = new Map<string, () => void>();
+  const finishers = new Map<string, (end: McpJobRunEnd) => void>();
   const aborted: string[] = [];
-  const executor = {
+  const abandoned: string[] = [];
+  const executor: McpJobWorker = {
     execute: (submission: McpJobSubmission) =>
-      new Promise<void>((resolve) => {
+      new Promise<McpJobRunEnd>((resolve) => {
         started.push(submission.jobId);
         finishers.set(submission.jobId, resolve);
       }),
@@ -17,12 +18,14 @@ function controllableExecutor() {
       aborted.push(jobId);
       return finishers.has(jobId);
     },
-  } as unknown as McpJobWorker;
-  const finish = async (jobId: string) => {
-    finishers.get(jobId)!();
+    abandon: async (submission: McpJobSubmission) => void abandoned.push(submission.jobId),
+    drain: async () => undefined,
+  };
+  const finish = async (jobId: string, end: McpJobRunEnd = 'recorded') => {
+    finishers.get(jobId)!(end);
     await new Promise((resolve) => setImmediate(resolve));
   };
-  return { executor, started, aborted, finish };
+  return { executor, started, aborted, abandoned, finish };
 }
 
 const job = (tenant: string, jobId: string): McpJobSubmission => ({
@@ -73,14 +76,27 @@ describe('McpMemoryJobQueue', () => {
     expect(started).toEqual(['a1', 'a3']);
   });
 
-  it('starts no waiting job once the application shuts down', async () => {
-    const { executor, started, finish } = controllableExecutor();
+  it('starts no waiting job once the application shuts down, and ends it UNAVAILABLE: no other instance will run it', async () => {
+    const { executor, started, abandoned, finish } = controllableExecutor();
     const queue = new McpMemoryJobQueue(executor, 1);
     await queue.submit(job('a', 'a1'));
     await queue.submit(job('a', 'a2'));
     await tick();
     await queue.beforeApplicationShutdown();
+    expect(abandoned).toEqual(['a2']);
     await finish('a1');
     expect(started).toEqual(['a1']);
+    expect(abandoned).toEqual(['a2']);
+  });
+
+  it('ends a running job that shutdown interrupted as UNAVAILABLE (nobody else holds it in memory)', async () => {
+    const { executor, abandoned, finish } = controllableExecutor();
+    const queue = new McpMemoryJobQueue(executor, 2);
+    await queue.submit(job('a', 'a1'));
+    await queue.submit(job('a', 'a2'));
+    await tick();
+    await finish('a1', 'interrupted');
+    await finish('a2', 'recorded');
+    expect(abandoned).toEqual(['a1']);
   });
 });

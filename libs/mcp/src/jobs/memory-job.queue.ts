@@ -9,7 +9,8 @@ import type { McpJobWorker } from './job-worker.interface.js';
  * answered. A free worker takes the oldest waiting job of the tenant with the fewest jobs running (in turn among
  * equals), so a tenant with a long line does not make another tenant's job wait for all of it. Jobs waiting for
  * a worker stay `pending`; cancelling one takes it out of the line, so it never runs. At shutdown no waiting job
- * is started (the worker lets running ones finish).
+ * is started, and no other instance will run it: it ends `UNAVAILABLE` (retryable), as does a running job the
+ * tasks worker interrupts once `shutdown.graceMs` is over.
  */
 export class McpMemoryJobQueue implements McpJobQueue, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpJobs');
@@ -46,8 +47,10 @@ export class McpMemoryJobQueue implements McpJobQueue, BeforeApplicationShutdown
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    const left = [...this.waiting.values()].flatMap((line) => [...line.values()]);
     this.waiting.clear();
     this.tenantOf.clear();
+    await Promise.all(left.map((submission) => this.executor.abandon(submission)));
   }
 
   /** Hands waiting jobs to free workers; called on each submission and whenever a job ends. */
@@ -59,6 +62,7 @@ export class McpMemoryJobQueue implements McpJobQueue, BeforeApplicationShutdown
       this.countRunning(next.tenant, 1);
       this.executor
         .execute(next)
+        .then((end) => (end === 'interrupted' ? this.executor.abandon(next) : undefined))
         .catch((error: unknown) =>
           this.logger.error(McpJobMessages.notStarted(next.jobId), error instanceof Error ? error.stack : String(error)),
         )

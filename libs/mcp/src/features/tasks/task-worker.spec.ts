@@ -69,7 +69,7 @@ describe('McpTaskWorker (revision-neutral: a task talks to its client only throu
         };
       },
     };
-    const worker = new McpTaskWorker(registry, new McpToolCallRunner(), jobs, undefined, channels);
+    const worker = new McpTaskWorker(registry, new McpToolCallRunner(), jobs, options, undefined, channels);
     const submission = await submissionOf(true);
     const done = worker.execute(submission);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -87,7 +87,7 @@ describe('McpTaskWorker (revision-neutral: a task talks to its client only throu
   });
 
   it('without a channel runs a task submission as a plain job: no client to ask, the outcome in its record', async () => {
-    const worker = new McpTaskWorker(registry, new McpToolCallRunner(), jobs);
+    const worker = new McpTaskWorker(registry, new McpToolCallRunner(), jobs, options);
     const submission = await submissionOf(true);
     await worker.execute(submission);
     const record = await jobs.get('acme', submission.jobId);
@@ -108,7 +108,7 @@ describe('McpTaskWorker (revision-neutral: a task talks to its client only throu
         settle: async (outcome) => void settled.push(outcome),
       }),
     };
-    const worker = new McpTaskWorker(registry, new McpToolCallRunner(), jobs, undefined, channels);
+    const worker = new McpTaskWorker(registry, new McpToolCallRunner(), jobs, options, undefined, channels);
     const submission = await submissionOf(true);
     const done = worker.execute(submission);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -117,5 +117,52 @@ describe('McpTaskWorker (revision-neutral: a task talks to its client only throu
     expect(signal?.aborted).toBe(true);
     expect(settled).toHaveLength(1);
     expect(worker.abort(submission.jobId)).toBe(false);
+  });
+
+  describe('at shutdown (shutdown.graceMs)', () => {
+    /** A job tool that works `ms` and, unless `heeds`, ignores its signal (as a handler stuck in I/O would). */
+    const sleeper = (ms: number, heeds: boolean): McpToolDefinition => ({
+      ...confirmTool,
+      name: 'sleeper',
+      handler: async (_args, context: McpToolContext) => {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms).unref();
+          if (heeds) context.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()));
+        });
+        return { slept: ms };
+      },
+    });
+    const workerWith = (tool: McpToolDefinition, graceMs: number) =>
+      new McpTaskWorker(
+        { hasJobs: true, get: () => tool } as unknown as McpToolRegistry,
+        new McpToolCallRunner(),
+        jobs,
+        resolveMcpOptions({ name: 'worker', version: '1.0.0', shutdown: { graceMs } }, resolvePaths({})),
+      );
+
+    it('lets a job that ends within the grace finish and records it', async () => {
+      const worker = workerWith(sleeper(50, true), 2_000);
+      const submission = await submissionOf(false);
+      const done = worker.execute(submission);
+      await worker.beforeApplicationShutdown();
+      expect(await done).toBe('recorded');
+      expect((await jobs.get('acme', submission.jobId))?.status).toBe('success');
+    });
+
+    it('interrupts a job still running when the grace is over, even one that ignores its signal, and records nothing', async () => {
+      const worker = workerWith(sleeper(800, false), 100);
+      const submission = await submissionOf(false);
+      const done = worker.execute(submission);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await worker.beforeApplicationShutdown();
+      expect(await done).toBe('interrupted');
+      // Still pending: the queue hands it back (BullMQ) or abandons it (memory), not the worker.
+      expect((await jobs.get('acme', submission.jobId))?.status).toBe('pending');
+      await worker.abandon(submission);
+      expect((await jobs.get('acme', submission.jobId))?.result?.structuredContent).toMatchObject({
+        status: 'error',
+        error: { code: 'UNAVAILABLE', retryable: true },
+      });
+    });
   });
 });

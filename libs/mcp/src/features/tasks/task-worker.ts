@@ -1,4 +1,12 @@
-import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import type { McpToolContext } from '../tools/mcp-tool-context.interface.js';
@@ -10,10 +18,13 @@ import type { JsonRpcId, JsonRpcMessage } from '../../core/json-rpc/json-rpc.typ
 import { envelopeToCallToolResult } from '../../core/results/mcp-result.js';
 import { errorBody } from '../../core/errors/mcp-tool.error.js';
 import { isFinal, type McpJobRecord, type McpJobSubmission } from '../../jobs/job.record.js';
-import type { McpJobWorker } from '../../jobs/job-worker.interface.js';
+import type { McpJobRunEnd, McpJobWorker } from '../../jobs/job-worker.interface.js';
 import { McpJobStore } from '../../jobs/mcp-job.store.js';
 import { McpJobMessages } from '../../jobs/job.messages.js';
+import { recordOutcome } from '../../jobs/outcome-retry.js';
 import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { createJobToolContext } from './job-tool-context.js';
 import { MCP_TASK_CHANNELS, type McpRunOutcome, type McpTaskChannels } from './task-channel.interface.js';
 import { McpTaskWakeups } from './task-wakeups.js';
@@ -21,10 +32,20 @@ import { McpTaskWakeups } from './task-wakeups.js';
 /** The one bus channel of jobs and tasks: a cancellation (`abort`) or answers (`wake`) for the instance running it. */
 export const JOB_SIGNAL_CHANNEL = 'jobs:signal';
 
+/** The abort reason of a run that shutdown stops after `shutdown.graceMs`: its outcome is not recorded. */
+export class McpShutdownInterruption extends Error {
+  constructor() {
+    super('The instance is shutting down');
+  }
+}
+
+/** What a run came to: its outcome (recorded by the caller) or shutdown's interruption. */
+type Interruptible<T> = { readonly interrupted: true } | { readonly interrupted: false; readonly value: T };
+
 /** One job or task running on this instance. */
 interface RunningJob {
   readonly controller: AbortController;
-  readonly done: Promise<void>;
+  readonly done: Promise<McpJobRunEnd>;
   /** Wakes the handler's waits for answers (tasks whose revision lets them ask for input). */
   readonly wakeups: McpTaskWakeups;
 }
@@ -37,15 +58,18 @@ interface RunningJob {
  * queued it ({@link MCP_TASK_CHANNELS}).
  */
 @Injectable()
-export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, BeforeApplicationShutdown {
+export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpJobs');
   private readonly running = new Map<string, RunningJob>();
   private stopListening?: () => Promise<void>;
+  /** When shutdown's grace (`shutdown.graceMs`) ends, counted from the first shutdown hook. */
+  private graceEndsAt?: number;
 
   constructor(
     private readonly registry: McpToolRegistry,
     private readonly runner: McpToolCallRunner,
     private readonly jobs: McpJobStore,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
     @Optional() @Inject(MCP_TASK_CHANNELS) private readonly channels?: McpTaskChannels,
   ) {}
@@ -59,20 +83,52 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
     });
   }
 
-  /** Lets running jobs and tasks finish before the process exits (graceful shutdown). */
+  /** Shutdown starts (every module's destroy hook runs before any other shutdown hook): the grace starts now. */
+  onModuleDestroy(): void {
+    this.graceEndsAt ??= Date.now() + this.options.shutdown.graceMs;
+  }
+
+  /** The queue may have drained first (it waits for its jobs); bus signals are heard until the end. */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([...this.running.values()].map((job) => job.done));
+    await this.drain();
     await this.stopListening?.().catch(() => undefined);
   }
 
   /**
-   * Runs a queued job unless it is already over. Resolves once its outcome is recorded (or logged as
-   * unrecordable); rejects only when the job could not be read before it started, never for the tool's failure.
+   * Graceful shutdown: running jobs and tasks may finish until `shutdown.graceMs` after shutdown began; those
+   * still running then are interrupted (their signal aborts with {@link McpShutdownInterruption}), resolve as
+   * `interrupted`, and their queue hands them back. The queue calls it before it waits for its worker: Nest runs
+   * the shutdown hooks of dependants before those of their dependencies.
    */
-  execute(submission: McpJobSubmission): Promise<void> {
+  async drain(): Promise<void> {
+    this.onModuleDestroy();
+    const settled = () => Promise.allSettled([...this.running.values()].map((job) => job.done));
+    if (this.running.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const graceLeft = Math.max(0, this.graceEndsAt! - Date.now());
+    await Promise.race([settled(), new Promise((resolve) => (timer = setTimeout(resolve, graceLeft)))]);
+    clearTimeout(timer);
+    for (const job of this.running.values()) job.controller.abort(new McpShutdownInterruption());
+    await settled();
+  }
+
+  /**
+   * Runs a queued job unless it is already over. Resolves once its outcome is recorded (or logged as
+   * unrecordable), or with `interrupted` when shutdown stopped it first (nothing recorded); rejects only when the
+   * job could not be read before it started, never for the tool's failure.
+   */
+  execute(submission: McpJobSubmission): Promise<McpJobRunEnd> {
     const controller = new AbortController();
     const wakeups = new McpTaskWakeups();
     return this.track(submission.jobId, controller, wakeups, this.run(submission, controller, wakeups));
+  }
+
+  async abandon(submission: McpJobSubmission): Promise<void> {
+    const result = envelopeToCallToolResult({
+      status: 'error',
+      error: errorBody('UNAVAILABLE', 'The server stopped before the job finished; start it again.', { retryable: true }),
+    });
+    await this.jobs.update(submission.tenant, submission.jobId, { status: 'error', result }).catch(() => undefined);
   }
 
   /** Aborts the job if it runs here; true when it did. */
@@ -86,8 +142,8 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
     void this.bus?.publish(JOB_SIGNAL_CHANNEL, { jobId, signal }).catch(() => this.logger.warn(McpJobMessages.abortNotBroadcast(jobId)));
   }
 
-  /** Counts a run in the running map until `done` settles (an `inputFirst` task that runs where it was called). */
-  track(jobId: string, controller: AbortController, wakeups: McpTaskWakeups, done: Promise<void>): Promise<void> {
+  /** Counts a run in the running map until `done` settles. */
+  private track(jobId: string, controller: AbortController, wakeups: McpTaskWakeups, done: Promise<McpJobRunEnd>): Promise<McpJobRunEnd> {
     const tracked = done.finally(() => {
       if (this.running.get(jobId)?.done === tracked) this.running.delete(jobId);
     });
@@ -145,27 +201,30 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
     return job !== undefined;
   }
 
-  private async run(submission: McpJobSubmission, controller: AbortController, wakeups: McpTaskWakeups): Promise<void> {
+  private async run(submission: McpJobSubmission, controller: AbortController, wakeups: McpTaskWakeups): Promise<McpJobRunEnd> {
     const { tenant, jobId } = submission;
     // Cancelled while it waited in the queue, or finished by a worker that died before telling the queue: done.
     const record = await this.jobs.get(tenant, jobId);
-    if (!record || isFinal(record.status)) return;
+    if (!record || isFinal(record.status)) return 'recorded';
     const tool = this.registry.get(submission.tool);
     if (!tool) {
       const result = envelopeToCallToolResult({ status: 'error', error: errorBody('INTERNAL_ERROR', "The job's tool no longer exists") });
       await this.jobs.update(tenant, jobId, { status: 'error', result });
-      return;
+      return 'recorded';
     }
     if (submission.task && this.channels) return this.runTask(submission, record, tool, controller, wakeups, this.channels);
     const context = createJobToolContext(submission, controller.signal, (progress, total, message) => {
-      void this.jobs.update(tenant, jobId, { progress, total, message }).catch(() => undefined);
+      if (!controller.signal.aborted) void this.jobs.update(tenant, jobId, { progress, total, message }).catch(() => undefined);
     });
     try {
-      const result = await this.runner.run(tool, submission.args, context, controller);
-      await this.jobs.update(tenant, jobId, { status: result.isError ? 'error' : 'success', result });
+      const run = await interruptible(this.runner.run(tool, submission.args, context, controller), controller.signal);
+      if (run.interrupted) return 'interrupted';
+      const result = run.value;
+      await recordOutcome(() => this.jobs.update(tenant, jobId, { status: result.isError ? 'error' : 'success', result }));
     } catch (error) {
       this.logger.error(`Job ${jobId} (${submission.tool}) could not be recorded`, error instanceof Error ? error.stack : String(error));
     }
+    return 'recorded';
   }
 
   /** A queued task: its revision's channel takes its questions from the start and records its outcome. */
@@ -176,7 +235,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
     controller: AbortController,
     wakeups: McpTaskWakeups,
     channels: McpTaskChannels,
-  ): Promise<void> {
+  ): Promise<McpJobRunEnd> {
     const task = submission.task!;
     const channel = channels.open({ record, tool, spec: task, signal: controller.signal, wakeups });
     const context = this.taskContext({
@@ -191,10 +250,31 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, Befo
       signal: controller.signal,
       record: () => record,
     });
-    const outcome = await this.runner.run(tool, submission.args, context, controller).then(
+    const outcome = this.runner.run(tool, submission.args, context, controller).then(
       (result): McpRunOutcome => ({ result }),
       (error: unknown): McpRunOutcome => ({ error }),
     );
-    await channel.settle(outcome);
+    const run = await interruptible(outcome, controller.signal);
+    if (run.interrupted) return 'interrupted';
+    await channel.settle(run.value);
+    return 'recorded';
   }
+}
+
+/**
+ * `work`'s outcome, unless shutdown interrupts it first: a handler that ignores its signal must not hold the
+ * instance's exit, and the late outcome of an interrupted run is not recorded (another run takes its place).
+ */
+function interruptible<T>(work: Promise<T>, signal: AbortSignal): Promise<Interruptible<T>> {
+  const interrupted = () => signal.reason instanceof McpShutdownInterruption;
+  return new Promise<Interruptible<T>>((resolve, reject) => {
+    const onAbort = () => interrupted() && resolve({ interrupted: true });
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => resolve(interrupted() ? { interrupted: true } : { interrupted: false, value }),
+      (error: unknown) => (interrupted() ? resolve({ interrupted: true }) : reject(error)),
+    );
+    void work.finally(() => signal.removeEventListener('abort', onAbort)).catch(() => undefined);
+  });
 }

@@ -3,7 +3,6 @@ import type { McpToolDefinition } from '../../../features/tools/mcp-tool-definit
 import { McpTasksService } from '../../../features/tasks/mcp-tasks.service.js';
 import { McpTaskWorker } from '../../../features/tasks/task-worker.js';
 import type { McpRunOutcome } from '../../../features/tasks/task-channel.interface.js';
-import { McpTaskWakeups } from '../../../features/tasks/task-wakeups.js';
 import { McpCallPipeline } from '../../../execution/mcp-call.pipeline.js';
 import { createToolContext, DEFAULT_TENANT } from '../../../execution/tool-context.factory.js';
 import { McpToolCallRunner } from '../../../execution/tool-call.runner.js';
@@ -64,8 +63,8 @@ class PendingRound extends Error {
  *
  * A task call passes the same pipeline as any `tools/call` (scopes, limiter, validation, idempotency, job
  * slots) and runs on the job queue, so with `redis` any instance's worker may run it (its questions go through
- * {@link McpRev20260728TaskChannels}). An `inputFirst` task is the exception: its handler starts here to ask its
- * first questions and keeps running here once the task exists.
+ * {@link McpRev20260728TaskChannels}). An `inputFirst` task too: its handler runs here only to ask its first
+ * questions, then the task is queued with the answers.
  */
 @Injectable()
 export class McpRev20260728TasksExtension {
@@ -104,8 +103,8 @@ export class McpRev20260728TasksExtension {
   /**
    * Runs a task-capable call through the call pipeline. By default the task is created at once (durably: a
    * `tasks/get` right after the answer finds it) and queued. An `inputFirst` tool runs first, here: its questions
-   * come back as `input_required` rounds, and its task is created when it reports progress, finishes, or has run
-   * for a second.
+   * come back as `input_required` rounds, and its task is queued when it reports progress or has run for a second
+   * (or recorded, when it finished within that second).
    */
   async call(input: TaskCallInput): Promise<TaskCallOutcome> {
     const { tool, envelope } = input;
@@ -196,48 +195,34 @@ export class McpRev20260728TasksExtension {
   }
 
   /**
-   * An `inputFirst` task: the handler runs here from the start; questions it asks before the task exists end the
-   * request with an `input_required` round ({@link PendingRound}); from the task's creation on they go to the
-   * task (tasks/get shows them, tasks/update answers them).
+   * An `inputFirst` task: the handler runs here first, to ask its questions; one it cannot answer from earlier
+   * rounds ends the request with an `input_required` round ({@link PendingRound}). Its first progress report, or
+   * a second without a new question, means its questions are over: this run is aborted there (its signal fires,
+   * so a handler that heeds it does no work here), and the task is queued like any other with the answers it used,
+   * so a worker on any instance runs the handler again from the start without asking them again. A handler that
+   * finished within that second needs no queue: its outcome is the task's.
    */
   private async runFirst(input: TaskCallInput, args: object, controller: AbortController): Promise<McpCallToolResult> {
     const { tool, envelope } = input;
     const tenant = input.principal?.tenant ?? DEFAULT_TENANT;
-    let interrupted!: () => void;
-    const roundEnded = new Promise<'input'>((resolve) => (interrupted = () => resolve('input')));
+    let phaseEnded!: (why: 'input' | 'work') => void;
+    const phase = new Promise<'input' | 'work'>((resolve) => (phaseEnded = resolve));
     const round = new McpInputRound({
       capabilities: envelope.clientCapabilities,
       known: input.known,
       responses: input.responses,
       onInputRequired: () => {
         controller.abort(new Error('Input required'));
-        interrupted();
+        phaseEnded('input');
       },
     });
-
-    let record: McpJobRecord | undefined;
-    const wakeups = new McpTaskWakeups();
-    let created!: (record: McpJobRecord) => void;
-    let notCreated!: (error: unknown) => void;
-    const taskCreated = new Promise<McpJobRecord>((resolve, reject) => ((created = resolve), (notCreated = reject)));
-    taskCreated.catch(() => undefined); // whoever awaits it sees the refusal; nobody else must crash on it
-    const createTask = (): Promise<McpJobRecord> => {
-      if (!round.delegate) {
-        round.delegate = async (key, request) => this.channels.awaitAnswer(await taskCreated, key, request, controller.signal, wakeups);
-        void this.jobs.open(tenant, tool.name, tool.job?.estimatedSeconds).then(
-          (job) => {
-            record = job;
-            created(job);
-          },
-          (error: unknown) => {
-            controller.abort(error);
-            notCreated(error);
-          },
-        );
-      }
-      return taskCreated;
+    let queued = false;
+    const queue = () => {
+      if (queued || round.interruptedRun) return;
+      queued = true;
+      controller.abort(new Error('The task runs on the job queue'));
+      phaseEnded('work');
     };
-
     const context = this.worker.taskContext({
       requestId: input.id,
       tool,
@@ -248,33 +233,28 @@ export class McpRev20260728TasksExtension {
       clientCapabilities: envelope.clientCapabilities,
       askClient: round.ask,
       signal: controller.signal,
-      record: () => record,
-      onUntracked: () => void createTask(),
+      record: () => undefined,
+      onUntracked: queue,
     });
     const finished = this.runner.invoke(tool, args, context, controller).then(
       (result): McpRunOutcome => ({ result }),
       (error: unknown): McpRunOutcome => ({ error }),
     );
-    let timer: NodeJS.Timeout | undefined;
-    const window = new Promise<'window'>((resolve) => (timer = setTimeout(resolve, INPUT_FIRST_WINDOW_MS, 'window')));
-    const first = await Promise.race([
-      roundEnded,
-      taskCreated.then(() => 'task' as const),
-      finished.then(() => 'finished' as const),
-      window,
-    ]);
+    const timer = setTimeout(queue, INPUT_FIRST_WINDOW_MS);
+    const first = await Promise.race([phase, finished.then(() => 'finished' as const)]);
     clearTimeout(timer);
     if (first === 'input' || round.interruptedRun) throw new PendingRound(round);
-    // A capability the request lacks, before any task exists, is the request's error (-32021).
-    if (first === 'finished' && round.missing && 'error' in (await finished)) throw Rev20260728Refusals.missingCapability(round.missing);
-    // A refusal (the tenant's job slots or quotas) propagates: the pipeline answers it as an envelope.
-    const job = await createTask();
-    void this.worker.track(
-      job.id,
-      controller,
-      wakeups,
-      finished.then((outcome) => this.channels.settle(job, tool, outcome)),
-    );
+    if (first === 'finished' && !queued) {
+      const outcome = await finished;
+      // A capability the request lacks, before any task exists, is the request's error (-32021).
+      if (round.missing && 'error' in outcome) throw Rev20260728Refusals.missingCapability(round.missing);
+      // A refusal (the tenant's job slots or quotas) propagates: the pipeline answers it as an envelope.
+      const job = await this.jobs.open(tenant, tool.name, tool.job?.estimatedSeconds);
+      await this.channels.settle(job, tool, outcome);
+      return createTaskResult((await this.jobs.find(tenant, job.id)) ?? job) as unknown as McpCallToolResult;
+    }
+    const spec = { requestId: input.id, transport: input.transport, clientCapabilities: envelope.clientCapabilities, answers: round.used };
+    const job = await this.jobs.start(tool.name, input.args, context, tool.job?.estimatedSeconds, spec);
     return createTaskResult(job) as unknown as McpCallToolResult;
   }
 

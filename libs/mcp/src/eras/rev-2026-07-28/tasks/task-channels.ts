@@ -7,6 +7,7 @@ import type { JsonRpcErrorObject } from '../../../core/json-rpc/json-rpc.types.j
 import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
 import type { McpJobRecord } from '../../../jobs/job.record.js';
 import { McpJobStore } from '../../../jobs/mcp-job.store.js';
+import { recordOutcome } from '../../../jobs/outcome-retry.js';
 import { Rev20260728Refusals } from '../refusals.js';
 import { Rev20260728Messages } from '../rev-2026-07-28.messages.js';
 import { McpInputRound, type McpInputRequest } from '../mrtr/input-round.js';
@@ -30,14 +31,21 @@ export class McpRev20260728TaskChannels implements McpTaskChannels {
     private readonly states: McpTaskStateStore,
   ) {}
 
-  /** A queued task: its questions wait for `tasks/update` from the start. */
+  /**
+   * A queued task: the answers its request's rounds collected (an `inputFirst` task) are there from the start;
+   * any other question waits for `tasks/update`.
+   */
   open(run: McpTaskRun): McpTaskInputChannel {
-    const round = new McpInputRound({ capabilities: run.spec.clientCapabilities });
+    const round = new McpInputRound({ capabilities: run.spec.clientCapabilities, known: run.spec.answers });
     round.delegate = (key, request) => this.awaitAnswer(run.record, key, request, run.signal, run.wakeups);
     return { askClient: round.ask, settle: (outcome) => this.settle(run.record, run.tool, outcome) };
   }
 
-  /** Publishes a question on the task and waits until `tasks/update` answers it (or the task is cancelled). */
+  /**
+   * Publishes a question on the task and waits until `tasks/update` answers it (or the task is cancelled). An
+   * answer stays in the task state: a run that takes the task over (its instance died or shut down) asks the
+   * same keys in the same order and gets them at once, so the client never answers twice.
+   */
   async awaitAnswer(
     job: McpJobRecord,
     key: string,
@@ -45,21 +53,24 @@ export class McpRev20260728TaskChannels implements McpTaskChannels {
     signal: AbortSignal,
     wakeups: McpTaskWakeups,
   ): Promise<Record<string, unknown>> {
-    await this.states.update(job.tenant, job.id, job.ttlMs, (state) => void (state.inputRequests[key] = request));
+    const given = await this.states.update(job.tenant, job.id, job.ttlMs, (state: McpTaskState) => {
+      if (state.answers[key] === undefined) state.inputRequests[key] = request;
+      return state.answers[key];
+    });
+    if (given !== undefined) return given as Record<string, unknown>;
     for (;;) {
       // A tool error, not a crash: the task is cancelled already and its record says so.
       if (signal.aborted) throw new McpToolError('CANCELLED', 'The task was cancelled while it waited for input');
-      const answer = await this.states.update(job.tenant, job.id, job.ttlMs, (state: McpTaskState) => {
-        const value = state.answers[key];
-        if (value !== undefined) delete state.answers[key];
-        return value;
-      });
+      const answer = (await this.states.get(job.tenant, job.id)).answers[key];
       if (answer !== undefined) return answer as Record<string, unknown>;
       await wakeups.wait(ANSWER_POLL_MS, signal);
     }
   }
 
-  /** Records a task's outcome; an unexpected failure (an `INTERNAL_ERROR`) is a failed task with a JSON-RPC error. */
+  /**
+   * Records a task's outcome (retried while the store is away, see `recordOutcome`); an unexpected failure (an
+   * `INTERNAL_ERROR`) is a failed task with a JSON-RPC error.
+   */
   async settle(job: McpJobRecord, tool: McpToolDefinition, outcome: McpRunOutcome): Promise<void> {
     try {
       const result = outcome.result;
@@ -77,15 +88,17 @@ export class McpRev20260728TaskChannels implements McpTaskChannels {
         const failure: JsonRpcErrorObject = missing
           ? Rev20260728Refusals.missingCapability((outcome.error as McpMissingClientCapabilitySignal).requiredCapabilities).toJsonRpcError()
           : { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' };
-        await this.states.update(job.tenant, job.id, job.ttlMs, (state) => {
-          state.failure = failure;
-          state.inputRequests = {};
-        });
-        await this.jobs.update(job.tenant, job.id, { status: 'error', ...(result && { result }) });
+        await recordOutcome(() =>
+          this.states.update(job.tenant, job.id, job.ttlMs, (state) => {
+            state.failure = failure;
+            state.inputRequests = {};
+          }),
+        );
+        await recordOutcome(() => this.jobs.update(job.tenant, job.id, { status: 'error', ...(result && { result }) }));
         return;
       }
-      await this.states.update(job.tenant, job.id, job.ttlMs, (state) => void (state.inputRequests = {}));
-      await this.jobs.update(job.tenant, job.id, { status: result.isError ? 'error' : 'success', result });
+      await recordOutcome(() => this.states.update(job.tenant, job.id, job.ttlMs, (state) => void (state.inputRequests = {})));
+      await recordOutcome(() => this.jobs.update(job.tenant, job.id, { status: result.isError ? 'error' : 'success', result }));
     } catch (error) {
       this.logger.error(Rev20260728Messages.taskNotRecorded(job.id), error instanceof Error ? error.stack : String(error));
     }

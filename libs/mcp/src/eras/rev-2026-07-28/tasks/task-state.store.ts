@@ -6,8 +6,8 @@ import type { McpInputRequest } from '../mrtr/input-round.js';
 
 /**
  * What the tasks extension adds to a job record (which stays the one record job polling and the 2025-11-25 tasks
- * read): the input requests the task waits for, the answers `tasks/update` delivered and the handler has not
- * taken yet, and the JSON-RPC error of a task that failed.
+ * read): the input requests the task waits for, the answers `tasks/update` delivered (kept for the task's life,
+ * so a run that takes the task over on another instance finds them), and the JSON-RPC error of a task that failed.
  */
 export interface McpTaskState {
   inputRequests: Record<string, McpInputRequest>;
