@@ -12,9 +12,13 @@ export type {
   McpSessionOptions,
   McpStreamOptions,
   McpJobOptions,
+  McpShutdownOptions,
   McpLimitOptions,
   McpIdempotencyOptions,
   McpRedisOptions,
+  McpRedisClusterOptions,
+  McpRedisClusterNode,
+  McpInstanceLeaseOptions,
   McpRequestStateOptions,
   McpListChangedOptions,
   McpExplorerOptions,
@@ -127,7 +131,7 @@ export { withMcpInputKey } from './eras/rev-2026-07-28/mrtr/input-key.js';
 
 // Authentication, stores and the bus: interfaces and injection tokens (the implementations are chosen by options).
 export type { McpAuthenticator, McpCredentials } from './auth/mcp-authenticator.interface.js';
-export { MCP_STORE, type McpKeyValueStore, type McpSlotSet } from './stores/key-value.store.js';
+export { MCP_STORE, type McpKeyValueStore, type McpSlotSet, type McpWindowCounter, type McpAdmission } from './stores/key-value.store.js';
 export { MCP_BUS, type McpMessageBus } from './core/message-bus.interface.js';
 
 // stdio.

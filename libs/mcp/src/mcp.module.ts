@@ -13,6 +13,7 @@ import type {
   McpModuleExtras,
   McpModuleForRootOptions,
   McpModuleOptions,
+  McpResolvedOptions,
 } from './options/mcp-module-options.interface.js';
 import { InitializeHandler } from './core/handlers/initialize.handler.js';
 import { PingHandler } from './core/handlers/ping.handler.js';
@@ -27,6 +28,7 @@ import { McpIdempotency } from './execution/idempotency.service.js';
 import { McpJobStore } from './jobs/mcp-job.store.js';
 import { McpJobSlots } from './jobs/job-slots.js';
 import { McpCallPipeline } from './execution/mcp-call.pipeline.js';
+import { McpInFlightCalls } from './execution/in-flight-calls.js';
 import { McpJobService } from './jobs/mcp-job.service.js';
 import { McpTaskWorker } from './features/tasks/task-worker.js';
 import { McpTasksService } from './features/tasks/mcp-tasks.service.js';
@@ -45,6 +47,7 @@ import { McpInstanceRouter } from './transports/routing/mcp-instance.router.js';
 import { McpStdioTransport } from './transports/stdio/stdio.transport.js';
 import { SseEventStore } from './transports/streams/sse-event.store.js';
 import { McpSessionService } from './sessions/mcp-session.service.js';
+import { McpInstanceLease } from './sessions/mcp-instance-lease.service.js';
 import { McpAuthService } from './auth/mcp-auth.service.js';
 import { McpAuthGuard } from './transports/http/auth/mcp-auth.guard.js';
 import { createProtectedResourceController } from './transports/http/auth/protected-resource.controller.js';
@@ -58,6 +61,8 @@ import { createMcpBus, createMcpStore } from './stores/store.factory.js';
 import { McpStoreLifecycle } from './stores/store.lifecycle.js';
 import { McpTenantQuotas } from './stores/tenant-quotas.js';
 import { McpHttpTransport } from './transports/http/mcp-http.transport.js';
+import { McpGlobalPrefix } from './options/mcp-global-prefix.js';
+import { McpFastifyBodyLimitCheck } from './transports/http/fastify-body-limit.check.js';
 
 import { McpResourceRegistry } from './features/resources/mcp-resource.registry.js';
 import { McpResourceExplorer } from './features/resources/mcp-resource.explorer.js';
@@ -83,9 +88,13 @@ import { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.serv
 import { MCP_TRACING_PROVIDERS } from './observability/tracing/tracing.providers.js';
 import { MCP_METRICS_PROVIDERS } from './observability/metrics/metrics.providers.js';
 import { McpHealthIndicator } from './observability/health/mcp.health-indicator.js';
+import { McpServersModule } from './mcp-servers.module.js';
+import { McpServerDirectory } from './options/mcp-server.directory.js';
 
 /**
- * Turns `@McpTool()` methods of any provider into an MCP server served over Streamable HTTP.
+ * Turns `@McpTool()` methods of any provider (or of the modules in `include`) into an MCP server served over
+ * Streamable HTTP. Each `forRoot` / `forRootAsync` import is a server of its own (name, path, auth, registries,
+ * sessions, streams, metrics); servers of one app may share no route and no Redis key space.
  * @publicApi
  * @example
  * @Module({ imports: [McpModule.forRoot({ name: 'weather', version: '1.0.0' })], providers: [WeatherTools] })
@@ -121,14 +130,19 @@ import { McpHealthIndicator } from './observability/health/mcp.health-indicator.
     McpTasksService,
     McpJobService,
     McpCallPipeline,
+    McpInFlightCalls,
     ...MCP_TASK_METHOD_HANDLERS,
     McpSessionService,
+    McpInstanceLease,
     McpTenantQuotas,
     SseEventStore,
     McpStreamHub,
     // Features and eras reach session streams through this port, never the transports' hub itself.
     { provide: MCP_SESSION_STREAMS, useExisting: McpStreamHub },
     McpInstanceRouter,
+    // The app's global prefix, for the URLs handed out (poll_url, endpoint event, resource_metadata, card, explorer).
+    McpGlobalPrefix,
+    McpFastifyBodyLimitCheck,
     McpHttpTransport,
     McpHttpSseTransport,
     McpStdioTransport,
@@ -186,10 +200,11 @@ export class McpModule extends ConfigurableModuleClass {
     const paths = resolvePaths(extras);
     return {
       ...definition,
+      imports: [...(definition.imports ?? []), McpServersModule],
       controllers: [
         ...(definition.controllers ?? []),
         ...createMcpControllers(paths),
-        createProtectedResourceController(paths.path),
+        createProtectedResourceController(paths.path, paths.wellKnownRoot),
         createServerCardController(paths),
         ...(paths.explorerPath === false ? [] : [createMcpExplorerController(paths.explorerPath, paths.path)]),
       ],
@@ -197,15 +212,35 @@ export class McpModule extends ConfigurableModuleClass {
         ...(definition.providers ?? []),
         {
           provide: MCP_RESOLVED_OPTIONS,
-          useFactory: (options: McpModuleOptions) => resolveMcpOptions(options, paths),
-          inject: [MCP_MODULE_OPTIONS],
+          // Every provider needs the options: the app's other servers are checked before anything connects or maps a route.
+          useFactory: (options: McpModuleOptions, servers: McpServerDirectory) => {
+            const resolved = resolveMcpOptions(options, paths);
+            servers.add(resolved);
+            return resolved;
+          },
+          inject: [MCP_MODULE_OPTIONS, McpServerDirectory],
         },
-        { provide: MCP_STORE, useFactory: createMcpStore, inject: [MCP_RESOLVED_OPTIONS] },
-        { provide: MCP_BUS, useFactory: createMcpBus, inject: [MCP_RESOLVED_OPTIONS] },
-        { provide: MCP_JOB_QUEUE, useFactory: createMcpJobQueue, inject: [MCP_RESOLVED_OPTIONS, McpTaskWorker, McpJobStore] },
+        // Connections wait until every server of the app is known not to clash with this one.
+        { provide: MCP_STORE, useFactory: afterServerChecks(createMcpStore), inject: [McpServerDirectory, MCP_RESOLVED_OPTIONS] },
+        { provide: MCP_BUS, useFactory: afterServerChecks(createMcpBus), inject: [McpServerDirectory, MCP_RESOLVED_OPTIONS] },
+        {
+          provide: MCP_JOB_QUEUE,
+          useFactory: afterServerChecks(createMcpJobQueue),
+          inject: [McpServerDirectory, MCP_RESOLVED_OPTIONS, McpTaskWorker, McpJobStore],
+        },
         McpStoreLifecycle,
       ],
       exports: [...(definition.exports ?? []), MCP_RESOLVED_OPTIONS, MCP_STORE, MCP_BUS],
     };
   }
+}
+
+/** `factory`, called once the app's servers are checked (only with `redis`: memory stores open no connection). */
+function afterServerChecks<A extends [McpResolvedOptions, ...unknown[]], R>(
+  factory: (...args: A) => R | Promise<R>,
+): (servers: McpServerDirectory, ...args: A) => Promise<R> {
+  return async (servers, ...args) => {
+    if (args[0].redis) await servers.allAdded();
+    return factory(...args);
+  };
 }

@@ -53,8 +53,15 @@ export interface McpModuleOptions {
    * `ioredis` package). Without it everything lives in this process's memory.
    */
   redis?: McpRedisOptions;
+  /**
+   * The liveness lease each instance renews in the store while it runs (only with `redis`): requests for a
+   * 2024-11-05 HTTP+SSE session or a live stream held by an instance whose lease expired answer 404.
+   */
+  instanceLease?: McpInstanceLeaseOptions;
   /** Long-running tools (`@McpTool({ job: true })`). */
   jobs?: McpJobOptions;
+  /** Graceful shutdown (`app.enableShutdownHooks()`, SIGTERM): how long in-flight calls and jobs may finish. */
+  shutdown?: McpShutdownOptions;
   /** Idempotency keys (`@McpTool({ idempotencyKey: '...' })`). */
   idempotency?: McpIdempotencyOptions;
   /** The `requestState` of 2026-07-28 input rounds (multi round-trip requests): its HMAC key and lifetime. */
@@ -125,16 +132,20 @@ export interface McpListChangedOptions {
 
 /**
  * Long-running tools. `lockDurationMs`, `stalledIntervalMs` and `maxStalledCount` apply with the `redis` option,
- * where jobs run on a BullMQ queue shared by every instance: a worker that dies mid-job loses its lock, and after
- * `lockDurationMs` plus at most two `stalledIntervalMs` another instance's worker takes the job over.
+ * where jobs run on a BullMQ queue shared by every instance: a worker that dies mid-job stops renewing its lock,
+ * and within `lockDurationMs + stalledIntervalMs` (8 s by default) another instance's worker takes the job over.
  * @publicApi
  */
 export interface McpJobOptions {
   /** How long a job and its result are kept (1 hour). */
   resultTtlMs?: number;
-  /** How long a worker's lock on a running job lasts without renewal, in ms (30 000); renewed at half of it. */
+  /**
+   * How long a worker's lock on a running job lasts without renewal, in ms (6 000; 1 000 to 600 000). BullMQ
+   * renews it every half of it, so a handler that blocks the event loop longer than that may lose its job to
+   * another instance (run CPU-bound work in a worker thread).
+   */
   lockDurationMs?: number;
-  /** How often each instance looks for jobs whose worker is gone, in ms (15 000). */
+  /** How often the instances look for jobs whose worker is gone, in ms (2 000; at most `lockDurationMs`). */
   stalledIntervalMs?: number;
   /** Times a job may be taken over after its worker died before it is failed (1); 0 fails it at once. */
   maxStalledCount?: number;
@@ -152,14 +163,77 @@ export interface McpJobOptions {
 }
 
 /**
- * Where the Redis store and message bus connect.
+ * Graceful shutdown. On SIGTERM (with `app.enableShutdownHooks()`) the instance refuses new requests (503 with
+ * `Retry-After`) and ends its streams with a `retry` hint, then gives in-flight tool calls and running jobs
+ * `graceMs` to finish: a call still running then answers `UNAVAILABLE` (retryable), and a job still running goes
+ * back to the queue for another instance at once (with `redis`) or ends as `UNAVAILABLE` (in memory).
  * @publicApi
+ */
+export interface McpShutdownOptions {
+  /** How long in-flight calls and jobs may run after SIGTERM, in ms (10 000; 0 hands them back at once). */
+  graceMs?: number;
+}
+
+/**
+ * Where the Redis store, message bus and job queue connect: one server (`url`) or a Redis Cluster (`cluster`),
+ * exactly one of the two.
+ * @publicApi
+ * @example
+ * redis: { url: 'redis://localhost:6379' }
+ * redis: { cluster: { nodes: [{ host: '10.0.0.1', port: 6379 }, { host: '10.0.0.2', port: 6379 }] } }
  */
 export interface McpRedisOptions {
   /** `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. */
-  url: string;
-  /** Prefix of every key and pub/sub channel (`mcp:`), so several servers can share one Redis. */
+  url?: string;
+  /** A Redis Cluster (ioredis `Cluster`): some of its master nodes; the others are discovered. */
+  cluster?: McpRedisClusterOptions;
+  /**
+   * Prefix of every key and pub/sub channel, so several servers can share one Redis. Default: `mcp:` for the server
+   * at the default path `/mcp`, `mcp:<path>:` for any other (`mcp:admin/mcp:` at `/admin/mcp`). Two servers of one
+   * app on the same Redis host and port with the same prefix fail the boot (the database number does not part them:
+   * pub/sub ignores it).
+   */
   keyPrefix?: string;
+}
+
+/**
+ * A Redis Cluster to connect to. Keys that one script or transaction touches together carry a hash tag
+ * (`{<tenant>}`), so they share a slot; BullMQ's keys share `{<keyPrefix>bull}`.
+ * @publicApi
+ */
+export interface McpRedisClusterOptions {
+  /** Startup nodes (at least one); the rest of the cluster is discovered from them. */
+  nodes: McpRedisClusterNode[];
+  /**
+   * Passed to ioredis `new Cluster(nodes, options)` (e.g. `redisOptions: { password, tls }`, `natMap`). The
+   * fail-fast settings (no offline queue, command timeout) are applied on top, as for `url`.
+   */
+  options?: Record<string, unknown>;
+}
+
+/** One startup node of {@link McpRedisClusterOptions}. @publicApi */
+export interface McpRedisClusterNode {
+  host: string;
+  port: number;
+}
+
+/** The `redis` option once checked: exactly one of `url` and `cluster`, and the key prefix. */
+export type McpResolvedRedisOptions = (
+  { url: string; cluster?: undefined } | { url?: undefined; cluster: Required<McpRedisClusterOptions> }
+) & {
+  keyPrefix: string;
+};
+
+/**
+ * The liveness lease of an instance (with `redis`): `lease:<instanceId>` in the store, renewed on a timer. An
+ * instance that stops renewing it (killed, frozen, cut off from Redis) counts as dead once it expires.
+ * @publicApi
+ */
+export interface McpInstanceLeaseOptions {
+  /** How long a lease lives without renewal (5 000 ms): the longest a dead instance's sessions still look alive. */
+  ttlMs?: number;
+  /** How often an instance renews its lease (1 500 ms); must be below `ttlMs`. */
+  renewMs?: number;
 }
 
 /** @publicApi */
@@ -179,11 +253,17 @@ export interface McpLimitOptions {
   maxJsonDepth?: number;
   /** Most elements in one JSON array, or members in one object (10 000). */
   maxJsonCollectionSize?: number;
-  /** Tool calls one tenant may run at once on this instance (100); more get `RATE_LIMITED`. */
+  /**
+   * Tool calls one tenant may run at once (100; with `redis`, across all instances); more get `RATE_LIMITED`.
+   * A call's place is a lease of its timeout plus 5 s, so the places of an instance that died come back.
+   */
   maxConcurrentCallsPerTenant?: number;
-  /** Tool calls one tenant may start per window on this instance; off unless set. */
+  /** Tool calls one tenant may start per fixed window (with `redis`, across all instances); off unless set. */
   rateLimit?: { limit: number; windowMs: number };
-  /** Open SSE streams per tenant on this instance (100); more get HTTP 429. */
+  /**
+   * Open SSE streams per tenant (100; with `redis`, across all instances); more get HTTP 429. A stream's place
+   * is renewed by its keep-alives and lapses three `streams.keepAliveMs` after its instance died.
+   */
   maxStreamsPerTenant?: number;
   /** Live sessions per tenant (1 000; with `redis`, across all instances); more get HTTP 429 on initialize. */
   maxSessionsPerTenant?: number;
@@ -234,6 +314,20 @@ export interface McpModuleExtras {
   messagesPath?: string;
   /** The explorer page: a self-contained browser page that lists and calls the tools through the endpoint. Off by default. */
   explorer?: McpExplorerOptions;
+  /**
+   * The modules whose providers this server serves (tools, resources, prompts, completions, UI resources, task
+   * support): only providers declared in these modules, not in the modules they import (Nest's
+   * `DiscoveryService` `include`, as `GraphQLModule` and `SwaggerModule` use it). Default: every provider of the
+   * app. A listed module the app does not contain fails the boot.
+   * @example McpModule.forRoot({ name: 'admin', version: '1.0.0', path: '/admin/mcp', include: [AdminModule] })
+   */
+  include?: Type<unknown>[];
+  /**
+   * Serve the host-level discovery documents `/.well-known/oauth-protected-resource` and
+   * `/.well-known/mcp/server-card.json` (true). The path-specific ones (`/.well-known/oauth-protected-resource<path>`,
+   * `<path>/server-card`) are always served. With several servers in one app, at most one may keep this on.
+   */
+  wellKnownRoot?: boolean;
 }
 
 /**
@@ -273,12 +367,17 @@ export interface McpResolvedOptions extends Required<
   messagesPath: string;
   /** Path of the explorer page, or `false` when it is off. */
   explorerPath: string | false;
+  /** Whether this server maps the host-level `/.well-known/...` documents. */
+  wellKnownRoot: boolean;
+  /** The modules whose providers are scanned; every module when undefined. */
+  include?: readonly Type<unknown>[];
   sessions: Required<McpSessionOptions>;
   streams: Required<McpStreamOptions>;
   auth: McpAuthOptions;
   allowedOrigins: string[];
   allowedHosts?: string[];
   jobs: Required<McpJobOptions>;
+  shutdown: Required<McpShutdownOptions>;
   idempotency: Required<McpIdempotencyOptions>;
   limits: Required<Omit<McpLimitOptions, 'rateLimit'>> & Pick<McpLimitOptions, 'rateLimit'>;
   requestState: { secret?: string; ttlMs: number };
@@ -286,7 +385,8 @@ export interface McpResolvedOptions extends Required<
   toolFilters: Type<McpToolFilter>[];
   hideGuardedTools: boolean;
   metrics: McpResolvedMetricsOptions;
-  redis?: Required<McpRedisOptions>;
+  redis?: McpResolvedRedisOptions;
+  instanceLease: Required<McpInstanceLeaseOptions>;
   serverCard: McpResolvedServerCardOptions;
   /** `enabled`: trace when `@opentelemetry/api` loads; `required`: its absence fails the boot (`enabled: true` given). */
   tracing: { enabled: boolean; required: boolean };

@@ -31,6 +31,8 @@ const MCP_OPTION_KEYS: OptionKeys = {
   ssePath: true,
   messagesPath: true,
   explorer: { enabled: true, path: true },
+  include: true,
+  wellKnownRoot: true,
   sessions: { mode: true, idleTtlMs: true },
   streams: { keepAliveMs: true, maxEventsPerStream: true, retryMs: true, maxBufferedBytes: true },
   auth: {
@@ -60,7 +62,9 @@ const MCP_OPTION_KEYS: OptionKeys = {
     maxSessionsPerTenant: true,
     maxStoredKeysPerTenant: true,
   },
-  redis: { url: true, keyPrefix: true },
+  // cluster.options is ioredis' own object: its members are its business.
+  redis: { url: true, keyPrefix: true, cluster: { nodes: new EachItem({ host: true, port: true }), options: true } },
+  instanceLease: { ttlMs: true, renewMs: true },
   jobs: {
     resultTtlMs: true,
     lockDurationMs: true,
@@ -69,6 +73,7 @@ const MCP_OPTION_KEYS: OptionKeys = {
     concurrency: true,
     maxQueuedPerTenant: true,
   },
+  shutdown: { graceMs: true },
   idempotency: { ttlMs: true, maxKeysPerTenant: true },
   requestState: { secret: true, ttlMs: true },
   listChanged: { tools: true, prompts: true, resources: true },

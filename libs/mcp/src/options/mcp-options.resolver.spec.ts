@@ -110,3 +110,51 @@ describe('resolveMcpOptions: requestState and listChanged', () => {
     expect(message).not.toContain('s'.repeat(32));
   });
 });
+
+describe('resolveMcpOptions: instanceLease', () => {
+  it('defaults to a 5 s lease renewed every 1.5 s; a short ttl alone gets a renewal within it', () => {
+    expect(resolve({}).instanceLease).toEqual({ ttlMs: 5_000, renewMs: 1_500 });
+    expect(resolve({ instanceLease: { ttlMs: 900 } }).instanceLease).toEqual({ ttlMs: 900, renewMs: 300 });
+  });
+
+  it('refuses a renewal interval that is not below the ttl, naming both', () => {
+    expect(messageOf({ instanceLease: { ttlMs: 1_000, renewMs: 1_000 } })).toContain(
+      '"instanceLease.renewMs" must be below instanceLease.ttlMs',
+    );
+    expect(messageOf({ instanceLease: { ttlMs: 1_000, renwMs: 100 } })).toContain('"instanceLease.renwMs" is unknown');
+  });
+});
+
+describe('resolveMcpOptions: one key space per server', () => {
+  const redisAt = (path: string, keyPrefix?: string) =>
+    resolveMcpOptions({ name: 'keys', version: '1.0.0', redis: { url: 'redis://localhost:6379', keyPrefix } }, resolvePaths({ path })).redis
+      ?.keyPrefix;
+
+  it('keeps "mcp:" at the default path /mcp, so existing deployments keep their keys', () => {
+    expect(redisAt('/mcp')).toBe('mcp:');
+    expect(redisAt('mcp/')).toBe('mcp:');
+  });
+
+  it('derives the default from any other path, and a given keyPrefix wins', () => {
+    expect(redisAt('/admin/mcp')).toBe('mcp:admin/mcp:');
+    expect(redisAt('/public')).toBe('mcp:public:');
+    expect(redisAt('/admin/mcp', 'admin:')).toBe('admin:');
+  });
+});
+
+describe('resolvePaths: include and wellKnownRoot', () => {
+  class SomeModule {}
+
+  it('defaults to every module and the host-level documents', () => {
+    expect(resolvePaths({})).toMatchObject({ include: undefined, wellKnownRoot: true });
+    expect(resolvePaths({ include: [SomeModule], wellKnownRoot: false })).toMatchObject({ include: [SomeModule], wellKnownRoot: false });
+  });
+
+  it.each([
+    [{ include: SomeModule }, '"include" must be an array of module classes'],
+    [{ include: ['SomeModule'] }, '"include" must be an array of module classes'],
+    [{ wellKnownRoot: 'no' }, '"wellKnownRoot" must be a boolean'],
+  ])('%p is refused: %s', (extras, text) => {
+    expect(() => resolvePaths(extras as never)).toThrow(text);
+  });
+});

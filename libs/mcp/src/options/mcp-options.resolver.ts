@@ -6,7 +6,8 @@ import { McpMessages } from '../core/errors/mcp.messages.js';
 import { assertKnownOptionKeys } from './mcp-option-keys.js';
 import { resolveServerCardOptions } from './server-card-options.resolver.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from '../stores/redis.store.js';
-import type { McpModuleExtras, McpModuleOptions, McpResolvedOptions } from './mcp-module-options.interface.js';
+import { resolveJobOptions, resolveShutdownOptions } from '../jobs/job-options.resolver.js';
+import type { McpModuleExtras, McpModuleOptions, McpRedisClusterOptions, McpResolvedOptions } from './mcp-module-options.interface.js';
 import type { McpResolvedMetricsOptions } from './mcp-metrics-options.interface.js';
 
 const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -44,19 +45,14 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
       idleTtlMs: positiveInteger('sessions.idleTtlMs', options.sessions?.idleTtlMs, 30 * 60_000),
     },
     auth: resolveAuth(options.auth),
-    jobs: {
-      resultTtlMs: positiveInteger('jobs.resultTtlMs', options.jobs?.resultTtlMs, 60 * 60_000),
-      lockDurationMs: positiveInteger('jobs.lockDurationMs', options.jobs?.lockDurationMs, 30_000),
-      stalledIntervalMs: positiveInteger('jobs.stalledIntervalMs', options.jobs?.stalledIntervalMs, 15_000),
-      maxStalledCount: nonNegativeInteger('jobs.maxStalledCount', options.jobs?.maxStalledCount, 1),
-      concurrency: positiveInteger('jobs.concurrency', options.jobs?.concurrency, 10),
-      maxQueuedPerTenant: positiveInteger('jobs.maxQueuedPerTenant', options.jobs?.maxQueuedPerTenant, 100),
-    },
+    jobs: resolveJobOptions(options.jobs),
+    shutdown: resolveShutdownOptions(options.shutdown),
     idempotency: {
       ttlMs: positiveInteger('idempotency.ttlMs', options.idempotency?.ttlMs, 24 * 60 * 60_000),
       maxKeysPerTenant: positiveInteger('idempotency.maxKeysPerTenant', options.idempotency?.maxKeysPerTenant, 10_000),
     },
-    redis: resolveRedis(options.redis),
+    redis: resolveRedis(options.redis, paths.path),
+    instanceLease: resolveInstanceLease(options.instanceLease),
     requestState: resolveRequestState(options.requestState),
     listChanged: resolveListChanged(options.listChanged),
     toolFilters: resolveToolFilters(options.toolFilters),
@@ -88,11 +84,29 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
   };
 }
 
-/** The endpoint paths, fixed when the module is defined. */
-export type McpResolvedPaths = Pick<McpResolvedOptions, 'path' | 'ssePath' | 'messagesPath' | 'explorerPath'>;
+/** What is fixed when the module is defined: the endpoint paths, the host-level documents and the scanned modules. */
+export type McpResolvedPaths = Pick<McpResolvedOptions, 'path' | 'ssePath' | 'messagesPath' | 'explorerPath' | 'wellKnownRoot' | 'include'>;
 
-/** Normalises and checks the paths given as module extras; they must not collide. */
+/** Normalises and checks the module extras: the paths (they must not collide), `wellKnownRoot` and `include`. */
 export function resolvePaths(extras: McpModuleExtras): McpResolvedPaths {
+  return {
+    ...resolveEndpointPaths(extras),
+    wellKnownRoot: resolveFlag('wellKnownRoot', extras.wellKnownRoot ?? true),
+    include: resolveInclude(extras.include),
+  };
+}
+
+/** `include`: module classes (compared with the app's modules at boot, where an absent one fails it). */
+function resolveInclude(include: McpModuleExtras['include']): McpResolvedPaths['include'] {
+  if (include === undefined) return undefined;
+  if (!Array.isArray(include) || include.some((module) => typeof module !== 'function'))
+    throw new McpConfigurationError(
+      McpMessages.invalidOption('include', 'must be an array of module classes, such as [WeatherModule] (a dynamic module: its class)'),
+    );
+  return [...include];
+}
+
+function resolveEndpointPaths(extras: McpModuleExtras): Omit<McpResolvedPaths, 'wellKnownRoot' | 'include'> {
   const path = normalizePath(extras.path ?? '/mcp', 'path');
   const ssePath = extras.ssePath === false ? false : normalizePath(extras.ssePath ?? '/sse', 'ssePath');
   const messagesPath = normalizePath(extras.messagesPath ?? '/messages', 'messagesPath');
@@ -250,11 +264,31 @@ function resolveTracing(tracing: McpModuleOptions['tracing']): McpResolvedOption
   return { enabled: enabled !== false, required: enabled === true };
 }
 
-/** The Redis connection: a redis:// or rediss:// URL (checked here, so a typo fails the boot, not a request). */
-function resolveRedis(redis: McpModuleOptions['redis']): McpResolvedOptions['redis'] {
+/** The liveness lease: renewed well within its lifetime, or an instance would look dead between two renewals. */
+function resolveInstanceLease(lease: McpModuleOptions['instanceLease']): McpResolvedOptions['instanceLease'] {
+  const ttlMs = positiveInteger('instanceLease.ttlMs', lease?.ttlMs, 5_000);
+  const renewMs = positiveInteger('instanceLease.renewMs', lease?.renewMs, Math.min(1_500, Math.floor(ttlMs / 3) || 1));
+  if (renewMs >= ttlMs)
+    throw new McpConfigurationError(McpMessages.invalidOption('instanceLease.renewMs', `must be below instanceLease.ttlMs (${ttlMs})`));
+  return { ttlMs, renewMs };
+}
+
+/**
+ * The Redis connection: exactly one of a redis:// or rediss:// URL and a cluster's startup nodes (checked here,
+ * so a typo fails the boot, not a request).
+ */
+function resolveRedis(redis: McpModuleOptions['redis'], path: string): McpResolvedOptions['redis'] {
   if (redis === undefined) return undefined;
   if (!redis || typeof redis !== 'object')
     throw new McpConfigurationError(McpMessages.invalidOption('redis', 'must be an object such as { url: "redis://localhost:6379" }'));
+  if (redis.keyPrefix !== undefined && typeof redis.keyPrefix !== 'string')
+    throw new McpConfigurationError(McpMessages.invalidOption('redis.keyPrefix', 'must be a string'));
+  const keyPrefix = redis.keyPrefix ?? defaultKeyPrefix(path);
+  if ((redis.url === undefined) === (redis.cluster === undefined))
+    throw new McpConfigurationError(
+      McpMessages.invalidOption('redis', 'needs exactly one of url (one server) and cluster (a Redis Cluster), not both or neither'),
+    );
+  if (redis.cluster !== undefined) return { cluster: resolveRedisCluster(redis.cluster, keyPrefix), keyPrefix };
   let protocol: string | undefined;
   try {
     protocol = typeof redis.url === 'string' ? new URL(redis.url).protocol : undefined;
@@ -267,9 +301,56 @@ function resolveRedis(redis: McpModuleOptions['redis']): McpResolvedOptions['red
       McpMessages.invalidOption('redis.url', 'must be a redis:// or rediss:// URL such as "redis://localhost:6379"'),
     );
   }
-  if (redis.keyPrefix !== undefined && typeof redis.keyPrefix !== 'string')
-    throw new McpConfigurationError(McpMessages.invalidOption('redis.keyPrefix', 'must be a string'));
-  return { url: redis.url, keyPrefix: redis.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX };
+  return { url: redis.url!, keyPrefix };
+}
+
+/**
+ * The default `redis.keyPrefix`, one per server so two servers on one Redis never share sessions, streams or jobs:
+ * `mcp:` at the default path `/mcp` (the keys of existing deployments), `mcp:<path>:` elsewhere (`mcp:admin/mcp:`).
+ */
+export function defaultKeyPrefix(path: string): string {
+  return path === '/mcp' ? DEFAULT_REDIS_KEY_PREFIX : `${DEFAULT_REDIS_KEY_PREFIX}${path.slice(1)}:`;
+}
+
+/** `redis.cluster`: startup nodes as `{ host, port }`, and a key prefix that leaves the hash tags working. */
+function resolveRedisCluster(cluster: unknown, keyPrefix: string): Required<McpRedisClusterOptions> {
+  const example = 'such as { nodes: [{ host: "127.0.0.1", port: 7000 }] }';
+  if (!cluster || typeof cluster !== 'object' || Array.isArray(cluster))
+    throw new McpConfigurationError(McpMessages.invalidOption('redis.cluster', `must be an object ${example}`));
+  const { nodes, options } = cluster as Partial<McpRedisClusterOptions>;
+  if (!Array.isArray(nodes) || nodes.length === 0)
+    throw new McpConfigurationError(McpMessages.invalidOption('redis.cluster.nodes', `must be a non-empty array ${example}`));
+  nodes.forEach((node, index) => {
+    const valid =
+      typeof node === 'object' &&
+      node !== null &&
+      typeof node.host === 'string' &&
+      node.host.length > 0 &&
+      Number.isInteger(node.port) &&
+      node.port > 0 &&
+      node.port < 65_536;
+    if (!valid)
+      throw new McpConfigurationError(
+        McpMessages.invalidOption(
+          `redis.cluster.nodes[${index}]`,
+          'must be { host: string, port: 1-65535 } such as { host: "127.0.0.1", port: 7000 }',
+        ),
+      );
+  });
+  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
+    throw new McpConfigurationError(McpMessages.invalidOption('redis.cluster.options', 'must be an object (ioredis ClusterOptions)'));
+  // Redis Cluster hashes the first {...} of a key: a prefix with a lone or empty brace would hide the tenant tags
+  // that keep a script's keys on one slot (a complete tag puts every key on one slot: legal, but no spread).
+  const open = keyPrefix.indexOf('{');
+  const close = open < 0 ? -1 : keyPrefix.indexOf('}', open + 1);
+  if (open >= 0 && close <= open + 1)
+    throw new McpConfigurationError(
+      McpMessages.invalidOption(
+        'redis.keyPrefix',
+        'must hold no "{" or "}" with redis.cluster (or one complete {tag}, which puts every key on one slot)',
+      ),
+    );
+  return { nodes: nodes.map(({ host, port }) => ({ host, port })), options: { ...(options ?? {}) } };
 }
 
 function stringList(option: string, value: string[] | undefined): string[] {
