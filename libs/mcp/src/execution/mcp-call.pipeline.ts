@@ -15,6 +15,7 @@ import type { McpJobRecord, McpTaskRunSpec } from '../jobs/job.record.js';
 import { McpJobService } from '../jobs/mcp-job.service.js';
 import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
 import { McpIdempotency } from './idempotency.service.js';
+import { McpInFlightCalls } from './in-flight-calls.js';
 import { McpTenantLimiter } from './tenant-limiter.js';
 import { McpToolCallRunner } from './tool-call.runner.js';
 
@@ -49,6 +50,7 @@ export class McpCallPipeline {
     private readonly limiter: McpTenantLimiter,
     private readonly idempotency: McpIdempotency,
     private readonly jobs: McpJobService,
+    private readonly inFlight: McpInFlightCalls,
     @Optional() @Inject(MCP_TRACER) private readonly tracer: McpTracer = NOOP_MCP_TRACER,
     @Optional() @Inject(MCP_METRICS) private readonly metrics: McpMetrics = NOOP_MCP_METRICS,
   ) {}
@@ -95,7 +97,7 @@ export class McpCallPipeline {
 
   private async runStages(call: McpPipelineCall): Promise<McpCallToolResult> {
     const { tool, args, context } = call;
-    const permit = this.limiter.acquire(context.tenant);
+    const permit = await this.limiter.acquire(context.tenant, tool.timeoutMs);
     if (!permit.granted) {
       return envelopeToCallToolResult({
         status: 'error',
@@ -108,10 +110,12 @@ export class McpCallPipeline {
     try {
       const checked = await this.runner.validate(tool, args);
       if (!checked.valid) return checked.result;
-      const execute = (): Promise<McpCallToolResult> => {
-        if (call.execute) return call.execute(checked.args);
-        return tool.job ? this.accept(call) : this.runner.invoke(tool, checked.args, context, call.controller);
-      };
+      // Bounded at shutdown (`shutdown.graceMs`, then UNAVAILABLE), inside the idempotency key so that releases it.
+      const execute = (): Promise<McpCallToolResult> =>
+        this.inFlight.run(call.controller, () => {
+          if (call.execute) return call.execute(checked.args);
+          return tool.job ? this.accept(call) : this.runner.invoke(tool, checked.args, context, call.controller);
+        });
       const key = tool.idempotencyKey === undefined ? undefined : args[tool.idempotencyKey];
       return typeof key === 'string' && call.idempotent !== false
         ? await this.idempotency.run({ tenant: context.tenant, tool: tool.name, key, args, waitMs: tool.timeoutMs }, execute)
@@ -121,7 +125,7 @@ export class McpCallPipeline {
       if (error instanceof McpQuotaExceededError) return envelopeToCallToolResult({ status: 'error', error: error.toErrorBody() });
       throw error;
     } finally {
-      permit.release();
+      await permit.release();
     }
   }
 

@@ -31,13 +31,25 @@ export interface ToolContextHandle {
   finish(): void;
 }
 
+/** Where a tool context reads its `signal` from (the call, or an object holding the signal itself). */
+const SIGNAL_SOURCE = Symbol('signal source');
+const SIGNAL_PROPERTY: PropertyDescriptor = {
+  get(this: { [SIGNAL_SOURCE]: { readonly signal: AbortSignal } }): AbortSignal {
+    return this[SIGNAL_SOURCE].signal;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 /** Builds the context a tool handler receives; progress and logs go to the request's channel if it has one. */
 export function createToolContext(input: {
   requestId: JsonRpcId;
   toolName: string;
   progressToken: unknown;
   request: McpRequestContext;
-  signal: AbortSignal;
+  /** The call's signal; or, in `signalOf`, where to read it when first used (a lazily made controller stays unmade). */
+  signal?: AbortSignal;
+  signalOf?: { readonly signal: AbortSignal };
   /** Absent where the handler cannot talk back to the client (sampling and elicitation then fail cleanly). */
   clientRequests?: McpClientRequests;
 }): ToolContextHandle {
@@ -55,7 +67,7 @@ export function createToolContext(input: {
       send: request.send,
       method,
       params,
-      signal: input.signal,
+      signal: context.signal,
       timeoutMs: options?.timeoutMs,
     });
   };
@@ -66,7 +78,8 @@ export function createToolContext(input: {
   let finished = false;
   const minimum = LOG_LEVELS.indexOf(request.logLevel ?? 'debug');
 
-  const context: McpToolContext = {
+  const context = {
+    [SIGNAL_SOURCE]: input.signalOf ?? (input as { readonly signal: AbortSignal }),
     requestId: input.requestId,
     toolName: input.toolName,
     sessionId: request.sessionId,
@@ -74,7 +87,6 @@ export function createToolContext(input: {
     transport: request.transport,
     principal: request.principal,
     tenant: request.principal?.tenant ?? DEFAULT_TENANT,
-    signal: input.signal,
     reportProgress(progress, total, message) {
       // The spec wants progress to increase strictly and to stop with the response: drop anything else.
       if (finished || !send || progressToken === undefined || !(progress > lastProgress)) return;
@@ -92,7 +104,10 @@ export function createToolContext(input: {
     elicit: async (params, options) => (await ask('elicitation', 'elicitation/create', params, options)) as McpElicitationResult,
     listRoots: async (options) => (await ask('roots', 'roots/list', {}, options)) as { roots: { uri: string; name?: string }[] },
     closeSseStream: () => request.closeStream?.(),
-  };
+  } as Omit<McpToolContext, 'signal'> as McpToolContext;
+  // A getter shared by every context, defined after the literal: a getter in the literal itself would put each
+  // context in dictionary mode (slow property reads), and a per-call closure would cost an allocation.
+  Object.defineProperty(context, 'signal', SIGNAL_PROPERTY);
   return {
     context,
     finish: () => {

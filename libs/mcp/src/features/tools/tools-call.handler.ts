@@ -53,7 +53,8 @@ export class ToolsCallHandler implements McpMethodHandler {
       toolName: name,
       progressToken: isPlainObject(meta) ? meta.progressToken : undefined,
       request: call.context,
-      signal: call.signal,
+      // Read on use: most tools never look at their signal, so the dispatcher's controller is never made.
+      signalOf: call,
       clientRequests: this.clientRequests,
     });
     try {
