@@ -11,8 +11,12 @@ export interface McpMessageBus {
    * reads it instead of testing the bus's class.
    */
   readonly crossesInstances: boolean;
-  /** Sends `message` (JSON-serialisable) to every current subscriber of `channel`, on any instance. */
-  publish(channel: string, message: unknown): Promise<void>;
+  /**
+   * Sends `message` (JSON-serialisable) to every current subscriber of `channel`, on any instance. Resolves to
+   * how many subscribers it reached (0: nobody was listening, so it is lost), or to nothing when the bus cannot
+   * tell; code that must know reads only a 0 as "not received".
+   */
+  publish(channel: string, message: unknown): Promise<number | void>;
   /**
    * Calls `handler` with each message published to `channel` from now on; resolves once the subscription is
    * active, with a function that ends it.

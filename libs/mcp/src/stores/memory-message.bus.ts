@@ -16,15 +16,17 @@ export class McpMemoryBus implements McpMessageBus {
   private readonly channels = new Map<string, Set<Handler>>();
   private readonly logger = new Logger('McpMemoryBus');
 
-  async publish(channel: string, message: unknown): Promise<void> {
+  /** Resolves to the number of handlers subscribed now, as Redis counts subscribers. */
+  async publish(channel: string, message: unknown): Promise<number> {
     const json = encodeValue(message, 'message');
     // Those subscribed now get it, unless they unsubscribe before it arrives.
     const handlers = [...(this.channels.get(channel) ?? [])];
-    if (handlers.length === 0) return;
+    if (handlers.length === 0) return 0;
     setImmediate(() => {
       const current = this.channels.get(channel);
       for (const handler of handlers) if (current?.has(handler)) deliverToHandler(channel, handler, decodeValue(json), this.logger);
     });
+    return handlers.length;
   }
 
   async subscribe(channel: string, handler: Handler): Promise<() => Promise<void>> {

@@ -47,9 +47,14 @@ export class McpRedisBus implements McpMessageBus {
     }
   }
 
-  async publish(channel: string, message: unknown): Promise<void> {
+  /**
+   * Resolves to the number of subscribed connections Redis delivered to (PUBLISH's reply): 0 when nobody listens.
+   * On a Redis Cluster nothing: PUBLISH there counts only the node's own subscribers, while the others get it too.
+   */
+  async publish(channel: string, message: unknown): Promise<number | undefined> {
     const json = encodeValue(message, 'message');
-    await runCommand(this.publisher, (client) => client.publish(this.prefix + channel, json));
+    const receivers = await runCommand(this.publisher, (client) => client.publish(this.prefix + channel, json));
+    return this.publisher.client.isCluster ? undefined : receivers;
   }
 
   async subscribe(channel: string, handler: Handler): Promise<() => Promise<void>> {

@@ -53,9 +53,11 @@ export class McpInstanceRouter {
 
   /**
    * Sends `message` to whichever instance holds `route`; a route nobody holds drops it (pub/sub keeps nothing).
-   * Rejects with `McpStoreUnavailableError` while the bus is down.
+   * Resolves to false when the bus says nobody received it (the holder died, or is resubscribing after a bus
+   * outage), true otherwise, also when the bus cannot tell. Rejects with `McpStoreUnavailableError` while the bus is down.
    */
-  async forward(route: McpRoute, message: unknown): Promise<void> {
-    if (this.spansInstances) await this.bus.publish(channelOf(route), message);
+  async forward(route: McpRoute, message: unknown): Promise<boolean> {
+    if (!this.spansInstances) return true;
+    return (await this.bus.publish(channelOf(route), message)) !== 0;
   }
 }

@@ -36,8 +36,9 @@ interface ForwardedPost {
  * A session lives as long as its stream.
  *
  * Behind a load balancer the POST may reach another instance than the one holding the stream: that instance
- * checks the session (shared store) and its owner, answers 202 and forwards the message on the session's route;
- * the holder dispatches it and answers on the stream, as for a POST it received itself.
+ * checks the session (shared store) and its owner, forwards the message on the session's route and answers 202
+ * once the bus says the holder received it (503 + Retry-After when nobody did); the holder dispatches it and
+ * answers on the stream, as for a POST it received itself.
  */
 @Injectable()
 export class McpHttpSseTransport {
@@ -115,11 +116,23 @@ export class McpHttpSseTransport {
     }
     if (!writer) {
       const forwarded: ForwardedPost = { session, principal, body, traceHeaders };
-      await this.router.forward(sseRoute(sessionId), forwarded); // rejects while the bus is down: 503, nothing accepted
-      return sendStatus(response, 202);
+      // Rejects while the bus is down: 503, nothing accepted.
+      if (await this.router.forward(sseRoute(sessionId), forwarded)) return sendStatus(response, 202);
+      return this.refuseUnheard(session, response);
     }
     sendStatus(response, 202);
     this.dispatchAll(session, principal, body, writer, traceHeaders);
+  }
+
+  /**
+   * A forwarded POST reached nobody: the holder is gone if its lease expired (404, the client reconnects), else
+   * it is resubscribing after a bus outage or dying (503 + Retry-After: the retry lands or then finds it gone).
+   */
+  private async refuseUnheard(session: McpSessionRecord, response: ServerResponse): Promise<void> {
+    if (await this.lease.isAlive(session.instance))
+      return sendRefusal(response, 'UNAVAILABLE', 'the instance holding this stream is not listening; retry shortly');
+    await this.sessions.end(session.id);
+    return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
   }
 
   /** A POST another instance accepted for a stream held here. */
