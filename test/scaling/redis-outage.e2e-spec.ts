@@ -72,4 +72,13 @@ describe('a brief Redis outage', () => {
       expect(done.envelope).toMatchObject({ status: 'success' });
     });
   }, 60_000);
+
+  it('shuts down while Redis is still down (the job worker does not wait for a Redis that is gone)', async () => {
+    const down = await startRedisServer();
+    const instance = await startWeatherInstance(down.url);
+    await down.stop();
+    const limited = await invokeTool(instance.url, 'get_weather', { city: 'Tokyo' });
+    expect(limited.envelope).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE', retryable: true, retry_after_ms: 1000 } });
+    await instance.close();
+  }, 20_000);
 });

@@ -76,6 +76,16 @@ function checkAnswer(answer: HttpAnswer, sent: Sent): void {
   }
 }
 
+/** An own `__proto__` key, or a `constructor` object with a `prototype` key, anywhere: refused as -32700 on both adapters. */
+function hasPrototypePoisoningKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasPrototypePoisoningKey);
+  if (Object.hasOwn(value, '__proto__')) return true;
+  const ctor = (value as Record<string, unknown>).constructor;
+  if (Object.hasOwn(value, 'constructor') && typeof ctor === 'object' && ctor !== null && Object.hasOwn(ctor, 'prototype')) return true;
+  return Object.values(value).some(hasPrototypePoisoningKey);
+}
+
 async function send(url: string, body: string | Uint8Array, sent: Sent): Promise<void> {
   const headers: Record<string, string> = { ...JSON_HEADERS };
   if (sent.versionHeader !== undefined) headers['MCP-Protocol-Version'] = sent.versionHeader;
@@ -212,6 +222,11 @@ describe('fuzzing POST /mcp (fast-check)', () => {
       fc.asyncProperty(toolCall, async (message) => {
         const answer = await post(app.url, JSON.stringify(message));
         checkAnswer(answer, { value: message, parsed: true });
+        if (hasPrototypePoisoningKey(message)) {
+          if (answer.status !== 400 || answer.json?.error?.code !== -32700)
+            throw new Error(`a prototype-poisoning key was not refused as -32700: ${answer.text.slice(0, 300)}`);
+          return;
+        }
         // A call to a known tool is answered with a result (success or isError envelope), never a protocol error,
         // unless its params are malformed (-32602) or break the JSON limits (-32600).
         const body = answer.json;

@@ -16,7 +16,7 @@ import { McpJobService } from '../jobs/mcp-job.service.js';
 import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
 import { McpIdempotency } from './idempotency.service.js';
 import { McpInFlightCalls } from './in-flight-calls.js';
-import { McpTenantLimiter } from './tenant-limiter.js';
+import { McpTenantLimiter, type CallPermit } from './tenant-limiter.js';
 import { McpToolCallRunner } from './tool-call.runner.js';
 
 /** One `tools/call` as the pipeline runs it, whatever the revision and transport. */
@@ -97,7 +97,14 @@ export class McpCallPipeline {
 
   private async runStages(call: McpPipelineCall): Promise<McpCallToolResult> {
     const { tool, args, context } = call;
-    const permit = await this.limiter.acquire(context.tenant, tool.timeoutMs);
+    let permit: CallPermit;
+    try {
+      permit = await this.limiter.acquire(context.tenant, tool.timeoutMs);
+    } catch (error) {
+      // The limiter counts in the store: while it is down the call is refused as the store's own UNAVAILABLE.
+      if (error instanceof McpStoreUnavailableError) return envelopeToCallToolResult({ status: 'error', error: error.toErrorBody() });
+      throw error;
+    }
     if (!permit.granted) {
       return envelopeToCallToolResult({
         status: 'error',
@@ -123,8 +130,11 @@ export class McpCallPipeline {
     } catch (error) {
       // A job refused by the tenant's quotas: a retryable envelope, not an internal error.
       if (error instanceof McpQuotaExceededError) return envelopeToCallToolResult({ status: 'error', error: error.toErrorBody() });
+      // The idempotency key or the job record could not be written (store down): retryable, as the catalogue says.
+      if (error instanceof McpStoreUnavailableError) return envelopeToCallToolResult({ status: 'error', error: error.toErrorBody() });
       throw error;
     } finally {
+      // Never rejects: a release the store cannot take leaves the slot to its lease.
       await permit.release();
     }
   }

@@ -21,6 +21,8 @@ const JOB_NAME = 'tool';
 /** BullMQ's own failure text for a job whose workers kept dying (see its moveStalledJobsToWait script). */
 const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
 const ERROR_LOG_INTERVAL_MS = 30_000;
+/** How long shutdown waits for BullMQ's worker to close once this instance's jobs have ended. */
+const WORKER_CLOSE_BOUND_MS = 2_000;
 
 // The worker's connections wait out an outage instead (BullMQ requires maxRetriesPerRequest null for its
 // blocking fetch, and no command timeout: BZPOPMIN blocks by design).
@@ -164,7 +166,12 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
   async beforeApplicationShutdown(): Promise<void> {
     const closing = this.worker?.close().catch((error: unknown) => this.reportError(error));
     await this.deps.worker.drain();
-    await closing;
+    // Our jobs are done or handed back; BullMQ's close then waits for its blocking fetch, which never ends while
+    // Redis is down (the connection retries forever): bounded, then the connections are cut below.
+    let timer: NodeJS.Timeout | undefined;
+    const bound = this.workerClient.status === 'ready' ? WORKER_CLOSE_BOUND_MS : 0;
+    await Promise.race([closing, new Promise((resolve) => (timer = setTimeout(resolve, bound)))]);
+    clearTimeout(timer);
     await this.queue.close().catch(() => undefined);
     await this.closeConnections();
   }

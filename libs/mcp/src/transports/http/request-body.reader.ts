@@ -29,10 +29,23 @@ async function readStreamed(request: IncomingMessage, maxBytes: number): Promise
   const raw = await readRaw(request, maxBytes);
   if (typeof raw === 'string') return { ok: false, failure: raw };
   try {
-    return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+    const text = raw.toString('utf8');
+    // Fastify refuses prototype-poisoning keys; so do we, with one answer on both adapters (the substring check
+    // keeps the common body on the plain parse).
+    const suspicious = text.includes('__proto__') || text.includes('constructor');
+    return { ok: true, value: suspicious ? JSON.parse(text, refusePrototypePoisoning) : JSON.parse(text) };
   } catch {
     return { ok: false, failure: 'unparsable' };
   }
+}
+
+/** A JSON.parse reviver that throws on an own `__proto__` key or a `constructor` object holding `prototype`. */
+function refusePrototypePoisoning(key: string, value: unknown): unknown {
+  if (key === '__proto__') throw new SyntaxError('forbidden key __proto__');
+  if (key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype')) {
+    throw new SyntaxError('forbidden key constructor.prototype');
+  }
+  return value;
 }
 
 /**

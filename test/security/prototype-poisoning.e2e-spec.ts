@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { post } from '../kit/http.js';
+
+/** A body with a prototype-poisoning key is refused the same way on both adapters (Fastify's parser refuses it). */
+describe('prototype-poisoning keys in a POST body', () => {
+  let app: RunningApp;
+  beforeAll(async () => (app = await startWeatherApp()));
+  afterAll(() => app?.close());
+
+  // Pairs, not an object literal: `{ __proto__: … }` would set the literal's prototype instead of a key.
+  const bodies: [string, string][] = [
+    [
+      '__proto__',
+      '{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"get_weather","arguments":{"city":{"__proto__":null}}}}',
+    ],
+    [
+      'constructor.prototype',
+      '{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"get_weather","arguments":{"constructor":{"prototype":{}}}}}',
+    ],
+  ];
+
+  it.each(bodies)('answers 400 Parse error for %s, without echoing the body', async (_key, body) => {
+    const answer = await post(app.url, body);
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    expect(answer.text).not.toContain('get_weather');
+  });
+
+  it('still accepts "constructor" as an ordinary string', async () => {
+    const body = '{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"get_weather","arguments":{"city":"constructor"}}}';
+    expect((await post(app.url, body)).status).toBe(200);
+  });
+});
