@@ -24,6 +24,9 @@ const base = {
 /** @type {import('jest').Config} */
 export default {
   testTimeout: 30000,
+  // One worker (`--maxWorkers=1`: files still run one at a time), replaced once it holds more than this after a file:
+  // in one process for the whole run, ESM module registries pile up (4 GB by the end) and GC slows every later file.
+  workerIdleMemoryLimit: '1200MB',
   projects: [
     {
       ...base,
