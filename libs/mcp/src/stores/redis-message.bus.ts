@@ -2,7 +2,15 @@ import type { LoggerService } from '@nestjs/common';
 import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
 import { deliverToHandler } from './bus-delivery.js';
 import type { McpMessageBus } from '../core/message-bus.interface.js';
-import { closeRedisConnection, defaultRedisLogger, openRedisConnection, runCommand, type RedisConnection } from './redis-connection.js';
+import type { Cluster, Redis } from 'ioredis';
+import {
+  closeRedisConnection,
+  defaultRedisLogger,
+  openRedisConnection,
+  runCommand,
+  type RedisClient,
+  type RedisConnection,
+} from './redis-connection.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis.store.js';
 import { decodeValue, encodeValue } from './store-values.js';
 import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
@@ -53,7 +61,7 @@ export class McpRedisBus implements McpMessageBus {
    */
   async publish(channel: string, message: unknown): Promise<number | undefined> {
     const json = encodeValue(message, 'message');
-    const receivers = await runCommand(this.publisher, (client) => client.publish(this.prefix + channel, json));
+    const receivers = await runCommand(this.publisher, (client) => publishingNode(client).publish(this.prefix + channel, json));
     return this.publisher.client.isCluster ? undefined : receivers;
   }
 
@@ -143,4 +151,17 @@ export class McpRedisBus implements McpMessageBus {
       deliverToHandler(channel, handler, message, this.logger);
     }
   }
+}
+
+/**
+ * On a Redis Cluster every message goes in through one master (the first by address): messages entering through
+ * different nodes can reach a subscriber out of order, while one node forwards what it got in order. Elsewhere the
+ * client itself.
+ */
+function publishingNode(client: RedisClient): Pick<RedisClient, 'publish'> {
+  if (!client.isCluster) return client;
+  const masters = (client as Cluster).nodes('master');
+  if (masters.length === 0) return client;
+  const address = (node: Redis) => `${node.options.host}:${node.options.port}`;
+  return masters.reduce((first, node) => (address(node) < address(first) ? node : first));
 }
