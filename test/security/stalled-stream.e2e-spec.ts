@@ -18,6 +18,8 @@ const BUDGET = 64 * KIB;
 const REPLY_BYTES = 100_000;
 /** The largest frame these tests make the server write, on top of which the budget may be passed once. */
 const LARGEST_FRAME = 2 * REPLY_BYTES + 4 * KIB;
+/** The replay bound per stream: room for everything these streams send (8 MB), so a resume from the priming event works. */
+const REPLAY_BYTES = 16 * 1024 * KIB;
 
 async function expectPingAnswers(url: string): Promise<void> {
   const answer = await post(url, rpc('alive', 'ping'));
@@ -31,7 +33,10 @@ describe('a client that stops reading its SSE stream', () => {
 
   beforeEach(async () => {
     app = await listen([
-      SecFixtureModule.with({ streams: { maxBufferedBytes: BUDGET }, limits: { maxStreamsPerTenant: 1 } }),
+      SecFixtureModule.with({
+        streams: { maxBufferedBytes: BUDGET, maxEventBytesPerStream: REPLAY_BYTES },
+        limits: { maxStreamsPerTenant: 1 },
+      }),
       LargeMessagesModule,
     ]);
     sockets = new ServerSockets(app);

@@ -292,6 +292,13 @@ export interface McpStreamOptions {
   keepAliveMs?: number;
   /** Events kept per stream for `Last-Event-ID` replay (1 000). */
   maxEventsPerStream?: number;
+  /**
+   * Bytes of JSON text the events kept for replay of one stream may take in all (8 MiB), oldest dropped first, as
+   * `maxEventsPerStream` drops them; both bounds hold. Twice `maxBufferedBytes` by default, so a reader cut for
+   * reading too slowly can still resume from where it was. An event larger than this on its own is still sent live but not
+   * kept: a `Last-Event-ID` from it resumes after it, one from before it is unknown (404), as a dropped event's id is.
+   */
+  maxEventBytesPerStream?: number;
   /** `retry:` hint sent before the server closes a stream, in ms (1 000). */
   retryMs?: number;
   /**

@@ -34,7 +34,7 @@ const MCP_OPTION_KEYS: OptionKeys = {
   include: true,
   wellKnownRoot: true,
   sessions: { mode: true, idleTtlMs: true },
-  streams: { keepAliveMs: true, maxEventsPerStream: true, retryMs: true, maxBufferedBytes: true },
+  streams: { keepAliveMs: true, maxEventsPerStream: true, maxEventBytesPerStream: true, retryMs: true, maxBufferedBytes: true },
   auth: {
     jwt: {
       secret: true,

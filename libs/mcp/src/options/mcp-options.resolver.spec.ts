@@ -125,6 +125,19 @@ describe('resolveMcpOptions: instanceLease', () => {
   });
 });
 
+describe('resolveMcpOptions: streams.maxEventBytesPerStream', () => {
+  it('defaults to 8 MiB (twice maxBufferedBytes) beside the count bound, and takes a positive whole number of bytes', () => {
+    expect(resolve({}).streams).toMatchObject({ maxEventsPerStream: 1_000, maxEventBytesPerStream: 8_388_608 });
+    expect(resolve({ streams: { maxEventBytesPerStream: 64 * 1024 } }).streams.maxEventBytesPerStream).toBe(65_536);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, '4MiB'])('refuses %p at boot, naming the option', (value) => {
+    expect(messageOf({ streams: { maxEventBytesPerStream: value } })).toContain(
+      '"streams.maxEventBytesPerStream" must be a positive integer',
+    );
+  });
+});
+
 describe('resolveMcpOptions: one key space per server', () => {
   const redisAt = (path: string, keyPrefix?: string) =>
     resolveMcpOptions({ name: 'keys', version: '1.0.0', redis: { url: 'redis://localhost:6379', keyPrefix } }, resolvePaths({ path })).redis

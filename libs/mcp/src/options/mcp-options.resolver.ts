@@ -78,6 +78,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
     streams: {
       keepAliveMs: positiveInteger('streams.keepAliveMs', options.streams?.keepAliveMs, 15_000),
       maxEventsPerStream: positiveInteger('streams.maxEventsPerStream', options.streams?.maxEventsPerStream, 1_000),
+      maxEventBytesPerStream: positiveInteger('streams.maxEventBytesPerStream', options.streams?.maxEventBytesPerStream, 8 * MIB),
       retryMs: positiveInteger('streams.retryMs', options.streams?.retryMs, 1_000),
       maxBufferedBytes: positiveInteger('streams.maxBufferedBytes', options.streams?.maxBufferedBytes, 4 * MIB),
     },

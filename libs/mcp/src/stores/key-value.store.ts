@@ -27,8 +27,14 @@ export interface McpKeyValueStore {
    */
   increment(key: string, ttlMs: number): Promise<number>;
   delete(key: string): Promise<void>;
-  /** Appends to a bounded list (oldest dropped beyond `maxLength`) and refreshes its TTL. */
-  append<T>(key: string, value: T, maxLength: number, ttlMs: number): Promise<void>;
+  /**
+   * Appends to a bounded list and refreshes its TTL. The oldest items are dropped while the list holds more than
+   * `maxLength` items or, with `options.maxBytes`, more than that many bytes of JSON text (UTF-8) in all. The item
+   * just appended is never dropped: one larger than `maxBytes` on its own is kept alone, until the next append.
+   * Atomic. The byte total is kept beside the list, so no append re-reads the items it keeps (on Redis one costs
+   * O(1) per item appended or dropped, whatever the length of the list).
+   */
+  append<T>(key: string, value: T, maxLength: number, ttlMs: number, options?: { maxBytes?: number }): Promise<void>;
   /** The list, oldest first; empty when the key is absent or expired. */
   list<T>(key: string): Promise<T[]>;
   /**

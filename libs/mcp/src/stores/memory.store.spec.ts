@@ -225,6 +225,24 @@ describe('McpMemoryStore', () => {
       expect(await store.list('l')).toEqual([]);
     });
 
+    it('a byte-bounded append measures only the item it appends: the list is never serialised again', async () => {
+      const { store } = make();
+      for (let index = 0; index < 500; index++) await store.append('l', { n: index }, 1_000, 1000, { maxBytes: 4_000 });
+      const stringify = jest.spyOn(JSON, 'stringify');
+      const byteLength = jest.spyOn(Buffer, 'byteLength');
+      try {
+        await store.append('l', { n: 500 }, 1_000, 1000, { maxBytes: 4_000 });
+        expect(stringify).toHaveBeenCalledTimes(1);
+        expect(byteLength).toHaveBeenCalledTimes(1);
+      } finally {
+        stringify.mockRestore();
+        byteLength.mockRestore();
+      }
+      // {"n":100} to {"n":500} take 401 × 9 bytes, {"n":52} to {"n":99} 48 × 8: 3 993 in all; {"n":51} would pass 4 000.
+      const kept = await store.list<{ n: number }>('l');
+      expect([kept[0], kept.at(-1), kept.length]).toEqual([{ n: 52 }, { n: 500 }, 449]);
+    });
+
     it('appending to an expired list starts a new one', async () => {
       const { store, clock } = make();
       await store.append('l', 'old', 10, 100);

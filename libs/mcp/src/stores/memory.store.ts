@@ -1,10 +1,16 @@
 import type { McpAdmission, McpKeyValueStore, McpSlotSet, McpWindowCounter } from './key-value.store.js';
 import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
 import { McpStoreMessages } from './store.messages.js';
-import { assertMaxLength, assertTtl, decodeValue, encodeValue, NOT_AN_INTEGER, WRONG_TYPE } from './store-values.js';
+import { assertMaxBytes, assertMaxLength, assertTtl, decodeValue, encodeValue, NOT_AN_INTEGER, WRONG_TYPE } from './store-values.js';
 
-/** A key holds JSON text or a list of JSON texts, as a Redis string or list would. */
-type Entry = { kind: 'value'; json: string; expiresAt: number } | { kind: 'list'; items: string[]; expiresAt: number };
+/** One item of a list: its JSON text and that text's size in UTF-8 bytes, measured once when it is appended. */
+type ListItem = { json: string; bytes: number };
+
+/**
+ * A key holds JSON text or a list of JSON texts, as a Redis string or list would. A list keeps the total of its
+ * items' sizes, so a byte bound costs nothing per item kept: only what is appended or dropped is measured.
+ */
+type Entry = { kind: 'value'; json: string; expiresAt: number } | { kind: 'list'; items: ListItem[]; bytes: number; expiresAt: number };
 
 /** The members of one slot set with their expiry, in the order they were last reserved. */
 type SlotSet = Map<string, number>;
@@ -82,22 +88,29 @@ export class McpMemoryStore implements McpKeyValueStore {
     this.entries.delete(key);
   }
 
-  async append<T>(key: string, value: T, maxLength: number, ttlMs: number): Promise<void> {
+  async append<T>(key: string, value: T, maxLength: number, ttlMs: number, options: { maxBytes?: number } = {}): Promise<void> {
     assertMaxLength(maxLength);
     assertTtl(ttlMs);
+    const { maxBytes = Infinity } = options;
+    if (options.maxBytes !== undefined) assertMaxBytes(options.maxBytes);
     const json = encodeValue(value);
     const entry = this.live(key);
     if (entry?.kind === 'value') throw new Error(WRONG_TYPE);
     const items = entry?.items ?? [];
-    items.push(json);
-    if (items.length > maxLength) items.splice(0, items.length - maxLength);
-    this.write(key, { kind: 'list', items, expiresAt: this.now() + ttlMs });
+    const item = { json, bytes: Buffer.byteLength(json) };
+    items.push(item);
+    let bytes = (entry?.bytes ?? 0) + item.bytes;
+    let dropped = 0;
+    // The item just appended stays, even alone over maxBytes (the contract's rule, as in the Redis store).
+    while (items.length - dropped > maxLength || (bytes > maxBytes && items.length - dropped > 1)) bytes -= items[dropped++].bytes;
+    items.splice(0, dropped);
+    this.write(key, { kind: 'list', items, bytes, expiresAt: this.now() + ttlMs });
   }
 
   async list<T>(key: string): Promise<T[]> {
     const entry = this.live(key);
     if (entry?.kind === 'value') throw new Error(WRONG_TYPE);
-    return (entry?.items ?? []).map((item) => decodeValue<T>(item));
+    return (entry?.items ?? []).map((item) => decodeValue<T>(item.json));
   }
 
   async reserveSlot(member: string, sets: readonly McpSlotSet[], ttlMs: number): Promise<number> {

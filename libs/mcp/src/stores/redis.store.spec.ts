@@ -1,8 +1,10 @@
 import { jest } from '@jest/globals';
+import { Redis } from 'ioredis';
 import { McpRedisBus } from './redis-message.bus.js';
 import { McpRedisStore } from './redis.store.js';
 import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 import { eventually } from '../testing-kit/eventually.js';
+import { monitorWhile } from '../testing-kit/redis-monitor.js';
 import { startRedisServer, type RedisServerHandle } from '../testing-kit/redis-server.harness.js';
 
 /** A logger that records instead of printing. */
@@ -170,6 +172,43 @@ describe('McpRedisStore and McpRedisBus on a real redis-server', () => {
     const failure = redis.list('v');
     await expect(failure).rejects.toThrow(/WRONGTYPE/);
     await expect(failure).rejects.not.toBeInstanceOf(McpStoreUnavailableError);
+  });
+
+  describe('lists (append / list)', () => {
+    async function observer(): Promise<Redis> {
+      const client = new Redis(server.url);
+      closers.push(async () => void client.disconnect());
+      return client;
+    }
+
+    it('a byte-bounded append costs a few commands plus two per item dropped, and never reads an item', async () => {
+      const redis = await store();
+      const watch = await observer();
+      // 200 items of 102 bytes (100 characters and quotes) under a bound of 200 items' worth.
+      for (let index = 0; index < 200; index++) await redis.append('events', 'a'.repeat(100), 1_000, 60_000, { maxBytes: 20_400 });
+      const small = await monitorWhile(watch, () => redis.append('events', 'b'.repeat(100), 1_000, 60_000, { maxBytes: 20_400 }));
+      // Three items' worth of text pushes out the three oldest, whatever the list's length.
+      const large = await monitorWhile(watch, () => redis.append('events', 'c'.repeat(304), 1_000, 60_000, { maxBytes: 20_400 }));
+      const names = (ran: { inScripts: string[][] }) => ran.inScripts.map(([name]) => name);
+      expect(small.fromClients.map(([name]) => name)).toEqual(['eval']);
+      expect(names(small)).toEqual(['type', 'hmget', 'hset', 'hstrlen', 'hdel', 'hset', 'pexpire']);
+      expect(names(large).filter((name) => name === 'hdel')).toHaveLength(3);
+      expect(names(large)).toHaveLength(5 + 2 * 3);
+      const items = await redis.list<string>('events');
+      expect(items).toHaveLength(198);
+      expect(items.at(-1)).toBe('c'.repeat(304));
+    });
+
+    it('reads and continues a list stored as a Redis list by an earlier release, with its bytes counted', async () => {
+      const redis = await store();
+      const raw = await observer();
+      await raw.rpush('mcp:legacy', '"item-001"', '"item-002"', '"item-003"');
+      expect(await redis.list('legacy')).toEqual(['item-001', 'item-002', 'item-003']);
+      await redis.append('legacy', 'item-004', 10, 60_000, { maxBytes: 30 });
+      expect(await redis.list('legacy')).toEqual(['item-002', 'item-003', 'item-004']);
+      expect(await raw.type('mcp:legacy')).toBe('hash');
+      expect(await raw.pttl('mcp:legacy')).toBeGreaterThan(0);
+    });
   });
 
   it('close quits the connections: later operations reject, and closing twice is fine', async () => {

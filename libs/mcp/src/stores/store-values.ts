@@ -25,6 +25,11 @@ export function assertMaxLength(maxLength: number): void {
     throw new RangeError(`maxLength must be a positive integer, got ${String(maxLength)}.`);
 }
 
+/** A byte bound of a list (`append`'s `maxBytes`): a positive whole number of bytes of JSON text. */
+export function assertMaxBytes(maxBytes: number): void {
+  if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new RangeError(`maxBytes must be a positive integer, got ${String(maxBytes)}.`);
+}
+
 /** The texts Redis answers with, reused by the memory store so both fail alike. */
 export const WRONG_TYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 export const NOT_AN_INTEGER = 'ERR value is not an integer or out of range';

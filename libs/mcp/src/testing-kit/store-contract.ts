@@ -274,12 +274,88 @@ export function describeStoreContract(name: string, createStore: StoreFactory): 
         expect(await store.list('l')).toEqual(['new']);
       });
 
+      it('with maxBytes, keeps at most that many bytes of JSON text, dropping the oldest', async () => {
+        // Each item's JSON text is 10 bytes ("item-<n>" and its quotes): 25 bytes hold two.
+        for (let index = 1; index <= 5; index++) await store.append('l', `item-00${index}`, 100, LONG_TTL, { maxBytes: 25 });
+        expect(await store.list('l')).toEqual(['item-004', 'item-005']);
+        // "x" is 3 bytes: 23 in all still fit; the next 10 drop only the oldest, as many as needed.
+        await store.append('l', 'x', 100, LONG_TTL, { maxBytes: 25 });
+        expect(await store.list('l')).toEqual(['item-004', 'item-005', 'x']);
+        await store.append('l', 'item-006', 100, LONG_TTL, { maxBytes: 25 });
+        expect(await store.list('l')).toEqual(['item-005', 'x', 'item-006']);
+      });
+
+      it('counts UTF-8 bytes, not characters', async () => {
+        // "éééé" is 6 characters of JSON text but 10 bytes: two fit in 20 bytes, not three.
+        for (let index = 0; index < 3; index++) await store.append('l', 'éééé', 100, LONG_TTL, { maxBytes: 20 });
+        expect(await store.list('l')).toEqual(['éééé', 'éééé']);
+      });
+
+      it('the count bound still holds beside a byte bound, whichever is reached first', async () => {
+        for (let index = 1; index <= 4; index++) await store.append('count', index, 2, LONG_TTL, { maxBytes: 1_000 });
+        expect(await store.list('count')).toEqual([3, 4]);
+        for (let index = 1; index <= 4; index++) await store.append('bytes', 'x'.repeat(8), 3, LONG_TTL, { maxBytes: 20 });
+        expect(await store.list('bytes')).toHaveLength(2);
+      });
+
+      it('keeps an item larger than maxBytes alone, until the next append drops it', async () => {
+        await store.append('l', 'small', 10, LONG_TTL, { maxBytes: 20 });
+        await store.append('l', 'x'.repeat(50), 10, LONG_TTL, { maxBytes: 20 });
+        expect(await store.list('l')).toEqual(['x'.repeat(50)]);
+        await store.append('l', 'next', 10, LONG_TTL, { maxBytes: 20 });
+        expect(await store.list('l')).toEqual(['next']);
+      });
+
+      it('counts what the list holds whatever bound earlier appends had, and starts again after delete or set', async () => {
+        for (let index = 1; index <= 3; index++) await store.append('l', `item-00${index}`, 10, LONG_TTL);
+        await store.append('l', 'item-004', 10, LONG_TTL, { maxBytes: 30 });
+        expect(await store.list('l')).toEqual(['item-002', 'item-003', 'item-004']);
+        await store.delete('l');
+        await store.append('l', 'item-005', 10, LONG_TTL, { maxBytes: 20 });
+        await store.set('l', 'plain', LONG_TTL);
+        await store.delete('l');
+        await store.append('l', 'item-006', 10, LONG_TTL, { maxBytes: 20 });
+        await store.append('l', 'item-007', 10, LONG_TTL, { maxBytes: 20 });
+        expect(await store.list('l')).toEqual(['item-006', 'item-007']);
+      });
+
+      it('an append with maxBytes refreshes the ttl; a list that expired starts with no bytes counted', async () => {
+        await store.append('l', 'item-001', 10, SHORT_TTL, { maxBytes: 20 });
+        await store.append('l', 'item-002', 10, LONG_TTL, { maxBytes: 20 });
+        await waitPast(SHORT_TTL);
+        expect(await store.list('l')).toEqual(['item-001', 'item-002']);
+        await store.append('gone', 'item-001', 10, SHORT_TTL, { maxBytes: 20 });
+        await store.append('gone', 'item-002', 10, SHORT_TTL, { maxBytes: 20 });
+        await eventually(async () => (await store.list('gone')).length === 0, 5_000, 'list expiry');
+        await store.append('gone', 'item-003', 10, LONG_TTL, { maxBytes: 20 });
+        await store.append('gone', 'item-004', 10, LONG_TTL, { maxBytes: 20 });
+        expect(await store.list('gone')).toEqual(['item-003', 'item-004']);
+      });
+
+      it('of 20 concurrent appends under a byte bound, the list keeps exactly what fits', async () => {
+        await Promise.all(
+          Array.from({ length: 20 }, (_, index) =>
+            store.append('l', `item-${String(index).padStart(3, '0')}`, 100, LONG_TTL, { maxBytes: 100 }),
+          ),
+        );
+        const items = await store.list<string>('l');
+        expect(items).toHaveLength(10);
+        expect(new Set(items).size).toBe(10);
+      });
+
+      it('refuses a maxBytes that is not a positive integer, and stores nothing', async () => {
+        for (const maxBytes of [0, -1, 1.5, Number.NaN])
+          await expect(store.append('l', 1, 10, LONG_TTL, { maxBytes })).rejects.toThrow(RangeError);
+        expect(await store.list('l')).toEqual([]);
+      });
+
       it('a list and a plain value do not mix (WRONGTYPE, as Redis answers)', async () => {
         await store.append('l', 1, 10, LONG_TTL);
         await store.set('v', 1, LONG_TTL);
         await expect(store.get('l')).rejects.toThrow(/WRONGTYPE/);
         await expect(store.list('v')).rejects.toThrow(/WRONGTYPE/);
         await expect(store.append('v', 2, 10, LONG_TTL)).rejects.toThrow(/WRONGTYPE/);
+        await expect(store.append('v', 2, 10, LONG_TTL, { maxBytes: 100 })).rejects.toThrow(/WRONGTYPE/);
         await expect(store.compareAndSet<unknown>('l', [1], 'x', LONG_TTL)).rejects.toThrow(/WRONGTYPE/);
         expect(await store.list('l')).toEqual([1]);
         expect(await store.get('v')).toBe(1);

@@ -1,6 +1,7 @@
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { McpMemoryStore } from '../../stores/memory.store.js';
+import { storeKey } from '../../stores/store-key.js';
 import { eventId, sequenceOf, SseEventStore, type StoredSseEvent } from './sse-event.store.js';
 
 const message = (n: number): JsonRpcMessage => ({
@@ -10,11 +11,11 @@ const message = (n: number): JsonRpcMessage => ({
 });
 const event = (streamId: string, sequence: number): StoredSseEvent => ({ id: eventId(streamId, sequence), message: message(sequence) });
 
-function makeStore(maxEventsPerStream = 1000) {
+function makeStore(maxEventsPerStream = 1000, maxEventBytesPerStream = 4 * 1024 * 1024) {
   const memory = new McpMemoryStore(1000, 60_000);
   const options = {
     sessions: { mode: 'optional', idleTtlMs: 60_000 },
-    streams: { keepAliveMs: 15_000, maxEventsPerStream, retryMs: 1000 },
+    streams: { keepAliveMs: 15_000, maxEventsPerStream, maxEventBytesPerStream, retryMs: 1000 },
   } as McpResolvedOptions;
   return { memory, events: new SseEventStore(memory, options) };
 }
@@ -92,6 +93,36 @@ describe('SseEventStore', () => {
     for (let sequence = 1; sequence <= 3; sequence++) await events.append('s', 'st', event('st', sequence));
     expect(await events.after('s', 'st.1')).toBeUndefined();
     expect(await events.after('s', 'st.2')).toEqual({ streamId: 'st', events: [event('st', 3)], ended: false });
+  });
+
+  it('bounds each stream to maxEventBytesPerStream too: the oldest go first, and a dropped id is unknown', async () => {
+    const size = JSON.stringify(event('st', 1)).length;
+    ({ memory, events } = makeStore(1000, 3 * size));
+    for (let sequence = 1; sequence <= 5; sequence++) await events.append('s', 'st', event('st', sequence));
+    expect(await events.after('s', 'st.2')).toBeUndefined();
+    expect(await events.after('s', 'st.3')).toEqual({ streamId: 'st', events: [event('st', 4), event('st', 5)], ended: false });
+  });
+
+  it('keeps a stand-in for an event too large to keep: a resume from it continues after it, one from before it is unknown', async () => {
+    const size = JSON.stringify(event('st', 1)).length;
+    ({ memory, events } = makeStore(1000, 3 * size));
+    const huge: StoredSseEvent = {
+      id: eventId('st', 2),
+      message: { ...message(2), params: { progressToken: 't', progress: 2, message: 'x'.repeat(10 * size) } },
+    };
+    await events.append('s', 'st', event('st', 1));
+    await events.append('s', 'st', huge);
+    await events.append('s', 'st', event('st', 3));
+    await events.append('s', 'st', { id: eventId('st', 4), message: null, end: true });
+    // The stand-in is small: the event before it is still kept, but replaying from there would skip the large one.
+    expect(await memory.list(storeKey('events', 's', 'st'))).toEqual([
+      event('st', 1),
+      { id: 'st.2', message: null, tooLarge: true },
+      event('st', 3),
+      { id: 'st.4', message: null, end: true },
+    ]);
+    expect(await events.after('s', 'st.1')).toBeUndefined();
+    expect(await events.after('s', 'st.2')).toEqual({ streamId: 'st', events: [event('st', 3)], ended: true });
   });
 
   it('says a stream ended once its end marker is stored after the position (the marker itself is not replayed)', async () => {

@@ -16,6 +16,11 @@ export interface StoredSseEvent {
    * instance died.
    */
   end?: true;
+  /**
+   * Set on the stand-in stored for an event larger than `streams.maxEventBytesPerStream` on its own (its message
+   * is null): the event was sent live, and its id stays known so a client that received it can resume after it.
+   */
+  tooLarge?: true;
 }
 
 /** The sequence number of an event id (`<streamId>.<n>`), or NaN. */
@@ -44,13 +49,22 @@ export class SseEventStore {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
+  /**
+   * Keeps `event`, dropping the stream's oldest beyond `streams.maxEventsPerStream` events or
+   * `streams.maxEventBytesPerStream` bytes. An event over the byte bound alone is kept as a stand-in: storing it
+   * would push out every other event and still exceed the bound.
+   */
   async append(sessionId: string, streamId: string, event: StoredSseEvent): Promise<void> {
-    await this.store.append(this.key(sessionId, streamId), event, this.options.streams.maxEventsPerStream, this.options.sessions.idleTtlMs);
+    const { maxEventsPerStream, maxEventBytesPerStream: maxBytes } = this.options.streams;
+    const tooLarge = event.message !== null && Buffer.byteLength(JSON.stringify(event)) > maxBytes;
+    const kept: StoredSseEvent = tooLarge ? { id: event.id, message: null, tooLarge } : event;
+    await this.store.append(this.key(sessionId, streamId), kept, maxEventsPerStream, this.options.sessions.idleTtlMs, { maxBytes });
   }
 
   /**
    * The stream a `Last-Event-ID` belongs to, the events after it and whether the stream has ended; undefined when
-   * the id is unknown in this session.
+   * the id is unknown in this session (never stored, or dropped by the bounds) or when the replay would have to
+   * skip an event too large to keep: either way the client's position is lost, and a gap must not pass for a replay.
    */
   async after(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredSseEvent[]; ended: boolean } | undefined> {
     const streamId = streamOf(lastEventId);
@@ -59,6 +73,7 @@ export class SseEventStore {
     const index = events.findIndex((event) => event.id === lastEventId);
     if (index < 0) return undefined;
     const later = events.slice(index + 1);
+    if (later.some((event) => event.tooLarge === true)) return undefined;
     return { streamId, events: later.filter((event) => event.message !== null), ended: later.some((event) => event.end === true) };
   }
 
