@@ -53,6 +53,8 @@ export default {
         // and the other scaling specs already run both adapters through the same routes. On fastify:
         // `MCP_TEST_HTTP_ADAPTER=fastify jest --runTestsByPath test/scaling/chaos.e2e-spec.ts --selectProjects express`.
         '<rootDir>/test/scaling/chaos\\.e2e-spec\\.ts$',
+        // Its spawned fixture server is a plain Nest app on the default adapter; what it proves lives in the store.
+        '<rootDir>/test/scaling/idempotency-takeover\\.e2e-spec\\.ts$',
       ],
     },
   ],

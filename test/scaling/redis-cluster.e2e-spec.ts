@@ -14,7 +14,7 @@ import { StdioServerProcess } from '../kit/stdio.js';
 
 /**
  * `redis: { cluster: { nodes } }` against a real 3-master Redis Cluster on loopback ports: the boot checks, and two
- * weather-server instances (`REDIS_CLUSTER_NODES`) sharing sessions, jobs and idempotency keys through it.
+ * weather-server instances (`REDIS_CLUSTER_NODES`) sharing sessions, jobs, idempotency keys and the sample's alerts through it.
  */
 describe('McpModule option "redis.cluster" (a 3-master Redis Cluster)', () => {
   let cluster: RedisClusterHandle;
@@ -109,6 +109,12 @@ describe('McpModule option "redis.cluster" (a 3-master Redis Cluster)', () => {
       return found.sort();
     }
 
+    /** The ids of the alerts `app` lists for the caller's (default) tenant. */
+    async function alertIdsOn(app: RunningApp): Promise<string[]> {
+      const listed = await invokeTool(app.url, 'list_weather_alerts', { limit: 200 });
+      return (listed.envelope.data.alerts as Array<{ alert_id: string }>).map((alert) => alert.alert_id);
+    }
+
     it('an SDK client whose requests alternate between A and B keeps one session', async () => {
       let turn = 0;
       const alternating: typeof fetch = (input, init) => {
@@ -156,7 +162,7 @@ describe('McpModule option "redis.cluster" (a 3-master Redis Cluster)', () => {
       expect(await keysOnCluster('mcp:bull:*')).toEqual([]);
     });
 
-    it('one idempotency key sent to A and B at once runs once: both answer the same alert, one instance holds it', async () => {
+    it('one idempotency key sent to A and B at once runs once: both answer the same alert, listed once on each', async () => {
       const args = { city: 'Madrid', threshold_celsius: 38, priority: 'high', idempotency_key: `cluster-${Date.now()}-once` };
       const [onA, onB] = await Promise.all([
         invokeTool(a.url, 'create_weather_alert', args),
@@ -164,12 +170,23 @@ describe('McpModule option "redis.cluster" (a 3-master Redis Cluster)', () => {
       ]);
       expect(onA.envelope).toMatchObject({ status: 'success', data: { alert_id: expect.any(String) } });
       expect(onB.envelope).toEqual(onA.envelope);
-      // Without REDIS_URL the sample keeps alerts in each instance's memory: the one that ran the tool has it.
-      const listed = await Promise.all([a, b].map((app) => invokeTool(app.url, 'list_weather_alerts', {})));
-      const held = listed.flatMap((list) => (list.envelope.data.alerts as Array<{ alert_id: string }>).map((alert) => alert.alert_id));
-      expect(held.filter((id) => id === onA.envelope.data.alert_id)).toHaveLength(1);
+      // The sample's alerts are on the cluster too: both instances list the one alert, once.
+      for (const app of [a, b]) expect((await alertIdsOn(app)).filter((id) => id === onA.envelope.data.alert_id)).toHaveLength(1);
       // The per-tenant quota sets carry the tenant as their hash tag.
       expect(await keysOnCluster('mcp:quota:*')).toEqual(expect.arrayContaining([expect.stringMatching(/^mcp:quota:\{default\}:/)]));
+    });
+
+    it('an alert created on A is listed on B, and its key retried on B creates no second one; a tenant’s alert keys share a hash tag', async () => {
+      const args = { city: 'Harbin', threshold_celsius: -5, priority: 'low', idempotency_key: `cluster-${Date.now()}-shared` };
+      const created = await invokeTool(a.url, 'create_weather_alert', args);
+      expect(created.envelope).toMatchObject({ status: 'success', data: { alert_id: expect.any(String), city: 'Harbin' } });
+      const alertId = created.envelope.data.alert_id as string;
+      expect((await alertIdsOn(b)).filter((id) => id === alertId)).toHaveLength(1);
+      expect((await invokeTool(b.url, 'create_weather_alert', args)).envelope).toEqual(created.envelope);
+      expect((await alertIdsOn(a)).filter((id) => id === alertId)).toHaveLength(1);
+      expect(await keysOnCluster('weather:alerts:*')).toEqual(
+        expect.arrayContaining(['weather:alerts:{default}:by-id', 'weather:alerts:{default}:positions']),
+      );
     });
   });
 });

@@ -1,3 +1,4 @@
+import { startRedisCluster, type RedisClusterHandle } from '../../../../libs/mcp/src/testing-kit/redis-cluster.harness.js';
 import { startRedisServer, type RedisServerHandle } from '../../../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import type { AlertStore, NewWeatherAlert } from './alert.store.js';
 import { MemoryAlertStore } from './memory-alert.store.js';
@@ -100,6 +101,22 @@ describe('RedisAlertStore (redis-server)', () => {
 
   describeAlertStore('RedisAlertStore', async () => {
     const store = await RedisAlertStore.connect(redis.url, MAX);
+    return { store, close: () => store.onApplicationShutdown() };
+  });
+});
+
+// Each script touches several keys of one tenant: on a cluster they must share a slot (else CROSSSLOT).
+describe('RedisAlertStore (a 3-master Redis Cluster)', () => {
+  let cluster: RedisClusterHandle;
+
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+  }, 60_000);
+
+  afterAll(() => cluster?.stop());
+
+  describeAlertStore('RedisAlertStore on a cluster', async () => {
+    const store = await RedisAlertStore.connect({ cluster: { nodes: cluster.nodes } }, MAX);
     return { store, close: () => store.onApplicationShutdown() };
   });
 });

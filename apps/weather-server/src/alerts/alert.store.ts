@@ -29,7 +29,7 @@ export interface AlertPage {
 /**
  * Alerts per tenant: a tenant can only ever read and write its own partition, and keeps at most
  * `MAX_ALERTS_PER_TENANT` of them. The injection token of the alert store; `MemoryAlertStore` serves one
- * instance, `RedisAlertStore` (when `REDIS_URL` is set) all of them.
+ * instance, `RedisAlertStore` (when `REDIS_URL` or `REDIS_CLUSTER_NODES` is set) all of them.
  */
 export abstract class AlertStore {
   /**

@@ -1,6 +1,6 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
-import { McpStoreUnavailableError } from '@nest-mcp/core';
-import { Redis, ReplyError, type RedisOptions } from 'ioredis';
+import { McpStoreUnavailableError, type McpRedisOptions } from '@nest-mcp/core';
+import { Cluster, Redis, ReplyError, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { AlertStore, MAX_ALERTS_PER_TENANT, stampAlert, type AlertPage, type NewWeatherAlert, type WeatherAlert } from './alert.store.js';
 
 /** A tenant's alerts are kept for a year after its last change. */
@@ -17,6 +17,21 @@ const CONNECTION_OPTIONS: RedisOptions = {
   retryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
   disconnectTimeout: 200,
 };
+
+/** The same on a Redis Cluster, over the user's cluster options (ioredis takes per-node settings in `redisOptions`). */
+function clusterOptions(user: Record<string, unknown> = {}): ClusterOptions {
+  const { lazyConnect, enableOfflineQueue, retryStrategy, ...perNode } = CONNECTION_OPTIONS;
+  return {
+    ...user,
+    lazyConnect,
+    enableOfflineQueue,
+    clusterRetryStrategy: retryStrategy,
+    redisOptions: { ...(user.redisOptions as RedisOptions | undefined), ...perNode },
+  };
+}
+
+/** Where the alerts live: the MCP module's own `redis` target (a server URL, or a Redis Cluster's nodes). */
+export type AlertRedisTarget = Pick<McpRedisOptions, 'url' | 'cluster'>;
 
 // KEYS: alerts hash (id → JSON), positions sorted set (id by position), last position counter.
 // ARGV: 1 = most alerts per tenant, 2 = id, 3 = JSON, 4 = ttl in ms. Returns the new position, 0 when full, or
@@ -61,25 +76,35 @@ redis.call('DEL', KEYS[1], KEYS[2])
 return count`;
 
 /**
- * Alerts in Redis (with `REDIS_URL`), so every instance sees the same alerts. Per tenant a hash of its alerts
- * and a sorted set of their positions; each change is one Lua script, atomic in Redis, so any number of
- * instances creating alerts at once all keep theirs, with no read-modify-write to retry, and the
- * `MAX_ALERTS_PER_TENANT` check cannot be raced past. Pages read the sorted set from a position on.
+ * Alerts in Redis (with `REDIS_URL`, or on a Redis Cluster with `REDIS_CLUSTER_NODES`), so every instance sees the
+ * same alerts. Per tenant a hash of its alerts and a sorted set of their positions; each change is one Lua script,
+ * atomic in Redis, so any number of instances creating alerts at once all keep theirs, with no read-modify-write to
+ * retry, and the `MAX_ALERTS_PER_TENANT` check cannot be raced past. Pages read the sorted set from a position on.
+ * A tenant's keys share one hash tag, so on a cluster every script finds them all on one node.
  */
 export class RedisAlertStore extends AlertStore implements OnApplicationShutdown {
   private constructor(
-    private readonly client: Redis,
+    private readonly client: Redis | Cluster,
     private readonly maxPerTenant: number,
   ) {
     super();
   }
 
-  /** Connects to `url` and waits until Redis answers (a wrong URL fails the boot, not the first call). */
-  static async connect(url: string, maxPerTenant = MAX_ALERTS_PER_TENANT): Promise<RedisAlertStore> {
-    const client = new Redis(url, CONNECTION_OPTIONS);
+  /**
+   * Connects to a server (`url`, or `{ url }`) or a cluster (`{ cluster: { nodes } }`) and waits until it answers:
+   * a wrong address fails the boot, not the first call.
+   */
+  static async connect(target: string | AlertRedisTarget, maxPerTenant = MAX_ALERTS_PER_TENANT): Promise<RedisAlertStore> {
+    const { url, cluster } = typeof target === 'string' ? { url: target, cluster: undefined } : target;
+    const client = cluster ? new Cluster(cluster.nodes, clusterOptions(cluster.options)) : new Redis(url ?? '', CONNECTION_OPTIONS);
     // Without a listener an 'error' event would crash the process; outages surface as UNAVAILABLE answers.
     client.on('error', () => undefined);
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (error) {
+      client.disconnect(); // or it would go on reconnecting after the failed boot
+      throw error;
+    }
     return new RedisAlertStore(client, maxPerTenant);
   }
 
@@ -148,8 +173,12 @@ export class RedisAlertStore extends AlertStore implements OnApplicationShutdown
   }
 }
 
-/** The tenant's keys; the tenant is URI-encoded, so no tenant name can reach into another tenant's keys. */
+/**
+ * The tenant's keys, `weather:alerts:{<tenant>}:…`. The tenant is URI-encoded, so no tenant name can reach into
+ * another tenant's keys, and its braces are escaped: the `{…}` hash tag (all Redis Cluster hashes) is exactly the
+ * tenant, so its keys share one slot, as a script touching several of them needs.
+ */
 function keysOf(tenant: string): { alerts: string; positions: string; lastPosition: string } {
-  const base = `weather:alerts:${encodeURIComponent(tenant)}`;
+  const base = `weather:alerts:{${encodeURIComponent(tenant)}}`;
   return { alerts: `${base}:by-id`, positions: `${base}:positions`, lastPosition: `${base}:last-position` };
 }

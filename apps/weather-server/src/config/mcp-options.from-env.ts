@@ -61,8 +61,11 @@ export function redisEnvProblem(env: NodeJS.ProcessEnv): string | undefined {
   }
 }
 
-/** `REDIS_URL` or `REDIS_CLUSTER_NODES` (never both: two instances reading different ones would be two servers). */
-function redisFromEnv(env: NodeJS.ProcessEnv): { redis?: McpRedisOptions } {
+/**
+ * `REDIS_URL` or `REDIS_CLUSTER_NODES` (never both: two instances reading different ones would be two servers); the
+ * alert store (AlertsModule) connects to the same target.
+ */
+export function redisFromEnv(env: NodeJS.ProcessEnv): { redis?: McpRedisOptions } {
   const url = env.REDIS_URL || undefined;
   const nodes = env.REDIS_CLUSTER_NODES?.trim() || undefined;
   if (url && nodes)

@@ -10,15 +10,20 @@ import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
 import { storeKey } from '../stores/store-key.js';
 import { McpTenantQuotas } from '../stores/tenant-quotas.js';
+import { McpInstanceLease } from '../sessions/mcp-instance-lease.service.js';
 
 /** What is stored under an idempotency key. */
 interface IdempotencyRecord {
   state: 'running' | 'done';
   fingerprint: string;
+  /** The instance (lease id) running the call, across instances only; records of older releases have none. */
+  holder?: string;
   result?: McpCallToolResult;
 }
 
 const POLL_INTERVAL_MS = 25;
+/** A claim outlives the longest run by this much: the bound on a dead holder that no lease tells of (an older release's record). */
+const CLAIM_MARGIN_MS = 5_000;
 
 /**
  * Idempotency keys: the first call with a key runs; later calls with the same key, tool and tenant
@@ -27,6 +32,11 @@ const POLL_INTERVAL_MS = 25;
  * with different arguments is `IDEMPOTENCY_KEY_REUSED`. Only a completed call is remembered: when the first call
  * fails (throws, INTERNAL_ERROR, TIMEOUT, CANCELLED, UNAVAILABLE, anything retryable) the key is released and
  * the next call with it runs again, so a failure is never replayed for the key's lifetime.
+ *
+ * Across instances the running record names its holder's lease: a call waiting on it checks that lease about once
+ * per `instanceLease.renewMs` and, once the holder is dead (killed mid-call), takes the claim over with a
+ * compare-and-set of the record it read (one of many waiters wins; the others wait for its result) and runs the
+ * call itself, instead of waiting out the claim.
  */
 @Injectable()
 export class McpIdempotency {
@@ -34,6 +44,7 @@ export class McpIdempotency {
     @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly quotas: McpTenantQuotas,
+    private readonly lease: McpInstanceLease,
   ) {}
 
   async run(
@@ -42,25 +53,12 @@ export class McpIdempotency {
   ): Promise<McpCallToolResult> {
     const storeKey = recordKeyOf(input);
     const fingerprint = fingerprintOf(input.args);
-    // A claim outlives the longest run, so an instance that dies mid-call does not block the key for ever.
-    const claimed = await this.store.setIfAbsent<IdempotencyRecord>(storeKey, { state: 'running', fingerprint }, input.waitMs + 5_000);
-    if (claimed) {
-      // Counted once claimed, so a retry of a stored key is never refused; a new key beyond the quota does not run.
-      const full = await this.quotas.reserve(input.tenant, 'idempotency', storeKey, input.waitMs + 5_000);
-      if (full) {
-        await this.store.delete(storeKey);
-        return envelopeToCallToolResult({ status: 'error', error: this.quotas.refusal(full).toErrorBody() });
-      }
-      const result = await execute().catch(async (error: unknown) => {
-        await this.forget(input.tenant, storeKey);
-        throw error;
-      });
-      if (isIncomplete(result))
-        await this.forget(input.tenant, storeKey); // a retry must be able to run again
-      else await this.keep(input.tenant, storeKey, { state: 'done', fingerprint, result });
-      return result;
-    }
+    const claimTtlMs = input.waitMs + CLAIM_MARGIN_MS;
+    const claim = this.claimOf(fingerprint);
+    if (await this.store.setIfAbsent<IdempotencyRecord>(storeKey, claim, claimTtlMs))
+      return this.runClaimed(input, storeKey, claim, execute);
     const deadline = Date.now() + input.waitMs;
+    let nextLeaseCheck = 0; // the first read checks at once: the holder may have died long ago
     for (;;) {
       const existing = await this.store.get<IdempotencyRecord>(storeKey);
       if (!existing) return this.run(input, execute); // the first call failed or expired: run now
@@ -75,6 +73,16 @@ export class McpIdempotency {
         });
       }
       if (existing.state === 'done' && existing.result) return existing.result;
+      if (existing.state === 'running' && existing.holder !== undefined && Date.now() >= nextLeaseCheck) {
+        // Not at every poll: a lease changes only once per renewal.
+        nextLeaseCheck = Date.now() + this.lease.renewMs;
+        if (!(await this.lease.isAlive(existing.holder))) {
+          // Atomic on the record read: of several waiters one takes over, the others go on waiting for its result.
+          if (await this.store.compareAndSet<IdempotencyRecord>(storeKey, existing, claim, claimTtlMs))
+            return this.runClaimed(input, storeKey, claim, execute);
+          continue;
+        }
+      }
       if (Date.now() >= deadline) {
         return envelopeToCallToolResult({
           status: 'error',
@@ -83,6 +91,34 @@ export class McpIdempotency {
       }
       await sleep(POLL_INTERVAL_MS);
     }
+  }
+
+  /** This instance's running record; in memory mode without a holder, as there is no other instance to check it. */
+  private claimOf(fingerprint: string): IdempotencyRecord {
+    return this.lease.spansInstances ? { state: 'running', fingerprint, holder: this.lease.id } : { state: 'running', fingerprint };
+  }
+
+  /** Runs the call under the claim this instance holds, then keeps its result or releases the key. */
+  private async runClaimed(
+    input: { tenant: string; waitMs: number },
+    storeKey: string,
+    claim: IdempotencyRecord,
+    execute: () => Promise<McpCallToolResult>,
+  ): Promise<McpCallToolResult> {
+    // Counted once claimed, so a retry of a stored key is never refused; a new key beyond the quota does not run.
+    const full = await this.quotas.reserve(input.tenant, 'idempotency', storeKey, input.waitMs + CLAIM_MARGIN_MS);
+    if (full) {
+      await this.store.delete(storeKey);
+      return envelopeToCallToolResult({ status: 'error', error: this.quotas.refusal(full).toErrorBody() });
+    }
+    const result = await execute().catch(async (error: unknown) => {
+      await this.forget(input.tenant, storeKey);
+      throw error;
+    });
+    if (isIncomplete(result))
+      await this.forget(input.tenant, storeKey); // a retry must be able to run again
+    else await this.keep(input.tenant, storeKey, { state: 'done', fingerprint: claim.fingerprint, result });
+    return result;
   }
 
   /** Stores the finished record and keeps it counted for as long as it is kept. */

@@ -1,0 +1,85 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { freePort, startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { invokeTool } from './scaling-support.js';
+import { ensureBuilt } from '../kit/build.js';
+import { StdioServerProcess } from '../kit/stdio.js';
+
+const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/idempotency-takeover.server.mjs');
+/** The tool's timeout: how long a retry waits on a claim, and (+5 s) how long the claim lives. */
+const TOOL_TIMEOUT_MS = 20_000;
+/** How long one booking takes: A is killed in the middle of it. */
+const BOOKING_DELAY_MS = 2_000;
+
+/** One spawned fixture server on the shared Redis, with the library's default lease (renewed 1.5 s, TTL 5 s). */
+async function startInstance(name: string, redisUrl: string) {
+  const port = await freePort();
+  const server = new StdioServerProcess(FIXTURE, [], {
+    REDIS_URL: redisUrl,
+    PORT: String(port),
+    INSTANCE: name,
+    BOOKING_DELAY_MS: String(BOOKING_DELAY_MS),
+    TOOL_TIMEOUT_MS: String(TOOL_TIMEOUT_MS),
+  });
+  await server.waitForStderr(/MCP endpoint on/, 20_000);
+  return { name, server, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+/**
+ * Three processes on one Redis; A is killed (SIGKILL) while it runs a call with an idempotency key. Retries with
+ * the same key and arguments on B and C must not wait out A's claim (tool timeout + 5 s): once A's lease has
+ * expired one of them takes the claim over and runs the call, the other gets its result, and the effect happens
+ * once. Before the takeover both answered TIMEOUT after the tool timeout.
+ */
+describe('an idempotency claim held by an instance that was killed', () => {
+  let redis: RedisServerHandle;
+  let effects: Redis;
+  const servers: StdioServerProcess[] = [];
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    redis = await startRedisServer();
+    effects = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await effects.connect();
+  }, 200_000);
+
+  afterAll(async () => {
+    effects?.disconnect();
+    for (const server of servers) {
+      server.kill();
+      await server.waitForExit(5_000);
+    }
+    await redis?.stop();
+  });
+
+  it('kill -9 of A mid-call: a retry on B and one on C get one success, the effect ran once, well before the claim expired', async () => {
+    const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((name) => startInstance(name, redis.url)));
+    servers.push(a.server, b.server, c.server);
+    const args = { slot: '2026-12-01T10:00', idempotency_key: `takeover-${Date.now()}` };
+
+    const lost = invokeTool(a.url, 'book_slot', args).catch((error: unknown) => error);
+    await a.server.waitForStderr(/fixture A: book_slot started/, 10_000);
+    a.server.signal('SIGKILL');
+    expect(await a.server.waitForExit(5_000)).toMatchObject({ signal: 'SIGKILL', timedOut: false });
+    const killedAt = Date.now();
+    await lost;
+
+    const [onB, onC] = await Promise.all([invokeTool(b.url, 'book_slot', args), invokeTool(c.url, 'book_slot', args)]);
+    const answeredMs = Date.now() - killedAt;
+    process.stdout.write(
+      `idempotency takeover after kill -9 (lease TTL 5 s, renew 1.5 s, booking ${BOOKING_DELAY_MS} ms): answered after ${answeredMs} ms\n`,
+    );
+
+    expect(onB.envelope).toMatchObject({ status: 'success', data: { slot: args.slot, booked_by: expect.stringMatching(/^[BC]$/) } });
+    expect(onC.envelope).toEqual(onB.envelope);
+    const ranOn = await effects.lrange(`effects:${args.idempotency_key}`, 0, -1);
+    expect(ranOn).toEqual([onB.envelope.data.booked_by]);
+    // A behaviour bound, not a speed goal: without the takeover the retries wait out the tool timeout and fail.
+    expect(answeredMs).toBeLessThan(TOOL_TIMEOUT_MS);
+
+    // The key now answers from the record on any instance, without running again.
+    expect((await invokeTool(b.url, 'book_slot', args)).envelope).toEqual(onB.envelope);
+    expect(await effects.lrange(`effects:${args.idempotency_key}`, 0, -1)).toEqual(ranOn);
+  }, 90_000);
+});
