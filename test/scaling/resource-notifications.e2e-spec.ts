@@ -56,8 +56,8 @@ describe('resource notifications across instances', () => {
         5_000,
         'GET stream route held',
       );
-      // B holds no subscription of its own; A's is reached through the bus, and A's delivery through B's route.
-      expect(b.app.get(McpResourceNotifier).resourceUpdated(WATCHED)).toBe(0);
+      // The subscription is in the store: B, which holds the GET stream, read it when the stream opened and delivers.
+      await eventually(() => b.app.get(McpResourceNotifier).resourceUpdated(WATCHED) === 1, 5_000, 'B delivers');
       const received: unknown[] = [];
       while (received.length === 0) {
         const event = await reader.nextEvent();

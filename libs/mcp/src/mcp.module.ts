@@ -68,6 +68,7 @@ import { McpResourceRegistry } from './features/resources/mcp-resource.registry.
 import { McpResourceExplorer } from './features/resources/mcp-resource.explorer.js';
 import { McpAppsExplorer } from './features/apps/mcp-apps.explorer.js';
 import { McpResourceSubscriptions } from './features/resources/resource-subscriptions.js';
+import { McpStoredResourceSubscriptions } from './features/resources/stored-resource-subscriptions.js';
 import { McpResourceNotifier } from './features/resources/mcp-resource.notifier.js';
 import { ResourcesListHandler } from './features/resources/resources-list.handler.js';
 import { ResourcesTemplatesListHandler } from './features/resources/resources-templates-list.handler.js';
@@ -153,6 +154,7 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     McpResourceExplorer,
     McpAppsExplorer,
     McpResourceSubscriptions,
+    McpStoredResourceSubscriptions,
     McpResourceNotifier,
     ResourcesListHandler,
     ResourcesTemplatesListHandler,

@@ -21,6 +21,11 @@ export interface McpSessionStreams {
    * chance to write a final message (such as a listen's closing response) on a stream that is still open.
    */
   beforeStreamsEnd(hook: () => void): void;
+  /**
+   * Calls `listener` when this instance starts holding a session's standalone stream (`open` true) and when it
+   * stops: state that follows the stream (a session's resource subscriptions, with `redis`) loads and drops with it.
+   */
+  onStandaloneStream(listener: (sessionId: string, open: boolean) => void): void;
 }
 
 /** Injection token of {@link McpSessionStreams}. */

@@ -10,10 +10,11 @@ const RESOURCE_UPDATED_CHANNEL = 'resources:updated';
 /**
  * Tells subscribed clients that a resource changed. Inject it wherever the data changes.
  *
- * A session's subscriptions live on the instance that received its `resources/subscribe`; over Streamable HTTP
- * the notification goes to the session's GET stream on whichever instance holds it, over 2024-11-05 HTTP+SSE and stdio
- * on the connection. With several instances (the `redis` option) a change is also announced on the message
- * bus, so every instance notifies the sessions that subscribed through it.
+ * Over Streamable HTTP the notification goes on the session's GET stream, over 2024-11-05 HTTP+SSE and stdio on
+ * the connection that subscribed. With several instances (the `redis` option) a change is also announced on the
+ * message bus, and every instance notifies the subscribers it delivers to: the connections that subscribed
+ * through it, and the Streamable HTTP sessions whose GET stream it holds (their subscriptions are in the shared
+ * store, so they survive the instance that took them). Each subscriber hears of a change once.
  * @publicApi
  * @example
  * constructor(private readonly notifier: McpResourceNotifier) {}
@@ -48,8 +49,9 @@ export class McpResourceNotifier implements OnApplicationBootstrap, BeforeApplic
 
   /**
    * Sends `notifications/resources/updated { uri }` to every session subscribed to exactly `uri`.
-   * @returns how many of the sessions that subscribed through this instance it reached (0 when nobody watches
-   * `uri`, or their streams are closed); with several instances each notifies its own subscribers as well.
+   * @returns how many subscribers this instance reached itself (0 when nobody watches `uri`, or their streams are
+   * closed); with several instances each notifies its own as well (with `redis`, a Streamable HTTP session
+   * is counted where its GET stream is open).
    */
   resourceUpdated(uri: string): number {
     if (this.spansInstances) {

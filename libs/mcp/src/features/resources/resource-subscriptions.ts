@@ -3,17 +3,20 @@ import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import type { ResourceSubscriber } from './resource-subscriber.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
+import { McpStoredResourceSubscriptions } from './stored-resource-subscriptions.js';
+import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER } from './resource-subscription.limits.js';
 
 /** Bus channel on which a `resources/unsubscribe` reaches the instance holding the subscription. */
 const RESOURCE_UNSUBSCRIBED_CHANNEL = 'resources:unsubscribed';
 
-/** Most URIs one session may watch, so a client cannot grow this instance's memory without bound. */
-export const MAX_SUBSCRIPTIONS_PER_SUBSCRIBER = 1000;
+export { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER };
 
 /**
- * Who watches which resource URI, in this instance's memory (a session's subscriptions live where it
- * subscribed, as its GET stream does). Keyed by session, so subscribing twice is one subscription. With other
- * instances, an unsubscribe is announced on the bus, so it ends the subscription wherever it was made.
+ * Who watches which resource URI, in this instance's memory: connections (2024-11-05 HTTP+SSE, stdio, 2026-07-28
+ * listens) and, on a single instance, Streamable HTTP sessions. Keyed by subscriber, so subscribing twice is one
+ * subscription. With other instances, an unsubscribe is announced on the bus, so it ends the subscription wherever
+ * it was made; Streamable HTTP sessions' subscriptions are then in the store ({@link McpStoredResourceSubscriptions}),
+ * which `deliver` and `dropUnserved` cover too.
  */
 @Injectable()
 export class McpResourceSubscriptions implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -25,6 +28,7 @@ export class McpResourceSubscriptions implements OnApplicationBootstrap, OnAppli
   constructor(
     sessions: McpSessionService,
     @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
+    @Optional() private readonly stored?: McpStoredResourceSubscriptions,
   ) {
     // Subscriptions are per session: they end with it (subscriber keys are `<transport>:<session id>`).
     sessions.onEnd((sessionId) => {
@@ -84,7 +88,7 @@ export class McpResourceSubscriptions implements OnApplicationBootstrap, OnAppli
 
   /** Drops every subscription to a URI `stillServed` rejects (a resource removed at runtime); returns how many URIs. */
   dropUnserved(stillServed: (uri: string) => boolean): number {
-    let dropped = 0;
+    let dropped = this.stored?.dropUnserved(stillServed) ?? 0;
     for (const [uri, subscribers] of [...this.byUri]) {
       if (stillServed(uri)) continue;
       for (const key of [...subscribers.keys()]) this.unsubscribe(uri, key);
@@ -93,9 +97,9 @@ export class McpResourceSubscriptions implements OnApplicationBootstrap, OnAppli
     return dropped;
   }
 
-  /** Sends `message` to every subscriber of `uri`; returns how many it reached. */
+  /** Sends `message` to every subscriber of `uri` this instance delivers to; returns how many it reached. */
   deliver(uri: string, message: JsonRpcMessage): number {
-    let reached = 0;
+    let reached = this.stored?.deliver(uri, message) ?? 0;
     for (const subscriber of this.byUri.get(uri)?.values() ?? []) if (subscriber.deliver(message)) reached++;
     return reached;
   }

@@ -46,6 +46,7 @@ export class McpStreamHub
   private readonly writers = new Set<SseWriter>();
   private readonly slots: McpStreamSlots;
   private readonly endHooks: Array<() => void> = [];
+  private readonly standaloneListeners: Array<(sessionId: string, open: boolean) => void> = [];
   /** Sessions whose GET stream this instance is claiming in the store right now (a second GET meanwhile: 409). */
   private readonly claiming = new Set<string>();
   private readonly claims: McpSessionStreamClaims;
@@ -151,8 +152,9 @@ export class McpStreamHub
       this.standalone.set(sessionId, stream);
       this.holdRoute(sessionId);
       this.keepClaimed(sessionId);
+      for (const listener of this.standaloneListeners) listener(sessionId, true);
     } else {
-      this.standalone.delete(sessionId);
+      if (this.standalone.delete(sessionId)) for (const listener of this.standaloneListeners) listener(sessionId, false);
       clearInterval(this.claimRefreshes.get(sessionId));
       this.claimRefreshes.delete(sessionId);
       // Also when none was open here: a claim taken for a connection that closed before it opened.
@@ -218,6 +220,11 @@ export class McpStreamHub
   /** Runs `hook` once, at the start of shutdown, before the open streams end (see {@link onModuleDestroy}). */
   beforeStreamsEnd(hook: () => void): void {
     this.endHooks.push(hook);
+  }
+
+  /** Calls `listener` whenever a session's GET stream starts or stops being held here (see {@link setStandalone}). */
+  onStandaloneStream(listener: (sessionId: string, open: boolean) => void): void {
+    this.standaloneListeners.push(listener);
   }
 
   /**
