@@ -4,7 +4,7 @@ import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import type { ResourceSubscriber } from './resource-subscriber.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpStoredResourceSubscriptions } from './stored-resource-subscriptions.js';
-import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER } from './resource-subscription.limits.js';
+import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, roomFor } from './resource-subscription.limits.js';
 
 /** Bus channel on which a `resources/unsubscribe` reaches the instance holding the subscription. */
 const RESOURCE_UNSUBSCRIBED_CHANNEL = 'resources:unsubscribed';
@@ -37,10 +37,10 @@ export class McpResourceSubscriptions implements OnApplicationBootstrap, OnAppli
     });
   }
 
-  /** Records the subscription; false when the subscriber already watches its maximum of URIs. */
+  /** Records the subscription; false when the subscriber already watches its maximum of URIs (count or characters). */
   subscribe(uri: string, subscriber: ResourceSubscriber): boolean {
     let uris = this.bySubscriber.get(subscriber.key);
-    if (!uris?.has(uri) && (uris?.size ?? 0) >= MAX_SUBSCRIPTIONS_PER_SUBSCRIBER) return false;
+    if (!uris?.has(uri) && !roomFor(uris ?? [], uri)) return false;
     if (!uris) this.bySubscriber.set(subscriber.key, (uris = new Set()));
     uris.add(uri);
     let subscribers = this.byUri.get(uri);

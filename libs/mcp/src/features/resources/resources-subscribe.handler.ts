@@ -7,7 +7,8 @@ import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { McpResourceMethodHandler } from './resource-method.handler.js';
 import { subscriberFor } from './resource-subscriber.js';
-import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, McpResourceSubscriptions } from './resource-subscriptions.js';
+import { McpResourceSubscriptions } from './resource-subscriptions.js';
+import { MAX_SUBSCRIBED_URI_CHARACTERS, MAX_SUBSCRIPTIONS_PER_SUBSCRIBER } from './resource-subscription.limits.js';
 import { McpStoredResourceSubscriptions } from './stored-resource-subscriptions.js';
 import { resourceNotFound, uriParam } from './resource-uri-param.js';
 
@@ -36,7 +37,7 @@ export class ResourcesSubscribeHandler extends McpResourceMethodHandler {
     if (!(await this.record(uri, context))) {
       throw new McpProtocolError(
         JsonRpcErrorCode.INVALID_REQUEST,
-        `Invalid Request: a session may watch at most ${MAX_SUBSCRIPTIONS_PER_SUBSCRIBER} resources`,
+        `Invalid Request: a session may watch at most ${MAX_SUBSCRIPTIONS_PER_SUBSCRIBER} resources and ${MAX_SUBSCRIBED_URI_CHARACTERS} characters of URIs`,
       );
     }
     return {};

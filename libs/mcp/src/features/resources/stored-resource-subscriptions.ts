@@ -9,7 +9,7 @@ import { McpStoreUnavailableError } from '../../core/errors/store-unavailable.er
 import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
 import { storeKey } from '../../stores/store-key.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
-import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER } from './resource-subscription.limits.js';
+import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, roomFor } from './resource-subscription.limits.js';
 
 /** Bus channel on which a change to a session's stored subscriptions reaches the instance holding its GET stream. */
 const SUBSCRIPTIONS_CHANGED_CHANNEL = 'resources:subscriptions';
@@ -168,7 +168,7 @@ export class McpStoredResourceSubscriptions implements OnApplicationBootstrap, O
       const held = await this.store.get<StoredSubscriptions>(key);
       const uris = (held?.uris ?? []).filter((each) => each !== uri && this.served(each));
       if (!watching && uris.length === (held?.uris.length ?? 0)) return true; // not subscribed: nothing to end
-      if (watching && uris.length >= MAX_SUBSCRIPTIONS_PER_SUBSCRIBER) return false;
+      if (watching && !roomFor(uris, uri)) return false;
       if (watching) uris.push(uri);
       const next: StoredSubscriptions = { version: held ? held.version + 1 : Date.now(), uris };
       if (!(await this.store.compareAndSet(key, held, next, this.options.sessions.idleTtlMs))) continue;
