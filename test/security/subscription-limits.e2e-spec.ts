@@ -9,8 +9,8 @@ import { openSession, post, rpc, sessionHeaders } from '../kit/http.js';
 @Injectable()
 class NotesResource {
   @McpResourceTemplate({ uriTemplate: 'notes://{id}', name: 'note', description: 'One note', mimeType: 'text/plain' })
-  read(@McpResourceParams('id') id: string) {
-    return `note ${id.length}`;
+  read(@McpResourceParams() params: { id: string }) {
+    return `note ${params.id.length}`;
   }
 }
 
