@@ -6,17 +6,13 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
+import type { McpToolDefinition } from './mcp-tool-definition.interface.js';
 import type { McpToolOptions } from './mcp-tool-options.interface.js';
-import { envelopeOutputSchema } from './schema/envelope-output-schema.js';
 import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
-import { argumentValidationMode } from '../../execution/validation-mode.js';
+import { assembleTool } from './tool-definition.assembly.js';
 import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
-import { checkVisibleTo } from './visible-to.js';
-import { checkToolBindings } from './tool-definition.checks.js';
-import { toolUiMeta } from '../apps/tool-ui.js';
 import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 
 type DtoClass = new (...args: never[]) => object;
@@ -32,8 +28,10 @@ const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, A
 @Injectable()
 export class McpToolExplorer implements OnModuleInit {
   private readonly logger = new Logger('McpModule');
-  private readonly schemas = new DtoSchemaFactory({ debug: (message) => this.logger.debug(message) });
-  private readonly rawSchemas = new RawSchemaCompiler();
+  private readonly schemas = {
+    dto: new DtoSchemaFactory({ debug: (message) => this.logger.debug(message) }),
+    raw: new RawSchemaCompiler(),
+  };
 
   constructor(
     private readonly providerMethods: McpProviderMethods,
@@ -60,36 +58,14 @@ export class McpToolExplorer implements OnModuleInit {
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpMessages.invalidTimeout(site, timeoutMs));
 
     const argsType = this.argsTypeOf(prototype, methodName, site);
-    const raw = options.inputSchema === undefined ? undefined : this.compileRaw(options.inputSchema, argsType, site);
-    if (raw) this.bindRawArgs(prototype, methodName);
-    const descriptor: McpToolDescriptor = {
-      name,
-      ...(options.title !== undefined && { title: options.title }),
-      description: options.description,
-      inputSchema: raw?.schema ?? this.schemas.forClass(argsType),
-      ...(options.output && {
-        outputSchema: envelopeOutputSchema(this.schemas.forClass(options.output), { pending: Boolean(options.job) }),
-      }),
-      ...(options.annotations && { annotations: { ...options.annotations } }),
-      ...(options.job && { execution: { taskSupport: 'optional' as const } }),
-      ...(options.ui !== undefined && { _meta: toolUiMeta(site, options.ui) }),
-    };
+    const tool = assembleTool({ site, name, options, argsType, job: Boolean(options.job) }, this.schemas);
+    if (options.inputSchema !== undefined) this.bindRawArgs(prototype, methodName);
     const job = options.job ? { estimatedSeconds: typeof options.job === 'object' ? options.job.estimatedSeconds : undefined } : undefined;
-    const idempotencyKey = options.idempotencyKey;
-    const scopes = checkToolBindings(site, descriptor.inputSchema, idempotencyKey, options.scopes);
     return {
-      name,
-      site,
-      descriptor,
-      argsType,
-      validation: argsType ? argumentValidationMode(argsType, descriptor.inputSchema, site) : undefined,
-      checkRawArgs: raw?.check,
+      ...tool,
       timeoutMs,
       job,
-      idempotencyKey,
-      scopes,
       handler: this.handlers.create(wrapper, methodName, site),
-      ...(options.visibleTo !== undefined && { visibleTo: checkVisibleTo(options.visibleTo, site) }),
       ...(this.options.hideGuardedTools && { guardsAdmit: this.handlers.guardsAdmit(wrapper, methodName) }),
     };
   }
@@ -101,20 +77,6 @@ export class McpToolExplorer implements OnModuleInit {
   private bindRawArgs(prototype: object, methodName: string): void {
     const params = this.accessor.getParams(prototype, methodName);
     if (findParamIndex(params, McpParamType.ARGS) === undefined) bindPayloadParam(prototype, methodName);
-  }
-
-  /** A hand-written schema is kept verbatim (a deep copy) and compiled now, so a bad one fails the boot. */
-  private compileRaw(inputSchema: Record<string, unknown>, argsType: DtoClass | undefined, site: string) {
-    if (argsType) throw new McpConfigurationError(McpMessages.inputSchemaWithDto(site));
-    if (typeof inputSchema !== 'object' || inputSchema === null || inputSchema.type !== 'object') {
-      throw new McpConfigurationError(McpMessages.invalidInputSchema(site, 'the root must have "type": "object"'));
-    }
-    const schema = structuredClone(inputSchema);
-    try {
-      return { schema, check: this.rawSchemas.compile(schema) };
-    } catch (error) {
-      throw new McpConfigurationError(McpMessages.invalidInputSchema(site, error instanceof Error ? error.message : String(error)));
-    }
   }
 
   /**

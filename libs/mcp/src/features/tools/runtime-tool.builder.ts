@@ -1,17 +1,13 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { closestName } from '../../options/closest-name.js';
-import { argumentValidationMode } from '../../execution/validation-mode.js';
 import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
 import type { McpToolRegistration } from './mcp-tool-registration.interface.js';
 import { McpToolRuntimeMessages as Messages } from './mcp-tool-runtime.messages.js';
 import { MCP_TOOL_NAME_PATTERN } from './tool-name.js';
-import { envelopeOutputSchema } from './schema/envelope-output-schema.js';
 import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
-import { checkVisibleTo } from './visible-to.js';
-import { checkToolBindings } from './tool-definition.checks.js';
-import { toolUiMeta } from '../apps/tool-ui.js';
+import { assembleTool } from './tool-definition.assembly.js';
 
 const KEYS = [
   'name',
@@ -36,8 +32,7 @@ const KEYS = [
  * `ui` (MCP Apps) gets the shape check of `@McpTool({ ui })` and, once the UI resources are known, {@link checkUi}.
  */
 export class McpRuntimeToolBuilder {
-  private readonly schemas = new DtoSchemaFactory();
-  private readonly rawSchemas = new RawSchemaCompiler();
+  private readonly schemas = { dto: new DtoSchemaFactory(), raw: new RawSchemaCompiler() };
   /**
    * Set by McpAppsExplorer once every `@McpUiResource()` is registered: throws when a tool's `ui.resourceUri` is
    * not served. Tools registered before then are checked with the decorated ones at bootstrap.
@@ -62,46 +57,24 @@ export class McpRuntimeToolBuilder {
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpMessages.invalidTimeout(site, timeoutMs));
     const argsType = registration.args;
     if (argsType !== undefined && typeof argsType !== 'function') throw new McpConfigurationError(Messages.argsNotAClass(site));
-    const raw =
-      registration.inputSchema === undefined ? undefined : this.compileRaw(registration.inputSchema, argsType !== undefined, site);
-
-    const descriptor: McpToolDescriptor = {
-      name,
-      ...(registration.title !== undefined && { title: registration.title }),
-      description,
-      inputSchema: raw?.schema ?? this.schemas.forClass(argsType),
-      ...(registration.output && { outputSchema: envelopeOutputSchema(this.schemas.forClass(registration.output), { pending: false }) }),
-      ...(registration.annotations && { annotations: { ...registration.annotations } }),
-      ...(registration.ui !== undefined && { _meta: toolUiMeta(site, registration.ui, '"ui"') }),
-    };
-    if (descriptor._meta) this.checkUi?.(descriptor, site);
-    const { idempotencyKey } = registration;
-    const scopes = checkToolBindings(site, descriptor.inputSchema, idempotencyKey, registration.scopes);
     return {
-      name,
-      site,
-      descriptor,
-      argsType,
-      validation: argsType ? argumentValidationMode(argsType, descriptor.inputSchema, site) : undefined,
-      checkRawArgs: raw?.check,
+      ...assembleTool(
+        {
+          site,
+          name,
+          options: registration,
+          argsType,
+          job: false,
+          uiOption: '"ui"',
+          checkDescriptor: (descriptor) => {
+            if (descriptor._meta) this.checkUi?.(descriptor, site);
+          },
+        },
+        this.schemas,
+      ),
       timeoutMs,
-      idempotencyKey,
-      scopes,
       handler: async (args, context) => handler(args, context),
-      ...(registration.visibleTo !== undefined && { visibleTo: checkVisibleTo(registration.visibleTo, site) }),
       runtime: true,
     };
-  }
-
-  private compileRaw(inputSchema: Record<string, unknown>, withDto: boolean, site: string) {
-    if (withDto) throw new McpConfigurationError(McpMessages.inputSchemaWithDto(site));
-    if (typeof inputSchema !== 'object' || inputSchema === null || inputSchema.type !== 'object')
-      throw new McpConfigurationError(McpMessages.invalidInputSchema(site, 'the root must have "type": "object"'));
-    const schema = structuredClone(inputSchema);
-    try {
-      return { schema, check: this.rawSchemas.compile(schema) };
-    } catch (error) {
-      throw new McpConfigurationError(McpMessages.invalidInputSchema(site, error instanceof Error ? error.message : String(error)));
-    }
   }
 }

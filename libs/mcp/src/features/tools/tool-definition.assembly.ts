@@ -1,0 +1,86 @@
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { McpMessages } from '../../core/errors/mcp.messages.js';
+import { argumentValidationMode } from '../../execution/validation-mode.js';
+import { toolUiMeta } from '../apps/tool-ui.js';
+import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
+import type { McpToolOptions } from './mcp-tool-options.interface.js';
+import { envelopeOutputSchema } from './schema/envelope-output-schema.js';
+import type { DtoSchemaFactory } from './schema/dto-schema.factory.js';
+import type { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
+import { checkToolBindings } from './tool-definition.checks.js';
+import { checkVisibleTo } from './visible-to.js';
+
+/** What `@McpTool()` options and a `McpToolRegistry.register()` registration both say about a tool. */
+export type McpSharedToolOptions = Pick<
+  McpToolOptions,
+  'description' | 'title' | 'annotations' | 'inputSchema' | 'output' | 'idempotencyKey' | 'scopes' | 'visibleTo' | 'ui'
+>;
+
+/** A tool to assemble, once its source has checked the name, description, timeout and the DTO. */
+export interface McpToolAssemblyInput {
+  site: string;
+  name: string;
+  options: McpSharedToolOptions;
+  /** The arguments' DTO, if any (a hand-written `inputSchema` with one is a boot error). */
+  argsType?: new (...args: never[]) => object;
+  /** A job tool: its output schema admits `pending` and it announces task support. */
+  job: boolean;
+  /** How a `ui` shape error names the option (`"ui"` for the registry; the decorator's default otherwise). */
+  uiOption?: string;
+  /** Runs on the descriptor before the argument bindings are checked (the registry's `ui.resourceUri` check). */
+  checkDescriptor?: (descriptor: McpToolDescriptor) => void;
+}
+
+/** The parts of a tool definition that do not depend on where the tool came from. */
+export type McpAssembledTool = Pick<
+  McpToolDefinition,
+  'name' | 'site' | 'descriptor' | 'argsType' | 'validation' | 'checkRawArgs' | 'idempotencyKey' | 'scopes' | 'visibleTo'
+>;
+
+/**
+ * The descriptor `tools/list` sends, the compiled input schema and the bindings checks, the same for a decorated
+ * tool and one registered at runtime, so both fail with the same `McpConfigurationError` for the same mistake.
+ */
+export function assembleTool(input: McpToolAssemblyInput, schemas: { dto: DtoSchemaFactory; raw: RawSchemaCompiler }): McpAssembledTool {
+  const { site, name, options, argsType } = input;
+  const raw =
+    options.inputSchema === undefined ? undefined : compileRawSchema(options.inputSchema, argsType !== undefined, site, schemas.raw);
+  const descriptor: McpToolDescriptor = {
+    name,
+    ...(options.title !== undefined && { title: options.title }),
+    description: options.description,
+    inputSchema: raw?.schema ?? schemas.dto.forClass(argsType),
+    ...(options.output && { outputSchema: envelopeOutputSchema(schemas.dto.forClass(options.output), { pending: input.job }) }),
+    ...(options.annotations && { annotations: { ...options.annotations } }),
+    ...(input.job && { execution: { taskSupport: 'optional' as const } }),
+    ...(options.ui !== undefined && { _meta: toolUiMeta(site, options.ui, input.uiOption) }),
+  };
+  input.checkDescriptor?.(descriptor);
+  const { idempotencyKey } = options;
+  const scopes = checkToolBindings(site, descriptor.inputSchema, idempotencyKey, options.scopes);
+  return {
+    name,
+    site,
+    descriptor,
+    argsType,
+    validation: argsType ? argumentValidationMode(argsType, descriptor.inputSchema, site) : undefined,
+    checkRawArgs: raw?.check,
+    idempotencyKey,
+    scopes,
+    ...(options.visibleTo !== undefined && { visibleTo: checkVisibleTo(options.visibleTo, site) }),
+  };
+}
+
+/** A hand-written schema is kept verbatim (a deep copy) and compiled now, so a bad one fails the boot. */
+function compileRawSchema(inputSchema: Record<string, unknown>, withDto: boolean, site: string, compiler: RawSchemaCompiler) {
+  if (withDto) throw new McpConfigurationError(McpMessages.inputSchemaWithDto(site));
+  if (typeof inputSchema !== 'object' || inputSchema === null || inputSchema.type !== 'object') {
+    throw new McpConfigurationError(McpMessages.invalidInputSchema(site, 'the root must have "type": "object"'));
+  }
+  const schema = structuredClone(inputSchema);
+  try {
+    return { schema, check: compiler.compile(schema) };
+  } catch (error) {
+    throw new McpConfigurationError(McpMessages.invalidInputSchema(site, error instanceof Error ? error.message : String(error)));
+  }
+}
