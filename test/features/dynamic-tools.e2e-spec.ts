@@ -4,7 +4,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { McpExecutionContext, McpTool, McpToolRegistry } from '@nest-mcp/core';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
 import { listenMcp, startWeatherApp, withEnv, type RunningApp } from '../kit/apps.js';
 import { callTool, openSession, post, responseOf, rpc, sessionHeaders, type HttpAnswer } from '../kit/http.js';
@@ -12,6 +11,7 @@ import { call2026 } from '../rev-2026-07-28/support/requests.js';
 import { todayUtc } from '../../apps/weather-server/src/weather/weather.model.js';
 import { airQualityFor } from '../../apps/weather-server/src/air-quality/air-quality.model.js';
 import { cityNamed } from '../support/weather-expectations.js';
+import { instancesOnOneRedis } from '../scaling/scaling-support.js';
 
 const API_KEYS = [
   { key: 'key-beta-0123456789', tenant: 'beta', scopes: [] },
@@ -115,20 +115,14 @@ describe('runtime tool registration (SDK client over HTTP)', () => {
 });
 
 describe('runtime registration across instances (Redis)', () => {
-  let redis: RedisServerHandle;
+  const shared = instancesOnOneRedis({
+    count: 2,
+    start: (redisUrl) =>
+      listenMcp({ name: 'dyn', version: '1.0.0', listChanged: { tools: true }, redis: { url: redisUrl } }, [StaticTools]),
+  });
   let a: RunningApp;
   let b: RunningApp;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    const options = { name: 'dyn', version: '1.0.0', listChanged: { tools: true }, redis: { url: redis.url } };
-    a = await listenMcp(options, [StaticTools]);
-    b = await listenMcp(options, [StaticTools]);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
-  });
+  beforeAll(() => ([a, b] = shared.apps));
 
   it('a tool added on instance A reaches a session on instance B as notifications/tools/list_changed', async () => {
     const { client, changes } = await sdkClient(b.url);

@@ -1,22 +1,14 @@
 import { call2026, envelope, headers2026, REV_2026_07_28 } from './support/requests.js';
 import { ProbeTools, startFixture2026 } from './support/fixture-app.js';
 import { expectWireValid } from './support/wire-schema.js';
-import { type RunningApp } from '../kit/apps.js';
+import { appForBlock } from '../kit/app-for-block.js';
 import { post, postStream, responseOf, rpc } from '../kit/http.js';
 
 /** Raw HTTP against one endpoint serving both eras: the 2026-07-28 validation ladder, statuses and codes. */
 describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', () => {
-  let fixture: RunningApp;
+  const fixture = appForBlock(() => startFixture2026());
   let url: string;
-
-  beforeAll(async () => {
-    fixture = await startFixture2026();
-    url = fixture.url;
-  });
-
-  afterAll(async () => {
-    await fixture?.close();
-  });
+  beforeAll(() => (url = fixture.url));
 
   describe('server/discover', () => {
     it('answers with the 2026-07-28 revisions, the served capabilities, instructions, caching hints and the server identity', async () => {

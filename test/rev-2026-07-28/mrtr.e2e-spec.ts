@@ -1,23 +1,15 @@
 import { call2026 } from './support/requests.js';
 import { ProbeTools, REQUEST_STATE_SECRET, startFixture2026 } from './support/fixture-app.js';
-import { type RunningApp } from '../kit/apps.js';
+import { appForBlock } from '../kit/app-for-block.js';
 
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
 const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
 
 /** Multi round-trip requests (MRTR): unchanged handlers, `input_required` rounds, HMAC-protected requestState. */
 describe('2026-07-28 multi round-trip requests', () => {
-  let fixture: RunningApp;
+  const fixture = appForBlock(() => startFixture2026());
   let url: string;
-
-  beforeAll(async () => {
-    fixture = await startFixture2026();
-    url = fixture.url;
-  });
-
-  afterAll(async () => {
-    await fixture?.close();
-  });
+  beforeAll(() => (url = fixture.url));
 
   const call = (id: number, name: string, extra: Record<string, unknown> = {}, capabilities: Record<string, unknown> = ALL) =>
     call2026(url, id, 'tools/call', { name, arguments: {}, ...extra }, { capabilities });
@@ -195,22 +187,16 @@ describe('2026-07-28 multi round-trip requests', () => {
 
 describe('2026-07-28 requestState is bound to the caller', () => {
   const KEYS = { a: 'key-of-tenant-a-0123456789', b: 'key-of-tenant-b-0123456789' };
-  let fixture: RunningApp;
-
-  beforeAll(async () => {
-    fixture = await startFixture2026({
+  const fixture = appForBlock(() =>
+    startFixture2026({
       auth: {
         apiKeys: [
           { key: KEYS.a, tenant: 'a' },
           { key: KEYS.b, tenant: 'b' },
         ],
       },
-    });
-  });
-
-  afterAll(async () => {
-    await fixture?.close();
-  });
+    }),
+  );
 
   it("refuses another caller's state with -32602", async () => {
     const as = (key: string) => ({ capabilities: ALL, headers: { 'X-API-Key': key } });

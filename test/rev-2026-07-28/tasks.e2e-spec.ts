@@ -1,6 +1,6 @@
 import { call2026 } from './support/requests.js';
 import { startFixture2026 } from './support/fixture-app.js';
-import { type RunningApp } from '../kit/apps.js';
+import { appForBlock } from '../kit/app-for-block.js';
 import { initializeParams, post, rpc } from '../kit/http.js';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
@@ -9,18 +9,10 @@ const accept = (content: Record<string, unknown>) => ({ action: 'accept', conten
 
 /** The tasks extension (io.modelcontextprotocol/tasks) over job tools. */
 describe('2026-07-28 tasks extension', () => {
-  let fixture: RunningApp;
+  const fixture = appForBlock(() => startFixture2026());
   let url: string;
+  beforeAll(() => (url = fixture.url));
   let sequence = 0;
-
-  beforeAll(async () => {
-    fixture = await startFixture2026();
-    url = fixture.url;
-  });
-
-  afterAll(async () => {
-    await fixture?.close();
-  });
 
   const call = async (
     name: string,

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { callTool, post } from '../kit/http.js';
 import {
+  type ChaosClientKind,
   type ChaosOutcome,
   type ChaosTally,
   classifyResult,
@@ -37,6 +39,29 @@ const pause = (outcome?: ChaosOutcome) =>
 const apiKeyHeaders = (apiKey: string) => ({ 'X-API-Key': apiKey });
 const CITIES = ['Paris', 'Tokyo', 'Lima', 'Sydney', '北京', 'Nairobi'];
 
+/** Connects `client` over `transport`, tallied as an `initialize`; when that fails, closes it and pauses (false). */
+async function connectTallied(context: ChaosContext, kind: ChaosClientKind, client: Client, transport: Transport): Promise<boolean> {
+  const { outcome } = await context.tally.measure(
+    kind,
+    () => client.connect(transport, { timeout: REQUEST_TIMEOUT_MS }),
+    () => ({ verdict: 'ok', kind: 'initialize' }),
+  );
+  if (outcome.verdict === 'ok') return true;
+  await client.close().catch(() => undefined);
+  await pause(outcome);
+  return false;
+}
+
+/** One get_weather call through `client`, tallied; the outcome says whether the session is still usable. */
+async function weatherCallTallied(context: ChaosContext, kind: ChaosClientKind, client: Client, city: string): Promise<ChaosOutcome> {
+  const { outcome } = await context.tally.measure(
+    kind,
+    () => client.callTool({ name: 'get_weather', arguments: { city } }, undefined, { timeout: REQUEST_TIMEOUT_MS }),
+    (result) => classifyResult(result),
+  );
+  return outcome;
+}
+
 /** One stateless `tools/call` over raw HTTP; the answer's JSON-RPC message from a JSON or an SSE body. */
 export async function toolCall(
   url: string,
@@ -65,27 +90,11 @@ export async function sdkHttpClient(context: ChaosContext, apiKey: string, index
       const transport = new StreamableHTTPClientTransport(new URL(`${context.baseUrl}/mcp`), {
         requestInit: { headers: apiKeyHeaders(apiKey) },
       });
-      const { outcome } = await context.tally.measure(
-        'sdk-http',
-        () => fresh.connect(transport, { timeout: REQUEST_TIMEOUT_MS }),
-        () => ({ verdict: 'ok', kind: 'initialize' }),
-      );
-      if (outcome.verdict !== 'ok') {
-        await fresh.close().catch(() => undefined);
-        await pause(outcome);
-        continue;
-      }
+      if (!(await connectTallied(context, 'sdk-http', fresh, transport))) continue;
       client = fresh;
     }
     const session = client;
-    const { outcome } = await context.tally.measure(
-      'sdk-http',
-      () =>
-        session.callTool({ name: 'get_weather', arguments: { city: CITIES[index % CITIES.length] } }, undefined, {
-          timeout: REQUEST_TIMEOUT_MS,
-        }),
-      (result) => classifyResult(result),
-    );
+    const outcome = await weatherCallTallied(context, 'sdk-http', session, CITIES[index % CITIES.length]);
     if (outcome.kind === 'session-404' || outcome.kind === 'connection-closed') {
       await session.close().catch(() => undefined);
       client = undefined;
@@ -107,16 +116,7 @@ export async function sdkSseClient(context: ChaosContext, apiKey: string, index:
       const fresh = new Client({ name: `chaos-sse-${index}`, version: '1.0.0' });
       const headers = apiKeyHeaders(apiKey);
       const transport = new SSEClientTransport(new URL(`${context.baseUrl}/sse`), { requestInit: { headers } });
-      const { outcome } = await context.tally.measure(
-        'sdk-sse',
-        () => fresh.connect(transport, { timeout: REQUEST_TIMEOUT_MS }),
-        () => ({ verdict: 'ok', kind: 'initialize' }),
-      );
-      if (outcome.verdict !== 'ok') {
-        await fresh.close().catch(() => undefined);
-        await pause(outcome);
-        continue;
-      }
+      if (!(await connectTallied(context, 'sdk-sse', fresh, transport))) continue;
       // The stream dropped: the EventSource would reconnect to a new, uninitialized session; start over instead.
       fresh.onerror = () => void fresh.close().catch(() => undefined);
       fresh.onclose = () => {
@@ -125,14 +125,7 @@ export async function sdkSseClient(context: ChaosContext, apiKey: string, index:
       client = fresh;
     }
     const session = client;
-    const { outcome } = await context.tally.measure(
-      'sdk-sse',
-      () =>
-        session.callTool({ name: 'get_weather', arguments: { city: CITIES[(index + 3) % CITIES.length] } }, undefined, {
-          timeout: REQUEST_TIMEOUT_MS,
-        }),
-      (result) => classifyResult(result),
-    );
+    const outcome = await weatherCallTallied(context, 'sdk-sse', session, CITIES[(index + 3) % CITIES.length]);
     if (outcome.verdict !== 'ok') {
       await session.close().catch(() => undefined);
       client = undefined;

@@ -1,8 +1,7 @@
 import 'reflect-metadata';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
 import { McpStreamHub } from '../../libs/mcp/src/transports/streams/stream-hub.js';
-import { invokeTool, onInstance, openSseSession, postToSseSession, pubsubChannels, startWeatherInstance } from './scaling-support.js';
+import { invokeTool, onInstance, openSseSession, postToSseSession, pubsubChannels, instancesOnOneRedis } from './scaling-support.js';
 import { type RunningApp } from '../kit/apps.js';
 import { ACCEPT_BOTH, initializeParams, notification, openSession, post, postStream, rpc, sessionHeaders } from '../kit/http.js';
 import { SseReader } from '../kit/sse.js';
@@ -12,22 +11,11 @@ import { SseReader } from '../kit/sse.js';
  * arrives where the client listens (2024-11-05 HTTP+SSE stream, GET stream, a tool waiting for the client's answer).
  */
 describe('cross-instance routing over the message bus', () => {
-  let redis: RedisServerHandle;
+  const shared = instancesOnOneRedis({ count: 2 });
   let a: RunningApp;
   let b: RunningApp;
+  beforeAll(() => ([a, b] = shared.apps));
   const base = (app: RunningApp) => app.url.replace(/\/mcp$/, '');
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    a = await startWeatherInstance(redis.url);
-    b = await startWeatherInstance(redis.url);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
-  });
 
   describe('2024-11-05 HTTP+SSE', () => {
     it('answers a POST /messages that reached B on the stream held by A', async () => {
@@ -64,9 +52,9 @@ describe('cross-instance routing over the message bus', () => {
 
     it('ends the route when the stream closes: no subscription is left on Redis, and B then answers 404', async () => {
       const stream = await openSseSession(base(a));
-      expect(await pubsubChannels(redis.url, 'mcp:route:*')).toContain(`mcp:route:legacy-sse:${stream.sessionId}`);
+      expect(await pubsubChannels(shared.redis.url, 'mcp:route:*')).toContain(`mcp:route:legacy-sse:${stream.sessionId}`);
       await stream.close();
-      await eventually(async () => (await pubsubChannels(redis.url, 'mcp:route:*')).length === 0, 5_000, 'route released');
+      await eventually(async () => (await pubsubChannels(shared.redis.url, 'mcp:route:*')).length === 0, 5_000, 'route released');
       await eventually(
         async () => (await postToSseSession(onInstance(stream.endpoint, base(b)), rpc(1, 'ping'))).status === 404,
         5_000,
@@ -87,7 +75,7 @@ describe('cross-instance routing over the message bus', () => {
       const reader = new SseReader(response);
       try {
         await eventually(
-          async () => (await pubsubChannels(redis.url, 'mcp:route:*')).includes(`mcp:route:session-stream:${sessionId}`),
+          async () => (await pubsubChannels(shared.redis.url, 'mcp:route:*')).includes(`mcp:route:session-stream:${sessionId}`),
           5_000,
           'route held',
         );
@@ -105,7 +93,7 @@ describe('cross-instance routing over the message bus', () => {
         await reader.cancel();
         controller.abort();
       }
-      await eventually(async () => (await pubsubChannels(redis.url, 'mcp:route:*')).length === 0, 5_000, 'route released');
+      await eventually(async () => (await pubsubChannels(shared.redis.url, 'mcp:route:*')).length === 0, 5_000, 'route released');
     });
 
     it("settles a tool's elicitation on A with the client's answer POSTed to B", async () => {
@@ -156,7 +144,7 @@ describe('cross-instance routing over the message bus', () => {
         ),
       ).not.toContain(alertId);
       await eventually(
-        async () => (await pubsubChannels(redis.url, 'mcp:client-response:*')).length === 0,
+        async () => (await pubsubChannels(shared.redis.url, 'mcp:client-response:*')).length === 0,
         5_000,
         'pending request released',
       );

@@ -1,7 +1,4 @@
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { onInstance, openSseSession, pollUntil, postToSseSession } from './scaling-support.js';
-import { SpawnedWeatherServer } from '../kit/apps.js';
-import { ensureBuilt } from '../kit/build.js';
+import { instancesOnOneRedis, onInstance, openSseSession, pollUntil, postToSseSession } from './scaling-support.js';
 import { openSession, rpc, sessionHeaders } from '../kit/http.js';
 
 /** The default lease (`instanceLease.ttlMs`): the longest a dead instance's sessions still look alive. */
@@ -12,19 +9,11 @@ const LEASE_TTL_MS = 5_000;
  * lease is simply no longer renewed). What A held must read as gone on B within the lease TTL plus a second.
  */
 describe('an instance killed while it holds sessions', () => {
-  let redis: RedisServerHandle;
-  const servers: SpawnedWeatherServer[] = [];
+  const shared = instancesOnOneRedis({ built: true });
   const open: AbortController[] = [];
 
-  beforeAll(async () => {
-    await ensureBuilt();
-    redis = await startRedisServer();
-  }, 200_000);
-
-  afterAll(async () => {
+  afterAll(() => {
     for (const controller of open) controller.abort();
-    for (const server of servers) await server.stop('SIGKILL').catch(() => undefined);
-    await redis?.stop();
   });
 
   function getStream(url: string, sessionId: string): Promise<Response> {
@@ -37,11 +26,7 @@ describe('an instance killed while it holds sessions', () => {
   }
 
   it('kill -9 of A: B answers 404 for A’s 2024-11-05 session and takes the session’s GET stream, within the lease TTL + 1 s', async () => {
-    const [a, b] = await Promise.all([
-      SpawnedWeatherServer.start({ REDIS_URL: redis.url }),
-      SpawnedWeatherServer.start({ REDIS_URL: redis.url }),
-    ]);
-    servers.push(a, b);
+    const [a, b] = await shared.spawn(2);
 
     const legacy = await openSseSession(a.baseUrl);
     const onB = onInstance(legacy.endpoint, b.baseUrl);

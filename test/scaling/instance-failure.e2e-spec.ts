@@ -1,7 +1,4 @@
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { bullJobField, invokeTool, openSseSession, pollUntil } from './scaling-support.js';
-import { SpawnedWeatherServer } from '../kit/apps.js';
-import { ensureBuilt } from '../kit/build.js';
+import { bullJobField, instancesOnOneRedis, invokeTool, jobRunner, openSseSession, pollUntil } from './scaling-support.js';
 import { SseReader } from '../kit/sse.js';
 
 /**
@@ -9,46 +6,13 @@ import { SseReader } from '../kit/sse.js';
  * killed (SIGKILL) or stopped (SIGTERM) while it works, and the other carries on.
  */
 describe('an instance that dies or is stopped', () => {
-  let redis: RedisServerHandle;
-  const servers: SpawnedWeatherServer[] = [];
+  const shared = instancesOnOneRedis({ built: true });
   // A 3 s report; a dead worker's lock expires after 2 s and is looked for every second.
-  const env = () => ({
-    REDIS_URL: redis.url,
-    REPORT_DELAY_MS: '3000',
-    MCP_JOBS_LOCK_DURATION_MS: '2000',
-    MCP_JOBS_STALLED_INTERVAL_MS: '1000',
-  });
-
-  async function twoInstances(): Promise<[SpawnedWeatherServer, SpawnedWeatherServer]> {
-    const [a, b] = await Promise.all([SpawnedWeatherServer.start(env()), SpawnedWeatherServer.start(env())]);
-    servers.push(a, b);
-    return [a, b];
-  }
-
-  /** Which of the two runs the job: BullMQ records the worker's name (host:pid) on the job it takes. */
-  async function runnerOf(jobId: string, pair: SpawnedWeatherServer[]): Promise<SpawnedWeatherServer> {
-    const worker = await pollUntil(
-      () => bullJobField(redis.url, jobId, 'pb'),
-      (name) => name !== null,
-      10_000,
-    );
-    const runner = pair.find((server) => worker!.endsWith(`:${server.pid}`));
-    if (!runner) throw new Error(`job ${jobId} taken by ${worker}, not by ${pair.map((server) => server.pid).join(' or ')}`);
-    return runner;
-  }
+  const twoInstances = () =>
+    shared.spawn(2, { REPORT_DELAY_MS: '3000', MCP_JOBS_LOCK_DURATION_MS: '2000', MCP_JOBS_STALLED_INTERVAL_MS: '1000' });
 
   /** After a graceful close Nest re-raises the signal it got; a crash would exit with a code instead. */
   const cleanExit = (exit: { code: number | null; signal: NodeJS.Signals | null }) => exit.signal === 'SIGTERM' || exit.code === 0;
-
-  beforeAll(async () => {
-    await ensureBuilt();
-    redis = await startRedisServer();
-  }, 200_000);
-
-  afterAll(async () => {
-    for (const server of servers) await server.stop('SIGKILL').catch(() => undefined);
-    await redis?.stop();
-  });
 
   it('kill -9 of the instance running a job: the other takes it over and it ends within a bounded time', async () => {
     const [a, b] = await twoInstances();
@@ -56,7 +20,7 @@ describe('an instance that dies or is stopped', () => {
     expect(started.envelope).toMatchObject({ status: 'pending' });
     const jobId = started.envelope.data.job_id as string;
 
-    const runner = await runnerOf(jobId, [a, b]);
+    const runner = await jobRunner(shared.redis.url, jobId, [a, b]);
     const survivor = runner === a ? b : a;
     expect((await invokeTool(survivor.url, 'get_job_status', { job_id: jobId })).envelope.status).toBe('pending');
     expect(await runner.stop('SIGKILL')).toMatchObject({ signal: 'SIGKILL' });
@@ -70,7 +34,7 @@ describe('an instance that dies or is stopped', () => {
     );
     expect(['success', 'error']).toContain(final.envelope.status);
     expect(final.envelope).toMatchObject({ status: 'success', data: { city: { name: 'Sydney' } } });
-    expect(await bullJobField(redis.url, jobId, 'pb')).toBeNull(); // completed and removed from the queue
+    expect(await bullJobField(shared.redis.url, jobId, 'pb')).toBeNull(); // completed and removed from the queue
 
     const polled = await fetch(`${survivor.url}/jobs/${jobId}`);
     expect(await polled.json()).toEqual(final.envelope);
@@ -81,7 +45,7 @@ describe('an instance that dies or is stopped', () => {
     const [a, b] = await twoInstances();
     const started = await invokeTool(a.url, 'generate_climate_report', { city: 'Lima', years: 3 });
     const jobId = started.envelope.data.job_id as string;
-    const runner = await runnerOf(jobId, [a, b]);
+    const runner = await jobRunner(shared.redis.url, jobId, [a, b]);
     const other = runner === a ? b : a;
 
     const sseSession = await openSseSession(runner.baseUrl);

@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import { Redis } from 'ioredis';
 import { Injectable } from '@nestjs/common';
 import { McpContext, McpTool, type McpToolContext } from '@nest-mcp/core';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { invokeTool, pollUntil } from './scaling-support.js';
+import { instancesOnOneRedis, invokeTool, pollUntil } from './scaling-support.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 
 /** Blocks the event loop for `ms` (CPU-bound work done on the main thread, which is what starves lock renewal). */
@@ -36,22 +35,13 @@ class BusyTools {
  * second instance on the same Redis never takes the job over, and the job completes once.
  */
 describe('the job lock under event-loop load, with the default job options', () => {
-  let redis: RedisServerHandle;
+  const shared = instancesOnOneRedis({
+    count: 2,
+    start: (redisUrl) => listenMcp({ name: 'busy', version: '1.0.0', redis: { url: redisUrl }, jobs: { concurrency: 1 } }, [BusyTools]),
+  });
   let a: RunningApp;
   let b: RunningApp;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    const options = { name: 'busy', version: '1.0.0', redis: { url: redis.url }, jobs: { concurrency: 1 } };
-    a = await listenMcp(options, [BusyTools]);
-    b = await listenMcp(options, [BusyTools]);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
-  });
+  beforeAll(() => ([a, b] = shared.apps));
 
   it('keeps a job whose handler blocks the loop 2 s at a time: no stall, one run, one completion', async () => {
     const started = await invokeTool(a.url, 'busy_job');
@@ -65,7 +55,7 @@ describe('the job lock under event-loop load, with the default job options', () 
     expect(final.envelope).toMatchObject({ status: 'success', data: { bursts: 3 } });
     expect(a.app.get(BusyTools).runs + b.app.get(BusyTools).runs).toBe(1);
 
-    const client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    const client = new Redis(shared.redis.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
     await client.connect();
     const events = (await client.xrange('mcp:bull:jobs:events', '-', '+'))
       .map(([, fields]) => fields)

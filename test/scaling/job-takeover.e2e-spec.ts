@@ -1,8 +1,6 @@
 import { Redis } from 'ioredis';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { bullJobField, invokeTool, pollUntil } from './scaling-support.js';
-import { SpawnedWeatherServer } from '../kit/apps.js';
-import { ensureBuilt } from '../kit/build.js';
+import { instancesOnOneRedis, invokeTool, jobHolder, jobRunner, pollUntil } from './scaling-support.js';
+import type { SpawnedWeatherServer } from '../kit/apps.js';
 
 /** The events BullMQ wrote for one job (its `events` stream), e.g. `['added', 'active', 'stalled', 'waiting', ...]`. */
 async function bullEventsOf(redisUrl: string, jobId: string): Promise<string[]> {
@@ -25,39 +23,21 @@ async function bullEventsOf(redisUrl: string, jobId: string): Promise<string[]> 
  * job, exactly once.
  */
 describe('job takeover between instances, with the default job options', () => {
-  let redis: RedisServerHandle;
-  const servers: SpawnedWeatherServer[] = [];
-
-  const pair = async (env: Record<string, string>): Promise<[SpawnedWeatherServer, SpawnedWeatherServer]> => {
-    const started = await Promise.all([1, 2].map(() => SpawnedWeatherServer.start({ REDIS_URL: redis.url, ...env })));
-    servers.push(...started);
-    return started as [SpawnedWeatherServer, SpawnedWeatherServer];
-  };
-
-  /** Which instance holds the job now: BullMQ records the worker's name (host:pid) on the job it takes. */
-  const holderOf = async (jobId: string, among: SpawnedWeatherServer[]) => {
-    const worker = await bullJobField(redis.url, jobId, 'pb');
-    return among.find((server) => worker?.endsWith(`:${server.pid}`));
-  };
+  const shared = instancesOnOneRedis({ built: true });
 
   /** Starts a climate report on `server` and waits until one of `among` runs it. */
   const startReport = async (server: SpawnedWeatherServer, among: SpawnedWeatherServer[], city: string) => {
     const started = await invokeTool(server.url, 'generate_climate_report', { city, years: 4 });
     expect(started.envelope).toMatchObject({ status: 'pending' });
     const jobId = started.envelope.data.job_id as string;
-    const runner = await pollUntil(
-      () => holderOf(jobId, among),
-      (holder) => holder !== undefined,
-      10_000,
-      50,
-    );
-    return { jobId, runner: runner!, survivor: among.find((other) => other !== runner)! };
+    const runner = await jobRunner(shared.redis.url, jobId, among);
+    return { jobId, runner, survivor: among.find((other) => other !== runner)! };
   };
 
   /** Milliseconds until `survivor` holds the job. */
   const takeoverBy = async (survivor: SpawnedWeatherServer, jobId: string, since: number, timeoutMs: number) => {
     await pollUntil(
-      () => holderOf(jobId, [survivor]),
+      () => jobHolder(shared.redis.url, jobId, [survivor]),
       (holder) => holder === survivor,
       timeoutMs,
       25,
@@ -73,18 +53,8 @@ describe('job takeover between instances, with the default job options', () => {
       200,
     );
 
-  beforeAll(async () => {
-    await ensureBuilt();
-    redis = await startRedisServer();
-  }, 200_000);
-
-  afterAll(async () => {
-    for (const server of servers) await server.stop('SIGKILL').catch(() => undefined);
-    await redis?.stop();
-  });
-
   it('kill -9 of the instance running a job: the other takes it over within 10 s and completes it once', async () => {
-    const [a, b] = await pair({ REPORT_DELAY_MS: '6000' });
+    const [a, b] = await shared.spawn(2, { REPORT_DELAY_MS: '6000' });
     const { jobId, runner, survivor } = await startReport(a, [a, b], 'Sydney');
     // Let it run a while, so the lock has been renewed at least once.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -97,7 +67,7 @@ describe('job takeover between instances, with the default job options', () => {
 
     const final = await finalStatus(survivor, jobId);
     expect(final.envelope).toMatchObject({ status: 'success', data: { city: { name: 'Sydney' } } });
-    const events = await bullEventsOf(redis.url, jobId);
+    const events = await bullEventsOf(shared.redis.url, jobId);
     expect(events).toContain('stalled');
     expect(events.filter((event) => event === 'completed')).toHaveLength(1);
     expect(events).not.toContain('failed');
@@ -106,7 +76,7 @@ describe('job takeover between instances, with the default job options', () => {
 
   it('SIGTERM: a job outliving shutdown.graceMs goes back to the queue, the other instance finishes it at once, exit code 0', async () => {
     const graceMs = 1_000;
-    const [a, b] = await pair({ REPORT_DELAY_MS: '8000', MCP_SHUTDOWN_GRACE_MS: String(graceMs) });
+    const [a, b] = await shared.spawn(2, { REPORT_DELAY_MS: '8000', MCP_SHUTDOWN_GRACE_MS: String(graceMs) });
     const { jobId, runner, survivor } = await startReport(a, [a, b], 'Lima');
     await new Promise((resolve) => setTimeout(resolve, 500));
     const stoppedAt = Date.now();
@@ -123,7 +93,7 @@ describe('job takeover between instances, with the default job options', () => {
 
     const final = await finalStatus(survivor, jobId);
     expect(final.envelope).toMatchObject({ status: 'success', data: { city: { name: 'Lima' } } });
-    const events = await bullEventsOf(redis.url, jobId);
+    const events = await bullEventsOf(shared.redis.url, jobId);
     expect(events).not.toContain('stalled');
     expect(events.filter((event) => event === 'completed')).toHaveLength(1);
     await survivor.stop('SIGTERM');

@@ -1,29 +1,17 @@
 import 'reflect-metadata';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
 import { MCP_JOB_QUEUE } from '../../libs/mcp/src/jobs/job-queue.interface.js';
 import { McpBullJobQueue } from '../../libs/mcp/src/jobs/bullmq-job.queue.js';
 import { McpTaskWorker } from '../../libs/mcp/src/features/tasks/task-worker.js';
-import { invokeTool, pollUntil, startWeatherInstance } from './scaling-support.js';
+import { invokeTool, pollUntil, instancesOnOneRedis } from './scaling-support.js';
 import { type RunningApp, withEnv } from '../kit/apps.js';
 
 /** Jobs on BullMQ and idempotency keys, with two weather-server instances sharing one Redis. */
 describe('jobs and idempotency across instances', () => {
-  let redis: RedisServerHandle;
+  const shared = instancesOnOneRedis({ count: 2 });
   let a: RunningApp;
   let b: RunningApp;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    a = await startWeatherInstance(redis.url);
-    b = await startWeatherInstance(redis.url);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
-  });
+  beforeAll(() => ([a, b] = shared.apps));
 
   const runningOn = (app: RunningApp) => (app.app.get(McpTaskWorker) as unknown as { running: Map<string, unknown> }).running;
 

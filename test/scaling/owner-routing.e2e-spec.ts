@@ -1,15 +1,15 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { McpResource, McpResourceNotifier } from '@nest-mcp/core';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
 import { McpInstanceLease } from '../../libs/mcp/src/sessions/mcp-instance-lease.service.js';
-import { McpResourceSubscriptions } from '../../libs/mcp/src/features/resources/resource-subscriptions.js';
+import { MCP_STORE, type McpKeyValueStore } from '../../libs/mcp/src/stores/key-value.store.js';
+import { subscriptionsKey, type StoredSubscriptions } from '../../libs/mcp/src/features/resources/stored-resource-subscriptions.js';
 import { StreamingTools, resetFixtureEvents, waitForFixtureEvent } from '../fixtures/streaming-tools.module.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { notification, openSession, post, postStream, rpc, sessionHeaders } from '../kit/http.js';
 import { messagesOf, SseReader, type SseItem } from '../kit/sse.js';
-import { onInstance, openSseSession, postToSseSession, pubsubChannels } from './scaling-support.js';
+import { instancesOnOneRedis, onInstance, openSseSession, postToSseSession, pubsubChannels } from './scaling-support.js';
 
 const WATCHED = 'test://watched';
 
@@ -33,26 +33,15 @@ function startInstance(redisUrl: string): Promise<RunningApp> {
  * call, the subscription or the stream (A), and what A held dies with A's lease.
  */
 describe('routing to the owning instance', () => {
-  let redis: RedisServerHandle;
+  const shared = instancesOnOneRedis({ count: 2, start: startInstance });
   let a: RunningApp;
   let b: RunningApp;
+  beforeAll(() => ([a, b] = shared.apps));
   const open: AbortController[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    a = await startInstance(redis.url);
-    b = await startInstance(redis.url);
-  });
 
   afterEach(() => {
     for (const controller of open.splice(0)) controller.abort();
     resetFixtureEvents();
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
   });
 
   function getStream(app: RunningApp, sessionId: string, extra: Record<string, string> = {}): Promise<Response> {
@@ -86,11 +75,13 @@ describe('routing to the owning instance', () => {
     const { sessionId } = await openSession(a.url);
     const headers = sessionHeaders(sessionId, '2025-11-25');
     expect((await post(a.url, rpc(2, 'resources/subscribe', { uri: WATCHED }), headers)).json).toMatchObject({ result: {} });
-    const held = a.app.get(McpResourceSubscriptions);
-    expect(held.urisOf(`http:${sessionId}`)).toEqual([WATCHED]);
+    // With redis, a Streamable HTTP session's subscriptions are in the shared store, not in A's memory.
+    const store = a.app.get<McpKeyValueStore>(MCP_STORE);
+    const stored = async () => (await store.get<StoredSubscriptions>(subscriptionsKey(sessionId)))?.uris;
+    expect(await stored()).toEqual([WATCHED]);
 
     expect((await post(b.url, rpc(3, 'resources/unsubscribe', { uri: WATCHED }), headers)).json).toMatchObject({ result: {} });
-    await eventually(async () => held.urisOf(`http:${sessionId}`).length === 0, 3_000, 'subscription on A ended');
+    expect(await stored()).toEqual([]);
     expect(a.app.get(McpResourceNotifier).resourceUpdated(WATCHED)).toBe(0);
   });
 
@@ -101,7 +92,7 @@ describe('routing to the owning instance', () => {
     expect(both.map((response) => response.status).sort()).toEqual([200, 409]);
     await both.find((response) => response.status === 409)!.body?.cancel();
     await eventually(
-      async () => (await pubsubChannels(redis.url, 'mcp:route:*')).includes(`mcp:route:session-stream:${sessionId}`),
+      async () => (await pubsubChannels(shared.redis.url, 'mcp:route:*')).includes(`mcp:route:session-stream:${sessionId}`),
       5_000,
       'GET stream held on A',
     );
@@ -147,7 +138,11 @@ describe('routing to the owning instance', () => {
       expect.objectContaining({ id: 'r1', result: expect.objectContaining({ isError: false }) }),
     ]);
     // The follow ended with the stream: no subscription to its events is left on Redis.
-    await eventually(async () => (await pubsubChannels(redis.url, 'mcp:route:stream-events:*')).length === 0, 5_000, 'follow released');
+    await eventually(
+      async () => (await pubsubChannels(shared.redis.url, 'mcp:route:stream-events:*')).length === 0,
+      5_000,
+      'follow released',
+    );
   });
 
   describe('once A stops renewing its lease (as if it died)', () => {

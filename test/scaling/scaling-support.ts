@@ -1,11 +1,144 @@
 import { Redis } from 'ioredis';
-import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { type RunningApp, SpawnedWeatherServer, startWeatherApp } from '../kit/apps.js';
+import { ensureBuilt } from '../kit/build.js';
 import { callTool, envelopeOf, type HeaderOverrides, post } from '../kit/http.js';
 import { type SseItem, SseReader } from '../kit/sse.js';
 
 /** The weather server's AppModule in this process, sharing `redisUrl` (REDIS_URL only while it boots). */
 export function startWeatherInstance(redisUrl: string): Promise<RunningApp> {
   return startWeatherApp({ env: { REDIS_URL: redisUrl } });
+}
+
+/** Instances of one server sharing one Redis, no sticky sessions; `close()` stops each one still running. */
+export interface Instances<T> {
+  readonly apps: T[];
+  close(): Promise<void>;
+}
+
+/**
+ * `count` in-process apps on `redis`, by default the weather server ({@link startWeatherInstance}); `start` gets
+ * the instance's index too (0 for A). They boot one after another, since a boot reads process.env while it runs;
+ * when one fails, those already up are closed.
+ */
+export async function startInstances(
+  redis: { readonly url: string },
+  count: number,
+  start: (redisUrl: string, index: number) => Promise<RunningApp> = startWeatherInstance,
+): Promise<Instances<RunningApp>> {
+  const apps: RunningApp[] = [];
+  const close = async () => {
+    for (const app of apps) await app.close();
+  };
+  try {
+    for (let index = 0; index < count; index++) apps.push(await start(redis.url, index));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { apps, close };
+}
+
+/**
+ * `count` built weather servers (`dist/`, see ensureBuilt) as child processes on `redis`, started together, with
+ * `env` on top of REDIS_URL. `close()` kills them (SIGKILL); one a test already stopped is passed over.
+ */
+export async function spawnInstances(
+  redis: { readonly url: string },
+  count: number,
+  env: Record<string, string> = {},
+): Promise<Instances<SpawnedWeatherServer>> {
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, () => SpawnedWeatherServer.start({ REDIS_URL: redis.url, ...env })),
+  );
+  const apps = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const close = async () => {
+    for (const server of apps) await server.stop('SIGKILL').catch(() => undefined);
+  };
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    await close();
+    throw failed.reason;
+  }
+  return { apps, close };
+}
+
+/** What {@link instancesOnOneRedis} gives a describe block's tests once its beforeAll has run. */
+export interface SharedRedisInstances {
+  readonly redis: RedisServerHandle;
+  /** The instances started before the tests (`count`), in order: `[a, b]`. */
+  readonly apps: RunningApp[];
+  /** Starts `count` more, as built servers in child processes ({@link spawnInstances}); killed after the block. */
+  spawn(count: number, env?: Record<string, string>): Promise<SpawnedWeatherServer[]>;
+}
+
+/**
+ * Registers, in the calling describe block, a beforeAll that starts a redis-server and `count` in-process instances
+ * on it (`start`, the weather server by default), and an afterAll that stops every instance, then Redis. `built`:
+ * build `dist/` first, for tests that {@link SharedRedisInstances.spawn} built servers.
+ *
+ * @example
+ * const shared = instancesOnOneRedis({ count: 2 });
+ * let a: RunningApp;
+ * let b: RunningApp;
+ * beforeAll(() => ([a, b] = shared.apps));
+ */
+export function instancesOnOneRedis(
+  options: { count?: number; start?: (redisUrl: string, index: number) => Promise<RunningApp>; built?: boolean } = {},
+): SharedRedisInstances {
+  let redis: RedisServerHandle | undefined;
+  let inProcess: Instances<RunningApp> | undefined;
+  const spawned: Instances<SpawnedWeatherServer>[] = [];
+  const shared: SharedRedisInstances = {
+    get redis() {
+      if (!redis) throw new Error('instancesOnOneRedis: Redis starts in beforeAll; read it inside a test or a later hook');
+      return redis;
+    },
+    get apps() {
+      return inProcess?.apps ?? [];
+    },
+    async spawn(count, env) {
+      const instances = await spawnInstances(shared.redis, count, env);
+      spawned.push(instances);
+      return instances.apps;
+    },
+  };
+  beforeAll(
+    async () => {
+      if (options.built) await ensureBuilt();
+      redis = await startRedisServer();
+      inProcess = await startInstances(redis, options.count ?? 0, options.start);
+    },
+    options.built ? 200_000 : 60_000,
+  );
+  afterAll(async () => {
+    for (const instances of spawned) await instances.close();
+    await inProcess?.close();
+    await redis?.stop();
+  });
+  return shared;
+}
+
+/**
+ * The one of `among` whose worker holds BullMQ job `jobId` now (BullMQ records the worker's name, host:pid, on the
+ * job it takes), or undefined while none of them does.
+ */
+export async function jobHolder(redisUrl: string, jobId: string, among: SpawnedWeatherServer[]): Promise<SpawnedWeatherServer | undefined> {
+  const worker = await bullJobField(redisUrl, jobId, 'pb');
+  return among.find((server) => worker?.endsWith(`:${server.pid}`));
+}
+
+/** Waits until a worker takes job `jobId` and answers which of `among` it is; fails when it is none of them. */
+export async function jobRunner(redisUrl: string, jobId: string, among: SpawnedWeatherServer[]): Promise<SpawnedWeatherServer> {
+  const worker = await pollUntil(
+    () => bullJobField(redisUrl, jobId, 'pb'),
+    (name) => name !== null,
+    10_000,
+    50,
+  );
+  const runner = among.find((server) => worker!.endsWith(`:${server.pid}`));
+  if (!runner) throw new Error(`job ${jobId} taken by ${worker}, not by ${among.map((server) => server.pid).join(' or ')}`);
+  return runner;
 }
 
 /** A stateless `tools/call`: the JSON-RPC answer and, for a result, its envelope. */

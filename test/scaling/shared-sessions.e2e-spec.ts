@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { Inject, Injectable } from '@nestjs/common';
 import { IsString, MaxLength } from 'class-validator';
 import { McpArgs, McpTool } from '@nest-mcp/core';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
+import { instancesOnOneRedis } from './scaling-support.js';
 import { envelopeOf, initializeParams, notification, post, rpc, sessionHeaders } from '../kit/http.js';
 
 /** Which instance answered, so the test can tell that B, not A, ran the tool. */
@@ -37,21 +37,10 @@ function deleteSession(url: string, sessionId: string): Promise<Response> {
 }
 
 describe('two instances behind one Redis share sessions (no sticky sessions needed)', () => {
-  let redis: RedisServerHandle;
+  const shared = instancesOnOneRedis({ count: 2, start: (redisUrl, index) => startInstance('AB'[index], redisUrl) });
   let a: RunningApp;
   let b: RunningApp;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    a = await startInstance('A', redis.url);
-    b = await startInstance('B', redis.url);
-  });
-
-  afterAll(async () => {
-    await a?.app.close();
-    await b?.app.close();
-    await redis?.stop();
-  });
+  beforeAll(() => ([a, b] = shared.apps));
 
   it('a session opened on A serves requests on B; ended on B, it is gone on A', async () => {
     const init = await post(a.url, rpc(1, 'initialize', initializeParams()));

@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { McpContent, McpContext, McpResult, McpTaskSupport, McpTool, withMcpInputKey, type McpToolContext } from '@nest-mcp/core';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
 import { MCP_JOB_QUEUE } from '../../libs/mcp/src/jobs/job-queue.interface.js';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
+import { instancesOnOneRedis } from './scaling-support.js';
 
 const TASKS = { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const SECRET = 'tasks-on-the-queue-request-state-secret-0123456789';
@@ -52,23 +52,18 @@ const settled = async (url: string, taskId: string, until = ['completed', 'faile
  * worker is stopped, so a task accepted by A can only run on B.
  */
 describe('2026-07-28 tasks run on the shared queue, whatever instance accepted them', () => {
-  let redis: RedisServerHandle;
+  const shared = instancesOnOneRedis({
+    count: 2,
+    start: (redisUrl) =>
+      listenMcp({ name: 'queued-tasks', version: '1.0.0', redis: { url: redisUrl }, requestState: { secret: SECRET } }, [AskingTools]),
+  });
   let a: RunningApp;
   let b: RunningApp;
 
   beforeAll(async () => {
-    redis = await startRedisServer();
-    const options = { name: 'queued-tasks', version: '1.0.0', redis: { url: redis.url }, requestState: { secret: SECRET } };
-    a = await listenMcp(options, [AskingTools]);
-    b = await listenMcp(options, [AskingTools]);
+    [a, b] = shared.apps;
     // A accepts calls but takes no job from the queue.
     await (a.app.get(MCP_JOB_QUEUE) as unknown as { worker: { close(): Promise<void> } }).worker.close();
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
   });
 
   it('an inputFirst task asks its question in the request on A, then runs on B with the answer given', async () => {

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import type { Redis } from 'ioredis';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
 import { MCP_BUS } from '../../libs/mcp/src/core/message-bus.interface.js';
-import { onInstance, openSseSession, postToSseSession, pubsubChannels, startWeatherInstance } from './scaling-support.js';
+import { onInstance, openSseSession, postToSseSession, pubsubChannels, instancesOnOneRedis } from './scaling-support.js';
 import { type RunningApp } from '../kit/apps.js';
 import { rpc } from '../kit/http.js';
 
@@ -12,22 +11,11 @@ import { rpc } from '../kit/http.js';
  * Just after a Redis restart A may still be resubscribing: the message would be lost, so B answers 503 + Retry-After.
  */
 describe('2024-11-05 HTTP+SSE: a forwarded POST nobody received', () => {
-  let redis: RedisServerHandle;
+  const shared = instancesOnOneRedis({ count: 2 });
   let a: RunningApp;
   let b: RunningApp;
+  beforeAll(() => ([a, b] = shared.apps));
   const base = (app: RunningApp) => app.url.replace(/\/mcp$/, '');
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    a = await startWeatherInstance(redis.url);
-    b = await startWeatherInstance(redis.url);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
-  });
 
   /**
    * A's subscribing connection, reached past the bus's privacy: UNSUBSCRIBE on it leaves A holding the stream with no
@@ -43,7 +31,7 @@ describe('2024-11-05 HTTP+SSE: a forwarded POST nobody received', () => {
     try {
       const onB = onInstance(stream.endpoint, base(b));
       await subscriberOf(a).unsubscribe(channel);
-      await eventually(async () => !(await pubsubChannels(redis.url, 'mcp:route:*')).includes(channel), 5_000, 'route unsubscribed');
+      await eventually(async () => !(await pubsubChannels(shared.redis.url, 'mcp:route:*')).includes(channel), 5_000, 'route unsubscribed');
 
       const refused = await postToSseSession(onB, rpc(1, 'ping'));
       expect(refused.status).toBe(503);

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { attemptsByKey, startFlakyWriteApp, type FirstAttemptOutcome } from './fixtures/idempotent-app.js';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { startWeatherInstance } from '../scaling/scaling-support.js';
+import { instancesOnOneRedis } from '../scaling/scaling-support.js';
 import { type RunningApp } from '../kit/apps.js';
 import { callTool, envelopeOf, post } from '../kit/http.js';
 
@@ -61,21 +60,10 @@ describe('idempotency keys remember completed calls only', () => {
 });
 
 describe('the sample Redis alert store under concurrent creates (two instances, one redis-server)', () => {
-  let redis: RedisServerHandle;
+  const shared = instancesOnOneRedis({ count: 2 });
   let a: RunningApp;
   let b: RunningApp;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    a = await startWeatherInstance(redis.url);
-    b = await startWeatherInstance(redis.url);
-  }, 30_000);
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
-  });
+  beforeAll(() => ([a, b] = shared.apps));
 
   async function create(url: string, key: string): Promise<any> {
     return envelopeOf(

@@ -1,6 +1,6 @@
 import { JOB_KEYS, jobRuns, resetJobRuns, startJobApp } from './fixtures/job-app.js';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { type RunningApp } from '../kit/apps.js';
+import { instancesOnOneRedis } from '../scaling/scaling-support.js';
 import { callTool, envelopeOf, post, rpc, sleep } from '../kit/http.js';
 
 /**
@@ -132,22 +132,13 @@ describe('job limits in memory mode', () => {
 });
 
 describe('job limits with Redis (BullMQ), two instances', () => {
-  let redis: RedisServerHandle;
+  const shared = instancesOnOneRedis({
+    count: 2,
+    start: (redisUrl) => startJobApp({ redis: { url: redisUrl }, jobs: { concurrency: 1, maxQueuedPerTenant: 3 } }),
+  });
   let a: RunningApp;
   let b: RunningApp;
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    const options = { redis: { url: redis.url }, jobs: { concurrency: 1, maxQueuedPerTenant: 3 } };
-    a = await startJobApp(options);
-    b = await startJobApp(options);
-  }, 30_000);
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
-  });
+  beforeAll(() => ([a, b] = shared.apps));
 
   it("jobs.maxQueuedPerTenant counts the tenant's jobs on every instance; one worker per instance runs them", async () => {
     resetJobRuns();

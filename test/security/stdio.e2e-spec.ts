@@ -30,6 +30,12 @@ async function handshake(server: StdioServerProcess): Promise<void> {
   server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 }
 
+/** Sends request `id`: create_weather_alert (the write tool) with idempotency key `key`. */
+function createAlert(server: StdioServerProcess, id: number, key: string): void {
+  const args = { city: 'Beijing', threshold_celsius: 30, priority: 'high', idempotency_key: key };
+  server.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'create_weather_alert', arguments: args } });
+}
+
 /** Every stdout line is exactly one JSON-RPC 2.0 message. */
 function expectProtocolOnly(server: StdioServerProcess): void {
   for (const message of server.messages()) {
@@ -63,15 +69,7 @@ describe('stdio credentials (node dist/apps/weather-server/main.js --stdio)', ()
     expect(listed).toEqual(expect.arrayContaining(['get_forecast', 'get_weather', 'list_weather_alerts']));
     expect(listed).not.toContain('create_weather_alert');
 
-    server.send({
-      jsonrpc: '2.0',
-      id: 3,
-      method: 'tools/call',
-      params: {
-        name: 'create_weather_alert',
-        arguments: { city: 'Beijing', threshold_celsius: 30, priority: 'high', idempotency_key: 'stdio-idempotency-0001' },
-      },
-    });
+    createAlert(server, 3, 'stdio-idempotency-0001');
     const refused = await server.response(3);
     const envelope = refused.result?.structuredContent ?? refused.error?.data;
     expect(envelope).toMatchObject({ status: 'error', error: { code: 'FORBIDDEN', retryable: false } });
@@ -92,15 +90,7 @@ describe('stdio credentials (node dist/apps/weather-server/main.js --stdio)', ()
     await handshake(server);
     server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     expect(names(await server.response(2))).toContain('create_weather_alert');
-    server.send({
-      jsonrpc: '2.0',
-      id: 3,
-      method: 'tools/call',
-      params: {
-        name: 'create_weather_alert',
-        arguments: { city: 'Beijing', threshold_celsius: 30, priority: 'high', idempotency_key: 'stdio-idempotency-0002' },
-      },
-    });
+    createAlert(server, 3, 'stdio-idempotency-0002');
     expect((await server.response(3)).result.structuredContent).toMatchObject({ status: 'success', data: { city: 'Beijing' } });
     server.child.stdin.end();
     expect((await server.waitForExit()).code).toBe(0);

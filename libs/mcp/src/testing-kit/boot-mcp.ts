@@ -8,6 +8,7 @@ import type { DynamicModule, INestApplication, Provider, Type } from '@nestjs/co
 import { Test } from '@nestjs/testing';
 import { McpModule, type McpModuleOptions } from '../index.js';
 import { McpDispatcher } from '../core/mcp.dispatcher.js';
+import { McpListChanges } from '../core/list-changes.js';
 import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
 import type { JsonRpcResponse } from '../core/json-rpc/json-rpc.types.js';
 import { createTestApp } from './http-adapter.js';
@@ -46,6 +47,31 @@ export async function bootError(boot: () => Promise<unknown>): Promise<Error> {
     return error as Error;
   }
   throw new Error('expected the boot to fail');
+}
+
+/** The error `run` throws; fails the test when it returns (the synchronous {@link bootError}). */
+export function thrown(run: () => unknown): Error {
+  try {
+    run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a throw');
+}
+
+/**
+ * Boots `providers` with `options` for a registry's runtime API: the app, its `registry` (McpToolRegistry,
+ * McpPromptRegistry, …) and the list kinds announced from then on (`changes`, e.g. `['prompts']`).
+ */
+export async function bootRegistry<T>(
+  registry: Type<T>,
+  providers: Provider[],
+  options: Partial<McpModuleOptions>,
+): Promise<{ app: INestApplication; registry: T; changes: string[] }> {
+  const app = await bootMcp(providers, { options });
+  const changes: string[] = [];
+  app.get(McpListChanges).listen((kind) => changes.push(kind));
+  return { app, registry: app.get(registry), changes };
 }
 
 /** Closes every app {@link bootMcp} booted so far (call it in afterEach or afterAll). */

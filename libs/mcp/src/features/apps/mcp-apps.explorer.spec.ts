@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool, McpToolRegistry, McpUiResource, type McpToolUiOptions, type McpUiResourceOptions } from '../../index.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { bootError, bootMcp, closeMcpApps, dispatch } from '../../testing-kit/boot-mcp.js';
+import { bootError, bootMcp, closeMcpApps, dispatch, thrown } from '../../testing-kit/boot-mcp.js';
 import { clientSupportsUi } from './tool-ui.js';
 
 const HTML = '<!doctype html><p>app</p>';
@@ -120,15 +120,6 @@ describe('MCP Apps at boot', () => {
 
 describe('MCP Apps on runtime tools (McpToolRegistry.register({ ui }))', () => {
   afterEach(closeMcpApps);
-
-  const thrown = (run: () => unknown): Error => {
-    try {
-      run();
-    } catch (error) {
-      return error as Error;
-    }
-    throw new Error('expected a throw');
-  };
 
   async function runtimeRegistry() {
     const app = await bootMcp([appProvider({ resourceUri: 'ui://demo/view' })], { options: { listChanged: { tools: true } } });

@@ -1,7 +1,16 @@
 import 'reflect-metadata';
 import { Injectable, UseGuards, type CanActivate, type INestApplication } from '@nestjs/common';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { McpArgs, McpConfigurationError, McpContent, McpContext, McpPrompt, McpProperty, type McpPromptContext } from '../../index.js';
+import {
+  McpArgs,
+  McpConfigurationError,
+  McpContent,
+  McpContext,
+  McpPrompt,
+  McpProperty,
+  type McpPromptContext,
+  type McpPromptOptions,
+} from '../../index.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import { bootMcp, bootError, closeMcpApps } from '../../testing-kit/boot-mcp.js';
@@ -34,6 +43,18 @@ class DenyAll implements CanActivate {
   }
 }
 
+/** Declared once: `prompts/list` shows it as given (the decorator gets a copy, so the lister cannot change it). */
+const WITH_ARGUMENTS: McpPromptOptions = {
+  name: 'test_prompt_with_arguments',
+  title: 'With arguments',
+  description: 'A prompt with arguments',
+  arguments: [
+    { name: 'arg1', description: 'First argument', required: true },
+    { name: 'arg2', description: 'Second argument', required: true },
+    { name: 'arg3', description: 'Optional' },
+  ],
+};
+
 @Injectable()
 class Prompts {
   @McpPrompt({ description: 'A simple prompt' })
@@ -41,16 +62,7 @@ class Prompts {
     return 'This is a simple prompt for testing.';
   }
 
-  @McpPrompt({
-    name: 'test_prompt_with_arguments',
-    title: 'With arguments',
-    description: 'A prompt with arguments',
-    arguments: [
-      { name: 'arg1', description: 'First argument', required: true },
-      { name: 'arg2', description: 'Second argument', required: true },
-      { name: 'arg3', description: 'Optional' },
-    ],
-  })
+  @McpPrompt(structuredClone(WITH_ARGUMENTS))
   withArguments(args: Record<string, string>, context: McpPromptContext) {
     return [
       {
@@ -140,16 +152,7 @@ describe('prompts', () => {
       ]);
       for (const prompt of result.prompts) expect(typeof prompt.description).toBe('string');
       expect(result.prompts[0]).toEqual({ name: 'test_simple_prompt', description: 'A simple prompt' });
-      expect(result.prompts[1]).toEqual({
-        name: 'test_prompt_with_arguments',
-        title: 'With arguments',
-        description: 'A prompt with arguments',
-        arguments: [
-          { name: 'arg1', description: 'First argument', required: true },
-          { name: 'arg2', description: 'Second argument', required: true },
-          { name: 'arg3', description: 'Optional' },
-        ],
-      });
+      expect(result.prompts[1]).toEqual(WITH_ARGUMENTS);
       expect(result.prompts[2].arguments).toEqual([
         { name: 'code', description: 'The code to review', required: true },
         { name: 'language', title: 'Language', required: false },

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { McpListChanges } from '../../core/list-changes.js';
 import type { McpModuleOptions } from '../../options/mcp-module-options.interface.js';
-import { bootMcp, closeMcpApps, dispatch } from '../../testing-kit/boot-mcp.js';
+import { bootRegistry, closeMcpApps, dispatch, thrown } from '../../testing-kit/boot-mcp.js';
 import { McpPrompt } from './mcp-prompt.decorator.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 
@@ -33,20 +32,9 @@ const greet = {
 };
 
 async function runtimeRegistry(options: Partial<McpModuleOptions> = { listChanged: { prompts: true } }, providers = [DecoratedPrompts]) {
-  const app = await bootMcp(providers, { options });
-  const changes: string[] = [];
-  app.get(McpListChanges).listen((kind) => changes.push(kind));
-  return { app, prompts: app.get(McpPromptRegistry), changes };
+  const { registry: prompts, ...booted } = await bootRegistry(McpPromptRegistry, providers, options);
+  return { ...booted, prompts };
 }
-
-const thrown = (run: () => unknown): Error => {
-  try {
-    run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a throw');
-};
 
 type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
 

@@ -10,6 +10,7 @@ import {
   McpResourceParams,
   McpResourceTemplate,
   type McpResourceContext,
+  type McpResourceOptions,
 } from '../../index.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
@@ -41,26 +42,30 @@ class DenyAll implements CanActivate {
   }
 }
 
+/** Declared once: `resources/list` shows each as given (the decorator gets a copy, so the lister cannot change these). */
+const STATIC_TEXT: McpResourceOptions = {
+  uri: 'test://static-text',
+  name: 'static-text',
+  title: 'Static text',
+  description: 'A text resource',
+  mimeType: 'text/plain',
+  size: 11,
+};
+const STATIC_BINARY: McpResourceOptions = {
+  uri: 'test://static-binary',
+  name: 'static-binary',
+  mimeType: 'image/png',
+  annotations: { audience: ['user'], priority: 0.5 },
+};
+
 @Injectable()
 class Resources {
-  @McpResource({
-    uri: 'test://static-text',
-    name: 'static-text',
-    title: 'Static text',
-    description: 'A text resource',
-    mimeType: 'text/plain',
-    size: 11,
-  })
+  @McpResource(structuredClone(STATIC_TEXT))
   text() {
     return 'hello world';
   }
 
-  @McpResource({
-    uri: 'test://static-binary',
-    name: 'static-binary',
-    mimeType: 'image/png',
-    annotations: { audience: ['user'], priority: 0.5 },
-  })
+  @McpResource(structuredClone(STATIC_BINARY))
   binary() {
     return PNG;
   }
@@ -198,20 +203,8 @@ describe('resources', () => {
         'test://logged',
         'test://async',
       ]);
-      expect(list.result.resources[0]).toEqual({
-        uri: 'test://static-text',
-        name: 'static-text',
-        title: 'Static text',
-        description: 'A text resource',
-        mimeType: 'text/plain',
-        size: 11,
-      });
-      expect(list.result.resources[1]).toEqual({
-        uri: 'test://static-binary',
-        name: 'static-binary',
-        mimeType: 'image/png',
-        annotations: { audience: ['user'], priority: 0.5 },
-      });
+      expect(list.result.resources[0]).toEqual(STATIC_TEXT);
+      expect(list.result.resources[1]).toEqual(STATIC_BINARY);
       const templates = await rpc(app, 'resources/templates/list');
       expect(templates.result).toEqual({
         resourceTemplates: [

@@ -1,7 +1,6 @@
 import { Injectable, type INestApplication } from '@nestjs/common';
-import { McpListChanges } from '../../core/list-changes.js';
 import type { McpModuleOptions } from '../../options/mcp-module-options.interface.js';
-import { bootMcp, closeMcpApps, dispatch } from '../../testing-kit/boot-mcp.js';
+import { bootRegistry, closeMcpApps, dispatch, thrown } from '../../testing-kit/boot-mcp.js';
 import { McpResource, McpResourceTemplate } from './mcp-resource.decorator.js';
 import { McpResourceSubscriptions } from './resource-subscriptions.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
@@ -87,20 +86,9 @@ async function runtimeRegistry(
   options: Partial<McpModuleOptions> = { listChanged: { resources: true } },
   providers = [DecoratedResources],
 ) {
-  const app = await bootMcp(providers, { options });
-  const changes: string[] = [];
-  app.get(McpListChanges).listen((kind) => changes.push(kind));
-  return { app, resources: app.get(McpResourceRegistry), changes };
+  const { registry: resources, ...booted } = await bootRegistry(McpResourceRegistry, providers, options);
+  return { ...booted, resources };
 }
-
-const thrown = (run: () => unknown): Error => {
-  try {
-    run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a throw');
-};
 
 type Answer = { result?: Record<string, unknown>; error?: { code: number } };
 const read = async (app: INestApplication, uri: string) => (await dispatch(app, 'resources/read', { uri })) as unknown as Answer;

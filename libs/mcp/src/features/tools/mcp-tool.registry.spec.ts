@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool, McpToolRegistry, McpConfigurationError } from '../../index.js';
-import { bootError, bootMcp, closeMcpApps, dispatch } from '../../testing-kit/boot-mcp.js';
+import { bootError, bootMcp, closeMcpApps, dispatch, thrown } from '../../testing-kit/boot-mcp.js';
 
 @Injectable()
 class DecoratedTools {
@@ -16,15 +16,6 @@ async function registry(options = { listChanged: { tools: true } }) {
   const app = await bootMcp([DecoratedTools], { options });
   return { app, tools: app.get(McpToolRegistry) };
 }
-
-const thrown = (run: () => unknown): Error => {
-  try {
-    run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a throw');
-};
 
 describe('McpToolRegistry runtime API', () => {
   afterEach(closeMcpApps);

@@ -1,44 +1,11 @@
-import { EventEmitter } from 'node:events';
-import type { ServerResponse } from 'node:http';
+import { RecordingResponse } from '../../testing-kit/recording-response.js';
 import { SseWriter } from './sse-writer.js';
 
-/** A response whose socket takes nothing: every write stays buffered, as with a reader that stopped reading. */
-class StalledResponse extends EventEmitter {
-  writableLength = 0;
-  writableEnded = false;
-  destroyed = false;
-  writableNeedDrain = false;
-  readonly frames: string[] = [];
-
-  writeHead(): this {
-    return this;
-  }
-  flushHeaders(): void {}
-  write(frame: string): boolean {
-    this.frames.push(frame);
-    this.writableLength += Buffer.byteLength(frame);
-    this.writableNeedDrain = this.writableLength > 16;
-    return !this.writableNeedDrain;
-  }
-  end(): void {
-    this.writableEnded = true;
-  }
-  destroy(): void {
-    this.destroyed = true;
-    queueMicrotask(() => this.emit('close'));
-  }
-  /** The reader catches up. */
-  flush(): void {
-    this.writableLength = 0;
-    this.writableNeedDrain = false;
-    this.emit('drain');
-  }
-}
-
 function writerOver(maxBufferedBytes: number) {
-  const response = new StalledResponse();
+  // A reader that stopped reading: past 16 bytes every write reports backpressure.
+  const response = new RecordingResponse({ stalledAbove: 16 });
   const cuts = { count: 0 };
-  const writer = new SseWriter(response as unknown as ServerResponse, { maxBufferedBytes, onCut: () => cuts.count++ });
+  const writer = new SseWriter(response.asServerResponse, { maxBufferedBytes, onCut: () => cuts.count++ });
   return { response, cuts, writer };
 }
 

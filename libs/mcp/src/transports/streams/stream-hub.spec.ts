@@ -1,36 +1,8 @@
-import { EventEmitter } from 'node:events';
-import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../core/session-streams.interface.js';
 import { bootMcp, closeMcpApps } from '../../testing-kit/boot-mcp.js';
+import { RecordingResponse } from '../../testing-kit/recording-response.js';
 import { McpStreamHub } from './stream-hub.js';
-
-/** A response whose socket takes every frame at once; `end()` closes it, as a real socket would. */
-class RecordingResponse extends EventEmitter {
-  writableLength = 0;
-  writableEnded = false;
-  destroyed = false;
-  writableNeedDrain = false;
-  readonly frames: string[] = [];
-
-  writeHead(): this {
-    return this;
-  }
-  flushHeaders(): void {}
-  write(frame: string): boolean {
-    this.frames.push(frame);
-    return true;
-  }
-  end(): void {
-    this.writableEnded = true;
-    this.frames.push('<end>');
-    queueMicrotask(() => this.emit('close'));
-  }
-  destroy(): void {
-    this.destroyed = true;
-    queueMicrotask(() => this.emit('close'));
-  }
-}
 
 const message = (method: string): JsonRpcMessage => ({ jsonrpc: '2.0', method });
 
@@ -40,7 +12,7 @@ async function hubWithSessionStream() {
   const hub = app.get(McpStreamHub);
   const response = new RecordingResponse();
   const stream = hub.open(undefined);
-  stream.attach(hub.connect(response as unknown as ServerResponse, 'tenant', () => undefined));
+  stream.attach(hub.connect(response.asServerResponse, 'tenant', () => undefined));
   hub.setStandalone('s1', stream);
   return { app, hub, response };
 }
