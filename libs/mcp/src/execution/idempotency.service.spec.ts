@@ -75,6 +75,40 @@ describe('McpIdempotency: a claim held by a dead instance', () => {
     expect(runs).toBe(1);
   });
 
+  it('a holder taken over while it ran on (lease lost, not dead) leaves the new holder its claim when it ends', async () => {
+    for (const outcome of ['fails', 'succeeds'] as const) {
+      await store.delete(RECORD_KEY);
+      const a = await instance();
+      const b = await instance();
+      let endOnA!: () => void;
+      const onA = a.idempotency.run(CALL, async () => {
+        await new Promise<void>((resolve) => (endOnA = resolve));
+        if (outcome === 'fails') throw new Error('A gave up');
+        return success('late on A');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await kill(a.lease); // A's lease is gone, its call still runs
+      let finishOnB!: (result: McpCallToolResult) => void;
+      const onB = b.idempotency.run(CALL, () => new Promise<McpCallToolResult>((resolve) => (finishOnB = resolve)));
+      await new Promise((resolve) => setTimeout(resolve, 2 * RENEW_MS));
+      expect(await store.get(RECORD_KEY)).toMatchObject({ state: 'running', holder: b.lease.id });
+
+      endOnA();
+      await onA.catch(() => undefined);
+      // B's claim stands: a third call waits for B instead of running beside it.
+      expect(await store.get(RECORD_KEY)).toMatchObject({ state: 'running', holder: b.lease.id });
+      let ranOnC = false;
+      const onC = b.idempotency.run(CALL, async () => {
+        ranOnC = true;
+        return success('C');
+      });
+      finishOnB(success('B'));
+      expect(await onB).toEqual(success('B'));
+      expect(await onC).toEqual(success('B'));
+      expect(ranOnC).toBe(false);
+    }
+  });
+
   it('of several waiters on several instances exactly one takes over; the others get its result', async () => {
     const a = await instance();
     const waiters = await Promise.all([1, 2, 3, 4].map(() => instance()));

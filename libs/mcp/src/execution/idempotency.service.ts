@@ -112,23 +112,31 @@ export class McpIdempotency {
       return envelopeToCallToolResult({ status: 'error', error: this.quotas.refusal(full).toErrorBody() });
     }
     const result = await execute().catch(async (error: unknown) => {
-      await this.forget(input.tenant, storeKey);
+      await this.forget(input.tenant, storeKey, claim);
       throw error;
     });
     if (isIncomplete(result))
-      await this.forget(input.tenant, storeKey); // a retry must be able to run again
-    else await this.keep(input.tenant, storeKey, { state: 'done', fingerprint: claim.fingerprint, result });
+      await this.forget(input.tenant, storeKey, claim); // a retry must be able to run again
+    else await this.keep(input.tenant, storeKey, claim, { state: 'done', fingerprint: claim.fingerprint, result });
     return result;
   }
 
-  /** Stores the finished record and keeps it counted for as long as it is kept. */
-  private async keep(tenant: string, key: string, record: IdempotencyRecord): Promise<void> {
-    await this.store.set<IdempotencyRecord>(key, record, this.options.idempotency.ttlMs);
+  /**
+   * Stores the finished record in place of this instance's claim and keeps it counted for as long as it is kept.
+   * A claim taken over meanwhile (this instance lost its lease but ran on) is left to its new holder.
+   */
+  private async keep(tenant: string, key: string, claim: IdempotencyRecord, record: IdempotencyRecord): Promise<void> {
+    if (!(await this.store.compareAndSet<IdempotencyRecord>(key, claim, record, this.options.idempotency.ttlMs))) return;
     await this.quotas.reserve(tenant, 'idempotency', key, this.options.idempotency.ttlMs);
   }
 
-  /** Deletes the record and frees its place in the tenant's quota. */
-  private async forget(tenant: string, key: string): Promise<void> {
+  /**
+   * Deletes this instance's claim and frees its place in the tenant's quota; a claim another instance took over is
+   * not ours to delete (that would let a third call run beside the new holder's).
+   */
+  private async forget(tenant: string, key: string, claim: IdempotencyRecord): Promise<void> {
+    const held = await this.store.get<IdempotencyRecord>(key);
+    if (held !== undefined && JSON.stringify(held) !== JSON.stringify(claim)) return;
     await this.store.delete(key);
     await this.quotas.release(tenant, 'idempotency', key);
   }
