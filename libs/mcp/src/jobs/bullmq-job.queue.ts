@@ -14,6 +14,7 @@ import type { McpJobSubmission } from './job.record.js';
 import type { McpJobQueue, McpJobQueueCounts } from './job-queue.interface.js';
 import type { McpJobWorker } from './job-worker.interface.js';
 import type { McpJobStore } from './mcp-job.store.js';
+import { McpJobTurns } from './job-turns.js';
 
 /** Queue name; BullMQ's `prefix` carries the module's key prefix (a queue name cannot contain ':'). */
 const QUEUE_NAME = 'jobs';
@@ -54,11 +55,16 @@ export interface McpBullJobQueueDeps {
  * - At shutdown the worker stops taking jobs; running ones get `shutdown.graceMs` to finish, and those the tasks
  *   worker interrupts then are moved back to the queue's waiting list, so another instance takes them at once
  *   instead of after a lock expiry. Queued jobs stay for the others.
+ * - Tenants take turns ({@link McpJobTurns}): a job's BullMQ priority is its tenant's count of jobs on the queue,
+ *   kept through BullMQ's retries. A job handed back at shutdown or taken over after its instance died goes to
+ *   BullMQ's plain waiting list, served before every prioritized job (it had its turn already), as are jobs
+ *   queued without a priority by an older release during a rolling upgrade.
  */
 export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, BeforeApplicationShutdown {
   private worker?: Worker<McpJobSubmission>;
   private lastErrorLog = 0;
   private readonly logger: Pick<LoggerService, 'log' | 'warn' | 'error'>;
+  private readonly turns: McpJobTurns;
 
   private constructor(
     private readonly bullmq: McpBullMqModule,
@@ -68,6 +74,7 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     private readonly deps: McpBullJobQueueDeps,
   ) {
     this.logger = deps.logger ?? new Logger('McpJobs');
+    this.turns = new McpJobTurns(producer, deps.options.redis!.keyPrefix, deps.options.jobs.resultTtlMs);
   }
 
   /** Loads BullMQ and opens the producer side; rejects with `McpStoreUnavailableError` if Redis does not answer. */
@@ -125,9 +132,12 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
       removeOnComplete: true,
       removeOnFail: { age: 24 * 60 * 60, count: 1_000 },
     };
+    const { tenant, jobId } = submission;
     try {
+      options.priority = await this.turns.take(tenant, jobId);
       await this.queue.add(JOB_NAME, submission, options);
     } catch (error) {
+      void this.turns.release(tenant, jobId).catch(() => undefined);
       const reason = error instanceof Error ? error.message : String(error);
       throw new McpStoreUnavailableError(McpStoreMessages.unavailable(describeRedisTarget(this.deps.options.redis!), reason), {
         cause: error,
@@ -178,8 +188,11 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
 
   /** Runs a job here; one that shutdown interrupted goes back to the waiting list, to the front. */
   private async process(job: Job<McpJobSubmission>, token: string | undefined): Promise<void> {
-    if ((await this.deps.worker.execute(job.data)) === 'recorded') return;
+    if ((await this.deps.worker.execute(job.data)) === 'recorded') return this.endTurn(job.data);
     try {
+      // Without a priority it goes to BullMQ's plain waiting list, to the front, and wakes the idle workers: a
+      // prioritized job moved back sets no marker, so they would only see it after their blocking fetch times out.
+      if (job.priority > 0) await job.changePriority({ priority: 0 });
       await job.moveToWait(token);
       this.logger.log(McpJobMessages.handedBack(job.data.jobId));
     } catch (error) {
@@ -195,6 +208,7 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     // `finishedOn` is set only once no retry is left.
     if (!job?.finishedOn || !job.data) return;
     const { tenant, jobId } = job.data;
+    await this.endTurn(job.data);
     const workersGone = STALLED_TOO_OFTEN.test(error.message);
     this.logger.error(McpJobMessages.failed(jobId, error.message));
     const envelope = workersGone
@@ -208,6 +222,11 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     } catch (cause) {
       this.logger.error(McpJobMessages.notMarked(jobId), cause instanceof Error ? cause.stack : String(cause));
     }
+  }
+
+  /** The job left the queue: its tenant's next job ranks one place higher. Unreleased, its entry expires. */
+  private async endTurn({ tenant, jobId }: McpJobSubmission): Promise<void> {
+    await this.turns.release(tenant, jobId).catch((error: unknown) => this.reportError(error));
   }
 
   /** Outages make BullMQ report an error per attempt: one line per interval is enough. */
