@@ -7,19 +7,29 @@ interface GetStreamClaim {
   instance: string;
 }
 
+/** A claim lives this many keep-alive intervals unless renewed (as a stream's `limits.maxStreamsPerTenant` slot). */
+const KEEP_ALIVES_PER_LEASE = 3;
+
 /**
  * The one-GET-stream-per-session rule across instances: the instance opening a session's GET stream claims
  * `get-stream:<session>` in the shared store, and lets go when the stream ends. A claim whose instance's lease
- * expired is taken over, so a dead instance blocks nobody for longer than its lease. The claim lives as long as
- * an idle session, renewed while the stream is open (a release that failed, in a store outage, holds it no
- * longer than that).
+ * expired is taken over, so a dead instance blocks nobody for longer than its lease. The claim itself is a short
+ * lease, three `streams.keepAliveMs`, renewed every keep-alive interval while the stream is open: a release that
+ * failed (a store outage as the stream closed) keeps the session's next GET on another instance out (409) for
+ * that long at most, and one on the instance it names takes it back at once.
  */
 export class McpSessionStreamClaims {
+  /** How long a claim lives unless renewed. */
+  readonly ttlMs: number;
+
   constructor(
     private readonly store: McpKeyValueStore,
     private readonly lease: McpInstanceLease,
-    private readonly ttlMs: number,
-  ) {}
+    /** `streams.keepAliveMs`: also how often the holder renews its claim ({@link refresh}). */
+    readonly renewMs: number,
+  ) {
+    this.ttlMs = renewMs * KEEP_ALIVES_PER_LEASE;
+  }
 
   /**
    * True when this instance now holds the session's GET stream. The caller has checked that it holds none
@@ -36,10 +46,14 @@ export class McpSessionStreamClaims {
     return this.store.compareAndSet(key, held, mine, this.ttlMs);
   }
 
-  /** Extends the claim's life if this instance still holds it (a GET stream open longer than its TTL). */
+  /**
+   * Extends the claim's life while this instance's stream is open: every `renewMs`. A claim that lapsed meanwhile
+   * (renewals failed through a store outage) is taken again if nobody took it since.
+   */
   async refresh(sessionId: string): Promise<void> {
+    const key = claimKey(sessionId);
     const mine: GetStreamClaim = { instance: this.lease.id };
-    await this.store.compareAndSet(claimKey(sessionId), mine, mine, this.ttlMs);
+    if (!(await this.store.compareAndSet(key, mine, mine, this.ttlMs))) await this.store.setIfAbsent(key, mine, this.ttlMs);
   }
 
   /** Lets go of the session's claim if this instance still holds it (another may have taken it over). */

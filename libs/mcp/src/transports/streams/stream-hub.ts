@@ -62,7 +62,7 @@ export class McpStreamHub
     private readonly lease: McpInstanceLease,
     @Inject(MCP_STORE) store: McpKeyValueStore,
   ) {
-    this.claims = new McpSessionStreamClaims(store, lease, options.sessions.idleTtlMs);
+    this.claims = new McpSessionStreamClaims(store, lease, options.streams.keepAliveMs);
     this.slots = new McpStreamSlots(store, options);
   }
 
@@ -166,13 +166,10 @@ export class McpStreamHub
     }
   }
 
-  /** A GET stream may outlive the claim's TTL: renewed at half of it while the stream is open. */
+  /** The claim is a short lease (three keep-alive intervals): renewed every interval while the stream is open. */
   private keepClaimed(sessionId: string): void {
     if (!this.router.spansInstances || this.claimRefreshes.has(sessionId)) return;
-    const timer = setInterval(
-      () => void this.claims.refresh(sessionId).catch(() => undefined),
-      Math.max(1, Math.floor(this.options.sessions.idleTtlMs / 2)),
-    );
+    const timer = setInterval(() => void this.claims.refresh(sessionId).catch(() => undefined), this.claims.renewMs);
     timer.unref();
     this.claimRefreshes.set(sessionId, timer);
   }
