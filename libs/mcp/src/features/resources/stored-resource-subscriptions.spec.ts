@@ -130,6 +130,61 @@ describe('McpStoredResourceSubscriptions', () => {
     }
   });
 
+  /** An instance whose store answers `get` (or `touch`) only when the test lets it, in order. */
+  function heldInstance(operation: 'get' | 'touch') {
+    const waiting: Array<() => void> = [];
+    const slowStore = Object.create(store) as McpKeyValueStore;
+    const original = store[operation].bind(store) as (...args: unknown[]) => Promise<unknown>;
+    (slowStore as unknown as Record<string, unknown>)[operation] = async (...args: unknown[]) => {
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      return original(...args);
+    };
+    return { ...instance(slowStore, bus), waiting, answer: () => waiting.shift()?.() };
+  }
+
+  it('a GET stream closed and opened again while its first read is pending still holds the changes published during its own read', async () => {
+    await a.subscriptions.subscribe('s1', 'test://a');
+    const c = heldInstance('get');
+    await c.subscriptions.onApplicationBootstrap();
+    try {
+      c.openStream('s1');
+      c.closeStream('s1');
+      c.openStream('s1');
+      await eventually(() => c.waiting.length === 2, 1_000, 'both reads pending');
+      c.answer(); // the first stream's read ends: it must not take the second stream's place in the queue of held changes
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(c.subscriptions.deliver('test://a', UPDATED)).toBe(0); // published while the second read is pending
+      c.answer();
+      await eventually(() => c.received.length === 1, 1_000, 'the held change delivered');
+      expect(c.received).toEqual([['s1', UPDATED]]);
+    } finally {
+      await c.subscriptions.onApplicationShutdown();
+    }
+  });
+
+  it('a subscribe announced late, during a re-read that already saw its unsubscribe, is not kept', async () => {
+    const c = heldInstance('touch');
+    await c.subscriptions.onApplicationBootstrap();
+    const announce = (change: Record<string, unknown>) => bus.publish('resources:subscriptions', { sessionId: 's1', ...change });
+    try {
+      c.openStream('s1');
+      await eventually(() => c.subscriptions.urisHeldFor('s1').length === 0, 1_000, 'nothing to read yet');
+      // Two writes on other instances: v5 subscribed test://x, v6 unsubscribed it; their announcements arrive in reverse.
+      await store.set(subscriptionsKey('s1'), { version: 6, uris: ['test://kept'] } satisfies StoredSubscriptions, 60_000);
+      await announce({ uri: 'test://x', watching: false, previous: 5, version: 6 });
+      await eventually(() => c.waiting.length === 1, 1_000, 'v6 read, its renewal pending');
+      await announce({ uri: 'test://x', watching: true, previous: 4, version: 5 });
+      await eventually(() => c.subscriptions.urisHeldFor('s1').includes('test://x'), 1_000, 'v5 taken at once during the read');
+      c.answer();
+      await eventually(() => c.waiting.length === 1, 1_000, 'read again, renewal pending');
+      c.answer();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(c.subscriptions.urisHeldFor('s1')).toEqual(['test://kept']);
+    } finally {
+      await c.subscriptions.onApplicationShutdown();
+    }
+  });
+
   it('reads the record again when it misses a change (announcements lost or out of order)', async () => {
     b.openStream('s1');
     // Written behind the bus's back, then one announced change whose predecessor B never heard of.

@@ -78,7 +78,8 @@ describe('McpSessionStreamClaims (memory store, controlled clock)', () => {
     expect(await a.claim('s2')).toBe(true);
     now += 3 * KEEP_ALIVE_MS;
     expect(await b.claim('s2')).toBe(true);
-    await a.refresh('s2');
+    expect(await a.refresh('s2')).toBe(false); // B's now: A's stream must end
     expect(await a.claim('s2')).toBe(false);
+    expect(await b.refresh('s2')).toBe(true);
   });
 });

@@ -48,12 +48,13 @@ export class McpSessionStreamClaims {
 
   /**
    * Extends the claim's life while this instance's stream is open: every `renewMs`. A claim that lapsed meanwhile
-   * (renewals failed through a store outage) is taken again if nobody took it since.
+   * (renewals failed through a store outage) is taken again if nobody took it since. False when another instance
+   * holds it now: the stream here must end, the session has one elsewhere.
    */
-  async refresh(sessionId: string): Promise<void> {
+  async refresh(sessionId: string): Promise<boolean> {
     const key = claimKey(sessionId);
     const mine: GetStreamClaim = { instance: this.lease.id };
-    if (!(await this.store.compareAndSet(key, mine, mine, this.ttlMs))) await this.store.setIfAbsent(key, mine, this.ttlMs);
+    return (await this.store.compareAndSet(key, mine, mine, this.ttlMs)) || this.store.setIfAbsent(key, mine, this.ttlMs);
   }
 
   /** Lets go of the session's claim if this instance still holds it (another may have taken it over). */

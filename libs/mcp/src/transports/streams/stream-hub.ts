@@ -166,10 +166,19 @@ export class McpStreamHub
     }
   }
 
-  /** The claim is a short lease (three keep-alive intervals): renewed every interval while the stream is open. */
+  /**
+   * The claim is a short lease (three keep-alive intervals): renewed every interval while the stream is open. One
+   * that lapsed (renewals failed) and was taken by a GET on another instance ends the stream here: two GET
+   * streams of one session would each carry its notifications.
+   */
   private keepClaimed(sessionId: string): void {
     if (!this.router.spansInstances || this.claimRefreshes.has(sessionId)) return;
-    const timer = setInterval(() => void this.claims.refresh(sessionId).catch(() => undefined), this.claims.renewMs);
+    const renew = async () => {
+      if (await this.claims.refresh(sessionId)) return;
+      this.logger.warn(`GET stream of a session ended here: its claim lapsed and another instance holds the session's GET stream now`);
+      this.standalone.get(sessionId)?.complete();
+    };
+    const timer = setInterval(() => void renew().catch(() => undefined), this.claims.renewMs);
     timer.unref();
     this.claimRefreshes.set(sessionId, timer);
   }
