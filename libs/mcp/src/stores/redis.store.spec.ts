@@ -209,6 +209,18 @@ describe('McpRedisStore and McpRedisBus on a real redis-server', () => {
       expect(await raw.type('mcp:legacy')).toBe('hash');
       expect(await raw.pttl('mcp:legacy')).toBeGreaterThan(0);
     });
+
+    it('a read of an old Redis list that another append converts meanwhile still answers (rolling upgrade)', async () => {
+      const redis = await store();
+      const raw = await observer();
+      for (let round = 0; round < 20; round++) {
+        await raw.rpush('mcp:legacy', '"item-001"', '"item-002"');
+        // One connection, in this order at Redis: HGETALL (WRONGTYPE on the list), the append's conversion, then the read's LRANGE.
+        const [read] = await Promise.all([redis.list<string>('legacy'), redis.append('legacy', 'item-003', 10, 60_000)]);
+        expect(read.slice(0, 2)).toEqual(['item-001', 'item-002']);
+        await raw.del('mcp:legacy');
+      }
+    });
   });
 
   it('close quits the connections: later operations reject, and closing twice is fine', async () => {

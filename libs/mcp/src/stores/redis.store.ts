@@ -187,16 +187,26 @@ export class McpRedisStore implements McpKeyValueStore {
     const fullKey = this.key(key);
     let items: string[];
     try {
-      // One HGETALL, sorted here: it costs Redis about half what an ordered read in a script does.
-      const hash = await this.run((client) => client.hgetall(fullKey));
-      const fields = Object.keys(hash).filter((field) => ITEM_FIELD.test(field));
-      items = fields.sort((a, b) => Number(a) - Number(b)).map((field) => hash[field]);
+      items = await this.hashItems(fullKey);
     } catch (error) {
-      if (!(error instanceof Error && error.message.startsWith('WRONGTYPE'))) throw error;
+      if (!isWrongType(error)) throw error;
       // A Redis list, as releases up to 0.1 stored lists; a plain value answers WRONGTYPE here too.
-      items = await this.run((client) => client.lrange(fullKey, 0, -1));
+      try {
+        items = await this.run((client) => client.lrange(fullKey, 0, -1));
+      } catch (again) {
+        // An append converted the list between the two reads: it is a hash now (a plain value fails again).
+        if (!isWrongType(again)) throw again;
+        items = await this.hashItems(fullKey);
+      }
     }
     return items.map((item) => decodeValue<T>(item));
+  }
+
+  /** A list's items in order. One HGETALL, sorted here: it costs Redis about half what an ordered read in a script does. */
+  private async hashItems(fullKey: string): Promise<string[]> {
+    const hash = await this.run((client) => client.hgetall(fullKey));
+    const fields = Object.keys(hash).filter((field) => ITEM_FIELD.test(field));
+    return fields.sort((a, b) => Number(a) - Number(b)).map((field) => hash[field]);
   }
 
   async reserveSlot(member: string, sets: readonly McpSlotSet[], ttlMs: number): Promise<number> {
@@ -267,4 +277,8 @@ export class McpRedisStore implements McpKeyValueStore {
   private run<T>(command: (client: RedisClient) => Promise<T>): Promise<T> {
     return runCommand(this.connection, command);
   }
+}
+
+function isWrongType(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('WRONGTYPE');
 }

@@ -277,14 +277,26 @@ export class McpHttpTransport {
     const writer = this.hub.connect(response, tenant, (closed) => live?.detach(closed), missed.streamId);
     writer.open();
     let lastId = lastEventId;
-    while (missed && missed.events.length > 0) {
-      for (const event of missed.events) {
-        if (!writer.event(JSON.stringify(event.message), { event: 'message', id: event.id })) await writer.drained();
-        if (writer.closed) return;
-        lastId = event.id;
+    for (;;) {
+      while (missed && missed.events.length > 0) {
+        for (const event of missed.events) {
+          if (!writer.event(JSON.stringify(event.message), { event: 'message', id: event.id })) await writer.drained();
+          if (writer.closed) return;
+          lastId = event.id;
+        }
+        missed = await this.events.after(session.id, lastId);
       }
+      // What the live stream sent during the last read reached no connection (its last events, if it completed
+      // meanwhile): once stored it is replayed too, and the hand-over happens in the tick that finds nothing
+      // missing. A re-read that finds nothing new (the store failed to keep it) goes on as it is.
+      if (!missed || !live || live.lastEventId === lastId) break;
+      await live.flushed();
       missed = await this.events.after(session.id, lastId);
+      if (missed?.events.length === 0) break;
     }
+    // The client's position was lost mid-replay (dropped by the bounds, or behind an event too large to keep):
+    // ended, its next resume is told so (404) rather than handed a stream with a silent gap.
+    if (!missed) return writer.end();
     if (live && !live.done) live.attach(writer);
     else if (remote === 'live' && missed && !missed.ended) this.hub.followRemote(session.id, missed.streamId, lastId, writer);
     else writer.end();

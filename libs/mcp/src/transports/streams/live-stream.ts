@@ -15,6 +15,7 @@ export class LiveStream {
   private completed = false;
   private ended = false;
   private publish?: (event: StoredSseEvent) => void;
+  private lastSent?: string;
 
   constructor(
     readonly id: string,
@@ -29,6 +30,11 @@ export class LiveStream {
 
   get done(): boolean {
     return this.completed;
+  }
+
+  /** The id of the last event sent (the priming event or a message), for a resume to tell whether it has caught up. */
+  get lastEventId(): string | undefined {
+    return this.lastSent;
   }
 
   /** Sends the rest of the stream to `writer`; a connection it replaces is ended, not left hanging. */
@@ -48,6 +54,7 @@ export class LiveStream {
   prime(retryMs: number): void {
     if (!this.resumable) return;
     const id = eventId(this.id, this.sequence++);
+    this.lastSent = id;
     this.persist(id, null); // stored too: a client may resume from the priming id alone
     this.writer?.event('', { id, retryMs });
   }
@@ -55,6 +62,7 @@ export class LiveStream {
   send(message: JsonRpcMessage): void {
     const id = this.resumable ? eventId(this.id, this.sequence++) : undefined;
     if (id !== undefined) this.persist(id, message);
+    this.lastSent = id;
     this.writer?.event(JSON.stringify(message), { event: 'message', id });
   }
 
