@@ -4,7 +4,10 @@ import { IsString, MaxLength } from 'class-validator';
 import { McpArgs, McpTool } from '@nest-mcp/core';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { instancesOnOneRedis } from './scaling-support.js';
-import { envelopeOf, initializeParams, notification, post, rpc, sessionHeaders } from '../kit/http.js';
+import { envelopeOf, initializeParams, notification, openSession, post, rpc, sessionHeaders } from '../kit/http.js';
+import { SseReader } from '../kit/sse.js';
+import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { McpStreamHub } from '../../libs/mcp/src/transports/streams/stream-hub.js';
 
 /** Which instance answered, so the test can tell that B, not A, ran the tool. */
 const INSTANCE = Symbol('INSTANCE');
@@ -66,6 +69,28 @@ describe('two instances behind one Redis share sessions (no sticky sessions need
     const afterDelete = await post(a.url, rpc(4, 'tools/call', { name: 'echo', arguments: { text: 'again' } }), headers);
     expect(afterDelete.status).toBe(404);
     expect((await deleteSession(a.url, sessionId!)).status).toBe(404);
+  });
+
+  it('a DELETE on A ends the session’s GET stream held by B', async () => {
+    const { sessionId } = await openSession(a.url);
+    const controller = new AbortController();
+    const response = await fetch(b.url, {
+      headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' },
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = new SseReader(response);
+    try {
+      await eventually(() => b.app.get(McpStreamHub).standaloneOf(sessionId) !== undefined, 5_000, 'B holds the GET stream');
+      expect((await deleteSession(a.url, sessionId)).status).toBe(200);
+      // Before: B's stream stayed open (keep-alives only) until the client went away.
+      let item = await reader.next(5_000);
+      while (item !== undefined) item = await reader.next(5_000);
+      expect(b.app.get(McpStreamHub).standaloneOf(sessionId)).toBeUndefined();
+    } finally {
+      await reader.cancel().catch(() => undefined);
+      controller.abort();
+    }
   });
 
   it('an id that no instance issued is unknown on both', async () => {

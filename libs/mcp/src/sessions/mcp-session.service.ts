@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -9,6 +9,10 @@ import { McpTenantQuotas } from '../stores/tenant-quotas.js';
 import type { McpSessionRecord } from './mcp-session.record.js';
 import { DEFAULT_TENANT } from '../execution/tool-context.factory.js';
 import { MCP_METRICS, NOOP_MCP_METRICS, type McpMetrics } from '../core/mcp-metrics.interface.js';
+import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
+
+/** Bus channel on which a session's end reaches the other instances (they close what they hold for it). */
+const SESSION_ENDED_CHANNEL = 'sessions:ended';
 
 /**
  * The owner string a session (or a 2026 request state) is bound to: tenant and subject of the principal, each
@@ -30,15 +34,35 @@ function sessionKey(id: string): string {
  * session costs two: the read, and one `touch` that refreshes the record's idle TTL and its quota places together.
  */
 @Injectable()
-export class McpSessionService {
+export class McpSessionService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('McpSessionService');
   /** Called with the id of every session ended here (DELETE, or its 2024-11-05 HTTP+SSE stream closing). */
   private readonly endListeners = new Set<(sessionId: string) => void>();
+  /** Called with the id of every session another instance ended (announced on the bus). */
+  private readonly elsewhereListeners = new Set<(sessionId: string) => void>();
+  /** Tells this instance's own announcements apart from the others'. */
+  private readonly origin = randomBytes(6).toString('base64url');
+  private stopListening?: () => Promise<void>;
   constructor(
     @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly quotas: McpTenantQuotas,
     @Optional() @Inject(MCP_METRICS) private readonly metrics: McpMetrics = NOOP_MCP_METRICS,
+    @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
   ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.bus?.crossesInstances) return;
+    this.stopListening = await this.bus.subscribe(SESSION_ENDED_CHANNEL, (message) => {
+      const { id, origin } = (message ?? {}) as { id?: unknown; origin?: unknown };
+      if (typeof id !== 'string' || origin === this.origin) return;
+      for (const listener of this.elsewhereListeners) listener(id);
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stopListening?.().catch(() => undefined);
+  }
 
   /** Creates a session, or returns undefined when the tenant already holds its quota of live sessions or records. */
   async create(
@@ -82,11 +106,22 @@ export class McpSessionService {
     this.metrics.sessionEnded(id);
     if (record) await this.quotas.release(record.tenant, 'session', sessionKey(id));
     for (const listener of this.endListeners) listener(id);
+    if (!this.bus?.crossesInstances) return;
+    // Best effort: the session is gone from the store either way; another instance's GET stream then ends at its
+    // next request for the session, or with the client.
+    await this.bus.publish(SESSION_ENDED_CHANNEL, { id, origin: this.origin }).catch((error: unknown) => {
+      this.logger.warn(`Session end not announced to the other instances: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   /** Lets per-session state held in memory elsewhere (resource subscriptions) be dropped with the session. */
   onEnd(listener: (sessionId: string) => void): void {
     this.endListeners.add(listener);
+  }
+
+  /** Lets an instance close what it holds for a session another instance ended (its GET stream, after a DELETE there). */
+  onEndElsewhere(listener: (sessionId: string) => void): void {
+    this.elsewhereListeners.add(listener);
   }
 
   /** A session in use stays counted as long as it lives; it was admitted already, so a full quota is ignored. */

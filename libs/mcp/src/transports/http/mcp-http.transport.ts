@@ -60,7 +60,10 @@ export class McpHttpTransport {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly rev20260728: McpHttpRev20260728Handler,
     private readonly sessionTracker: McpRev20251125SessionTracker,
-  ) {}
+  ) {
+    // A DELETE on another instance ends the session there; the GET stream this one holds for it ends too.
+    sessions.onEndElsewhere((sessionId) => this.endStandalone(sessionId));
+  }
 
   async handlePost(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const accept = headerOf(request, 'accept');
@@ -166,9 +169,14 @@ export class McpHttpTransport {
     const session = await this.sessions.find(sessionId, principalOf(request));
     if (!session) return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
     await this.sessions.end(session.id);
-    this.hub.standaloneOf(session.id)?.complete();
-    this.hub.setStandalone(session.id, undefined);
+    this.endStandalone(session.id);
     sendStatus(response, 200);
+  }
+
+  /** Ends the session's GET stream held here, if any. */
+  private endStandalone(sessionId: string): void {
+    this.hub.standaloneOf(sessionId)?.complete();
+    this.hub.setStandalone(sessionId, undefined);
   }
 
   /** Synchronous unless a session must be looked up. */
