@@ -51,7 +51,8 @@ export interface McpBullJobQueueDeps {
  * - A worker that dies mid-job stops renewing its lock; after `jobs.lockDurationMs` another instance's stalled
  *   check puts the job back in the queue (up to `jobs.maxStalledCount` times), then it is failed and its record
  *   marked `error` (`UNAVAILABLE`, retryable).
- * - `abort()` aborts the job if it runs here; the tasks service tells the other instances (its bus channel).
+ * - `abort()` aborts the job if it runs here, else takes it out of the queue if it still waits; the tasks service
+ *   tells the other instances (its bus channel).
  * - At shutdown the worker stops taking jobs; running ones get `shutdown.graceMs` to finish, and those the tasks
  *   worker interrupts then are moved back to the queue's waiting list, so another instance takes them at once
  *   instead of after a lock expiry. Queued jobs stay for the others.
@@ -145,9 +146,22 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     }
   }
 
-  /** Aborts the job if it runs here; a job still queued is skipped by the worker that takes it (it is final). */
+  /**
+   * Aborts the job if it runs here, else takes it out of the queue if it still waits (its record is final, so no
+   * worker need take and skip it): a tenant that queues and cancels over and over, each cancel freeing its place
+   * in `jobs.maxQueuedPerTenant`, piles nothing up in Redis, and its turns count only what still waits. A job that
+   * runs elsewhere is locked (BullMQ removes no active job): the tasks service's bus signal aborts it there.
+   */
   async abort(jobId: string): Promise<void> {
-    this.deps.worker.abort(jobId);
+    if (this.deps.worker.abort(jobId)) return;
+    // Best effort: a job left in the queue is still skipped by the worker that takes it.
+    await this.takeOut(jobId).catch((error: unknown) => this.reportError(error));
+  }
+
+  private async takeOut(jobId: string): Promise<void> {
+    const job = await this.queue.getJob(jobId);
+    if (!job?.data) return;
+    if ((await this.queue.remove(jobId)) === 1) await this.turns.release(job.data.tenant, jobId);
   }
 
   /** Across every instance: BullMQ's waiting, delayed and prioritized jobs wait; its active ones run. */

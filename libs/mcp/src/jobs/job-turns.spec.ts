@@ -27,6 +27,16 @@ describe('McpJobTurns (on a real Redis)', () => {
     expect(await client.zcard('count:job-turns:{acme}')).toBe(2);
   });
 
+  it('tenants whose names differ only by escaping or braces count apart, each in a key tagged with exactly its name', async () => {
+    const turns = new McpJobTurns(client, 'escaped:', 60_000);
+    const tenants = ['a:b', 'a%3Ab', '{a}', 'a}{b', '%7Ba%7D'];
+    for (const tenant of tenants) expect(await turns.take(tenant, 'job-1')).toBe(1);
+    expect(await turns.take('a:b', 'job-2')).toBe(2);
+    expect((await client.keys('escaped:job-turns:*')).sort()).toEqual(
+      ['a%3Ab', 'a%253Ab', '%7Ba%7D', 'a%7D%7Bb', '%257Ba%257D'].map((tag) => `escaped:job-turns:{${tag}}`).sort(),
+    );
+  });
+
   it('a released job no longer counts; releasing one never counted changes nothing', async () => {
     const turns = new McpJobTurns(client, 'release:', 60_000);
     await turns.take('acme', 'a1');
