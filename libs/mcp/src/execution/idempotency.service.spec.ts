@@ -38,11 +38,11 @@ describe('McpIdempotency: a claim held by a dead instance', () => {
     for (const lease of leases.splice(0)) await lease.onApplicationShutdown();
   });
 
-  async function instance(crossesInstances = true): Promise<{ idempotency: McpIdempotency; lease: McpInstanceLease }> {
-    const lease = new McpInstanceLease(store, busThat(crossesInstances), options);
+  async function instance(crossesInstances = true, resolved = options): Promise<{ idempotency: McpIdempotency; lease: McpInstanceLease }> {
+    const lease = new McpInstanceLease(store, busThat(crossesInstances), resolved);
     await lease.onApplicationBootstrap();
     leases.push(lease);
-    return { idempotency: new McpIdempotency(store, options, new McpTenantQuotas(store, options), lease), lease };
+    return { idempotency: new McpIdempotency(store, resolved, new McpTenantQuotas(store, resolved), lease), lease };
   }
 
   /** Starts a call on `holder` that never finishes, and resolves once it runs (its claim is stored). */
@@ -109,6 +109,48 @@ describe('McpIdempotency: a claim held by a dead instance', () => {
     }
   });
 
+  it('a holder that fails just as another instance takes over deletes nothing but its own claim', async () => {
+    const a = await instance();
+    const b = await instance();
+    let failOnA!: () => void;
+    const onA = a.idempotency.run(
+      CALL,
+      () => new Promise<McpCallToolResult>((_, reject) => (failOnA = () => reject(new Error('A gave up')))),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await kill(a.lease); // A runs on without its lease
+    // If A's release reads the record, B takes the claim over right after that read, before A acts on it;
+    // a release that reads nothing (atomic on its claim) leaves no such window, and B claims the key after it.
+    const read = store.get.bind(store);
+    let armed = true;
+    let onB: Promise<McpCallToolResult> | undefined;
+    let finishOnB!: (result: McpCallToolResult) => void;
+    const takeOverOnB = async () => {
+      armed = false;
+      onB = b.idempotency.run(CALL, () => new Promise<McpCallToolResult>((resolve) => (finishOnB = resolve)));
+      while ((await read<{ holder?: string }>(RECORD_KEY))?.holder !== b.lease.id) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    jest.spyOn(store, 'get').mockImplementation(async <T>(key: string): Promise<T | undefined> => {
+      const value = await read<T>(key);
+      if (armed && key === RECORD_KEY) await takeOverOnB();
+      return value;
+    });
+    failOnA();
+    await expect(onA).rejects.toThrow('A gave up');
+    if (armed) await takeOverOnB();
+    // Before: A deleted the record it had read as its own, B's claim with it, and a third call ran beside B.
+    expect(await read(RECORD_KEY)).toMatchObject({ state: 'running', holder: b.lease.id });
+    let ranOnC = false;
+    const onC = b.idempotency.run(CALL, async () => {
+      ranOnC = true;
+      return success('C');
+    });
+    finishOnB(success('B'));
+    expect(await onB).toEqual(success('B'));
+    expect(await onC).toEqual(success('B'));
+    expect(ranOnC).toBe(false);
+  });
+
   it('of several waiters on several instances exactly one takes over; the others get its result', async () => {
     const a = await instance();
     const waiters = await Promise.all([1, 2, 3, 4].map(() => instance()));
@@ -153,6 +195,41 @@ describe('McpIdempotency: a claim held by a dead instance', () => {
     expect(checks.mock.calls.length).toBeGreaterThanOrEqual(1);
     expect(checks.mock.calls.length).toBeLessThanOrEqual(waitedMs / RENEW_MS + 2);
     expect(checks).toHaveBeenCalledWith(a.lease.id);
+  });
+
+  it("a takeover keeps the key's one place in idempotency.maxKeysPerTenant: counted once when kept, freed when the new run fails", async () => {
+    const oneKey = resolveMcpOptions(
+      { name: 'idem', version: '1.0.0', instanceLease: { ttlMs: 300, renewMs: RENEW_MS }, idempotency: { maxKeysPerTenant: 1 } },
+      resolvePaths({}),
+    );
+    const quotaCode = (result: McpCallToolResult) => (result.structuredContent as { error?: { code?: string } }).error?.code;
+    for (const outcome of ['kept', 'failed'] as const) {
+      store = new McpMemoryStore();
+      const a = await instance(true, oneKey);
+      const b = await instance(true, oneKey);
+      await hang(a.idempotency);
+      await kill(a.lease);
+      const taken = await b.idempotency.run(CALL, async () =>
+        outcome === 'kept'
+          ? success('B')
+          : {
+              content: [{ type: 'text', text: 'down' }],
+              structuredContent: { status: 'error', error: { code: 'UNAVAILABLE' } },
+              isError: true,
+            },
+      );
+      const otherKey = { ...CALL, key: 'key-0002' };
+      if (outcome === 'kept') {
+        expect(taken).toEqual(success('B'));
+        // The taken-over key holds the tenant's one place (once: its retry is answered, not refused) ...
+        expect(await b.idempotency.run(CALL, async () => success('again'))).toEqual(success('B'));
+        expect(quotaCode(await b.idempotency.run(otherKey, async () => success('other')))).toBe('QUOTA_EXCEEDED');
+      } else {
+        // ... or, when the new run fails, gives it back with the key: nothing of A's claim is left counted.
+        expect((await store.get<{ state?: string }>(RECORD_KEY))?.state).not.toBe('running');
+        expect(await b.idempotency.run(otherKey, async () => success('other'))).toEqual(success('other'));
+      }
+    }
   });
 
   it('memory mode: the record names no holder, as before', async () => {

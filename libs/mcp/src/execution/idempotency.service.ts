@@ -14,7 +14,8 @@ import { McpInstanceLease } from '../sessions/mcp-instance-lease.service.js';
 
 /** What is stored under an idempotency key. */
 interface IdempotencyRecord {
-  state: 'running' | 'done';
+  /** `released`: the claim was given up (the call failed) and the record expires within {@link RELEASED_TTL_MS}. */
+  state: 'running' | 'done' | 'released';
   fingerprint: string;
   /** The instance (lease id) running the call, across instances only; records of older releases have none. */
   holder?: string;
@@ -22,6 +23,11 @@ interface IdempotencyRecord {
 }
 
 const POLL_INTERVAL_MS = 25;
+/**
+ * A released claim is replaced, by compare-and-set on the claim, with a record that lives this long: the store has
+ * no conditional delete, and a read-then-delete could delete a claim another instance took over in between.
+ */
+const RELEASED_TTL_MS = 1;
 /** A claim outlives the longest run by this much: the bound on a dead holder that no lease tells of (an older release's record). */
 const CLAIM_MARGIN_MS = 5_000;
 
@@ -62,6 +68,10 @@ export class McpIdempotency {
     for (;;) {
       const existing = await this.store.get<IdempotencyRecord>(storeKey);
       if (!existing) return this.run(input, execute); // the first call failed or expired: run now
+      if (existing.state === 'released') {
+        await sleep(RELEASED_TTL_MS); // gone by then: the next read runs the call
+        continue;
+      }
       if (existing.fingerprint !== fingerprint) {
         return envelopeToCallToolResult({
           status: 'error',
@@ -131,13 +141,15 @@ export class McpIdempotency {
   }
 
   /**
-   * Deletes this instance's claim and frees its place in the tenant's quota; a claim another instance took over is
-   * not ours to delete (that would let a third call run beside the new holder's).
+   * Releases this instance's claim (atomically, on the claim itself) and frees its place in the tenant's quota; a
+   * claim another instance took over is not ours to release (that would let a third call run beside the new
+   * holder's).
    */
   private async forget(tenant: string, key: string, claim: IdempotencyRecord): Promise<void> {
-    const held = await this.store.get<IdempotencyRecord>(key);
-    if (held !== undefined && JSON.stringify(held) !== JSON.stringify(claim)) return;
-    await this.store.delete(key);
+    const released: IdempotencyRecord = { state: 'released', fingerprint: claim.fingerprint };
+    if (!(await this.store.compareAndSet<IdempotencyRecord>(key, claim, released, RELEASED_TTL_MS))) {
+      if ((await this.store.get(key)) !== undefined) return; // another instance's claim, or its result
+    }
     await this.quotas.release(tenant, 'idempotency', key);
   }
 }
