@@ -56,6 +56,23 @@ describe('McpIdempotency: a claim held by a dead instance', () => {
     await started;
   }
 
+  /** With B's call running under the claim, a third call waits for B's result instead of running beside it. */
+  async function expectAThirdCallToWaitFor(
+    b: McpIdempotency,
+    onB: Promise<McpCallToolResult>,
+    finishOnB: (result: McpCallToolResult) => void,
+  ): Promise<void> {
+    let ranOnC = false;
+    const onC = b.run(CALL, async () => {
+      ranOnC = true;
+      return success('C');
+    });
+    finishOnB(success('B'));
+    expect(await onB).toEqual(success('B'));
+    expect(await onC).toEqual(success('B'));
+    expect(ranOnC).toBe(false);
+  }
+
   /** The holder is killed: its lease is no longer renewed and expires (here: deleted at once). */
   const kill = (lease: McpInstanceLease) => lease.onApplicationShutdown();
 
@@ -97,15 +114,7 @@ describe('McpIdempotency: a claim held by a dead instance', () => {
       await onA.catch(() => undefined);
       // B's claim stands: a third call waits for B instead of running beside it.
       expect(await store.get(RECORD_KEY)).toMatchObject({ state: 'running', holder: b.lease.id });
-      let ranOnC = false;
-      const onC = b.idempotency.run(CALL, async () => {
-        ranOnC = true;
-        return success('C');
-      });
-      finishOnB(success('B'));
-      expect(await onB).toEqual(success('B'));
-      expect(await onC).toEqual(success('B'));
-      expect(ranOnC).toBe(false);
+      await expectAThirdCallToWaitFor(b.idempotency, onB, finishOnB);
     }
   });
 
@@ -140,15 +149,7 @@ describe('McpIdempotency: a claim held by a dead instance', () => {
     if (armed) await takeOverOnB();
     // Before: A deleted the record it had read as its own, B's claim with it, and a third call ran beside B.
     expect(await read(RECORD_KEY)).toMatchObject({ state: 'running', holder: b.lease.id });
-    let ranOnC = false;
-    const onC = b.idempotency.run(CALL, async () => {
-      ranOnC = true;
-      return success('C');
-    });
-    finishOnB(success('B'));
-    expect(await onB).toEqual(success('B'));
-    expect(await onC).toEqual(success('B'));
-    expect(ranOnC).toBe(false);
+    await expectAThirdCallToWaitFor(b.idempotency, onB!, finishOnB);
   });
 
   it('of several waiters on several instances exactly one takes over; the others get its result', async () => {
