@@ -14,8 +14,7 @@ import { McpInstanceLease } from '../sessions/mcp-instance-lease.service.js';
 
 /** What is stored under an idempotency key. */
 interface IdempotencyRecord {
-  /** `released`: the claim was given up (the call failed) and the record expires within {@link RELEASED_TTL_MS}. */
-  state: 'running' | 'done' | 'released';
+  state: 'running' | 'done';
   fingerprint: string;
   /** The instance (lease id) running the call, across instances only; records of older releases have none. */
   holder?: string;
@@ -23,11 +22,6 @@ interface IdempotencyRecord {
 }
 
 const POLL_INTERVAL_MS = 25;
-/**
- * A released claim is replaced, by compare-and-set on the claim, with a record that lives this long: the store has
- * no conditional delete, and a read-then-delete could delete a claim another instance took over in between.
- */
-const RELEASED_TTL_MS = 1;
 /** A claim outlives the longest run by this much: the bound on a dead holder that no lease tells of (an older release's record). */
 const CLAIM_MARGIN_MS = 5_000;
 
@@ -62,16 +56,12 @@ export class McpIdempotency {
     const claimTtlMs = input.waitMs + CLAIM_MARGIN_MS;
     const claim = this.claimOf(fingerprint);
     if (await this.store.setIfAbsent<IdempotencyRecord>(storeKey, claim, claimTtlMs))
-      return this.runClaimed(input, storeKey, claim, execute);
+      return this.runClaimed(input.tenant, storeKey, claim, claimTtlMs, execute);
     const deadline = Date.now() + input.waitMs;
     let nextLeaseCheck = 0; // the first read checks at once: the holder may have died long ago
     for (;;) {
       const existing = await this.store.get<IdempotencyRecord>(storeKey);
       if (!existing) return this.run(input, execute); // the first call failed or expired: run now
-      if (existing.state === 'released') {
-        await sleep(RELEASED_TTL_MS); // gone by then: the next read runs the call
-        continue;
-      }
       if (existing.fingerprint !== fingerprint) {
         return envelopeToCallToolResult({
           status: 'error',
@@ -89,7 +79,7 @@ export class McpIdempotency {
         if (!(await this.lease.isAlive(existing.holder))) {
           // Atomic on the record read: of several waiters one takes over, the others go on waiting for its result.
           if (await this.store.compareAndSet<IdempotencyRecord>(storeKey, existing, claim, claimTtlMs))
-            return this.runClaimed(input, storeKey, claim, execute);
+            return this.runClaimed(input.tenant, storeKey, claim, claimTtlMs, execute);
           continue;
         }
       }
@@ -110,24 +100,25 @@ export class McpIdempotency {
 
   /** Runs the call under the claim this instance holds, then keeps its result or releases the key. */
   private async runClaimed(
-    input: { tenant: string; waitMs: number },
+    tenant: string,
     storeKey: string,
     claim: IdempotencyRecord,
+    claimTtlMs: number,
     execute: () => Promise<McpCallToolResult>,
   ): Promise<McpCallToolResult> {
     // Counted once claimed, so a retry of a stored key is never refused; a new key beyond the quota does not run.
-    const full = await this.quotas.reserve(input.tenant, 'idempotency', storeKey, input.waitMs + CLAIM_MARGIN_MS);
+    const full = await this.quotas.reserve(tenant, 'idempotency', storeKey, claimTtlMs);
     if (full) {
       await this.store.delete(storeKey);
       return envelopeToCallToolResult({ status: 'error', error: this.quotas.refusal(full).toErrorBody() });
     }
     const result = await execute().catch(async (error: unknown) => {
-      await this.forget(input.tenant, storeKey, claim);
+      await this.forget(tenant, storeKey, claim);
       throw error;
     });
     if (isIncomplete(result))
-      await this.forget(input.tenant, storeKey, claim); // a retry must be able to run again
-    else await this.keep(input.tenant, storeKey, claim, { state: 'done', fingerprint: claim.fingerprint, result });
+      await this.forget(tenant, storeKey, claim); // a retry must be able to run again
+    else await this.keep(tenant, storeKey, claim, { state: 'done', fingerprint: claim.fingerprint, result });
     return result;
   }
 
@@ -141,13 +132,12 @@ export class McpIdempotency {
   }
 
   /**
-   * Releases this instance's claim (atomically, on the claim itself) and frees its place in the tenant's quota; a
-   * claim another instance took over is not ours to release (that would let a third call run beside the new
+   * Deletes this instance's claim (atomically, only while it is still this claim) and frees its place in the tenant's
+   * quota; a claim another instance took over is not ours to delete (that would let a third call run beside the new
    * holder's).
    */
   private async forget(tenant: string, key: string, claim: IdempotencyRecord): Promise<void> {
-    const released: IdempotencyRecord = { state: 'released', fingerprint: claim.fingerprint };
-    if (!(await this.store.compareAndSet<IdempotencyRecord>(key, claim, released, RELEASED_TTL_MS))) {
+    if (!(await this.store.deleteIfEquals<IdempotencyRecord>(key, claim))) {
       if ((await this.store.get(key)) !== undefined) return; // another instance's claim, or its result
     }
     await this.quotas.release(tenant, 'idempotency', key);

@@ -28,6 +28,12 @@ export interface McpKeyValueStore {
   increment(key: string, ttlMs: number): Promise<number>;
   delete(key: string): Promise<void>;
   /**
+   * Deletes the key only if its value still equals `expected` (compared by JSON text, as `compareAndSet` does); true
+   * when this call deleted it. Atomic: a holder lets go of its own claim without deleting one another caller wrote
+   * after its read.
+   */
+  deleteIfEquals<T>(key: string, expected: T): Promise<boolean>;
+  /**
    * Appends to a bounded list and refreshes its TTL. The oldest items are dropped while the list holds more than
    * `maxLength` items or, with `options.maxBytes`, more than that many bytes of JSON text (UTF-8) in all. The item
    * just appended is never dropped: one larger than `maxBytes` on its own is kept alone, until the next append.

@@ -71,6 +71,14 @@ export class McpMemoryStore implements McpKeyValueStore {
     return true;
   }
 
+  async deleteIfEquals<T>(key: string, expected: T): Promise<boolean> {
+    const expectedJson = encodeValue(expected, 'expected value');
+    const entry = this.live(key);
+    if (!entry || this.valueOf(entry) !== expectedJson) return false;
+    this.entries.delete(key);
+    return true;
+  }
+
   async increment(key: string, ttlMs: number): Promise<number> {
     assertTtl(ttlMs);
     const entry = this.live(key);

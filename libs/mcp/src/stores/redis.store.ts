@@ -26,6 +26,12 @@ end
 redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
 return 1`;
 
+// ARGV: 1 = expected JSON. Returns 1 when the key held it and is now deleted.
+const DELETE_IF_EQUALS = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1`;
+
 // INCR and the first PEXPIRE in one script: a crash between them would leave a counter that never expires.
 const INCREMENT = `
 local value = redis.call('INCR', KEYS[1])
@@ -164,6 +170,11 @@ export class McpRedisStore implements McpKeyValueStore {
     const json = encodeValue(next);
     const args = expected === undefined ? ['1', ''] : ['0', encodeValue(expected, 'expected value')];
     return (await this.run((client) => client.eval(COMPARE_AND_SET, 1, this.key(key), ...args, json, ttlMs))) === 1;
+  }
+
+  async deleteIfEquals<T>(key: string, expected: T): Promise<boolean> {
+    const json = encodeValue(expected, 'expected value');
+    return (await this.run((client) => client.eval(DELETE_IF_EQUALS, 1, this.key(key), json))) === 1;
   }
 
   async increment(key: string, ttlMs: number): Promise<number> {

@@ -193,6 +193,29 @@ export function describeStoreContract(name: string, createStore: StoreFactory): 
       });
     });
 
+    describe('deleteIfEquals', () => {
+      it('deletes only while the value equals expected (compared as JSON)', async () => {
+        await store.set('claim', { instance: 'a' }, LONG_TTL);
+        expect(await store.deleteIfEquals('claim', { instance: 'b' })).toBe(false);
+        expect(await store.get('claim')).toEqual({ instance: 'a' });
+        expect(await store.deleteIfEquals('claim', await store.get('claim'))).toBe(true);
+        expect(await store.get('claim')).toBeUndefined();
+        expect(await store.deleteIfEquals('claim', { instance: 'a' })).toBe(false); // absent
+      });
+
+      it('an expired value is absent; of 20 concurrent callers exactly one deletes', async () => {
+        await store.set('k', 'old', SHORT_TTL);
+        await waitPast(SHORT_TTL);
+        expect(await store.deleteIfEquals('k', 'old')).toBe(false);
+        await store.set('k', { version: 1 }, LONG_TTL);
+        const results = await Promise.all(Array.from({ length: 20 }, () => store.deleteIfEquals('k', { version: 1 })));
+        expect(results.filter(Boolean)).toHaveLength(1);
+        await store.set('k', 'kept', LONG_TTL);
+        expect(await store.deleteIfEquals('k', { version: 1 })).toBe(false);
+        expect(await store.get('k')).toBe('kept');
+      });
+    });
+
     describe('increment', () => {
       it('counts from 1', async () => {
         expect(await store.increment('c', LONG_TTL)).toBe(1);

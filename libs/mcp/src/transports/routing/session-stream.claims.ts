@@ -59,9 +59,8 @@ export class McpSessionStreamClaims {
 
   /** Lets go of the session's claim if this instance still holds it (another may have taken it over). */
   async release(sessionId: string): Promise<void> {
-    const key = claimKey(sessionId);
-    const held = await this.store.get<GetStreamClaim>(key);
-    if (held?.instance === this.lease.id) await this.store.delete(key);
+    const mine: GetStreamClaim = { instance: this.lease.id };
+    await this.store.deleteIfEquals(claimKey(sessionId), mine);
   }
 }
 
