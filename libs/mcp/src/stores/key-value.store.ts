@@ -37,10 +37,11 @@ export interface McpKeyValueStore {
    * Appends to a bounded list and refreshes its TTL. The oldest items are dropped while the list holds more than
    * `maxLength` items or, with `options.maxBytes`, more than that many bytes of JSON text (UTF-8) in all. The item
    * just appended is never dropped: one larger than `maxBytes` on its own is kept alone, until the next append.
-   * Atomic. The byte total is kept beside the list, so no append re-reads the items it keeps (on Redis one costs
-   * O(1) per item appended or dropped, whatever the length of the list).
+   * With `options.oversized`, a value whose text alone is over `maxBytes` is not kept: `oversized` is kept in its
+   * place (a stand-in naming what was left out). Atomic. The byte total is kept beside the list, so no append
+   * re-reads the items it keeps (on Redis one costs O(1) per item appended or dropped, whatever the length of the list).
    */
-  append<T>(key: string, value: T, maxLength: number, ttlMs: number, options?: { maxBytes?: number }): Promise<void>;
+  append<T>(key: string, value: T, maxLength: number, ttlMs: number, options?: { maxBytes?: number; oversized?: T }): Promise<void>;
   /** The list, oldest first; empty when the key is absent or expired. */
   list<T>(key: string): Promise<T[]>;
   /**

@@ -1,7 +1,16 @@
 import type { McpAdmission, McpKeyValueStore, McpSlotSet, McpWindowCounter } from './key-value.store.js';
 import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
 import { McpStoreMessages } from './store.messages.js';
-import { assertMaxBytes, assertMaxLength, assertTtl, decodeValue, encodeValue, NOT_AN_INTEGER, WRONG_TYPE } from './store-values.js';
+import {
+  appendedText,
+  assertMaxLength,
+  assertTtl,
+  decodeValue,
+  encodeValue,
+  NOT_AN_INTEGER,
+  WRONG_TYPE,
+  type AppendOptions,
+} from './store-values.js';
 
 /** One item of a list: its JSON text and that text's size in UTF-8 bytes, measured once when it is appended. */
 type ListItem = { json: string; bytes: number };
@@ -96,16 +105,14 @@ export class McpMemoryStore implements McpKeyValueStore {
     this.entries.delete(key);
   }
 
-  async append<T>(key: string, value: T, maxLength: number, ttlMs: number, options: { maxBytes?: number } = {}): Promise<void> {
+  async append<T>(key: string, value: T, maxLength: number, ttlMs: number, options: AppendOptions<T> = {}): Promise<void> {
     assertMaxLength(maxLength);
     assertTtl(ttlMs);
     const { maxBytes = Infinity } = options;
-    if (options.maxBytes !== undefined) assertMaxBytes(options.maxBytes);
-    const json = encodeValue(value);
+    const item = appendedText(value, options);
     const entry = this.live(key);
     if (entry?.kind === 'value') throw new Error(WRONG_TYPE);
     const items = entry?.items ?? [];
-    const item = { json, bytes: Buffer.byteLength(json) };
     items.push(item);
     let bytes = (entry?.bytes ?? 0) + item.bytes;
     let dropped = 0;

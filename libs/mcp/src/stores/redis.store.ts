@@ -9,7 +9,7 @@ import {
   type RedisClient,
   type RedisConnection,
 } from './redis-connection.js';
-import { assertMaxBytes, assertMaxLength, assertTtl, decodeValue, encodeValue } from './store-values.js';
+import { appendedText, assertMaxLength, assertTtl, decodeValue, encodeValue, type AppendOptions } from './store-values.js';
 
 /** The default `keyPrefix`. */
 export const DEFAULT_REDIS_KEY_PREFIX = 'mcp:';
@@ -186,11 +186,10 @@ export class McpRedisStore implements McpKeyValueStore {
     await this.run((client) => client.del(this.key(key)));
   }
 
-  async append<T>(key: string, value: T, maxLength: number, ttlMs: number, options: { maxBytes?: number } = {}): Promise<void> {
+  async append<T>(key: string, value: T, maxLength: number, ttlMs: number, options: AppendOptions<T> = {}): Promise<void> {
     assertMaxLength(maxLength);
     assertTtl(ttlMs);
-    if (options.maxBytes !== undefined) assertMaxBytes(options.maxBytes);
-    const json = encodeValue(value);
+    const { json } = appendedText(value, options);
     await this.run((client) => client.eval(APPEND, 1, this.key(key), json, maxLength, options.maxBytes ?? 0, ttlMs));
   }
 

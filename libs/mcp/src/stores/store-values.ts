@@ -30,6 +30,25 @@ export function assertMaxBytes(maxBytes: number): void {
   if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new RangeError(`maxBytes must be a positive integer, got ${String(maxBytes)}.`);
 }
 
+/** Options of `append`: the byte bound, and what to keep in place of a value over it on its own. */
+export interface AppendOptions<T> {
+  maxBytes?: number;
+  oversized?: T;
+}
+
+/**
+ * The JSON text `append` keeps for `value` (validating the options) and its UTF-8 bytes: `oversized` in place of a
+ * value whose text alone exceeds `maxBytes`. Each value is encoded once, also when it is measured.
+ */
+export function appendedText<T>(value: T, options: AppendOptions<T>): { json: string; bytes: number } {
+  if (options.maxBytes !== undefined) assertMaxBytes(options.maxBytes);
+  const json = encodeValue(value);
+  const bytes = Buffer.byteLength(json);
+  if (options.oversized === undefined || options.maxBytes === undefined || bytes <= options.maxBytes) return { json, bytes };
+  const stand = encodeValue(options.oversized, 'oversized value');
+  return { json: stand, bytes: Buffer.byteLength(stand) };
+}
+
 /** The texts Redis answers with, reused by the memory store so both fail alike. */
 export const WRONG_TYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 export const NOT_AN_INTEGER = 'ERR value is not an integer or out of range';

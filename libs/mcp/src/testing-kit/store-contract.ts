@@ -321,6 +321,14 @@ export function describeStoreContract(name: string, createStore: StoreFactory): 
         expect(await store.list('bytes')).toHaveLength(2);
       });
 
+      it('with oversized, keeps it in place of a value whose text alone is over maxBytes (and the others)', async () => {
+        const options: { maxBytes: number; oversized: Record<string, unknown> } = { maxBytes: 40, oversized: { id: 2, left: 'out' } };
+        await store.append('l', { id: 1 }, 10, LONG_TTL, options);
+        await store.append('l', { id: 2, text: 'x'.repeat(50) }, 10, LONG_TTL, options);
+        await store.append('l', { id: 3 }, 10, LONG_TTL, options);
+        expect(await store.list('l')).toEqual([{ id: 1 }, { id: 2, left: 'out' }, { id: 3 }]);
+      });
+
       it('keeps an item larger than maxBytes alone, until the next append drops it', async () => {
         await store.append('l', 'small', 10, LONG_TTL, { maxBytes: 20 });
         await store.append('l', 'x'.repeat(50), 10, LONG_TTL, { maxBytes: 20 });

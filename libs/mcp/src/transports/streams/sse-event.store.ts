@@ -56,9 +56,11 @@ export class SseEventStore {
    */
   async append(sessionId: string, streamId: string, event: StoredSseEvent): Promise<void> {
     const { maxEventsPerStream, maxEventBytesPerStream: maxBytes } = this.options.streams;
-    const tooLarge = event.message !== null && Buffer.byteLength(JSON.stringify(event)) > maxBytes;
-    const kept: StoredSseEvent = tooLarge ? { id: event.id, message: null, tooLarge } : event;
-    await this.store.append(this.key(sessionId, streamId), kept, maxEventsPerStream, this.options.sessions.idleTtlMs, { maxBytes });
+    const oversized: StoredSseEvent = { id: event.id, message: null, tooLarge: true };
+    await this.store.append(this.key(sessionId, streamId), event, maxEventsPerStream, this.options.sessions.idleTtlMs, {
+      maxBytes,
+      oversized,
+    });
   }
 
   /**
