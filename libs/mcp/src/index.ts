@@ -65,7 +65,7 @@ export type {
   McpSamplingResult,
   McpElicitationRequest,
   McpElicitationResult,
-} from './features/tools/mcp-tool-context.interface.js';
+} from './core/mcp-tool-context.interface.js';
 export type { McpPrincipal } from './core/mcp-principal.interface.js';
 export type { McpHandlerContext } from './features/mcp-handler-context.interface.js';
 export type { McpResourceContext } from './features/resources/mcp-resource-context.interface.js';

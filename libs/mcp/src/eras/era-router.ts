@@ -1,13 +1,8 @@
 import { clientText } from '../core/client-text.js';
 import { classifyMessage } from '../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../core/json-rpc/json-rpc.types.js';
-import {
-  hasVersionClaim,
-  isPlainObject,
-  missingEnvelopeKeys,
-  readEnvelope,
-  type McpRev20260728Envelope,
-} from './rev-2026-07-28/envelope.js';
+import { hasVersionClaim, missingEnvelopeKeys, readEnvelope, type McpRev20260728Envelope } from './rev-2026-07-28/envelope.js';
+import { isPlainObject } from '../core/plain-object.js';
 import { decodeHeaderValue, mcpNameSource } from './rev-2026-07-28/header-values.js';
 import { McpRev20260728Refusal, Rev20260728Refusals } from './rev-2026-07-28/refusals.js';
 import { eraOfRevision, isServedRev20260728, type McpEra } from '../core/protocol-revisions.js';

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import type { McpCallToolResult } from '../core/results/content.types.js';
-import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
+import { envelopeToCallToolResult, errorResult } from '../core/results/mcp-result.js';
 import { isRetryableByDefault } from '../core/errors/error-codes.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
@@ -63,14 +63,13 @@ export class McpIdempotency {
       const existing = await this.store.get<IdempotencyRecord>(storeKey);
       if (!existing) return this.run(input, execute); // the first call failed or expired: run now
       if (existing.fingerprint !== fingerprint) {
-        return envelopeToCallToolResult({
-          status: 'error',
-          error: errorBody(
+        return errorResult(
+          errorBody(
             'IDEMPOTENCY_KEY_REUSED',
             'This idempotency key was already used with different arguments; use a new key for a new request.',
             { retryable: false },
           ),
-        });
+        );
       }
       if (existing.state === 'done' && existing.result) return existing.result;
       if (existing.state === 'running' && existing.holder !== undefined && Date.now() >= nextLeaseCheck) {
@@ -84,10 +83,7 @@ export class McpIdempotency {
         }
       }
       if (Date.now() >= deadline) {
-        return envelopeToCallToolResult({
-          status: 'error',
-          error: errorBody('TIMEOUT', 'The first call with this idempotency key is still running.', { retryable: true }),
-        });
+        return errorResult(errorBody('TIMEOUT', 'The first call with this idempotency key is still running.', { retryable: true }));
       }
       await sleep(POLL_INTERVAL_MS);
     }
@@ -110,7 +106,7 @@ export class McpIdempotency {
     const full = await this.quotas.reserve(tenant, 'idempotency', storeKey, claimTtlMs);
     if (full) {
       await this.store.delete(storeKey);
-      return envelopeToCallToolResult({ status: 'error', error: this.quotas.refusal(full).toErrorBody() });
+      return errorResult(this.quotas.refusal(full).toErrorBody());
     }
     const result = await execute().catch(async (error: unknown) => {
       await this.forget(tenant, storeKey, claim);

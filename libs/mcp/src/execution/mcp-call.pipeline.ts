@@ -1,10 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
 import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
 import type { McpCallToolResult } from '../core/results/content.types.js';
 import type { McpErrorEnvelope } from '../core/results/envelope.types.js';
-import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
+import { envelopeToCallToolResult, errorResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { JsonRpcErrorCode } from '../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../core/errors/protocol-error.js';
@@ -102,17 +102,16 @@ export class McpCallPipeline {
       permit = await this.limiter.acquire(context.tenant, tool.timeoutMs);
     } catch (error) {
       // The limiter counts in the store: while it is down the call is refused as the store's own UNAVAILABLE.
-      if (error instanceof McpStoreUnavailableError) return envelopeToCallToolResult({ status: 'error', error: error.toErrorBody() });
+      if (error instanceof McpStoreUnavailableError) return errorResult(error.toErrorBody());
       throw error;
     }
     if (!permit.granted) {
-      return envelopeToCallToolResult({
-        status: 'error',
-        error: errorBody('RATE_LIMITED', `Too many calls: ${permit.reason}; retry later.`, {
+      return errorResult(
+        errorBody('RATE_LIMITED', `Too many calls: ${permit.reason}; retry later.`, {
           retryable: true,
           retryAfterMs: permit.retryAfterMs,
         }),
-      });
+      );
     }
     try {
       const checked = await this.runner.validate(tool, args);
@@ -129,9 +128,9 @@ export class McpCallPipeline {
         : await execute();
     } catch (error) {
       // A job refused by the tenant's quotas: a retryable envelope, not an internal error.
-      if (error instanceof McpQuotaExceededError) return envelopeToCallToolResult({ status: 'error', error: error.toErrorBody() });
+      if (error instanceof McpQuotaExceededError) return errorResult(error.toErrorBody());
       // The idempotency key or the job record could not be written (store down): retryable, as the catalogue says.
-      if (error instanceof McpStoreUnavailableError) return envelopeToCallToolResult({ status: 'error', error: error.toErrorBody() });
+      if (error instanceof McpStoreUnavailableError) return errorResult(error.toErrorBody());
       throw error;
     } finally {
       // Never rejects: a release the store cannot take leaves the slot to its lease.

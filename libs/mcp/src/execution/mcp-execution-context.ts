@@ -1,5 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
-import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 
 /**

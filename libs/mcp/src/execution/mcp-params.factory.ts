@@ -1,6 +1,6 @@
 import type { ParamsFactory } from '@nestjs/core/helpers/external-context-creator.js';
 import { McpParamType } from '../features/tools/mcp-param.decorators.js';
-import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 
 /**
  * Maps our parameter decorators to values. Every tool is called with the argument list

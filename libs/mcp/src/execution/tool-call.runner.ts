@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpMessages } from '../core/errors/mcp.messages.js';
-import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
 import type { McpCallToolResult } from '../core/results/content.types.js';
 import type { McpEnvelope } from '../core/results/envelope.types.js';
-import { envelopeToCallToolResult, McpEnvelopeResult, McpRawResult } from '../core/results/mcp-result.js';
+import { envelopeToCallToolResult, errorResult, McpEnvelopeResult, McpRawResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { validateArguments } from './argument-validator.js';
 import { errorToEnvelope } from './error-envelope.js';
@@ -41,7 +41,7 @@ export class McpToolCallRunner {
   ): Promise<{ valid: true; args: object } | { valid: false; result: McpCallToolResult }> {
     const invalid = (message: string, fields: string[]) => ({
       valid: false as const,
-      result: envelopeToCallToolResult({ status: 'error', error: errorBody('VALIDATION_ERROR', message, { retryable: false, fields }) }),
+      result: errorResult(errorBody('VALIDATION_ERROR', message, { retryable: false, fields })),
     });
     if (tool.argsType) {
       const validation = await validateArguments(tool.argsType, rawArgs, tool.validation);
@@ -73,12 +73,7 @@ export class McpToolCallRunner {
     const timedOut = new Promise<McpCallToolResult>((resolve) => {
       timer = setTimeout(() => {
         controller.abort(new ToolTimeout(`Tool "${tool.name}" timed out`));
-        resolve(
-          envelopeToCallToolResult({
-            status: 'error',
-            error: errorBody('TIMEOUT', `The tool did not finish within ${tool.timeoutMs} ms.`, { retryable: true }),
-          }),
-        );
+        resolve(errorResult(errorBody('TIMEOUT', `The tool did not finish within ${tool.timeoutMs} ms.`, { retryable: true })));
       }, tool.timeoutMs);
     });
     try {

@@ -1,4 +1,5 @@
 import { notification } from '../core/json-rpc/json-rpc.codec.js';
+import { tenantOf } from '../core/tenant.js';
 import type { JsonRpcId } from '../core/json-rpc/json-rpc.types.js';
 import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
 import type {
@@ -6,7 +7,7 @@ import type {
   McpElicitationResult,
   McpSamplingResult,
   McpToolContext,
-} from '../features/tools/mcp-tool-context.interface.js';
+} from '../core/mcp-tool-context.interface.js';
 import type { McpClientRequests } from '../core/client-requests.js';
 import { McpToolError } from '../core/errors/mcp-tool.error.js';
 import { LOG_LEVELS } from '../core/mcp-log-level.js';
@@ -21,9 +22,6 @@ function hasCapability(capabilities: Record<string, unknown> | undefined, capabi
 
 // The severity order lives in core (logging/setLevel checks it too); re-exported for the era envelope.
 export { LOG_LEVELS };
-
-/** The tenant of calls made without authentication. */
-export const DEFAULT_TENANT = 'default';
 
 /** A tool context plus `finish()`, which stops progress and log messages once the response is on its way. */
 export interface ToolContextHandle {
@@ -86,7 +84,7 @@ export function createToolContext(input: {
     protocolVersion: request.protocolVersion,
     transport: request.transport,
     principal: request.principal,
-    tenant: request.principal?.tenant ?? DEFAULT_TENANT,
+    tenant: tenantOf(request.principal),
     reportProgress(progress, total, message) {
       // The spec wants progress to increase strictly and to stop with the response: drop anything else.
       if (finished || !send || progressToken === undefined || !(progress > lastProgress)) return;

@@ -4,7 +4,7 @@ import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js'
 import { MCP_CONTEXT_TYPE, MCP_PARAMS_METADATA } from '../mcp.constants.js';
 import { McpMessages } from '../core/errors/mcp.messages.js';
 import type { McpToolHandler } from '../features/tools/mcp-tool-definition.interface.js';
-import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import { McpToolError } from '../core/errors/mcp-tool.error.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import { toolCallback } from './tool-filters.js';

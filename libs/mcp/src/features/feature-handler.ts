@@ -2,7 +2,7 @@ import { HttpException, type Logger } from '@nestjs/common';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { createToolContext } from '../execution/tool-context.factory.js';
 import type { McpToolHandlerFactory } from '../execution/tool-handler.factory.js';
-import type { McpToolContext } from './tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import type { McpCall } from '../core/method-handler.interface.js';
 import { JsonRpcErrorCode } from '../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../core/errors/protocol-error.js';

@@ -1,4 +1,4 @@
-import type { McpToolContext } from './tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 
 /**
  * What a resource, prompt or completion handler knows about the request it serves: the JSON-RPC id, session,

@@ -3,7 +3,7 @@ import type { Job, JobsOptions, Queue, Worker } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
 import { hostname } from 'node:os';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
-import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
+import { envelopeToCallToolResult, errorResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { createRedisClient, describeRedisTarget, type RedisClient } from '../stores/redis-connection.js';
 import { McpStoreMessages } from '../stores/store.messages.js';
@@ -231,7 +231,7 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     try {
       await this.deps.jobs.update(tenant, jobId, {
         status: 'error',
-        result: envelopeToCallToolResult({ status: 'error', error: envelope }),
+        result: errorResult(envelope),
       });
     } catch (cause) {
       this.logger.error(McpJobMessages.notMarked(jobId), cause instanceof Error ? cause.stack : String(cause));

@@ -1,5 +1,5 @@
 import { resolveMcpOptions, resolvePaths } from '../options/mcp-options.resolver.js';
-import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import { McpMemoryStore } from '../stores/memory.store.js';
 import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 import { McpTenantQuotas } from '../stores/tenant-quotas.js';

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
-import type { McpToolContext } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import type { McpCallToolResult } from '../core/results/content.types.js';
 import type { McpEnvelope, McpPendingEnvelope } from '../core/results/envelope.types.js';
-import { envelopeToCallToolResult } from '../core/results/mcp-result.js';
+import { envelopeToCallToolResult, errorResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { isFinal, type McpJobRecord, type McpTaskRunSpec } from './job.record.js';
 import { MCP_JOB_QUEUE, type McpJobQueue } from './job-queue.interface.js';
@@ -49,10 +49,7 @@ export class McpJobService {
         ...(task && { task }),
       });
     } catch (error) {
-      const result = envelopeToCallToolResult({
-        status: 'error',
-        error: errorBody('UNAVAILABLE', 'The job could not be queued; retry the call.', { retryable: true }),
-      });
+      const result = errorResult(errorBody('UNAVAILABLE', 'The job could not be queued; retry the call.', { retryable: true }));
       await this.jobs.update(context.tenant, record.id, { status: 'error', result }).catch(() => undefined);
       throw error;
     }
@@ -87,7 +84,7 @@ export class McpJobService {
   async cancel(tenant: string, jobId: string): Promise<McpJobRecord | undefined> {
     const record = await this.jobs.get(tenant, jobId);
     if (!record || isFinal(record.status)) return record;
-    const result = envelopeToCallToolResult({ status: 'error', error: errorBody('CANCELLED', 'The job was cancelled') });
+    const result = errorResult(errorBody('CANCELLED', 'The job was cancelled'));
     const cancelled = await this.jobs.update(tenant, jobId, { status: 'cancelled', result });
     await this.queue.abort(jobId);
     return cancelled;

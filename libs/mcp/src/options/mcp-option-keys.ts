@@ -1,3 +1,4 @@
+import { isObjectLiteral } from '../core/plain-object.js';
 import { closestName } from './closest-name.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../core/errors/mcp.messages.js';
@@ -114,8 +115,8 @@ function checkLevel(value: object, keys: OptionKeys, path: string): void {
     if (known === undefined) throw unknownKey(path, key, Object.keys(keys));
     if (known instanceof EachItem) {
       if (Array.isArray(member))
-        member.forEach((item, index) => isPlainObject(item) && checkLevel(item, known.keys, `${path}${key}[${index}].`));
-    } else if (known !== true && isPlainObject(member)) {
+        member.forEach((item, index) => isObjectLiteral(item) && checkLevel(item, known.keys, `${path}${key}[${index}].`));
+    } else if (known !== true && isObjectLiteral(member)) {
       checkLevel(member, known, `${path}${key}.`);
     }
   }
@@ -131,10 +132,4 @@ function unknownKey(path: string, key: string, known: string[]): McpConfiguratio
       known.map((name) => `${path}${name}`),
     ),
   );
-}
-
-function isPlainObject(value: unknown): value is object {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }

@@ -1,4 +1,4 @@
-import type { McpLogLevel } from '../features/tools/mcp-tool-context.interface.js';
+import type { McpLogLevel } from '../core/mcp-tool-context.interface.js';
 
 /** What is kept about a session between requests (in the store, so any instance can serve it). */
 export interface McpSessionRecord {

@@ -7,9 +7,9 @@ import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
 import { storeKey } from '../stores/store-key.js';
 import { McpTenantQuotas } from '../stores/tenant-quotas.js';
 import type { McpSessionRecord } from './mcp-session.record.js';
-import { DEFAULT_TENANT } from '../execution/tool-context.factory.js';
 import { MCP_METRICS, NOOP_MCP_METRICS, type McpMetrics } from '../core/mcp-metrics.interface.js';
 import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
+import { tenantOf } from '../core/tenant.js';
 
 /** Bus channel on which a session's end reaches the other instances (they close what they hold for it). */
 const SESSION_ENDED_CHANNEL = 'sessions:ended';
@@ -69,7 +69,7 @@ export class McpSessionService implements OnApplicationBootstrap, OnApplicationS
     input: Omit<McpSessionRecord, 'id' | 'createdAt' | 'owner' | 'tenant'> & { principal?: McpPrincipal },
   ): Promise<McpSessionRecord | undefined> {
     const { principal, ...rest } = input;
-    const tenant = principal?.tenant ?? DEFAULT_TENANT;
+    const tenant = tenantOf(principal);
     const record: McpSessionRecord = {
       ...rest,
       id: randomBytes(24).toString('base64url'),

@@ -14,8 +14,8 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type McpProtocolVersion,
 } from '../core/protocol-revisions.js';
-import { DEFAULT_TENANT } from '../execution/tool-context.factory.js';
 import { McpTestingMessages } from './mcp-testing.messages.js';
+import { tenantOf } from '../core/tenant.js';
 
 /**
  * The caller a test speaks as: what an authenticator would have made of its credentials.
@@ -193,7 +193,7 @@ function checkPrincipal(where: string, principal: McpTestPrincipal): McpPrincipa
   }
   return {
     subject: principal.subject,
-    tenant: principal.tenant ?? DEFAULT_TENANT,
+    tenant: tenantOf(principal),
     scopes: [...(principal.scopes ?? [])],
     claims: { ...principal.claims },
   };

@@ -9,6 +9,7 @@ import type {
   JsonRpcResponse,
   JsonRpcSuccessResponse,
 } from './json-rpc.types.js';
+import { isPlainObject } from '../plain-object.js';
 
 /** What one incoming JSON value turned out to be. `invalid` keeps the id when one could be read. */
 export type ClassifiedMessage =
@@ -16,9 +17,6 @@ export type ClassifiedMessage =
   | { kind: 'notification'; message: JsonRpcNotification }
   | { kind: 'response'; message: JsonRpcResponse }
   | { kind: 'invalid'; id: JsonRpcId | null; reason: string };
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isId = (value: unknown): value is JsonRpcId => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 

@@ -1,5 +1,5 @@
 import type { McpCallToolResult, McpContentBlock } from './content.types.js';
-import type { McpEnvelope, McpErrorEnvelope, McpPendingEnvelope, McpSuccessEnvelope } from './envelope.types.js';
+import type { McpEnvelope, McpErrorBody, McpErrorEnvelope, McpPendingEnvelope, McpSuccessEnvelope } from './envelope.types.js';
 import { errorBody, type McpToolErrorOptions } from '../errors/mcp-tool.error.js';
 
 /** A tool return value that is already an envelope: sent as is instead of being wrapped in `success`. */
@@ -66,4 +66,9 @@ export function envelopeToCallToolResult(envelope: McpEnvelope): McpCallToolResu
     structuredContent: envelope as unknown as Record<string, unknown>,
     isError: envelope.status === 'error',
   };
+}
+
+/** The wire result of an `error` envelope (`isError: true`): how every refusal of the pipeline answers. */
+export function errorResult(error: McpErrorBody): McpCallToolResult {
+  return envelopeToCallToolResult({ status: 'error', error });
 }

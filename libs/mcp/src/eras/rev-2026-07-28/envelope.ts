@@ -1,6 +1,7 @@
 import { LOG_LEVELS } from '../../execution/tool-context.factory.js';
-import type { McpLogLevel } from '../../features/tools/mcp-tool-context.interface.js';
+import type { McpLogLevel } from '../../core/mcp-tool-context.interface.js';
 import { META } from './rev-2026-07-28.constants.js';
+import { isPlainObject } from '../../core/plain-object.js';
 
 /**
  * The per-request `_meta` envelope of a 2026-07-28 request: everything a request says about its client, read
@@ -20,10 +21,6 @@ export interface EnvelopeIssue {
   readonly key: string;
   readonly problem: string;
 }
-
-/** A JSON object (not null, not an array). */
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The `_meta` object of some params, if it is an object. */
 export function metaOf(params: unknown): Record<string, unknown> | undefined {

@@ -1,4 +1,4 @@
-import { isPlainObject } from './envelope.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import { MCP_NAME_SOURCE } from './rev-2026-07-28.constants.js';
 
 /**

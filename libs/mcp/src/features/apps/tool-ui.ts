@@ -2,11 +2,9 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import { MCP_UI_EXTENSION, MCP_UI_LEGACY_RESOURCE_URI_KEY, MCP_UI_MIME_TYPE } from './mcp-apps.constants.js';
 import { McpAppsMessages } from './mcp-apps.messages.js';
 import type { McpToolUiOptions, McpUiToolVisibility } from './mcp-ui-options.interface.js';
+import { isPlainObject } from '../../core/plain-object.js';
 
 const VISIBILITIES: readonly McpUiToolVisibility[] = ['model', 'app'];
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The tool's `_meta` for `@McpTool({ ui })`: `ui.resourceUri` (and the legacy flat key, as the extension's

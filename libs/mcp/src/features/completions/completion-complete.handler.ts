@@ -14,9 +14,7 @@ import { toCompletionResult } from './completion-values.js';
 import type { McpCompletionContext } from './mcp-completion-context.interface.js';
 import type { McpCompletionRef } from './mcp-completion-options.interface.js';
 import { McpCompletionRegistry } from './mcp-completion.registry.js';
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isPlainObject } from '../../core/plain-object.js';
 
 /** The checked params of one request. */
 interface CompleteParams {

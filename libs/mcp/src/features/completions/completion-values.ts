@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../core/plain-object.js';
 /** The most values one `completion/complete` answer may carry (spec). */
 export const MAX_COMPLETION_VALUES = 100;
 
@@ -7,9 +8,6 @@ export interface McpCompletionResult {
   total?: number;
   hasMore?: boolean;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The `completion` for a completer's return value, cut to 100 values (then `hasMore: true`, and `total` = the

@@ -1,4 +1,5 @@
 import type { McpContentBlock } from '../../core/results/content.types.js';
+import { isPlainObject } from '../../core/plain-object.js';
 
 /**
  * One message of a rendered prompt.
@@ -33,8 +34,6 @@ export interface McpPromptMessageInput {
   content: McpContentBlock | string;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isString = (value: unknown): value is string => typeof value === 'string';
 
 /** The `prompts/get` result for a prompt method's return value; undefined for anything else (a programming error). */

@@ -11,9 +11,7 @@ import type { McpPromptContext } from './mcp-prompt-context.interface.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 import { checkPromptArguments } from './prompt-arguments.js';
 import { toGetPromptResult } from './prompt-messages.js';
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isPlainObject } from '../../core/plain-object.js';
 
 /**
  * `prompts/get`: an unknown prompt, arguments that are not strings, unknown or missing required arguments,

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../core/plain-object.js';
 /**
  * One entry of a `resources/read` result: text or base64 binary, for the URI read or a sub-resource of it.
  * @publicApi
@@ -20,9 +21,6 @@ export type McpResourceValue =
   | string
   | Uint8Array
   | { contents: Array<McpResourceContents | { uri: string; mimeType?: string; blob: Uint8Array; _meta?: Record<string, unknown> }> };
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Turns a resource method's return value into the `resources/read` result, or undefined when the value is

@@ -1,4 +1,4 @@
-import type { McpToolContext } from '../tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import type { McpJobSubmission } from '../../jobs/job.record.js';
 

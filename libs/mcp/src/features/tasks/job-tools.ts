@@ -1,4 +1,4 @@
-import type { McpToolContext } from '../tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import type { McpJobRecord } from '../../jobs/job.record.js';
 import { McpRawResult } from '../../core/results/mcp-result.js';

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
 import { isFinal, type McpJobRecord } from '../../jobs/job.record.js';
 import { taskOf } from './rev-2025-11-25.task-mapper.js';
 import { McpTasksService } from './mcp-tasks.service.js';
@@ -9,6 +8,7 @@ import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
+import { tenantOf } from '../../core/tenant.js';
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
@@ -31,7 +31,7 @@ export class McpTaskHandlers {
   }
 
   async list(call: McpCall): Promise<Record<string, unknown>> {
-    return { tasks: (await this.jobs.list(tenantOf(call))).map(taskOf) };
+    return { tasks: (await this.jobs.list(callerTenant(call))).map(taskOf) };
   }
 
   /** Blocks until the task is final, then answers exactly what `tools/call` would have (spec MUST). */
@@ -56,14 +56,14 @@ export class McpTaskHandlers {
   private async task(call: McpCall): Promise<McpJobRecord> {
     const taskId = call.params.taskId;
     if (typeof taskId !== 'string') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: taskId must be a string');
-    const record = await this.jobs.find(tenantOf(call), taskId);
+    const record = await this.jobs.find(callerTenant(call), taskId);
     if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${clientText(taskId)}`);
     return record;
   }
 }
 
-function tenantOf(call: McpCall): string {
-  return call.context.principal?.tenant ?? DEFAULT_TENANT;
+function callerTenant(call: McpCall): string {
+  return tenantOf(call.context.principal);
 }
 
 /** `tasks/get`. */

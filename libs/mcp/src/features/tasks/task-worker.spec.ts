@@ -1,5 +1,5 @@
 import { resolveMcpOptions, resolvePaths } from '../../options/mcp-options.resolver.js';
-import type { McpToolContext } from '../tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import type { McpToolRegistry } from '../tools/mcp-tool.registry.js';
 import { McpToolCallRunner } from '../../execution/tool-call.runner.js';

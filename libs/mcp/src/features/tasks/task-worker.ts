@@ -9,13 +9,13 @@ import {
 } from '@nestjs/common';
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
-import type { McpToolContext } from '../tools/mcp-tool-context.interface.js';
+import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import { McpToolCallRunner } from '../../execution/tool-call.runner.js';
 import { createToolContext } from '../../execution/tool-context.factory.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { JsonRpcId, JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import { envelopeToCallToolResult } from '../../core/results/mcp-result.js';
+import { envelopeToCallToolResult, errorResult } from '../../core/results/mcp-result.js';
 import { errorBody } from '../../core/errors/mcp-tool.error.js';
 import { isFinal, type McpJobRecord, type McpJobSubmission } from '../../jobs/job.record.js';
 import type { McpJobRunEnd, McpJobWorker } from '../../jobs/job-worker.interface.js';
@@ -124,10 +124,9 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
   }
 
   async abandon(submission: McpJobSubmission): Promise<void> {
-    const result = envelopeToCallToolResult({
-      status: 'error',
-      error: errorBody('UNAVAILABLE', 'The server stopped before the job finished; start it again.', { retryable: true }),
-    });
+    const result = errorResult(
+      errorBody('UNAVAILABLE', 'The server stopped before the job finished; start it again.', { retryable: true }),
+    );
     await this.jobs.update(submission.tenant, submission.jobId, { status: 'error', result }).catch(() => undefined);
   }
 
@@ -208,7 +207,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
     if (!record || isFinal(record.status)) return 'recorded';
     const tool = this.registry.get(submission.tool);
     if (!tool) {
-      const result = envelopeToCallToolResult({ status: 'error', error: errorBody('INTERNAL_ERROR', "The job's tool no longer exists") });
+      const result = errorResult(errorBody('INTERNAL_ERROR', "The job's tool no longer exists"));
       await this.jobs.update(tenant, jobId, { status: 'error', result });
       return 'recorded';
     }

@@ -2,7 +2,7 @@ import type { ArgumentValidationMode } from '../../execution/validation-mode.js'
 import type { JsonSchema } from './schema/json-schema.types.js';
 import type { RawSchemaCheck } from './schema/raw-schema.compiler.js';
 import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
-import type { McpToolContext } from './mcp-tool-context.interface.js';
+import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
 
 /** A tool as `tools/list` sends it. */

@@ -1,5 +1,5 @@
 import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
-import type { McpToolContext } from './mcp-tool-context.interface.js';
+import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
 import type { McpToolUiOptions } from '../apps/mcp-ui-options.interface.js';
 

@@ -13,9 +13,7 @@ import type { McpCallToolResult } from '../../core/results/content.types.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { taskOf } from '../tasks/rev-2025-11-25.task-mapper.js';
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isPlainObject } from '../../core/plain-object.js';
 
 /**
  * `tools/call`: a malformed request or an unknown tool is a protocol error (-32602); everything about the

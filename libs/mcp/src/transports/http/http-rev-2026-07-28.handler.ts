@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
-import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
 import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcRequest } from '../../core/json-rpc/json-rpc.types.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
@@ -18,6 +17,7 @@ import { headerOf } from './incoming-json.js';
 import { PostReply } from './post-reply.js';
 import { principalOf } from './request-principal.js';
 import type { SseWriter } from './sse-writer.js';
+import { tenantOf } from '../../core/tenant.js';
 
 /**
  * Streamable HTTP for what the era router gave to 2026-07-28. A request has no session: `Mcp-Session-Id` is
@@ -49,7 +49,7 @@ export class McpHttpRev20260728Handler {
   ): Promise<void> {
     const principal = principalOf(request);
     const canStream = /text\/event-stream/i.test(headerOf(request, 'accept') ?? '');
-    const reply = new PostReply(response, this.hub, principal?.tenant ?? DEFAULT_TENANT, undefined, canStream, undefined);
+    const reply = new PostReply(response, this.hub, tenantOf(principal), undefined, canStream, undefined);
     const scope = `http-2026-07-28:${randomUUID()}`;
     let finished = false;
     const channel: McpRev20260728Channel = {
@@ -78,7 +78,7 @@ export class McpHttpRev20260728Handler {
     rpc: JsonRpcRequest,
     envelope: McpRev20260728Envelope,
   ): Promise<void> {
-    const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
+    const tenant = tenantOf(principalOf(request));
     if (!(await this.hub.hasRoomFor(tenant)))
       return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', {
         id: rpc.id,

@@ -1,6 +1,5 @@
 import { Controller, Delete, Get, Param, Post, Req, Res, UseFilters, UseGuards, VERSION_NEUTRAL, type Type } from '@nestjs/common';
 import { McpJobService } from '../../jobs/mcp-job.service.js';
-import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
 import { principalOf } from './request-principal.js';
 import { McpAuthGuard } from './auth/mcp-auth.guard.js';
 import { McpHttpRefusalFilter } from './auth/mcp-http-refusal.filter.js';
@@ -10,6 +9,7 @@ import type { McpResolvedPaths } from '../../options/mcp-options.resolver.js';
 import { McpHttpSseTransport } from '../sse/http-sse-2024-11-05.transport.js';
 import { sendHttpError, sendJson } from './http-json-rpc.responses.js';
 import { McpHttpTransport } from './mcp-http.transport.js';
+import { tenantOf } from '../../core/tenant.js';
 
 /**
  * Builds the controllers of one module instance: a class per instance, because the paths are only known when
@@ -50,7 +50,7 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
     /** `poll_url` of a job: the same JSON `get_job_status` returns, behind the same guards. */
     @Get('jobs/:jobId')
     async job(@Param('jobId') jobId: string, @Req() request: unknown, @Res() adapterResponse: unknown): Promise<void> {
-      const record = await this.jobs.find(principalOf(nodeRequestOf(request))?.tenant ?? DEFAULT_TENANT, jobId);
+      const record = await this.jobs.find(tenantOf(principalOf(nodeRequestOf(request))), jobId);
       const response = nodeResponseOf(adapterResponse);
       if (!record)
         return sendHttpError(response, 404, 'Job not found', {

@@ -26,13 +26,13 @@ import { headerOf, idOf, methodOf, receiveJson } from './incoming-json.js';
 import { principalOf } from './request-principal.js';
 import type { SseWriter } from './sse-writer.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
-import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
 import { routeMessage } from '../../eras/era-router.js';
 import { McpRev20251125SessionTracker } from '../../eras/rev-2026-07-28/subscriptions/rev-2025-11-25-sessions.tracker.js';
 import { classifyHttpPost } from './http-era.classifier.js';
 import { McpHttpRev20260728Handler } from './http-rev-2026-07-28.handler.js';
 import { PostReply } from './post-reply.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
+import { tenantOf } from '../../core/tenant.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
@@ -108,7 +108,7 @@ export class McpHttpTransport {
       headerVersion && isSupportedProtocolVersion(headerVersion)
         ? headerVersion
         : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
-    const tenant = principal?.tenant ?? DEFAULT_TENANT;
+    const tenant = tenantOf(principal);
     const reply = new PostReply(
       response,
       this.hub,
@@ -272,7 +272,7 @@ export class McpHttpTransport {
   private async resume(session: McpSessionRecord, lastEventId: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
     let missed = await this.events.after(session.id, lastEventId);
     if (!missed) return sendHttpError(response, 404, 'Unknown Last-Event-ID for this session');
-    const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
+    const tenant = tenantOf(principalOf(request));
     if (!(await this.hub.hasRoomFor(tenant)))
       return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
     const live = this.hub.find(missed.streamId);
@@ -315,7 +315,7 @@ export class McpHttpTransport {
     if (!(await this.hub.claimStandalone(session.id)))
       return sendHttpError(response, 409, 'Conflict: this session already has an open GET stream');
     const letGo = () => this.hub.setStandalone(session.id, undefined); // the claim, when no stream follows
-    const tenant = principalOf(request)?.tenant ?? DEFAULT_TENANT;
+    const tenant = tenantOf(principalOf(request));
     const room = await this.hub.hasRoomFor(tenant).catch((error: unknown) => {
       letGo();
       throw error;

@@ -20,7 +20,7 @@ import { McpStreamHub } from '../streams/stream-hub.js';
 import { McpGlobalPrefix } from '../../options/mcp-global-prefix.js';
 import { McpInstanceRouter, type McpRoute } from '../routing/mcp-instance.router.js';
 import { McpInstanceLease } from '../../sessions/mcp-instance-lease.service.js';
-import { DEFAULT_TENANT } from '../../execution/tool-context.factory.js';
+import { tenantOf } from '../../core/tenant.js';
 
 /** A POST received by another instance for a stream held here, as it travels on the bus. */
 interface ForwardedPost {
@@ -59,7 +59,7 @@ export class McpHttpSseTransport {
     // Shutting down: this stream would be cut at once; the client is better served by another instance.
     if (this.hub.isDraining) return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down');
     const principal = principalOf(request);
-    const tenant = principal?.tenant ?? DEFAULT_TENANT;
+    const tenant = tenantOf(principal);
     if (!(await this.hub.hasRoomFor(tenant)))
       return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
     const session = await this.sessions.create({

@@ -5,7 +5,7 @@ import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } f
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import type { McpRev20260728Envelope } from '../../eras/rev-2026-07-28/envelope.js';
-import { isPlainObject } from '../../eras/rev-2026-07-28/envelope.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import { McpRev20260728Server } from '../../eras/rev-2026-07-28/rev-2026-07-28.server.js';
 import { McpListenService, type ListenHandle } from '../../eras/rev-2026-07-28/subscriptions/listen.service.js';
 

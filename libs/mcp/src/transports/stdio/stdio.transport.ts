@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
-import type { McpLogLevel } from '../../features/tools/mcp-tool-context.interface.js';
+import type { McpLogLevel } from '../../core/mcp-tool-context.interface.js';
 import { errorResponse, parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';

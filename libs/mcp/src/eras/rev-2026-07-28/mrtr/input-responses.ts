@@ -1,4 +1,4 @@
-import { isPlainObject } from '../envelope.js';
+import { isPlainObject } from '../../../core/plain-object.js';
 
 /** Client requests an input request may embed, with the key prefix of their default keys. */
 export const INPUT_METHODS: Readonly<Record<string, { prefix: string; capability: string }>> = {

@@ -5,7 +5,7 @@ import type {
   McpElicitationResult,
   McpSamplingRequest,
   McpSamplingResult,
-} from '../../../features/tools/mcp-tool-context.interface.js';
+} from '../../../core/mcp-tool-context.interface.js';
 import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
 import type { McpInputRound } from './input-round.js';
 

@@ -5,7 +5,8 @@ import { McpCapabilities } from '../../../core/mcp-capabilities.js';
 import { McpProtocolError } from '../../../core/errors/protocol-error.js';
 import { McpResourceSubscriptions } from '../../../features/resources/resource-subscriptions.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../../core/session-streams.interface.js';
-import { isPlainObject, type McpRev20260728Envelope } from '../envelope.js';
+import { type McpRev20260728Envelope } from '../envelope.js';
+import { isPlainObject } from '../../../core/plain-object.js';
 import { Rev20260728Refusals } from '../refusals.js';
 import { META, TASKS_EXTENSION } from '../rev-2026-07-28.constants.js';
 

@@ -4,7 +4,7 @@ import { McpTasksService } from '../../../features/tasks/mcp-tasks.service.js';
 import { McpTaskWorker } from '../../../features/tasks/task-worker.js';
 import type { McpRunOutcome } from '../../../features/tasks/task-channel.interface.js';
 import { McpCallPipeline } from '../../../execution/mcp-call.pipeline.js';
-import { createToolContext, DEFAULT_TENANT } from '../../../execution/tool-context.factory.js';
+import { createToolContext } from '../../../execution/tool-context.factory.js';
 import { McpToolCallRunner } from '../../../execution/tool-call.runner.js';
 import type { McpPrincipal } from '../../../core/mcp-principal.interface.js';
 import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js';
@@ -14,7 +14,8 @@ import { clientText } from '../../../core/client-text.js';
 import type { McpCallToolResult } from '../../../core/results/content.types.js';
 import type { McpJobRecord } from '../../../jobs/job.record.js';
 import { McpJobService } from '../../../jobs/mcp-job.service.js';
-import { isPlainObject, type McpRev20260728Envelope } from '../envelope.js';
+import { type McpRev20260728Envelope } from '../envelope.js';
+import { isPlainObject } from '../../../core/plain-object.js';
 import { Rev20260728Refusals } from '../refusals.js';
 import { TASKS_EXTENSION } from '../rev-2026-07-28.constants.js';
 import { isValidInputResponse } from '../mrtr/input-responses.js';
@@ -23,6 +24,7 @@ import { createTaskResult, isCreateTaskResult, taskOf } from './rev-2026-07-28.t
 import { McpTaskSupportRegistry } from './task-support.registry.js';
 import { McpTaskStateStore } from './task-state.store.js';
 import { McpRev20260728TaskChannels } from './task-channels.js';
+import { tenantOf } from '../../../core/tenant.js';
 
 /** How long an `inputFirst` tool may run before its task is created even though it did not report progress. */
 const INPUT_FIRST_WINDOW_MS = 1_000;
@@ -204,7 +206,7 @@ export class McpRev20260728TasksExtension {
    */
   private async runFirst(input: TaskCallInput, args: object, controller: AbortController): Promise<McpCallToolResult> {
     const { tool, envelope } = input;
-    const tenant = input.principal?.tenant ?? DEFAULT_TENANT;
+    const tenant = tenantOf(input.principal);
     let phaseEnded!: (why: 'input' | 'work') => void;
     const phase = new Promise<'input' | 'work'>((resolve) => (phaseEnded = resolve));
     const round = new McpInputRound({
@@ -262,7 +264,7 @@ export class McpRev20260728TasksExtension {
   private async task(taskId: unknown, principal: McpPrincipal | undefined): Promise<McpJobRecord> {
     if (typeof taskId !== 'string' || taskId === '')
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: taskId must be a string');
-    const record = await this.tasks.find(principal?.tenant ?? DEFAULT_TENANT, taskId);
+    const record = await this.tasks.find(tenantOf(principal), taskId);
     if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${clientText(taskId)}`);
     return record;
   }

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './json-schema.types.js';
+import { isPlainObject } from '../../../core/plain-object.js';
 
 /**
  * The `null` values found in one arguments object, by dotted path (`unit`, `location.city`, `stops.0.name`): the
@@ -163,8 +164,4 @@ class NullRuleBuilder {
 function anyOfVerdict(verdicts: readonly NullVerdict[]): NullVerdict {
   if (verdicts.includes('declared')) return 'declared';
   return verdicts.includes('open') ? 'open' : 'refused';
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import { isObjectLiteral } from '../../../core/plain-object.js';
 import 'reflect-metadata';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
@@ -152,7 +153,7 @@ export function compileValidationPlan(type: McpClassRef): PlanCompilation {
 }
 
 function runPlan(root: ClassPlan, raw: Record<string, unknown>): PlanOutcome | undefined {
-  if (!isPlainObject(raw)) return undefined;
+  if (!isObjectLiteral(raw)) return undefined;
   const value = buildInstance(root, raw);
   if (value === REFERENCE) return undefined;
   // As argument-validator's toInstance: a declared field the caller did not send and that holds nothing is dropped.
@@ -196,7 +197,7 @@ function toTyped(value: unknown, plan: ClassPlan): unknown {
     return result;
   }
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return isPlainObject(value) ? buildInstance(plan, value) : REFERENCE;
+  return isObjectLiteral(value) ? buildInstance(plan, value) : REFERENCE;
 }
 
 /** A value without `@Type()`: a deep copy, as class-transformer makes of plain JSON. */
@@ -213,7 +214,7 @@ function toPlain(value: unknown): unknown {
     return result;
   }
   // An own `constructor` key is taken for the object's class by class-transformer: the reference path decides.
-  if (!isPlainObject(value) || Object.hasOwn(value, 'constructor')) return REFERENCE;
+  if (!isObjectLiteral(value) || Object.hasOwn(value, 'constructor')) return REFERENCE;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     if (key === '__proto__') continue;
@@ -224,10 +225,6 @@ function toPlain(value: unknown): unknown {
     copy[key] = member;
   }
   return copy;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

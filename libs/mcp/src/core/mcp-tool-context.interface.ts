@@ -1,7 +1,7 @@
-import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
-import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
+import type { JsonRpcId } from './json-rpc/json-rpc.types.js';
+import type { McpPrincipal } from './mcp-principal.interface.js';
 
-import type { McpLogLevel } from '../../core/mcp-log-level.js';
+import type { McpLogLevel } from './mcp-log-level.js';
 
 export type { McpLogLevel };
 
