@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import type { McpCallToolResult } from '../core/results/content.types.js';
-import { envelopeToCallToolResult, errorResult } from '../core/results/mcp-result.js';
+import { errorResult } from '../core/results/mcp-result.js';
 import { isRetryableByDefault } from '../core/errors/error-codes.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleDestro
 import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import type { McpCallToolResult } from '../core/results/content.types.js';
-import { envelopeToCallToolResult, errorResult } from '../core/results/mcp-result.js';
+import { errorResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 
 /** One tool call running on this instance. */

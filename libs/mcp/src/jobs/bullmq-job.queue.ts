@@ -3,7 +3,7 @@ import type { Job, JobsOptions, Queue, Worker } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
 import { hostname } from 'node:os';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
-import { envelopeToCallToolResult, errorResult } from '../core/results/mcp-result.js';
+import { errorResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { createRedisClient, describeRedisTarget, type RedisClient } from '../stores/redis-connection.js';
 import { McpStoreMessages } from '../stores/store.messages.js';

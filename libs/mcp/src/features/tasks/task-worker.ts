@@ -15,7 +15,7 @@ import { createToolContext } from '../../execution/tool-context.factory.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { JsonRpcId, JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import { envelopeToCallToolResult, errorResult } from '../../core/results/mcp-result.js';
+import { errorResult } from '../../core/results/mcp-result.js';
 import { errorBody } from '../../core/errors/mcp-tool.error.js';
 import { isFinal, type McpJobRecord, type McpJobSubmission } from '../../jobs/job.record.js';
 import type { McpJobRunEnd, McpJobWorker } from '../../jobs/job-worker.interface.js';
