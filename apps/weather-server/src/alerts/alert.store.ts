@@ -48,17 +48,23 @@ export abstract class AlertStore {
   abstract deleteAll(tenant: string): Promise<number>;
 }
 
-/** The stored form of a new alert: an unguessable id (derived from `requestKey` when there is one) and the creation time. */
-export function stampAlert(alert: NewWeatherAlert, requestKey?: string): WeatherAlert {
+/**
+ * The stored form of a new alert: an unguessable id (derived from the tenant and `requestKey` when there is one: two
+ * tenants sending the same key get two ids) and the creation time.
+ */
+export function stampAlert(tenant: string, alert: NewWeatherAlert, requestKey?: string): WeatherAlert {
   return {
-    alert_id: `alr_${requestKey === undefined ? randomUUID() : idFromKey(requestKey)}`,
+    alert_id: `alr_${requestKey === undefined ? randomUUID() : idFromKey(tenant, requestKey)}`,
     ...alert,
     created_at: new Date().toISOString(),
   };
 }
 
-/** A UUID-shaped digest of the request key: the same key, the same id; the key cannot be read back from it. */
-function idFromKey(requestKey: string): string {
-  const hex = createHash('sha256').update(`weather-alert:${requestKey}`).digest('hex');
+/**
+ * A UUID-shaped digest of the tenant and request key: the same pair, the same id; neither can be read back from it.
+ * Both are length-prefixed so that no tenant/key split can collide with another.
+ */
+function idFromKey(tenant: string, requestKey: string): string {
+  const hex = createHash('sha256').update(`weather-alert:${tenant.length}:${tenant}:${requestKey}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

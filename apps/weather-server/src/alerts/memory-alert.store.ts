@@ -16,7 +16,7 @@ export class MemoryAlertStore extends AlertStore {
 
   async create(tenant: string, alert: NewWeatherAlert, requestKey?: string): Promise<WeatherAlert | undefined> {
     const alerts = this.byTenant.get(tenant) ?? { lastPosition: 0, entries: [] };
-    const stored = stampAlert(alert, requestKey);
+    const stored = stampAlert(tenant, alert, requestKey);
     const existing = requestKey === undefined ? undefined : alerts.entries.find((entry) => entry.alert.alert_id === stored.alert_id);
     if (existing) return { ...existing.alert };
     if (alerts.entries.length >= this.maxPerTenant) return undefined;

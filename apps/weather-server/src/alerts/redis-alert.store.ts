@@ -131,7 +131,7 @@ export class RedisAlertStore extends AlertStore implements OnApplicationShutdown
   }
 
   async create(tenant: string, alert: NewWeatherAlert, requestKey?: string): Promise<WeatherAlert | undefined> {
-    const stored = stampAlert(alert, requestKey);
+    const stored = stampAlert(tenant, alert, requestKey);
     const outcome = await this.script(CREATE, tenant, this.maxPerTenant, stored.alert_id, JSON.stringify(stored), ALERTS_TTL_MS);
     if (typeof outcome === 'string') return JSON.parse(outcome) as WeatherAlert;
     return Number(outcome) > 0 ? stored : undefined;
