@@ -18,6 +18,19 @@ describe('prototype-poisoning keys in a POST body', () => {
       'constructor.prototype',
       '{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"get_weather","arguments":{"constructor":{"prototype":{}}}}}',
     ],
+    // The same keys spelled with JSON escapes: the parsed key is the same, whatever the text looks like.
+    [
+      'escaped __proto__',
+      '{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"get_weather","arguments":{"city":{"\\u005f_proto__":null}}}}',
+    ],
+    [
+      'escaped constructor.prototype',
+      '{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"get_weather","arguments":{"\\u0063onstructor":{"prototype":{}}}}}',
+    ],
+    [
+      'escaped top-level __proto__',
+      '{"jsonrpc":"2.0","id":"1","method":"tools/list","\\u005F\\u005Fproto\\u005F\\u005F":{"polluted":true}}',
+    ],
   ];
 
   it.each(bodies)('answers 400 Parse error for %s, without echoing the body', async (_key, body) => {

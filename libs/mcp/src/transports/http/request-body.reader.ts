@@ -30,9 +30,10 @@ async function readStreamed(request: IncomingMessage, maxBytes: number): Promise
   if (typeof raw === 'string') return { ok: false, failure: raw };
   try {
     const text = raw.toString('utf8');
-    // Fastify refuses prototype-poisoning keys; so do we, with one answer on both adapters (the substring check
-    // keeps the common body on the plain parse).
-    const suspicious = text.includes('__proto__') || text.includes('constructor');
+    // Fastify refuses prototype-poisoning keys; so do we, with one answer on both adapters. The substring check keeps
+    // the common body on the plain parse; a `\u` escape can spell either key (`"\u005f_proto__"`), so a body with
+    // any escape takes the reviver, which sees the decoded keys.
+    const suspicious = text.includes('__proto__') || text.includes('constructor') || text.includes('\\u');
     return { ok: true, value: suspicious ? JSON.parse(text, refusePrototypePoisoning) : JSON.parse(text) };
   } catch {
     return { ok: false, failure: 'unparsable' };
