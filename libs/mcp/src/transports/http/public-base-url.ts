@@ -2,21 +2,44 @@ import type { IncomingMessage } from 'node:http';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { headerOf } from './incoming-json.js';
 
+/** `host[:port]`: a DNS name or IPv4 address (labels of letters, digits, `-`, `_`), or a bracketed IPv6 address. */
+const HOST = /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+const SCHEME = /^https?$/i;
+
+/** The 400's text when {@link publicBaseUrl} refuses the request's host or scheme. */
+export const BAD_HOST = 'Bad Request: Host, X-Forwarded-Host or X-Forwarded-Proto is not a valid host[:port] or http(s) scheme';
+
 /**
  * Scheme, host and global prefix of the URL the client used, for the absolute URLs the server hands out (the
  * 2024-11-05 `endpoint` event, the Server Card's remotes): the configured `publicUrl` as it is (it names the public
  * base, prefix included), else the request's scheme and host, with `X-Forwarded-Proto` / `X-Forwarded-Host` only when
  * `trustProxy` is set, since anyone can send them, followed by `globalPrefix` (`/api`, read from Nest at boot).
+ * Undefined when a header the URL would be built from is not a plain `host[:port]` or `http`/`https`: a forged
+ * `Host: evil.example/x?` must not turn into a URL handed to the client (the caller answers 400).
  */
 export function publicBaseUrl(
   request: IncomingMessage,
   options: Pick<McpResolvedOptions, 'publicUrl' | 'trustProxy'>,
   globalPrefix: string,
-): string {
+): string | undefined {
   if (options.publicUrl) return options.publicUrl;
   const forwardedProto = options.trustProxy ? headerOf(request, 'x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
   const forwardedHost = options.trustProxy ? headerOf(request, 'x-forwarded-host')?.split(',')[0]?.trim() : undefined;
-  const protocol = forwardedProto || (request.socket as { encrypted?: boolean }).encrypted ? forwardedProto || 'https' : 'http';
-  const host = forwardedHost || headerOf(request, 'host') || `${request.socket.localAddress}:${request.socket.localPort}`;
+  if (forwardedProto && !SCHEME.test(forwardedProto)) return undefined;
+  const encrypted = (request.socket as { encrypted?: boolean }).encrypted === true;
+  const protocol = forwardedProto ? forwardedProto.toLowerCase() : encrypted ? 'https' : 'http';
+  const host = forwardedHost || headerOf(request, 'host') || socketHost(request);
+  if (!isHost(host)) return undefined;
   return `${protocol}://${host}${globalPrefix}`;
+}
+
+/** The local address the request reached, for a request without `Host` (HTTP/1.0); IPv6 in brackets. */
+function socketHost(request: IncomingMessage): string {
+  const address = request.socket.localAddress ?? '';
+  return `${address.includes(':') ? `[${address}]` : address}:${request.socket.localPort}`;
+}
+
+function isHost(value: string): boolean {
+  const match = HOST.exec(value);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
 }

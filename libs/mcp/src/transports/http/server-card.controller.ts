@@ -7,7 +7,7 @@ import type { McpResolvedPaths } from '../../options/mcp-options.resolver.js';
 import { McpGlobalPrefix } from '../../options/mcp-global-prefix.js';
 import { nodeRequestOf, nodeResponseOf } from './http-exchange.js';
 import { sendBody, sendHttpError, sendStatus } from './http-json-rpc.responses.js';
-import { publicBaseUrl } from './public-base-url.js';
+import { BAD_HOST, publicBaseUrl } from './public-base-url.js';
 import { buildServerCard, SERVER_CARD_MEDIA_TYPE } from './server-card.document.js';
 
 /** Where the card is served: the well-known URI clients and crawlers try on a domain. */
@@ -58,8 +58,7 @@ export function createServerCardController(paths: McpResolvedPaths): Type<unknow
       if (!this.options.serverCard.enabled) return sendHttpError(response, 404, 'No server card is served here');
       // The card's URLs are the endpoint's: the prefix Nest puts before the MCP path, wherever the card itself is.
       const baseUrl = publicBaseUrl(request, this.options, this.globalPrefix.of(this.options.path));
-      if (!URL.canParse(baseUrl) || /\s/.test(baseUrl))
-        return sendHttpError(response, 400, 'Bad Request: the Host header is not a valid host');
+      if (baseUrl === undefined) return sendHttpError(response, 400, BAD_HOST);
       const contentType = acceptsCardType(request) ? SERVER_CARD_MEDIA_TYPE : 'application/json';
       const body = JSON.stringify(buildServerCard(this.options, baseUrl));
       // Strong validator of these exact bytes in this media type (a representation differs by either).

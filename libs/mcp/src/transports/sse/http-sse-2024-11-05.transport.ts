@@ -13,7 +13,7 @@ import { sendHttpError, sendRefusal, sendStatus, STREAM_RETRY_AFTER_MS, SESSION_
 import { headerOf, methodOf, receiveJson } from '../http/incoming-json.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
 import { queryParamOf } from '../http/http-exchange.js';
-import { publicBaseUrl } from '../http/public-base-url.js';
+import { BAD_HOST, publicBaseUrl } from '../http/public-base-url.js';
 import { principalOf } from '../http/request-principal.js';
 import type { SseWriter } from '../http/sse-writer.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
@@ -58,6 +58,10 @@ export class McpHttpSseTransport {
   async open(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // Shutting down: this stream would be cut at once; the client is better served by another instance.
     if (this.hub.isDraining) return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down');
+    // The endpoint event hands out an absolute URL: refuse a forged Host before anything is opened.
+    const messagesPath = this.options.messagesPath;
+    const base = publicBaseUrl(request, this.options, this.globalPrefix.of(messagesPath));
+    if (base === undefined) return sendHttpError(response, 400, BAD_HOST);
     const principal = principalOf(request);
     const tenant = tenantOf(principal);
     if (!(await this.hub.hasRoomFor(tenant)))
@@ -83,8 +87,6 @@ export class McpHttpSseTransport {
     if (writer.closed) return;
     writer.open();
     this.connections.set(session.id, writer);
-    const messagesPath = this.options.messagesPath;
-    const base = publicBaseUrl(request, this.options, this.globalPrefix.of(messagesPath));
     writer.event(`${base}${messagesPath}?sessionId=${encodeURIComponent(session.id)}`, { event: 'endpoint' });
   }
 
