@@ -50,6 +50,7 @@ import { McpSessionService } from './sessions/mcp-session.service.js';
 import { McpInstanceLease } from './sessions/mcp-instance-lease.service.js';
 import { McpAuthService } from './auth/mcp-auth.service.js';
 import { McpAuthGuard } from './transports/http/auth/mcp-auth.guard.js';
+import { McpFastifyEarlyChecks } from './transports/http/fastify-early-checks.js';
 import { createProtectedResourceController } from './transports/http/auth/protected-resource.controller.js';
 import { createServerCardController } from './transports/http/server-card.controller.js';
 import { McpOriginGuard } from './transports/http/origin.guard.js';
@@ -113,6 +114,7 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     McpTenantLimiter,
     McpAuthService,
     McpAuthGuard,
+    McpFastifyEarlyChecks,
     McpOriginGuard,
     InitializeHandler,
     PingHandler,

@@ -254,6 +254,11 @@ export interface McpLimitOptions {
   /** Most elements in one JSON array, or members in one object (10 000). */
   maxJsonCollectionSize?: number;
   /**
+   * How long the body of an MCP POST may take to arrive, from the request's start (30 000 ms); a slower one is
+   * answered 408 and its connection closed, on both adapters (Fastify sets no request timeout of its own).
+   */
+  bodyTimeoutMs?: number;
+  /**
    * Tool calls one tenant may run at once (100; with `redis`, across all instances); more get `RATE_LIMITED`.
    * A call's place is a lease of its timeout plus 5 s, so the places of an instance that died come back.
    */

@@ -57,6 +57,7 @@ const MCP_OPTION_KEYS: OptionKeys = {
   limits: {
     maxJsonDepth: true,
     maxJsonCollectionSize: true,
+    bodyTimeoutMs: true,
     maxConcurrentCallsPerTenant: true,
     rateLimit: { limit: true, windowMs: true },
     maxStreamsPerTenant: true,

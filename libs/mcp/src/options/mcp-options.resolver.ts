@@ -66,6 +66,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
     limits: {
       maxJsonDepth: positiveInteger('limits.maxJsonDepth', options.limits?.maxJsonDepth, 64),
       maxJsonCollectionSize: positiveInteger('limits.maxJsonCollectionSize', options.limits?.maxJsonCollectionSize, 10_000),
+      bodyTimeoutMs: positiveInteger('limits.bodyTimeoutMs', options.limits?.bodyTimeoutMs, 30_000),
       maxConcurrentCallsPerTenant: positiveInteger('limits.maxConcurrentCallsPerTenant', options.limits?.maxConcurrentCallsPerTenant, 100),
       maxStreamsPerTenant: positiveInteger('limits.maxStreamsPerTenant', options.limits?.maxStreamsPerTenant, 100),
       maxSessionsPerTenant: positiveInteger('limits.maxSessionsPerTenant', options.limits?.maxSessionsPerTenant, 1_000),

@@ -15,7 +15,7 @@ const PARSER_STATUSES = new Set([400, 413, 415]);
  * into the answers the endpoint gives when it reads the body itself (-32700 at 400, 413, 415, JSON-RPC bodies), so a
  * client sees the same on either adapter; everything else goes to Nest's default handling untouched.
  */
-@Catch(HttpException)
+@Catch()
 export class McpBodyParserErrorFilter extends BaseExceptionFilter {
   private postPaths?: readonly string[];
 
@@ -26,9 +26,16 @@ export class McpBodyParserErrorFilter extends BaseExceptionFilter {
     super();
   }
 
-  override catch(exception: HttpException, host: ArgumentsHost): void {
+  override catch(exception: unknown, host: ArgumentsHost): void {
     // Global filters also see exceptions thrown by tools (context 'mcp'): those belong to the tool runner.
     if (host.getType() !== 'http') throw exception;
+    if (!(exception instanceof HttpException)) {
+      // A client that hung up mid-upload (Fastify's parser fails with ECONNRESET): nobody to answer, nothing to log.
+      // Anything else is Nest's default handling.
+      if (isClientAbort(exception) && this.isMcpPostPath(requestPathOf(nodeRequestOf(host.switchToHttp().getRequest<unknown>()))))
+        return void nodeResponseOf(host.switchToHttp().getResponse()).destroy();
+      return super.catch(exception, host);
+    }
     const status = exception.getStatus();
     const adapterRequest = host.switchToHttp().getRequest<unknown>();
     if (PARSER_STATUSES.has(status) && isParserFailure(exception, adapterRequest)) {
@@ -74,4 +81,14 @@ function isParserFailure(exception: HttpException, adapterRequest: unknown): boo
   if (typeof code === 'string') return code.startsWith('FST_ERR_CTP_');
   const request = adapterRequest as { raw?: unknown; route?: unknown };
   return request.raw === undefined && request.route === undefined;
+}
+
+/** An upload the client aborted: Node's `aborted` / `ECONNRESET` as a body parser reports it. */
+function isClientAbort(exception: unknown): boolean {
+  const error = exception as { code?: unknown; message?: unknown } | null;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error.code === 'ECONNRESET' || error.code === 'ECONNABORTED' || error.message === 'aborted')
+  );
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { sendJson, sendRefusal } from './http-json-rpc.responses.js';
+import { boundBodyTime } from './body-deadline.js';
 import { readJsonBody, type BodyReadResult } from './request-body.reader.js';
 
 const NO_BODY = Symbol('no body');
@@ -11,12 +12,14 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
  * type, 413 over the limit, 400 with -32700 for unparsable JSON. A promise only when the body is still to be read
  * from the stream; a body an application-wide parser already read comes back at once (no tick per request).
  */
-export function receiveJson(request: IncomingMessage, response: ServerResponse, maxBytes: number): unknown {
+export function receiveJson(request: IncomingMessage, response: ServerResponse, maxBytes: number, timeoutMs: number): unknown {
   const type = request.headers['content-type'];
   if (type !== 'application/json' && !JSON_CONTENT_TYPE.test((type ?? '').trim())) {
     sendRefusal(response, 'UNSUPPORTED_MEDIA_TYPE', 'send Content-Type: application/json');
     return NO_BODY;
   }
+  // Still to be read from the stream (express without a body parser): its time is bounded from here.
+  if (!request.readableEnded) boundBodyTime(request, response, timeoutMs);
   const body = readJsonBody(request, maxBytes);
   return body instanceof Promise ? body.then((read) => bodyOrRefusal(read, response, maxBytes)) : bodyOrRefusal(body, response, maxBytes);
 }

@@ -70,7 +70,7 @@ export class McpHttpTransport {
     if (accept && !ACCEPTABLE.test(accept)) {
       return sendHttpError(response, 406, 'Not Acceptable: accept application/json and text/event-stream');
     }
-    const received = receiveJson(request, response, this.options.maxBodyBytes);
+    const received = receiveJson(request, response, this.options.maxBodyBytes, this.options.limits.bodyTimeoutMs);
     // A body the adapter already parsed comes back at once: no await (a tick) for it. A JSON value is no Promise.
     const body = received instanceof Promise ? await received : received;
     if (body === receiveJson.NO_BODY) return;

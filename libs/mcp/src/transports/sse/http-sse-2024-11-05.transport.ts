@@ -104,7 +104,7 @@ export class McpHttpSseTransport {
       await this.sessions.end(session.id);
       return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
     }
-    const body = await receiveJson(request, response, this.options.maxBodyBytes);
+    const body = await receiveJson(request, response, this.options.maxBodyBytes, this.options.limits.bodyTimeoutMs);
     if (body === receiveJson.NO_BODY) return;
     const traceHeaders = traceHeadersFrom((name) => headerOf(request, name));
     // Batches exist only where the revisions table allows them (2025-03-26), and their length is bounded like any JSON collection.

@@ -18,16 +18,22 @@ export class McpAuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     // Synchronous when authentication is off: no await hop on the hot path.
     if (!this.auth.enabled) return true;
-    return this.authenticate(nodeRequestOf(context.switchToHttp().getRequest()));
+    const request = nodeRequestOf(context.switchToHttp().getRequest());
+    // Already authenticated before its body was read (Fastify's onRequest hook, McpFastifyEarlyChecks).
+    if (MCP_PRINCIPAL_REQUEST_KEY in request) return true;
+    return authenticateRequest(this.auth, request).then(() => true);
   }
+}
 
-  private async authenticate(request: IncomingMessage): Promise<boolean> {
-    try {
-      (request as unknown as Record<string, unknown>)[MCP_PRINCIPAL_REQUEST_KEY] = await this.auth.authenticate(credentialsOf(request));
-      return true;
-    } catch (error) {
-      const failure = error instanceof McpAuthError ? error : new McpAuthError('INVALID_TOKEN', 'The credentials could not be verified');
-      throw new McpHttpRefusal(failure.code, failure.message, { headers: { 'WWW-Authenticate': this.auth.challenge(failure) } });
-    }
+/**
+ * Authenticates one request and leaves its principal on it; throws the `McpHttpRefusal` (401 with its
+ * `WWW-Authenticate` challenge, 403...) otherwise.
+ */
+export async function authenticateRequest(auth: McpAuthService, request: IncomingMessage): Promise<void> {
+  try {
+    (request as unknown as Record<string, unknown>)[MCP_PRINCIPAL_REQUEST_KEY] = await auth.authenticate(credentialsOf(request));
+  } catch (error) {
+    const failure = error instanceof McpAuthError ? error : new McpAuthError('INVALID_TOKEN', 'The credentials could not be verified');
+    throw new McpHttpRefusal(failure.code, failure.message, { headers: { 'WWW-Authenticate': auth.challenge(failure) } });
   }
 }

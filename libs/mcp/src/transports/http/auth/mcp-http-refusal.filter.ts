@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import { nodeResponseOf } from '../http-exchange.js';
 import { errorBody } from '../../../core/errors/mcp-tool.error.js';
@@ -14,14 +15,18 @@ import { McpQuotaExceededError } from '../../../core/errors/quota-exceeded.error
 export class McpHttpRefusalFilter implements ExceptionFilter {
   catch(caught: McpHttpRefusal | McpStoreUnavailableError | McpQuotaExceededError, host: ArgumentsHost): void {
     const response = nodeResponseOf(host.switchToHttp().getResponse());
-    const refusal = refusalOf(caught);
     if (response.headersSent) return void response.end();
-    const envelope = {
-      status: 'error',
-      error: errorBody(refusal.code, refusal.message, { retryable: refusal.retryable, retryAfterMs: refusal.retryAfterMs }),
-    };
-    sendHttpError(response, refusal.status, refusal.message, { code: refusal.jsonRpcCode, headers: refusal.headers, data: envelope });
+    sendRefusalOf(response, refusalOf(caught));
   }
+}
+
+/** Answers a whole request with the refusal: its status and headers, a JSON-RPC error whose `data` is the envelope. */
+export function sendRefusalOf(response: ServerResponse, refusal: McpHttpRefusal): void {
+  const envelope = {
+    status: 'error',
+    error: errorBody(refusal.code, refusal.message, { retryable: refusal.retryable, retryAfterMs: refusal.retryAfterMs }),
+  };
+  sendHttpError(response, refusal.status, refusal.message, { code: refusal.jsonRpcCode, headers: refusal.headers, data: envelope });
 }
 
 /**

@@ -1,0 +1,62 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import { McpGlobalPrefix } from '../../options/mcp-global-prefix.js';
+import { McpAuthService } from '../../auth/mcp-auth.service.js';
+import { authenticateRequest } from './auth/mcp-auth.guard.js';
+import { McpHttpRefusal } from './auth/mcp-http-refusal.exception.js';
+import { sendRefusalOf } from './auth/mcp-http-refusal.filter.js';
+import { boundBodyTime } from './body-deadline.js';
+
+/** The part of a Fastify instance this needs (the library does not depend on Fastify's types). */
+interface FastifyHooks {
+  addHook(
+    name: 'onRequest',
+    hook: (request: { raw: IncomingMessage }, reply: { raw: ServerResponse; hijack(): void }, done: (error?: Error) => void) => void,
+  ): void;
+}
+
+/**
+ * Fastify parses a body before any Nest guard runs, so a POST without valid credentials would have its whole body
+ * read (and buffered) first, for as long as the client takes. For the MCP POST routes this `onRequest` hook runs
+ * before the body is read: it bounds the body's time ({@link boundBodyTime}) and, with authentication on,
+ * authenticates the request then (401 at once, as on express), leaving the principal for `McpAuthGuard`.
+ */
+@Injectable()
+export class McpFastifyEarlyChecks implements OnApplicationBootstrap {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly auth: McpAuthService,
+    private readonly globalPrefix: McpGlobalPrefix,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const adapter = this.adapterHost.httpAdapter;
+    if (adapter?.getType() !== 'fastify') return;
+    const { path, messagesPath } = this.options;
+    const postPaths = new Set([`${this.globalPrefix.of(path)}${path}`, `${this.globalPrefix.of(messagesPath)}${messagesPath}`]);
+    (adapter.getInstance() as FastifyHooks).addHook('onRequest', (request, reply, done) => {
+      const raw = request.raw;
+      if (raw.method !== 'POST' || !postPaths.has(pathOf(raw.url))) return done();
+      boundBodyTime(raw, reply.raw, this.options.limits.bodyTimeoutMs);
+      if (!this.auth.enabled) return done();
+      authenticateRequest(this.auth, raw).then(
+        () => done(),
+        (error: unknown) => {
+          if (!(error instanceof McpHttpRefusal)) return done(error instanceof Error ? error : new Error(String(error)));
+          // Answered here, before the body is read: Fastify must not send anything itself.
+          reply.hijack();
+          sendRefusalOf(reply.raw, error);
+        },
+      );
+    });
+  }
+}
+
+function pathOf(url: string | undefined): string {
+  const query = url?.indexOf('?') ?? -1;
+  return url === undefined ? '' : query < 0 ? url : url.slice(0, query);
+}
