@@ -1,15 +1,9 @@
 import 'reflect-metadata';
 import { Test } from '@nestjs/testing';
-import {
-  MCP_BUS,
-  MCP_STORE,
-  McpConfigurationError,
-  McpModule,
-  McpStoreUnavailableError,
-  type McpKeyValueStore,
-  type McpModuleOptions,
-} from '@nest-mcp/core';
-// The concrete stores and buses are internal: the public API has their interfaces and tokens only.
+import { McpConfigurationError, McpModule, McpStoreUnavailableError, type McpModuleOptions } from '@nest-mcp/core';
+// The stores and buses are internal (the `redis` option picks them): their tokens and classes come from source.
+import { MCP_BUS } from '../../libs/mcp/src/core/message-bus.interface.js';
+import { MCP_STORE, type McpKeyValueStore } from '../../libs/mcp/src/stores/key-value.store.js';
 import { McpMemoryBus } from '../../libs/mcp/src/stores/memory-message.bus.js';
 import { McpMemoryStore } from '../../libs/mcp/src/stores/memory.store.js';
 import { McpRedisBus } from '../../libs/mcp/src/stores/redis-message.bus.js';

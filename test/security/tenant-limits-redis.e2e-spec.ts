@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
-import { MCP_STORE, type McpKeyValueStore, type McpModuleOptions } from '@nest-mcp/core';
+import type { McpModuleOptions } from '@nest-mcp/core';
+import { MCP_STORE, type McpKeyValueStore } from '../../libs/mcp/src/stores/key-value.store.js';
 import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
 import { monitorWhile } from '../../libs/mcp/src/testing-kit/redis-monitor.js';
 import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';

@@ -1,9 +1,8 @@
 // The public API of @nest-mcp/core: everything users may import, and nothing else (public-api.spec.ts holds
-// the approved list). Internals (the dispatcher, concrete stores and buses, control-flow signals) stay out.
+// the approved list). Internals (the dispatcher, stores and buses, raw tokens, control-flow signals) stay out.
 
 // Module and options.
 export { McpModule } from './mcp.module.js';
-export { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
 export type {
   McpModuleOptions,
   McpModuleExtras,
@@ -129,10 +128,9 @@ export { McpListChangedNotifier } from './eras/rev-2026-07-28/subscriptions/mcp-
 export { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.service.js';
 export { withMcpInputKey } from './eras/rev-2026-07-28/mrtr/input-key.js';
 
-// Authentication, stores and the bus: interfaces and injection tokens (the implementations are chosen by options).
+// Authentication. The store and the bus are chosen by the `redis` option and plugged in by nothing else: their
+// interfaces and tokens stay internal (specs import them from their source files).
 export type { McpAuthenticator, McpCredentials } from './auth/mcp-authenticator.interface.js';
-export { MCP_STORE, type McpKeyValueStore, type McpSlotSet, type McpWindowCounter, type McpAdmission } from './stores/key-value.store.js';
-export { MCP_BUS, type McpMessageBus } from './core/message-bus.interface.js';
 
 // stdio.
 export { serveMcpOverStdio } from './transports/stdio/serve-stdio.js';

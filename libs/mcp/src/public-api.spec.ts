@@ -9,7 +9,6 @@ import ts from 'typescript';
 const APPROVED_EXPORTS = [
   // Module and options
   'McpModule',
-  'MCP_MODULE_OPTIONS',
   'McpModuleOptions',
   'McpModuleExtras',
   'McpModuleForRootOptions',
@@ -151,16 +150,9 @@ const APPROVED_EXPORTS = [
   'McpListChangedNotifier',
   'McpClientInput',
   'withMcpInputKey',
-  // Authentication, stores and the bus: interfaces and tokens
+  // Authentication
   'McpAuthenticator',
   'McpCredentials',
-  'MCP_STORE',
-  'McpKeyValueStore',
-  'McpSlotSet',
-  'McpWindowCounter',
-  'McpAdmission',
-  'MCP_BUS',
-  'McpMessageBus',
   // stdio
   'serveMcpOverStdio',
   'McpStderrLogger',
@@ -260,8 +252,14 @@ describe('public API (index.ts)', () => {
     expect([...exported.keys()].sort()).toEqual(APPROVED_EXPORTS);
   });
 
-  it('exports no concrete store or bus, no dispatcher and no internal control-flow signal', () => {
+  it('exports no store or bus, no raw token, no dispatcher and no internal control-flow signal', () => {
     for (const name of [
+      'MCP_STORE',
+      'McpKeyValueStore',
+      'MCP_BUS',
+      'McpMessageBus',
+      'MCP_MODULE_OPTIONS',
+      'MCP_RESOLVED_OPTIONS',
       'McpMemoryStore',
       'McpRedisStore',
       'McpMemoryBus',
@@ -272,6 +270,15 @@ describe('public API (index.ts)', () => {
     ]) {
       expect(exported.has(name)).toBe(false);
     }
+  });
+
+  it("keeps McpToolRegistry's internals out of its declarations (@internal: stripInternal drops them)", () => {
+    const registry = resolve(exported.get('McpToolRegistry')!).declarations![0] as ts.ClassDeclaration;
+    const internal = registry.members
+      .filter((member) => ts.getJSDocTags(member).some((tag) => tag.tagName.text === 'internal'))
+      .map((member) => member.name?.getText());
+    for (const name of ['hasJobs', 'listsPerCaller', 'visibleDescriptors'])
+      if (registry.members.some((member) => member.name?.getText() === name)) expect(internal).toContain(name);
   });
 
   it('exports every type of its own that a public signature mentions', () => {

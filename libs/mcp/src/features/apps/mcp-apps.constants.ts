@@ -1,8 +1,5 @@
-/** Id of the MCP Apps extension (SEP-1865) in `capabilities.extensions`. @publicApi */
-export const MCP_UI_EXTENSION = 'io.modelcontextprotocol/ui';
-
-/** MIME type of an MCP App's HTML (`resources/read` of a `ui://` resource). @publicApi */
-export const MCP_UI_MIME_TYPE = 'text/html;profile=mcp-app';
+// The extension's wire constants live in core/, where the explorer page (a transport) reads them too.
+export { MCP_UI_EXTENSION, MCP_UI_MIME_TYPE } from '../../core/mcp-ui-extension.js';
 
 /** Reflect metadata key of `@McpUiResource()`. */
 export const MCP_UI_RESOURCE_METADATA = 'mcp:ui-resource';

@@ -105,12 +105,18 @@ export class McpToolRegistry {
     return this.tools.get(name);
   }
 
-  /** True when some tool runs as a job. */
+  /**
+   * True when some tool runs as a job.
+   * @internal
+   */
   get hasJobs(): boolean {
     return this.hasJobTools;
   }
 
-  /** True when `tools/list` may differ between callers (scopes, `visibleTo`, filters, guards). */
+  /**
+   * True when `tools/list` may differ between callers (scopes, `visibleTo`, filters, guards).
+   * @internal
+   */
   get listsPerCaller(): boolean {
     return (
       this.hasScopedTools ||
@@ -128,7 +134,10 @@ export class McpToolRegistry {
     return this.descriptors;
   }
 
-  /** The descriptors of the tools a caller holding `scopes` may call (all of them when `scopes` is undefined). */
+  /**
+   * The descriptors of the tools a caller holding `scopes` may call (all of them when `scopes` is undefined).
+   * @internal
+   */
   visibleDescriptors(scopes: readonly string[] | undefined): readonly McpToolDescriptor[] {
     if (scopes === undefined || !this.hasScopedTools) return this.descriptors;
     const held = new Set(scopes);
