@@ -129,6 +129,8 @@ const APPROVED_EXPORTS = [
   'JsonRpcId',
   // Errors and the catalogue
   'McpConfigurationError',
+  'McpBootErrorCode',
+  'McpBootErrorDetail',
   'McpToolError',
   'McpToolErrorOptions',
   'MCP_ERROR_CODES',
