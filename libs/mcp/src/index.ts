@@ -106,6 +106,7 @@ export type { JsonSchema } from './features/tools/schema/json-schema.types.js';
 // Errors: the catalogue and the typed errors.
 export { MCP_ERROR_CODES, type McpBuiltInErrorCode, type McpErrorCodeSpec } from './core/errors/error-codes.js';
 export { McpConfigurationError } from './core/errors/mcp-configuration.error.js';
+export type { McpBootErrorCode, McpBootErrorDetail } from './core/errors/boot-errors.js';
 export { McpToolError, type McpToolErrorOptions } from './core/errors/mcp-tool.error.js';
 export { McpStoreUnavailableError } from './core/errors/store-unavailable.error.js';
 export { McpQuotaExceededError } from './core/errors/quota-exceeded.error.js';

@@ -128,6 +128,8 @@ const APPROVED_EXPORTS = [
   'JsonRpcId',
   // Errors and the catalogue
   'McpConfigurationError',
+  'McpBootErrorCode',
+  'McpBootErrorDetail',
   'McpToolError',
   'McpToolErrorOptions',
   'MCP_ERROR_CODES',

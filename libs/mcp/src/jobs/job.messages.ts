@@ -1,7 +1,14 @@
-/** Boot and log texts of the job queues, each naming the place and the fix (as `store.messages.ts` does). */
+import { bootErrors } from '../core/errors/boot-errors.js';
+
+/** Boot and log texts of the job queues, each naming the place and the fix (boot errors: `docs/errors.md`). */
 export const McpJobMessages = {
-  bullmqMissing: () =>
-    'McpModule option "redis" runs jobs on BullMQ: install the bullmq package (npm install bullmq), or remove the redis option to run jobs in memory.',
+  ...bootErrors({
+    bullmqMissing: {
+      code: 'MCP_ERR_JOBS_BULLMQ_MISSING',
+      message: () =>
+        'McpModule option "redis" runs jobs on BullMQ: install the bullmq package (npm install bullmq), or remove the redis option to run jobs in memory.',
+    },
+  }),
   notStarted: (jobId: string) => `Job ${jobId} could not be started: its record could not be read`,
   notQueued: (jobId: string) => `Job ${jobId} could not be queued; the call answers UNAVAILABLE and the job is marked failed`,
   failed: (jobId: string, reason: string) => `Job ${jobId} failed in the queue (${reason}); it is marked as an error`,

@@ -1,3 +1,4 @@
+import { bootErrors } from '../core/errors/boot-errors.js';
 import type { McpServerRoute } from './server-routes.js';
 
 /** How to move each kind of route out of the other server's way. */
@@ -19,17 +20,26 @@ export interface McpServerLabel {
 
 const label = (server: McpServerLabel) => `"${server.name}" at ${server.path}`;
 
-/** The texts of the boot errors about several servers in one app. */
-export const McpServersMessages = {
-  routeCollision: (first: McpServerLabel, firstRoute: McpServerRoute, second: McpServerLabel, secondRoute: McpServerRoute) =>
-    `Two McpModule servers map the same route: ${label(first)} maps ${firstRoute.route} (its ${firstRoute.option}) and ` +
-    `${label(second)} maps ${secondRoute.route} (its ${secondRoute.option}). Each route belongs to one server: ` +
-    `${ROUTE_FIXES[secondRoute.option]}.`,
-  sharedKeySpace: (first: McpServerLabel, second: McpServerLabel, keyPrefix: string, redis: string) =>
-    `Two McpModule servers share one Redis key space: ${label(first)} and ${label(second)} both use redis.keyPrefix ` +
-    `"${keyPrefix}" on ${redis}, so a session of one would be accepted by the other. Give each its own redis.keyPrefix ` +
-    '(or leave it unset: the default is per path).',
-  includedModuleMissing: (server: McpServerLabel, module: string) =>
-    `McpModule option "include" of ${label(server)} lists ${module}, which this app does not contain: import it ` +
-    '(in the module that imports McpModule or any other) or remove it from include.',
-} as const;
+/** The boot errors about several servers in one app (see `docs/errors.md`). */
+export const McpServersMessages = bootErrors({
+  routeCollision: {
+    code: 'MCP_ERR_SERVER_ROUTE_COLLISION',
+    message: (first: McpServerLabel, firstRoute: McpServerRoute, second: McpServerLabel, secondRoute: McpServerRoute) =>
+      `Two McpModule servers map the same route: ${label(first)} maps ${firstRoute.route} (its ${firstRoute.option}) and ` +
+      `${label(second)} maps ${secondRoute.route} (its ${secondRoute.option}). Each route belongs to one server: ` +
+      `${ROUTE_FIXES[secondRoute.option]}.`,
+  },
+  sharedKeySpace: {
+    code: 'MCP_ERR_SERVER_KEY_SPACE_SHARED',
+    message: (first: McpServerLabel, second: McpServerLabel, keyPrefix: string, redis: string) =>
+      `Two McpModule servers share one Redis key space: ${label(first)} and ${label(second)} both use redis.keyPrefix ` +
+      `"${keyPrefix}" on ${redis}, so a session of one would be accepted by the other. Give each its own redis.keyPrefix ` +
+      '(or leave it unset: the default is per path).',
+  },
+  includedModuleMissing: {
+    code: 'MCP_ERR_SERVER_INCLUDED_MODULE_MISSING',
+    message: (server: McpServerLabel, module: string) =>
+      `McpModule option "include" of ${label(server)} lists ${module}, which this app does not contain: import it ` +
+      '(in the module that imports McpModule or any other) or remove it from include.',
+  },
+});

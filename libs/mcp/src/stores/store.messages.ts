@@ -1,7 +1,13 @@
-/** Boot and log texts of the stores and buses, each naming the place and the fix. */
+import { bootErrors } from '../core/errors/boot-errors.js';
+
+/** Boot and log texts of the stores and buses, each naming the place and the fix (boot errors: `docs/errors.md`). */
 export const McpStoreMessages = {
-  ioredisMissing: () =>
-    'McpModule option "redis" needs the ioredis package: install ioredis to use the redis option (npm install ioredis).',
+  ...bootErrors({
+    ioredisMissing: {
+      code: 'MCP_ERR_REDIS_IOREDIS_MISSING',
+      message: () => 'McpModule option "redis" needs the ioredis package: install ioredis to use the redis option (npm install ioredis).',
+    },
+  }),
   unreachableAtBoot: (role: string, target: string, reason: string) =>
     target.startsWith('redis-cluster://')
       ? `McpModule option "redis.cluster": the ${role} cannot reach the Redis Cluster at ${target} (${reason}); check the nodes and that the cluster is up (cluster_state:ok).`

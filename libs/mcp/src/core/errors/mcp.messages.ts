@@ -1,28 +1,199 @@
 import { CLIENT_URI_MAX_CHARACTERS, clientText } from '../client-text.js';
+import { bootErrors } from './boot-errors.js';
 
-/** Every boot-time and log message in one place, each naming the place and the fix; client text in them is bounded. */
+/** Boot errors of decorated tools (`@McpTool()`). */
+const TOOL_ERRORS = bootErrors({
+  missingDescription: {
+    code: 'MCP_ERR_TOOL_DESCRIPTION_MISSING',
+    message: (site: string) => `${site}: @McpTool() needs a "description" (the model reads it to decide when to call the tool).`,
+  },
+  invalidToolName: {
+    code: 'MCP_ERR_TOOL_NAME_INVALID',
+    message: (site: string, name: string) =>
+      `${site}: tool name "${name}" is invalid; use 1 to 64 letters, digits, "_" or "-" (normalizeToolName() can build one).`,
+  },
+  duplicateToolName: {
+    code: 'MCP_ERR_TOOL_NAME_DUPLICATE',
+    message: (name: string, first: string, second: string) =>
+      `Tool name "${name}" is declared twice, by ${first} and by ${second}; give one of them another name ({ name: '...' }).`,
+  },
+  argsNotAClass: {
+    code: 'MCP_ERR_TOOL_ARGS_NOT_A_CLASS',
+    message: (site: string) =>
+      `${site}: the @McpArgs() parameter must be typed with a class carrying class-validator decorators (an interface or a primitive cannot be validated).`,
+  },
+  inputSchemaWithDto: {
+    code: 'MCP_ERR_TOOL_ARGUMENTS_TWICE',
+    message: (site: string) => `${site}: declare the arguments either with a DTO parameter or with inputSchema, not both.`,
+  },
+  invalidInputSchema: {
+    code: 'MCP_ERR_TOOL_INPUT_SCHEMA_INVALID',
+    message: (site: string, reason: string) => `${site}: inputSchema is not a valid JSON Schema with "type": "object" (${reason}).`,
+  },
+  unknownIdempotencyKey: {
+    code: 'MCP_ERR_TOOL_IDEMPOTENCY_KEY_UNKNOWN',
+    message: (site: string, key: string) => `${site}: idempotencyKey "${key}" is not a property of the tool's arguments.`,
+  },
+  invalidScopes: {
+    code: 'MCP_ERR_TOOL_SCOPES_INVALID',
+    message: (site: string) => `${site}: scopes must be an array of scope tokens (no spaces or quotes), e.g. ['weather:read'].`,
+  },
+  invalidTimeout: {
+    code: 'MCP_ERR_TOOL_TIMEOUT_INVALID',
+    message: (site: string, value: unknown) => `${site}: timeoutMs must be a positive integer, got ${String(value)}.`,
+  },
+});
+
+/** Boot errors of the module options (`McpModule.forRoot()`). */
+const OPTION_ERRORS = bootErrors({
+  invalidOption: {
+    code: 'MCP_ERR_OPTION_INVALID',
+    message: (option: string, problem: string) => `McpModule option "${option}" ${problem}.`,
+  },
+  unknownOption: {
+    code: 'MCP_ERR_OPTION_UNKNOWN',
+    message: (option: string, closest: string | undefined, known: readonly string[]) =>
+      `McpModule option ${JSON.stringify(option.slice(0, 100))} is unknown; ${closest === undefined ? `the options at this level are ${known.join(', ')}.` : `did you mean "${closest}"?`}`,
+  },
+  removedOption: {
+    code: 'MCP_ERR_OPTION_REMOVED',
+    message: (option: string, replacement: string) => `McpModule option "${option}" is no longer accepted: it ${replacement}.`,
+  },
+  toolFilterNotProvider: {
+    code: 'MCP_ERR_OPTION_TOOL_FILTER_NOT_PROVIDER',
+    message: (filter: string) =>
+      `McpModule option "toolFilters": ${filter} is not a provider; add it to the providers of one of your modules.`,
+  },
+  toolFilterInvalid: {
+    code: 'MCP_ERR_OPTION_TOOL_FILTER_INVALID',
+    message: (filter: string) => `McpModule option "toolFilters": ${filter} must implement McpToolFilter (isVisible(tool, principal)).`,
+  },
+});
+
+/** Boot errors of the dispatcher's method table and of serveMcpOverStdio. */
+const SERVER_ERRORS = bootErrors({
+  stdioServerUnknown: {
+    code: 'MCP_ERR_STDIO_SERVER_UNKNOWN',
+    message: (name: string | undefined, names: readonly string[]) =>
+      name === undefined
+        ? `serveMcpOverStdio: this app has ${names.length} MCP servers (${names.join(', ')}); name the one to serve: serveMcpOverStdio(app, { server: "${names[0]}" }).`
+        : `serveMcpOverStdio: no MCP server named "${clientText(name, 64)}" in this app; its servers are ${names.join(', ')}.`,
+  },
+  duplicateMethodHandler: {
+    code: 'MCP_ERR_METHOD_HANDLER_DUPLICATE',
+    message: (method: string, first: string, second: string) =>
+      `JSON-RPC method "${method}" is served twice, by ${first} and by ${second}; keep one, or let one answer isServed() with false.`,
+  },
+  requestScopedMethodHandler: {
+    code: 'MCP_ERR_METHOD_HANDLER_REQUEST_SCOPED',
+    message: (site: string) =>
+      `${site} is a method handler (@McpMethodHandlerProvider()) but request-scoped; method handlers live as long as the application: make it a singleton.`,
+  },
+});
+
+/** Boot errors of decorated resources and templates. */
+const RESOURCE_ERRORS = bootErrors({
+  resourceMissingName: {
+    code: 'MCP_ERR_RESOURCE_NAME_MISSING',
+    message: (site: string, decorator: string) => `${site}: ${decorator} needs a "name" (clients show it in their resource pickers).`,
+  },
+  invalidResourceUri: {
+    code: 'MCP_ERR_RESOURCE_URI_INVALID',
+    message: (site: string, uri: unknown) =>
+      `${site}: resource uri ${JSON.stringify(uri)} is not an absolute URI; give it a scheme, e.g. 'file:///notes/today.md' or 'app://config'.`,
+  },
+  resourceUriLooksLikeTemplate: {
+    code: 'MCP_ERR_RESOURCE_URI_IS_TEMPLATE',
+    message: (site: string, uri: string) =>
+      `${site}: resource uri "${uri}" contains "{" or "}"; use @McpResourceTemplate({ uriTemplate: '${uri}', ... }) for a parameterised resource.`,
+  },
+  invalidResourceSize: {
+    code: 'MCP_ERR_RESOURCE_SIZE_INVALID',
+    message: (site: string, size: unknown) => `${site}: resource size must be a non-negative integer (bytes), got ${String(size)}.`,
+  },
+  duplicateResourceUri: {
+    code: 'MCP_ERR_RESOURCE_URI_DUPLICATE',
+    message: (uri: string, first: string, second: string) =>
+      `Resource uri "${uri}" is declared twice, by ${first} and by ${second}; give one of them another uri.`,
+  },
+  invalidResourceTemplate: {
+    code: 'MCP_ERR_RESOURCE_TEMPLATE_INVALID',
+    message: (site: string, template: unknown, problem: string) =>
+      `${site}: uriTemplate ${JSON.stringify(template)} is invalid: ${problem}.`,
+  },
+  duplicateResourceTemplate: {
+    code: 'MCP_ERR_RESOURCE_TEMPLATE_DUPLICATE',
+    message: (template: string, first: string, second: string) =>
+      `Resource template "${template}" is declared twice, by ${first} and by ${second}; merge them or change one template.`,
+  },
+});
+
+/** Boot errors of decorated prompts. */
+const PROMPT_ERRORS = bootErrors({
+  promptMissingDescription: {
+    code: 'MCP_ERR_PROMPT_DESCRIPTION_MISSING',
+    message: (site: string) => `${site}: @McpPrompt() needs a "description" (clients list prompts by it).`,
+  },
+  invalidPromptName: {
+    code: 'MCP_ERR_PROMPT_NAME_INVALID',
+    message: (site: string, name: string) => `${site}: prompt name "${name}" is invalid; use 1 to 64 letters, digits, "_" or "-".`,
+  },
+  duplicatePromptName: {
+    code: 'MCP_ERR_PROMPT_NAME_DUPLICATE',
+    message: (name: string, first: string, second: string) =>
+      `Prompt name "${name}" is declared twice, by ${first} and by ${second}; give one of them another name ({ name: '...' }).`,
+  },
+  invalidPromptArguments: {
+    code: 'MCP_ERR_PROMPT_ARGUMENTS_INVALID',
+    message: (site: string, problem: string) => `${site}: @McpPrompt() arguments are invalid: ${problem}.`,
+  },
+  promptArgumentsTwice: {
+    code: 'MCP_ERR_PROMPT_ARGUMENTS_TWICE',
+    message: (site: string) =>
+      `${site}: declare the prompt's arguments either in @McpPrompt({ arguments }) or with a DTO parameter, not both.`,
+  },
+});
+
+/** Boot errors of `@McpCompletion()`. */
+const COMPLETION_ERRORS = bootErrors({
+  invalidCompletionRef: {
+    code: 'MCP_ERR_COMPLETION_REF_INVALID',
+    message: (site: string) =>
+      `${site}: @McpCompletion() needs ref { type: 'ref/prompt', name } or { type: 'ref/resource', uri } and an "argument" name.`,
+  },
+  completionUnknownPrompt: {
+    code: 'MCP_ERR_COMPLETION_PROMPT_UNKNOWN',
+    message: (site: string, name: string) => `${site}: @McpCompletion() refers to prompt "${name}", which no @McpPrompt() declares.`,
+  },
+  completionUnknownTemplate: {
+    code: 'MCP_ERR_COMPLETION_TEMPLATE_UNKNOWN',
+    message: (site: string, uri: string) =>
+      `${site}: @McpCompletion() refers to resource template "${uri}", which no @McpResourceTemplate() declares (copy its uriTemplate exactly).`,
+  },
+  completionUnknownArgument: {
+    code: 'MCP_ERR_COMPLETION_ARGUMENT_UNKNOWN',
+    message: (site: string, target: string, argument: string, known: readonly string[]) =>
+      `${site}: @McpCompletion() completes "${argument}", but ${target} has ${known.length === 0 ? 'no arguments' : `only ${known.map((name) => `"${name}"`).join(', ')}`}.`,
+  },
+  duplicateCompletion: {
+    code: 'MCP_ERR_COMPLETION_DUPLICATE',
+    message: (target: string, argument: string, first: string, second: string) =>
+      `Argument "${argument}" of ${target} has two completers, ${first} and ${second}; keep one.`,
+  },
+});
+
+/**
+ * The boot errors of tools, options, resources, prompts, completions and the method table (each with its
+ * `MCP_ERR_*` code, see `docs/errors.md`) and the log texts of calls; each names the place and the fix, and client
+ * text in them is bounded.
+ */
 export const McpMessages = {
-  missingDescription: (site: string) => `${site}: @McpTool() needs a "description" (the model reads it to decide when to call the tool).`,
-  invalidToolName: (site: string, name: string) =>
-    `${site}: tool name "${name}" is invalid; use 1 to 64 letters, digits, "_" or "-" (normalizeToolName() can build one).`,
-  duplicateToolName: (name: string, first: string, second: string) =>
-    `Tool name "${name}" is declared twice, by ${first} and by ${second}; give one of them another name ({ name: '...' }).`,
-  argsNotAClass: (site: string) =>
-    `${site}: the @McpArgs() parameter must be typed with a class carrying class-validator decorators (an interface or a primitive cannot be validated).`,
-  inputSchemaWithDto: (site: string) => `${site}: declare the arguments either with a DTO parameter or with inputSchema, not both.`,
-  invalidInputSchema: (site: string, reason: string) =>
-    `${site}: inputSchema is not a valid JSON Schema with "type": "object" (${reason}).`,
-  unknownIdempotencyKey: (site: string, key: string) => `${site}: idempotencyKey "${key}" is not a property of the tool's arguments.`,
-  invalidScopes: (site: string) => `${site}: scopes must be an array of scope tokens (no spaces or quotes), e.g. ['weather:read'].`,
-  invalidTimeout: (site: string, value: unknown) => `${site}: timeoutMs must be a positive integer, got ${String(value)}.`,
-  invalidOption: (option: string, problem: string) => `McpModule option "${option}" ${problem}.`,
-  stdioServerUnknown: (name: string | undefined, names: readonly string[]) =>
-    name === undefined
-      ? `serveMcpOverStdio: this app has ${names.length} MCP servers (${names.join(', ')}); name the one to serve: serveMcpOverStdio(app, { server: "${names[0]}" }).`
-      : `serveMcpOverStdio: no MCP server named "${clientText(name, 64)}" in this app; its servers are ${names.join(', ')}.`,
-  unknownOption: (option: string, closest: string | undefined, known: readonly string[]) =>
-    `McpModule option ${JSON.stringify(option.slice(0, 100))} is unknown; ${closest === undefined ? `the options at this level are ${known.join(', ')}.` : `did you mean "${closest}"?`}`,
-  removedOption: (option: string, replacement: string) => `McpModule option "${option}" is no longer accepted: it ${replacement}.`,
+  ...TOOL_ERRORS,
+  ...OPTION_ERRORS,
+  ...SERVER_ERRORS,
+  ...RESOURCE_ERRORS,
+  ...PROMPT_ERRORS,
+  ...COMPLETION_ERRORS,
   toolFailed: (tool: string, requestId: unknown) => `Tool "${tool}" failed (request ${clientText(requestId)})`,
   toolAnsweredError: (tool: string, code: string, requestId: unknown) =>
     `Tool "${tool}" answered ${code} (request ${clientText(requestId)})`,
@@ -30,50 +201,13 @@ export const McpMessages = {
     `${name} is not set: this server requires authentication; set ${name} to an API key or access token`,
   stdioCredentialsRefused: (name: string, reason: string) => `${name} was refused: ${reason}`,
   requestScopedTool: (site: string) => `${site} is request-scoped: it is resolved anew for every call.`,
-  // Method handlers (the dispatcher's table).
-  duplicateMethodHandler: (method: string, first: string, second: string) =>
-    `JSON-RPC method "${method}" is served twice, by ${first} and by ${second}; keep one, or let one answer isServed() with false.`,
-  requestScopedMethodHandler: (site: string) =>
-    `${site} is a method handler (@McpMethodHandlerProvider()) but request-scoped; method handlers live as long as the application: make it a singleton.`,
-  // Resources, prompts and completions.
-  resourceMissingName: (site: string, decorator: string) =>
-    `${site}: ${decorator} needs a "name" (clients show it in their resource pickers).`,
-  invalidResourceUri: (site: string, uri: unknown) =>
-    `${site}: resource uri ${JSON.stringify(uri)} is not an absolute URI; give it a scheme, e.g. 'file:///notes/today.md' or 'app://config'.`,
-  resourceUriLooksLikeTemplate: (site: string, uri: string) =>
-    `${site}: resource uri "${uri}" contains "{" or "}"; use @McpResourceTemplate({ uriTemplate: '${uri}', ... }) for a parameterised resource.`,
-  invalidResourceSize: (site: string, size: unknown) =>
-    `${site}: resource size must be a non-negative integer (bytes), got ${String(size)}.`,
-  duplicateResourceUri: (uri: string, first: string, second: string) =>
-    `Resource uri "${uri}" is declared twice, by ${first} and by ${second}; give one of them another uri.`,
-  invalidResourceTemplate: (site: string, template: unknown, problem: string) =>
-    `${site}: uriTemplate ${JSON.stringify(template)} is invalid: ${problem}.`,
-  duplicateResourceTemplate: (template: string, first: string, second: string) =>
-    `Resource template "${template}" is declared twice, by ${first} and by ${second}; merge them or change one template.`,
   resourceBadResult: (site: string) =>
     `${site} returned a value resources/read cannot send; return a string (text), a Buffer or Uint8Array (binary), or { contents: [{ uri, text } | { uri, blob }] }.`,
   resourceFailed: (uri: string, requestId: unknown) =>
     `Reading resource "${clientText(uri, CLIENT_URI_MAX_CHARACTERS)}" failed (request ${clientText(requestId)})`,
-  promptMissingDescription: (site: string) => `${site}: @McpPrompt() needs a "description" (clients list prompts by it).`,
-  invalidPromptName: (site: string, name: string) => `${site}: prompt name "${name}" is invalid; use 1 to 64 letters, digits, "_" or "-".`,
-  duplicatePromptName: (name: string, first: string, second: string) =>
-    `Prompt name "${name}" is declared twice, by ${first} and by ${second}; give one of them another name ({ name: '...' }).`,
-  invalidPromptArguments: (site: string, problem: string) => `${site}: @McpPrompt() arguments are invalid: ${problem}.`,
-  promptArgumentsTwice: (site: string) =>
-    `${site}: declare the prompt's arguments either in @McpPrompt({ arguments }) or with a DTO parameter, not both.`,
   promptBadResult: (site: string) =>
     `${site} returned a value prompts/get cannot send; return a string, an array of { role: 'user' | 'assistant', content } messages, or { description?, messages }.`,
   promptFailed: (name: string, requestId: unknown) => `Prompt "${name}" failed (request ${clientText(requestId)})`,
-  invalidCompletionRef: (site: string) =>
-    `${site}: @McpCompletion() needs ref { type: 'ref/prompt', name } or { type: 'ref/resource', uri } and an "argument" name.`,
-  completionUnknownPrompt: (site: string, name: string) =>
-    `${site}: @McpCompletion() refers to prompt "${name}", which no @McpPrompt() declares.`,
-  completionUnknownTemplate: (site: string, uri: string) =>
-    `${site}: @McpCompletion() refers to resource template "${uri}", which no @McpResourceTemplate() declares (copy its uriTemplate exactly).`,
-  completionUnknownArgument: (site: string, target: string, argument: string, known: readonly string[]) =>
-    `${site}: @McpCompletion() completes "${argument}", but ${target} has ${known.length === 0 ? 'no arguments' : `only ${known.map((name) => `"${name}"`).join(', ')}`}.`,
-  duplicateCompletion: (target: string, argument: string, first: string, second: string) =>
-    `Argument "${argument}" of ${target} has two completers, ${first} and ${second}; keep one.`,
   completionBadResult: (site: string) =>
     `${site} returned a value completion/complete cannot send; return an array of strings or { values: string[], total?, hasMore? }.`,
   completionFailed: (target: string, requestId: unknown) => `Completing an argument of ${target} failed (request ${clientText(requestId)})`,

@@ -1,13 +1,27 @@
-/** Boot error texts of MCP Apps: each names the place and the fix. */
-export const McpAppsMessages = {
-  invalidToolUi: (site: string, problem: string, option = '@McpTool({ ui })'): string =>
-    `${site}: ${option} ${problem}. Use ui: { resourceUri: 'ui://<server>/<view>', visibility?: ['model', 'app'] }.`,
-  unservedToolUi: (tool: string, site: string, uri: string, served: readonly string[]): string =>
-    `Tool '${tool}' (${site}) has ui.resourceUri '${uri}', which no @McpUiResource() of this server serves` +
-    (served.length > 0 ? ` (served: ${served.join(', ')})` : '') +
-    `. Add @McpUiResource({ uri: '${uri}', name }) on a provider method returning the HTML, or fix the URI.`,
-  invalidUiResource: (site: string, problem: string): string =>
-    `${site}: @McpUiResource() ${problem}. Example: @McpUiResource({ uri: 'ui://weather/card', name: 'weather-card' }).`,
-  duplicateUiResource: (uri: string, first: string, second: string): string =>
-    `UI resource '${uri}' is declared twice: ${first} and ${second}. Give each app its own ui:// URI.`,
-};
+import { bootErrors } from '../../core/errors/boot-errors.js';
+
+/** Boot errors of MCP Apps: each names the place and the fix (codes in `docs/errors.md`). */
+export const McpAppsMessages = bootErrors({
+  invalidToolUi: {
+    code: 'MCP_ERR_APP_TOOL_UI_INVALID',
+    message: (site: string, problem: string, option = '@McpTool({ ui })'): string =>
+      `${site}: ${option} ${problem}. Use ui: { resourceUri: 'ui://<server>/<view>', visibility?: ['model', 'app'] }.`,
+  },
+  unservedToolUi: {
+    code: 'MCP_ERR_APP_TOOL_UI_UNSERVED',
+    message: (tool: string, site: string, uri: string, served: readonly string[]): string =>
+      `Tool '${tool}' (${site}) has ui.resourceUri '${uri}', which no @McpUiResource() of this server serves` +
+      (served.length > 0 ? ` (served: ${served.join(', ')})` : '') +
+      `. Add @McpUiResource({ uri: '${uri}', name }) on a provider method returning the HTML, or fix the URI.`,
+  },
+  invalidUiResource: {
+    code: 'MCP_ERR_APP_UI_RESOURCE_INVALID',
+    message: (site: string, problem: string): string =>
+      `${site}: @McpUiResource() ${problem}. Example: @McpUiResource({ uri: 'ui://weather/card', name: 'weather-card' }).`,
+  },
+  duplicateUiResource: {
+    code: 'MCP_ERR_APP_UI_RESOURCE_DUPLICATE',
+    message: (uri: string, first: string, second: string): string =>
+      `UI resource '${uri}' is declared twice: ${first} and ${second}. Give each app its own ui:// URI.`,
+  },
+});

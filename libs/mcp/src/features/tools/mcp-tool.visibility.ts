@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
@@ -45,14 +46,9 @@ export class McpToolVisibility implements OnModuleInit {
       try {
         filter = this.moduleRef.get(type, { strict: false });
       } catch {
-        throw new McpConfigurationError(
-          `McpModule option "toolFilters": ${type.name} is not a provider; add it to the providers of one of your modules.`,
-        );
+        throw new McpConfigurationError(McpMessages.toolFilterNotProvider(type.name));
       }
-      if (typeof filter?.isVisible !== 'function')
-        throw new McpConfigurationError(
-          `McpModule option "toolFilters": ${type.name} must implement McpToolFilter (isVisible(tool, principal)).`,
-        );
+      if (typeof filter?.isVisible !== 'function') throw new McpConfigurationError(McpMessages.toolFilterInvalid(type.name));
       return filter;
     });
   }

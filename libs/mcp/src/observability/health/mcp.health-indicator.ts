@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { McpHealthMessages } from './health.messages.js';
 import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js';
 import { MCP_JOB_QUEUE, type McpJobQueue } from '../../jobs/job-queue.interface.js';
 import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
@@ -47,8 +48,7 @@ export class McpHealthIndicator {
   /** Pings the three parts at once; resolves (never rejects) with `{ '<key>.store': { status: 'up' }, ... }`. */
   async isHealthy(key = 'mcp', options: McpHealthCheckOptions = {}): Promise<McpHealthIndicatorResult> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
-      throw new McpConfigurationError(`McpHealthIndicator.isHealthy: timeoutMs must be a positive integer, got ${String(timeoutMs)}`);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpHealthMessages.invalidTimeout(timeoutMs));
     const parts = { store: this.store, bus: this.bus, jobs: this.jobs } as const;
     const checked = await Promise.all(
       Object.entries(parts).map(async ([part, target]) => [`${key}.${part}`, await check(target.ping?.bind(target), timeoutMs)] as const),

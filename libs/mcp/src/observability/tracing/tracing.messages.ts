@@ -1,5 +1,10 @@
-/** Boot texts of tracing, each naming the option and the fix (as `job.messages.ts` does). */
-export const McpTracingMessages = {
-  apiMissing: () =>
-    'McpModule option "tracing.enabled" is true but @opentelemetry/api is not installed: install it (npm install @opentelemetry/api), or leave tracing.enabled unset to trace only when the package is there.',
-};
+import { bootErrors } from '../../core/errors/boot-errors.js';
+
+/** Boot errors of tracing, each naming the option and the fix (see `docs/errors.md`). */
+export const McpTracingMessages = bootErrors({
+  apiMissing: {
+    code: 'MCP_ERR_TRACING_API_MISSING',
+    message: () =>
+      'McpModule option "tracing.enabled" is true but @opentelemetry/api is not installed: install it (npm install @opentelemetry/api), or leave tracing.enabled unset to trace only when the package is there.',
+  },
+});

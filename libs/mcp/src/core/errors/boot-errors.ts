@@ -1,0 +1,38 @@
+/**
+ * A boot error code: `MCP_ERR_`, the area, what went wrong (`MCP_ERR_TOOL_NAME_DUPLICATE`, `MCP_ERR_OPTION_INVALID`).
+ * Stable: `docs/errors.md` lists each with its fix.
+ * @publicApi
+ */
+export type McpBootErrorCode = `MCP_ERR_${string}`;
+
+/** A boot error ready to throw: what `new McpConfigurationError(…)` takes. @publicApi */
+export interface McpBootErrorDetail {
+  readonly code: McpBootErrorCode;
+  /** Names the place (`WeatherService#getWeather`, the option) and the fix. */
+  readonly message: string;
+}
+
+/** One entry of an area's catalogue: the stable code and the builder of its text. */
+export interface McpBootErrorEntry<A extends unknown[] = never[]> {
+  readonly code: McpBootErrorCode;
+  readonly message: (...args: A) => string;
+}
+
+/** An entry as a throw site calls it; `code` lets the reference check list it. */
+export type McpBootErrorBuilder<A extends unknown[]> = ((...args: A) => McpBootErrorDetail) & { readonly code: McpBootErrorCode };
+
+type Entries = Record<string, McpBootErrorEntry<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
+type Builders<T extends Entries> = { readonly [K in keyof T]: McpBootErrorBuilder<Parameters<T[K]['message']>> };
+
+/**
+ * An area's boot errors (fastify's `FST_ERR_*` in one `errors.js` is the model): each entry a code and a message
+ * builder; the result keeps the entries' names, so a throw site reads
+ * `throw new McpConfigurationError(McpMessages.duplicateToolName(name, first, second))`.
+ */
+export function bootErrors<const T extends Entries>(entries: T): Builders<T> {
+  const builders = Object.entries(entries).map(([name, { code, message }]) => {
+    const build = (...args: unknown[]): McpBootErrorDetail => ({ code, message: message(...args) });
+    return [name, Object.assign(build, { code })] as const;
+  });
+  return Object.fromEntries(builders) as unknown as Builders<T>;
+}
