@@ -71,9 +71,10 @@ export function group<T extends object, C = unknown>() {
       if (settings.object !== undefined && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value)))
         throw invalidOption(at, `must be an object ${settings.object}`);
       const given = (value ?? {}) as Record<string, unknown>;
-      const resolved: Record<string, unknown> = {};
-      for (const [key, member] of Object.entries(members as McpOptionMembers<C>))
-        resolved[key] = resolveAs(member, given[key], at === '' ? key : `${at}.${key}`, context);
+      const declared = Object.entries(members as Record<string, McpOptionDeclaration<unknown, unknown, C>>);
+      const resolved = Object.fromEntries(
+        declared.map(([key, member]) => [key, member.resolve(given[key], at ? `${at}.${key}` : key, context)]),
+      );
       return settings.finish ? settings.finish(resolved as ResolvedMembers<M>, at, context) : (resolved as Out);
     },
   });
@@ -106,8 +107,4 @@ export function optional<In, Out, C>(
   isAbsent: (value: In | undefined) => boolean = (value) => value === undefined,
 ): McpOptionDeclaration<In, Out | undefined, C> {
   return { ...declaration, resolve: (value, at, context) => (isAbsent(value) ? undefined : declaration.resolve(value, at, context)) };
-}
-
-function resolveAs<C>(member: McpOptionDeclaration<never, unknown, C>, value: unknown, at: string, context: C): unknown {
-  return (member.resolve as (value: unknown, at: string, context: C) => unknown)(value, at, context);
 }
