@@ -37,11 +37,3 @@ export interface McpMetricsOptions {
   /** Add a `tenant` label to the request and tool metrics (false: a series per tenant can be very many). */
   tenantLabel?: boolean;
 }
-
-/** The `metrics` option after defaults and checks (`registry` undefined: prom-client's global `register`). */
-export interface McpResolvedMetricsOptions {
-  enabled: boolean;
-  path?: string;
-  registry?: McpMetricsRegistry;
-  tenantLabel: boolean;
-}

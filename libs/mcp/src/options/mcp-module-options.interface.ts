@@ -1,8 +1,8 @@
 import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
 import type { McpToolFilter } from '../features/tools/mcp-tool-filter.interface.js';
 import type { McpAuthOptions } from '../auth/mcp-auth-options.interface.js';
-import type { McpMetricsOptions, McpResolvedMetricsOptions } from './mcp-metrics-options.interface.js';
-import type { McpResolvedServerCardOptions, McpServerCardOptions } from './mcp-server-card-options.interface.js';
+import type { McpMetricsOptions } from './mcp-metrics-options.interface.js';
+import type { McpServerCardOptions } from './mcp-server-card-options.interface.js';
 
 /**
  * Options of `McpModule.forRoot()` / `forRootAsync()`.
@@ -217,13 +217,6 @@ export interface McpRedisClusterNode {
   port: number;
 }
 
-/** The `redis` option once checked: exactly one of `url` and `cluster`, and the key prefix. */
-export type McpResolvedRedisOptions = (
-  { url: string; cluster?: undefined } | { url?: undefined; cluster: Required<McpRedisClusterOptions> }
-) & {
-  keyPrefix: string;
-};
-
 /**
  * The liveness lease of an instance (with `redis`): `lease:<instanceId>` in the store, renewed on a timer. An
  * instance that stops renewing it (killed, frozen, cut off from Redis) counts as dead once it expires.
@@ -366,40 +359,5 @@ export type McpModuleForRootOptions = McpModuleOptions & McpModuleExtras;
  */
 export type McpModuleAsyncOptions = ConfigurableModuleAsyncOptions<McpModuleOptions, 'create'> & McpModuleExtras;
 
-/** Options after defaults and checks: what the library reads at run time. */
-export interface McpResolvedOptions extends Required<
-  Pick<McpModuleOptions, 'name' | 'version' | 'toolTimeoutMs' | 'pageSize' | 'maxBodyBytes' | 'trustProxy'>
-> {
-  title?: string;
-  description?: string;
-  instructions?: string;
-  publicUrl?: string;
-  path: string;
-  ssePath: string | false;
-  messagesPath: string;
-  /** Path of the explorer page, or `false` when it is off. */
-  explorerPath: string | false;
-  /** Whether this server maps the host-level `/.well-known/...` documents. */
-  wellKnownRoot: boolean;
-  /** The modules whose providers are scanned; every module when undefined. */
-  include?: readonly Type<unknown>[];
-  sessions: Required<McpSessionOptions>;
-  streams: Required<McpStreamOptions>;
-  auth: McpAuthOptions;
-  allowedOrigins: string[];
-  allowedHosts?: string[];
-  jobs: Required<McpJobOptions>;
-  shutdown: Required<McpShutdownOptions>;
-  idempotency: Required<McpIdempotencyOptions>;
-  limits: Required<Omit<McpLimitOptions, 'rateLimit'>> & Pick<McpLimitOptions, 'rateLimit'>;
-  requestState: { secret?: string; ttlMs: number };
-  listChanged: Required<McpListChangedOptions>;
-  toolFilters: Type<McpToolFilter>[];
-  hideGuardedTools: boolean;
-  metrics: McpResolvedMetricsOptions;
-  redis?: McpResolvedRedisOptions;
-  instanceLease: Required<McpInstanceLeaseOptions>;
-  serverCard: McpResolvedServerCardOptions;
-  /** `enabled`: trace when `@opentelemetry/api` loads; `required`: its absence fails the boot (`enabled: true` given). */
-  tracing: { enabled: boolean; required: boolean };
-}
+/** Options after defaults and checks: what the library reads at run time (derived from the declarations). */
+export type { McpResolvedOptions } from './declarations/module.options.js';

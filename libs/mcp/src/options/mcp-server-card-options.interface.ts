@@ -35,6 +35,3 @@ export interface McpServerCardOptions {
   /** `Cache-Control: public, max-age=<maxAgeSec>` (3600, as the draft suggests). */
   maxAgeSec?: number;
 }
-
-/** The Server Card options after defaults and checks. */
-export type McpResolvedServerCardOptions = Omit<McpServerCardOptions, 'enabled' | 'maxAgeSec'> & { enabled: boolean; maxAgeSec: number };

@@ -1,5 +1,5 @@
 import { defaultCardName } from './server-card.document.js';
-import { SERVER_CARD_NAME_PATTERN } from '../../options/server-card-options.resolver.js';
+import { SERVER_CARD_NAME_PATTERN } from '../../options/declarations/server-card.options.js';
 
 describe('defaultCardName', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { MCP_PROTOCOL_REVISIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../core/protocol-revisions.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import { SERVER_CARD_TEXT_MAX } from '../../options/server-card-options.resolver.js';
+import { SERVER_CARD_TEXT_MAX } from '../../options/declarations/server-card.options.js';
 
 /** The `$schema` every v1 Server Card carries (the schema's own pattern allows only this URL). */
 export const SERVER_CARD_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';

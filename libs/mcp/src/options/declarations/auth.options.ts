@@ -1,0 +1,88 @@
+import { createPublicKey } from 'node:crypto';
+import type { McpAuthenticator } from '../../auth/mcp-authenticator.interface.js';
+import type { McpApiKey, McpAuthOptions, McpJwtOptions, McpResourceMetadataOptions } from '../../auth/mcp-auth-options.interface.js';
+import { JWT_LIFETIME_DEFAULTS } from '../../auth/jwt.verifier.js';
+import { group, invalidOption, list, option, optional } from '../option.builder.js';
+import { checkHttpUrl, checked, flag, given, nonNegativeInteger, positiveInteger, required } from '../option.values.js';
+
+/** A URL checked and kept as the user wrote it. */
+const keptHttpUrl = <T extends string | undefined>() => option<string, T>((value, at) => (checkHttpUrl(value, at), value as T));
+
+function isPublicKey(pem: string): boolean {
+  try {
+    return createPublicKey(pem) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** `auth.jwt`: exactly one key source, no `none`, HMAC algorithms only with a secret; the lifetime rules defaulted. */
+const JWT = group<McpJwtOptions>()(
+  {
+    secret: checked<string>(
+      (secret) => typeof secret === 'string' && secret.length >= 32,
+      'must be at least 32 characters (HS256 needs 256 bits of key)',
+    ),
+    publicKey: checked<string>(isPublicKey, 'is not a PEM public key'),
+    jwksUrl: keptHttpUrl<string | undefined>(),
+    algorithms: checked<string[]>((algorithms) => !algorithms.some((name) => name.toLowerCase() === 'none'), 'must not contain "none"'),
+    issuer: given<string | string[]>(),
+    audience: given<string | string[]>(),
+    clockToleranceSec: nonNegativeInteger(JWT_LIFETIME_DEFAULTS.clockToleranceSec),
+    requireExp: flag(JWT_LIFETIME_DEFAULTS.requireExp),
+    maxTokenLifetimeSec: positiveInteger(JWT_LIFETIME_DEFAULTS.maxTokenLifetimeSec),
+    tenantClaim: given<string>(),
+  },
+  {
+    finish: (jwt, at) => {
+      if ([jwt.secret, jwt.publicKey, jwt.jwksUrl].filter((source) => source !== undefined).length !== 1)
+        throw invalidOption(at, 'needs exactly one of secret, publicKey or jwksUrl');
+      if (jwt.secret !== undefined && jwt.algorithms?.some((algorithm) => !algorithm.startsWith('HS')))
+        throw invalidOption(`${at}.algorithms`, 'must be HMAC algorithms (HS256...) with a secret');
+      return jwt;
+    },
+  },
+);
+
+/** One `auth.apiKeys` entry: a key long enough not to be guessed, and the tenant it stands for. */
+const API_KEY = group<McpApiKey>()({
+  key: required<string>((key) => typeof key === 'string' && key.length >= 16, 'must be a string of at least 16 characters'),
+  tenant: required<string>((tenant) => typeof tenant === 'string' && tenant !== '', 'must be a non-empty string'),
+  scopes: given<string[]>(),
+  subject: given<string>(),
+});
+
+/** `auth.resourceMetadata` (RFC 9728). */
+const RESOURCE_METADATA = group<McpResourceMetadataOptions>()({
+  resource: keptHttpUrl<string>(),
+  authorizationServers: required<string[]>(
+    (servers) => Array.isArray(servers) && servers.length > 0,
+    'must list at least one authorization server',
+  ),
+  scopesSupported: given<string[]>(),
+  resourceName: given<string>(),
+});
+
+/** `auth`: checked for contradictions, so a half-configured server never starts open. */
+export const MCP_AUTH_OPTIONS = group<McpAuthOptions>()(
+  {
+    jwt: optional(JWT, (jwt) => !jwt),
+    apiKeys: list(API_KEY, 'must be an array of { key, tenant, scopes?, subject? }', {
+      check: (keys, at) => {
+        if (new Set(keys.map((entry) => entry.key)).size !== keys.length) throw invalidOption(at, 'contains the same key twice');
+      },
+    }),
+    // The user's own object: its members are its business.
+    authenticator: given<McpAuthenticator>(),
+    resourceMetadata: optional(RESOURCE_METADATA, (metadata) => !metadata),
+  },
+  {
+    finish: (auth, at) => {
+      if (auth.authenticator && (auth.jwt || auth.apiKeys?.length))
+        throw invalidOption(`${at}.authenticator`, 'replaces jwt and apiKeys; configure one or the other');
+      if (auth.authenticator && typeof auth.authenticator.authenticate !== 'function')
+        throw invalidOption(`${at}.authenticator`, 'must have an authenticate(credentials) method');
+      return auth;
+    },
+  },
+);

@@ -1,0 +1,65 @@
+import type { Type } from '@nestjs/common';
+import type { McpExplorerOptions, McpModuleExtras } from '../mcp-module-options.interface.js';
+import { group, invalidOption, optional, type ResolvedOption } from '../option.builder.js';
+import { flag, given, listOf, normalizePath, urlPath } from '../option.values.js';
+
+/** The explorer page: its path is checked once the endpoint's routes are known. */
+const EXPLORER = group<McpExplorerOptions>()({ enabled: flag(false), path: given<string>() }, { object: 'such as { enabled: true }' });
+
+/**
+ * The extras, known when the module is defined (before any async factory runs): the endpoint paths (they must not
+ * collide), the explorer page, `wellKnownRoot` and the scanned modules. `isGlobal` is Nest's, passed as it is.
+ */
+export const MCP_ENDPOINT_OPTIONS = group<McpModuleExtras>()(
+  {
+    path: urlPath('/mcp'),
+    isGlobal: given<boolean>(),
+    ssePath: given<string | false>(),
+    messagesPath: urlPath('/messages'),
+    explorer: optional(EXPLORER),
+    include: listOf<Type<unknown>, undefined>(
+      (module) => typeof module === 'function',
+      'must be an array of module classes, such as [WeatherModule] (a dynamic module: its class)',
+      undefined,
+    ),
+    wellKnownRoot: flag(true),
+  },
+  {
+    finish: ({ path, ssePath: sse, messagesPath, explorer, include, wellKnownRoot }) => {
+      const ssePath: string | false = sse === false ? false : normalizePath(sse ?? '/sse', 'ssePath');
+      const used = [path, messagesPath, ...(ssePath ? [ssePath] : [])];
+      if (new Set(used).size !== used.length)
+        throw invalidOption('path', `, ssePath and messagesPath must differ (got ${used.join(', ')})`);
+      return {
+        path,
+        ssePath,
+        messagesPath,
+        /** Path of the explorer page, or `false` when it is off. */
+        explorerPath: explorerPath(explorer, path, used),
+        /** Whether this server maps the host-level `/.well-known/...` documents. */
+        wellKnownRoot,
+        /** The modules whose providers are scanned; every module when undefined. */
+        include: include as readonly Type<unknown>[] | undefined,
+      };
+    },
+  },
+);
+
+/** What is fixed when the module is defined: the endpoint paths, the host-level documents and the scanned modules. */
+export type McpResolvedPaths = ResolvedOption<typeof MCP_ENDPOINT_OPTIONS>;
+
+/**
+ * The explorer page's path (`<path>/explorer`), or `false` unless `explorer.enabled` is true. A given path is checked
+ * even while the page is off, so a typo fails the boot that would have shown it. It may not take a route of the
+ * endpoint: the MCP paths themselves, the job poll URLs under `<path>/jobs/` or the `/.well-known/` documents.
+ */
+function explorerPath(explorer: { enabled: boolean; path?: string } | undefined, path: string, used: string[]): string | false {
+  if (explorer === undefined) return false;
+  const explorerPath = normalizePath(explorer.path ?? `${path}/explorer`, 'explorer.path');
+  const taken = [...used, `${path}/jobs`, `${path}/server-card`, '/.well-known'].find(
+    (route) => explorerPath === route || (!used.includes(route) && explorerPath.startsWith(`${route}/`)),
+  );
+  if (taken !== undefined)
+    throw invalidOption('explorer.path', `must not collide with the MCP route ${taken} (got ${explorerPath}); try "${path}/explorer"`);
+  return explorer.enabled && explorerPath;
+}

@@ -1,0 +1,64 @@
+import type { Type } from '@nestjs/common';
+import type { McpToolFilter } from '../../features/tools/mcp-tool-filter.interface.js';
+import { MCP_JOB_OPTIONS, MCP_SHUTDOWN_OPTIONS } from '../../jobs/job-options.resolver.js';
+import type { McpModuleOptions } from '../mcp-module-options.interface.js';
+import { group, option, type ResolvedOption } from '../option.builder.js';
+import { checkHttpUrl, flag, listOf, onlyTrue, positiveInteger, required, stringList, text } from '../option.values.js';
+import { MCP_AUTH_OPTIONS } from './auth.options.js';
+import type { McpResolvedPaths } from './endpoint.options.js';
+import { MCP_IDEMPOTENCY_OPTIONS, MCP_LIMIT_OPTIONS } from './limit.options.js';
+import { MCP_METRICS_OPTIONS, MCP_TRACING_OPTIONS } from './observability.options.js';
+import { MCP_LIST_CHANGED_OPTIONS, MCP_REQUEST_STATE_OPTIONS } from './protocol.options.js';
+import { MCP_INSTANCE_LEASE_OPTIONS, MCP_REDIS_OPTIONS } from './redis.options.js';
+import { MCP_SERVER_CARD_OPTIONS } from './server-card.options.js';
+import { MCP_SESSION_OPTIONS, MCP_STREAM_OPTIONS } from './session.options.js';
+
+const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Every key of `McpModule.forRoot()` but the extras (`MCP_ENDPOINT_OPTIONS`), in the order errors list them. */
+export const MCP_MODULE_OPTIONS = group<McpModuleOptions, McpResolvedPaths>()({
+  name: required<string>(
+    (name) => typeof name === 'string' && SERVER_NAME_PATTERN.test(name),
+    'must be 1 to 64 letters, digits, "_" or "-"',
+  ),
+  version: required<string>((version) => typeof version === 'string' && version.length > 0, 'must be a non-empty string'),
+  title: text(),
+  description: text(),
+  instructions: text(),
+  toolTimeoutMs: positiveInteger(30_000),
+  pageSize: positiveInteger(100),
+  maxBodyBytes: positiveInteger(1024 * 1024),
+  publicUrl: option(checkHttpUrl),
+  trustProxy: onlyTrue(),
+  allowedOrigins: stringList(),
+  allowedHosts: option<string[], string[] | undefined>((hosts, at) =>
+    hosts === undefined
+      ? undefined
+      : stringList()
+          .resolve(hosts, at, undefined)
+          .map((host) => host.toLowerCase()),
+  ),
+  toolFilters: listOf<Type<McpToolFilter>, Type<McpToolFilter>[]>(
+    (filter) => typeof filter === 'function',
+    'must be an array of provider classes implementing McpToolFilter',
+    [],
+  ),
+  hideGuardedTools: flag(false),
+  sessions: MCP_SESSION_OPTIONS,
+  streams: MCP_STREAM_OPTIONS,
+  auth: MCP_AUTH_OPTIONS,
+  limits: MCP_LIMIT_OPTIONS,
+  redis: MCP_REDIS_OPTIONS,
+  instanceLease: MCP_INSTANCE_LEASE_OPTIONS,
+  jobs: MCP_JOB_OPTIONS,
+  shutdown: MCP_SHUTDOWN_OPTIONS,
+  idempotency: MCP_IDEMPOTENCY_OPTIONS,
+  requestState: MCP_REQUEST_STATE_OPTIONS,
+  listChanged: MCP_LIST_CHANGED_OPTIONS,
+  metrics: MCP_METRICS_OPTIONS,
+  serverCard: MCP_SERVER_CARD_OPTIONS,
+  tracing: MCP_TRACING_OPTIONS,
+});
+
+/** Options after defaults and checks: what the library reads at run time. */
+export type McpResolvedOptions = ResolvedOption<typeof MCP_MODULE_OPTIONS> & McpResolvedPaths;
