@@ -6,8 +6,9 @@ import { callTool, envelopeOf, expectNoLeak, post } from '../kit/http.js';
 
 /**
  * User guards and interceptors on tools (`@UseGuards` / `@UseInterceptors` next to `@McpTool`): they run in an
- * `mcp` execution context, see the principal and validated arguments, and their refusals become FORBIDDEN
- * envelopes (isError results), never protocol errors or leaked exceptions.
+ * `mcp` execution context and see the principal; guards run before validation and see the arguments as sent (as
+ * Nest's guards run before pipes), interceptors the validated ones. Refusals become FORBIDDEN envelopes (isError
+ * results), never protocol errors or leaked exceptions.
  */
 
 const ACME_KEY = 'guard-suite-acme-key-000000000001';
@@ -36,15 +37,16 @@ describe('user guards and interceptors on tools', () => {
     observed.interceptorTypes.length = 0;
   });
 
-  it('an allowed call passes the guard, which saw an mcp context, the principal and the validated DTO', async () => {
+  it('an allowed call passes the guard, which saw an mcp context, the principal and the arguments as sent', async () => {
     const answer = await post(app.url, callTool(1, 'guarded_city', { city: 'Paris' }), acme);
     expect(answer.status).toBe(200);
     expect(answer.json.result.isError).toBe(false);
     expect(envelopeOf(answer)).toEqual({ status: 'success', data: { city: 'Paris' } });
     expect(observed.guardTypes).toEqual(['mcp']);
     expect(observed.guardPrincipalTenants).toEqual(['acme']);
-    expect(observed.guardArgs[0]).toBeInstanceOf(CityDto);
-    expect(observed.guardArgs[0]).toEqual(expect.objectContaining({ city: 'Paris' }));
+    // Guards run before validation (issue 27: a refused caller must not learn the schema): not the DTO yet.
+    expect(observed.guardArgs[0]).not.toBeInstanceOf(CityDto);
+    expect(observed.guardArgs[0]).toEqual({ city: 'Paris' });
   });
 
   it('a guard returning false (args.city === "Forbidden City") → isError result with a FORBIDDEN envelope', async () => {
@@ -77,10 +79,12 @@ describe('user guards and interceptors on tools', () => {
     expectNoLeak(answer, [INTERNAL_SECRET, 'guard crashed', ACME_KEY]);
   });
 
-  it('arguments are validated before the guard: an invalid city never reaches it', async () => {
+  it('the guard runs before validation: an admitted invalid city is a VALIDATION_ERROR, a refused one FORBIDDEN', async () => {
     const answer = await post(app.url, callTool(5, 'guarded_city', { city: '' }), acme);
     expect(envelopeOf(answer)).toMatchObject({ status: 'error', error: { code: 'VALIDATION_ERROR' } });
-    expect(observed.guardTypes).toEqual([]);
+    expect(observed.guardTypes).toEqual(['mcp']);
+    const refused = await post(app.url, callTool(5, 'guarded_city', { city: '' }), { Authorization: `Bearer ${BLOCKED_KEY}` });
+    expect(envelopeOf(refused)).toMatchObject({ status: 'error', error: { code: 'FORBIDDEN' } });
   });
 
   it('an interceptor that maps the result: its fields are visible in the response data; context type is "mcp"', async () => {

@@ -37,11 +37,23 @@ export interface McpPipelineCall {
 }
 
 /**
- * The one call pipeline of every era and transport: the scope check ({@link admit}), then per-tenant limits
- * (`McpTenantLimiter`), argument validation, the idempotency key (`McpIdempotency`), and either the handler
- * (through ExternalContextCreator, under its timeout) or, for a job tool, a place among the tenant's
- * `jobs.maxQueuedPerTenant`, a job record and the job queue (BullMQ with `redis`). A 2025-11-25 call, a
- * 2025-11-25 task and a 2026-07-28 task all pass here.
+ * The one call pipeline of every era and transport. A call passes these stages in this order, and the first
+ * refusal ends it:
+ *
+ * 1. authentication (the transport) and the tool's scopes ({@link admit});
+ * 2. the tool's Nest guards (class, method and global `@UseGuards`) on the raw arguments, as Nest runs guards
+ *    before pipes;
+ * 3. the tenant's limits (`McpTenantLimiter`: `limits.rateLimit` and `limits.maxConcurrentCallsPerTenant`);
+ * 4. argument validation (the DTO or the hand-written `inputSchema`);
+ * 5. the idempotency key (`McpIdempotency`);
+ * 6. the tool's interceptors, pipes and method (through ExternalContextCreator, under its timeout) or, for a job
+ *    tool, a place among the tenant's `jobs.maxQueuedPerTenant`, a job record and the job queue (BullMQ with
+ *    `redis`), whose worker runs the method later without running the guards again.
+ *
+ * Guards come before everything the tenant shares or the server remembers: a caller they refuse spends none of
+ * the tenant's calls or places, learns nothing of the schema from a VALIDATION_ERROR, and leaves no FORBIDDEN
+ * under an idempotency key that would be replayed once it has the right role. The tool's exception filters see
+ * the refusals of its guards as before. A 2025-11-25 call, a 2025-11-25 task and a 2026-07-28 task all pass here.
  */
 @Injectable()
 export class McpCallPipeline {
@@ -73,8 +85,8 @@ export class McpCallPipeline {
   }
 
   /**
-   * Limits, validation, idempotency, then the handler or the job queue; every refusal is an envelope result. The
-   * whole run is the tool's span (`execute_tool <name>`).
+   * Guards, limits, validation, idempotency, then the handler or the job queue (stages 2 to 6 above); every refusal
+   * is an envelope result. The whole run is the tool's span (`execute_tool <name>`).
    */
   run(call: McpPipelineCall): Promise<McpCallToolResult> {
     return this.tracer.tool({ toolName: call.tool.name, sessionId: call.context.sessionId }, () => this.metered(call));
@@ -97,6 +109,8 @@ export class McpCallPipeline {
 
   private async runStages(call: McpPipelineCall): Promise<McpCallToolResult> {
     const { tool, args, context } = call;
+    const refused = await this.runner.guard(tool, args, context, call.controller);
+    if (refused) return refused;
     let permit: CallPermit;
     try {
       permit = await this.limiter.acquire(context.tenant, tool.timeoutMs);

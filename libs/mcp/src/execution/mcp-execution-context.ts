@@ -14,7 +14,10 @@ import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
  */
 export class McpExecutionContext {
   private constructor(
-    /** The validated arguments (DTO instance), or `{}` for tools without arguments. */
+    /**
+     * For a tool's guards, the arguments as sent (guards run before validation, as Nest's run before pipes); for its
+     * interceptors, the validated ones (the DTO instance); `{}` for tools without arguments.
+     */
     readonly args: unknown,
     readonly toolContext: McpToolContext,
   ) {}

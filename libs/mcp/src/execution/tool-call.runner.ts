@@ -16,14 +16,15 @@ import { clientText } from '../core/client-text.js';
 class ToolTimeout extends Error {}
 
 /**
- * Runs one tool call: validates the arguments, calls the handler under its timeout, and turns whatever comes
- * back (a value, an envelope, raw content, a thrown error) into a `CallToolResult`.
+ * Runs the stages of one tool call that touch the tool: its guards, the validation of its arguments, its handler
+ * under its timeout; and turns whatever comes back (a value, an envelope, raw content, a thrown error) into a
+ * `CallToolResult`. `McpCallPipeline` decides their order.
  */
 @Injectable()
 export class McpToolCallRunner {
   private readonly logger = new Logger('McpModule');
 
-  /** Validates and runs one call. */
+  /** Validates and runs one call whose guards already admitted it (a job's run on the worker). */
   async run(
     tool: McpToolDefinition,
     rawArgs: Record<string, unknown>,
@@ -58,17 +59,39 @@ export class McpToolCallRunner {
       : invalid(`Invalid arguments: this tool takes none (got ${fields.join(', ')})`, fields);
   }
 
-  /** Calls the handler with validated arguments under the tool's timeout. */
-  invoke(tool: McpToolDefinition, args: object, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
-    return this.invokeWithTimeout(tool, args, context, controller);
-  }
-
-  private async invokeWithTimeout(
+  /**
+   * Runs the tool's Nest guards on the raw arguments, under the tool's timeout: undefined when they admit the call,
+   * else the result it ends with (FORBIDDEN for a refusal, what a tool's exception filter answered, TIMEOUT).
+   */
+  async guard(
     tool: McpToolDefinition,
-    args: object,
+    rawArgs: Record<string, unknown>,
     context: McpToolContext,
     controller: AbortController,
-  ): Promise<McpCallToolResult> {
+  ): Promise<McpCallToolResult | undefined> {
+    const guards = tool.guards;
+    if (!guards) return undefined;
+    return this.attempt(tool, context, controller, async () => {
+      const refused = await guards(rawArgs, context);
+      return refused && toCallToolResult(refused.answered);
+    });
+  }
+
+  /** Calls the handler with validated arguments under the tool's timeout. */
+  invoke(tool: McpToolDefinition, args: object, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
+    return this.attempt(tool, context, controller, async () => toCallToolResult(await tool.handler(args, context)));
+  }
+
+  /**
+   * `work`, a throw of it as an envelope ({@link failed}), or a TIMEOUT result (and the call's signal aborted) once
+   * the tool's timeout passed.
+   */
+  private async attempt<T>(
+    tool: McpToolDefinition,
+    context: McpToolContext,
+    controller: AbortController,
+    work: () => Promise<T>,
+  ): Promise<T | McpCallToolResult> {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<McpCallToolResult>((resolve) => {
       timer = setTimeout(() => {
@@ -77,25 +100,22 @@ export class McpToolCallRunner {
       }, tool.timeoutMs);
     });
     try {
-      return await Promise.race([this.call(tool, args, context), timedOut]);
+      return await Promise.race([work().catch((error: unknown) => this.failed(tool, error, context)), timedOut]);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private async call(tool: McpToolDefinition, args: object, context: McpToolContext): Promise<McpCallToolResult> {
-    try {
-      return toCallToolResult(await tool.handler(args, context));
-    } catch (error) {
-      if (error instanceof McpControlFlowSignal) throw error;
-      const { envelope, internal } = errorToEnvelope(error);
-      // The request id is the client's own (a JSON-RPC id may be any string).
-      const requestId = clientText(context.requestId);
-      // A tool that stops once its call was cancelled or timed out ends as asked: no failure to report.
-      if (internal && !context.signal.aborted) this.logger.error(`${McpMessages.toolFailed(tool.name, requestId)}: ${errorLogText(error)}`);
-      else this.logger.debug(McpMessages.toolAnsweredError(tool.name, clientText(internal ? 'CANCELLED' : envelope.error.code), requestId));
-      return envelopeToCallToolResult(envelope);
-    }
+  /** What a throw of the tool (or of its guards) becomes: an envelope, logged once; control-flow signals pass. */
+  private failed(tool: McpToolDefinition, error: unknown, context: McpToolContext): McpCallToolResult {
+    if (error instanceof McpControlFlowSignal) throw error;
+    const { envelope, internal } = errorToEnvelope(error);
+    // The request id is the client's own (a JSON-RPC id may be any string).
+    const requestId = clientText(context.requestId);
+    // A tool that stops once its call was cancelled or timed out ends as asked: no failure to report.
+    if (internal && !context.signal.aborted) this.logger.error(`${McpMessages.toolFailed(tool.name, requestId)}: ${errorLogText(error)}`);
+    else this.logger.debug(McpMessages.toolAnsweredError(tool.name, clientText(internal ? 'CANCELLED' : envelope.error.code), requestId));
+    return envelopeToCallToolResult(envelope);
   }
 }
 

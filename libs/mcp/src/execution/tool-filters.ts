@@ -16,7 +16,12 @@ class RethrowToCallRunner implements ExceptionFilter {
 }
 
 const RETHROW = new RethrowToCallRunner();
+
+/** What the callback of {@link toolGuardsCallback} returns: the guards admitted the call (a filter's answer is anything else). */
+export const GUARDS_ADMITTED: unique symbol = Symbol('mcp:guards-admitted');
+
 const callbacks = new WeakMap<Method, Method>();
+const guardCallbacks = new WeakMap<Method, Method>();
 
 /**
  * The function handed to ExternalContextCreator for a tool method: it calls the method, carries a copy of its
@@ -25,16 +30,29 @@ const callbacks = new WeakMap<Method, Method>();
  * so theirs still win and the rethrow comes last. Made once per method.
  */
 export function toolCallback(method: Method, owner: object): Method {
-  const cached = callbacks.get(method);
-  if (cached) return cached;
-  const callback: Method = function (this: unknown, ...args: unknown[]) {
+  return once(callbacks, method, owner, function (this: unknown, ...args: unknown[]) {
     return method.apply(this, args);
-  };
-  for (const key of Reflect.getOwnMetadataKeys(method)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, method), callback);
+  });
+}
+
+/**
+ * The stand-in for a tool method when only its guards run (before limits, validation and idempotency): the same
+ * metadata and filters as {@link toolCallback}, and a body that only says the guards let it through. Made once per
+ * method.
+ */
+export function toolGuardsCallback(method: Method, owner: object): Method {
+  return once(guardCallbacks, method, owner, () => GUARDS_ADMITTED);
+}
+
+/** `body` with `method`'s metadata copied onto it (STYLE: copy before wrapping) and the filters in call order. */
+function once(cache: WeakMap<Method, Method>, method: Method, owner: object, body: Method): Method {
+  const cached = cache.get(method);
+  if (cached) return cached;
+  for (const key of Reflect.getOwnMetadataKeys(method)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, method), body);
   const classFilters: unknown[] = Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, owner) ?? [];
   const methodFilters: unknown[] = Reflect.getOwnMetadata(EXCEPTION_FILTERS_METADATA, method) ?? [];
-  Reflect.defineMetadata(EXCEPTION_FILTERS_METADATA, [RETHROW, ...classFilters, ...methodFilters], callback);
-  Object.defineProperty(callback, 'name', { value: method.name });
-  callbacks.set(method, callback);
-  return callback;
+  Reflect.defineMetadata(EXCEPTION_FILTERS_METADATA, [RETHROW, ...classFilters, ...methodFilters], body);
+  Object.defineProperty(body, 'name', { value: method.name });
+  cache.set(method, body);
+  return body;
 }

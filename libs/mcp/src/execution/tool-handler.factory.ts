@@ -3,13 +3,20 @@ import { ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/cor
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { MCP_CONTEXT_TYPE, MCP_PARAMS_METADATA } from '../mcp.constants.js';
 import { McpMessages } from '../core/errors/mcp.messages.js';
-import type { McpToolHandler } from '../features/tools/mcp-tool-definition.interface.js';
+import type { McpToolGuards, McpToolHandler } from '../features/tools/mcp-tool-definition.interface.js';
 import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import { McpToolError } from '../core/errors/mcp-tool.error.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
-import { toolCallback } from './tool-filters.js';
+import { GUARDS_ADMITTED, toolCallback, toolGuardsCallback } from './tool-filters.js';
+
+type Instance = Record<string, (...args: unknown[]) => unknown>;
+type ContextId = ReturnType<typeof ContextIdFactory.create>;
 
 const CONTEXT_OPTIONS = { guards: true, interceptors: true, filters: true };
+/** A tool's guards run on their own, before limits, validation and idempotency; its filters see their refusals. */
+const TOOL_GUARDS = { guards: true, interceptors: false, filters: true };
+/** A tool's interceptors, pipes and method run after idempotency; its guards already ran. */
+const TOOL_METHOD = { guards: false, interceptors: true, filters: true };
 const GUARDS_ONLY = { guards: true, interceptors: false, filters: false };
 const REFUSED_STATUSES = new Set([401, 403]);
 const REFUSED_CODES = new Set(['FORBIDDEN', 'UNAUTHORIZED']);
@@ -21,35 +28,85 @@ function isRefusal(error: unknown): boolean {
 }
 
 /**
- * Builds the function that calls a tool method through Nest's ExternalContextCreator, so `@UseGuards`,
- * `@UseInterceptors`, pipes and exception filters on tools work as on controllers.
+ * Builds the functions that call a provider method through Nest's ExternalContextCreator, so `@UseGuards`,
+ * `@UseInterceptors`, pipes and exception filters work as on controllers: in one piece for resources, prompts
+ * and completions ({@link create}), in two for tools ({@link createTool}), whose guards the call pipeline runs
+ * before the tenant's limits, validation and idempotency.
  */
 @Injectable()
 export class McpToolHandlerFactory {
   private readonly logger = new Logger('McpModule');
   private readonly paramsFactory = new McpParamsFactory();
 
+  /** A request-scoped tool's instance of one call, shared by its guards and its method (the same DI context). */
+  private readonly scoped = new WeakMap<McpToolContext, Promise<{ instance: Instance; contextId: ContextId }>>();
+
   constructor(
     private readonly externalContextCreator: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
   ) {}
 
+  /** The method behind its guards, interceptors, pipes and filters, for a resource, prompt or completion. */
   create(wrapper: InstanceWrapper, methodName: string, site: string): McpToolHandler {
+    return this.handlerOf(wrapper, methodName, site, (instance, contextId) =>
+      this.wrap(instance, toolCallback(instance[methodName], instance.constructor), methodName, CONTEXT_OPTIONS, contextId),
+    );
+  }
+
+  /**
+   * A tool's two stages: `guards` runs its Nest guards (class, method and global) with the raw arguments, as Nest
+   * runs guards before pipes; `handler` runs its interceptors, pipes and method with the validated ones. Both go
+   * through the tool's exception filters, so a filter still sees a guard's refusal, as it did when one handler ran both.
+   */
+  createTool(wrapper: InstanceWrapper, methodName: string, site: string): { handler: McpToolHandler; guards: McpToolGuards } {
+    const handler = this.handlerOf(wrapper, methodName, site, (instance, contextId) =>
+      this.wrap(instance, toolCallback(instance[methodName], instance.constructor), methodName, TOOL_METHOD, contextId),
+    );
+    const guarded = this.handlerOf(wrapper, methodName, site, (instance, contextId) =>
+      this.wrap(instance, toolGuardsCallback(instance[methodName], instance.constructor), methodName, TOOL_GUARDS, contextId, false),
+    );
+    return {
+      handler,
+      guards: async (args, context) => {
+        const outcome = await guarded(args, context);
+        return outcome === GUARDS_ADMITTED ? undefined : { answered: outcome };
+      },
+    };
+  }
+
+  /**
+   * Calls `build`'s function on the provider's instance: made once for a static provider; for a request-scoped (or
+   * transient) one, per call on a fresh instance, as it would be per HTTP request.
+   */
+  private handlerOf(
+    wrapper: InstanceWrapper,
+    methodName: string,
+    site: string,
+    build: (instance: Instance, contextId?: ContextId) => (...args: unknown[]) => Promise<unknown>,
+  ): McpToolHandler {
     if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
-      const instance = wrapper.instance as Record<string, (...args: unknown[]) => unknown>;
-      const call = this.wrap(instance, methodName);
+      const call = build(wrapper.instance as Instance);
       return (args, context) => call(args, context);
     }
-    // Request-scoped (or transient) providers get a fresh instance per call, as they would per HTTP request.
     this.logger.debug(McpMessages.requestScopedTool(site));
     return async (args, context) => {
+      const { instance, contextId } = await this.instanceOf(wrapper, context);
+      return build(instance, contextId)(args, context);
+    };
+  }
+
+  /** The call's instance of a request-scoped provider: resolved once per call context, for its guards and its method. */
+  private instanceOf(wrapper: InstanceWrapper, context: McpToolContext): Promise<{ instance: Instance; contextId: ContextId }> {
+    let resolved = this.scoped.get(context);
+    if (!resolved) {
       const contextId = ContextIdFactory.create();
       this.moduleRef.registerRequestByContextId({ mcp: context }, contextId);
-      const instance = await this.moduleRef.resolve<Record<string, (...a: unknown[]) => unknown>>(wrapper.token, contextId, {
-        strict: false,
-      });
-      return this.wrap(instance, methodName, contextId)(args, context);
-    };
+      resolved = this.moduleRef
+        .resolve<Instance>(wrapper.token, contextId, { strict: false })
+        .then((instance) => ({ instance, contextId }));
+      this.scoped.set(context, resolved);
+    }
+    return resolved;
   }
 
   /**
@@ -59,23 +116,14 @@ export class McpToolHandlerFactory {
    */
   guardsAdmit(wrapper: InstanceWrapper, methodName: string): ((context: McpToolContext) => Promise<boolean>) | undefined {
     if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient) return undefined;
-    const instance = wrapper.instance as Record<string, (...args: unknown[]) => unknown>;
-    const method = instance[methodName];
-    const probe = function (this: unknown) {
-      return true;
-    };
-    for (const key of Reflect.getOwnMetadataKeys(method)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, method), probe);
-    Object.defineProperty(probe, 'name', { value: method.name });
-    const guarded = this.externalContextCreator.create(
+    const instance = wrapper.instance as Instance;
+    const guarded = this.wrap(
       instance,
-      probe,
+      toolGuardsCallback(instance[methodName], instance.constructor),
       methodName,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
       GUARDS_ONLY,
-      MCP_CONTEXT_TYPE,
+      undefined,
+      false,
     );
     return async (context) => {
       try {
@@ -87,20 +135,24 @@ export class McpToolHandlerFactory {
     };
   }
 
+  /** `callback` on `instance` through ExternalContextCreator; without `params`, no parameter decorators or pipes run. */
   private wrap(
-    instance: Record<string, (...args: unknown[]) => unknown>,
+    instance: Instance,
+    callback: (...args: unknown[]) => unknown,
     methodName: string,
-    contextId?: ReturnType<typeof ContextIdFactory.create>,
+    options: typeof CONTEXT_OPTIONS,
+    contextId?: ContextId,
+    params = true,
   ) {
     return this.externalContextCreator.create(
       instance,
-      toolCallback(instance[methodName], instance.constructor),
+      callback,
       methodName,
-      MCP_PARAMS_METADATA,
-      this.paramsFactory,
+      params ? MCP_PARAMS_METADATA : undefined,
+      params ? this.paramsFactory : undefined,
       contextId,
       undefined,
-      CONTEXT_OPTIONS,
+      options,
       MCP_CONTEXT_TYPE,
     );
   }

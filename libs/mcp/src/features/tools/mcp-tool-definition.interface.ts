@@ -19,8 +19,14 @@ export interface McpToolDescriptor {
   execution?: { taskSupport: 'forbidden' | 'optional' | 'required' };
 }
 
-/** Calls the tool method (through Nest's guards, interceptors and filters) with validated arguments. */
+/** Calls the tool method (through Nest's interceptors, pipes and filters; its guards are `guards`) with validated arguments. */
 export type McpToolHandler = (args: unknown, context: McpToolContext) => Promise<unknown>;
+
+/**
+ * Runs a tool's Nest guards on the raw arguments: resolves undefined when they admit the call, or what one of the
+ * tool's exception filters answered their refusal with; a refusal no filter answers rejects.
+ */
+export type McpToolGuards = (args: unknown, context: McpToolContext) => Promise<{ answered: unknown } | undefined>;
 
 /** Everything the request path needs about a tool, computed once at boot. */
 export interface McpToolDefinition {
@@ -42,6 +48,8 @@ export interface McpToolDefinition {
   /** Scopes required to see and call the tool (empty: none). */
   readonly scopes: readonly string[];
   readonly handler: McpToolHandler;
+  /** The tool's Nest guards, run by the call pipeline before limits, validation and idempotency (decorated tools). */
+  readonly guards?: McpToolGuards;
   /** `visibleTo` of the tool: hides it from the callers it refuses. */
   readonly visibleTo?: McpToolVisibleTo;
   /** Runs the tool's Nest guards without arguments (`hideGuardedTools`); resolves false when they refuse. */

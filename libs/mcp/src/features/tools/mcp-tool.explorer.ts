@@ -65,7 +65,7 @@ export class McpToolExplorer implements OnModuleInit {
       ...tool,
       timeoutMs,
       job,
-      handler: this.handlers.create(wrapper, methodName, site),
+      ...this.handlers.createTool(wrapper, methodName, site),
       ...(this.options.hideGuardedTools && { guardsAdmit: this.handlers.guardsAdmit(wrapper, methodName) }),
     };
   }
