@@ -40,6 +40,8 @@ describe('a brief Redis outage', () => {
     const inSession = await post(app.url, rpc(2, 'tools/list'), { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' });
     expect(inSession.status).toBe(503);
     expect(inSession.headers.get('retry-after')).toBe('1');
+    // Its request id is known, so the error carries it: the client can match the answer to its request.
+    expect(inSession.json).toMatchObject({ jsonrpc: '2.0', id: 2, error: { data: { error: { code: 'UNAVAILABLE' } } } });
 
     redis = await startRedisServer({ port });
     // The connections come back by themselves (the restarted server is empty: the old session is gone).

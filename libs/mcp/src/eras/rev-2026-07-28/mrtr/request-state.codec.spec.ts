@@ -1,7 +1,10 @@
+import { Logger } from '@nestjs/common';
+import { jest } from '@jest/globals';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 import { digestOf, McpRequestStateCodec, type McpRequestState } from './request-state.codec.js';
 
-const options = (secret: string | undefined, ttlMs = 60_000) => ({ requestState: { secret, ttlMs } }) as unknown as McpResolvedOptions;
+const options = (secret: string | undefined, ttlMs = 60_000, redis?: object) =>
+  ({ requestState: { secret, ttlMs }, redis }) as unknown as McpResolvedOptions;
 const state: McpRequestState = {
   owner: 'anonymous',
   method: 'tools/call',
@@ -38,6 +41,19 @@ describe('McpRequestStateCodec (HMAC-protected requestState)', () => {
     const b = new McpRequestStateCodec(options(undefined));
     expect(a.open(a.seal(state))).toEqual(state);
     expect(b.open(a.seal(state))).toBeUndefined();
+  });
+
+  it('warns of the random key only where instances share one URL (redis set): alone, nothing depends on it', () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      new McpRequestStateCodec(options(undefined));
+      expect(warn).not.toHaveBeenCalled();
+      new McpRequestStateCodec(options(undefined, 60_000, { url: 'redis://127.0.0.1:6379' }));
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0][0])).toContain('requestState.secret');
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('digests params independently of key order', () => {

@@ -40,7 +40,9 @@ export class McpRequestStateCodec {
       this.key = Buffer.from(options.requestState.secret, 'utf8');
     } else {
       this.key = randomBytes(32);
-      new Logger('McpModule').warn(Rev20260728Messages.randomRequestStateSecret());
+      // It matters only where a retry may reach another instance: with `redis`, the library's way of serving one URL
+      // from several. Alone, a random key is the right one, and the warning was noise at every boot.
+      if (options.redis) new Logger('McpModule').warn(Rev20260728Messages.randomRequestStateSecret());
     }
   }
 
