@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
-import { MCP_JOB_QUEUE } from '../../libs/mcp/src/jobs/job-queue.interface.js';
-import { McpBullJobQueue } from '../../libs/mcp/src/jobs/bullmq-job.queue.js';
-import { McpTaskWorker } from '../../libs/mcp/src/features/tasks/task-worker.js';
+import { MCP_JOB_QUEUE } from '../../libs/mcp/src/tasks/engine/job-queue.interface.js';
+import { McpBullJobQueue } from '../../libs/mcp/src/tasks/engine/bullmq-job.queue.js';
+import { McpTaskWorker } from '../../libs/mcp/src/tasks/task-worker.js';
 import { invokeTool, pollUntil, instancesOnOneRedis } from './scaling-support.js';
 import { type RunningApp, withEnv } from '../kit/apps.js';
 

@@ -6,7 +6,7 @@ import { McpMessages } from '../core/errors/mcp.messages.js';
 import { assertKnownOptionKeys } from './mcp-option-keys.js';
 import { resolveServerCardOptions } from './server-card-options.resolver.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from '../stores/redis.store.js';
-import { resolveJobOptions, resolveShutdownOptions } from '../jobs/job-options.resolver.js';
+import { resolveJobOptions, resolveShutdownOptions } from '../tasks/engine/job-options.resolver.js';
 import type { McpModuleExtras, McpModuleOptions, McpRedisClusterOptions, McpResolvedOptions } from './mcp-module-options.interface.js';
 import type { McpResolvedMetricsOptions } from './mcp-metrics-options.interface.js';
 
