@@ -34,6 +34,7 @@ import { McpTaskWorker } from './tasks/task-worker.js';
 import { McpTasksService } from './tasks/mcp-tasks.service.js';
 import { MCP_JOB_QUEUE } from './tasks/engine/job-queue.interface.js';
 import { createMcpJobQueue } from './tasks/engine/job-queue.factory.js';
+import { MCP_JOB_WORKER } from './tasks/engine/job-worker.interface.js';
 import { MCP_TASK_METHOD_HANDLERS } from './tasks/rev-2025-11-25/rev-2025-11-25.tasks.handlers.js';
 import { McpBodyParserErrorFilter } from './transports/http/body-parser-error.filter.js';
 import { createMcpControllers } from './transports/http/mcp-http.controller.js';
@@ -128,6 +129,7 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     McpJobStore,
     McpJobSlots,
     McpTaskWorker,
+    { provide: MCP_JOB_WORKER, useExisting: McpTaskWorker },
     McpTasksService,
     McpJobService,
     McpCallPipeline,

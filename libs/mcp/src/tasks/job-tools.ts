@@ -7,10 +7,10 @@ import { McpToolError } from '../core/errors/mcp-tool.error.js';
 import type { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
 import { JobIdDto } from './dto/job-id.dto.js';
 
-/** What the built-in job tools need from the tasks service. */
+/** What the built-in job tools need from the job engine (`McpJobService`). */
 export interface McpJobToolsSource {
   find(tenant: string, jobId: string): Promise<McpJobRecord | undefined>;
-  cancelJob(tenant: string, jobId: string): Promise<McpJobRecord | undefined>;
+  cancel(tenant: string, jobId: string): Promise<McpJobRecord | undefined>;
   statusResult(record: McpJobRecord): McpCallToolResult;
 }
 
@@ -49,7 +49,7 @@ export function jobTools(source: McpJobToolsSource, schemas: DtoSchemaFactory, t
       },
     ),
     tool('cancel_job', 'Cancels a pending job; a finished job is left as it is.', async (args, context) => {
-      const record = (await source.cancelJob(context.tenant, args.job_id)) ?? (await found(context.tenant, args.job_id));
+      const record = (await source.cancel(context.tenant, args.job_id)) ?? (await found(context.tenant, args.job_id));
       return new McpRawResult(source.statusResult(record));
     }),
   ];

@@ -45,14 +45,14 @@ export interface McpBullJobQueueDeps {
 
 /**
  * `MCP_JOB_QUEUE` with the redis option: jobs wait in a BullMQ queue in Redis, and a worker on every instance
- * runs them through the tasks service (`McpJobWorker`), so a job accepted by one instance may run on another and outlives the
+ * runs them through the task worker (`McpJobWorker`), so a job accepted by one instance may run on another and outlives the
  * instance that accepted it.
  *
  * - A worker that dies mid-job stops renewing its lock; after `jobs.lockDurationMs` another instance's stalled
  *   check puts the job back in the queue (up to `jobs.maxStalledCount` times), then it is failed and its record
  *   marked `error` (`UNAVAILABLE`, retryable).
- * - `abort()` aborts the job if it runs here, else takes it out of the queue if it still waits; the tasks service
- *   tells the other instances (its bus channel).
+ * - `abort()` aborts the job if it runs here, else takes it out of the queue if it still waits; the job service's
+ *   cancel tells the other instances (the worker's bus signal).
  * - At shutdown the worker stops taking jobs; running ones get `shutdown.graceMs` to finish, and those the tasks
  *   worker interrupts then are moved back to the queue's waiting list, so another instance takes them at once
  *   instead of after a lock expiry. Queued jobs stay for the others.
@@ -150,7 +150,8 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
    * Aborts the job if it runs here, else takes it out of the queue if it still waits (its record is final, so no
    * worker need take and skip it): a tenant that queues and cancels over and over, each cancel freeing its place
    * in `jobs.maxQueuedPerTenant`, piles nothing up in Redis, and its turns count only what still waits. A job that
-   * runs elsewhere is locked (BullMQ removes no active job): the tasks service's bus signal aborts it there.
+   * runs elsewhere is locked (BullMQ removes no active job): the worker's bus signal (`McpJobService.cancel` sends
+   * it) aborts it there.
    */
   async abort(jobId: string): Promise<void> {
     if (this.deps.worker.abort(jobId)) return;

@@ -8,7 +8,7 @@ export interface McpJobQueue {
   submit(submission: McpJobSubmission): Promise<void>;
   /**
    * Takes the job out of the line if it still waits here, else aborts it if it runs here. Other instances hear
-   * of a cancellation from the tasks service (its one bus channel), not from the queue.
+   * of a cancellation from the worker's bus signal (`McpJobService.cancel` sends both), not from the queue.
    */
   abort(jobId: string): Promise<void>;
   /** Jobs waiting for a worker and running now (metrics): this process's pool, or the whole BullMQ queue. */

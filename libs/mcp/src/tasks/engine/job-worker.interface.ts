@@ -7,7 +7,7 @@ import type { McpJobSubmission } from './job.record.js';
 export type McpJobRunEnd = 'recorded' | 'interrupted';
 
 /**
- * What a job queue hands its jobs to on this instance (the tasks service): it runs them and aborts the ones it
+ * What a job queue hands its jobs to on this instance (the task worker): it runs them and aborts the ones it
  * runs. Defined here so the queues need nothing above the job engine.
  */
 export interface McpJobWorker {
@@ -15,6 +15,8 @@ export interface McpJobWorker {
   execute(submission: McpJobSubmission): Promise<McpJobRunEnd>;
   /** Aborts the job if it runs on this instance; true when it did. */
   abort(jobId: string): boolean;
+  /** Cancels (`abort`) or wakes the job where it runs: here, or on the instance that hears it on the bus. */
+  signal(jobId: string, signal: 'abort' | 'wake'): void;
   /**
    * Ends a job that shutdown interrupted, or that never started, and that no other instance will take: an
    * `UNAVAILABLE` (retryable) error, so its caller starts it again instead of polling a job nobody runs.
@@ -26,3 +28,6 @@ export interface McpJobWorker {
    */
   drain(): Promise<void>;
 }
+
+/** Injection token of this instance's {@link McpJobWorker}: the queue hands it jobs, a cancellation signals it. */
+export const MCP_JOB_WORKER = Symbol('MCP_JOB_WORKER');

@@ -6,12 +6,15 @@ import { McpTenantQuotas } from '../../stores/tenant-quotas.js';
 import { loadBullmq } from './bullmq.loader.js';
 import { McpJobSlots } from './job-slots.js';
 import type { McpJobQueue } from './job-queue.interface.js';
+import type { McpJobWorker } from './job-worker.interface.js';
 import { McpJobService } from './mcp-job.service.js';
 import { McpJobStore } from './mcp-job.store.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 
 const options = resolveMcpOptions({ name: 'jobs', version: '1.0.0' }, resolvePaths({}));
 const context = { tenant: 'acme', protocolVersion: '2025-11-25' } as McpToolContext;
+/** No job runs in these specs: the worker is never reached. */
+const worker = {} as McpJobWorker;
 
 describe('McpJobService', () => {
   let store: McpMemoryStore;
@@ -29,7 +32,7 @@ describe('McpJobService', () => {
   it('queues an accepted job and answers with its pending record', async () => {
     const submitted: string[] = [];
     const queue: McpJobQueue = { submit: async (submission) => void submitted.push(submission.jobId), abort: async () => undefined };
-    const record = await new McpJobService(jobs, queue, options, slots).start('report', { city: 'x' }, context);
+    const record = await new McpJobService(jobs, queue, options, slots, worker).start('report', { city: 'x' }, context);
     expect(record.status).toBe('pending');
     expect(submitted).toEqual([record.id]);
   });
@@ -37,7 +40,7 @@ describe('McpJobService', () => {
   it('when the queue refuses (Redis down), rethrows and marks the job failed: no pending job that never runs', async () => {
     const refused = new McpStoreUnavailableError('Redis at redis://x is unavailable (down); retry later.');
     const queue: McpJobQueue = { submit: async () => Promise.reject(refused), abort: async () => undefined };
-    await expect(new McpJobService(jobs, queue, options, slots).start('report', {}, context)).rejects.toBe(refused);
+    await expect(new McpJobService(jobs, queue, options, slots, worker).start('report', {}, context)).rejects.toBe(refused);
     const [record] = await jobs.list('acme');
     expect(record.status).toBe('error');
     expect(record.result?.structuredContent).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE', retryable: true } });
@@ -48,7 +51,7 @@ describe('McpJobService', () => {
     const cappedSlots = new McpJobSlots(store, capped);
     const cappedJobs = new McpJobStore(store, capped, new McpTenantQuotas(store, capped), cappedSlots);
     const queue: McpJobQueue = { submit: async () => undefined, abort: async () => undefined };
-    const service = new McpJobService(cappedJobs, queue, capped, cappedSlots);
+    const service = new McpJobService(cappedJobs, queue, capped, cappedSlots, worker);
     const first = await service.start('report', {}, context);
     await service.start('report', {}, context);
     await expect(service.start('report', {}, context)).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', retryable: true });

@@ -8,6 +8,7 @@ import { envelopeToCallToolResult, errorResult } from '../../core/results/mcp-re
 import { errorBody } from '../../core/errors/mcp-tool.error.js';
 import { isFinal, type McpJobRecord, type McpTaskRunSpec } from './job.record.js';
 import { MCP_JOB_QUEUE, type McpJobQueue } from './job-queue.interface.js';
+import { MCP_JOB_WORKER, type McpJobWorker } from './job-worker.interface.js';
 import { McpJobSlots } from './job-slots.js';
 import { McpJobStore, newJobId } from './mcp-job.store.js';
 import { McpGlobalPrefix } from '../../options/mcp-global-prefix.js';
@@ -20,6 +21,7 @@ export class McpJobService {
     @Inject(MCP_JOB_QUEUE) private readonly queue: McpJobQueue,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly slots: McpJobSlots,
+    @Inject(MCP_JOB_WORKER) private readonly worker: McpJobWorker,
     @Optional() private readonly globalPrefix?: McpGlobalPrefix,
   ) {}
 
@@ -78,8 +80,9 @@ export class McpJobService {
   }
 
   /**
-   * Marks the job cancelled (it stays so even if the work finishes) and takes it out of the line or aborts it
-   * here; the tasks service's `cancel` also reaches the instance running it.
+   * The one cancellation of a job or task, whatever surface asks (`cancel_job`, either era's `tasks/cancel`):
+   * marks it cancelled (it stays so even if the work finishes), takes it out of the line or aborts it here, and
+   * else tells the instance running it (the worker's bus signal).
    */
   async cancel(tenant: string, jobId: string): Promise<McpJobRecord | undefined> {
     const record = await this.jobs.get(tenant, jobId);
@@ -87,6 +90,7 @@ export class McpJobService {
     const result = errorResult(errorBody('CANCELLED', 'The job was cancelled'));
     const cancelled = await this.jobs.update(tenant, jobId, { status: 'cancelled', result });
     await this.queue.abort(jobId);
+    this.worker.signal(jobId, 'abort');
     return cancelled;
   }
 

@@ -18,6 +18,7 @@ function controllableExecutor() {
       aborted.push(jobId);
       return finishers.has(jobId);
     },
+    signal: () => undefined,
     abandon: async (submission: McpJobSubmission) => void abandoned.push(submission.jobId),
     drain: async () => undefined,
   };

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isFinal, type McpJobRecord } from '../engine/job.record.js';
 import { taskOf } from './rev-2025-11-25.task-mapper.js';
 import { McpTasksService } from '../mcp-tasks.service.js';
+import { McpJobService } from '../engine/mcp-job.service.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
@@ -19,11 +20,14 @@ const RELATED_TASK = 'io.modelcontextprotocol/related-task';
  */
 @Injectable()
 export class McpTaskHandlers {
-  constructor(private readonly jobs: McpTasksService) {}
+  constructor(
+    private readonly tasks: McpTasksService,
+    private readonly jobs: McpJobService,
+  ) {}
 
   /** Asked at bootstrap, when the tool explorer has registered every tool: tasks exist only with job tools. */
   get served(): boolean {
-    return this.jobs.enabled;
+    return this.tasks.enabled;
   }
 
   async get(call: McpCall): Promise<Record<string, unknown>> {
@@ -50,7 +54,7 @@ export class McpTaskHandlers {
     const record = await this.task(call);
     if (isFinal(record.status))
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Task ${record.id} is already ${taskOf(record).status}`);
-    return taskOf((await this.jobs.cancelJob(record.tenant, record.id)) ?? record);
+    return taskOf((await this.jobs.cancel(record.tenant, record.id)) ?? record);
   }
 
   private async task(call: McpCall): Promise<McpJobRecord> {

@@ -58,7 +58,7 @@ class PendingRound extends Error {
 }
 
 /**
- * The tasks extension of 2026-07-28 (`io.modelcontextprotocol/tasks`, SEP-2663), over the one tasks service: a
+ * The tasks extension of 2026-07-28 (`io.modelcontextprotocol/tasks`, SEP-2663), over the job engine: a
  * job tool called by a request that declares the extension runs as a task (`CreateTaskResult`), read with
  * `tasks/get` (status, input requests, inlined result or error), fed with `tasks/update`, stopped with
  * `tasks/cancel`. Tasks are job records bound to the caller's tenant, so every revision sees every task.
@@ -192,7 +192,7 @@ export class McpRev20260728TasksExtension {
   /** `tasks/cancel`: cooperative; acknowledged also for a task that already ended. */
   async cancel(taskId: unknown, principal: McpPrincipal | undefined): Promise<Record<string, unknown>> {
     const record = await this.task(taskId, principal);
-    await this.tasks.cancelJob(record.tenant, record.id);
+    await this.jobs.cancel(record.tenant, record.id);
     return {};
   }
 
@@ -264,7 +264,7 @@ export class McpRev20260728TasksExtension {
   private async task(taskId: unknown, principal: McpPrincipal | undefined): Promise<McpJobRecord> {
     if (typeof taskId !== 'string' || taskId === '')
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: taskId must be a string');
-    const record = await this.tasks.find(tenantOf(principal), taskId);
+    const record = await this.jobs.find(tenantOf(principal), taskId);
     if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${clientText(taskId)}`);
     return record;
   }
