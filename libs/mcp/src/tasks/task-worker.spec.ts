@@ -49,7 +49,8 @@ describe('McpTaskWorker (revision-neutral: a task talks to its client only throu
       tool: confirmTool.name,
       args: {},
       protocolVersion: '2026-07-28',
-      ...(task && { task: { requestId: 7, transport: 'http' as const, clientCapabilities: { elicitation: {} } } }),
+      transport: 'http',
+      ...(task && { task: { requestId: 7, clientCapabilities: { elicitation: {} } } }),
     };
   };
 

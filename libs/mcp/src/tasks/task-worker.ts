@@ -16,7 +16,7 @@ import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
 import type { JsonRpcId, JsonRpcMessage } from '../core/json-rpc/json-rpc.types.js';
 import { errorResult } from '../core/results/mcp-result.js';
-import { errorBody } from '../core/errors/mcp-tool.error.js';
+import { errorBody, McpToolError } from '../core/errors/mcp-tool.error.js';
 import { isFinal, type McpJobRecord, type McpJobSubmission } from './engine/job.record.js';
 import type { McpJobRunEnd, McpJobWorker } from './engine/job-worker.interface.js';
 import { McpJobStore } from './engine/mcp-job.store.js';
@@ -25,7 +25,6 @@ import { recordOutcome } from './engine/outcome-retry.js';
 import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
-import { createJobToolContext } from './job-tool-context.js';
 import { MCP_TASK_CHANNELS, type McpRunOutcome, type McpTaskChannels } from './task-channel.interface.js';
 import { McpTaskWakeups } from './task-wakeups.js';
 
@@ -151,17 +150,19 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
   }
 
   /**
-   * The context a task's handler gets: the request's identity and capabilities, questions through `askClient`,
-   * and progress into the job record (`onUntracked` runs for progress reported before the record exists).
+   * The context a job's or task's handler gets, from the factory a call's context comes from: the identity,
+   * revision and transport of the request that started it, questions through `askClient`, and progress into
+   * the job record (`onUntracked` runs for progress reported before the record exists; a cancelled or timed-out
+   * run reports nothing more). Logs are dropped: there is no stream behind a job.
    */
-  taskContext(input: {
+  jobContext(input: {
     requestId: JsonRpcId;
     tool: McpToolDefinition;
     tenant: string;
-    transport: 'http' | 'stdio';
+    transport: McpRequestContext['transport'];
     protocolVersion: string;
     principal?: McpPrincipal;
-    clientCapabilities: Record<string, unknown>;
+    clientCapabilities?: Record<string, unknown>;
     askClient: NonNullable<McpRequestContext['askClient']>;
     signal: AbortSignal;
     record: () => McpJobRecord | undefined;
@@ -177,6 +178,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
         if (!('method' in message) || message.method !== 'notifications/progress') return; // no stream: logs are dropped
         const job = input.record();
         if (!job) return void input.onUntracked?.();
+        if (input.signal.aborted) return;
         const { progress, total, message: text } = message.params as { progress?: number; total?: number; message?: string };
         void this.jobs
           .update(input.tenant, job.id, { progress, total, ...(text !== undefined && { message: text }) })
@@ -212,11 +214,19 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
       return 'recorded';
     }
     if (submission.task && this.channels) return this.runTask(submission, record, tool, controller, wakeups, this.channels);
-    const context = createJobToolContext(submission, controller.signal, (progress, total, message) => {
-      if (!controller.signal.aborted) void this.jobs.update(tenant, jobId, { progress, total, message }).catch(() => undefined);
+    const context = this.jobContext({
+      requestId: jobId,
+      tool,
+      tenant,
+      transport: submission.transport,
+      protocolVersion: submission.protocolVersion,
+      principal: submission.principal,
+      askClient: unreachable,
+      signal: controller.signal,
+      record: () => record,
     });
     try {
-      const run = await interruptible(this.runner.run(tool, submission.args, context, controller), controller.signal);
+      const run = await interruptible(this.runner.invokeAccepted(tool, submission.args, context, controller), controller.signal);
       if (run.interrupted) return 'interrupted';
       const result = run.value;
       await recordOutcome(() => this.jobs.update(tenant, jobId, { status: result.isError ? 'error' : 'success', result }));
@@ -237,11 +247,11 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
   ): Promise<McpJobRunEnd> {
     const task = submission.task!;
     const channel = channels.open({ record, tool, spec: task, signal: controller.signal, wakeups });
-    const context = this.taskContext({
+    const context = this.jobContext({
       requestId: task.requestId,
       tool,
       tenant: submission.tenant,
-      transport: task.transport,
+      transport: submission.transport,
       protocolVersion: submission.protocolVersion,
       principal: submission.principal,
       clientCapabilities: task.clientCapabilities,
@@ -249,7 +259,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
       signal: controller.signal,
       record: () => record,
     });
-    const outcome = this.runner.run(tool, submission.args, context, controller).then(
+    const outcome = this.runner.invokeAccepted(tool, submission.args, context, controller).then(
       (result): McpRunOutcome => ({ result }),
       (error: unknown): McpRunOutcome => ({ error }),
     );
@@ -258,6 +268,11 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
     await channel.settle(run.value);
     return 'recorded';
   }
+}
+
+/** A plain job has no client connection behind it: its handler cannot ask the client anything. */
+async function unreachable(): Promise<never> {
+  throw new McpToolError('CLIENT_UNREACHABLE', 'A background job cannot send requests to the client');
 }
 
 /**

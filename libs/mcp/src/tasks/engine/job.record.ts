@@ -1,5 +1,9 @@
 import type { McpCallToolResult } from '../../core/results/content.types.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
+import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+
+/** The transports a call (and so a job) comes over. */
+type McpTransportKind = McpRequestContext['transport'];
 
 /** Where a job is in its life; `success`, `error` and `cancelled` are final. */
 export type McpJobStatus = 'pending' | 'success' | 'error' | 'cancelled';
@@ -27,10 +31,12 @@ export interface McpJobSubmission {
   jobId: string;
   tenant: string;
   tool: string;
-  /** The raw arguments, already validated once when the job was accepted. */
+  /** The raw arguments that validation accepted with the call: the worker does not validate them again. */
   args: Record<string, unknown>;
   principal?: McpPrincipal;
   protocolVersion: string;
+  /** The transport of the call that started it: the job's handler sees it as a call's would. */
+  transport: McpTransportKind;
   /** Set for a task of the 2026-07-28 tasks extension: its answers, progress and failure go to the task state. */
   task?: McpTaskRunSpec;
 }
@@ -39,7 +45,6 @@ export interface McpJobSubmission {
 export interface McpTaskRunSpec {
   /** The JSON-RPC id of the `tools/call` that created the task (the handler's `requestId`). */
   requestId: string | number;
-  transport: 'http' | 'stdio';
   /** The request's `clientCapabilities`: input requests need them, as in the request itself. */
   clientCapabilities: Record<string, unknown>;
   /** Answers an `inputFirst` task collected in its request's rounds, by input key: the worker's run reuses them. */

@@ -48,6 +48,7 @@ export class McpJobService {
         args,
         principal: context.principal,
         protocolVersion: context.protocolVersion,
+        transport: context.transport,
         ...(task && { task }),
       });
     } catch (error) {

@@ -35,6 +35,7 @@ const job = (tenant: string, jobId: string): McpJobSubmission => ({
   tool: 'report',
   args: {},
   protocolVersion: '2025-11-25',
+  transport: 'http',
 });
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -132,7 +132,7 @@ export class McpRev20260728TasksExtension {
         args: input.args,
         context,
         controller,
-        task: { requestId: input.id, transport: input.transport, clientCapabilities: envelope.clientCapabilities },
+        task: { requestId: input.id, clientCapabilities: envelope.clientCapabilities },
         accepted: (record) => createTaskResult(record) as unknown as McpCallToolResult,
         ...(inputFirst && { execute: (args: object) => this.runFirst(input, args, controller) }),
       });
@@ -225,7 +225,7 @@ export class McpRev20260728TasksExtension {
       controller.abort(new Error('The task runs on the job queue'));
       phaseEnded('work');
     };
-    const context = this.worker.taskContext({
+    const context = this.worker.jobContext({
       requestId: input.id,
       tool,
       tenant,
@@ -255,7 +255,7 @@ export class McpRev20260728TasksExtension {
       await this.channels.settle(job, tool, outcome);
       return createTaskResult((await this.jobs.find(tenant, job.id)) ?? job) as unknown as McpCallToolResult;
     }
-    const spec = { requestId: input.id, transport: input.transport, clientCapabilities: envelope.clientCapabilities, answers: round.used };
+    const spec = { requestId: input.id, clientCapabilities: envelope.clientCapabilities, answers: round.used };
     const job = await this.jobs.start(tool.name, input.args, context, tool.job?.estimatedSeconds, spec);
     return createTaskResult(job) as unknown as McpCallToolResult;
   }
