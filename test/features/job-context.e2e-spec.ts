@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { McpArgs, McpContext, McpModule, McpProperty, McpTool, type McpToolContext } from '../index.js';
-import { McpTestClient } from '../testing/index.js';
-import { eventually } from '../testing-kit/eventually.js';
+import { McpArgs, McpContext, McpModule, McpProperty, McpTool, type McpToolContext } from '@nest-mcp/core';
+import { McpTestClient } from '@nest-mcp/core/testing';
+import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
 
 class CountArgs {
   @McpProperty({ description: 'What to count' })
