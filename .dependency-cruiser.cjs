@@ -1,7 +1,7 @@
 /**
  * The layering of libs/mcp/src, checked by `npm run lint` (and so by `npm test`). Arrows point down this list and
  * never back: core → (nothing of ours but options types); eras, features, execution → core; transports → eras and
- * core; auth, sessions, stores, jobs → core (transport-free). The MCP SDK is a dev dependency: only specs use it.
+ * core; auth, sessions, stores and the job engine (tasks/engine) → core (transport-free). The MCP SDK is a dev dependency: only specs use it.
  */
 const LIB = '^libs/mcp/src';
 const SPEC = '\\.spec\\.ts$';
@@ -19,9 +19,9 @@ module.exports = {
   forbidden: [
     forbid(
       'core-is-pure',
-      'core/ (JSON-RPC, dispatcher, context, revisions, errors) imports no feature, era, transport, store, job or service',
+      'core/ (JSON-RPC, dispatcher, context, revisions, errors) imports no feature, era, transport, store, task or service',
       'core',
-      ['eras', 'features', 'execution', 'transports', 'auth', 'sessions', 'stores', 'jobs', 'observability'],
+      ['eras', 'features', 'execution', 'transports', 'auth', 'sessions', 'stores', 'tasks', 'observability'],
     ),
     forbid('eras-above-no-transport', 'eras/ shape messages for a revision; transports call them, never the reverse', 'eras', [
       'transports',
@@ -31,20 +31,50 @@ module.exports = {
       'eras',
       'transports',
     ]),
-    forbid('services-are-transport-free', 'auth/, sessions/, stores/ and jobs/ know no transport or era', 'auth|sessions|stores|jobs', [
-      'transports',
-      'eras',
-    ]),
+    {
+      name: 'services-are-transport-free',
+      comment: 'auth/, sessions/, stores/ and tasks/ know no transport or era (tasks/rev-2026-07-28/: see the next rule)',
+      severity: 'error',
+      from: { path: `${LIB}/(auth|sessions|stores|tasks)/`, pathNot: [SPEC, `${LIB}/tasks/rev-2026-07-28/`] },
+      to: { path: `${LIB}/(transports|eras)/` },
+    },
+    {
+      name: 'an-era-task-surface-reads-only-its-era-vocabulary',
+      comment:
+        "tasks/rev-2026-07-28/ maps the job engine to its era's wire: it reads that era's vocabulary (envelope, refusals, input rounds), never its engine, another era or a transport",
+      severity: 'error',
+      from: { path: `${LIB}/tasks/rev-2026-07-28/`, pathNot: SPEC },
+      to: {
+        path: [
+          `${LIB}/transports/`,
+          `${LIB}/eras/(?!rev-2026-07-28/)`,
+          `${LIB}/eras/rev-2026-07-28/rev-2026-07-28\\.(server|providers)\\.ts$`,
+        ],
+      },
+    },
+    forbid(
+      'sessions-and-the-job-engine-know-no-feature',
+      'sessions/ and the job engine (tasks/engine/) run no tool themselves',
+      'sessions|tasks/engine',
+      ['features', 'execution'],
+    ),
+    {
+      name: 'the-job-engine-is-the-floor-of-tasks',
+      comment: "tasks/engine/ knows no era's task surface, nor the worker that runs tools above it",
+      severity: 'error',
+      from: { path: `${LIB}/tasks/engine/`, pathNot: SPEC },
+      to: { path: `${LIB}/tasks/(?!engine/)` },
+    },
     forbid('stores-are-a-floor', 'stores/ hold bytes; they know no feature, execution or service above them', 'stores', [
       'features',
       'execution',
       'auth',
       'sessions',
-      'jobs',
+      'tasks',
     ]),
     forbid(
       'observability-reads-core-stores-jobs',
-      'observability/ (metrics, health, traces) implements core ports over core, stores and jobs interfaces; it knows no transport, era, feature or pipeline',
+      'observability/ (metrics, health, traces) implements core ports over core, stores and job engine interfaces; it knows no transport, era, feature or pipeline',
       'observability',
       ['eras', 'transports', 'features', 'execution', 'auth', 'sessions'],
     ),

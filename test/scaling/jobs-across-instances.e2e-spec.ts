@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
-import { MCP_JOB_QUEUE } from '../../libs/mcp/src/jobs/job-queue.interface.js';
-import { McpBullJobQueue } from '../../libs/mcp/src/jobs/bullmq-job.queue.js';
-import { McpTaskWorker } from '../../libs/mcp/src/features/tasks/task-worker.js';
+import { MCP_JOB_QUEUE } from '../../libs/mcp/src/tasks/engine/job-queue.interface.js';
+import { McpBullJobQueue } from '../../libs/mcp/src/tasks/engine/bullmq-job.queue.js';
+import { McpTaskWorker } from '../../libs/mcp/src/tasks/task-worker.js';
+import { McpJobService } from '../../libs/mcp/src/tasks/engine/mcp-job.service.js';
+import { DEFAULT_TENANT } from '../../libs/mcp/src/core/tenant.js';
 import { invokeTool, pollUntil, instancesOnOneRedis } from './scaling-support.js';
 import { type RunningApp, withEnv } from '../kit/apps.js';
 
@@ -59,6 +61,20 @@ describe('jobs and idempotency across instances', () => {
         status: 'error',
         error: { code: 'CANCELLED' },
       });
+    });
+  });
+
+  it('a cancel through the job engine on the instance that does not run the job stops it where it runs too', async () => {
+    await withEnv({ REPORT_DELAY_MS: '20000' }, async () => {
+      const started = await invokeTool(a.url, 'generate_climate_report', { city: 'Berlin', years: 10 });
+      const jobId = started.envelope.data.job_id as string;
+      await eventually(() => runningOn(a).has(jobId) || runningOn(b).has(jobId), 10_000, 'the job started');
+      const other = runningOn(a).has(jobId) ? b : a;
+
+      // The one cancel path every surface takes (cancel_job, both eras' tasks/cancel) announces it on the bus.
+      const record = await other.app.get(McpJobService).cancel(DEFAULT_TENANT, jobId);
+      expect(record?.status).toBe('cancelled');
+      await eventually(() => !runningOn(a).has(jobId) && !runningOn(b).has(jobId), 5_000, 'the job stopped');
     });
   });
 

@@ -25,16 +25,17 @@ import { McpListChanges } from './core/list-changes.js';
 import { McpToolVisibility } from './features/tools/mcp-tool.visibility.js';
 import { McpClientRequests } from './core/client-requests.js';
 import { McpIdempotency } from './execution/idempotency.service.js';
-import { McpJobStore } from './jobs/mcp-job.store.js';
-import { McpJobSlots } from './jobs/job-slots.js';
+import { McpJobStore } from './tasks/engine/mcp-job.store.js';
+import { McpJobSlots } from './tasks/engine/job-slots.js';
 import { McpCallPipeline } from './execution/mcp-call.pipeline.js';
 import { McpInFlightCalls } from './execution/in-flight-calls.js';
-import { McpJobService } from './jobs/mcp-job.service.js';
-import { McpTaskWorker } from './features/tasks/task-worker.js';
-import { McpTasksService } from './features/tasks/mcp-tasks.service.js';
-import { MCP_JOB_QUEUE } from './jobs/job-queue.interface.js';
-import { createMcpJobQueue } from './jobs/job-queue.factory.js';
-import { MCP_TASK_METHOD_HANDLERS } from './features/tasks/rev-2025-11-25.tasks.handlers.js';
+import { McpJobService } from './tasks/engine/mcp-job.service.js';
+import { McpTaskWorker } from './tasks/task-worker.js';
+import { McpTasksService } from './tasks/mcp-tasks.service.js';
+import { MCP_JOB_QUEUE } from './tasks/engine/job-queue.interface.js';
+import { createMcpJobQueue } from './tasks/engine/job-queue.factory.js';
+import { MCP_JOB_WORKER } from './tasks/engine/job-worker.interface.js';
+import { MCP_TASK_METHOD_HANDLERS } from './tasks/rev-2025-11-25/rev-2025-11-25.tasks.handlers.js';
 import { McpBodyParserErrorFilter } from './transports/http/body-parser-error.filter.js';
 import { createMcpControllers } from './transports/http/mcp-http.controller.js';
 import { createMcpExplorerController } from './transports/http/explorer/explorer.controller.js';
@@ -130,6 +131,7 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     McpJobStore,
     McpJobSlots,
     McpTaskWorker,
+    { provide: MCP_JOB_WORKER, useExisting: McpTaskWorker },
     McpTasksService,
     McpJobService,
     McpCallPipeline,

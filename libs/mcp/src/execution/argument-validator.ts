@@ -64,7 +64,11 @@ function validateByPlan(plan: ValidationPlan, raw: Record<string, unknown>, mode
   return outcome && decide(outcome.value, outcome.failures, mode.nulls?.(raw) ?? NO_NULLS);
 }
 
-function toInstance(type: DtoClass, raw: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The DTO instance validation builds from `raw` (class-transformer, without validating): a job's worker rebuilds
+ * the arguments its call's validation accepted with it.
+ */
+export function toInstance(type: DtoClass, raw: Record<string, unknown>): Record<string, unknown> {
   const value = plainToInstance(type as new () => object, raw) as Record<string, unknown>;
   // Class fields are own properties (ES2022+ define semantics) even when unset; one the caller did not send and
   // that holds nothing must not be taken for an unknown property by forbidNonWhitelisted.

@@ -6,7 +6,7 @@ import type { McpCallToolResult } from '../core/results/content.types.js';
 import type { McpEnvelope } from '../core/results/envelope.types.js';
 import { envelopeToCallToolResult, errorResult, McpEnvelopeResult, McpRawResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
-import { validateArguments } from './argument-validator.js';
+import { toInstance, validateArguments } from './argument-validator.js';
 import { errorToEnvelope } from './error-envelope.js';
 import { errorLogText } from '../core/error-log-text.js';
 import { McpControlFlowSignal } from '../core/control-flow.signal.js';
@@ -24,15 +24,20 @@ class ToolTimeout extends Error {}
 export class McpToolCallRunner {
   private readonly logger = new Logger('McpModule');
 
-  /** Validates and runs one call whose guards already admitted it (a job's run on the worker). */
-  async run(
+  /**
+   * Runs a job, whose arguments were validated once, when its call was accepted. The job travels as JSON (BullMQ
+   * stores it in Redis), where a DTO instance would lose its class, its nested classes and its Dates, so it carries
+   * the raw arguments that validation accepted; the DTO instance is rebuilt here the way validation built it
+   * (class-transformer), without validating them a second time.
+   */
+  invokeAccepted(
     tool: McpToolDefinition,
-    rawArgs: Record<string, unknown>,
+    acceptedArgs: Record<string, unknown>,
     context: McpToolContext,
     controller: AbortController,
   ): Promise<McpCallToolResult> {
-    const checked = await this.validate(tool, rawArgs);
-    return checked.valid ? this.invoke(tool, checked.args, context, controller) : checked.result;
+    const args = tool.argsType ? toInstance(tool.argsType, acceptedArgs) : acceptedArgs;
+    return this.invoke(tool, args, context, controller);
   }
 
   /** Checks arguments against the tool's DTO or hand-written schema; a failure is a VALIDATION_ERROR result. */

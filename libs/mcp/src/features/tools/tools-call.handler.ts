@@ -12,7 +12,7 @@ import { McpClientRequests } from '../../core/client-requests.js';
 import type { McpCallToolResult } from '../../core/results/content.types.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
-import { taskOf } from '../tasks/rev-2025-11-25.task-mapper.js';
+import { taskOf } from '../../tasks/rev-2025-11-25/rev-2025-11-25.task-mapper.js';
 import { isPlainObject } from '../../core/plain-object.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { MCP_ERROR_CODES } from '../../core/errors/error-codes.js';
 import type { McpMeteredToolCall, McpMetrics, McpRequestOutcome } from '../../core/mcp-metrics.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
-import type { McpJobQueue } from '../../jobs/job-queue.interface.js';
+import type { McpJobQueue } from '../../tasks/engine/job-queue.interface.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpMetricFamilies } from './metric-families.js';
 import type { McpPromClientModule } from './prom-client.loader.js';
