@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { findParamIndex, McpParamType } from './mcp-param.decorators.js';
 import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from './tool-name.js';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
@@ -12,8 +12,8 @@ import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { assembleTool } from './tool-definition.assembly.js';
 import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
-import { McpToolRegistry } from './mcp-tool.registry.js';
-import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
+import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
+import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 
 type DtoClass = new (...args: never[]) => object;
 
@@ -21,12 +21,12 @@ type DtoClass = new (...args: never[]) => object;
 const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, undefined]);
 
 /**
- * Walks every provider once at boot, finds `@McpTool()` methods and registers them with their schemas and
- * handlers. Misconfiguration throws here, so `app.init()` fails with a message naming the method. It only fills
- * the registry: the job tools and the `tasks` capability follow at bootstrap from what it holds (McpTasksService).
+ * The tools of `@McpTool()` methods, with their schemas and handlers (a component provider: the loader registers
+ * them at boot). Misconfiguration throws then, so `app.init()` fails with a message naming the method. The job
+ * tools and the `tasks` capability follow at bootstrap from what the registry holds (McpTasksService).
  */
 @Injectable()
-export class McpToolExplorer implements OnModuleInit {
+export class McpToolExplorer implements McpComponentProvider {
   private readonly logger = new Logger('McpModule');
   private readonly schemas = {
     dto: new DtoSchemaFactory({ debug: (message) => this.logger.debug(message) }),
@@ -36,15 +36,14 @@ export class McpToolExplorer implements OnModuleInit {
   constructor(
     private readonly providerMethods: McpProviderMethods,
     private readonly accessor: McpMetadataAccessor,
-    private readonly registry: McpToolRegistry,
     private readonly handlers: McpToolHandlerFactory,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  onModuleInit(): void {
+  *components(): Iterable<McpComponent> {
     for (const method of this.providerMethods.all()) {
       const options = this.accessor.getToolOptions(method.method);
-      if (options) this.registry.add(this.describe(method, options));
+      if (options) yield { kind: 'tool', definition: this.describe(method, options) };
     }
   }
 
@@ -76,7 +75,7 @@ export class McpToolExplorer implements OnModuleInit {
    */
   private bindRawArgs(prototype: object, methodName: string): void {
     const params = this.accessor.getParams(prototype, methodName);
-    if (findParamIndex(params, McpParamType.ARGS) === undefined) bindPayloadParam(prototype, methodName);
+    if (findParamIndex(params, McpParamType.ARGS) === undefined) this.providerMethods.bindPayload({ prototype, methodName });
   }
 
   /**
@@ -99,7 +98,7 @@ export class McpToolExplorer implements OnModuleInit {
       (params && Object.values(params).some((param) => param.index === 0))
     )
       return undefined;
-    bindPayloadParam(prototype, methodName);
+    this.providerMethods.bindPayload({ prototype, methodName });
     return first as DtoClass;
   }
 }
