@@ -34,12 +34,12 @@ export class McpPromptRegistry {
 
   constructor(
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
-    @Optional() changes?: McpListChanges,
+    @Optional() private readonly changes?: McpListChanges,
   ) {
     this.prompts = new McpComponentRegistry({
       messages: { ...Messages, duplicate: McpMessages.duplicatePromptName, taken: Messages.nameTaken },
       changesAtRuntime: !options || this.changesAtRuntime,
-      announce: () => changes?.changed('prompts'),
+      announce: () => this.changes?.changed('prompts'),
     });
   }
 

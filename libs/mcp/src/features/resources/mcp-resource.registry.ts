@@ -44,13 +44,13 @@ export class McpResourceRegistry {
 
   constructor(
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
-    @Optional() changes?: McpListChanges,
+    @Optional() private readonly changes?: McpListChanges,
     @Optional() private readonly subscriptions?: McpResourceSubscriptions,
   ) {
     const kind = (what: string, duplicate: McpComponentMessages['duplicate']) => ({
       messages: { ...Messages, duplicate, taken: (site: string, existing: string) => Messages.taken(site, what, existing) },
       changesAtRuntime: !options || this.changesAtRuntime,
-      announce: () => changes?.changed('resources'),
+      announce: () => this.changes?.changed('resources'),
     });
     this.resources = new McpComponentRegistry(kind('uri', McpMessages.duplicateResourceUri));
     this.templates = new McpComponentRegistry(kind('uriTemplate', McpMessages.duplicateResourceTemplate));

@@ -41,7 +41,7 @@ export class McpToolRegistry {
 
   constructor(
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
-    @Optional() changes?: McpListChanges,
+    @Optional() private readonly changes?: McpListChanges,
   ) {
     this.builder = new McpRuntimeToolBuilder(options?.toolTimeoutMs ?? FALLBACK_TIMEOUT_MS);
     this.tools = new McpComponentRegistry({
@@ -49,7 +49,7 @@ export class McpToolRegistry {
       changesAtRuntime: !options || options.listChanged.tools,
       announce: () => {
         this.recount();
-        changes?.changed('tools');
+        this.changes?.changed('tools');
       },
     });
   }
