@@ -13,6 +13,7 @@ import type { McpCompletionOptions } from './completions/mcp-completion-options.
 import type { McpPromptOptions } from './prompts/mcp-prompt-options.interface.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from './resources/mcp-resource-options.interface.js';
 import { MCP_TASK_SUPPORT_METADATA, type McpTaskSupportOptions } from './tasks/mcp-task-support.decorator.js';
+import { findParamIndex, McpParamType } from './tools/mcp-param.decorators.js';
 import type { McpToolOptions } from './tools/mcp-tool-options.interface.js';
 
 /**
@@ -56,11 +57,34 @@ export class McpMetadataAccessor {
     return Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName);
   }
 
+  /**
+   * Where a method takes its arguments: the `@McpArgs()` parameter (`explicit`), else an undecorated first
+   * parameter whose type is a class (the arguments are passed first either way); `dto` is that parameter's class
+   * when it is one a DTO can be (not Object, String, …).
+   */
+  getArgsParam(prototype: object, methodName: string): { explicit: boolean; dto?: McpDtoClass } {
+    const paramTypes = this.getParamTypes(prototype, methodName);
+    const params = this.getParams(prototype, methodName);
+    const index = findParamIndex(params, McpParamType.ARGS);
+    const type = paramTypes[index ?? 0];
+    const dto = typeof type === 'function' && !UNVALIDATABLE_TYPES.has(type) ? (type as McpDtoClass) : undefined;
+    if (index !== undefined) return { explicit: true, dto };
+    // A decorated first parameter (`@McpContext()`) is not the arguments.
+    const firstDecorated = params !== undefined && Object.values(params).some((param) => param.index === 0);
+    return { explicit: false, dto: firstDecorated ? undefined : dto };
+  }
+
   /** The method's parameter types as TypeScript emitted them (`design:paramtypes`). */
   getParamTypes(prototype: object, methodName: string): unknown[] {
     return (Reflect.getMetadata('design:paramtypes', prototype, methodName) as unknown[] | undefined) ?? [];
   }
 }
+
+/** A class the arguments can be validated against (a DTO). */
+export type McpDtoClass = new (...args: never[]) => object;
+
+/** Types that say nothing about the arguments' shape (an interface or a `Record` compiles to Object). */
+const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, undefined]);
 
 function read<T>(key: string, method: unknown): T | undefined {
   return typeof method === 'function' ? (Reflect.getMetadata(key, method) as T | undefined) : undefined;

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { findParamIndex, McpParamType } from '../tools/mcp-param.decorators.js';
 import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from '../tools/tool-name.js';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
@@ -15,11 +14,6 @@ import { McpPromptRegistry } from './mcp-prompt.registry.js';
 import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { argumentListProblem, argumentsFromSchema } from './prompt-arguments.js';
-
-type DtoClass = new (...args: never[]) => object;
-
-/** Types that say nothing about the arguments' shape (an interface or a `Record` compiles to Object). */
-const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, undefined]);
 
 /**
  * The prompts of `@McpPrompt()` methods with their arguments (declared, or read from a DTO; a component provider)
@@ -63,7 +57,8 @@ export class McpPromptExplorer implements McpComponentProvider {
     if (typeof name !== 'string' || !MCP_TOOL_NAME_PATTERN.test(name))
       throw new McpConfigurationError(McpMessages.invalidPromptName(site, String(name)));
 
-    const argsType = this.argsTypeOf(method);
+    // An explicit @McpArgs() on a Record is fine with declared arguments: no DTO then.
+    const argsType = this.accessor.getArgsParam(method.prototype, method.methodName).dto;
     if (argsType && options.arguments !== undefined) throw new McpConfigurationError(McpMessages.promptArgumentsTwice(site));
     const declared = argsType ? argumentsFromSchema(this.schemas.forClass(argsType)) : this.declaredArguments(site, options.arguments);
     this.providerMethods.bindPayload(method);
@@ -87,29 +82,5 @@ export class McpPromptExplorer implements McpComponentProvider {
     const problem = argumentListProblem(list);
     if (problem) throw new McpConfigurationError(McpMessages.invalidPromptArguments(site, problem));
     return list.map((argument) => ({ ...argument }));
-  }
-
-  /**
-   * The DTO of the `@McpArgs()` parameter; without the decorator, the first parameter when it is a class (as for
-   * tools). A `Record<string, string>` parameter compiles to Object and means "no DTO".
-   */
-  private argsTypeOf({ prototype, methodName }: ProviderMethod): DtoClass | undefined {
-    const paramTypes = this.accessor.getParamTypes(prototype, methodName);
-    const params = this.accessor.getParams(prototype, methodName);
-    const index = findParamIndex(params, McpParamType.ARGS);
-    if (index !== undefined) {
-      const type = paramTypes[index];
-      // An explicit @McpArgs() on a Record is fine with declared arguments; without them it must be a DTO.
-      if (typeof type === 'function' && !UNVALIDATABLE_TYPES.has(type)) return type as DtoClass;
-      return undefined;
-    }
-    const first = paramTypes[0];
-    if (
-      typeof first !== 'function' ||
-      UNVALIDATABLE_TYPES.has(first) ||
-      (params && Object.values(params).some((param) => param.index === 0))
-    )
-      return undefined;
-    return first as DtoClass;
   }
 }

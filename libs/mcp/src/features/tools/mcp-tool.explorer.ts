@@ -11,14 +11,9 @@ import type { McpToolOptions } from './mcp-tool-options.interface.js';
 import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { assembleTool } from './tool-definition.assembly.js';
-import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
+import { McpMetadataAccessor, type McpDtoClass } from '../mcp-metadata.accessor.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
-
-type DtoClass = new (...args: never[]) => object;
-
-/** Types that say nothing about the arguments' shape (an interface compiles to Object). */
-const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, undefined]);
 
 /**
  * The tools of `@McpTool()` methods, with their schemas and handlers (a component provider: the loader registers
@@ -82,23 +77,10 @@ export class McpToolExplorer implements McpComponentProvider {
    * The DTO of the `@McpArgs()` parameter; without the decorator, the first parameter when it is a class
    * (the arguments are passed first either way).
    */
-  private argsTypeOf(prototype: object, methodName: string, site: string): DtoClass | undefined {
-    const paramTypes = this.accessor.getParamTypes(prototype, methodName);
-    const index = findParamIndex(this.accessor.getParams(prototype, methodName), McpParamType.ARGS);
-    if (index !== undefined) {
-      const type = paramTypes[index];
-      if (UNVALIDATABLE_TYPES.has(type) || typeof type !== 'function') throw new McpConfigurationError(McpMessages.argsNotAClass(site));
-      return type as DtoClass;
-    }
-    const first = paramTypes[0];
-    const params = this.accessor.getParams(prototype, methodName);
-    if (
-      typeof first !== 'function' ||
-      UNVALIDATABLE_TYPES.has(first) ||
-      (params && Object.values(params).some((param) => param.index === 0))
-    )
-      return undefined;
-    this.providerMethods.bindPayload({ prototype, methodName });
-    return first as DtoClass;
+  private argsTypeOf(prototype: object, methodName: string, site: string): McpDtoClass | undefined {
+    const { explicit, dto } = this.accessor.getArgsParam(prototype, methodName);
+    if (explicit && !dto) throw new McpConfigurationError(McpMessages.argsNotAClass(site));
+    if (!explicit && dto) this.providerMethods.bindPayload({ prototype, methodName });
+    return dto;
   }
 }
