@@ -8,7 +8,7 @@ import { createFeatureHandler } from '../feature-handler.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
-import type { McpPromptDefinition } from './mcp-prompt-definition.interface.js';
+import { promptDefinition, type McpPromptDefinition } from './mcp-prompt-definition.interface.js';
 import type { McpPromptArgument, McpPromptOptions } from './mcp-prompt-options.interface.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
@@ -62,19 +62,15 @@ export class McpPromptExplorer implements McpComponentProvider {
     if (argsType && options.arguments !== undefined) throw new McpConfigurationError(McpMessages.promptArgumentsTwice(site));
     const declared = argsType ? argumentsFromSchema(this.schemas.forClass(argsType)) : this.declaredArguments(site, options.arguments);
     this.providerMethods.bindPayload(method);
-    return {
+    return promptDefinition({
       name,
       site,
-      descriptor: {
-        name,
-        ...(options.title !== undefined && { title: options.title }),
-        description: options.description,
-        ...(declared.length > 0 && { arguments: declared.map((argument) => ({ ...argument })) }),
-      },
+      title: options.title,
+      description: options.description,
       arguments: declared,
       argsType,
       handler: createFeatureHandler<McpPromptContext>(this.handlers, method.wrapper, method.methodName, site),
-    };
+    });
   }
 
   private declaredArguments(site: string, list: McpPromptArgument[] | undefined): McpPromptArgument[] {
