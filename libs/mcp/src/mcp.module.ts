@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { McpMetadataAccessor } from './features/mcp-metadata.accessor.js';
 import { McpToolExplorer } from './features/tools/mcp-tool.explorer.js';
+import { MCP_COMPONENT_PROVIDERS_PROVIDER } from './features/components/component-providers.js';
+import { McpComponentLoader } from './features/components/component.loader.js';
 import { McpProviderMethods } from './features/provider-methods.js';
 import { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 import { McpToolCallRunner } from './execution/tool-call.runner.js';
@@ -110,6 +112,8 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     McpToolRegistry,
     McpProviderMethods,
     McpToolExplorer,
+    MCP_COMPONENT_PROVIDERS_PROVIDER,
+    McpComponentLoader,
     McpToolHandlerFactory,
     McpToolCallRunner,
     McpTenantLimiter,

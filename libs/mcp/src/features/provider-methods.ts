@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { McpArgs } from './tools/mcp-param.decorators.js';
-import { MCP_PARAMS_METADATA } from '../mcp.constants.js';
+import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { McpServersMessages } from '../options/mcp-servers.messages.js';
@@ -32,6 +32,7 @@ export class McpProviderMethods {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
+    private readonly accessor: McpMetadataAccessor,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'name' | 'path' | 'include'>,
   ) {}
 
@@ -39,6 +40,17 @@ export class McpProviderMethods {
   all(): readonly ProviderMethod[] {
     this.methods ??= this.scan();
     return this.methods;
+  }
+
+  /**
+   * Handlers are called with `(payload, context)`. Once any parameter carries an MCP decorator, Nest passes only
+   * decorated parameters, so an undecorated first parameter is recorded as the payload (as `@McpArgs()` would).
+   * Call it before creating the handler: ExternalContextCreator reads the parameter metadata then.
+   */
+  bindPayload({ prototype, methodName }: Pick<ProviderMethod, 'prototype' | 'methodName'>): void {
+    const params = this.accessor.getParams(prototype, methodName);
+    if (!params || Object.values(params).some((param) => param.index === 0)) return;
+    McpArgs()(prototype, methodName, 0);
   }
 
   private scan(): ProviderMethod[] {
@@ -74,16 +86,4 @@ function prototypeOf(wrapper: InstanceWrapper): object | undefined {
   const source = isStatic ? wrapper.instance : (wrapper.metatype as { prototype?: unknown } | null)?.prototype;
   if (!source || typeof source !== 'object') return undefined;
   return isStatic ? (Object.getPrototypeOf(source) ?? undefined) : source;
-}
-
-/**
- * Handlers are called with `(payload, context)`. Once any parameter carries an MCP decorator, Nest passes only
- * decorated parameters, so an undecorated first parameter is recorded as the payload (as `@McpArgs()` would).
- * Call it before creating the handler: ExternalContextCreator reads the parameter metadata then.
- */
-export function bindPayloadParam(prototype: object, methodName: string): void {
-  const params = Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName) as
-    Record<string, { index: number }> | undefined;
-  if (!params || Object.values(params).some((param) => param.index === 0)) return;
-  McpArgs()(prototype, methodName, 0);
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpToolRegistry } from '../../features/tools/mcp-tool.registry.js';
 import { McpToolVisibility } from '../../features/tools/mcp-tool.visibility.js';
+import { ToolsCallHandler } from '../../features/tools/tools-call.handler.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
@@ -79,6 +80,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     private readonly clientInput: McpClientInput,
     private readonly pipeline: McpCallPipeline,
     private readonly visibility: McpToolVisibility,
+    private readonly toolsCall: ToolsCallHandler,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {
     this.serverInfo = { name: options.name, version: options.version };
@@ -154,7 +156,6 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     const own = OWN_METHODS.has(request.method) ? this.ownMethod(call, channel) : undefined;
     if (!own && !DISPATCHED_METHODS.has(request.method)) throw Rev20260728Refusals.methodNotFound(request.method);
     if (request.method === 'tools/call') {
-      // A hidden tool takes the shared path, where tools/call answers it like a missing one (-32602).
       const tool =
         typeof params.name === 'string'
           ? await this.visibility.visibleTool(
@@ -171,6 +172,9 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       if (tool) this.checkParamHeaders(tool, params, channel);
       if (tool && this.tasks.runsAsTask(tool, envelope))
         return this.dispatch(call, channel, (input) => this.callAsTask(call, channel, tool, input));
+      // The shared handler calls the tool looked up here (a hidden one answers like a missing one, -32602):
+      // visibility, with its filters and guard probes, is decided once per request.
+      return this.dispatch(call, channel, () => this.toolsCall.resolved(tool));
     }
     return this.dispatch(call, channel, own && (() => own));
   }

@@ -1,15 +1,15 @@
-import { Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { createFeatureHandler, type McpFeatureHandler } from '../feature-handler.js';
-import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
+import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpResourceContext } from '../resources/mcp-resource-context.interface.js';
-import type { McpResourceDescriptor } from '../resources/mcp-resource-definition.interface.js';
-import { McpResourceRegistry } from '../resources/mcp-resource.registry.js';
+import type { McpResourceDefinition, McpResourceDescriptor } from '../resources/mcp-resource-definition.interface.js';
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
-import { MCP_UI_EXTENSION, MCP_UI_MIME_TYPE, MCP_UI_RESOURCE_METADATA } from './mcp-apps.constants.js';
+import { MCP_UI_EXTENSION, MCP_UI_MIME_TYPE } from './mcp-apps.constants.js';
+import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
+import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { McpAppsMessages } from './mcp-apps.messages.js';
 import type { McpUiResourceOptions } from './mcp-ui-options.interface.js';
 import { uiOfTool } from './tool-ui.js';
@@ -18,31 +18,32 @@ const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriD
 const PERMISSION_KEYS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;
 
 /**
- * MCP Apps (extension `io.modelcontextprotocol/ui`, SEP-1865). At `onModuleInit` it registers every
- * `@McpUiResource()` method as a resource of the one resource registry (so `resources/list` and
- * `resources/read` serve it like any other) and declares the extension; at `onApplicationBootstrap`, when every
+ * MCP Apps (extension `io.modelcontextprotocol/ui`, SEP-1865). A component provider: every `@McpUiResource()`
+ * method is a resource of the one resource registry (so `resources/list` and `resources/read` serve it like any
+ * other); once loaded it declares the extension; at `onApplicationBootstrap`, when every
  * tool and resource is known, it checks that each `@McpTool({ ui })` names a UI resource this server serves; a
  * tool registered at runtime (`McpToolRegistry.register({ ui })`) after `onModuleInit` is checked as it is added.
  */
 @Injectable()
-export class McpAppsExplorer implements OnModuleInit, OnApplicationBootstrap {
+export class McpAppsExplorer implements McpComponentProvider, OnApplicationBootstrap {
   private readonly uiResources = new Map<string, string>();
 
   constructor(
     private readonly providerMethods: McpProviderMethods,
-    private readonly reflector: Reflector,
-    private readonly resources: McpResourceRegistry,
+    private readonly accessor: McpMetadataAccessor,
     private readonly tools: McpToolRegistry,
     private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
-  onModuleInit(): void {
+  *components(): Iterable<McpComponent> {
     for (const method of this.providerMethods.all()) {
-      if (typeof method.method !== 'function') continue;
-      const options = this.reflector.get<McpUiResourceOptions | undefined>(MCP_UI_RESOURCE_METADATA, method.method);
-      if (options) this.register(method, options);
+      const options = this.accessor.getUiResourceOptions(method.method);
+      if (options) yield { kind: 'resource', definition: this.describe(method, options) };
     }
+  }
+
+  loaded(): void {
     this.tools.checkRuntimeUi((descriptor, site) => this.checkServed(descriptor, site));
     if (this.uiResources.size === 0) return;
     this.capabilities.declare('extensions', { [MCP_UI_EXTENSION]: {} });
@@ -62,12 +63,12 @@ export class McpAppsExplorer implements OnModuleInit, OnApplicationBootstrap {
     throw new McpConfigurationError(McpAppsMessages.unservedToolUi(descriptor.name, site, ui.resourceUri, [...this.uiResources.keys()]));
   }
 
-  private register(method: ProviderMethod, options: McpUiResourceOptions): void {
+  private describe(method: ProviderMethod, options: McpUiResourceOptions): McpResourceDefinition {
     const { site } = method;
     const meta = uiResourceMeta(site, options);
     const existing = this.uiResources.get(options.uri);
     if (existing) throw new McpConfigurationError(McpAppsMessages.duplicateUiResource(options.uri, existing, site));
-    bindPayloadParam(method.prototype, method.methodName);
+    this.providerMethods.bindPayload(method);
     const html = createFeatureHandler<McpResourceContext>(this.handlers, method.wrapper, method.methodName, site);
     const descriptor = {
       uri: options.uri,
@@ -78,8 +79,8 @@ export class McpAppsExplorer implements OnModuleInit, OnApplicationBootstrap {
       // The listing carries `_meta.ui` for hosts to review at connection time; the read's content item too.
       _meta: { ui: meta },
     } as McpResourceDescriptor;
-    this.resources.addResource({ uri: options.uri, site, descriptor, handler: withUiContents(html, options.uri, meta) });
     this.uiResources.set(options.uri, site);
+    return { uri: options.uri, site, descriptor, handler: withUiContents(html, options.uri, meta) };
   }
 }
 

@@ -1,11 +1,11 @@
 import { Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { MCP_COMPLETION_METADATA } from '../../mcp.constants.js';
+import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { createFeatureHandler } from '../feature-handler.js';
-import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
+import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import { McpCompletionSources } from './completion-sources.js';
 import { describeRef, findCompletionTarget } from './completion-target.js';
 import type { McpCompletionContext } from './mcp-completion-context.interface.js';
@@ -20,6 +20,7 @@ import { McpCompletionRegistry } from './mcp-completion.registry.js';
 export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstrap {
   constructor(
     private readonly providerMethods: McpProviderMethods,
+    private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpCompletionRegistry,
     private readonly sources: McpCompletionSources,
     private readonly handlers: McpToolHandlerFactory,
@@ -28,10 +29,9 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
 
   onModuleInit(): void {
     for (const method of this.providerMethods.all()) {
-      if (typeof method.method !== 'function') continue;
-      const list = Reflect.getMetadata(MCP_COMPLETION_METADATA, method.method) as McpCompletionOptions[] | undefined;
+      const list = this.accessor.getCompletionOptions(method.method);
       if (!list) continue;
-      bindPayloadParam(method.prototype, method.methodName);
+      this.providerMethods.bindPayload(method);
       // The same handler serves every argument the method completes (one ExternalContextCreator wrapper).
       const handler = createFeatureHandler<McpCompletionContext>(this.handlers, method.wrapper, method.methodName, method.site);
       for (const options of list)

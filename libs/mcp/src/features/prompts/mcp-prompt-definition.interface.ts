@@ -24,3 +24,17 @@ export interface McpPromptDefinition {
   /** Registered with `McpPromptRegistry.register()` (only those can be replaced or removed). */
   readonly runtime?: boolean;
 }
+
+/** A prompt's definition from its checked parts, decorated or registered at runtime (the descriptor follows). */
+export function promptDefinition(
+  parts: Omit<McpPromptDefinition, 'descriptor'> & { readonly title?: string; readonly description: string },
+): McpPromptDefinition {
+  const { title, description, ...definition } = parts;
+  const descriptor: McpPromptDescriptor = {
+    name: parts.name,
+    ...(title !== undefined && { title }),
+    description,
+    ...(parts.arguments.length > 0 && { arguments: parts.arguments.map((argument) => ({ ...argument })) }),
+  };
+  return { ...definition, descriptor };
+}

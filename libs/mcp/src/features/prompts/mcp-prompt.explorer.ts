@@ -1,50 +1,46 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { findParamIndex, McpParamType } from '../tools/mcp-param.decorators.js';
+import { Injectable, Logger } from '@nestjs/common';
 import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from '../tools/tool-name.js';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { MCP_PARAMS_METADATA, MCP_PROMPT_METADATA } from '../../mcp.constants.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { createFeatureHandler } from '../feature-handler.js';
-import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
+import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
-import type { McpPromptDefinition } from './mcp-prompt-definition.interface.js';
+import { promptDefinition, type McpPromptDefinition } from './mcp-prompt-definition.interface.js';
 import type { McpPromptArgument, McpPromptOptions } from './mcp-prompt-options.interface.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
+import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
+import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { argumentListProblem, argumentsFromSchema } from './prompt-arguments.js';
 
-type DtoClass = new (...args: never[]) => object;
-
-/** Types that say nothing about the arguments' shape (an interface or a `Record` compiles to Object). */
-const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, undefined]);
-
 /**
- * Walks every provider once at boot, registers `@McpPrompt()` methods with their arguments (declared, or read
- * from a DTO) and, when there is at least one, declares `prompts` (and `completions`, for their arguments);
+ * The prompts of `@McpPrompt()` methods with their arguments (declared, or read from a DTO; a component provider)
+ * and, once loaded, when there is at least one, declares `prompts` (and `completions`, for their arguments);
  * the prompts method handlers then answer `isServed()` with true. Misconfiguration throws here, naming the method.
  */
 @Injectable()
-export class McpPromptExplorer implements OnModuleInit {
+export class McpPromptExplorer implements McpComponentProvider {
   private readonly logger = new Logger('McpModule');
   private readonly schemas = new DtoSchemaFactory({ debug: (message) => this.logger.debug(message) });
 
   constructor(
     private readonly providerMethods: McpProviderMethods,
-    private readonly reflector: Reflector,
+    private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpPromptRegistry,
     private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
-  onModuleInit(): void {
+  *components(): Iterable<McpComponent> {
     for (const method of this.providerMethods.all()) {
-      if (typeof method.method !== 'function') continue;
-      const options = this.reflector.get<McpPromptOptions | undefined>(MCP_PROMPT_METADATA, method.method);
-      if (options) this.registry.add(this.describe(method, options));
+      const options = this.accessor.getPromptOptions(method.method);
+      if (options) yield { kind: 'prompt', definition: this.describe(method, options) };
     }
+  }
+
+  loaded(): void {
     // Nothing to serve, now or at runtime (`listChanged: { prompts: true }`): no capability, the methods stay -32601.
     if (!this.registry.served) return;
     this.capabilities.declare('prompts');
@@ -61,23 +57,20 @@ export class McpPromptExplorer implements OnModuleInit {
     if (typeof name !== 'string' || !MCP_TOOL_NAME_PATTERN.test(name))
       throw new McpConfigurationError(McpMessages.invalidPromptName(site, String(name)));
 
-    const argsType = this.argsTypeOf(method);
+    // An explicit @McpArgs() on a Record is fine with declared arguments: no DTO then.
+    const argsType = this.accessor.getArgsParam(method.prototype, method.methodName).dto;
     if (argsType && options.arguments !== undefined) throw new McpConfigurationError(McpMessages.promptArgumentsTwice(site));
     const declared = argsType ? argumentsFromSchema(this.schemas.forClass(argsType)) : this.declaredArguments(site, options.arguments);
-    bindPayloadParam(method.prototype, method.methodName);
-    return {
+    this.providerMethods.bindPayload(method);
+    return promptDefinition({
       name,
       site,
-      descriptor: {
-        name,
-        ...(options.title !== undefined && { title: options.title }),
-        description: options.description,
-        ...(declared.length > 0 && { arguments: declared.map((argument) => ({ ...argument })) }),
-      },
+      title: options.title,
+      description: options.description,
       arguments: declared,
       argsType,
       handler: createFeatureHandler<McpPromptContext>(this.handlers, method.wrapper, method.methodName, site),
-    };
+    });
   }
 
   private declaredArguments(site: string, list: McpPromptArgument[] | undefined): McpPromptArgument[] {
@@ -85,30 +78,5 @@ export class McpPromptExplorer implements OnModuleInit {
     const problem = argumentListProblem(list);
     if (problem) throw new McpConfigurationError(McpMessages.invalidPromptArguments(site, problem));
     return list.map((argument) => ({ ...argument }));
-  }
-
-  /**
-   * The DTO of the `@McpArgs()` parameter; without the decorator, the first parameter when it is a class (as for
-   * tools). A `Record<string, string>` parameter compiles to Object and means "no DTO".
-   */
-  private argsTypeOf({ prototype, methodName }: ProviderMethod): DtoClass | undefined {
-    const paramTypes = (Reflect.getMetadata('design:paramtypes', prototype, methodName) as unknown[] | undefined) ?? [];
-    const params = Reflect.getMetadata(MCP_PARAMS_METADATA, prototype.constructor, methodName) as
-      Record<string, { index: number }> | undefined;
-    const index = findParamIndex(params, McpParamType.ARGS);
-    if (index !== undefined) {
-      const type = paramTypes[index];
-      // An explicit @McpArgs() on a Record is fine with declared arguments; without them it must be a DTO.
-      if (typeof type === 'function' && !UNVALIDATABLE_TYPES.has(type)) return type as DtoClass;
-      return undefined;
-    }
-    const first = paramTypes[0];
-    if (
-      typeof first !== 'function' ||
-      UNVALIDATABLE_TYPES.has(first) ||
-      (params && Object.values(params).some((param) => param.index === 0))
-    )
-      return undefined;
-    return first as DtoClass;
   }
 }

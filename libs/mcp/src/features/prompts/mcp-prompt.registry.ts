@@ -1,5 +1,4 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpListChanges } from '../../core/list-changes.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
@@ -8,6 +7,7 @@ import type { McpPromptDefinition, McpPromptDescriptor } from './mcp-prompt-defi
 import type { McpPromptHandle, McpPromptRegistration } from './mcp-prompt-registration.interface.js';
 import { McpPromptRuntimeMessages as Messages } from './mcp-prompt-runtime.messages.js';
 import { McpRuntimePromptBuilder } from './runtime-prompt.builder.js';
+import { McpComponentRegistry } from '../components/component.registry.js';
 
 /**
  * The prompts of one application: filled at boot by the explorer, and changed at runtime through
@@ -29,24 +29,26 @@ import { McpRuntimePromptBuilder } from './runtime-prompt.builder.js';
  */
 @Injectable()
 export class McpPromptRegistry {
-  private readonly prompts = new Map<string, McpPromptDefinition>();
-  private descriptors: McpPromptDescriptor[] = [];
+  private readonly prompts: McpComponentRegistry<McpPromptDefinition>;
   private readonly builder = new McpRuntimePromptBuilder();
 
   constructor(
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
     @Optional() private readonly changes?: McpListChanges,
-  ) {}
+  ) {
+    this.prompts = new McpComponentRegistry({
+      messages: { ...Messages, duplicate: McpMessages.duplicatePromptName, taken: Messages.nameTaken },
+      changesAtRuntime: !options || this.changesAtRuntime,
+      announce: () => this.changes?.changed('prompts'),
+    });
+  }
 
   /**
    * Adds a prompt; a second prompt with the same name is a boot error naming both sites.
    * @internal
    */
   add(prompt: McpPromptDefinition): void {
-    const existing = this.prompts.get(prompt.name);
-    if (existing) throw new McpConfigurationError(McpMessages.duplicatePromptName(prompt.name, existing.site, prompt.site));
-    this.prompts.set(prompt.name, prompt);
-    this.descriptors = [...this.descriptors, prompt.descriptor];
+    this.prompts.add(prompt.name, prompt);
   }
 
   /**
@@ -55,31 +57,20 @@ export class McpPromptRegistry {
    */
   register<Args = Record<string, string>>(registration: McpPromptRegistration<Args>): McpPromptHandle {
     const prompt = this.build('register', registration as unknown as McpPromptRegistration);
-    const existing = this.prompts.get(prompt.name);
-    if (existing) throw new McpConfigurationError(Messages.nameTaken(prompt.site, existing.site));
-    this.add(prompt);
-    this.changes?.changed('prompts');
+    this.prompts.register(prompt.name, prompt);
     return this.handle(prompt.name);
   }
 
   /** Swaps a prompt registered at runtime for a new definition (same place in `prompts/list`). */
   replace<Args = Record<string, string>>(registration: McpPromptRegistration<Args>): McpPromptHandle {
     const prompt = this.build('replace', registration as unknown as McpPromptRegistration);
-    this.runtimePrompt(prompt.name, prompt.site);
-    this.prompts.set(prompt.name, prompt);
-    this.descriptors = this.descriptors.map((descriptor) => (descriptor.name === prompt.name ? prompt.descriptor : descriptor));
-    this.changes?.changed('prompts');
+    this.prompts.replace(prompt.name, prompt);
     return this.handle(prompt.name);
   }
 
   /** Removes a prompt registered at runtime; false when there is none of that name. Gets in flight finish. */
   remove(name: string): boolean {
-    if (!this.prompts.has(name)) return false;
-    this.runtimePrompt(name, Messages.site('remove', name));
-    this.prompts.delete(name);
-    this.descriptors = this.descriptors.filter((descriptor) => descriptor.name !== name);
-    this.changes?.changed('prompts');
-    return true;
+    return this.prompts.remove(name, Messages.site('remove', name));
   }
 
   /** Whether a prompt of this name exists. */
@@ -111,21 +102,13 @@ export class McpPromptRegistry {
    * @internal
    */
   listDescriptors(): readonly McpPromptDescriptor[] {
-    return this.descriptors;
+    return this.prompts.descriptors();
   }
 
   private build(method: string, registration: McpPromptRegistration): McpPromptDefinition {
     const prompt = this.builder.build(method, registration);
-    // Without the option, clients were told the list is fixed: a change they never hear of is a bug, so refuse.
-    if (this.options && !this.changesAtRuntime) throw new McpConfigurationError(Messages.listChangedOff(prompt.site));
+    this.prompts.checkRuntime(prompt.site);
     return prompt;
-  }
-
-  /** Checks that the prompt of this name was registered at runtime; a decorated one or none is an error naming `site`. */
-  private runtimePrompt(name: string, site: string): void {
-    const existing = this.prompts.get(name);
-    if (!existing) throw new McpConfigurationError(Messages.notRegistered(site));
-    if (!existing.runtime) throw new McpConfigurationError(Messages.decorated(site, existing.site));
   }
 
   private handle(name: string): McpPromptHandle {

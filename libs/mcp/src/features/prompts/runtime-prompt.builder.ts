@@ -3,7 +3,7 @@ import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { closestName } from '../../options/closest-name.js';
 import { MCP_TOOL_NAME_PATTERN } from '../tools/tool-name.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
-import type { McpPromptDefinition } from './mcp-prompt-definition.interface.js';
+import { promptDefinition, type McpPromptDefinition } from './mcp-prompt-definition.interface.js';
 import type { McpPromptRegistration } from './mcp-prompt-registration.interface.js';
 import { McpPromptRuntimeMessages as Messages } from './mcp-prompt-runtime.messages.js';
 import { argumentListProblem, argumentsFromSchema } from './prompt-arguments.js';
@@ -39,19 +39,15 @@ export class McpRuntimePromptBuilder {
       if (problem) throw new McpConfigurationError(Messages.invalidArguments(site, problem));
       declared = registration.arguments.map((argument) => ({ ...argument }));
     }
-    return {
+    return promptDefinition({
       name,
       site,
-      descriptor: {
-        name,
-        ...(registration.title !== undefined && { title: registration.title }),
-        description,
-        ...(declared.length > 0 && { arguments: declared.map((argument) => ({ ...argument })) }),
-      },
+      title: registration.title,
+      description,
       arguments: declared,
       argsType,
       handler: async (payload, context) => handler(payload as Record<string, string>, context),
       runtime: true,
-    };
+    });
   }
 }

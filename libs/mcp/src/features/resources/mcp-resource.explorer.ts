@@ -1,40 +1,42 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Injectable } from '@nestjs/common';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
-import { MCP_RESOURCE_METADATA, MCP_RESOURCE_TEMPLATE_METADATA } from '../../mcp.constants.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { createFeatureHandler } from '../feature-handler.js';
 import type { McpResourceContext } from './mcp-resource-context.interface.js';
 import type { McpResourceDefinition, McpResourceTemplateDefinition } from './mcp-resource-definition.interface.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from './mcp-resource-options.interface.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
-import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
+import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
+import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
+import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { fixedResourceDescriptor, resourceTemplateDescriptor } from './resource-descriptors.js';
 
 /**
- * Walks every provider once at boot, registers `@McpResource()` and `@McpResourceTemplate()` methods, and, when
- * there is at least one or resources may be registered at runtime (`listChanged: { resources: true }`), declares
+ * The resources and templates of `@McpResource()` and `@McpResourceTemplate()` methods (a component provider) and,
+ * once loaded, when there is at least one or resources may be registered at runtime (`listChanged: { resources: true }`), declares
  * the `resources` capability (the resources method handlers then answer `isServed()` with true).
  * Misconfiguration throws here, so `app.init()` fails with a message naming the method.
  */
 @Injectable()
-export class McpResourceExplorer implements OnModuleInit {
+export class McpResourceExplorer implements McpComponentProvider {
   constructor(
     private readonly providerMethods: McpProviderMethods,
-    private readonly reflector: Reflector,
+    private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpResourceRegistry,
     private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
-  onModuleInit(): void {
+  *components(): Iterable<McpComponent> {
     for (const method of this.providerMethods.all()) {
-      if (typeof method.method !== 'function') continue;
-      const resource = this.reflector.get<McpResourceOptions | undefined>(MCP_RESOURCE_METADATA, method.method);
-      if (resource) this.registry.addResource(this.describeResource(method, resource));
-      const template = this.reflector.get<McpResourceTemplateOptions | undefined>(MCP_RESOURCE_TEMPLATE_METADATA, method.method);
-      if (template) this.registry.addTemplate(this.describeTemplate(method, template));
+      const resource = this.accessor.getResourceOptions(method.method);
+      if (resource) yield { kind: 'resource', definition: this.describeResource(method, resource) };
+      const template = this.accessor.getResourceTemplateOptions(method.method);
+      if (template) yield { kind: 'resourceTemplate', definition: this.describeTemplate(method, template) };
     }
+  }
+
+  loaded(): void {
     // Nothing to serve, now or at runtime: no capability, and the methods stay -32601.
     if (!this.registry.served) return;
     // Subscriptions work for every URI we serve, so `subscribe` is always true; `listChanged` is declared by the
@@ -48,7 +50,7 @@ export class McpResourceExplorer implements OnModuleInit {
   private describeResource(method: ProviderMethod, options: McpResourceOptions): McpResourceDefinition {
     const { site } = method;
     const descriptor = fixedResourceDescriptor(site, '@McpResource()', options);
-    bindPayloadParam(method.prototype, method.methodName);
+    this.providerMethods.bindPayload(method);
     return {
       uri: options.uri,
       site,
@@ -60,7 +62,7 @@ export class McpResourceExplorer implements OnModuleInit {
   private describeTemplate(method: ProviderMethod, options: McpResourceTemplateOptions): McpResourceTemplateDefinition {
     const { site } = method;
     const { matcher, descriptor } = resourceTemplateDescriptor(site, '@McpResourceTemplate()', options);
-    bindPayloadParam(method.prototype, method.methodName);
+    this.providerMethods.bindPayload(method);
     return {
       uriTemplate: options.uriTemplate,
       site,

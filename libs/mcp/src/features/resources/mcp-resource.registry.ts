@@ -1,5 +1,4 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpListChanges } from '../../core/list-changes.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
@@ -8,6 +7,7 @@ import type { McpResourceHandle, McpResourceRegistration } from './mcp-resource-
 import { McpResourceRuntimeMessages as Messages } from './mcp-resource-runtime.messages.js';
 import { McpResourceSubscriptions } from './resource-subscriptions.js';
 import { buildRuntimeResource, type McpRuntimeResource } from './runtime-resource.builder.js';
+import { McpComponentRegistry, type McpComponentMessages } from '../components/component.registry.js';
 import type {
   McpResourceDefinition,
   McpResourceDescriptor,
@@ -38,27 +38,30 @@ import type {
  */
 @Injectable()
 export class McpResourceRegistry {
-  private readonly resources = new Map<string, McpResourceDefinition>();
+  private readonly resources: McpComponentRegistry<McpResourceDefinition>;
   /** Kept in registration order: the order templates are tried in, and listed in. */
-  private readonly templates = new Map<string, McpResourceTemplateDefinition>();
-  private resourceDescriptors: McpResourceDescriptor[] = [];
-  private templateDescriptors: McpResourceTemplateDescriptor[] = [];
+  private readonly templates: McpComponentRegistry<McpResourceTemplateDefinition>;
 
   constructor(
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
     @Optional() private readonly changes?: McpListChanges,
     @Optional() private readonly subscriptions?: McpResourceSubscriptions,
-  ) {}
+  ) {
+    const kind = (what: string, duplicate: McpComponentMessages['duplicate']) => ({
+      messages: { ...Messages, duplicate, taken: (site: string, existing: string) => Messages.taken(site, what, existing) },
+      changesAtRuntime: !options || this.changesAtRuntime,
+      announce: () => this.changes?.changed('resources'),
+    });
+    this.resources = new McpComponentRegistry(kind('uri', McpMessages.duplicateResourceUri));
+    this.templates = new McpComponentRegistry(kind('uriTemplate', McpMessages.duplicateResourceTemplate));
+  }
 
   /**
    * Adds a fixed resource; a second one with the same URI is a boot error naming both sites.
    * @internal
    */
   addResource(resource: McpResourceDefinition): void {
-    const existing = this.resources.get(resource.uri);
-    if (existing) throw new McpConfigurationError(McpMessages.duplicateResourceUri(resource.uri, existing.site, resource.site));
-    this.resources.set(resource.uri, resource);
-    this.resourceDescriptors = [...this.resourceDescriptors, resource.descriptor];
+    this.resources.add(resource.uri, resource);
   }
 
   /**
@@ -66,11 +69,7 @@ export class McpResourceRegistry {
    * @internal
    */
   addTemplate(template: McpResourceTemplateDefinition): void {
-    const existing = this.templates.get(template.uriTemplate);
-    if (existing)
-      throw new McpConfigurationError(McpMessages.duplicateResourceTemplate(template.uriTemplate, existing.site, template.site));
-    this.templates.set(template.uriTemplate, template);
-    this.templateDescriptors = [...this.templateDescriptors, template.descriptor];
+    this.templates.add(template.uriTemplate, template);
   }
 
   /**
@@ -80,33 +79,16 @@ export class McpResourceRegistry {
    */
   register(registration: McpResourceRegistration): McpResourceHandle {
     const built = this.build('register', registration);
-    const existing = this.existing(built);
-    if (existing)
-      throw new McpConfigurationError(Messages.taken(built.definition.site, built.kind === 'resource' ? 'uri' : 'uriTemplate', existing));
-    if (built.kind === 'resource') this.addResource(built.definition);
-    else this.addTemplate(built.definition);
-    this.changes?.changed('resources');
+    if (built.kind === 'resource') this.resources.register(built.definition.uri, built.definition);
+    else this.templates.register(built.definition.uriTemplate, built.definition);
     return this.handle(built);
   }
 
   /** Swaps a resource or template registered at runtime for a new definition (same place in its list). */
   replace(registration: McpResourceRegistration): McpResourceHandle {
     const built = this.build('replace', registration);
-    const { site } = built.definition;
-    if (built.kind === 'resource') {
-      const { definition } = built;
-      this.runtimeEntry(this.resources.get(definition.uri), site);
-      this.resources.set(definition.uri, definition);
-      this.resourceDescriptors = this.resourceDescriptors.map((entry) => (entry.uri === definition.uri ? definition.descriptor : entry));
-    } else {
-      const { definition } = built;
-      this.runtimeEntry(this.templates.get(definition.uriTemplate), site);
-      this.templates.set(definition.uriTemplate, definition);
-      this.templateDescriptors = this.templateDescriptors.map((entry) =>
-        entry.uriTemplate === definition.uriTemplate ? definition.descriptor : entry,
-      );
-    }
-    this.changes?.changed('resources');
+    if (built.kind === 'resource') this.resources.replace(built.definition.uri, built.definition);
+    else this.templates.replace(built.definition.uriTemplate, built.definition);
     return this.handle(built);
   }
 
@@ -116,19 +98,12 @@ export class McpResourceRegistry {
    */
   remove(uriOrTemplate: string): boolean {
     const site = Messages.site('remove', uriOrTemplate);
-    if (this.resources.has(uriOrTemplate)) {
-      this.runtimeEntry(this.resources.get(uriOrTemplate), site);
-      this.resources.delete(uriOrTemplate);
-      this.resourceDescriptors = this.resourceDescriptors.filter((entry) => entry.uri !== uriOrTemplate);
-    } else if (this.templates.has(uriOrTemplate)) {
-      this.runtimeEntry(this.templates.get(uriOrTemplate), site);
-      this.templates.delete(uriOrTemplate);
-      this.templateDescriptors = this.templateDescriptors.filter((entry) => entry.uriTemplate !== uriOrTemplate);
-    } else return false;
+    const removed = this.resources.has(uriOrTemplate)
+      ? this.resources.remove(uriOrTemplate, site)
+      : this.templates.remove(uriOrTemplate, site);
     // A URI another resource or template still serves keeps its watchers.
-    this.subscriptions?.dropUnserved((uri) => this.resolve(uri) !== undefined);
-    this.changes?.changed('resources');
-    return true;
+    if (removed) this.subscriptions?.dropUnserved((uri) => this.resolve(uri) !== undefined);
+    return removed;
   }
 
   /**
@@ -168,7 +143,7 @@ export class McpResourceRegistry {
    * @internal
    */
   listResources(): readonly McpResourceDescriptor[] {
-    return this.resourceDescriptors;
+    return this.resources.descriptors();
   }
 
   /**
@@ -176,7 +151,7 @@ export class McpResourceRegistry {
    * @internal
    */
   listTemplates(): readonly McpResourceTemplateDescriptor[] {
-    return this.templateDescriptors;
+    return this.templates.descriptors();
   }
 
   get isEmpty(): boolean {
@@ -199,22 +174,8 @@ export class McpResourceRegistry {
 
   private build(method: string, registration: McpResourceRegistration): McpRuntimeResource {
     const built = buildRuntimeResource(method, registration);
-    // Without the option, clients were told the list is fixed: a change they never hear of is a bug, so refuse.
-    if (this.options && !this.changesAtRuntime) throw new McpConfigurationError(Messages.listChangedOff(built.definition.site));
+    this.resources.checkRuntime(built.definition.site);
     return built;
-  }
-
-  /** The site of what already holds the built entry's URI or template, if anything does. */
-  private existing(built: McpRuntimeResource): string | undefined {
-    return built.kind === 'resource'
-      ? this.resources.get(built.definition.uri)?.site
-      : this.templates.get(built.definition.uriTemplate)?.site;
-  }
-
-  /** Checks that `entry` exists and was registered at runtime; otherwise an error naming `site`. */
-  private runtimeEntry(entry: { readonly site: string; readonly runtime?: boolean } | undefined, site: string): void {
-    if (!entry) throw new McpConfigurationError(Messages.notRegistered(site));
-    if (!entry.runtime) throw new McpConfigurationError(Messages.decorated(site, entry.site));
   }
 
   private handle(built: McpRuntimeResource): McpResourceHandle {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { findParamIndex, McpParamType } from './mcp-param.decorators.js';
 import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from './tool-name.js';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
@@ -11,22 +11,17 @@ import type { McpToolOptions } from './mcp-tool-options.interface.js';
 import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { assembleTool } from './tool-definition.assembly.js';
-import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
-import { McpToolRegistry } from './mcp-tool.registry.js';
-import { bindPayloadParam, McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
-
-type DtoClass = new (...args: never[]) => object;
-
-/** Types that say nothing about the arguments' shape (an interface compiles to Object). */
-const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, undefined]);
+import { McpMetadataAccessor, type McpDtoClass } from '../mcp-metadata.accessor.js';
+import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
+import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 
 /**
- * Walks every provider once at boot, finds `@McpTool()` methods and registers them with their schemas and
- * handlers. Misconfiguration throws here, so `app.init()` fails with a message naming the method. It only fills
- * the registry: the job tools and the `tasks` capability follow at bootstrap from what it holds (McpTasksService).
+ * The tools of `@McpTool()` methods, with their schemas and handlers (a component provider: the loader registers
+ * them at boot). Misconfiguration throws then, so `app.init()` fails with a message naming the method. The job
+ * tools and the `tasks` capability follow at bootstrap from what the registry holds (McpTasksService).
  */
 @Injectable()
-export class McpToolExplorer implements OnModuleInit {
+export class McpToolExplorer implements McpComponentProvider {
   private readonly logger = new Logger('McpModule');
   private readonly schemas = {
     dto: new DtoSchemaFactory({ debug: (message) => this.logger.debug(message) }),
@@ -36,15 +31,14 @@ export class McpToolExplorer implements OnModuleInit {
   constructor(
     private readonly providerMethods: McpProviderMethods,
     private readonly accessor: McpMetadataAccessor,
-    private readonly registry: McpToolRegistry,
     private readonly handlers: McpToolHandlerFactory,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  onModuleInit(): void {
+  *components(): Iterable<McpComponent> {
     for (const method of this.providerMethods.all()) {
       const options = this.accessor.getToolOptions(method.method);
-      if (options) this.registry.add(this.describe(method, options));
+      if (options) yield { kind: 'tool', definition: this.describe(method, options) };
     }
   }
 
@@ -76,30 +70,17 @@ export class McpToolExplorer implements OnModuleInit {
    */
   private bindRawArgs(prototype: object, methodName: string): void {
     const params = this.accessor.getParams(prototype, methodName);
-    if (findParamIndex(params, McpParamType.ARGS) === undefined) bindPayloadParam(prototype, methodName);
+    if (findParamIndex(params, McpParamType.ARGS) === undefined) this.providerMethods.bindPayload({ prototype, methodName });
   }
 
   /**
    * The DTO of the `@McpArgs()` parameter; without the decorator, the first parameter when it is a class
    * (the arguments are passed first either way).
    */
-  private argsTypeOf(prototype: object, methodName: string, site: string): DtoClass | undefined {
-    const paramTypes = this.accessor.getParamTypes(prototype, methodName);
-    const index = findParamIndex(this.accessor.getParams(prototype, methodName), McpParamType.ARGS);
-    if (index !== undefined) {
-      const type = paramTypes[index];
-      if (UNVALIDATABLE_TYPES.has(type) || typeof type !== 'function') throw new McpConfigurationError(McpMessages.argsNotAClass(site));
-      return type as DtoClass;
-    }
-    const first = paramTypes[0];
-    const params = this.accessor.getParams(prototype, methodName);
-    if (
-      typeof first !== 'function' ||
-      UNVALIDATABLE_TYPES.has(first) ||
-      (params && Object.values(params).some((param) => param.index === 0))
-    )
-      return undefined;
-    bindPayloadParam(prototype, methodName);
-    return first as DtoClass;
+  private argsTypeOf(prototype: object, methodName: string, site: string): McpDtoClass | undefined {
+    const { explicit, dto } = this.accessor.getArgsParam(prototype, methodName);
+    if (explicit && !dto) throw new McpConfigurationError(McpMessages.argsNotAClass(site));
+    if (!explicit && dto) this.providerMethods.bindPayload({ prototype, methodName });
+    return dto;
   }
 }

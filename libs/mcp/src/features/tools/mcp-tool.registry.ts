@@ -1,5 +1,4 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpListChanges } from '../../core/list-changes.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
@@ -8,6 +7,7 @@ import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition
 import type { McpToolHandle, McpToolRegistration } from './mcp-tool-registration.interface.js';
 import { McpToolRuntimeMessages as Messages } from './mcp-tool-runtime.messages.js';
 import { McpRuntimeToolBuilder } from './runtime-tool.builder.js';
+import { McpComponentRegistry } from '../components/component.registry.js';
 
 /** The default tool timeout when the registry is used without the module (unit specs). */
 const FALLBACK_TIMEOUT_MS = 30_000;
@@ -33,8 +33,7 @@ const FALLBACK_TIMEOUT_MS = 30_000;
  */
 @Injectable()
 export class McpToolRegistry {
-  private readonly tools = new Map<string, McpToolDefinition>();
-  private descriptors: McpToolDescriptor[] = [];
+  private readonly tools: McpComponentRegistry<McpToolDefinition>;
   /** Whether any tool requires scopes: when none does, listing skips filtering. */
   private hasScopedTools = false;
   private hasJobTools = false;
@@ -45,6 +44,14 @@ export class McpToolRegistry {
     @Optional() private readonly changes?: McpListChanges,
   ) {
     this.builder = new McpRuntimeToolBuilder(options?.toolTimeoutMs ?? FALLBACK_TIMEOUT_MS);
+    this.tools = new McpComponentRegistry({
+      messages: { ...Messages, duplicate: McpMessages.duplicateToolName, taken: Messages.nameTaken },
+      changesAtRuntime: !options || options.listChanged.tools,
+      announce: () => {
+        this.recount();
+        this.changes?.changed('tools');
+      },
+    });
   }
 
   /**
@@ -52,10 +59,7 @@ export class McpToolRegistry {
    * @internal
    */
   add(tool: McpToolDefinition): void {
-    const existing = this.tools.get(tool.name);
-    if (existing) throw new McpConfigurationError(McpMessages.duplicateToolName(tool.name, existing.site, tool.site));
-    this.tools.set(tool.name, tool);
-    this.descriptors = [...this.descriptors, tool.descriptor];
+    this.tools.add(tool.name, tool);
     if (tool.scopes.length > 0) this.hasScopedTools = true;
     if (tool.job) this.hasJobTools = true;
   }
@@ -66,33 +70,20 @@ export class McpToolRegistry {
    */
   register<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
     const tool = this.build('register', registration as McpToolRegistration);
-    const existing = this.tools.get(tool.name);
-    if (existing) throw new McpConfigurationError(Messages.nameTaken(tool.site, existing.site));
-    this.add(tool);
-    this.changes?.changed('tools');
+    this.tools.register(tool.name, tool);
     return this.handle(tool.name);
   }
 
   /** Swaps a tool registered at runtime for a new definition (same place in `tools/list`). */
   replace<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
     const tool = this.build('replace', registration as McpToolRegistration);
-    this.runtimeTool(tool.name, tool.site);
-    this.tools.set(tool.name, tool);
-    this.descriptors = this.descriptors.map((descriptor) => (descriptor.name === tool.name ? tool.descriptor : descriptor));
-    this.recount();
-    this.changes?.changed('tools');
+    this.tools.replace(tool.name, tool);
     return this.handle(tool.name);
   }
 
   /** Removes a tool registered at runtime; false when there is none of that name. Calls in flight finish. */
   remove(name: string): boolean {
-    if (!this.tools.has(name)) return false;
-    this.runtimeTool(name, Messages.site('remove', name));
-    this.tools.delete(name);
-    this.descriptors = this.descriptors.filter((descriptor) => descriptor.name !== name);
-    this.recount();
-    this.changes?.changed('tools');
-    return true;
+    return this.tools.remove(name, Messages.site('remove', name));
   }
 
   /** Whether a tool of this name exists (for anyone: visibility is decided per caller). */
@@ -131,7 +122,7 @@ export class McpToolRegistry {
 
   /** Wire descriptors in registration order (the order `tools/list` pages through). */
   listDescriptors(): readonly McpToolDescriptor[] {
-    return this.descriptors;
+    return this.tools.descriptors();
   }
 
   /**
@@ -139,9 +130,10 @@ export class McpToolRegistry {
    * @internal
    */
   visibleDescriptors(scopes: readonly string[] | undefined): readonly McpToolDescriptor[] {
-    if (scopes === undefined || !this.hasScopedTools) return this.descriptors;
+    const descriptors = this.tools.descriptors();
+    if (scopes === undefined || !this.hasScopedTools) return descriptors;
     const held = new Set(scopes);
-    return this.descriptors.filter((descriptor) => this.tools.get(descriptor.name)!.scopes.every((scope) => held.has(scope)));
+    return descriptors.filter((descriptor) => this.tools.get(descriptor.name)!.scopes.every((scope) => held.has(scope)));
   }
 
   /**
@@ -154,17 +146,8 @@ export class McpToolRegistry {
 
   private build(method: string, registration: McpToolRegistration): McpToolDefinition {
     const tool = this.builder.build(method, registration);
-    // Without the option, clients were told the list is fixed: a change they never hear of is a bug, so refuse.
-    if (this.options && !this.options.listChanged.tools) throw new McpConfigurationError(Messages.listChangedOff(tool.site));
+    this.tools.checkRuntime(tool.site);
     return tool;
-  }
-
-  /** The runtime tool of this name; a decorated one or none is an error naming `site`. */
-  private runtimeTool(name: string, site: string): McpToolDefinition {
-    const existing = this.tools.get(name);
-    if (!existing) throw new McpConfigurationError(Messages.notRegistered(site));
-    if (!existing.runtime) throw new McpConfigurationError(Messages.decorated(site, existing.site));
-    return existing;
   }
 
   private recount(): void {

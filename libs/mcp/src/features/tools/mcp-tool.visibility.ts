@@ -3,36 +3,33 @@ import { ModuleRef } from '@nestjs/core';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
-import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import { createToolContext } from '../../execution/tool-context.factory.js';
 import { isAppOnlyTool, clientSupportsUi } from '../apps/tool-ui.js';
+import {
+  appOnlyRule,
+  filterRule,
+  guardsRule,
+  visibleToRule,
+  type McpToolVisibilityRule,
+  type McpVisibilityRequest,
+} from '../transforms/tool-visibility.rules.js';
 import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
 import type { McpToolFilter } from './mcp-tool-filter.interface.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 
 /**
- * What visibility reads of a request: who calls, what the client declared (MCP Apps), and enough for a guard's
- * `McpExecutionContext`.
- */
-export type McpVisibilityRequest = Pick<
-  McpRequestContext,
-  'principal' | 'transport' | 'protocolVersion' | 'sessionId' | 'clientCapabilities'
->;
-
-/**
- * Decides which tools exist for a caller: scopes (as before), an MCP Apps tool for the app only
- * (`ui.visibility: ['app']`) exists only for clients that declared the extension, then the tool's `visibleTo`, the
- * `toolFilters` providers and, with `hideGuardedTools`, the tool's Nest guards run as listing sees the tool
- * (arguments `{}`).
+ * Decides which tools exist for a caller: scopes (as before), then a list of per-caller rules in order: an MCP Apps
+ * tool for the app only (`ui.visibility: ['app']`) exists only for clients that declared the extension, the tool's
+ * `visibleTo`, the `toolFilters` providers and, with `hideGuardedTools`, the tool's Nest guards run as listing sees
+ * the tool (arguments `{}`).
  * `tools/list` lists only visible tools and `tools/call` answers a hidden one like a missing one (-32602), on
  * every era and transport (they all reach the tool through here). A predicate that throws hides the tool.
  */
 @Injectable()
 export class McpToolVisibility implements OnModuleInit {
   private readonly logger = new Logger('McpModule');
-  private filters: McpToolFilter[] = [];
+  private rules: McpToolVisibilityRule[] = [appOnlyRule, visibleToRule, guardsRule];
 
   constructor(
     private readonly registry: McpToolRegistry,
@@ -41,7 +38,7 @@ export class McpToolVisibility implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.filters = this.options.toolFilters.map((type) => {
+    const filters = this.options.toolFilters.map((type) => {
       let filter: McpToolFilter;
       try {
         filter = this.moduleRef.get(type, { strict: false });
@@ -49,8 +46,9 @@ export class McpToolVisibility implements OnModuleInit {
         throw new McpConfigurationError(McpMessages.toolFilterNotProvider(type.name));
       }
       if (typeof filter?.isVisible !== 'function') throw new McpConfigurationError(McpMessages.toolFilterInvalid(type.name));
-      return filter;
+      return filterRule(filter);
     });
+    this.rules = [appOnlyRule, visibleToRule, ...filters, guardsRule];
   }
 
   /** The descriptors `tools/list` shows this caller, in registration order. */
@@ -75,23 +73,8 @@ export class McpToolVisibility implements OnModuleInit {
 
   /** Scopes are not checked here: a tool the caller lacks scopes for is listed away but refused with 403 (step-up). */
   async isVisible(tool: McpToolDefinition, request: McpVisibilityRequest, requestId: JsonRpcId = 0): Promise<boolean> {
-    // Only an app calls it, through a host that declared the extension; for anyone else it is not there.
-    if (isAppOnlyTool(tool.descriptor) && !clientSupportsUi(request.clientCapabilities)) return false;
     try {
-      if (tool.visibleTo && !(await tool.visibleTo(request.principal))) return false;
-      for (const filter of this.filters) if (!(await filter.isVisible(tool.descriptor, request.principal))) return false;
-      if (tool.guardsAdmit) {
-        const handle = createToolContext({
-          requestId,
-          toolName: tool.name,
-          progressToken: undefined,
-          request,
-          signal: new AbortController().signal,
-        });
-        // A listing sends nothing: progress and log calls by a guard are dropped.
-        handle.finish();
-        return await tool.guardsAdmit(handle.context);
-      }
+      for (const rule of this.rules) if (!(await rule(tool, request, requestId))) return false;
       return true;
     } catch (error) {
       this.logger.warn(

@@ -33,14 +33,22 @@ export class ToolsCallHandler implements McpMethodHandler {
   ) {}
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {
-    const { name, arguments: rawArgs, _meta: meta } = call.params;
-    if (typeof name !== 'string')
-      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: tools/call needs a tool name');
-    if (rawArgs !== undefined && rawArgs !== null && !isPlainObject(rawArgs)) {
-      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
-    }
+    const name = toolNameOf(call);
+    return this.callTool(call, await this.visibility.visibleTool(name, call.context, call.id));
+  }
+
+  /**
+   * Serves one `tools/call` whose tool the era already looked up for this caller (undefined: hidden or missing),
+   * so visibility, with its user filters and guard probes, is decided once per request.
+   */
+  resolved(tool: McpToolDefinition | undefined): McpMethodHandler {
+    return { method: this.method, handle: (call) => this.callTool(call, tool) };
+  }
+
+  private async callTool(call: McpCall, tool: McpToolDefinition | undefined): Promise<Record<string, unknown>> {
+    const name = toolNameOf(call);
+    const { arguments: rawArgs, _meta: meta } = call.params;
     // A tool hidden from this caller answers like a missing one: no hint that it exists.
-    const tool = await this.visibility.visibleTool(name, call.context, call.id);
     if (!tool) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown tool: ${clientText(name)}`);
     const forbidden = this.pipeline.admit(tool, call.context);
     if (forbidden) return asRecord(forbidden);
@@ -78,6 +86,16 @@ export class ToolsCallHandler implements McpMethodHandler {
     if (!tool.job) throw new McpProtocolError(JsonRpcErrorCode.METHOD_NOT_FOUND, `Tool ${tool.name} does not support task-augmented calls`);
     return true;
   }
+}
+
+/** The called tool's name, once the params are known to be well formed (-32602 otherwise). */
+function toolNameOf(call: McpCall): string {
+  const { name, arguments: rawArgs } = call.params;
+  if (typeof name !== 'string') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: tools/call needs a tool name');
+  if (rawArgs !== undefined && rawArgs !== null && !isPlainObject(rawArgs)) {
+    throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
+  }
+  return name;
 }
 
 function asRecord(result: McpCallToolResult): Record<string, unknown> {

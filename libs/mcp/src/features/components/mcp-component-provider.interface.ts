@@ -1,0 +1,27 @@
+import type { McpPromptDefinition } from '../prompts/mcp-prompt-definition.interface.js';
+import type { McpResourceDefinition, McpResourceTemplateDefinition } from '../resources/mcp-resource-definition.interface.js';
+import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
+
+/** One tool, fixed resource, resource template or prompt, built and checked, as a provider yields it. */
+export type McpComponent =
+  | { readonly kind: 'tool'; readonly definition: McpToolDefinition }
+  | { readonly kind: 'resource'; readonly definition: McpResourceDefinition }
+  | { readonly kind: 'resourceTemplate'; readonly definition: McpResourceTemplateDefinition }
+  | { readonly kind: 'prompt'; readonly definition: McpPromptDefinition };
+
+/**
+ * A source of components: decorated provider methods today (one provider per decorator family), controller
+ * routes, upstream MCP servers or OpenAPI documents next. The loader asks each for its components once at boot,
+ * in the order of {@link MCP_COMPONENT_PROVIDERS}, and puts them in the one registry of their kind (a duplicate
+ * name or URI fails the boot naming both sites). A source that changes later applies its changes through the
+ * registries (`register` / `replace` / `remove`), which announce `list_changed`, as runtime registrations do.
+ */
+export interface McpComponentProvider {
+  /** Everything this source serves at boot; a misconfigured component throws an McpConfigurationError naming its site. */
+  components(): Iterable<McpComponent>;
+  /** Called once every provider's components are registered: declare capabilities, check cross-references. */
+  loaded?(): void;
+}
+
+/** The component providers of one module instance, in load order (the order their components are listed in). */
+export const MCP_COMPONENT_PROVIDERS = Symbol('MCP_COMPONENT_PROVIDERS');
