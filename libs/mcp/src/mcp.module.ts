@@ -84,8 +84,9 @@ import { McpCompletionExplorer } from './features/completions/mcp-completion.exp
 import { McpCompletionSources } from './features/completions/completion-sources.js';
 import { CompletionCompleteHandler } from './features/completions/completion-complete.handler.js';
 import { MCP_REV_2026_07_28_PROVIDERS } from './eras/rev-2026-07-28/rev-2026-07-28.providers.js';
-import { McpListChangedNotifier } from './eras/rev-2026-07-28/subscriptions/mcp-list-changed.notifier.js';
-import { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.service.js';
+import { MCP_REV_2025_11_25_PROVIDERS } from './eras/rev-2025-11-25/rev-2025-11-25.providers.js';
+import { McpListChangedNotifier } from './eras/mcp-list-changed.notifier.js';
+import { McpClientInput } from './core/mcp-client-input.service.js';
 import { MCP_TRACING_PROVIDERS } from './observability/tracing/tracing.providers.js';
 import { MCP_METRICS_PROVIDERS } from './observability/metrics/metrics.providers.js';
 import { McpHealthIndicator } from './observability/health/mcp.health-indicator.js';
@@ -171,6 +172,10 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     CompletionCompleteHandler,
     // Protocol revision 2026-07-28 (eras/rev-2026-07-28/): era routing, discover, MRTR, listen, tasks extension.
     ...MCP_REV_2026_07_28_PROVIDERS,
+    // The session era (eras/rev-2025-11-25/): sessions, batches, initialize.
+    ...MCP_REV_2025_11_25_PROVIDERS,
+    // Announces list changes to both eras' streams (eras/mcp-list-changed.notifier.ts).
+    McpListChangedNotifier,
     // OpenTelemetry spans per request and tool call (observability/tracing/), behind the core port MCP_TRACER.
     ...MCP_TRACING_PROVIDERS,
     // Prometheus metrics (observability/metrics/), behind the core port MCP_METRICS; the terminus health indicator.

@@ -2,14 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
-import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
-import type { McpLogLevel } from '../../core/mcp-tool-context.interface.js';
 import { errorResponse, parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
-import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import { McpDispatcher } from '../../core/mcp.dispatcher.js';
-import { LATEST_PROTOCOL_VERSION, negotiateProtocolVersion, revisionHas } from '../../core/protocol-revisions.js';
-import { methodOf } from '../http/incoming-json.js';
+import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
+import type { McpConnectionState } from '../../core/mcp-channel.interface.js';
 import { routeMessage, type McpEra } from '../../eras/era-router.js';
 import { classifyStdioMessage } from './stdio-era.classifier.js';
 import { McpStdioRev20260728Handler, type McpStdioRev20260728State } from './stdio-rev-2026-07-28.handler.js';
@@ -34,9 +30,8 @@ interface StdioConnection {
   /** The era the client chose with its first real message (see `routeMessage`); undefined until then. */
   era?: McpEra;
   readonly rev20260728: McpStdioRev20260728State;
-  protocolVersion: string;
-  clientCapabilities?: Record<string, unknown>;
-  logLevel?: McpLogLevel;
+  /** What the 2025-11-25 era remembers of the client (its revision, capabilities, log level). */
+  readonly state: McpConnectionState;
 }
 
 /**
@@ -48,7 +43,7 @@ export class McpStdioTransport {
   private readonly logger = new Logger('McpStdio');
 
   constructor(
-    private readonly dispatcher: McpDispatcher,
+    private readonly engine: McpRev20251125Engine,
     private readonly rev20260728: McpStdioRev20260728Handler,
   ) {}
 
@@ -56,7 +51,10 @@ export class McpStdioTransport {
     const input = options.input ?? process.stdin;
     const write = options.write ?? ((line: string) => void process.stdout.write(line));
     const send = (message: JsonRpcMessage) => write(`${JSON.stringify(message)}\n`);
-    const connection: StdioConnection = { rev20260728: this.rev20260728.openConnection(), protocolVersion: LATEST_PROTOCOL_VERSION };
+    const connection: StdioConnection = {
+      rev20260728: this.rev20260728.openConnection(),
+      state: this.engine.openConnection(),
+    };
     const inFlight = new Set<Promise<void>>();
     const lines = createInterface({ input, crlfDelay: Infinity });
     // A destroyed input (SIGTERM) emits 'close' but never 'end': close the reader so the loop below finishes.
@@ -99,45 +97,15 @@ export class McpStdioTransport {
       case '2025-11-25':
         if (route.opening) connection.era = '2025-11-25';
     }
-    const context: McpRequestContext = {
+    const answer = await this.engine.serve(value, {
       transport: 'stdio',
-      protocolVersion: connection.protocolVersion,
       principal,
-      clientCapabilities: connection.clientCapabilities,
-      logLevel: connection.logLevel,
-      setLogLevel: async (level) => {
-        connection.logLevel = level;
-      },
+      connection: connection.state,
       cancellationScope: 'stdio',
-      send,
-    };
-    if (Array.isArray(value)) {
-      // Batches exist only where the revisions table allows them (2025-03-26).
-      if (!revisionHas(connection.protocolVersion, 'batches') || value.length === 0) {
-        return send(
-          errorResponse(null, {
-            code: JsonRpcErrorCode.INVALID_REQUEST,
-            message: 'Invalid Request: JSON-RPC batches are not accepted here',
-          }),
-        );
-      }
-      const answers = (await Promise.all(value.map((message) => this.dispatcher.dispatch(message, context)))).filter(
-        (answer) => answer !== undefined,
-      );
-      if (answers.length > 0) write(send, answers);
-      return;
-    }
-    const answer = await this.dispatcher.dispatch(value, context);
-    if (methodOf(value) === 'initialize' && answer && 'result' in answer) {
-      const params = (value as { params?: { protocolVersion?: unknown; capabilities?: Record<string, unknown> } }).params ?? {};
-      connection.protocolVersion = negotiateProtocolVersion(String(params.protocolVersion));
-      connection.clientCapabilities = params.capabilities ?? {};
-    }
-    if (answer) send(answer);
+      stream: () => ({ send }),
+    });
+    if (answer.kind === 'refused') return send(errorResponse(answer.id, answer.error));
+    // A batch answer is one JSON array on one line.
+    if (answer.kind === 'reply' && answer.reply) send(answer.reply as JsonRpcMessage);
   }
-}
-
-/** A batch answer is one JSON array on one line. */
-function write(send: (message: JsonRpcMessage) => void, answers: unknown[]): void {
-  send(answers as unknown as JsonRpcMessage);
 }
