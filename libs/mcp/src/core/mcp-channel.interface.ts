@@ -62,7 +62,12 @@ export type McpAnswer =
       readonly reply?: JsonRpcResponse | JsonRpcResponse[];
       /** The session `initialize` created (HTTP sends it as `Mcp-Session-Id`). */
       readonly createdSessionId?: string;
+      /** The HTTP status the era gives this answer (2026-07-28 maps its errors to statuses); 200 when absent. */
+      readonly status?: number;
     }
-  /** Accepted; the answers follow on the channel's stream as they are ready (2024-11-05 HTTP+SSE). */
+  /**
+   * Accepted; the answers follow on the channel's stream as they are ready (2024-11-05 HTTP+SSE, a 2026-07-28
+   * `subscriptions/listen`), or the transport already answered (it refused the stream).
+   */
   | { readonly kind: 'accepted' }
   | { readonly kind: 'refused'; readonly reason: McpRefusalReason; readonly id: JsonRpcId | null; readonly error: JsonRpcErrorObject };

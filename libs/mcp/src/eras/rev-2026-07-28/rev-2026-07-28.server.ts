@@ -236,7 +236,8 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       onInsufficientScope: channel.onInsufficientScope,
       traceHeaders: channel.header && traceHeadersFrom(channel.header),
     };
-    const dispatch = () => this.dispatcher.dispatch({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);
+    const dispatch = () =>
+      this.dispatcher.dispatchRequest({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);
     const answer = mrtr ? await this.clientInput.runWith(round, dispatch) : await dispatch();
     if (round.invalidKey !== undefined) {
       throw new McpProtocolError(

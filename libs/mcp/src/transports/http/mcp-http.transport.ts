@@ -4,7 +4,6 @@ import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { revisionHas } from '../../core/protocol-revisions.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
@@ -22,11 +21,10 @@ import { headerOf, idOf, receiveJson } from './incoming-json.js';
 import { principalOf } from './request-principal.js';
 import type { SseWriter } from './sse-writer.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
-import { routeMessage } from '../../eras/era-router.js';
-import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
+import { McpEraRouter } from '../../eras/mcp-era.router.js';
 import type { McpRefusalReason } from '../../core/mcp-channel.interface.js';
 import { classifyHttpPost } from './http-era.classifier.js';
-import { McpHttpRev20260728Handler } from './http-rev-2026-07-28.handler.js';
+import { McpHttpRev20260728Handler, type McpHttpRev20260728Exchange } from './http-rev-2026-07-28.handler.js';
 import { PostReply } from './post-reply.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
 import { tenantOf } from '../../core/tenant.js';
@@ -47,19 +45,19 @@ const REFUSAL_STATUS: Record<Exclude<McpRefusalReason, 'too-many-sessions'>, num
 
 /**
  * Streamable HTTP (2025-03-26 and later): POST carries client messages, GET opens the session's stream or
- * resumes one, DELETE ends a session. Bytes in, JSON-RPC messages to the dispatcher; knows nothing of tools.
+ * resumes one, DELETE ends a session. Frames bytes: each POST goes to the era router with its channel, and the
+ * engine's answer comes back as a status, headers and a body; knows nothing of sessions rules or tools.
  */
 @Injectable()
 export class McpHttpTransport {
   constructor(
-    private readonly dispatcher: McpDispatcher,
     private readonly sessions: McpSessionService,
     private readonly hub: McpStreamHub,
     private readonly events: SseEventStore,
     private readonly auth: McpAuthService,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly rev20260728: McpHttpRev20260728Handler,
-    private readonly engine: McpRev20251125Engine,
+    private readonly router: McpEraRouter,
   ) {
     // A DELETE on another instance ends the session there; the GET stream this one holds for it ends too.
     sessions.onEndElsewhere((sessionId) => this.endStandalone(sessionId));
@@ -78,39 +76,38 @@ export class McpHttpTransport {
     // reach the calls finishing here (shutdown.graceMs).
     if (this.hub.isDraining && carriesRequest(body))
       return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down', { id: idOf(body) });
-    const route = routeMessage(classifyHttpPost(request, body));
-    switch (route.era) {
-      case 'refused':
-        return sendJson(response, route.refusal.status, errorResponse(route.id, route.refusal.toJsonRpcError()));
-      case '2026-07-28':
-        return this.rev20260728.handle(request, response, route);
-    }
     const principal = principalOf(request);
     const canStream = accept !== undefined && EVENT_STREAM.test(accept);
     let reply: PostReply | undefined;
-    const answer = await this.engine.serve(body, {
-      transport: 'http',
-      principal,
-      sessionId: headerOf(request, SESSION_HEADER),
-      protocolVersion: headerOf(request, PROTOCOL_VERSION_HEADER),
-      traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
-      stream: ({ sessionId, priming }) => {
-        const opened = new PostReply(
-          response,
-          this.hub,
-          tenantOf(principal),
-          sessionId,
-          canStream,
-          priming ? this.options.streams.retryMs : undefined,
-        );
-        reply = opened;
-        return {
-          send: canStream ? (message) => opened.send(message) : undefined,
-          onInsufficientScope: (scopes) => opened.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
-          closeStream: canStream && sessionId ? () => opened.closeConnection(this.options.streams.retryMs) : undefined,
-        };
-      },
+    let rev20260728: McpHttpRev20260728Exchange | undefined;
+    const serving = this.router.serve(classifyHttpPost(request, body), {
+      rev20251125: () => ({
+        transport: 'http',
+        principal,
+        sessionId: headerOf(request, SESSION_HEADER),
+        protocolVersion: headerOf(request, PROTOCOL_VERSION_HEADER),
+        traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
+        stream: ({ sessionId, priming }) => {
+          const opened = new PostReply(
+            response,
+            this.hub,
+            tenantOf(principal),
+            sessionId,
+            canStream,
+            priming ? this.options.streams.retryMs : undefined,
+          );
+          reply = opened;
+          return {
+            send: canStream ? (message) => opened.send(message) : undefined,
+            onInsufficientScope: (scopes) => opened.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
+            closeStream: canStream && sessionId ? () => opened.closeConnection(this.options.streams.retryMs) : undefined,
+          };
+        },
+      }),
+      // A client notification needs nothing over HTTP (cancellation is closing the response); nor does a response.
+      rev20260728: (rpc) => (rev20260728 = this.rev20260728.exchange(request, response, principal, rpc)).channel,
     });
+    const answer = serving instanceof Promise ? await serving : serving;
     switch (answer.kind) {
       case 'refused':
         if (answer.reason === 'too-many-sessions')
@@ -120,13 +117,15 @@ export class McpHttpTransport {
           });
         return sendJson(response, REFUSAL_STATUS[answer.reason], errorResponse(answer.id, answer.error));
       case 'accepted':
-        return sendStatus(response, 202);
+        return; // a listen stream is open, or it was refused already
     }
+    if (rev20260728) return rev20260728.finish(answer);
     // A batch answers in one JSON array (202 when it holds only notifications and responses).
     if (Array.isArray(answer.reply)) return sendJson(response, 200, answer.reply);
-    if (Array.isArray(body)) return sendStatus(response, 202);
     if (answer.createdSessionId) response.setHeader('Mcp-Session-Id', answer.createdSessionId);
-    reply?.finish(answer.reply);
+    if (reply) return reply.finish(answer.reply);
+    if (answer.reply) return sendJson(response, answer.status ?? 200, answer.reply);
+    sendStatus(response, 202);
   }
 
   async handleGet(request: IncomingMessage, response: ServerResponse): Promise<boolean> {

@@ -4,11 +4,9 @@ import type { Readable } from 'node:stream';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { errorResponse, parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
-import type { McpConnectionState } from '../../core/mcp-channel.interface.js';
-import { routeMessage, type McpEra } from '../../eras/era-router.js';
+import type { McpEra } from '../../eras/era-router.js';
+import { McpEraRouter, type McpEraConnection } from '../../eras/mcp-era.router.js';
 import { classifyStdioMessage } from './stdio-era.classifier.js';
-import { McpStdioRev20260728Handler, type McpStdioRev20260728State } from './stdio-rev-2026-07-28.handler.js';
 
 /** Where stdio reads and writes; defaults to the process's stdin and (the real) stdout. */
 export interface McpStdioOptions {
@@ -29,9 +27,10 @@ export interface McpStdioOptions {
 interface StdioConnection {
   /** The era the client chose with its first real message (see `routeMessage`); undefined until then. */
   era?: McpEra;
-  readonly rev20260728: McpStdioRev20260728State;
-  /** What the 2025-11-25 era remembers of the client (its revision, capabilities, log level). */
-  readonly state: McpConnectionState;
+  /** Where this connection's 2026-07-28 requests are cancelled (`notifications/cancelled`). */
+  readonly scope20260728: string;
+  /** What each era keeps of the client (2025-11-25: revision, capabilities, log level; 2026-07-28: listens). */
+  readonly eras: McpEraConnection;
 }
 
 /**
@@ -41,19 +40,17 @@ interface StdioConnection {
 @Injectable()
 export class McpStdioTransport {
   private readonly logger = new Logger('McpStdio');
+  private connections = 0;
 
-  constructor(
-    private readonly engine: McpRev20251125Engine,
-    private readonly rev20260728: McpStdioRev20260728Handler,
-  ) {}
+  constructor(private readonly router: McpEraRouter) {}
 
   async serve(options: McpStdioOptions = {}): Promise<void> {
     const input = options.input ?? process.stdin;
     const write = options.write ?? ((line: string) => void process.stdout.write(line));
     const send = (message: JsonRpcMessage) => write(`${JSON.stringify(message)}\n`);
     const connection: StdioConnection = {
-      rev20260728: this.rev20260728.openConnection(),
-      state: this.engine.openConnection(),
+      scope20260728: `stdio-2026-07-28:${++this.connections}`,
+      eras: this.router.openConnection(),
     };
     const inFlight = new Set<Promise<void>>();
     const lines = createInterface({ input, crlfDelay: Infinity });
@@ -70,7 +67,7 @@ export class McpStdioTransport {
       void work.finally(() => inFlight.delete(work));
     }
     await Promise.all(inFlight);
-    this.rev20260728.closeConnection(connection.rev20260728);
+    this.router.closeConnection(connection.eras);
   }
 
   private async handleLine(
@@ -85,25 +82,25 @@ export class McpStdioTransport {
     } catch {
       return send(parseErrorResponse());
     }
-    const route = routeMessage(classifyStdioMessage(value, connection.era));
-    switch (route.era) {
-      case 'refused':
-        return send(errorResponse(route.id, route.refusal.toJsonRpcError()));
-      case '2026-07-28':
-        if (route.kind === 'notification') return this.rev20260728.notification(route.notification, connection.rev20260728);
-        if (route.kind === 'response') return;
-        if (route.pins) connection.era = '2026-07-28';
-        return this.rev20260728.request(route.request, route.envelope, connection.rev20260728, { principal, send });
-      case '2025-11-25':
-        if (route.opening) connection.era = '2025-11-25';
-    }
-    const answer = await this.engine.serve(value, {
-      transport: 'stdio',
-      principal,
-      connection: connection.state,
-      cancellationScope: 'stdio',
-      stream: () => ({ send }),
+    const serving = this.router.serve(classifyStdioMessage(value, connection.era), {
+      rev20251125: () => ({
+        transport: 'stdio',
+        principal,
+        connection: connection.eras.rev20251125,
+        cancellationScope: 'stdio',
+        stream: () => ({ send }),
+      }),
+      rev20260728: () => ({
+        transport: 'stdio',
+        principal,
+        send,
+        cancellationScope: connection.scope20260728,
+        connection: connection.eras.rev20260728,
+        listenStream: () => ({ send, end: send }),
+      }),
+      pin: (era) => (connection.era = era),
     });
+    const answer = serving instanceof Promise ? await serving : serving;
     if (answer.kind === 'refused') return send(errorResponse(answer.id, answer.error));
     // A batch answer is one JSON array on one line.
     if (answer.kind === 'reply' && answer.reply) send(answer.reply as JsonRpcMessage);
