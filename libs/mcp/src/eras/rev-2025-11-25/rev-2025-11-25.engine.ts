@@ -3,6 +3,7 @@ import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpAnswer, McpChannel, McpChannelStream, McpConnectionState, McpRefusalReason } from '../../core/mcp-channel.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcId, JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
@@ -11,6 +12,7 @@ import { clientText } from '../../core/client-text.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import {
   DEFAULT_HTTP_PROTOCOL_VERSION,
+  HTTP_SSE_PROTOCOL_VERSION,
   isSupportedProtocolVersion,
   LATEST_PROTOCOL_VERSION,
   revisionHas,
@@ -48,6 +50,25 @@ export class McpRev20251125Engine {
   /** The state of a new connection (stdio, in-memory): it speaks `protocolVersion` until `initialize` negotiates. */
   openConnection(protocolVersion: string = LATEST_PROTOCOL_VERSION): McpConnectionState {
     return { protocolVersion };
+  }
+
+  /**
+   * Opens the session of a 2024-11-05 HTTP+SSE stream, which lives as long as the stream and speaks 2024-11-05
+   * until its `initialize`; undefined when the tenant has too many sessions.
+   */
+  openStreamSession(principal: McpPrincipal | undefined, instance: string): Promise<McpSessionRecord | undefined> {
+    return this.sessions.create({
+      transport: 'sse',
+      instance,
+      protocolVersion: HTTP_SSE_PROTOCOL_VERSION,
+      clientCapabilities: {},
+      principal,
+    });
+  }
+
+  /** Whether a session's GET stream starts with a priming event (clients at 2025-11-25 or later). */
+  primes(session: McpSessionRecord): boolean {
+    return revisionHas(session.protocolVersion, 'priming');
   }
 
   /** Serves one message or batch. Synchronous refusals resolve without a store read; answers follow dispatch. */

@@ -4,7 +4,6 @@ import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import { revisionHas } from '../../core/protocol-revisions.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
@@ -22,6 +21,7 @@ import { principalOf } from './request-principal.js';
 import type { SseWriter } from './sse-writer.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { McpEraRouter } from '../../eras/mcp-era.router.js';
+import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
 import type { McpRefusalReason } from '../../core/mcp-channel.interface.js';
 import { classifyHttpPost } from './http-era.classifier.js';
 import { McpHttpRev20260728Handler, type McpHttpRev20260728Exchange } from './http-rev-2026-07-28.handler.js';
@@ -58,6 +58,7 @@ export class McpHttpTransport {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly rev20260728: McpHttpRev20260728Handler,
     private readonly router: McpEraRouter,
+    private readonly engine: McpRev20251125Engine,
   ) {
     // A DELETE on another instance ends the session there; the GET stream this one holds for it ends too.
     sessions.onEndElsewhere((sessionId) => this.endStandalone(sessionId));
@@ -242,7 +243,7 @@ export class McpHttpTransport {
     );
     writer.open();
     stream.attach(writer);
-    if (revisionHas(session.protocolVersion, 'priming')) stream.prime(this.options.streams.retryMs);
+    if (this.engine.primes(session)) stream.prime(this.options.streams.retryMs);
     this.hub.setStandalone(session.id, stream);
   }
 }

@@ -5,7 +5,6 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import { HTTP_SSE_PROTOCOL_VERSION } from '../../core/protocol-revisions.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { sendHttpError, sendRefusal, sendStatus, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from '../http/http-json-rpc.responses.js';
@@ -61,13 +60,7 @@ export class McpHttpSseTransport {
     const tenant = tenantOf(principal);
     if (!(await this.hub.hasRoomFor(tenant)))
       return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
-    const session = await this.sessions.create({
-      transport: 'sse',
-      instance: this.lease.id,
-      protocolVersion: HTTP_SSE_PROTOCOL_VERSION,
-      clientCapabilities: {},
-      principal,
-    });
+    const session = await this.engine.openStreamSession(principal, this.lease.id);
     if (!session)
       return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { retryAfterMs: SESSION_RETRY_AFTER_MS });
     // Messages POSTed to other instances come here while the stream is open; held before the client learns the
