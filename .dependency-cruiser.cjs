@@ -1,7 +1,8 @@
 /**
  * The layering of libs/mcp/src, checked by `npm run lint` (and so by `npm test`). Arrows point down this list and
- * never back: core → (nothing of ours but options types); eras, features, execution → core; transports → eras and
- * core; auth, sessions, stores and the job engine (tasks/engine) → core (transport-free). The MCP SDK is a dev dependency: only specs use it.
+ * never back: core → (nothing of ours but options types); eras, features, execution → core; transports → the era
+ * router, engine entries and core; auth, sessions, stores and the job engine (tasks/engine) → core (transport-free).
+ * The MCP SDK is a dev dependency: only specs use it.
  */
 const LIB = '^libs/mcp/src';
 const SPEC = '\\.spec\\.ts$';
@@ -26,6 +27,32 @@ module.exports = {
     forbid('eras-above-no-transport', 'eras/ shape messages for a revision; transports call them, never the reverse', 'eras', [
       'transports',
     ]),
+    forbid(
+      'transports-frame-bytes',
+      'transports/ frame bytes and hand the era router a channel: they import core, eras (the entries below), their own rooms, ' +
+        'and the transport-free services they cannot avoid: auth/ (the principal, the 401/403 challenges), sessions/ (GET streams, ' +
+        'DELETE, the HTTP+SSE stream session), stores/ (under the stream hub and event store), tasks/ (the job poll URL), options/ ' +
+        '(resolved settings, the global prefix). Never a feature, the call pipeline or observability',
+      'transports',
+      ['features', 'execution', 'observability'],
+    ),
+    {
+      name: 'transports-enter-eras-by-the-router',
+      comment:
+        'transports/ reach an era through the router (mcp-era.router, era-router types) or an engine entry (rev-*/rev-*.engine); ' +
+        'unavoidable: HTTP reads the 2026-07-28 header names and their optional-whitespace rule to classify a POST ' +
+        '(header-values, rev-2026-07-28.constants), and writes a listen to its SSE stream (the ListenSink type)',
+      severity: 'error',
+      from: { path: `${LIB}/transports/`, pathNot: SPEC },
+      to: {
+        path: `${LIB}/eras/`,
+        pathNot: [
+          `${LIB}/eras/(era-router|mcp-era\\.router)\\.ts$`,
+          `${LIB}/eras/rev-[^/]+/rev-[^/]+\\.engine\\.ts$`,
+          `${LIB}/eras/rev-2026-07-28/(header-values|rev-2026-07-28\\.constants|subscriptions/listen\\.service)\\.ts$`,
+        ],
+      },
+    },
     forbid('features-know-no-era-or-transport', 'features/ serve every era and transport alike', 'features', ['eras', 'transports']),
     forbid('execution-knows-no-era-or-transport', 'execution/ is the one call pipeline for every era and transport', 'execution', [
       'eras',

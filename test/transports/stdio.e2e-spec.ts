@@ -340,6 +340,39 @@ describe('stdio in-process: serveMcpOverStdio(app, { input, write }) with the fi
     });
   });
 
+  describe('batches, answered as Streamable HTTP answers them', () => {
+    // Batches exist in 2025-03-26 only: the connection renegotiates to it.
+    beforeEach(async () => {
+      send(rpc('v', 'initialize', initializeParams('2025-03-26')));
+      expect(await responseTo('v')).toMatchObject({ result: { protocolVersion: '2025-03-26' } });
+    });
+
+    const invalidBatch = { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } };
+
+    it('a batch of two requests answers one JSON array on one line', async () => {
+      send([rpc(1, 'ping'), rpc(2, 'ping')]);
+      const answer = await until(() => parsed().find((message) => Array.isArray(message)));
+      expect(answer).toEqual([
+        { jsonrpc: '2.0', id: 1, result: {} },
+        { jsonrpc: '2.0', id: 2, result: {} },
+      ]);
+    });
+
+    it('a batch larger than limits.maxJsonCollectionSize (10 000) → one -32600 line, no dispatch', async () => {
+      send(`[${Array.from({ length: 10_001 }, (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"ping"}`).join(',')}]`);
+      send(rpc('after', 'ping'));
+      await responseTo('after');
+      expect(parsed().filter((message) => Array.isArray(message))).toEqual([]);
+      expect(parsed().filter((message) => message.error?.code === -32600)).toEqual([invalidBatch]);
+    });
+
+    it('initialize inside a batch → -32600, and nothing in the batch is served', async () => {
+      send([rpc(1, 'initialize', initializeParams('2025-03-26')), rpc(2, 'ping')]);
+      expect(await until(() => parsed().find((message) => message.error?.code === -32600))).toEqual(invalidBatch);
+      expect(parsed().some((message) => Array.isArray(message) || message.id === 2)).toBe(false);
+    });
+  });
+
   it('the end of input resolves serveMcpOverStdio after the in-flight call answered', async () => {
     send(rpc('last', 'tools/call', { name: 'slow_count', arguments: { steps: 2, delayMs: 100 } }));
     await waitForFixtureEvent((event) => event.type === 'started' && event.requestId === 'last');

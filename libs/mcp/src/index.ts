@@ -125,8 +125,8 @@ export {
 
 // Services users inject.
 export { McpResourceNotifier } from './features/resources/mcp-resource.notifier.js';
-export { McpListChangedNotifier } from './eras/rev-2026-07-28/subscriptions/mcp-list-changed.notifier.js';
-export { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.service.js';
+export { McpListChangedNotifier } from './eras/mcp-list-changed.notifier.js';
+export { McpClientInput } from './core/mcp-client-input.service.js';
 export { withMcpInputKey } from './eras/rev-2026-07-28/mrtr/input-key.js';
 
 // Authentication. The store and the bus are chosen by the `redis` option and plugged in by nothing else: their

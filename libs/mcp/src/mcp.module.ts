@@ -43,7 +43,6 @@ import { createMcpControllers } from './transports/http/mcp-http.controller.js';
 import { createMcpExplorerController } from './transports/http/explorer/explorer.controller.js';
 import { McpHttpSseTransport } from './transports/sse/http-sse-2024-11-05.transport.js';
 import { McpHttpRev20260728Handler } from './transports/http/http-rev-2026-07-28.handler.js';
-import { McpStdioRev20260728Handler } from './transports/stdio/stdio-rev-2026-07-28.handler.js';
 import { McpStreamHub } from './transports/streams/stream-hub.js';
 import { MCP_SESSION_STREAMS } from './core/session-streams.interface.js';
 import { McpInstanceRouter } from './transports/routing/mcp-instance.router.js';
@@ -87,9 +86,9 @@ import { McpCompletionRegistry } from './features/completions/mcp-completion.reg
 import { McpCompletionExplorer } from './features/completions/mcp-completion.explorer.js';
 import { McpCompletionSources } from './features/completions/completion-sources.js';
 import { CompletionCompleteHandler } from './features/completions/completion-complete.handler.js';
-import { MCP_REV_2026_07_28_PROVIDERS } from './eras/rev-2026-07-28/rev-2026-07-28.providers.js';
-import { McpListChangedNotifier } from './eras/rev-2026-07-28/subscriptions/mcp-list-changed.notifier.js';
-import { McpClientInput } from './eras/rev-2026-07-28/mrtr/mcp-client-input.service.js';
+import { MCP_ERA_PROVIDERS } from './eras/mcp-eras.providers.js';
+import { McpListChangedNotifier } from './eras/mcp-list-changed.notifier.js';
+import { McpClientInput } from './core/mcp-client-input.service.js';
 import { MCP_TRACING_PROVIDERS } from './observability/tracing/tracing.providers.js';
 import { MCP_METRICS_PROVIDERS } from './observability/metrics/metrics.providers.js';
 import { McpHealthIndicator } from './observability/health/mcp.health-indicator.js';
@@ -156,7 +155,6 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     McpHttpSseTransport,
     McpStdioTransport,
     McpHttpRev20260728Handler,
-    McpStdioRev20260728Handler,
     { provide: APP_FILTER, useClass: McpBodyParserErrorFilter },
     McpResourceRegistry,
     McpResourceExplorer,
@@ -177,8 +175,9 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     McpCompletionExplorer,
     McpCompletionSources,
     CompletionCompleteHandler,
-    // Protocol revision 2026-07-28 (eras/rev-2026-07-28/): era routing, discover, MRTR, listen, tasks extension.
-    ...MCP_REV_2026_07_28_PROVIDERS,
+    // The era router and one engine per era (eras/): 2025-11-25 sessions, batches, initialize; 2026-07-28 discover,
+    // MRTR, listen, tasks extension.
+    ...MCP_ERA_PROVIDERS,
     // OpenTelemetry spans per request and tool call (observability/tracing/), behind the core port MCP_TRACER.
     ...MCP_TRACING_PROVIDERS,
     // Prometheus metrics (observability/metrics/), behind the core port MCP_METRICS; the terminus health indicator.

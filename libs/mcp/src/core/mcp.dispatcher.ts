@@ -104,7 +104,7 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case 'request':
-        return this.counted(classified.message, context, handler, this.handleRequest(classified.message, context, handler));
+        return this.served(classified.message, context, handler);
       case 'notification':
         this.handleNotification(classified.message, context);
         return undefined;
@@ -115,6 +115,23 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
         this.metrics.request(undefined, 'error', context);
         return errorResponse(classified.id, { code: JsonRpcErrorCode.INVALID_REQUEST, message: `Invalid Request: ${classified.reason}` });
     }
+  }
+
+  /**
+   * Handles one request an era already classified (2026-07-28: the router read it once), with the same JSON
+   * limits, cancellation, error mapping, tracing and metrics as {@link dispatch}.
+   */
+  dispatchRequest(request: JsonRpcRequest, context: McpRequestContext, handler?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
+    const violation = violatedJsonLimit(request, this.limits);
+    if (violation)
+      return Promise.resolve(
+        errorResponse(request.id, { code: JsonRpcErrorCode.INVALID_REQUEST, message: `Invalid Request: ${violation}` }),
+      );
+    return this.served(request, context, handler);
+  }
+
+  private served(request: JsonRpcRequest, context: McpRequestContext, handler?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
+    return this.counted(request, context, handler, this.handleRequest(request, context, handler));
   }
 
   private handleRequest(request: JsonRpcRequest, context: McpRequestContext, own?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {

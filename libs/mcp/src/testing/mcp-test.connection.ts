@@ -3,14 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { McpAuthService } from '../auth/mcp-auth.service.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../core/json-rpc/json-rpc.types.js';
-import type { McpLogLevel } from '../core/mcp-log-level.js';
 import type { McpPrincipal } from '../core/mcp-principal.interface.js';
-import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
+import type { McpConnectionState } from '../core/mcp-channel.interface.js';
+import { errorResponse } from '../core/json-rpc/json-rpc.codec.js';
+import { McpRev20251125Engine } from '../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
 import { McpDispatcher } from '../core/mcp.dispatcher.js';
 import {
   LATEST_PROTOCOL_VERSION,
   isSupportedProtocolVersion,
-  negotiateProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
   type McpProtocolVersion,
 } from '../core/protocol-revisions.js';
@@ -59,21 +59,20 @@ const OPTION_KEYS = new Set(['principal', 'protocolVersion']);
  * it would on a socket.
  */
 export class McpTestConnection {
-  private protocolVersion: string;
-  private clientCapabilities: Record<string, unknown> = {};
-  private logLevel?: McpLogLevel;
+  private readonly connection: McpConnectionState;
   private closed = false;
   private readonly scope = `memory:${randomUUID()}`;
   private readonly inFlight = new Set<JsonRpcId>();
 
   private constructor(
     private readonly where: string,
+    private readonly engine: McpRev20251125Engine,
     private readonly dispatcher: McpDispatcher,
     private readonly principal: McpPrincipal | undefined,
     protocolVersion: string,
     private readonly deliver: (message: JsonRpcMessage) => void,
   ) {
-    this.protocolVersion = protocolVersion;
+    this.connection = { ...engine.openConnection(protocolVersion), clientCapabilities: {} };
   }
 
   /** Checks the options and the app, initialises the app, and resolves its dispatcher. */
@@ -91,11 +90,12 @@ export class McpTestConnection {
     // collected there); init() is idempotent on an app that already ran it.
     if (typeof app.init === 'function') await app.init();
     const dispatcher = resolveIn(app, McpDispatcher);
-    if (!dispatcher) throw new McpConfigurationError(McpTestingMessages.noMcpModule(where));
+    const engine = resolveIn(app, McpRev20251125Engine);
+    if (!dispatcher || !engine) throw new McpConfigurationError(McpTestingMessages.noMcpModule(where));
     if (resolveIn(app, McpAuthService)?.enabled && !checked.principal) {
       throw new McpConfigurationError(McpTestingMessages.principalRequired(where));
     }
-    return new McpTestConnection(where, dispatcher, checked.principal, checked.protocolVersion, deliver);
+    return new McpTestConnection(where, engine, dispatcher, checked.principal, checked.protocolVersion, deliver);
   }
 
   /**
@@ -108,15 +108,16 @@ export class McpTestConnection {
     const id = 'method' in wire && 'id' in wire ? wire.id : undefined;
     if (id !== undefined) this.inFlight.add(id);
     try {
-      const answer = await this.dispatcher.dispatch(wire, this.context());
-      if (answer && 'result' in answer && 'method' in wire && wire.method === 'initialize') {
-        // As stdio does: the connection speaks the negotiated revision and remembers the client's capabilities.
-        this.protocolVersion = negotiateProtocolVersion(String(answer.result.protocolVersion));
-        const capabilities = wire.params?.capabilities;
-        this.clientCapabilities =
-          typeof capabilities === 'object' && capabilities !== null ? (capabilities as Record<string, unknown>) : {};
-      }
-      return this.closed || !answer ? undefined : overTheWire(answer);
+      // As stdio: the engine serves the connection, and `initialize` sets its revision and the client's capabilities.
+      const answer = await this.engine.serve(wire, {
+        transport: 'memory',
+        principal: this.principal,
+        connection: this.connection,
+        cancellationScope: this.scope,
+        stream: () => ({ send: (message) => !this.closed && this.deliver(overTheWire(message)) }),
+      });
+      const reply = answer.kind === 'refused' ? errorResponse(answer.id, answer.error) : answer.kind === 'reply' ? answer.reply : undefined;
+      return this.closed || !reply ? undefined : overTheWire(reply as JsonRpcResponse);
     } finally {
       if (id !== undefined) this.inFlight.delete(id);
     }
@@ -124,7 +125,7 @@ export class McpTestConnection {
 
   /** Follows the SDK client's `setProtocolVersion` (a revision we do not negotiate is ignored). */
   useProtocolVersion(version: string): void {
-    if (isSupportedProtocolVersion(version)) this.protocolVersion = version;
+    if (isSupportedProtocolVersion(version)) this.connection.protocolVersion = version;
   }
 
   /** Cancels what is in flight (its handlers' signals abort) and refuses further messages. */
@@ -137,23 +138,6 @@ export class McpTestConnection {
 
   get isClosed(): boolean {
     return this.closed;
-  }
-
-  private context(): McpRequestContext {
-    return {
-      transport: 'memory',
-      protocolVersion: this.protocolVersion,
-      principal: this.principal,
-      clientCapabilities: this.clientCapabilities,
-      logLevel: this.logLevel,
-      setLogLevel: async (level) => {
-        this.logLevel = level;
-      },
-      cancellationScope: this.scope,
-      send: (message) => {
-        if (!this.closed) this.deliver(overTheWire(message));
-      },
-    };
   }
 }
 

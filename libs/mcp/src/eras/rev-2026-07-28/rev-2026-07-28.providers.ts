@@ -1,10 +1,8 @@
 import type { Provider } from '@nestjs/common';
 import { McpRev20260728Server } from './rev-2026-07-28.server.js';
-import { McpClientInput } from './mrtr/mcp-client-input.service.js';
+import { McpClientInput } from '../../core/mcp-client-input.service.js';
 import { McpRequestStateCodec } from './mrtr/request-state.codec.js';
-import { McpRev20251125SessionTracker } from './subscriptions/rev-2025-11-25-sessions.tracker.js';
 import { McpListenService } from './subscriptions/listen.service.js';
-import { McpListChangedNotifier } from './subscriptions/mcp-list-changed.notifier.js';
 import { MCP_TASK_CHANNELS } from '../../tasks/task-channel.interface.js';
 import { McpTaskStateStore } from '../../tasks/rev-2026-07-28/task-state.store.js';
 import { McpTaskSupportRegistry } from '../../tasks/rev-2026-07-28/task-support.registry.js';
@@ -22,7 +20,5 @@ export const MCP_REV_2026_07_28_PROVIDERS: Provider[] = [
   { provide: MCP_TASK_CHANNELS, useExisting: McpRev20260728TaskChannels },
   McpRev20260728TasksExtension,
   McpListenService,
-  McpRev20251125SessionTracker,
-  McpListChangedNotifier,
   McpRev20260728Server,
 ];

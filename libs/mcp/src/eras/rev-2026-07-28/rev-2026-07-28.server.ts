@@ -25,7 +25,7 @@ import { McpRev20260728Refusal, rev20260728HttpStatus, Rev20260728Refusals } fro
 import { Rev20260728Messages } from './rev-2026-07-28.messages.js';
 import { REV_2026_07_28_VERSIONS } from '../../core/protocol-revisions.js';
 import { CACHEABLE_METHODS, DISPATCHED_METHODS, INPUT_REQUIRED_METHODS, META, TASKS_EXTENSION } from './rev-2026-07-28.constants.js';
-import { McpClientInput } from './mrtr/mcp-client-input.service.js';
+import { McpClientInput } from '../../core/mcp-client-input.service.js';
 import { McpInputRound } from './mrtr/input-round.js';
 import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpRev20260728TasksExtension } from '../../tasks/rev-2026-07-28/rev-2026-07-28.tasks-extension.js';
@@ -240,7 +240,8 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       onInsufficientScope: channel.onInsufficientScope,
       traceHeaders: channel.header && traceHeadersFrom(channel.header),
     };
-    const dispatch = () => this.dispatcher.dispatch({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);
+    const dispatch = () =>
+      this.dispatcher.dispatchRequest({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);
     const answer = mrtr ? await this.clientInput.runWith(round, dispatch) : await dispatch();
     if (round.invalidKey !== undefined) {
       throw new McpProtocolError(

@@ -2,14 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
-import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
-import { clientText } from '../../core/client-text.js';
 import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import type { JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
-import { McpDispatcher } from '../../core/mcp.dispatcher.js';
-import { DEFAULT_HTTP_PROTOCOL_VERSION, isSupportedProtocolVersion, revisionHas } from '../../core/protocol-revisions.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
@@ -22,14 +16,15 @@ import {
   STREAM_RETRY_AFTER_MS,
   SESSION_RETRY_AFTER_MS,
 } from './http-json-rpc.responses.js';
-import { headerOf, idOf, methodOf, receiveJson } from './incoming-json.js';
+import { headerOf, idOf, receiveJson } from './incoming-json.js';
 import { principalOf } from './request-principal.js';
 import type { SseWriter } from './sse-writer.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
-import { routeMessage } from '../../eras/era-router.js';
-import { McpRev20251125SessionTracker } from '../../eras/rev-2026-07-28/subscriptions/rev-2025-11-25-sessions.tracker.js';
+import { McpEraRouter } from '../../eras/mcp-era.router.js';
+import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
+import type { McpRefusalReason } from '../../core/mcp-channel.interface.js';
 import { classifyHttpPost } from './http-era.classifier.js';
-import { McpHttpRev20260728Handler } from './http-rev-2026-07-28.handler.js';
+import { McpHttpRev20260728Handler, type McpHttpRev20260728Exchange } from './http-rev-2026-07-28.handler.js';
 import { PostReply } from './post-reply.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
 import { tenantOf } from '../../core/tenant.js';
@@ -39,27 +34,31 @@ const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 /** An `Accept` that takes one of our answers (JSON or an event stream). */
 const ACCEPTABLE = /application\/json|text\/event-stream|\*\/\*|application\/\*/i;
 const EVENT_STREAM = /text\/event-stream/i;
-/** The check of a request that names no session, where none is needed. */
-const NO_SESSION: SessionCheck = { ok: true };
-
-/** What the session check of a request decided. */
-type SessionCheck = { ok: true; session?: McpSessionRecord } | { ok: false };
+/** The HTTP status of each refusal of the era engine. */
+const REFUSAL_STATUS: Record<Exclude<McpRefusalReason, 'too-many-sessions'>, number> = {
+  'session-required': 400,
+  'session-initialized': 400,
+  'session-not-found': 404,
+  'unsupported-version': 400,
+  'invalid-batch': 400,
+};
 
 /**
  * Streamable HTTP (2025-03-26 and later): POST carries client messages, GET opens the session's stream or
- * resumes one, DELETE ends a session. Bytes in, JSON-RPC messages to the dispatcher; knows nothing of tools.
+ * resumes one, DELETE ends a session. Frames bytes: each POST goes to the era router with its channel, and the
+ * engine's answer comes back as a status, headers and a body; knows nothing of sessions rules or tools.
  */
 @Injectable()
 export class McpHttpTransport {
   constructor(
-    private readonly dispatcher: McpDispatcher,
     private readonly sessions: McpSessionService,
     private readonly hub: McpStreamHub,
     private readonly events: SseEventStore,
     private readonly auth: McpAuthService,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly rev20260728: McpHttpRev20260728Handler,
-    private readonly sessionTracker: McpRev20251125SessionTracker,
+    private readonly router: McpEraRouter,
+    private readonly engine: McpRev20251125Engine,
   ) {
     // A DELETE on another instance ends the session there; the GET stream this one holds for it ends too.
     sessions.onEndElsewhere((sessionId) => this.endStandalone(sessionId));
@@ -78,65 +77,56 @@ export class McpHttpTransport {
     // reach the calls finishing here (shutdown.graceMs).
     if (this.hub.isDraining && carriesRequest(body))
       return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down', { id: idOf(body) });
-    const route = routeMessage(classifyHttpPost(request, body));
-    switch (route.era) {
-      case 'refused':
-        return sendJson(response, route.refusal.status, errorResponse(route.id, route.refusal.toJsonRpcError()));
-      case '2026-07-28':
-        return this.rev20260728.handle(request, response, route);
-    }
-    // 2025-11-25 from here: sessions, negotiation in `initialize`.
-    this.sessionTracker.seen(headerOf(request, SESSION_HEADER));
-    const isInitialize = methodOf(body) === 'initialize';
     const principal = principalOf(request);
-
-    const checking = this.checkSession(request, response, principal, isInitialize, idOf(body));
-    // Without a session to look up the check is synchronous: no await (a tick) for it.
-    const check = 'ok' in checking ? checking : await checking;
-    if (!check.ok) return;
-    const session = check.session;
-    const headerVersion = headerOf(request, PROTOCOL_VERSION_HEADER);
-    // Negotiation happens in the initialize body; afterwards an unsupported header is a 400 (spec 2025-06-18).
-    // The `server/discover` probe must instead reach the dispatcher, whose -32601 at HTTP 200 sends dual-era
-    // clients back to `initialize`.
-    if (!isInitialize && !route.probe && headerVersion !== undefined && !isSupportedProtocolVersion(headerVersion)) {
-      return sendHttpError(response, 400, `Bad Request: unsupported MCP-Protocol-Version "${clientText(headerVersion)}"`, {
-        id: idOf(body),
-      });
-    }
-    const protocolVersion =
-      headerVersion && isSupportedProtocolVersion(headerVersion)
-        ? headerVersion
-        : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
-    const tenant = tenantOf(principal);
-    const reply = new PostReply(
-      response,
-      this.hub,
-      tenant,
-      session?.id,
-      accept !== undefined && EVENT_STREAM.test(accept),
-      revisionHas(protocolVersion, 'priming') ? this.options.streams.retryMs : undefined,
-    );
-    const context = this.context(protocolVersion, principal, session, reply, request);
-
-    if (Array.isArray(body)) return this.handleBatch(body, context, response);
-    const answer = await this.dispatcher.dispatch(body, context);
-    if (isInitialize && answer && 'result' in answer && this.options.sessions.mode !== 'stateless') {
-      const created = await this.sessions.create({
-        transport: 'streamable-http',
-        protocolVersion: String(answer.result.protocolVersion),
-        clientCapabilities: paramsOf(body).capabilities ?? {},
-        clientInfo: paramsOf(body).clientInfo,
+    const canStream = accept !== undefined && EVENT_STREAM.test(accept);
+    let reply: PostReply | undefined;
+    let rev20260728: McpHttpRev20260728Exchange | undefined;
+    const serving = this.router.serve(classifyHttpPost(request, body), {
+      rev20251125: () => ({
+        transport: 'http',
         principal,
-      });
-      if (!created)
-        return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', {
-          id: idOf(body),
-          retryAfterMs: SESSION_RETRY_AFTER_MS,
-        });
-      response.setHeader('Mcp-Session-Id', created.id);
+        sessionId: headerOf(request, SESSION_HEADER),
+        protocolVersion: headerOf(request, PROTOCOL_VERSION_HEADER),
+        traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
+        stream: ({ sessionId, priming }) => {
+          const opened = new PostReply(
+            response,
+            this.hub,
+            tenantOf(principal),
+            sessionId,
+            canStream,
+            priming ? this.options.streams.retryMs : undefined,
+          );
+          reply = opened;
+          return {
+            send: canStream ? (message) => opened.send(message) : undefined,
+            onInsufficientScope: (scopes) => opened.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
+            closeStream: canStream && sessionId ? () => opened.closeConnection(this.options.streams.retryMs) : undefined,
+          };
+        },
+      }),
+      // A client notification needs nothing over HTTP (cancellation is closing the response); nor does a response.
+      rev20260728: (rpc) => (rev20260728 = this.rev20260728.exchange(request, response, principal, rpc)).channel,
+    });
+    const answer = serving instanceof Promise ? await serving : serving;
+    switch (answer.kind) {
+      case 'refused':
+        if (answer.reason === 'too-many-sessions')
+          return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', {
+            id: answer.id,
+            retryAfterMs: SESSION_RETRY_AFTER_MS,
+          });
+        return sendJson(response, REFUSAL_STATUS[answer.reason], errorResponse(answer.id, answer.error));
+      case 'accepted':
+        return; // a listen stream is open, or it was refused already
     }
-    reply.finish(answer);
+    if (rev20260728) return rev20260728.finish(answer);
+    // A batch answers in one JSON array (202 when it holds only notifications and responses).
+    if (Array.isArray(answer.reply)) return sendJson(response, 200, answer.reply);
+    if (answer.createdSessionId) response.setHeader('Mcp-Session-Id', answer.createdSessionId);
+    if (reply) return reply.finish(answer.reply);
+    if (answer.reply) return sendJson(response, answer.status ?? 200, answer.reply);
+    sendStatus(response, 202);
   }
 
   async handleGet(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
@@ -177,91 +167,6 @@ export class McpHttpTransport {
   private endStandalone(sessionId: string): void {
     this.hub.standaloneOf(sessionId)?.complete();
     this.hub.setStandalone(sessionId, undefined);
-  }
-
-  /** Synchronous unless a session must be looked up. */
-  private checkSession(
-    request: IncomingMessage,
-    response: ServerResponse,
-    principal: McpPrincipal | undefined,
-    isInitialize: boolean,
-    id: string | number | null,
-  ): SessionCheck | Promise<SessionCheck> {
-    const mode = this.options.sessions.mode;
-    const sessionId = headerOf(request, SESSION_HEADER);
-    if (mode === 'stateless') return NO_SESSION;
-    if (sessionId === undefined) {
-      if (mode === 'required' && !isInitialize) {
-        sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required', { id });
-        return { ok: false };
-      }
-      return NO_SESSION;
-    }
-    if (isInitialize) {
-      sendHttpError(response, 400, 'Invalid Request: this session is already initialized', { code: JsonRpcErrorCode.INVALID_REQUEST, id });
-      return { ok: false };
-    }
-    return this.findSession(response, sessionId, principal, id);
-  }
-
-  private async findSession(
-    response: ServerResponse,
-    sessionId: string,
-    principal: McpPrincipal | undefined,
-    id: string | number | null,
-  ): Promise<SessionCheck> {
-    const session = await this.sessions.find(sessionId, principal);
-    if (!session) {
-      // Unknown, ended, expired, or another principal's: all look the same (no existence leak).
-      sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND, id });
-      return { ok: false };
-    }
-    return { ok: true, session };
-  }
-
-  private context(
-    protocolVersion: string,
-    principal: McpPrincipal | undefined,
-    session: McpSessionRecord | undefined,
-    reply: PostReply,
-    request: IncomingMessage,
-  ): McpRequestContext {
-    return {
-      transport: 'http',
-      protocolVersion,
-      principal,
-      sessionId: session?.id,
-      clientCapabilities: session?.clientCapabilities,
-      logLevel: session?.logLevel,
-      setLogLevel: session ? (level) => this.sessions.update({ ...session, logLevel: level }) : undefined,
-      cancellationScope: session?.id,
-      send: reply.canStream ? (message) => reply.send(message) : undefined,
-      onInsufficientScope: (scopes) => reply.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
-      closeStream: reply.canStream && session ? () => reply.closeConnection(this.options.streams.retryMs) : undefined,
-      traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
-    };
-  }
-
-  /** Batches exist only where the revisions table allows them (2025-03-26); other revisions answer an array with -32600. */
-  private async handleBatch(messages: unknown[], context: McpRequestContext, response: ServerResponse): Promise<void> {
-    if (
-      !revisionHas(context.protocolVersion, 'batches') ||
-      messages.length === 0 ||
-      messages.length > this.options.limits.maxJsonCollectionSize ||
-      messages.some((message) => methodOf(message) === 'initialize')
-    ) {
-      return sendJson(
-        response,
-        400,
-        errorResponse(null, { code: JsonRpcErrorCode.INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not accepted here' }),
-      );
-    }
-    const batchContext: McpRequestContext = { ...context, send: undefined };
-    const replies = (await Promise.all(messages.map((message) => this.dispatcher.dispatch(message, batchContext)))).filter(
-      (reply): reply is JsonRpcResponse => reply !== undefined,
-    );
-    if (replies.length === 0) return sendStatus(response, 202);
-    sendJson(response, 200, replies);
   }
 
   /**
@@ -338,16 +243,9 @@ export class McpHttpTransport {
     );
     writer.open();
     stream.attach(writer);
-    if (revisionHas(session.protocolVersion, 'priming')) stream.prime(this.options.streams.retryMs);
+    if (this.engine.primes(session)) stream.prime(this.options.streams.retryMs);
     this.hub.setStandalone(session.id, stream);
   }
-}
-
-function paramsOf(body: unknown): { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> } {
-  const params = typeof body === 'object' && body !== null ? (body as { params?: unknown }).params : undefined;
-  return typeof params === 'object' && params !== null
-    ? (params as { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> })
-    : {};
 }
 
 /** Whether a POST body holds a JSON-RPC request (a method and an id), alone or in a batch. */

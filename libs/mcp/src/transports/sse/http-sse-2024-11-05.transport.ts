@@ -3,14 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
-import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
-import { McpDispatcher } from '../../core/mcp.dispatcher.js';
+import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import { HTTP_SSE_PROTOCOL_VERSION, negotiateProtocolVersion, revisionHas } from '../../core/protocol-revisions.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { sendHttpError, sendRefusal, sendStatus, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from '../http/http-json-rpc.responses.js';
-import { headerOf, methodOf, receiveJson } from '../http/incoming-json.js';
+import { headerOf, receiveJson } from '../http/incoming-json.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
 import { queryParamOf } from '../http/http-exchange.js';
 import { BAD_HOST, publicBaseUrl } from '../http/public-base-url.js';
@@ -45,7 +43,7 @@ export class McpHttpSseTransport {
   private readonly connections = new Map<string, SseWriter>();
 
   constructor(
-    private readonly dispatcher: McpDispatcher,
+    private readonly engine: McpRev20251125Engine,
     private readonly sessions: McpSessionService,
     private readonly hub: McpStreamHub,
     private readonly router: McpInstanceRouter,
@@ -66,13 +64,7 @@ export class McpHttpSseTransport {
     const tenant = tenantOf(principal);
     if (!(await this.hub.hasRoomFor(tenant)))
       return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
-    const session = await this.sessions.create({
-      transport: 'sse',
-      instance: this.lease.id,
-      protocolVersion: HTTP_SSE_PROTOCOL_VERSION,
-      clientCapabilities: {},
-      principal,
-    });
+    const session = await this.engine.openStreamSession(principal, this.lease.id);
     if (!session)
       return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { retryAfterMs: SESSION_RETRY_AFTER_MS });
     // Messages POSTed to other instances come here while the stream is open; held before the client learns the
@@ -107,11 +99,8 @@ export class McpHttpSseTransport {
     const body = await receiveJson(request, response, this.options.maxBodyBytes, this.options.limits.bodyTimeoutMs);
     if (body === receiveJson.NO_BODY) return;
     const traceHeaders = traceHeadersFrom((name) => headerOf(request, name));
-    // Batches exist only where the revisions table allows them (2025-03-26), and their length is bounded like any JSON collection.
-    if (
-      Array.isArray(body) &&
-      (!revisionHas(session.protocolVersion, 'batches') || body.length === 0 || body.length > this.options.limits.maxJsonCollectionSize)
-    ) {
+    // Refused before it is accepted (202) or forwarded: the holder's answers go to the stream, not to this POST.
+    if (this.engine.refusesBatch(body, session.protocolVersion)) {
       return sendHttpError(response, 400, 'Invalid Request: JSON-RPC batches are not accepted here', {
         code: JsonRpcErrorCode.INVALID_REQUEST,
       });
@@ -145,7 +134,7 @@ export class McpHttpSseTransport {
     this.dispatchAll(forwarded.session, forwarded.principal, forwarded.body, writer, forwarded.traceHeaders);
   }
 
-  /** Dispatches the message(s) of one POST; answers go out on the stream, in the order they are ready. */
+  /** Serves the message(s) of one POST; answers go out on the stream, in the order they are ready. */
   private dispatchAll(
     session: McpSessionRecord,
     principal: McpPrincipal | undefined,
@@ -154,38 +143,7 @@ export class McpHttpSseTransport {
     traceHeaders?: Readonly<Record<string, string>>,
   ): void {
     const send = (message: unknown) => writer.event(JSON.stringify(message), { event: 'message' });
-    const context: McpRequestContext = {
-      transport: 'sse',
-      protocolVersion: session.protocolVersion,
-      principal,
-      sessionId: session.id,
-      clientCapabilities: session.clientCapabilities,
-      logLevel: session.logLevel,
-      setLogLevel: (level) => this.sessions.update({ ...session, logLevel: level }),
-      cancellationScope: session.id,
-      send,
-      traceHeaders,
-    };
-    const messages = Array.isArray(body) ? body : [body];
-    for (const message of messages) {
-      void this.dispatcher.dispatch(message, context).then(async (answer) => {
-        if (methodOf(message) === 'initialize' && answer && 'result' in answer) {
-          const params =
-            (
-              message as {
-                params?: { protocolVersion?: string; capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> };
-              }
-            ).params ?? {};
-          await this.sessions.update({
-            ...session,
-            protocolVersion: negotiateProtocolVersion(String(params.protocolVersion)),
-            clientCapabilities: params.capabilities ?? {},
-            clientInfo: params.clientInfo,
-          });
-        }
-        if (answer) send(answer);
-      });
-    }
+    void this.engine.serve(body, { transport: 'sse', principal, session, traceHeaders, stream: () => ({ send }) });
   }
 }
 

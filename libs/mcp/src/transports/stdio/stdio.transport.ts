@@ -2,17 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
-import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
-import type { McpLogLevel } from '../../core/mcp-tool-context.interface.js';
 import { errorResponse, parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
-import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import { McpDispatcher } from '../../core/mcp.dispatcher.js';
-import { LATEST_PROTOCOL_VERSION, negotiateProtocolVersion, revisionHas } from '../../core/protocol-revisions.js';
-import { methodOf } from '../http/incoming-json.js';
-import { routeMessage, type McpEra } from '../../eras/era-router.js';
+import type { McpEra } from '../../eras/era-router.js';
+import { McpEraRouter, type McpEraConnection } from '../../eras/mcp-era.router.js';
 import { classifyStdioMessage } from './stdio-era.classifier.js';
-import { McpStdioRev20260728Handler, type McpStdioRev20260728State } from './stdio-rev-2026-07-28.handler.js';
 
 /** Where stdio reads and writes; defaults to the process's stdin and (the real) stdout. */
 export interface McpStdioOptions {
@@ -33,10 +27,10 @@ export interface McpStdioOptions {
 interface StdioConnection {
   /** The era the client chose with its first real message (see `routeMessage`); undefined until then. */
   era?: McpEra;
-  readonly rev20260728: McpStdioRev20260728State;
-  protocolVersion: string;
-  clientCapabilities?: Record<string, unknown>;
-  logLevel?: McpLogLevel;
+  /** Where this connection's 2026-07-28 requests are cancelled (`notifications/cancelled`). */
+  readonly scope20260728: string;
+  /** What each era keeps of the client (2025-11-25: revision, capabilities, log level; 2026-07-28: listens). */
+  readonly eras: McpEraConnection;
 }
 
 /**
@@ -46,17 +40,18 @@ interface StdioConnection {
 @Injectable()
 export class McpStdioTransport {
   private readonly logger = new Logger('McpStdio');
+  private connections = 0;
 
-  constructor(
-    private readonly dispatcher: McpDispatcher,
-    private readonly rev20260728: McpStdioRev20260728Handler,
-  ) {}
+  constructor(private readonly router: McpEraRouter) {}
 
   async serve(options: McpStdioOptions = {}): Promise<void> {
     const input = options.input ?? process.stdin;
     const write = options.write ?? ((line: string) => void process.stdout.write(line));
     const send = (message: JsonRpcMessage) => write(`${JSON.stringify(message)}\n`);
-    const connection: StdioConnection = { rev20260728: this.rev20260728.openConnection(), protocolVersion: LATEST_PROTOCOL_VERSION };
+    const connection: StdioConnection = {
+      scope20260728: `stdio-2026-07-28:${++this.connections}`,
+      eras: this.router.openConnection(),
+    };
     const inFlight = new Set<Promise<void>>();
     const lines = createInterface({ input, crlfDelay: Infinity });
     // A destroyed input (SIGTERM) emits 'close' but never 'end': close the reader so the loop below finishes.
@@ -72,7 +67,7 @@ export class McpStdioTransport {
       void work.finally(() => inFlight.delete(work));
     }
     await Promise.all(inFlight);
-    this.rev20260728.closeConnection(connection.rev20260728);
+    this.router.closeConnection(connection.eras);
   }
 
   private async handleLine(
@@ -87,57 +82,27 @@ export class McpStdioTransport {
     } catch {
       return send(parseErrorResponse());
     }
-    const route = routeMessage(classifyStdioMessage(value, connection.era));
-    switch (route.era) {
-      case 'refused':
-        return send(errorResponse(route.id, route.refusal.toJsonRpcError()));
-      case '2026-07-28':
-        if (route.kind === 'notification') return this.rev20260728.notification(route.notification, connection.rev20260728);
-        if (route.kind === 'response') return;
-        if (route.pins) connection.era = '2026-07-28';
-        return this.rev20260728.request(route.request, route.envelope, connection.rev20260728, { principal, send });
-      case '2025-11-25':
-        if (route.opening) connection.era = '2025-11-25';
-    }
-    const context: McpRequestContext = {
-      transport: 'stdio',
-      protocolVersion: connection.protocolVersion,
-      principal,
-      clientCapabilities: connection.clientCapabilities,
-      logLevel: connection.logLevel,
-      setLogLevel: async (level) => {
-        connection.logLevel = level;
-      },
-      cancellationScope: 'stdio',
-      send,
-    };
-    if (Array.isArray(value)) {
-      // Batches exist only where the revisions table allows them (2025-03-26).
-      if (!revisionHas(connection.protocolVersion, 'batches') || value.length === 0) {
-        return send(
-          errorResponse(null, {
-            code: JsonRpcErrorCode.INVALID_REQUEST,
-            message: 'Invalid Request: JSON-RPC batches are not accepted here',
-          }),
-        );
-      }
-      const answers = (await Promise.all(value.map((message) => this.dispatcher.dispatch(message, context)))).filter(
-        (answer) => answer !== undefined,
-      );
-      if (answers.length > 0) write(send, answers);
-      return;
-    }
-    const answer = await this.dispatcher.dispatch(value, context);
-    if (methodOf(value) === 'initialize' && answer && 'result' in answer) {
-      const params = (value as { params?: { protocolVersion?: unknown; capabilities?: Record<string, unknown> } }).params ?? {};
-      connection.protocolVersion = negotiateProtocolVersion(String(params.protocolVersion));
-      connection.clientCapabilities = params.capabilities ?? {};
-    }
-    if (answer) send(answer);
+    const serving = this.router.serve(classifyStdioMessage(value, connection.era), {
+      rev20251125: () => ({
+        transport: 'stdio',
+        principal,
+        connection: connection.eras.rev20251125,
+        cancellationScope: 'stdio',
+        stream: () => ({ send }),
+      }),
+      rev20260728: () => ({
+        transport: 'stdio',
+        principal,
+        send,
+        cancellationScope: connection.scope20260728,
+        connection: connection.eras.rev20260728,
+        listenStream: () => ({ send, end: send }),
+      }),
+      pin: (era) => (connection.era = era),
+    });
+    const answer = serving instanceof Promise ? await serving : serving;
+    if (answer.kind === 'refused') return send(errorResponse(answer.id, answer.error));
+    // A batch answer is one JSON array on one line.
+    if (answer.kind === 'reply' && answer.reply) send(answer.reply as JsonRpcMessage);
   }
-}
-
-/** A batch answer is one JSON array on one line. */
-function write(send: (message: JsonRpcMessage) => void, answers: unknown[]): void {
-  send(answers as unknown as JsonRpcMessage);
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
-import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
-import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
-import { McpCapabilities } from '../../../core/mcp-capabilities.js';
-import { MCP_BUS, type McpMessageBus } from '../../../core/message-bus.interface.js';
-import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../../core/session-streams.interface.js';
-import { McpRev20251125SessionTracker } from './rev-2025-11-25-sessions.tracker.js';
-import { McpListenService } from './listen.service.js';
-import { McpListChanges } from '../../../core/list-changes.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import { McpCapabilities } from '../core/mcp-capabilities.js';
+import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
+import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../core/session-streams.interface.js';
+import { McpRev20251125SessionTracker } from './rev-2025-11-25/rev-2025-11-25-sessions.tracker.js';
+import { McpListenService } from './rev-2026-07-28/subscriptions/listen.service.js';
+import { McpListChanges } from '../core/list-changes.js';
 
 type ListKind = 'tools' | 'prompts' | 'resources';
 const BUS_CHANNEL = 'lists:changed';

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type {
-  McpElicitationRequest,
-  McpElicitationResult,
-  McpSamplingRequest,
-  McpSamplingResult,
-} from '../../../core/mcp-tool-context.interface.js';
-import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
-import type { McpInputRound } from './input-round.js';
+import type { McpElicitationRequest, McpElicitationResult, McpSamplingRequest, McpSamplingResult } from './mcp-tool-context.interface.js';
+import { McpToolError } from './errors/mcp-tool.error.js';
+
+/** Where one request's input requests go: the 2026-07-28 era's input round (`McpInputRound`). */
+export interface McpInputDestination {
+  ask(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
 
 /**
  * Input requests from prompt and resource handlers in 2026-07-28 requests (`prompts/get`, `resources/read`),
@@ -25,7 +24,7 @@ import type { McpInputRound } from './input-round.js';
  */
 @Injectable()
 export class McpClientInput {
-  private readonly rounds = new AsyncLocalStorage<McpInputRound>();
+  private readonly rounds = new AsyncLocalStorage<McpInputDestination>();
 
   elicit(params: McpElicitationRequest): Promise<McpElicitationResult> {
     return this.ask('elicitation/create', params) as Promise<McpElicitationResult>;
@@ -43,7 +42,7 @@ export class McpClientInput {
    * Runs `work` (one request's dispatch) with `round` as the destination of these input requests.
    * @internal
    */
-  runWith<T>(round: McpInputRound, work: () => Promise<T>): Promise<T> {
+  runWith<T>(round: McpInputDestination, work: () => Promise<T>): Promise<T> {
     return this.rounds.run(round, work);
   }
 
