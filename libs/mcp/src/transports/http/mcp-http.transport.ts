@@ -25,6 +25,9 @@ import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.e
 import type { McpRefusalReason } from '../../core/mcp-channel.interface.js';
 import { classifyHttpPost } from './http-era.classifier.js';
 import { McpHttpRev20260728Handler, type McpHttpRev20260728Exchange } from './http-rev-2026-07-28.handler.js';
+import { McpStoreUnavailableError } from '../../core/errors/store-unavailable.error.js';
+import { McpQuotaExceededError } from '../../core/errors/quota-exceeded.error.js';
+import { refusalOf, sendRefusalOf } from './auth/mcp-http-refusal.filter.js';
 import { PostReply } from './post-reply.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
 import { tenantOf } from '../../core/tenant.js';
@@ -108,7 +111,14 @@ export class McpHttpTransport {
       // A client notification needs nothing over HTTP (cancellation is closing the response); nor does a response.
       rev20260728: (rpc) => (rev20260728 = this.rev20260728.exchange(request, response, principal, rpc)).channel,
     });
-    const answer = serving instanceof Promise ? await serving : serving;
+    let answer: Awaited<typeof serving>;
+    try {
+      answer = serving instanceof Promise ? await serving : serving;
+    } catch (error) {
+      // A store outage or a quota ends the whole request (503 / 429); its id is known here, so the error carries it.
+      if (!(error instanceof McpStoreUnavailableError || error instanceof McpQuotaExceededError) || response.headersSent) throw error;
+      return sendRefusalOf(response, refusalOf(error), idOf(body));
+    }
     switch (answer.kind) {
       case 'refused':
         if (answer.reason === 'too-many-sessions')

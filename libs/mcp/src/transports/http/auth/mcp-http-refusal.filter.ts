@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { JsonRpcId } from '../../../core/json-rpc/json-rpc.types.js';
 import { ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import { nodeResponseOf } from '../http-exchange.js';
 import { errorBody } from '../../../core/errors/mcp-tool.error.js';
@@ -20,20 +21,23 @@ export class McpHttpRefusalFilter implements ExceptionFilter {
   }
 }
 
-/** Answers a whole request with the refusal: its status and headers, a JSON-RPC error whose `data` is the envelope. */
-export function sendRefusalOf(response: ServerResponse, refusal: McpHttpRefusal): void {
+/**
+ * Answers a whole request with the refusal: its status and headers, a JSON-RPC error whose `data` is the envelope,
+ * and the request's id where the caller knows it.
+ */
+export function sendRefusalOf(response: ServerResponse, refusal: McpHttpRefusal, id: JsonRpcId | null = null): void {
   const envelope = {
     status: 'error',
     error: errorBody(refusal.code, refusal.message, { retryable: refusal.retryable, retryAfterMs: refusal.retryAfterMs }),
   };
-  sendHttpError(response, refusal.status, refusal.message, { code: refusal.jsonRpcCode, headers: refusal.headers, data: envelope });
+  sendHttpError(response, refusal.status, refusal.message, { code: refusal.jsonRpcCode, id, headers: refusal.headers, data: envelope });
 }
 
 /**
  * A store outage (Redis down) is temporary: `UNAVAILABLE` (503) with the catalogue's text, never the error's own
  * (it names the Redis host). A quota refusal (a tenant's, or the memory store's cap) keeps its message: `QUOTA_EXCEEDED` (429).
  */
-function refusalOf(caught: McpHttpRefusal | McpStoreUnavailableError | McpQuotaExceededError): McpHttpRefusal {
+export function refusalOf(caught: McpHttpRefusal | McpStoreUnavailableError | McpQuotaExceededError): McpHttpRefusal {
   if (caught instanceof McpStoreUnavailableError) return new McpHttpRefusal('UNAVAILABLE');
   if (caught instanceof McpQuotaExceededError)
     return new McpHttpRefusal('QUOTA_EXCEEDED', caught.message, { retryAfterMs: caught.retryAfterMs });
