@@ -9,6 +9,7 @@ import { authenticateRequest } from './auth/mcp-auth.guard.js';
 import { McpHttpRefusal } from './auth/mcp-http-refusal.exception.js';
 import { sendRefusalOf } from './auth/mcp-http-refusal.filter.js';
 import { boundBodyTime } from './body-deadline.js';
+import { McpOriginGuard } from './origin.guard.js';
 
 /** The part of a Fastify instance this needs (the library does not depend on Fastify's types). */
 interface FastifyHooks {
@@ -21,14 +22,16 @@ interface FastifyHooks {
 /**
  * Fastify parses a body before any Nest guard runs, so a POST without valid credentials would have its whole body
  * read (and buffered) first, for as long as the client takes. For the MCP POST routes this `onRequest` hook runs
- * before the body is read: it bounds the body's time ({@link boundBodyTime}) and, with authentication on,
- * authenticates the request then (401 at once, as on express), leaving the principal for `McpAuthGuard`.
+ * before the body is read: it bounds the body's time ({@link boundBodyTime}), checks Host and Origin as
+ * `McpOriginGuard` does, and, with authentication on, authenticates the request then (401 at once, as on express),
+ * leaving the principal for `McpAuthGuard`.
  */
 @Injectable()
 export class McpFastifyEarlyChecks implements OnApplicationBootstrap {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly auth: McpAuthService,
+    private readonly origin: McpOriginGuard,
     private readonly globalPrefix: McpGlobalPrefix,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
@@ -42,16 +45,20 @@ export class McpFastifyEarlyChecks implements OnApplicationBootstrap {
       const raw = request.raw;
       if (raw.method !== 'POST' || !postPaths.has(pathOf(raw.url))) return done();
       boundBodyTime(raw, reply.raw, this.options.limits.bodyTimeoutMs);
+      const refuse = (error: unknown) => {
+        if (!(error instanceof McpHttpRefusal)) return done(error instanceof Error ? error : new Error(String(error)));
+        // Answered here, before the body is read: Fastify must not send anything itself.
+        reply.hijack();
+        sendRefusalOf(reply.raw, error);
+      };
+      // The guards' order: Host and Origin first (403), then the credentials (401).
+      try {
+        this.origin.check(raw);
+      } catch (error) {
+        return refuse(error);
+      }
       if (!this.auth.enabled) return done();
-      authenticateRequest(this.auth, raw).then(
-        () => done(),
-        (error: unknown) => {
-          if (!(error instanceof McpHttpRefusal)) return done(error instanceof Error ? error : new Error(String(error)));
-          // Answered here, before the body is read: Fastify must not send anything itself.
-          reply.hijack();
-          sendRefusalOf(reply.raw, error);
-        },
-      );
+      authenticateRequest(this.auth, raw).then(() => done(), refuse);
     });
   }
 }

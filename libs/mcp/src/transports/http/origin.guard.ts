@@ -1,4 +1,5 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 import { nodeRequestOf } from './http-exchange.js';
 import { McpHttpRefusal } from './auth/mcp-http-refusal.exception.js';
 import { MCP_ERROR_CODES } from '../../core/errors/error-codes.js';
@@ -31,10 +32,16 @@ export class McpOriginGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const { origin, host } = nodeRequestOf(context.switchToHttp().getRequest()).headers;
+    this.check(nodeRequestOf(context.switchToHttp().getRequest()));
+    return true;
+  }
+
+  /** Throws the 403 refusal for a Host or Origin this server does not serve; also run by Fastify's early hook. */
+  check(request: IncomingMessage): void {
+    const { origin, host } = request.headers;
     if (this.hosts && !this.hosts.has(hostnameOf(host)))
       throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Host is not allowed'));
-    if (origin === undefined || this.allowAll || this.isAllowed(origin)) return true;
+    if (origin === undefined || this.allowAll || this.isAllowed(origin)) return;
     throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Origin is not allowed'));
   }
 
