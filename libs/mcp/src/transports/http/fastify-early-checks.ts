@@ -9,6 +9,7 @@ import { authenticateRequest } from './auth/mcp-auth.guard.js';
 import { McpHttpRefusal } from './auth/mcp-http-refusal.exception.js';
 import { sendRefusalOf } from './auth/mcp-http-refusal.filter.js';
 import { boundBodyTime } from './body-deadline.js';
+import { requestPathOf } from './http-exchange.js';
 import { McpOriginGuard } from './origin.guard.js';
 
 /** The part of a Fastify instance this needs (the library does not depend on Fastify's types). */
@@ -43,7 +44,7 @@ export class McpFastifyEarlyChecks implements OnApplicationBootstrap {
     const postPaths = new Set([`${this.globalPrefix.of(path)}${path}`, `${this.globalPrefix.of(messagesPath)}${messagesPath}`]);
     (adapter.getInstance() as FastifyHooks).addHook('onRequest', (request, reply, done) => {
       const raw = request.raw;
-      if (raw.method !== 'POST' || !postPaths.has(pathOf(raw.url))) return done();
+      if (raw.method !== 'POST' || !postPaths.has(requestPathOf(raw))) return done();
       boundBodyTime(raw, reply.raw, this.options.limits.bodyTimeoutMs);
       const refuse = (error: unknown) => {
         if (!(error instanceof McpHttpRefusal)) return done(error instanceof Error ? error : new Error(String(error)));
@@ -61,9 +62,4 @@ export class McpFastifyEarlyChecks implements OnApplicationBootstrap {
       authenticateRequest(this.auth, raw).then(() => done(), refuse);
     });
   }
-}
-
-function pathOf(url: string | undefined): string {
-  const query = url?.indexOf('?') ?? -1;
-  return url === undefined ? '' : query < 0 ? url : url.slice(0, query);
 }
