@@ -29,7 +29,8 @@ export type { McpAuthOptions, McpJwtOptions, McpApiKey, McpResourceMetadataOptio
 
 // Decorators and their options.
 export { McpTool } from './features/tools/mcp-tool.decorator.js';
-export type { McpToolOptions, McpToolAnnotations } from './features/tools/mcp-tool-options.interface.js';
+export type { McpToolOptions, McpToolAnnotations, McpOutputType } from './features/tools/mcp-tool-options.interface.js';
+export type { McpStandardSchema } from './core/standard-schema.js';
 export { McpArgs, McpContext, McpPrincipalParam, McpTenant } from './features/tools/mcp-param.decorators.js';
 export { McpProperty, type McpPropertyOptions } from './features/tools/schema/mcp-property.decorator.js';
 export { McpDto, type McpDtoOptions } from './features/tools/schema/mcp-dto.decorator.js';

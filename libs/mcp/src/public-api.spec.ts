@@ -38,6 +38,8 @@ const APPROVED_EXPORTS = [
   'McpTool',
   'McpToolOptions',
   'McpToolAnnotations',
+  'McpOutputType',
+  'McpStandardSchema',
   'McpArgs',
   'McpContext',
   'McpPrincipalParam',

@@ -17,7 +17,8 @@ export class McpComponentLoader implements OnModuleInit {
     private readonly prompts: McpPromptRegistry,
   ) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
+    await Promise.all(this.providers.map((provider) => provider.prepare?.()));
     for (const provider of this.providers) for (const component of provider.components()) this.add(component);
     for (const provider of this.providers) provider.loaded?.();
   }

@@ -1,4 +1,6 @@
 import type { ArgumentValidationMode } from '../../execution/validation-mode.js';
+import type { ArgumentValidation } from '../../execution/argument-validator.js';
+import type { StandardOutcome } from '../../execution/standard-validator.js';
 import type { JsonSchema } from './schema/json-schema.types.js';
 import type { RawSchemaCheck } from './schema/raw-schema.compiler.js';
 import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
@@ -40,6 +42,19 @@ export interface McpToolDefinition {
   readonly validation?: ArgumentValidationMode;
   /** Checks arguments against a hand-written `inputSchema` (compiled at boot); used when there is no DTO. */
   readonly checkRawArgs?: (args: unknown) => RawSchemaCheck;
+  /** Validates and parses arguments with the tool's Standard Schema `input`: the value the tool receives, or the refusal. */
+  readonly parseArgs?: (args: Record<string, unknown>) => Promise<ArgumentValidation>;
+  /** Validates and parses a success envelope's `data` with the tool's Standard Schema `output`. */
+  readonly parseOutput?: (data: unknown) => Promise<StandardOutcome>;
+  /**
+   * The arguments a caller sent, as the tool declares them (set by transforms: renamed arguments mapped back, hidden
+   * ones filled with their fixed values); the pipeline applies it first, so validation checks the tool's own schema.
+   */
+  readonly toToolArgs?: (args: Record<string, unknown>) => Record<string, unknown>;
+  /** A failing field of the tool's arguments (`q`, `q.0`), named as the caller sees it (`query`, `query.0`). */
+  readonly toCallerField?: (field: string) => string;
+  /** The class that declares the tool (a provider's), for transforms selecting `{ provider }`. */
+  readonly declaredBy?: abstract new (...args: never[]) => unknown;
   readonly timeoutMs: number;
   /** Set for long-running tools: they run as jobs. */
   readonly job?: { estimatedSeconds?: number };
