@@ -84,6 +84,17 @@ export type { McpToolDescriptor } from './features/tools/mcp-tool-definition.int
 export { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 export type { McpToolRegistration, McpToolHandle } from './features/tools/mcp-tool-registration.interface.js';
 export type { McpToolFilter, McpToolVisibleTo } from './features/tools/mcp-tool-filter.interface.js';
+export {
+  renameTool,
+  describeTool,
+  hideArguments,
+  renameArguments,
+  namespaceTools,
+  type McpToolTransformation,
+  type McpToolSelection,
+  type McpToolSelector,
+  type McpToolProviderClass,
+} from './features/transforms/mcp-tool-transformation.js';
 export { McpResourceRegistry } from './features/resources/mcp-resource.registry.js';
 export type {
   McpResourceRegistration,
