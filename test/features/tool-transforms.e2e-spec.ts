@@ -8,6 +8,7 @@ import {
   McpArgs,
   McpExecutionContext,
   McpModule,
+  McpTaskSupport,
   McpTool,
   namespaceTools,
   renameArguments,
@@ -19,6 +20,7 @@ import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-va
 import { z } from 'zod';
 import { bootError } from '../../libs/mcp/src/testing-kit/boot-mcp.js';
 import { initApp, listenMcp, type RunningApp } from '../kit/apps.js';
+import { call2026 } from '../rev-2026-07-28/support/requests.js';
 
 class SearchDto {
   @IsString()
@@ -63,6 +65,15 @@ class TicketTools {
 }
 
 @Injectable()
+class ReportTools {
+  @McpTool({ description: 'A long report, run only as a task', job: true })
+  @McpTaskSupport({ required: true })
+  monthlyReport() {
+    return 'done';
+  }
+}
+
+@Injectable()
 class BillingTools {
   @McpTool({ description: 'Lists invoices' })
   listInvoices() {
@@ -86,6 +97,7 @@ const TRANSFORMS: McpToolTransformation[] = [
   hideArguments('count_tickets', { tenant: 'x' }),
   namespaceTools('billing', { include: { provider: BillingTools } }),
   describeTool('billing_*', (text) => `${text} (billing)`),
+  renameTool('monthly_report', 'report_month'),
 ];
 
 describe('tool transforms as configuration (official SDK client)', () => {
@@ -93,7 +105,12 @@ describe('tool transforms as configuration (official SDK client)', () => {
   let client: Client;
 
   beforeAll(async () => {
-    app = await listenMcp({ name: 'tickets', version: '1.0.0', transforms: TRANSFORMS }, [TicketTools, BillingTools, RecordingGuard]);
+    app = await listenMcp({ name: 'tickets', version: '1.0.0', transforms: TRANSFORMS }, [
+      TicketTools,
+      BillingTools,
+      ReportTools,
+      RecordingGuard,
+    ]);
     client = new Client({ name: 'transforms-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
   });
@@ -105,7 +122,16 @@ describe('tool transforms as configuration (official SDK client)', () => {
 
   it('lists the tools renamed, described, namespaced and without their hidden arguments', async () => {
     const tools = Object.fromEntries((await client.listTools()).tools.map((tool) => [tool.name, tool]));
-    expect(Object.keys(tools)).toEqual(['find_tickets', 'count_tickets', 'billing_list_invoices', 'billing_get_invoice']);
+    // The job tools the library adds for a job tool (get_job_status, cancel_job) come after, untransformed.
+    expect(Object.keys(tools)).toEqual([
+      'find_tickets',
+      'count_tickets',
+      'billing_list_invoices',
+      'billing_get_invoice',
+      'report_month',
+      'get_job_status',
+      'cancel_job',
+    ]);
     expect(tools.find_tickets.description).toBe('Finds the support tickets of the company');
     expect(Object.keys(tools.find_tickets.inputSchema.properties ?? {})).toEqual(['text', 'limit']);
     expect(tools.find_tickets.inputSchema.required).toEqual(['text']);
@@ -136,6 +162,15 @@ describe('tool transforms as configuration (official SDK client)', () => {
     expect(invoice.structuredContent).toEqual({ status: 'success', data: { id: 'INV-7' } });
     await expect(client.callTool({ name: 'get_invoice', arguments: { id: 'INV-7' } })).rejects.toMatchObject({ code: -32602 });
     await expect(client.callTool({ name: 'search_tickets', arguments: { query: 'x' } })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('keeps what other decorators declare about a renamed tool: a task-only job stays task-only (2026-07-28)', async () => {
+    const refused = await call2026(app.url, 1, 'tools/call', { name: 'report_month', arguments: {} }, { capabilities: {} });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    });
   });
 });
 

@@ -93,7 +93,7 @@ export class McpRev20260728TasksExtension {
   runsAsTask(tool: McpToolDefinition, envelope: McpRev20260728Envelope): boolean {
     if (!tool.job) return false;
     if (declaresTasks(envelope)) return true;
-    if (this.support.of(tool.name).required) throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
+    if (this.support.of(tool).required) throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
     return false;
   }
 
@@ -125,7 +125,7 @@ export class McpRev20260728TasksExtension {
       },
       signal: controller.signal,
     }).context;
-    const inputFirst = this.support.of(tool.name).inputFirst === true;
+    const inputFirst = this.support.of(tool).inputFirst === true;
     try {
       const result = await this.pipeline.run({
         tool,
