@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Injectable } from '@nestjs/common';
 import { McpArgs, McpModule, McpTool, McpToolRegistry, type McpConfigurationError } from '@nest-mcp/core';
 import { IsInt, IsString, Max, Min } from 'class-validator';
@@ -8,7 +7,8 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { z } from 'zod';
 import { bootError } from '../../libs/mcp/src/testing-kit/boot-mcp.js';
-import { initApp, listenMcp, type RunningApp } from '../kit/apps.js';
+import { initApp, type RunningApp } from '../kit/apps.js';
+import { listenWithSdkClient, type AppWithSdkClient } from '../kit/sdk-client.js';
 
 const trip = z.object({
   traveller: z.object({ name: z.string().min(1), email: z.email() }),
@@ -66,17 +66,14 @@ class TravelTools {
 describe('Standard Schema tools beside DTO tools (official SDK client)', () => {
   let app: RunningApp;
   let client: Client;
+  let connected: AppWithSdkClient | undefined;
 
   beforeAll(async () => {
-    app = await listenMcp({ name: 'travel', version: '1.0.0', listChanged: { tools: true } }, [TravelTools]);
-    client = new Client({ name: 'standard-schema-e2e', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
+    connected = await listenWithSdkClient({ name: 'travel', version: '1.0.0', listChanged: { tools: true } }, [TravelTools]);
+    ({ app, client } = connected);
   });
 
-  afterAll(async () => {
-    await client?.close();
-    await app?.close();
-  });
+  afterAll(() => connected?.close());
 
   it('lists the JSON Schema each validator converts to, beside the DTO tool', async () => {
     const tools = Object.fromEntries((await client.listTools()).tools.map((tool) => [tool.name, tool]));

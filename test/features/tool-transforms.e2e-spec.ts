@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import {
   describeTool,
@@ -19,7 +18,8 @@ import {
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import { z } from 'zod';
 import { bootError } from '../../libs/mcp/src/testing-kit/boot-mcp.js';
-import { initApp, listenMcp, type RunningApp } from '../kit/apps.js';
+import { initApp, type RunningApp } from '../kit/apps.js';
+import { listenWithSdkClient, type AppWithSdkClient } from '../kit/sdk-client.js';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';
 
 class SearchDto {
@@ -103,22 +103,19 @@ const TRANSFORMS: McpToolTransformation[] = [
 describe('tool transforms as configuration (official SDK client)', () => {
   let app: RunningApp;
   let client: Client;
+  let connected: AppWithSdkClient | undefined;
 
   beforeAll(async () => {
-    app = await listenMcp({ name: 'tickets', version: '1.0.0', transforms: TRANSFORMS }, [
+    connected = await listenWithSdkClient({ name: 'tickets', version: '1.0.0', transforms: TRANSFORMS }, [
       TicketTools,
       BillingTools,
       ReportTools,
       RecordingGuard,
     ]);
-    client = new Client({ name: 'transforms-e2e', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
+    ({ app, client } = connected);
   });
 
-  afterAll(async () => {
-    await client?.close();
-    await app?.close();
-  });
+  afterAll(() => connected?.close());
 
   it('lists the tools renamed, described, namespaced and without their hidden arguments', async () => {
     const tools = Object.fromEntries((await client.listTools()).tools.map((tool) => [tool.name, tool]));
