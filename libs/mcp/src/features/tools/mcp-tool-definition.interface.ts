@@ -67,8 +67,11 @@ export interface McpToolDefinition {
   readonly guards?: McpToolGuards;
   /** `visibleTo` of the tool: hides it from the callers it refuses. */
   readonly visibleTo?: McpToolVisibleTo;
-  /** Runs the tool's Nest guards without arguments (`hideGuardedTools`); resolves false when they refuse. */
-  readonly guardsAdmit?: (context: McpToolContext) => Promise<boolean>;
+  /**
+   * Runs the tool's Nest guards as a listing sees the tool (`hideGuardedTools`: no arguments but the values transforms
+   * fix); resolves false when they refuse.
+   */
+  readonly guardsAdmit?: (context: McpToolContext, args: Record<string, unknown>) => Promise<boolean>;
   /** Added at runtime through `McpToolRegistry.register()` (decorated tools cannot be replaced or removed). */
   readonly runtime?: boolean;
 }
