@@ -147,9 +147,12 @@ async function main() {
       .catch(() => problems.push('the search for bodyTimeoutMs found nothing'));
     if ((await results.count()) > 0) {
       await results.first().click();
-      await page.waitForLoadState('networkidle');
-      if (!(await page.content()).includes('bodyTimeoutMs'))
-        problems.push(`the first search result (${page.url()}) does not mention bodyTimeoutMs`);
+      // The router swaps the page in place: wait until the result's page shows the term.
+      /* global location, document -- runs in the page */
+      const shown = () => !location.pathname.endsWith('/index.html') && document.body.innerText.includes('bodyTimeoutMs');
+      await page
+        .waitForFunction(shown, null, { timeout: 10_000 })
+        .catch(() => problems.push(`the first search result (${page.url()}) does not show bodyTimeoutMs`));
     }
     console.log(
       `::: docs-browse: ${seen.size} pages, ${links} internal links, ${opened.length} pages opened in Chromium, search (${Date.now() - started} ms)`,
