@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/rekog/**', 'coverage/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'bench/rekog/**',
+      'coverage/**',
+      'docs/.vitepress/cache/**',
+      'docs/public/api/**',
+      '.docs-snippets/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

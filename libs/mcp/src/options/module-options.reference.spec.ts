@@ -6,7 +6,7 @@ import { MCP_MODULE_OPTIONS } from './declarations/module.options.js';
 import type { McpOptionMembers } from './option.builder.js';
 
 /**
- * The README's "Module options" table against the declarations: every key it names exists, and every key
+ * The options reference's "Module options" table (docs/reference/options.md) against the declarations: every key it names exists, and every key
  * exists in it, either in a row of its own, or through its group's row (whose `{ ... }`, when it shows one, lists
  * exactly the group's keys), or through rows for each of its group's keys.
  */
@@ -80,8 +80,8 @@ function readmeTableProblems(readme: string): string[] {
   return problems;
 }
 
-describe('README "Module options" table', () => {
-  const readme = readFileSync(join(here, '..', '..', '..', '..', 'README.md'), 'utf8');
+describe('docs/reference/options.md "Module options" table', () => {
+  const readme = readFileSync(join(here, '..', '..', '..', '..', 'docs', 'reference', 'options.md'), 'utf8');
 
   it('names every option and no other', () => {
     expect(readmeTableProblems(readme)).toEqual([]);
