@@ -33,3 +33,5 @@ export const MCP_ROUTE_EXCLUDE_METADATA = 'mcp:route-exclude';
 /** Metadata keys of `@nestjs/swagger` read for route tools (by string: swagger stays optional). */
 export const SWAGGER_API_OPERATION = 'swagger/apiOperation';
 export const SWAGGER_API_PARAMETERS = 'swagger/apiParameters';
+/** `@ApiExcludeController()`'s key: the library's own HTTP controllers stay out of the app's OpenAPI document. */
+export const SWAGGER_API_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';

@@ -116,7 +116,8 @@ const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Object, Array, Pro
 /** A single path parameter or query value: typed by its parse pipe, else by its design type, else a string. */
 function scalarSchema(param: RouteParamBinding): JsonSchema {
   const pipes = param.pipes;
-  const has = (pipe: abstract new (...args: never[]) => unknown) => pipes.some((candidate) => candidate === pipe || candidate instanceof pipe);
+  const has = (pipe: abstract new (...args: never[]) => unknown) =>
+    pipes.some((candidate) => candidate === pipe || candidate instanceof pipe);
   if (has(ParseIntPipe)) return { type: 'integer' };
   if (has(ParseFloatPipe)) return { type: 'number' };
   if (has(ParseBoolPipe)) return { type: 'boolean' };

@@ -55,11 +55,13 @@ function messagesOf(body: unknown): string[] {
 
 /**
  * The arguments ValidationPipe's messages name: class-validator starts each with the property path
- * (`requester.email must be an email`); a message that starts otherwise (a custom one) names none.
+ * (`requester.email must be an email`, `each value in tags must …`); a message that starts otherwise (a custom one)
+ * names none.
  */
 function fieldsOf(messages: readonly string[], argumentNames: ReadonlySet<string>): string[] {
   const fields = messages.flatMap((message) => {
-    const path = /^([\w$]+(?:[.[][\w$\]]*)*)\s/.exec(message)?.[1];
+    // `each: true` rules say `each value in tags must …`.
+    const path = /^(?:each value in )?([\w$]+(?:[.[][\w$\]]*)*)\s/.exec(message)?.[1];
     const root = path?.split(/[.[]/)[0];
     return path && root && argumentNames.has(root) ? [path] : [];
   });
