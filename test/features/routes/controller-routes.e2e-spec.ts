@@ -55,6 +55,7 @@ describe('controller routes as tools', () => {
     expect(Object.keys(byName).sort()).toEqual([
       'create_widget',
       'delete_widget',
+      'echo',
       'fail',
       'get_widget',
       'replace_widget',
@@ -165,6 +166,22 @@ describe('controller routes as tools', () => {
       status: 'error',
       error: { code: 'I_M_A_TEAPOT', message: 'short and stout', retryable: false },
     });
+  });
+});
+
+describe('a request-scoped controller', () => {
+  it("gets a fresh instance per call, with the call's request as REQUEST", async () => {
+    const app = await listen([widgetsApp()]);
+    const client = await connect(app, { 'X-API-Key': APP_KEY });
+    try {
+      const first = await call(client, 'echo');
+      const second = await call(client, 'echo');
+      expect(first.data.url).toBe('/scoped/echo');
+      expect(second.data.instance).toBe(first.data.instance + 1);
+    } finally {
+      await client.close();
+      await app.close();
+    }
   });
 });
 

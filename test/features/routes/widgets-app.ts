@@ -6,6 +6,7 @@ import {
   Get,
   Headers,
   HttpException,
+  Inject,
   Injectable,
   Module,
   Param,
@@ -15,6 +16,7 @@ import {
   Query,
   Req,
   Res,
+  Scope,
   UnauthorizedException,
   UseFilters,
   UseGuards,
@@ -27,7 +29,7 @@ import {
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import { APP_PIPE } from '@nestjs/core';
+import { APP_PIPE, REQUEST } from '@nestjs/core';
 import { ApiOperation, ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { map, type Observable } from 'rxjs';
@@ -171,7 +173,23 @@ export class ClashController {
   }
 }
 
-@Module({ controllers: [WidgetsController] })
+let scopedInstances = 0;
+
+/** A request-scoped controller: one instance per call, its REQUEST the call's request. */
+@Controller({ path: 'scoped', scope: Scope.REQUEST })
+export class ScopedController {
+  private readonly instance = ++scopedInstances;
+
+  constructor(@Inject(REQUEST) private readonly request: { url: string }) {}
+
+  @McpRoute({ description: 'Which instance served the call' })
+  @Get('echo')
+  echo() {
+    return { instance: this.instance, url: this.request.url };
+  }
+}
+
+@Module({ controllers: [WidgetsController, ScopedController] })
 export class WidgetsModule {}
 
 export const WIDGETS_MCP: McpModuleForRootOptions = {
