@@ -1,3 +1,4 @@
+import { headersNamed } from './trace-headers.js';
 import type { McpToolContext } from './mcp-tool-context.interface.js';
 
 /** The headers that carry a caller's credentials, as REST guards read them (lower-case names). */
@@ -9,12 +10,7 @@ const CREDENTIAL_HEADER_NAMES = ['authorization', 'x-api-key'] as const;
  * caller's credentials as its REST guards would.
  */
 export function callerHeadersFrom(header: (name: string) => string | undefined): Readonly<Record<string, string>> | undefined {
-  let found: Record<string, string> | undefined;
-  for (const name of CREDENTIAL_HEADER_NAMES) {
-    const value = header(name);
-    if (value !== undefined) (found ??= {})[name] = value;
-  }
-  return found;
+  return headersNamed(CREDENTIAL_HEADER_NAMES, header);
 }
 
 /** The stdio caller's launch token as the `Authorization` header a REST guard expects. */

@@ -11,8 +11,8 @@ import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.j
 import type { McpToolAnnotations } from '../tools/mcp-tool-options.interface.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
-import { checkToolBindings } from '../tools/tool-definition.checks.js';
-import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from '../tools/tool-name.js';
+import { checkToolBindings, checkToolNameAndTimeout } from '../tools/tool-definition.checks.js';
+import { methodNameToToolName } from '../tools/tool-name.js';
 import type { McpRouteOptions } from './mcp-route-options.interface.js';
 import { McpRouteMessages } from './mcp-route.messages.js';
 import { routeArguments } from './route-arguments.js';
@@ -84,9 +84,8 @@ export class McpRouteExplorer implements McpComponentProvider {
     const method = (prototype as Record<string, unknown>)[methodName];
     const route = readRoute(controller, prototype, methodName, site);
     const name = options.name ?? methodNameToToolName(methodName);
-    if (!MCP_TOOL_NAME_PATTERN.test(name)) throw new McpConfigurationError(McpMessages.invalidToolName(site, name));
     const timeoutMs = options.timeoutMs ?? this.options.toolTimeoutMs;
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpMessages.invalidTimeout(site, timeoutMs));
+    checkToolNameAndTimeout(site, name, timeoutMs);
 
     const args = routeArguments(route, method as object, site, this.schemas.dto);
     // The route's own pipes validate; the schema is compiled anyway, so a schema clients cannot use fails the boot.
