@@ -3,9 +3,11 @@ import { Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { McpModule, serveMcpOverStdio } from '@nest-mcp/core';
 import { initApp, listen, type RunningApp } from '../../kit/apps.js';
-import { callTool, initializeRequest } from '../../kit/http.js';
+import { callTool, envelopeOf, initializeRequest } from '../../kit/http.js';
+import { call2026 } from '../../rev-2026-07-28/support/requests.js';
 import {
   APP_KEY,
   ClashController,
@@ -100,6 +102,24 @@ describe('controller routes as tools', () => {
     } finally {
       await bearer.close();
     }
+  });
+
+  it("hands the route the caller's credentials over 2024-11-05 HTTP+SSE and at 2026-07-28 too", async () => {
+    const sse = new Client({ name: 'routes-e2e-sse', version: '1.0.0' });
+    await sse.connect(new SSEClientTransport(new URL(`${app.base}/sse`), { requestInit: { headers: { 'X-API-Key': APP_KEY } } }));
+    try {
+      expect(await call(sse, 'get_widget', { id: 2 })).toMatchObject({ status: 'success', data: { id: 2, seen: { apiKey: APP_KEY } } });
+    } finally {
+      await sse.close();
+    }
+    const stateless = await call2026(
+      app.url,
+      1,
+      'tools/call',
+      { name: 'get_widget', arguments: { id: 3 } },
+      { headers: { 'X-API-Key': APP_KEY } },
+    );
+    expect(envelopeOf(stateless)).toMatchObject({ status: 'success', data: { id: 3, seen: { apiKey: APP_KEY } } });
   });
 
   it("refuses as the route's own guard does: credentials MCP accepts but the app does not are UNAUTHORIZED", async () => {
