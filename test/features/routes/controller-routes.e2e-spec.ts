@@ -17,6 +17,7 @@ import {
   WidgetsModule,
   widgetsApp,
   widgetToken,
+  globallyIntercepted,
 } from './widgets-app.js';
 
 /**
@@ -178,6 +179,13 @@ describe('controller routes as tools', () => {
     const envelope = await call(client, 'fail', { code: 503 });
     expect(envelope.error!.code).toBe('INTERNAL_ERROR');
     expect(JSON.stringify(envelope)).not.toContain('hunter2');
+  });
+
+  it('runs the app-wide interceptors (APP_INTERCEPTOR) with the http context type', async () => {
+    globallyIntercepted.length = 0;
+    await call(client, 'delete_widget', { id: '9' });
+    // The MCP endpoint's own POST (`http:post`) passes it as well, as any controller of the app does.
+    expect(globallyIntercepted.filter((entry) => entry !== 'http:post' && entry !== 'http:get')).toEqual(['http:deleteWidget']);
   });
 
   it("runs the route's interceptors and exception filters (a filter's answer maps by its status)", async () => {

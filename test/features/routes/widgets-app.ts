@@ -29,7 +29,7 @@ import {
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import { APP_PIPE, REQUEST } from '@nestjs/core';
+import { APP_INTERCEPTOR, APP_PIPE, REQUEST } from '@nestjs/core';
 import { ApiOperation, ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { map, type Observable } from 'rxjs';
@@ -70,6 +70,18 @@ class WidgetKeyGuard implements CanActivate {
 class WrapInterceptor implements NestInterceptor {
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return next.handle().pipe(map((data: unknown) => ({ wrapped: data })));
+  }
+}
+
+/** What the app-wide interceptor saw: `<context type>:<handler>` per call. */
+export const globallyIntercepted: string[] = [];
+
+/** An app-wide interceptor (APP_INTERCEPTOR): it must run on route tools as on REST requests. */
+@Injectable()
+class RecordingInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    globallyIntercepted.push(`${context.getType()}:${context.getHandler().name}`);
+    return next.handle();
   }
 }
 
@@ -205,11 +217,14 @@ export const WIDGETS_MCP: McpModuleForRootOptions = {
   routes: [WidgetsModule],
 };
 
-/** The widgets app: its module listed in `routes`, a global ValidationPipe through APP_PIPE. */
+/** The widgets app: its module listed in `routes`, a global ValidationPipe (APP_PIPE) and interceptor (APP_INTERCEPTOR). */
 export function widgetsApp(options: Partial<McpModuleForRootOptions> = {}) {
   @Module({
     imports: [WidgetsModule, McpModule.forRoot({ ...WIDGETS_MCP, ...options })],
-    providers: [{ provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }) }],
+    providers: [
+      { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }) },
+      { provide: APP_INTERCEPTOR, useClass: RecordingInterceptor },
+    ],
   })
   class WidgetsAppModule {}
   return WidgetsAppModule;
