@@ -30,6 +30,8 @@ export type { McpAuthOptions, McpJwtOptions, McpApiKey, McpResourceMetadataOptio
 // Decorators and their options.
 export { McpTool } from './features/tools/mcp-tool.decorator.js';
 export type { McpToolOptions, McpToolAnnotations } from './features/tools/mcp-tool-options.interface.js';
+export { McpRoute, McpExcludeRoute } from './features/routes/mcp-route.decorator.js';
+export type { McpRouteOptions } from './features/routes/mcp-route-options.interface.js';
 export { McpArgs, McpContext, McpPrincipalParam, McpTenant } from './features/tools/mcp-param.decorators.js';
 export { McpProperty, type McpPropertyOptions } from './features/tools/schema/mcp-property.decorator.js';
 export { McpDto, type McpDtoOptions } from './features/tools/schema/mcp-dto.decorator.js';

@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { McpMetadataAccessor } from './features/mcp-metadata.accessor.js';
 import { McpToolExplorer } from './features/tools/mcp-tool.explorer.js';
+import { McpRouteExplorer } from './features/routes/mcp-route.explorer.js';
+import { McpRouteHandlerFactory } from './features/routes/route-handler.factory.js';
 import { MCP_COMPONENT_PROVIDERS_PROVIDER } from './features/components/component-providers.js';
 import { McpComponentLoader } from './features/components/component.loader.js';
 import { McpProviderMethods } from './features/provider-methods.js';
@@ -111,6 +113,8 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     McpToolRegistry,
     McpProviderMethods,
     McpToolExplorer,
+    McpRouteExplorer,
+    McpRouteHandlerFactory,
     MCP_COMPONENT_PROVIDERS_PROVIDER,
     McpComponentLoader,
     McpToolHandlerFactory,

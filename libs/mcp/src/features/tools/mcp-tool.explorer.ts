@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { findParamIndex, McpParamType } from './mcp-param.decorators.js';
-import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from './tool-name.js';
+import { methodNameToToolName } from './tool-name.js';
+import { checkToolNameAndTimeout } from './tool-definition.checks.js';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
@@ -47,9 +48,8 @@ export class McpToolExplorer implements McpComponentProvider {
       throw new McpConfigurationError(McpMessages.missingDescription(site));
     }
     const name = options.name ?? methodNameToToolName(methodName);
-    if (!MCP_TOOL_NAME_PATTERN.test(name)) throw new McpConfigurationError(McpMessages.invalidToolName(site, name));
     const timeoutMs = options.timeoutMs ?? this.options.toolTimeoutMs;
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpMessages.invalidTimeout(site, timeoutMs));
+    checkToolNameAndTimeout(site, name, timeoutMs);
 
     const argsType = this.argsTypeOf(prototype, methodName, site);
     const tool = assembleTool({ site, name, options, argsType, job: Boolean(options.job) }, this.schemas);

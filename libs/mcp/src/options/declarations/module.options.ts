@@ -44,6 +44,11 @@ export const MCP_MODULE_OPTIONS = group<McpModuleOptions, McpResolvedPaths>()({
     [],
   ),
   hideGuardedTools: flag(false),
+  routes: listOf<Type<unknown>, Type<unknown>[]>(
+    (entry) => typeof entry === 'function',
+    'must be an array of controller or module classes',
+    [],
+  ),
   sessions: MCP_SESSION_OPTIONS,
   streams: MCP_STREAM_OPTIONS,
   auth: MCP_AUTH_OPTIONS,
