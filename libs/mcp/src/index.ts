@@ -101,7 +101,7 @@ export type { McpEnvelope, McpSuccessEnvelope, McpErrorEnvelope, McpPendingEnvel
 export type { McpCallToolResult, McpContentBlock, McpContentAnnotations } from './core/results/content.types.js';
 export type { McpResourceContents, McpReadResourceResult, McpResourceValue } from './features/resources/resource-contents.js';
 export type { McpPromptMessage, McpPromptMessageInput, McpGetPromptResult, McpPromptValue } from './features/prompts/prompt-messages.js';
-export type { JsonSchema } from './features/tools/schema/json-schema.types.js';
+export type { JsonSchema } from './core/json-schema.types.js';
 
 // Errors: the catalogue and the typed errors.
 export { MCP_ERROR_CODES, type McpBuiltInErrorCode, type McpErrorCodeSpec } from './core/errors/error-codes.js';

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { validateArguments, type ArgumentValidation } from '../execution/argument-validator.js';
 import { argumentValidationMode, type ArgumentValidationMode } from '../execution/validation-mode.js';
 import { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
-import { compileValidationPlan } from '../features/tools/schema/validation-plan.compiler.js';
+import { compileValidationPlan } from '../execution/validation/validation-plan.compiler.js';
 
 type DtoClass = new () => object;
 

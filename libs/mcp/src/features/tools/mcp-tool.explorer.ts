@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { findParamIndex, McpParamType } from './mcp-param.decorators.js';
+import { McpParamType } from '../../execution/mcp-params.factory.js';
+import { findParamIndex } from './mcp-param.decorators.js';
 import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from './tool-name.js';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';

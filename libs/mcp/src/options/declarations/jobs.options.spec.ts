@@ -1,5 +1,5 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { MCP_JOB_DEFAULTS, resolveJobOptions, resolveShutdownOptions } from './job-options.resolver.js';
+import { MCP_JOB_DEFAULTS, resolveJobOptions, resolveShutdownOptions } from './jobs.options.js';
 
 describe('job and shutdown options', () => {
   it('defaults bound takeover after an instance dies to lockDurationMs + stalledIntervalMs ≤ 10 s', () => {

@@ -1,6 +1,6 @@
-import type { McpJobOptions, McpShutdownOptions } from '../../options/mcp-module-options.interface.js';
-import { group, invalidOption, type ResolvedOption } from '../../options/option.builder.js';
-import { integerIn } from '../../options/option.values.js';
+import type { McpJobOptions, McpShutdownOptions } from '../mcp-module-options.interface.js';
+import { group, invalidOption, type ResolvedOption } from '../option.builder.js';
+import { integerIn } from '../option.values.js';
 
 /** Below it BullMQ would renew a lock more often than every 500 ms: a slow Redis round trip loses jobs. */
 const MIN_LOCK_MS = 1_000;
