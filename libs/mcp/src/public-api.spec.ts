@@ -116,6 +116,7 @@ const APPROVED_EXPORTS = [
   'McpCallToolResult',
   'McpContentBlock',
   'McpContentAnnotations',
+  'McpResourceLink',
   'McpResourceContents',
   'McpReadResourceResult',
   'McpResourceValue',
