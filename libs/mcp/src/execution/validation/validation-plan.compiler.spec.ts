@@ -47,7 +47,7 @@ import { DtoSchemaFactory } from '../../features/tools/schema/dto-schema.factory
 import { McpProperty } from '../../features/tools/schema/mcp-property.decorator.js';
 import { compileValidationPlan } from './validation-plan.compiler.js';
 import type { McpClassRef } from '../../core/class-ref.js';
-import { describePlanAgreement, type PlanAgreementCase } from '../../testing-kit/validation-agreement.js';
+import { describePlanAgreement, type PlanAgreementCase } from '../../../../../test/kit/validation-agreement.js';
 
 enum Colour {
   Red = 'red',
