@@ -31,6 +31,12 @@ export default tseslint.config(
     },
   },
   {
+    // The explorer's page script brings TypeScript's DOM lib into the library's program; the rest runs on Node.
+    files: ['libs/mcp/src/**/*.ts'],
+    ignores: ['libs/mcp/src/transports/http/explorer/explorer.client.ts'],
+    rules: { 'no-restricted-globals': ['error', 'document', 'window', 'location', 'localStorage', 'sessionStorage'] },
+  },
+  {
     // Tests and benchmarks read untyped JSON answers all the time.
     files: ['test/**', 'bench/**', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -4,8 +4,8 @@ import type { DynamicModule, INestApplication, LoggerService, Provider, Type } f
 import { McpModule, type McpModuleForRootOptions } from '@nest-mcp/core';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../apps/weather-server/src/app.module.js';
-import { freePort } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { createTestApp, HTTP_ADAPTER_ENV, httpAdapterName, type HttpAdapterName } from '../../libs/mcp/src/testing-kit/http-adapter.js';
+import { freePort } from './redis-server.harness.js';
+import { createTestApp, HTTP_ADAPTER_ENV, httpAdapterName, type HttpAdapterName } from './http-adapter.js';
 import { HELPDESK_MAIN, WEATHER_MAIN } from './build.js';
 import { StdioServerProcess } from './stdio.js';
 import { createFixtureModule, type FixtureModuleOptions } from '../fixtures/streaming-tools.module.js';

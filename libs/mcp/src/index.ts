@@ -100,10 +100,10 @@ export type { JsonRpcId } from './core/json-rpc/json-rpc.types.js';
 // Results.
 export { McpResult, McpContent, McpRawResult, McpEnvelopeResult } from './core/results/mcp-result.js';
 export type { McpEnvelope, McpSuccessEnvelope, McpErrorEnvelope, McpPendingEnvelope, McpErrorBody } from './core/results/envelope.types.js';
-export type { McpCallToolResult, McpContentBlock, McpContentAnnotations } from './core/results/content.types.js';
+export type { McpCallToolResult, McpContentBlock, McpContentAnnotations, McpResourceLink } from './core/results/content.types.js';
 export type { McpResourceContents, McpReadResourceResult, McpResourceValue } from './features/resources/resource-contents.js';
 export type { McpPromptMessage, McpPromptMessageInput, McpGetPromptResult, McpPromptValue } from './features/prompts/prompt-messages.js';
-export type { JsonSchema } from './features/tools/schema/json-schema.types.js';
+export type { JsonSchema } from './core/json-schema.types.js';
 
 // Errors: the catalogue and the typed errors.
 export { MCP_ERROR_CODES, type McpBuiltInErrorCode, type McpErrorCodeSpec } from './core/errors/error-codes.js';

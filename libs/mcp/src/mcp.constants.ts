@@ -14,7 +14,6 @@ export const MCP_CONTEXT_TYPE = 'mcp';
 
 /** Metadata key used by `@nestjs/swagger`'s `@ApiProperty` (read when present; we never depend on swagger). */
 export const SWAGGER_API_MODEL_PROPERTIES = 'swagger/apiModelProperties';
-export const SWAGGER_API_MODEL_PROPERTIES_ARRAY = 'swagger/apiModelPropertiesArray';
 
 /** Options recorded by `@McpResource()` on a method. */
 export const MCP_RESOURCE_METADATA = 'mcp:resource';

@@ -119,6 +119,7 @@ const APPROVED_EXPORTS = [
   'McpCallToolResult',
   'McpContentBlock',
   'McpContentAnnotations',
+  'McpResourceLink',
   'McpResourceContents',
   'McpReadResourceResult',
   'McpResourceValue',

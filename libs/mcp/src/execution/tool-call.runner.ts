@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpMessages } from '../core/errors/mcp.messages.js';
 import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
-import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
+import type { McpCallableTool } from './mcp-callable-tool.interface.js';
 import type { McpCallToolResult } from '../core/results/content.types.js';
 import type { McpEnvelope } from '../core/results/envelope.types.js';
 import { envelopeToCallToolResult, errorResult, McpEnvelopeResult, McpRawResult } from '../core/results/mcp-result.js';
@@ -31,7 +31,7 @@ export class McpToolCallRunner {
    * (class-transformer), without validating them a second time.
    */
   invokeAccepted(
-    tool: McpToolDefinition,
+    tool: McpCallableTool,
     acceptedArgs: Record<string, unknown>,
     context: McpToolContext,
     controller: AbortController,
@@ -42,7 +42,7 @@ export class McpToolCallRunner {
 
   /** Checks arguments against the tool's DTO or hand-written schema; a failure is a VALIDATION_ERROR result. */
   async validate(
-    tool: McpToolDefinition,
+    tool: McpCallableTool,
     rawArgs: Record<string, unknown>,
   ): Promise<{ valid: true; args: object } | { valid: false; result: McpCallToolResult }> {
     const invalid = (message: string, fields: string[]) => ({
@@ -69,7 +69,7 @@ export class McpToolCallRunner {
    * else the result it ends with (FORBIDDEN for a refusal, what a tool's exception filter answered, TIMEOUT).
    */
   async guard(
-    tool: McpToolDefinition,
+    tool: McpCallableTool,
     rawArgs: Record<string, unknown>,
     context: McpToolContext,
     controller: AbortController,
@@ -83,7 +83,7 @@ export class McpToolCallRunner {
   }
 
   /** Calls the handler with validated arguments under the tool's timeout. */
-  invoke(tool: McpToolDefinition, args: object, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
+  invoke(tool: McpCallableTool, args: object, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
     return this.attempt(tool, context, controller, async () => toCallToolResult(await tool.handler(args, context)));
   }
 
@@ -92,7 +92,7 @@ export class McpToolCallRunner {
    * the tool's timeout passed.
    */
   private async attempt<T>(
-    tool: McpToolDefinition,
+    tool: McpCallableTool,
     context: McpToolContext,
     controller: AbortController,
     work: () => Promise<T>,
@@ -112,7 +112,7 @@ export class McpToolCallRunner {
   }
 
   /** What a throw of the tool (or of its guards) becomes: an envelope, logged once; control-flow signals pass. */
-  private failed(tool: McpToolDefinition, error: unknown, context: McpToolContext): McpCallToolResult {
+  private failed(tool: McpCallableTool, error: unknown, context: McpToolContext): McpCallToolResult {
     if (error instanceof McpControlFlowSignal) throw error;
     const { envelope, internal } = errorToEnvelope(error);
     // The request id is the client's own (a JSON-RPC id may be any string).

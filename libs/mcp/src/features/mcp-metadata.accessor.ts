@@ -17,7 +17,8 @@ import type { McpCompletionOptions } from './completions/mcp-completion-options.
 import type { McpPromptOptions } from './prompts/mcp-prompt-options.interface.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from './resources/mcp-resource-options.interface.js';
 import { MCP_TASK_SUPPORT_METADATA, type McpTaskSupportOptions } from '../tasks/mcp-task-support.decorator.js';
-import { findParamIndex, McpParamType } from './tools/mcp-param.decorators.js';
+import { McpParamType } from '../execution/mcp-params.factory.js';
+import { findParamIndex } from './tools/mcp-param.decorators.js';
 import type { McpToolOptions } from './tools/mcp-tool-options.interface.js';
 
 /**

@@ -11,7 +11,6 @@ import type { McpPromptContext } from './mcp-prompt-context.interface.js';
 import { promptDefinition, type McpPromptDefinition } from './mcp-prompt-definition.interface.js';
 import type { McpPromptArgument, McpPromptOptions } from './mcp-prompt-options.interface.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
-import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { argumentListProblem, argumentsFromSchema } from './prompt-arguments.js';
 
@@ -27,17 +26,14 @@ export class McpPromptExplorer implements McpComponentProvider {
 
   constructor(
     private readonly providerMethods: McpProviderMethods,
-    private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpPromptRegistry,
     private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
   *components(): Iterable<McpComponent> {
-    for (const method of this.providerMethods.all()) {
-      const options = this.accessor.getPromptOptions(method.method);
-      if (options) yield { kind: 'prompt', definition: this.describe(method, options) };
-    }
+    for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getPromptOptions(fn)))
+      yield { kind: 'prompt', definition: this.describe(method, options) };
   }
 
   loaded(): void {
@@ -58,7 +54,7 @@ export class McpPromptExplorer implements McpComponentProvider {
       throw new McpConfigurationError(McpMessages.invalidPromptName(site, String(name)));
 
     // An explicit @McpArgs() on a Record is fine with declared arguments: no DTO then.
-    const argsType = this.accessor.getArgsParam(method.prototype, method.methodName).dto;
+    const argsType = this.providerMethods.accessor.getArgsParam(method.prototype, method.methodName).dto;
     if (argsType && options.arguments !== undefined) throw new McpConfigurationError(McpMessages.promptArgumentsTwice(site));
     const declared = argsType ? argumentsFromSchema(this.schemas.forClass(argsType)) : this.declaredArguments(site, options.arguments);
     this.providerMethods.bindPayload(method);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Body, Controller, Get, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
 import { IsInt, IsOptional, IsString, Length } from 'class-validator';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { thrown } from '../../testing-kit/boot-mcp.js';
+import { thrown } from '../../../../../test/kit/boot-mcp.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import { routeArguments } from './route-arguments.js';
 import { readRoute } from './route-metadata.js';

@@ -3,7 +3,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { SWAGGER_API_PARAMETERS } from '../../mcp.constants.js';
 import type { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
-import type { JsonSchema } from '../tools/schema/json-schema.types.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
 import { McpRouteMessages } from './mcp-route.messages.js';
 import type { RouteParamBinding, RouteShape } from './route-metadata.js';
 

@@ -6,7 +6,7 @@ import type { ParamsFactory } from '@nestjs/core/helpers/external-context-creato
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { callerHeadersOf } from '../../core/caller-headers.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import type { McpToolHandler } from '../tools/mcp-tool-definition.interface.js';
+import type { McpToolHandler } from '../../execution/mcp-callable-tool.interface.js';
 import type { RouteArguments } from './route-arguments.js';
 import { RouteResponse, routeRequest, type RouteRequest } from './route-exchange.js';
 import type { RouteShape } from './route-metadata.js';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { findParamIndex, McpParamType } from './mcp-param.decorators.js';
+import { McpParamType } from '../../execution/mcp-params.factory.js';
+import { findParamIndex } from './mcp-param.decorators.js';
 import { methodNameToToolName } from './tool-name.js';
 import { checkToolNameAndTimeout } from './tool-definition.checks.js';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
@@ -12,7 +13,7 @@ import type { McpToolOptions } from './mcp-tool-options.interface.js';
 import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { assembleTool } from './tool-definition.assembly.js';
-import { McpMetadataAccessor, type McpDtoClass } from '../mcp-metadata.accessor.js';
+import type { McpDtoClass } from '../mcp-metadata.accessor.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 
@@ -31,16 +32,13 @@ export class McpToolExplorer implements McpComponentProvider {
 
   constructor(
     private readonly providerMethods: McpProviderMethods,
-    private readonly accessor: McpMetadataAccessor,
     private readonly handlers: McpToolHandlerFactory,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
   *components(): Iterable<McpComponent> {
-    for (const method of this.providerMethods.all()) {
-      const options = this.accessor.getToolOptions(method.method);
-      if (options) yield { kind: 'tool', definition: this.describe(method, options) };
-    }
+    for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getToolOptions(fn)))
+      yield { kind: 'tool', definition: this.describe(method, options) };
   }
 
   private describe({ wrapper, prototype, methodName, site }: ProviderMethod, options: McpToolOptions): McpToolDefinition {
@@ -69,7 +67,7 @@ export class McpToolExplorer implements McpComponentProvider {
    * even when others carry MCP decorators (Nest only fills decorated parameters then).
    */
   private bindRawArgs(prototype: object, methodName: string): void {
-    const params = this.accessor.getParams(prototype, methodName);
+    const params = this.providerMethods.accessor.getParams(prototype, methodName);
     if (findParamIndex(params, McpParamType.ARGS) === undefined) this.providerMethods.bindPayload({ prototype, methodName });
   }
 
@@ -78,7 +76,7 @@ export class McpToolExplorer implements McpComponentProvider {
    * (the arguments are passed first either way).
    */
   private argsTypeOf(prototype: object, methodName: string, site: string): McpDtoClass | undefined {
-    const { explicit, dto } = this.accessor.getArgsParam(prototype, methodName);
+    const { explicit, dto } = this.providerMethods.accessor.getArgsParam(prototype, methodName);
     if (explicit && !dto) throw new McpConfigurationError(McpMessages.argsNotAClass(site));
     if (!explicit && dto) this.providerMethods.bindPayload({ prototype, methodName });
     return dto;

@@ -1,6 +1,6 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import type { JsonSchema } from './schema/json-schema.types.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
 import { MCP_TOOL_NAME_PATTERN } from './tool-name.js';
 
 /** A scope as an OAuth `scope-token` (RFC 6749 §3.3): printable ASCII without space, `"` or `\`. */

@@ -5,7 +5,7 @@ import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.j
 import { hideArguments, renameArguments } from './arguments.transform.js';
 import { transformTool } from './mcp-tool-transform.interface.js';
 import { namespaceTools } from './namespace.transform.js';
-import { thrown } from '../../testing-kit/boot-mcp.js';
+import { thrown } from '../../../../../test/kit/boot-mcp.js';
 
 const inputSchema = {
   type: 'object',

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { McpToolFilter } from '../../features/tools/mcp-tool-filter.interface.js';
-import { MCP_JOB_OPTIONS, MCP_SHUTDOWN_OPTIONS } from '../../tasks/engine/job-options.resolver.js';
+import { MCP_JOB_OPTIONS, MCP_SHUTDOWN_OPTIONS } from './jobs.options.js';
 import type { McpModuleOptions } from '../mcp-module-options.interface.js';
 import { group, option, type ResolvedOption } from '../option.builder.js';
 import { checkHttpUrl, flag, listOf, onlyTrue, positiveInteger, required, stringList, text } from '../option.values.js';

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { McpResource } from '../../index.js';
-import { bootMcp, closeMcpApps, dispatch } from '../../testing-kit/boot-mcp.js';
-import { startRedisServer, type RedisServerHandle } from '../../testing-kit/redis-server.harness.js';
-import { eventually } from '../../testing-kit/eventually.js';
+import { bootMcp, closeMcpApps, dispatch } from '../../../../../test/kit/boot-mcp.js';
+import { startRedisServer, type RedisServerHandle } from '../../../../../test/kit/redis-server.harness.js';
+import { eventually } from '../../../../../test/kit/eventually.js';
 import { MCP_ERROR_CODES } from '../../core/errors/error-codes.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 

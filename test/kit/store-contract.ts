@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { McpKeyValueStore } from '../stores/key-value.store.js';
+import type { McpKeyValueStore } from '../../libs/mcp/src/stores/key-value.store.js';
 import { eventually } from './eventually.js';
 
 export { describeBusContract, type BusFactory } from './bus-contract.js';

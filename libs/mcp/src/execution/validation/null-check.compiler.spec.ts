@@ -1,4 +1,4 @@
-import type { JsonSchema } from './json-schema.types.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
 import { compileNullCheck } from './null-check.compiler.js';
 
 function objectOf(properties: JsonSchema, extra: JsonSchema = {}): JsonSchema {

@@ -1,5 +1,5 @@
-import type { JsonSchema } from './json-schema.types.js';
-import { isPlainObject } from '../../../core/plain-object.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
+import { isPlainObject } from '../../core/plain-object.js';
 
 /**
  * The `null` values found in one arguments object, by dotted path (`unit`, `location.city`, `stops.0.name`): the

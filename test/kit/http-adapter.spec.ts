@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Test } from '@nestjs/testing';
-import { McpModule } from '../index.js';
+import { McpModule } from '../../libs/mcp/src/index.js';
 import { bootMcp, closeMcpApps } from './boot-mcp.js';
 import { createTestApp, HTTP_ADAPTER_ENV, httpAdapterName } from './http-adapter.js';
 

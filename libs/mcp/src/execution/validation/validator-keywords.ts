@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonSchemaTypeName } from './json-schema.types.js';
+import type { JsonSchema, JsonSchemaTypeName } from '../../core/json-schema.types.js';
 
 /**
  * What a keyword rule knows about the value it describes when it runs.

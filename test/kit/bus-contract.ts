@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import type { McpMessageBus } from '../core/message-bus.interface.js';
+import type { McpMessageBus } from '../../libs/mcp/src/core/message-bus.interface.js';
 import { eventually } from './eventually.js';
 
 /** A bus, a second instance connected to the same place (`peer`; the same object in memory), and disposal. */

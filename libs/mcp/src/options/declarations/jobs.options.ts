@@ -1,6 +1,6 @@
-import type { McpJobOptions, McpShutdownOptions } from '../../options/mcp-module-options.interface.js';
-import { group, invalidOption, type ResolvedOption } from '../../options/option.builder.js';
-import { integerIn } from '../../options/option.values.js';
+import type { McpJobOptions, McpShutdownOptions } from '../mcp-module-options.interface.js';
+import { group, invalidOption } from '../option.builder.js';
+import { integerIn } from '../option.values.js';
 
 /** Below it BullMQ would renew a lock more often than every 500 ms: a slow Redis round trip loses jobs. */
 const MIN_LOCK_MS = 1_000;
@@ -44,14 +44,3 @@ export const MCP_SHUTDOWN_OPTIONS = group<McpShutdownOptions>()(
   { graceMs: integerIn(10_000, 0, MAX_GRACE_MS) },
   { object: 'such as { graceMs: 10000 }' },
 );
-
-/** `jobs.*` with defaults. */
-export const resolveJobOptions = (jobs: McpJobOptions | undefined): ResolvedOption<typeof MCP_JOB_OPTIONS> =>
-  MCP_JOB_OPTIONS.resolve(jobs, 'jobs', undefined);
-
-/** `shutdown.*` with defaults. */
-export const resolveShutdownOptions = (shutdown: McpShutdownOptions | undefined): ResolvedOption<typeof MCP_SHUTDOWN_OPTIONS> =>
-  MCP_SHUTDOWN_OPTIONS.resolve(shutdown, 'shutdown', undefined);
-
-/** The job defaults (what an unset `jobs` resolves to). */
-export const MCP_JOB_DEFAULTS = Object.freeze(resolveJobOptions(undefined));

@@ -6,11 +6,11 @@
 import 'reflect-metadata';
 import type { DynamicModule, INestApplication, Provider, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { McpModule, type McpModuleOptions } from '../index.js';
-import { McpDispatcher } from '../core/mcp.dispatcher.js';
-import { McpListChanges } from '../core/list-changes.js';
-import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
-import type { JsonRpcResponse } from '../core/json-rpc/json-rpc.types.js';
+import { McpModule, type McpModuleOptions } from '../../libs/mcp/src/index.js';
+import { McpDispatcher } from '../../libs/mcp/src/core/mcp.dispatcher.js';
+import { McpListChanges } from '../../libs/mcp/src/core/list-changes.js';
+import type { McpRequestContext } from '../../libs/mcp/src/core/mcp-request-context.interface.js';
+import type { JsonRpcResponse } from '../../libs/mcp/src/core/json-rpc/json-rpc.types.js';
 import { createTestApp } from './http-adapter.js';
 
 /** The request context of a plain HTTP call of the latest session-based revision. */

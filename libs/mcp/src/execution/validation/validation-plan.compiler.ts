@@ -1,8 +1,8 @@
-import { isObjectLiteral } from '../../../core/plain-object.js';
+import { isObjectLiteral } from '../../core/plain-object.js';
 import 'reflect-metadata';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import type { McpClassRef } from '../../../core/class-ref.js';
+import type { McpClassRef } from '../../core/class-ref.js';
 import { readValidationMetadata, type ValidationMetadata } from './validation-metadata.reader.js';
 import { VALIDATOR_KEYWORDS } from './validator-keywords.js';
 

@@ -42,12 +42,12 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { argumentValidationMode } from '../../../execution/validation-mode.js';
-import { DtoSchemaFactory } from './dto-schema.factory.js';
-import { McpProperty } from './mcp-property.decorator.js';
+import { argumentValidationMode } from '../validation-mode.js';
+import { DtoSchemaFactory } from '../../features/tools/schema/dto-schema.factory.js';
+import { McpProperty } from '../../features/tools/schema/mcp-property.decorator.js';
 import { compileValidationPlan } from './validation-plan.compiler.js';
-import type { McpClassRef } from '../../../core/class-ref.js';
-import { describePlanAgreement, type PlanAgreementCase } from '../../../testing-kit/validation-agreement.js';
+import type { McpClassRef } from '../../core/class-ref.js';
+import { describePlanAgreement, type PlanAgreementCase } from '../../../../../test/kit/validation-agreement.js';
 
 enum Colour {
   Red = 'red',

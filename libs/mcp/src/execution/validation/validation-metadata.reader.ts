@@ -1,5 +1,5 @@
 import { getMetadataStorage, type MetadataStorage } from 'class-validator';
-import type { McpClassRef } from '../../../core/class-ref.js';
+import type { McpClassRef } from '../../core/class-ref.js';
 
 /**
  * One class-validator rule as recorded by a decorator (class-validator does not export the class itself).

@@ -1,10 +1,13 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { MCP_JOB_DEFAULTS, resolveJobOptions, resolveShutdownOptions } from './job-options.resolver.js';
+import type { McpJobOptions, McpShutdownOptions } from '../mcp-module-options.interface.js';
+import { MCP_JOB_OPTIONS, MCP_SHUTDOWN_OPTIONS } from './jobs.options.js';
+
+const resolveJobOptions = (jobs: McpJobOptions | undefined) => MCP_JOB_OPTIONS.resolve(jobs, 'jobs', undefined);
+const resolveShutdownOptions = (shutdown: McpShutdownOptions | undefined) => MCP_SHUTDOWN_OPTIONS.resolve(shutdown, 'shutdown', undefined);
 
 describe('job and shutdown options', () => {
   it('defaults bound takeover after an instance dies to lockDurationMs + stalledIntervalMs ≤ 10 s', () => {
     const jobs = resolveJobOptions(undefined);
-    expect(jobs).toEqual(MCP_JOB_DEFAULTS);
     expect(jobs.lockDurationMs + jobs.stalledIntervalMs).toBeLessThanOrEqual(10_000);
     expect(jobs.stalledIntervalMs).toBeLessThanOrEqual(jobs.lockDurationMs);
     expect(resolveShutdownOptions(undefined)).toEqual({ graceMs: 10_000 });

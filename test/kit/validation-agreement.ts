@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { validateArguments, type ArgumentValidation } from '../execution/argument-validator.js';
-import { argumentValidationMode, type ArgumentValidationMode } from '../execution/validation-mode.js';
-import { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
-import { compileValidationPlan } from '../features/tools/schema/validation-plan.compiler.js';
+import { validateArguments, type ArgumentValidation } from '../../libs/mcp/src/execution/argument-validator.js';
+import { argumentValidationMode, type ArgumentValidationMode } from '../../libs/mcp/src/execution/validation-mode.js';
+import { DtoSchemaFactory } from '../../libs/mcp/src/features/tools/schema/dto-schema.factory.js';
+import { compileValidationPlan } from '../../libs/mcp/src/execution/validation/validation-plan.compiler.js';
 
 type DtoClass = new () => object;
 
