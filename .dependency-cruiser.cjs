@@ -1,6 +1,6 @@
 /**
  * The layering of libs/mcp/src, checked by `npm run lint` (and so by `npm test`). Arrows point down this list and
- * never back: core → (nothing of ours but options types); eras, features, execution → core; transports → the era
+ * never back: core → (nothing of ours but options types); options → core; eras → features → execution → core; transports → the era
  * router, engine entries and core; auth, sessions, stores and the job engine (tasks/engine) → core (transport-free).
  * The MCP SDK is a dev dependency: only specs use it.
  */
@@ -54,10 +54,13 @@ module.exports = {
       },
     },
     forbid('features-know-no-era-or-transport', 'features/ serve every era and transport alike', 'features', ['eras', 'transports']),
-    forbid('execution-knows-no-era-or-transport', 'execution/ is the one call pipeline for every era and transport', 'execution', [
-      'eras',
-      'transports',
-    ]),
+    forbid(
+      'execution-imports-no-feature',
+      'the walk goes transport → era → feature → pipeline → method and never back: the handlers of features/ call the ' +
+        'pipeline, so execution/ owns what it reads of a tool (McpCallableTool, the validation compilers) and imports no feature',
+      'execution',
+      ['eras', 'transports', 'features'],
+    ),
     {
       name: 'services-are-transport-free',
       comment: 'auth/, sessions/, stores/ and tasks/ know no transport or era (tasks/rev-2026-07-28/: see the next rule)',
@@ -86,6 +89,19 @@ module.exports = {
       ['features', 'execution'],
     ),
     {
+      name: 'options-import-nothing-above-them',
+      comment:
+        'options/ (declarations, defaults, the resolver) sit just above core: every room reads its settings from them, so they ' +
+        'import no code above them. Only types cross up: an option is a slot for a plug-in whose interface its room owns ' +
+        '(an McpAuthenticator, an McpToolFilter, the auth option shapes)',
+      severity: 'error',
+      from: { path: `${LIB}/options/`, pathNot: SPEC },
+      to: {
+        path: `${LIB}/(eras|features|execution|transports|auth|sessions|stores|tasks|observability)/`,
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'the-job-engine-is-the-floor-of-tasks',
       comment: "tasks/engine/ knows no era's task surface, nor the worker that runs tools above it",
       severity: 'error',
@@ -113,17 +129,18 @@ module.exports = {
       to: { path: `${LIB}/testing/` },
     },
     {
-      name: 'shipped-code-imports-no-testing-kit',
-      comment: "testing-kit/ is the specs' kit and is not built: code that ships (testing/ included) must not need it",
+      name: 'library-imports-no-app-or-test',
+      comment: 'code that ships (testing/ included) needs no app, test or bench',
       severity: 'error',
-      from: { path: `${LIB}/`, pathNot: [SPEC, `${LIB}/testing-kit/`] },
-      to: { path: `${LIB}/testing-kit/` },
+      from: { path: `${LIB}/`, pathNot: SPEC },
+      to: { path: '^(apps|test|bench)/' },
     },
     {
-      name: 'library-imports-no-app-or-test',
+      name: 'specs-share-the-one-test-kit',
+      comment: 'a unit spec beside the code may use the one shared test kit (test/kit/), never an app, an e2e spec or a bench',
       severity: 'error',
-      from: { path: `${LIB}/` },
-      to: { path: '^(apps|test|bench)/' },
+      from: { path: SPEC },
+      to: { path: '^(apps/|bench/|test/(?!kit/))' },
     },
     {
       name: 'sdk-is-a-dev-dependency',

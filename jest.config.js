@@ -16,7 +16,7 @@ const base = {
 
 /**
  * Two projects, one run: "express" is every spec (units and e2e) on Nest's default adapter; "fastify" runs the e2e
- * specs again with MCP_TEST_HTTP_ADAPTER=fastify, so every app the kit boots (test/kit/apps.ts, testing-kit/boot-mcp.ts)
+ * specs again with MCP_TEST_HTTP_ADAPTER=fastify, so every app the kit boots (test/kit/apps.ts, test/kit/boot-mcp.ts)
  * and the spawned weather server sit on @nestjs/platform-fastify. Failures are prefixed with the project's name.
  * `jest <paths> --selectProjects fastify` runs one of them: the flag takes several names, so it goes after the paths
  * (or before `--runTestsByPath`), or it swallows them and the whole project runs.

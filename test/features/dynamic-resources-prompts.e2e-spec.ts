@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpPromptRegistry, McpResourceRegistry } from '@nest-mcp/core';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../kit/eventually.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 
 describe('runtime resources and prompts (SDK client over HTTP)', () => {

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { McpExecutionContext, McpTool, McpToolRegistry } from '@nest-mcp/core';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../kit/eventually.js';
 import { listenMcp, startWeatherApp, withEnv, type RunningApp } from '../kit/apps.js';
 import { callTool, openSession, post, responseOf, rpc, sessionHeaders, type HttpAnswer } from '../kit/http.js';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';

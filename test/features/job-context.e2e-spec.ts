@@ -4,7 +4,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { McpArgs, McpContext, McpModule, McpProperty, McpTool, type McpToolContext } from '@nest-mcp/core';
 import { McpTestClient } from '@nest-mcp/core/testing';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../kit/eventually.js';
 
 class CountArgs {
   @McpProperty({ description: 'What to count' })

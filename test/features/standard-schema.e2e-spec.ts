@@ -6,7 +6,7 @@ import { IsInt, IsString, Max, Min } from 'class-validator';
 import { type } from 'arktype';
 import * as v from 'valibot';
 import { z } from 'zod';
-import { bootError } from '../../libs/mcp/src/testing-kit/boot-mcp.js';
+import { bootError } from '../kit/boot-mcp.js';
 import { initApp, type RunningApp } from '../kit/apps.js';
 import { listenWithSdkClient, type AppWithSdkClient } from '../kit/sdk-client.js';
 

@@ -17,7 +17,7 @@ import {
 } from '@nest-mcp/core';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import { z } from 'zod';
-import { bootError } from '../../libs/mcp/src/testing-kit/boot-mcp.js';
+import { bootError } from '../kit/boot-mcp.js';
 import { initApp, type RunningApp } from '../kit/apps.js';
 import { listenWithSdkClient, type AppWithSdkClient } from '../kit/sdk-client.js';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';

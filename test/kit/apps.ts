@@ -4,9 +4,9 @@ import type { DynamicModule, INestApplication, LoggerService, Provider, Type } f
 import { McpModule, type McpModuleForRootOptions } from '@nest-mcp/core';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../apps/weather-server/src/app.module.js';
-import { freePort } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { createTestApp, HTTP_ADAPTER_ENV, httpAdapterName, type HttpAdapterName } from '../../libs/mcp/src/testing-kit/http-adapter.js';
-import { WEATHER_MAIN } from './build.js';
+import { freePort } from './redis-server.harness.js';
+import { createTestApp, HTTP_ADAPTER_ENV, httpAdapterName, type HttpAdapterName } from './http-adapter.js';
+import { HELPDESK_MAIN, WEATHER_MAIN } from './build.js';
 import { StdioServerProcess } from './stdio.js';
 import { createFixtureModule, type FixtureModuleOptions } from '../fixtures/streaming-tools.module.js';
 
@@ -199,5 +199,36 @@ export class SpawnedWeatherServer {
     const exit = await this.process.waitForExit(timeoutMs);
     if (exit.timedOut) throw new Error(`pid ${this.pid} did not exit within ${timeoutMs} ms after ${signal}:\n${this.stderr}`);
     return { code: exit.code, signal: exit.signal };
+  }
+}
+
+/** The built helpdesk sample (`node dist/apps/helpdesk-api/main.js`) on a free port and the run's HTTP adapter. */
+export class SpawnedHelpdeskApi {
+  private constructor(
+    readonly process: StdioServerProcess,
+    readonly port: number,
+  ) {}
+
+  /** Spawns it with `env` (HELPDESK_JWT_SECRET…) and waits until it listens; rejects with its stderr when it exits. */
+  static async start(env: Record<string, string>): Promise<SpawnedHelpdeskApi> {
+    const port = await freePort();
+    const adapter = env.HTTP_ADAPTER ?? httpAdapterName();
+    const child = new StdioServerProcess(HELPDESK_MAIN, [], { HTTP_ADAPTER: adapter, ...env, PORT: String(port), HOST: '127.0.0.1' });
+    await child.waitForStderr(new RegExp(`MCP endpoint on .*\\(${adapter}\\)`), 20_000);
+    return new SpawnedHelpdeskApi(child, port);
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get url(): string {
+    return `${this.baseUrl}/mcp`;
+  }
+
+  /** Stops it with SIGTERM (by its PID) and waits for it to exit. */
+  async stop(): Promise<void> {
+    this.process.signal('SIGTERM');
+    await this.process.waitForExit(15_000);
   }
 }

@@ -9,6 +9,9 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 /** The built weather server, as `npm start` runs it. */
 export const WEATHER_MAIN = join(REPO_ROOT, 'dist/apps/weather-server/main.js');
 
+/** The built helpdesk sample (`node dist/apps/helpdesk-api/main.js`). */
+export const HELPDESK_MAIN = join(REPO_ROOT, 'dist/apps/helpdesk-api/main.js');
+
 /** Where the fixture server is compiled for the spawned-stdio tests (ignored by git with node_modules). */
 export const FIXTURE_OUT_DIR = join(REPO_ROOT, 'node_modules/.cache/nest-mcp-transport-e2e');
 export const FIXTURE_STDIO_MAIN = join(FIXTURE_OUT_DIR, 'stdio-fixture.main.js');
@@ -117,6 +120,27 @@ export function ensureBuilt(): Promise<void> {
     }
   }).then(() => undefined);
   return built;
+}
+
+/** The library and the helpdesk sample, as `npm run build` compiles them. */
+const HELPDESK_BUILD: BuildInputs = {
+  outputs: [HELPDESK_MAIN, 'libs/mcp/dist/index.js', 'dist/apps/helpdesk-api/.tsbuildinfo'].map((path) => resolve(REPO_ROOT, path)),
+  sourceDirs: ['libs/mcp/src', 'apps/helpdesk-api/src'].map((path) => join(REPO_ROOT, path)),
+  files: ['tsconfig.base.json', 'libs/mcp/tsconfig.lib.json', 'apps/helpdesk-api/tsconfig.app.json'].map((path) => join(REPO_ROOT, path)),
+};
+
+let helpdeskBuilt: Promise<void> | undefined;
+
+/** Compiles the library and the helpdesk sample when `dist/` is missing or stale; once per worker. */
+export function ensureHelpdeskBuilt(): Promise<void> {
+  helpdeskBuilt ??= buildIfStale(HELPDESK_BUILD, () => {
+    execFileSync(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'libs/mcp/tsconfig.lib.json', 'apps/helpdesk-api/tsconfig.app.json'],
+      { cwd: REPO_ROOT, stdio: 'pipe', timeout: 170_000 },
+    );
+  }).then(() => undefined);
+  return helpdeskBuilt;
 }
 
 let fixtureCompiled: Promise<string> | undefined;

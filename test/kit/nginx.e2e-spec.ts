@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { freePort } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { freePort } from './redis-server.harness.js';
 import { LOAD_BALANCER_REFUSAL_HEADER, startNginx, type NginxHandle } from './nginx.js';
 import { SseReader } from './sse.js';
 

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { freePort } from './redis-server.harness.js';
 
 const NGINX = process.env.NGINX ?? (process.platform === 'linux' ? '/usr/sbin/nginx' : 'nginx');
 const READY_TIMEOUT_MS = 10_000;

@@ -2,7 +2,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from './eventually.js';
 
 /** Spans the process ends, kept in memory: an OpenTelemetry SDK registered globally, as an application registers one. */
 export interface SpanCapture {

@@ -6,8 +6,8 @@ import { Injectable, Module, type DynamicModule, type Type } from '@nestjs/commo
 import { Test } from '@nestjs/testing';
 import { McpConfigurationError, McpModule, McpTool, serveMcpOverStdio, type McpModuleForRootOptions } from '@nest-mcp/core';
 import { Registry } from 'prom-client';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { bootError } from '../../libs/mcp/src/testing-kit/boot-mcp.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
+import { bootError } from '../kit/boot-mcp.js';
 import { initApp, listen, type RunningApp } from '../kit/apps.js';
 import { initializeRequest, openSession, post, rpc, sessionHeaders, toolNames } from '../kit/http.js';
 import { scrape } from '../kit/prometheus.js';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
+import { eventually } from '../kit/eventually.js';
 import { startWeatherApp, type RunningApp } from '../kit/apps.js';
 import { send, type HttpAnswer } from '../kit/http.js';
 

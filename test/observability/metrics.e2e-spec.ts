@@ -3,12 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import { Registry, register } from 'prom-client';
 import { McpArgs, McpConfigurationError, McpTool, McpToolError } from '@nest-mcp/core';
-import { bootError } from '../../libs/mcp/src/testing-kit/boot-mcp.js';
+import { bootError } from '../kit/boot-mcp.js';
 import { listenMcp, startWeatherApp, type RunningApp } from '../kit/apps.js';
 import { callTool, envelopeOf, openSession, post, rpc, SIMPLE_CLIENT_HEADERS } from '../kit/http.js';
 import { openSse } from '../kit/sse.js';
 import { samplesOf, scrape, valueOf, type PrometheusSample } from '../kit/prometheus.js';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../kit/eventually.js';
 
 class CityDto {
   @IsString()

@@ -14,8 +14,8 @@ import {
   type McpToolContext,
 } from '@nest-mcp/core';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
+import { eventually } from '../kit/eventually.js';
 import { listen, type RunningApp } from '../kit/apps.js';
 import { callTool, initializeRequest, post, rpc, sessionHeaders } from '../kit/http.js';
 

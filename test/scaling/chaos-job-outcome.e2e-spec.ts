@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
 import type { RunningApp } from '../kit/apps.js';
 import { invokeTool, pollUntil, startWeatherInstance } from './scaling-support.js';
 

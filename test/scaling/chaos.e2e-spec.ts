@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { freePort, startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
 import { SpawnedWeatherServer } from '../kit/apps.js';
 import { ensureBuilt } from '../kit/build.js';
 import { startNginx, type NginxHandle } from '../kit/nginx.js';

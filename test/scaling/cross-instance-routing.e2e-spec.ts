@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../kit/eventually.js';
 import { McpStreamHub } from '../../libs/mcp/src/transports/streams/stream-hub.js';
 import { invokeTool, onInstance, openSseSession, postToSseSession, pubsubChannels, instancesOnOneRedis } from './scaling-support.js';
 import { type RunningApp } from '../kit/apps.js';

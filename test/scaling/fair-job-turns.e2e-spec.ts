@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { JOB_KEYS, jobRuns, resetJobRuns, startJobApp } from '../security/fixtures/job-app.js';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
+import { eventually } from '../kit/eventually.js';
 import { type RunningApp } from '../kit/apps.js';
 import { callTool, envelopeOf, post } from '../kit/http.js';
 

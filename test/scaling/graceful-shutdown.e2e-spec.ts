@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { McpTool } from '@nest-mcp/core';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../kit/eventually.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { callTool, envelopeOf, post, rpc } from '../kit/http.js';
 

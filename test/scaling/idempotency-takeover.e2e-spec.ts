@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { freePort, startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { freePort, startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
 import { invokeTool } from './scaling-support.js';
 import { ensureBuilt } from '../kit/build.js';
 import { StdioServerProcess } from '../kit/stdio.js';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../kit/eventually.js';
 import { MCP_JOB_QUEUE } from '../../libs/mcp/src/tasks/engine/job-queue.interface.js';
 import { McpBullJobQueue } from '../../libs/mcp/src/tasks/engine/bullmq-job.queue.js';
 import { McpTaskWorker } from '../../libs/mcp/src/tasks/task-worker.js';

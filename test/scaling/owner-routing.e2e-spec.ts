@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { McpResource, McpResourceNotifier } from '@nest-mcp/core';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../kit/eventually.js';
 import { McpInstanceLease } from '../../libs/mcp/src/sessions/mcp-instance-lease.service.js';
 import { MCP_STORE, type McpKeyValueStore } from '../../libs/mcp/src/stores/key-value.store.js';
 import { subscriptionsKey, type StoredSubscriptions } from '../../libs/mcp/src/features/resources/stored-resource-subscriptions.js';

@@ -8,7 +8,7 @@ import { McpMemoryBus } from '../../libs/mcp/src/stores/memory-message.bus.js';
 import { McpMemoryStore } from '../../libs/mcp/src/stores/memory.store.js';
 import { McpRedisBus } from '../../libs/mcp/src/stores/redis-message.bus.js';
 import { McpRedisStore } from '../../libs/mcp/src/stores/redis.store.js';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
 
 function boot(options: Partial<McpModuleOptions>) {
   return Test.createTestingModule({ imports: [McpModule.forRoot({ name: 'scale', version: '1.0.0', ...options })] }).compile();

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
 import { invokeTool, pollUntil, startWeatherInstance } from './scaling-support.js';
 import { type RunningApp, withEnv } from '../kit/apps.js';
 import { openSession, post, rpc } from '../kit/http.js';

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
 import { type RunningApp, SpawnedWeatherServer, startWeatherApp } from '../kit/apps.js';
 import { ensureBuilt } from '../kit/build.js';
 import { callTool, envelopeOf, type HeaderOverrides, post } from '../kit/http.js';

@@ -6,7 +6,7 @@ import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { instancesOnOneRedis } from './scaling-support.js';
 import { envelopeOf, initializeParams, notification, openSession, post, rpc, sessionHeaders } from '../kit/http.js';
 import { SseReader } from '../kit/sse.js';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../kit/eventually.js';
 import { McpStreamHub } from '../../libs/mcp/src/transports/streams/stream-hub.js';
 
 /** Which instance answered, so the test can tell that B, not A, ran the tool. */

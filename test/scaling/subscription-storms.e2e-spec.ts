@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { McpResourceNotifier, McpResourceParams, McpResourceTemplate } from '@nest-mcp/core';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../kit/eventually.js';
 import { McpStoredResourceSubscriptions } from '../../libs/mcp/src/features/resources/stored-resource-subscriptions.js';
 import { McpStreamHub } from '../../libs/mcp/src/transports/streams/stream-hub.js';
 import { instancesOnOneRedis } from './scaling-support.js';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Redis } from 'ioredis';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../kit/eventually.js';
 import { MCP_BUS } from '../../libs/mcp/src/core/message-bus.interface.js';
 import { onInstance, openSseSession, postToSseSession, pubsubChannels, instancesOnOneRedis } from './scaling-support.js';
 import { type RunningApp } from '../kit/apps.js';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { IsInt, Max, Min } from 'class-validator';
 import { McpArgs, McpContext, McpResource, McpTool, type McpToolContext } from '@nest-mcp/core';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { openSession, post, postStream, rpc, sessionHeaders } from '../kit/http.js';
 import { SseReader } from '../kit/sse.js';

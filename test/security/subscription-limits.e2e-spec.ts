@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { McpResourceParams, McpResourceTemplate } from '@nest-mcp/core';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { openSession, post, rpc, sessionHeaders } from '../kit/http.js';
 

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import type { McpModuleOptions } from '@nest-mcp/core';
 import { MCP_STORE, type McpKeyValueStore } from '../../libs/mcp/src/stores/key-value.store.js';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { monitorWhile } from '../../libs/mcp/src/testing-kit/redis-monitor.js';
-import { eventually } from '../../libs/mcp/src/testing-kit/eventually.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
+import { monitorWhile } from '../kit/redis-monitor.js';
+import { eventually } from '../kit/eventually.js';
 import { startSecApp } from './fixtures/sec-app.js';
 import { type RunningApp } from '../kit/apps.js';
 import { callTool, envelopeOf, post, sleep } from '../kit/http.js';

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
-import { monitorWhile } from '../../libs/mcp/src/testing-kit/redis-monitor.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
+import { monitorWhile } from '../kit/redis-monitor.js';
 import { startSecApp } from './fixtures/sec-app.js';
 import { KEYS, startWeatherWithOptions } from './fixtures/weather-app.js';
 import { type RunningApp } from '../kit/apps.js';

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpModule } from '@nest-mcp/core';
-import { createTestApp } from '../../libs/mcp/src/testing-kit/http-adapter.js';
+import { createTestApp } from '../kit/http-adapter.js';
 import { ADAPTER_API_KEY, AdapterTools, adapterFixtureOptions } from '../fixtures/http-adapter-tools.js';
 import type { HttpAdapterName } from '../kit/apps.js';
 import { envelopeOf, initializeRequest, post, send } from '../kit/http.js';

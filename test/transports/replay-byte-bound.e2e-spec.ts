@@ -7,7 +7,7 @@
 import { Injectable } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsInt, Max, Min } from 'class-validator';
 import { McpArgs, McpContext, McpTool, type McpModuleForRootOptions, type McpToolContext } from '@nest-mcp/core';
-import { startRedisServer, type RedisServerHandle } from '../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { openSession, postStream, rpc, sleep } from '../kit/http.js';
 import { type SseItem, SseReader } from '../kit/sse.js';

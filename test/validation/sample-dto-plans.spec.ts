@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { describePlanAgreement } from '../../libs/mcp/src/testing-kit/validation-agreement.js';
+import { describePlanAgreement } from '../kit/validation-agreement.js';
 import { GetWeatherDto } from '../../apps/weather-server/src/weather/dto/get-weather.dto.js';
 import { GetForecastDto } from '../../apps/weather-server/src/weather/dto/get-forecast.dto.js';
 import { WeatherReportDto } from '../../apps/weather-server/src/weather/dto/weather-report.dto.js';

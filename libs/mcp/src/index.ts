@@ -31,6 +31,8 @@ export type { McpAuthOptions, McpJwtOptions, McpApiKey, McpResourceMetadataOptio
 export { McpTool } from './features/tools/mcp-tool.decorator.js';
 export type { McpToolOptions, McpToolAnnotations, McpOutputType } from './features/tools/mcp-tool-options.interface.js';
 export type { McpStandardSchema } from './core/standard-schema.js';
+export { McpRoute, McpExcludeRoute } from './features/routes/mcp-route.decorator.js';
+export type { McpRouteOptions } from './features/routes/mcp-route-options.interface.js';
 export { McpArgs, McpContext, McpPrincipalParam, McpTenant } from './features/tools/mcp-param.decorators.js';
 export { McpProperty, type McpPropertyOptions } from './features/tools/schema/mcp-property.decorator.js';
 export { McpDto, type McpDtoOptions } from './features/tools/schema/mcp-dto.decorator.js';
@@ -110,10 +112,10 @@ export type { JsonRpcId } from './core/json-rpc/json-rpc.types.js';
 // Results.
 export { McpResult, McpContent, McpRawResult, McpEnvelopeResult } from './core/results/mcp-result.js';
 export type { McpEnvelope, McpSuccessEnvelope, McpErrorEnvelope, McpPendingEnvelope, McpErrorBody } from './core/results/envelope.types.js';
-export type { McpCallToolResult, McpContentBlock, McpContentAnnotations } from './core/results/content.types.js';
+export type { McpCallToolResult, McpContentBlock, McpContentAnnotations, McpResourceLink } from './core/results/content.types.js';
 export type { McpResourceContents, McpReadResourceResult, McpResourceValue } from './features/resources/resource-contents.js';
 export type { McpPromptMessage, McpPromptMessageInput, McpGetPromptResult, McpPromptValue } from './features/prompts/prompt-messages.js';
-export type { JsonSchema } from './features/tools/schema/json-schema.types.js';
+export type { JsonSchema } from './core/json-schema.types.js';
 
 // Errors: the catalogue and the typed errors.
 export { MCP_ERROR_CODES, type McpBuiltInErrorCode, type McpErrorCodeSpec } from './core/errors/error-codes.js';

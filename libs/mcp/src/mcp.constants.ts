@@ -14,7 +14,6 @@ export const MCP_CONTEXT_TYPE = 'mcp';
 
 /** Metadata key used by `@nestjs/swagger`'s `@ApiProperty` (read when present; we never depend on swagger). */
 export const SWAGGER_API_MODEL_PROPERTIES = 'swagger/apiModelProperties';
-export const SWAGGER_API_MODEL_PROPERTIES_ARRAY = 'swagger/apiModelPropertiesArray';
 
 /** Options recorded by `@McpResource()` on a method. */
 export const MCP_RESOURCE_METADATA = 'mcp:resource';
@@ -24,3 +23,14 @@ export const MCP_RESOURCE_TEMPLATE_METADATA = 'mcp:resource-template';
 export const MCP_PROMPT_METADATA = 'mcp:prompt';
 /** The list of `@McpCompletion()` options recorded on a method (one method may complete several arguments). */
 export const MCP_COMPLETION_METADATA = 'mcp:completion';
+
+/** Options recorded by `@McpRoute()` on a controller handler or a controller class. */
+export const MCP_ROUTE_METADATA = 'mcp:route';
+/** Set by `@McpExcludeRoute()`: a handler of a route-tool controller that is not a tool. */
+export const MCP_ROUTE_EXCLUDE_METADATA = 'mcp:route-exclude';
+
+/** Metadata keys of `@nestjs/swagger` read for route tools (by string: swagger stays optional). */
+export const SWAGGER_API_OPERATION = 'swagger/apiOperation';
+export const SWAGGER_API_PARAMETERS = 'swagger/apiParameters';
+/** `@ApiExcludeController()`'s key: the library's own HTTP controllers stay out of the app's OpenAPI document. */
+export const SWAGGER_API_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';

@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { McpMetadataAccessor } from './features/mcp-metadata.accessor.js';
 import { McpToolExplorer } from './features/tools/mcp-tool.explorer.js';
+import { McpRouteExplorer } from './features/routes/mcp-route.explorer.js';
+import { McpRouteHandlerFactory } from './features/routes/route-handler.factory.js';
 import { MCP_COMPONENT_PROVIDERS_PROVIDER } from './features/components/component-providers.js';
 import { McpComponentLoader } from './features/components/component.loader.js';
 import { McpProviderMethods } from './features/provider-methods.js';
@@ -73,11 +75,9 @@ import { McpAppsExplorer } from './features/apps/mcp-apps.explorer.js';
 import { McpResourceSubscriptions } from './features/resources/resource-subscriptions.js';
 import { McpStoredResourceSubscriptions } from './features/resources/stored-resource-subscriptions.js';
 import { McpResourceNotifier } from './features/resources/mcp-resource.notifier.js';
-import { ResourcesListHandler } from './features/resources/resources-list.handler.js';
-import { ResourcesTemplatesListHandler } from './features/resources/resources-templates-list.handler.js';
+import { ResourcesListHandler, ResourcesTemplatesListHandler } from './features/resources/resources-list.handlers.js';
 import { ResourcesReadHandler } from './features/resources/resources-read.handler.js';
-import { ResourcesSubscribeHandler } from './features/resources/resources-subscribe.handler.js';
-import { ResourcesUnsubscribeHandler } from './features/resources/resources-unsubscribe.handler.js';
+import { ResourcesSubscribeHandler, ResourcesUnsubscribeHandler } from './features/resources/resources-subscription.handlers.js';
 import { McpPromptRegistry } from './features/prompts/mcp-prompt.registry.js';
 import { McpPromptExplorer } from './features/prompts/mcp-prompt.explorer.js';
 import { PromptsListHandler } from './features/prompts/prompts-list.handler.js';
@@ -111,6 +111,8 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     McpToolRegistry,
     McpProviderMethods,
     McpToolExplorer,
+    McpRouteExplorer,
+    McpRouteHandlerFactory,
     MCP_COMPONENT_PROVIDERS_PROVIDER,
     McpComponentLoader,
     McpToolHandlerFactory,

@@ -1,8 +1,8 @@
-import { startRedisCluster, type RedisClusterHandle } from '../../../../libs/mcp/src/testing-kit/redis-cluster.harness.js';
-import { startRedisServer, type RedisServerHandle } from '../../../../libs/mcp/src/testing-kit/redis-server.harness.js';
+import { startRedisCluster, type RedisClusterHandle } from '../../../../test/kit/redis-cluster.harness.js';
+import { startRedisServer, type RedisServerHandle } from '../../../../test/kit/redis-server.harness.js';
 import { McpStoreUnavailableError } from '@nest-mcp/core';
 import { Redis } from 'ioredis';
-import { eventually } from '../../../../libs/mcp/src/testing-kit/eventually.js';
+import { eventually } from '../../../../test/kit/eventually.js';
 import type { AlertStore, NewWeatherAlert } from './alert.store.js';
 import { MemoryAlertStore } from './memory-alert.store.js';
 import { RedisAlertStore } from './redis-alert.store.js';

@@ -3,10 +3,8 @@ import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyG
 import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import type { McpJwtOptions } from './mcp-auth-options.interface.js';
 import { McpAuthError } from './mcp-auth.error.js';
+import { JWT_LIFETIME_DEFAULTS } from '../options/declarations/auth.options.js';
 import { principalFromClaims } from './principal-claims.js';
-
-/** Defaults of the token-lifetime rules (also applied by the options resolver). */
-export const JWT_LIFETIME_DEFAULTS = { requireExp: true, maxTokenLifetimeSec: 86_400, clockToleranceSec: 5 } as const;
 
 /**
  * Verifies JWT Bearer tokens with jose: signature, algorithm allow-list, exp/nbf, iss and aud; then the lifetime

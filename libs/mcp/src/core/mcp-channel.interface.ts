@@ -32,6 +32,8 @@ export interface McpChannel {
   readonly cancellationScope?: string;
   /** The W3C trace headers the transport received with the message (lower-case names). */
   readonly traceHeaders?: Readonly<Record<string, string>>;
+  /** The credential headers the caller sent (`McpRequestContext.callerHeaders`). */
+  readonly callerHeaders?: Readonly<Record<string, string>>;
   /**
    * Opens the streaming side of one answer once the session (if any) and the revision are known: HTTP answers a
    * POST with an SSE stream (primed when `priming`), stdio writes to stdout. Undefined: one answer, no stream.

@@ -46,4 +46,9 @@ export interface McpRequestContext {
    * headers, lower-case names), read by tracing when `params._meta` carries none. Absent over stdio.
    */
   readonly traceHeaders?: Readonly<Record<string, string>>;
+  /**
+   * The headers that carried the caller's credentials (`authorization`, `x-api-key`; over stdio the launch token as
+   * `authorization: Bearer`), for controller routes called as tools: their REST guards read them.
+   */
+  readonly callerHeaders?: Readonly<Record<string, string>>;
 }

@@ -30,7 +30,7 @@ import {
 } from '../index.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
 import type { McpRequestContext } from './mcp-request-context.interface.js';
-import { bootMcp, closeMcpApps } from '../testing-kit/boot-mcp.js';
+import { bootMcp, closeMcpApps } from '../../../../test/kit/boot-mcp.js';
 import { McpMethodHandlerProvider } from './method-handler.decorator.js';
 import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
 import type { JsonRpcMessage, JsonRpcResponse } from './json-rpc/json-rpc.types.js';

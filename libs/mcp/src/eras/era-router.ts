@@ -39,9 +39,6 @@ export interface EraClaim {
   readonly headers?: EraHeaders;
 }
 
-/** Reads the claim of one message as one transport sees it (`Input`: what the transport has in hand). */
-export type EraClassifier<Input> = (input: Input) => EraClaim;
-
 /** Where one incoming message goes. */
 export type EraRoute =
   | {

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, validateSync, type ValidationError } from 'class-validator';
-import type { NullFindings } from '../features/tools/schema/null-check.compiler.js';
-import type { PlanFailure, ValidationPlan } from '../features/tools/schema/validation-plan.compiler.js';
+import type { NullFindings } from './validation/null-check.compiler.js';
+import type { PlanFailure, ValidationPlan } from './validation/validation-plan.compiler.js';
 import type { ArgumentValidationMode } from './validation-mode.js';
 import { clientText, clientTextList } from '../core/client-text.js';
 

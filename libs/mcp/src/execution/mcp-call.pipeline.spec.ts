@@ -12,7 +12,7 @@ import {
 import { IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { tap, type Observable } from 'rxjs';
 import { McpArgs, McpExecutionContext, McpTool } from '../index.js';
-import { bootMcp, closeMcpApps, dispatch, HTTP_CONTEXT } from '../testing-kit/boot-mcp.js';
+import { bootMcp, closeMcpApps, dispatch, HTTP_CONTEXT } from '../../../../test/kit/boot-mcp.js';
 import { McpCallPipeline } from './mcp-call.pipeline.js';
 import { McpTenantLimiter } from './tenant-limiter.js';
 import { McpToolCallRunner } from './tool-call.runner.js';

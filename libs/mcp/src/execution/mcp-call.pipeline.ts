@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
-import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
+import type { McpCallableTool } from './mcp-callable-tool.interface.js';
 import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
 import type { McpCallToolResult } from '../core/results/content.types.js';
 import type { McpErrorEnvelope } from '../core/results/envelope.types.js';
@@ -21,7 +21,7 @@ import { McpToolCallRunner } from './tool-call.runner.js';
 
 /** One `tools/call` as the pipeline runs it, whatever the revision and transport. */
 export interface McpPipelineCall {
-  readonly tool: McpToolDefinition;
+  readonly tool: McpCallableTool;
   /** The raw arguments (a plain object). */
   readonly args: Record<string, unknown>;
   readonly context: McpToolContext;
@@ -71,7 +71,7 @@ export class McpCallPipeline {
    * With authentication on, a caller lacking a required scope is refused: over HTTP as a 403 with a step-up
    * challenge (the transport renders it) and a JSON-RPC error carrying the envelope; elsewhere as an envelope.
    */
-  admit(tool: McpToolDefinition, request: Pick<McpRequestContext, 'principal' | 'onInsufficientScope'>): McpCallToolResult | undefined {
+  admit(tool: McpCallableTool, request: Pick<McpRequestContext, 'principal' | 'onInsufficientScope'>): McpCallToolResult | undefined {
     const principal = request.principal;
     if (!principal || tool.scopes.length === 0) return undefined;
     if (tool.scopes.every((scope) => principal.scopes.includes(scope))) return undefined;
@@ -165,7 +165,7 @@ export class McpCallPipeline {
  * without fixed ones; every stage after this sees the tool's own, so validation checks its own schema and a caller
  * cannot override a fixed value.
  */
-export function toolArguments(tool: McpToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
+export function toolArguments(tool: McpCallableTool, args: Record<string, unknown>): Record<string, unknown> {
   return tool.toToolArgs ? tool.toToolArgs(args) : args;
 }
 

@@ -1,6 +1,13 @@
 import type { ParamsFactory } from '@nestjs/core/helpers/external-context-creator.js';
-import { McpParamType } from '../features/tools/mcp-param.decorators.js';
 import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
+
+/** What a tool parameter receives; numeric because Nest's ExternalContextCreator keys params by number. */
+export enum McpParamType {
+  ARGS = 0,
+  CONTEXT = 1,
+  PRINCIPAL = 2,
+  TENANT = 3,
+}
 
 /**
  * Maps our parameter decorators to values. Every tool is called with the argument list

@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { McpStandardSchema } from '../core/standard-schema.js';
-import type { PlanFailure } from '../features/tools/schema/validation-plan.compiler.js';
+import type { PlanFailure } from './validation/validation-plan.compiler.js';
 import { refusal, type ArgumentValidation } from './argument-validator.js';
 
 /** What a Standard Schema says of a value: the value it parsed (defaults, coercions, transforms), or its failures. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
-import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
+import type { McpCallableTool } from './mcp-callable-tool.interface.js';
 import { standardArguments, standardOutput } from '../features/tools/schema/standard-tool.schemas.js';
 import { toolArguments } from './mcp-call.pipeline.js';
 import { McpToolCallRunner } from './tool-call.runner.js';
@@ -9,12 +9,11 @@ const input = z.object({ city: z.string().min(2), days: z.number().int().default
 const place = { site: 'Spec#forecast', option: 'input', override: 'inputSchema' };
 
 /** A Standard Schema tool whose handler echoes what it receives. */
-function forecastTool(overrides: Partial<McpToolDefinition> = {}): McpToolDefinition {
-  const { jsonSchema, parse } = standardArguments(input, place);
+function forecastTool(overrides: Partial<McpCallableTool> = {}): McpCallableTool {
+  const { parse } = standardArguments(input, place);
   return {
     name: 'forecast',
     site: 'Spec#forecast',
-    descriptor: { name: 'forecast', description: 'Forecast', inputSchema: jsonSchema },
     parseArgs: parse,
     timeoutMs: 1000,
     scopes: [],

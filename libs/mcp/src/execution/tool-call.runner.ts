@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpMessages } from '../core/errors/mcp.messages.js';
 import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
-import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
+import type { McpCallableTool } from './mcp-callable-tool.interface.js';
 import type { McpCallToolResult } from '../core/results/content.types.js';
 import type { McpEnvelope } from '../core/results/envelope.types.js';
 import { envelopeToCallToolResult, errorResult, McpEnvelopeResult, McpRawResult } from '../core/results/mcp-result.js';
@@ -32,7 +32,7 @@ export class McpToolCallRunner {
    * (class-transformer), without validating them a second time.
    */
   async invokeAccepted(
-    tool: McpToolDefinition,
+    tool: McpCallableTool,
     acceptedArgs: Record<string, unknown>,
     context: McpToolContext,
     controller: AbortController,
@@ -48,7 +48,7 @@ export class McpToolCallRunner {
 
   /** Checks arguments against the tool's DTO or hand-written schema; a failure is a VALIDATION_ERROR result. */
   async validate(
-    tool: McpToolDefinition,
+    tool: McpCallableTool,
     rawArgs: Record<string, unknown>,
   ): Promise<{ valid: true; args: object } | { valid: false; result: McpCallToolResult }> {
     const toCaller = tool.toCallerField;
@@ -82,7 +82,7 @@ export class McpToolCallRunner {
    * else the result it ends with (FORBIDDEN for a refusal, what a tool's exception filter answered, TIMEOUT).
    */
   async guard(
-    tool: McpToolDefinition,
+    tool: McpCallableTool,
     rawArgs: Record<string, unknown>,
     context: McpToolContext,
     controller: AbortController,
@@ -96,7 +96,7 @@ export class McpToolCallRunner {
   }
 
   /** Calls the handler with validated arguments under the tool's timeout; a Standard Schema `output` checks its data. */
-  invoke(tool: McpToolDefinition, args: object, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
+  invoke(tool: McpCallableTool, args: object, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
     return this.attempt(tool, context, controller, async () => {
       const value = await tool.handler(args, context);
       return tool.parseOutput ? this.checkedOutput(tool, value, context) : toCallToolResult(value);
@@ -108,7 +108,7 @@ export class McpToolCallRunner {
    * `outputSchema` describes (the spec's MUST). Data it refuses is the server's bug, not the caller's: logged with
    * the issues, answered as INTERNAL_ERROR. Raw results and error envelopes pass as they are.
    */
-  private async checkedOutput(tool: McpToolDefinition, value: unknown, context: McpToolContext): Promise<McpCallToolResult> {
+  private async checkedOutput(tool: McpCallableTool, value: unknown, context: McpToolContext): Promise<McpCallToolResult> {
     if (value instanceof McpRawResult) return value.result;
     const envelope = envelopeOf(value);
     if (envelope.status !== 'success') return envelopeToCallToolResult(envelope);
@@ -124,7 +124,7 @@ export class McpToolCallRunner {
    * the tool's timeout passed.
    */
   private async attempt<T>(
-    tool: McpToolDefinition,
+    tool: McpCallableTool,
     context: McpToolContext,
     controller: AbortController,
     work: () => Promise<T>,
@@ -144,7 +144,7 @@ export class McpToolCallRunner {
   }
 
   /** What a throw of the tool (or of its guards) becomes: an envelope, logged once; control-flow signals pass. */
-  private failed(tool: McpToolDefinition, error: unknown, context: McpToolContext): McpCallToolResult {
+  private failed(tool: McpCallableTool, error: unknown, context: McpToolContext): McpCallToolResult {
     if (error instanceof McpControlFlowSignal) throw error;
     const { envelope, internal } = errorToEnvelope(error);
     // The request id is the client's own (a JSON-RPC id may be any string).

@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { REQUEST } from '@nestjs/core';
 import { McpTool } from '../index.js';
-import { bootMcp, closeMcpApps, dispatch } from '../testing-kit/boot-mcp.js';
+import { bootMcp, closeMcpApps, dispatch } from '../../../../test/kit/boot-mcp.js';
 
 /** One per call's DI context: the guard marks it, the method reads the mark. */
 @Injectable({ scope: Scope.REQUEST })

@@ -3,7 +3,7 @@ import { ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/cor
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { MCP_CONTEXT_TYPE, MCP_PARAMS_METADATA } from '../mcp.constants.js';
 import { McpMessages } from '../core/errors/mcp.messages.js';
-import type { McpToolGuards, McpToolHandler } from '../features/tools/mcp-tool-definition.interface.js';
+import type { McpToolGuards, McpToolHandler } from './mcp-callable-tool.interface.js';
 import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import { McpToolError } from '../core/errors/mcp-tool.error.js';
 import { McpParamsFactory } from './mcp-params.factory.js';

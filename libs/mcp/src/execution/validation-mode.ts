@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import type { JsonSchema } from '../features/tools/schema/json-schema.types.js';
-import { compileNullCheck, type NullCheck } from '../features/tools/schema/null-check.compiler.js';
-import { compileValidationPlan, type ValidationPlan } from '../features/tools/schema/validation-plan.compiler.js';
-import { readValidationMetadata } from '../features/tools/schema/validation-metadata.reader.js';
+import type { JsonSchema } from '../core/json-schema.types.js';
+import { compileNullCheck, type NullCheck } from './validation/null-check.compiler.js';
+import { compileValidationPlan, type ValidationPlan } from './validation/validation-plan.compiler.js';
+import { readValidationMetadata } from './validation/validation-metadata.reader.js';
 import type { McpClassRef } from '../core/class-ref.js';
 
 /**

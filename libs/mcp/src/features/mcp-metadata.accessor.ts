@@ -5,15 +5,20 @@ import {
   MCP_PROMPT_METADATA,
   MCP_RESOURCE_METADATA,
   MCP_RESOURCE_TEMPLATE_METADATA,
+  MCP_ROUTE_EXCLUDE_METADATA,
+  MCP_ROUTE_METADATA,
   MCP_TOOL_METADATA,
+  SWAGGER_API_OPERATION,
 } from '../mcp.constants.js';
+import type { McpRouteOptions } from './routes/mcp-route-options.interface.js';
 import { MCP_UI_RESOURCE_METADATA } from './apps/mcp-apps.constants.js';
 import type { McpUiResourceOptions } from './apps/mcp-ui-options.interface.js';
 import type { McpCompletionOptions } from './completions/mcp-completion-options.interface.js';
 import type { McpPromptOptions } from './prompts/mcp-prompt-options.interface.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from './resources/mcp-resource-options.interface.js';
 import { MCP_TASK_SUPPORT_METADATA, type McpTaskSupportOptions } from '../tasks/mcp-task-support.decorator.js';
-import { findParamIndex, McpParamType } from './tools/mcp-param.decorators.js';
+import { McpParamType } from '../execution/mcp-params.factory.js';
+import { findParamIndex } from './tools/mcp-param.decorators.js';
 import type { McpToolOptions } from './tools/mcp-tool-options.interface.js';
 
 /**
@@ -50,6 +55,21 @@ export class McpMetadataAccessor {
 
   getTaskSupportOptions(method: unknown): McpTaskSupportOptions | undefined {
     return read(MCP_TASK_SUPPORT_METADATA, method);
+  }
+
+  /** `@McpRoute()` options of a controller handler or of a controller class. */
+  getRouteOptions(target: unknown): McpRouteOptions | undefined {
+    return read(MCP_ROUTE_METADATA, target);
+  }
+
+  /** Whether `@McpExcludeRoute()` keeps a handler out of the tools. */
+  isRouteExcluded(method: unknown): boolean {
+    return read<boolean>(MCP_ROUTE_EXCLUDE_METADATA, method) === true;
+  }
+
+  /** `@ApiOperation()` of a handler (`@nestjs/swagger`, read by key: the library does not depend on it). */
+  getApiOperation(method: unknown): { summary?: unknown; description?: unknown } | undefined {
+    return read(SWAGGER_API_OPERATION, method);
   }
 
   /** The `@McpArgs()`, `@McpContext()`… parameters of a method, by their Nest param key. */

@@ -32,7 +32,8 @@ export class McpProviderMethods {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
-    private readonly accessor: McpMetadataAccessor,
+    /** The one reader of every MCP decorator's metadata, for the explorers that scan these methods. */
+    readonly accessor: McpMetadataAccessor,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'name' | 'path' | 'include'>,
   ) {}
 
@@ -40,6 +41,14 @@ export class McpProviderMethods {
   all(): readonly ProviderMethod[] {
     this.methods ??= this.scan();
     return this.methods;
+  }
+
+  /** The methods on which `read` finds a decorator's options (through the one accessor), each with them. */
+  *decorated<T>(read: (accessor: McpMetadataAccessor, method: unknown) => T | undefined): Generator<[ProviderMethod, T]> {
+    for (const method of this.all()) {
+      const options = read(this.accessor, method.method);
+      if (options) yield [method, options];
+    }
   }
 
   /**

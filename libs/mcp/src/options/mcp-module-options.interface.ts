@@ -86,6 +86,12 @@ export interface McpModuleOptions {
    * (no arguments). Off by default: a guarded tool is then listed and refused when called.
    */
   hideGuardedTools?: boolean;
+  /**
+   * Controllers (every route handler) and modules (every handler of their controllers) served as tools, as
+   * `@McpRoute()` on each would; `@McpExcludeRoute()` keeps a handler out. Each must hold controllers of this server.
+   * @example McpModule.forRoot({ name: 'helpdesk', version: '1.0.0', routes: [TicketsController] })
+   */
+  routes?: Type<unknown>[];
   /** Prometheus metrics (needs the `prom-client` package); off unless given. */
   metrics?: McpMetricsOptions;
   /** The Server Card (SEP-2127) at `/.well-known/mcp/server-card.json` and `<path>/server-card`; on by default. */

@@ -1,6 +1,6 @@
 import { McpMemoryBus } from './memory-message.bus.js';
 import { McpMemoryStore } from './memory.store.js';
-import { describeBusContract, describeStoreContract } from '../testing-kit/store-contract.js';
+import { describeBusContract, describeStoreContract } from '../../../../test/kit/store-contract.js';
 
 describeStoreContract('McpMemoryStore', async () => {
   const store = new McpMemoryStore();

@@ -1,5 +1,7 @@
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
-import { loadIoredis, redactRedisUrl } from './redis-connection.js';
+import { loadIoredisModule, redactRedisUrl } from './redis-connection.js';
+
+const loadIoredis = async (importer?: Parameters<typeof loadIoredisModule>[0]) => (await loadIoredisModule(importer)).Redis;
 
 describe('loadIoredis', () => {
   it('loads the client class when ioredis is installed', async () => {

@@ -87,11 +87,6 @@ export async function loadIoredisModule(
   }
 }
 
-/** The ioredis `Redis` class (see {@link loadIoredisModule}). */
-export async function loadIoredis(importer?: () => Promise<{ Redis: typeof Redis; Cluster: typeof Cluster }>): Promise<typeof Redis> {
-  return (await loadIoredisModule(importer)).Redis;
-}
-
 /** A new, not yet connected client for `target` with `settings` (the fail-fast ones unless given). */
 export async function createRedisClient(target: RedisTarget, settings: RedisOptions = FAIL_FAST_CONNECTION_OPTIONS): Promise<RedisClient> {
   const { Redis: RedisClass, Cluster: ClusterClass } = await loadIoredisModule();

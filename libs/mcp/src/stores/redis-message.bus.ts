@@ -11,7 +11,7 @@ import {
   type RedisClient,
   type RedisConnection,
 } from './redis-connection.js';
-import { DEFAULT_REDIS_KEY_PREFIX } from './redis.store.js';
+import { DEFAULT_REDIS_KEY_PREFIX } from '../options/declarations/redis.options.js';
 import { decodeValue, encodeValue } from './store-values.js';
 import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 import { McpStoreMessages } from './store.messages.js';

@@ -1,9 +1,9 @@
 import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
 import { McpRedisBus } from './redis-message.bus.js';
 import { McpRedisStore } from './redis.store.js';
-import { describeBusContract, describeStoreContract } from '../testing-kit/store-contract.js';
-import { startRedisServer } from '../testing-kit/redis-server.harness.js';
-import { startRedisCluster } from '../testing-kit/redis-cluster.harness.js';
+import { describeBusContract, describeStoreContract } from '../../../../test/kit/store-contract.js';
+import { startRedisServer } from '../../../../test/kit/redis-server.harness.js';
+import { startRedisCluster } from '../../../../test/kit/redis-cluster.harness.js';
 
 /**
  * The store and bus contracts on one redis-server and on a 3-master Redis Cluster: the same tests, so whatever

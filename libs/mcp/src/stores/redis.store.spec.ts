@@ -3,9 +3,9 @@ import { Redis } from 'ioredis';
 import { McpRedisBus } from './redis-message.bus.js';
 import { McpRedisStore } from './redis.store.js';
 import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
-import { eventually } from '../testing-kit/eventually.js';
-import { monitorWhile } from '../testing-kit/redis-monitor.js';
-import { startRedisServer, type RedisServerHandle } from '../testing-kit/redis-server.harness.js';
+import { eventually } from '../../../../test/kit/eventually.js';
+import { monitorWhile } from '../../../../test/kit/redis-monitor.js';
+import { startRedisServer, type RedisServerHandle } from '../../../../test/kit/redis-server.harness.js';
 
 /** A logger that records instead of printing. */
 function quietLogger() {

@@ -10,9 +10,7 @@ import {
   type RedisConnection,
 } from './redis-connection.js';
 import { appendedText, assertMaxLength, assertTtl, decodeValue, encodeValue, type AppendOptions } from './store-values.js';
-
-/** The default `keyPrefix`. */
-export const DEFAULT_REDIS_KEY_PREFIX = 'mcp:';
+import { DEFAULT_REDIS_KEY_PREFIX } from '../options/declarations/redis.options.js';
 
 // Compares JSON texts, so the caller's `expected` must be what it read (same member order).
 // ARGV: 1 = '1' when the key must be absent, 2 = expected JSON, 3 = next JSON, 4 = ttl in ms.

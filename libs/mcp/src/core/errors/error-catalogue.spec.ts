@@ -9,11 +9,11 @@ const LIBRARY = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REFERENCE = readFileSync(join(LIBRARY, '..', '..', '..', 'docs', 'errors.md'), 'utf8');
 const CODE_PATTERN = /^MCP_ERR_[A-Z0-9]+(_[A-Z0-9]+)+$/;
 
-/** Every library source file (specs and the specs' kit aside), relative to libs/mcp/src. */
+/** Every library source file (specs aside), relative to libs/mcp/src. */
 function sourceFiles(folder = LIBRARY): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
-    if (entry.isDirectory()) return entry.name === 'testing-kit' ? [] : sourceFiles(path);
+    if (entry.isDirectory()) return sourceFiles(path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [relative(LIBRARY, path)] : [];
   });
 }

@@ -1,6 +1,12 @@
 import { CLIENT_URI_MAX_CHARACTERS, clientText } from '../client-text.js';
 import { bootErrors } from './boot-errors.js';
 
+/** Two declarations of one key (a tool name, a resource uri …): both places, then the fix. */
+const declaredTwice =
+  (what: string, fix: string) =>
+  (key: string, first: string, second: string): string =>
+    `${what} "${key}" is declared twice, by ${first} and by ${second}; ${fix}.`;
+
 /** Boot errors of decorated tools (`@McpTool()`). */
 const TOOL_ERRORS = bootErrors({
   missingDescription: {
@@ -14,8 +20,7 @@ const TOOL_ERRORS = bootErrors({
   },
   duplicateToolName: {
     code: 'MCP_ERR_TOOL_NAME_DUPLICATE',
-    message: (name: string, first: string, second: string) =>
-      `Tool name "${name}" is declared twice, by ${first} and by ${second}; give one of them another name ({ name: '...' }).`,
+    message: declaredTwice('Tool name', "give one of them another name ({ name: '...' })"),
   },
   argsNotAClass: {
     code: 'MCP_ERR_TOOL_ARGS_NOT_A_CLASS',
@@ -113,8 +118,7 @@ const RESOURCE_ERRORS = bootErrors({
   },
   duplicateResourceUri: {
     code: 'MCP_ERR_RESOURCE_URI_DUPLICATE',
-    message: (uri: string, first: string, second: string) =>
-      `Resource uri "${uri}" is declared twice, by ${first} and by ${second}; give one of them another uri.`,
+    message: declaredTwice('Resource uri', 'give one of them another uri'),
   },
   invalidResourceTemplate: {
     code: 'MCP_ERR_RESOURCE_TEMPLATE_INVALID',
@@ -123,8 +127,7 @@ const RESOURCE_ERRORS = bootErrors({
   },
   duplicateResourceTemplate: {
     code: 'MCP_ERR_RESOURCE_TEMPLATE_DUPLICATE',
-    message: (template: string, first: string, second: string) =>
-      `Resource template "${template}" is declared twice, by ${first} and by ${second}; merge them or change one template.`,
+    message: declaredTwice('Resource template', 'merge them or change one template'),
   },
 });
 
@@ -140,8 +143,7 @@ const PROMPT_ERRORS = bootErrors({
   },
   duplicatePromptName: {
     code: 'MCP_ERR_PROMPT_NAME_DUPLICATE',
-    message: (name: string, first: string, second: string) =>
-      `Prompt name "${name}" is declared twice, by ${first} and by ${second}; give one of them another name ({ name: '...' }).`,
+    message: declaredTwice('Prompt name', "give one of them another name ({ name: '...' })"),
   },
   invalidPromptArguments: {
     code: 'MCP_ERR_PROMPT_ARGUMENTS_INVALID',

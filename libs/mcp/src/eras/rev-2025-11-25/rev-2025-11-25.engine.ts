@@ -163,6 +163,7 @@ export class McpRev20251125Engine {
       onInsufficientScope: stream?.onInsufficientScope,
       closeStream: stream?.closeStream,
       traceHeaders: channel.traceHeaders,
+      callerHeaders: channel.callerHeaders,
     };
   }
 

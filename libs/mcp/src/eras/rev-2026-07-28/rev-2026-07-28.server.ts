@@ -49,6 +49,8 @@ export interface McpRev20260728Channel {
   readonly onInsufficientScope?: (scopes: string[]) => void;
   /** HTTP request headers (lower-case names), for the `Mcp-Param-*` check; undefined on stdio. */
   readonly header?: (name: string) => string | undefined;
+  /** The credential headers of the caller (`McpRequestContext.callerHeaders`). */
+  readonly callerHeaders?: Readonly<Record<string, string>>;
 }
 
 /** The response to send and, for HTTP, its status; undefined when the client cancelled the request. */
@@ -239,6 +241,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       cancellationScope: channel.cancellationScope,
       onInsufficientScope: channel.onInsufficientScope,
       traceHeaders: channel.header && traceHeadersFrom(channel.header),
+      callerHeaders: channel.callerHeaders,
     };
     const dispatch = () =>
       this.dispatcher.dispatchRequest({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool, McpToolRegistry, McpUiResource, type McpToolUiOptions, type McpUiResourceOptions } from '../../index.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { bootError, bootMcp, closeMcpApps, dispatch, thrown } from '../../testing-kit/boot-mcp.js';
+import { bootError, bootMcp, closeMcpApps, dispatch, thrown } from '../../../../../test/kit/boot-mcp.js';
 import { clientSupportsUi } from './tool-ui.js';
 
 const HTML = '<!doctype html><p>app</p>';

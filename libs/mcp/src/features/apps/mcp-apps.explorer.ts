@@ -8,7 +8,6 @@ import type { McpResourceContext } from '../resources/mcp-resource-context.inter
 import type { McpResourceDefinition, McpResourceDescriptor } from '../resources/mcp-resource-definition.interface.js';
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
 import { MCP_UI_EXTENSION, MCP_UI_MIME_TYPE } from './mcp-apps.constants.js';
-import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { McpAppsMessages } from './mcp-apps.messages.js';
 import type { McpUiResourceOptions } from './mcp-ui-options.interface.js';
@@ -30,17 +29,14 @@ export class McpAppsExplorer implements McpComponentProvider, OnApplicationBoots
 
   constructor(
     private readonly providerMethods: McpProviderMethods,
-    private readonly accessor: McpMetadataAccessor,
     private readonly tools: McpToolRegistry,
     private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
   *components(): Iterable<McpComponent> {
-    for (const method of this.providerMethods.all()) {
-      const options = this.accessor.getUiResourceOptions(method.method);
-      if (options) yield { kind: 'resource', definition: this.describe(method, options) };
-    }
+    for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getUiResourceOptions(fn)))
+      yield { kind: 'resource', definition: this.describe(method, options) };
   }
 
   loaded(): void {

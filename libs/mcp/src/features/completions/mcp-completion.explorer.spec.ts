@@ -11,7 +11,7 @@ import {
 } from '../../index.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
-import { bootMcp, bootError, closeMcpApps } from '../../testing-kit/boot-mcp.js';
+import { bootMcp, bootError, closeMcpApps } from '../../../../../test/kit/boot-mcp.js';
 
 const CONTEXT: McpRequestContext = { transport: 'http', protocolVersion: '2025-11-25' };
 const PROMPT_REF = { type: 'ref/prompt', name: 'test_prompt_with_arguments' } as const;

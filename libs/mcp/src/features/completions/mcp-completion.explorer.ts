@@ -1,7 +1,6 @@
 import { Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { createFeatureHandler } from '../feature-handler.js';
@@ -20,7 +19,6 @@ import { McpCompletionRegistry } from './mcp-completion.registry.js';
 export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstrap {
   constructor(
     private readonly providerMethods: McpProviderMethods,
-    private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpCompletionRegistry,
     private readonly sources: McpCompletionSources,
     private readonly handlers: McpToolHandlerFactory,
@@ -28,9 +26,7 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
   ) {}
 
   onModuleInit(): void {
-    for (const method of this.providerMethods.all()) {
-      const list = this.accessor.getCompletionOptions(method.method);
-      if (!list) continue;
+    for (const [method, list] of this.providerMethods.decorated((accessor, fn) => accessor.getCompletionOptions(fn))) {
       this.providerMethods.bindPayload(method);
       // The same handler serves every argument the method completes (one ExternalContextCreator wrapper).
       const handler = createFeatureHandler<McpCompletionContext>(this.handlers, method.wrapper, method.methodName, method.site);

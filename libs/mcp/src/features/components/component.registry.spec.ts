@@ -1,5 +1,5 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { thrown } from '../../testing-kit/boot-mcp.js';
+import { thrown } from '../../../../../test/kit/boot-mcp.js';
 import { McpComponentRegistry, type McpComponentEntry } from './component.registry.js';
 
 type Entry = McpComponentEntry<{ name: string; text: string }>;

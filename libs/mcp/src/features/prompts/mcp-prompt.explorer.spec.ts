@@ -13,7 +13,7 @@ import {
 } from '../../index.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
-import { bootMcp, bootError, closeMcpApps } from '../../testing-kit/boot-mcp.js';
+import { bootMcp, bootError, closeMcpApps } from '../../../../../test/kit/boot-mcp.js';
 
 const CONTEXT: McpRequestContext = { transport: 'http', protocolVersion: '2025-11-25' };
 const PNG_BASE64 = Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64');

@@ -11,7 +11,6 @@ import type { McpPromptContext } from './mcp-prompt-context.interface.js';
 import { promptDefinition, type McpPromptDefinition } from './mcp-prompt-definition.interface.js';
 import type { McpPromptArgument, McpPromptOptions } from './mcp-prompt-options.interface.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
-import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { argumentListProblem, argumentsFromSchema, standardPromptArguments } from './prompt-arguments.js';
 import { isStandardSchema } from '../../core/standard-schema.js';
@@ -29,7 +28,6 @@ export class McpPromptExplorer implements McpComponentProvider {
 
   constructor(
     private readonly providerMethods: McpProviderMethods,
-    private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpPromptRegistry,
     private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
@@ -37,18 +35,13 @@ export class McpPromptExplorer implements McpComponentProvider {
 
   /** Loads the JSON Schema converters the prompts' Standard Schemas need. */
   prepare(): Promise<void> {
-    const schemas = this.providerMethods.all().flatMap((method) => {
-      const declared = this.accessor.getPromptOptions(method.method)?.arguments;
-      return isStandardSchema(declared) ? [declared] : [];
-    });
-    return loadStandardConverters(schemas);
+    const decorated = [...this.providerMethods.decorated((accessor, fn) => accessor.getPromptOptions(fn))];
+    return loadStandardConverters(decorated.map(([, options]) => options.arguments).filter(isStandardSchema));
   }
 
   *components(): Iterable<McpComponent> {
-    for (const method of this.providerMethods.all()) {
-      const options = this.accessor.getPromptOptions(method.method);
-      if (options) yield { kind: 'prompt', definition: this.describe(method, options) };
-    }
+    for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getPromptOptions(fn)))
+      yield { kind: 'prompt', definition: this.describe(method, options) };
   }
 
   loaded(): void {
@@ -69,7 +62,7 @@ export class McpPromptExplorer implements McpComponentProvider {
       throw new McpConfigurationError(McpMessages.invalidPromptName(site, String(name)));
 
     // An explicit @McpArgs() on a Record is fine with declared arguments: no DTO then.
-    const argsType = this.accessor.getArgsParam(method.prototype, method.methodName).dto;
+    const argsType = this.providerMethods.accessor.getArgsParam(method.prototype, method.methodName).dto;
     if (argsType && options.arguments !== undefined) throw new McpConfigurationError(McpMessages.promptArgumentsTwice(site));
     const standard = standardPromptArguments(options.arguments, site, 'arguments');
     const declared =

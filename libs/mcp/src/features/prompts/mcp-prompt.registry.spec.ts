@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import type { McpModuleOptions } from '../../options/mcp-module-options.interface.js';
-import { bootRegistry, closeMcpApps, dispatch, thrown } from '../../testing-kit/boot-mcp.js';
+import { bootRegistry, closeMcpApps, dispatch, thrown } from '../../../../../test/kit/boot-mcp.js';
 import { McpPrompt } from './mcp-prompt.decorator.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 

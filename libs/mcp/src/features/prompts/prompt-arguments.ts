@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../tools/schema/json-schema.types.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText, clientTextList } from '../../core/client-text.js';

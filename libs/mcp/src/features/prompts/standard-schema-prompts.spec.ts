@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { McpArgs, McpPrompt, McpPromptRegistry } from '../../index.js';
-import { bootMcp, closeMcpApps, dispatch } from '../../testing-kit/boot-mcp.js';
+import { bootMcp, closeMcpApps, dispatch } from '../../../../../test/kit/boot-mcp.js';
 
 const topic = z.object({
   topic: z.string().min(3).describe('What to write about'),

@@ -1,24 +1,14 @@
-import type { McpContentAnnotations } from '../../core/results/content.types.js';
+import type { McpContentAnnotations, McpResourceLink } from '../../core/results/content.types.js';
 
 /**
  * Options of `@McpResource()`.
  * @publicApi
  */
-export interface McpResourceOptions {
+export interface McpResourceOptions extends McpResourceLink {
   /** Absolute URI with a scheme (`app://config`, `file:///notes.md`); unique among the server's resources. */
   uri: string;
-  /** Programmatic name. Required. */
-  name: string;
-  /** Human-readable display name. */
-  title?: string;
-  /** What the resource holds, for the model and the user. */
-  description?: string;
   /** MIME type of the contents; also the default `mimeType` of what the method returns. */
   mimeType?: string;
-  /** Size of the raw contents in bytes, when known (lets clients estimate context use). */
-  size?: number;
-  /** Audience, priority and last-modified hints for clients. */
-  annotations?: McpContentAnnotations;
 }
 
 /**

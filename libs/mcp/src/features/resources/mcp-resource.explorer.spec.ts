@@ -14,7 +14,7 @@ import {
 } from '../../index.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
-import { bootMcp, bootError, closeMcpApps } from '../../testing-kit/boot-mcp.js';
+import { bootMcp, bootError, closeMcpApps } from '../../../../../test/kit/boot-mcp.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../core/session-streams.interface.js';
 

@@ -7,7 +7,6 @@ import type { McpResourceDefinition, McpResourceTemplateDefinition } from './mcp
 import type { McpResourceOptions, McpResourceTemplateOptions } from './mcp-resource-options.interface.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
-import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { fixedResourceDescriptor, resourceTemplateDescriptor } from './resource-descriptors.js';
 
@@ -21,17 +20,17 @@ import { fixedResourceDescriptor, resourceTemplateDescriptor } from './resource-
 export class McpResourceExplorer implements McpComponentProvider {
   constructor(
     private readonly providerMethods: McpProviderMethods,
-    private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpResourceRegistry,
     private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
   *components(): Iterable<McpComponent> {
+    const { accessor } = this.providerMethods;
     for (const method of this.providerMethods.all()) {
-      const resource = this.accessor.getResourceOptions(method.method);
+      const resource = accessor.getResourceOptions(method.method);
       if (resource) yield { kind: 'resource', definition: this.describeResource(method, resource) };
-      const template = this.accessor.getResourceTemplateOptions(method.method);
+      const template = accessor.getResourceTemplateOptions(method.method);
       if (template) yield { kind: 'resourceTemplate', definition: this.describeTemplate(method, template) };
     }
   }

@@ -1,6 +1,6 @@
 import { Injectable, type INestApplication } from '@nestjs/common';
 import type { McpModuleOptions } from '../../options/mcp-module-options.interface.js';
-import { bootRegistry, closeMcpApps, dispatch, thrown } from '../../testing-kit/boot-mcp.js';
+import { bootRegistry, closeMcpApps, dispatch, thrown } from '../../../../../test/kit/boot-mcp.js';
 import { McpResource, McpResourceTemplate } from './mcp-resource.decorator.js';
 import { McpResourceSubscriptions } from './resource-subscriptions.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';

@@ -9,7 +9,7 @@ import type { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpMemoryBus } from '../../stores/memory-message.bus.js';
 import { McpMemoryStore } from '../../stores/memory.store.js';
 import type { McpKeyValueStore } from '../../stores/key-value.store.js';
-import { eventually } from '../../testing-kit/eventually.js';
+import { eventually } from '../../../../../test/kit/eventually.js';
 import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER } from './resource-subscription.limits.js';
 import { McpStoredResourceSubscriptions, subscriptionsKey, type StoredSubscriptions } from './stored-resource-subscriptions.js';
 

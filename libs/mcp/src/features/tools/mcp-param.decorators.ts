@@ -1,12 +1,5 @@
 import { MCP_PARAMS_METADATA } from '../../mcp.constants.js';
-
-/** What a tool parameter receives; numeric because Nest's ExternalContextCreator keys params by number. */
-export enum McpParamType {
-  ARGS = 0,
-  CONTEXT = 1,
-  PRINCIPAL = 2,
-  TENANT = 3,
-}
+import { McpParamType } from '../../execution/mcp-params.factory.js';
 
 /** Records `{ index }` under `type:index`, the layout ExternalContextCreator reads (as for route params). */
 function mcpParam(type: McpParamType): ParameterDecorator {

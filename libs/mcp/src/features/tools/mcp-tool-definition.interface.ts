@@ -1,8 +1,5 @@
-import type { ArgumentValidationMode } from '../../execution/validation-mode.js';
-import type { ArgumentValidation } from '../../execution/argument-validator.js';
-import type { StandardOutcome } from '../../execution/standard-validator.js';
-import type { JsonSchema } from './schema/json-schema.types.js';
-import type { RawSchemaCheck } from './schema/raw-schema.compiler.js';
+import type { McpCallableTool } from '../../execution/mcp-callable-tool.interface.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
 import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
@@ -21,50 +18,11 @@ export interface McpToolDescriptor {
   execution?: { taskSupport: 'forbidden' | 'optional' | 'required' };
 }
 
-/** Calls the tool method (through Nest's interceptors, pipes and filters; its guards are `guards`) with validated arguments. */
-export type McpToolHandler = (args: unknown, context: McpToolContext) => Promise<unknown>;
-
-/**
- * Runs a tool's Nest guards on the raw arguments: resolves undefined when they admit the call, or what one of the
- * tool's exception filters answered their refusal with; a refusal no filter answers rejects.
- */
-export type McpToolGuards = (args: unknown, context: McpToolContext) => Promise<{ answered: unknown } | undefined>;
-
 /** Everything the request path needs about a tool, computed once at boot. */
-export interface McpToolDefinition {
-  readonly name: string;
-  /** `ClassName#method`, for messages. */
-  readonly site: string;
+export interface McpToolDefinition extends McpCallableTool {
   readonly descriptor: McpToolDescriptor;
-  /** DTO class the arguments are validated against; undefined for tools without arguments. */
-  readonly argsType?: new (...args: never[]) => object;
-  /** How the DTO is validated: sync or async, and the null check compiled from the inputSchema (decided at boot). */
-  readonly validation?: ArgumentValidationMode;
-  /** Checks arguments against a hand-written `inputSchema` (compiled at boot); used when there is no DTO. */
-  readonly checkRawArgs?: (args: unknown) => RawSchemaCheck;
-  /** Validates and parses arguments with the tool's Standard Schema `input`: the value the tool receives, or the refusal. */
-  readonly parseArgs?: (args: Record<string, unknown>) => Promise<ArgumentValidation>;
-  /** Validates and parses a success envelope's `data` with the tool's Standard Schema `output`. */
-  readonly parseOutput?: (data: unknown) => Promise<StandardOutcome>;
-  /**
-   * The arguments a caller sent, as the tool declares them (set by transforms: renamed arguments mapped back, hidden
-   * ones filled with their fixed values); the pipeline applies it first, so validation checks the tool's own schema.
-   */
-  readonly toToolArgs?: (args: Record<string, unknown>) => Record<string, unknown>;
-  /** A failing field of the tool's arguments (`q`, `q.0`), named as the caller sees it (`query`, `query.0`). */
-  readonly toCallerField?: (field: string) => string;
-  /** The class that declares the tool (a provider's), for transforms selecting `{ provider }`. */
+  /** The class that declares the tool (a provider's or a controller's), for transforms selecting `{ provider }`. */
   readonly declaredBy?: abstract new (...args: never[]) => unknown;
-  readonly timeoutMs: number;
-  /** Set for long-running tools: they run as jobs. */
-  readonly job?: { estimatedSeconds?: number };
-  /** Argument holding the idempotency key, if any. */
-  readonly idempotencyKey?: string;
-  /** Scopes required to see and call the tool (empty: none). */
-  readonly scopes: readonly string[];
-  readonly handler: McpToolHandler;
-  /** The tool's Nest guards, run by the call pipeline before limits, validation and idempotency (decorated tools). */
-  readonly guards?: McpToolGuards;
   /** `visibleTo` of the tool: hides it from the callers it refuses. */
   readonly visibleTo?: McpToolVisibleTo;
   /**

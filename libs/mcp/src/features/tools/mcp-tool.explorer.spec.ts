@@ -14,7 +14,7 @@ import {
   type McpToolDescriptor,
 } from '../../index.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
-import { bootMcp, bootError, closeMcpApps } from '../../testing-kit/boot-mcp.js';
+import { bootMcp, bootError, closeMcpApps } from '../../../../../test/kit/boot-mcp.js';
 
 const BASE_OPTIONS = { name: 'test', version: '1.0.0' };
 const EMPTY_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };

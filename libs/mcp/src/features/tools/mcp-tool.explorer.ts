@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { findParamIndex, McpParamType } from './mcp-param.decorators.js';
-import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from './tool-name.js';
+import { McpParamType } from '../../execution/mcp-params.factory.js';
+import { findParamIndex } from './mcp-param.decorators.js';
+import { methodNameToToolName } from './tool-name.js';
+import { checkToolNameAndTimeout } from './tool-definition.checks.js';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
@@ -13,7 +15,7 @@ import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { assembleTool } from './tool-definition.assembly.js';
 import { loadStandardConverters } from './schema/standard-json-schema.js';
 import { isStandardSchema } from '../../core/standard-schema.js';
-import { McpMetadataAccessor, type McpDtoClass } from '../mcp-metadata.accessor.js';
+import type { McpDtoClass } from '../mcp-metadata.accessor.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 
@@ -32,25 +34,20 @@ export class McpToolExplorer implements McpComponentProvider {
 
   constructor(
     private readonly providerMethods: McpProviderMethods,
-    private readonly accessor: McpMetadataAccessor,
     private readonly handlers: McpToolHandlerFactory,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
   /** Loads the JSON Schema converters the tools' Standard Schemas need (an optional vendor package each). */
   prepare(): Promise<void> {
-    const schemas = this.providerMethods.all().flatMap((method) => {
-      const options = this.accessor.getToolOptions(method.method);
-      return options ? [options.input, options.output].filter(isStandardSchema) : [];
-    });
+    const decorated = [...this.providerMethods.decorated((accessor, fn) => accessor.getToolOptions(fn))];
+    const schemas = decorated.flatMap(([, options]) => [options.input, options.output].filter(isStandardSchema));
     return loadStandardConverters(schemas);
   }
 
   *components(): Iterable<McpComponent> {
-    for (const method of this.providerMethods.all()) {
-      const options = this.accessor.getToolOptions(method.method);
-      if (options) yield { kind: 'tool', definition: this.describe(method, options) };
-    }
+    for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getToolOptions(fn)))
+      yield { kind: 'tool', definition: this.describe(method, options) };
   }
 
   private describe({ wrapper, prototype, methodName, site }: ProviderMethod, options: McpToolOptions): McpToolDefinition {
@@ -58,9 +55,8 @@ export class McpToolExplorer implements McpComponentProvider {
       throw new McpConfigurationError(McpMessages.missingDescription(site));
     }
     const name = options.name ?? methodNameToToolName(methodName);
-    if (!MCP_TOOL_NAME_PATTERN.test(name)) throw new McpConfigurationError(McpMessages.invalidToolName(site, name));
     const timeoutMs = options.timeoutMs ?? this.options.toolTimeoutMs;
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpMessages.invalidTimeout(site, timeoutMs));
+    checkToolNameAndTimeout(site, name, timeoutMs);
 
     const described = options.input !== undefined || options.inputSchema !== undefined;
     const argsType = this.argsTypeOf(prototype, methodName, site, described);
@@ -82,7 +78,7 @@ export class McpToolExplorer implements McpComponentProvider {
    * even when others carry MCP decorators (Nest only fills decorated parameters then).
    */
   private bindRawArgs(prototype: object, methodName: string): void {
-    const params = this.accessor.getParams(prototype, methodName);
+    const params = this.providerMethods.accessor.getParams(prototype, methodName);
     if (findParamIndex(params, McpParamType.ARGS) === undefined) this.providerMethods.bindPayload({ prototype, methodName });
   }
 
@@ -92,7 +88,7 @@ export class McpToolExplorer implements McpComponentProvider {
    * the parameter is then typed with an interface (`z.infer<…>`).
    */
   private argsTypeOf(prototype: object, methodName: string, site: string, described: boolean): McpDtoClass | undefined {
-    const { explicit, dto } = this.accessor.getArgsParam(prototype, methodName);
+    const { explicit, dto } = this.providerMethods.accessor.getArgsParam(prototype, methodName);
     if (explicit && !dto && !described) throw new McpConfigurationError(McpMessages.argsNotAClass(site));
     if (!explicit && dto) this.providerMethods.bindPayload({ prototype, methodName });
     return dto;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool, McpToolRegistry, McpConfigurationError } from '../../index.js';
-import { bootError, bootMcp, closeMcpApps, dispatch, thrown } from '../../testing-kit/boot-mcp.js';
+import { bootError, bootMcp, closeMcpApps, dispatch, thrown } from '../../../../../test/kit/boot-mcp.js';
 
 @Injectable()
 class DecoratedTools {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { McpContext, McpTool, type McpToolContext } from '../../index.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
-import { bootMcp, closeMcpApps } from '../../testing-kit/boot-mcp.js';
+import { bootMcp, closeMcpApps } from '../../../../../test/kit/boot-mcp.js';
 
 @Injectable()
 class RawSchemaTools {

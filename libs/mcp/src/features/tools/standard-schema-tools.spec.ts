@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { McpArgs, McpTool, McpToolRegistry } from '../../index.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import type { McpStandardSchema } from '../../core/standard-schema.js';
-import { bootError, bootMcp, closeMcpApps, dispatch } from '../../testing-kit/boot-mcp.js';
+import { bootError, bootMcp, closeMcpApps, dispatch } from '../../../../../test/kit/boot-mcp.js';
 
 const zodCity = z.object({ city: z.string().min(2), days: z.number().int().max(14).default(3) });
 const report = z.object({ summary: z.string() });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import { McpTool, McpToolRegistry } from '../../index.js';
-import { bootMcp, closeMcpApps, dispatch } from '../../testing-kit/boot-mcp.js';
+import { bootMcp, closeMcpApps, dispatch } from '../../../../../test/kit/boot-mcp.js';
 
 class CityDto {
   @IsString()

@@ -10,7 +10,7 @@ import type { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { checkToolBindings } from './tool-definition.checks.js';
 import { checkVisibleTo } from './visible-to.js';
 import { isStandardSchema } from '../../core/standard-schema.js';
-import type { JsonSchema } from './schema/json-schema.types.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
 import { McpStandardSchemaMessages as StandardMessages } from './schema/standard-schema.messages.js';
 import { standardArguments, standardOutput } from './schema/standard-tool.schemas.js';
 

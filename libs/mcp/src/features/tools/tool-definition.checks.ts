@@ -1,6 +1,7 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import type { JsonSchema } from './schema/json-schema.types.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
+import { MCP_TOOL_NAME_PATTERN } from './tool-name.js';
 
 /** A scope as an OAuth `scope-token` (RFC 6749 §3.3): printable ASCII without space, `"` or `\`. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
@@ -19,4 +20,10 @@ export function checkToolBindings(site: string, inputSchema: JsonSchema, idempot
     throw new McpConfigurationError(McpMessages.invalidScopes(site));
   }
   return [...(list as string[])];
+}
+
+/** The name and timeout checks of a tool read from a decorator (`@McpTool()`, `@McpRoute()`), with its place. */
+export function checkToolNameAndTimeout(site: string, name: string, timeoutMs: number): void {
+  if (!MCP_TOOL_NAME_PATTERN.test(name)) throw new McpConfigurationError(McpMessages.invalidToolName(site, name));
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpMessages.invalidTimeout(site, timeoutMs));
 }

@@ -1,6 +1,6 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { isPlainObject } from '../../core/plain-object.js';
-import type { JsonSchema } from '../tools/schema/json-schema.types.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import type { McpToolTransform } from './mcp-tool-transform.interface.js';
 import { McpTransformMessages as Messages } from './mcp-transform.messages.js';

@@ -12,7 +12,7 @@ import {
 } from './mcp-tool-transformation.js';
 import { namespaceTool } from './namespace.transform.js';
 import { applyToolTransformations } from './tool-transformations.applier.js';
-import { thrown } from '../../testing-kit/boot-mcp.js';
+import { thrown } from '../../../../../test/kit/boot-mcp.js';
 
 const inputSchema = {
   type: 'object',

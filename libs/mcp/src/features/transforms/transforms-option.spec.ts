@@ -1,7 +1,7 @@
 import { Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import { hideArguments, McpExecutionContext, McpTool, renameTool, type McpToolTransformation } from '../../index.js';
-import { bootMcp, closeMcpApps, dispatch } from '../../testing-kit/boot-mcp.js';
+import { bootMcp, closeMcpApps, dispatch } from '../../../../../test/kit/boot-mcp.js';
 
 class TenantArgs {
   @IsString()

@@ -4,7 +4,7 @@ import { jest } from '@jest/globals';
 jest.unstable_mockModule('@opentelemetry/api', () => {
   throw Object.assign(new Error("Cannot find package '@opentelemetry/api'"), { code: 'ERR_MODULE_NOT_FOUND' });
 });
-const { bootError, bootMcp, closeMcpApps, dispatch } = await import('../../testing-kit/boot-mcp.js');
+const { bootError, bootMcp, closeMcpApps, dispatch } = await import('../../../../../test/kit/boot-mcp.js');
 const { McpConfigurationError } = await import('../../core/errors/mcp-configuration.error.js');
 
 describe('McpOtelTracer without @opentelemetry/api installed', () => {

@@ -1,9 +1,11 @@
 import { createPublicKey } from 'node:crypto';
 import type { McpAuthenticator } from '../../auth/mcp-authenticator.interface.js';
 import type { McpApiKey, McpAuthOptions, McpJwtOptions, McpResourceMetadataOptions } from '../../auth/mcp-auth-options.interface.js';
-import { JWT_LIFETIME_DEFAULTS } from '../../auth/jwt.verifier.js';
 import { group, invalidOption, list, option, optional } from '../option.builder.js';
 import { checkHttpUrl, checked, flag, given, nonNegativeInteger, positiveInteger, required } from '../option.values.js';
+
+/** Defaults of the token-lifetime rules (the JWT verifier falls back on them too). */
+export const JWT_LIFETIME_DEFAULTS = { requireExp: true, maxTokenLifetimeSec: 86_400, clockToleranceSec: 5 } as const;
 
 /** A URL checked and kept as the user wrote it. */
 const keptHttpUrl = <T extends string | undefined>() => option<string, T>((value, at) => (checkHttpUrl(value, at), value as T));

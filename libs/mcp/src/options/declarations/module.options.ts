@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { McpToolFilter } from '../../features/tools/mcp-tool-filter.interface.js';
 import type { McpToolTransformation } from '../../features/transforms/mcp-tool-transformation.js';
 import { isPlainObject } from '../../core/plain-object.js';
-import { MCP_JOB_OPTIONS, MCP_SHUTDOWN_OPTIONS } from '../../tasks/engine/job-options.resolver.js';
+import { MCP_JOB_OPTIONS, MCP_SHUTDOWN_OPTIONS } from './jobs.options.js';
 import type { McpModuleOptions } from '../mcp-module-options.interface.js';
 import { group, option, type ResolvedOption } from '../option.builder.js';
 import { checkHttpUrl, flag, listOf, onlyTrue, positiveInteger, required, stringList, text } from '../option.values.js';
@@ -51,6 +51,11 @@ export const MCP_MODULE_OPTIONS = group<McpModuleOptions, McpResolvedPaths>()({
     [],
   ),
   hideGuardedTools: flag(false),
+  routes: listOf<Type<unknown>, Type<unknown>[]>(
+    (entry) => typeof entry === 'function',
+    'must be an array of controller or module classes',
+    [],
+  ),
   sessions: MCP_SESSION_OPTIONS,
   streams: MCP_STREAM_OPTIONS,
   auth: MCP_AUTH_OPTIONS,

@@ -6,8 +6,10 @@ import type {
 } from '../mcp-module-options.interface.js';
 import { group, invalidOption, list, option, optional } from '../option.builder.js';
 import { checked, given, positiveInteger } from '../option.values.js';
-import { DEFAULT_REDIS_KEY_PREFIX } from '../../stores/redis.store.js';
 import type { McpResolvedPaths } from './endpoint.options.js';
+
+/** The default `keyPrefix`. */
+export const DEFAULT_REDIS_KEY_PREFIX = 'mcp:';
 
 const CLUSTER_EXAMPLE = 'such as { nodes: [{ host: "127.0.0.1", port: 7000 }] }';
 

@@ -3,7 +3,6 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import { McpProviderMethods } from '../../features/provider-methods.js';
 import { Rev20260728Messages } from '../../eras/rev-2026-07-28/rev-2026-07-28.messages.js';
 import type { McpTaskSupportOptions } from '../mcp-task-support.decorator.js';
-import { McpMetadataAccessor } from '../../features/mcp-metadata.accessor.js';
 
 /**
  * The `@McpTaskSupport()` declarations of one application, by the declaring method's site (`Class#method`: a tool
@@ -14,16 +13,12 @@ import { McpMetadataAccessor } from '../../features/mcp-metadata.accessor.js';
 export class McpTaskSupportRegistry implements OnModuleInit {
   private readonly byTool = new Map<string, Readonly<McpTaskSupportOptions>>();
 
-  constructor(
-    private readonly providerMethods: McpProviderMethods,
-    private readonly accessor: McpMetadataAccessor,
-  ) {}
+  constructor(private readonly providerMethods: McpProviderMethods) {}
 
   onModuleInit(): void {
-    for (const method of this.providerMethods.all()) {
-      const support = this.accessor.getTaskSupportOptions(method.method);
-      if (!support) continue;
-      const tool = this.accessor.getToolOptions(method.method);
+    const found = this.providerMethods.decorated((accessor, fn) => accessor.getTaskSupportOptions(fn));
+    for (const [method, support] of found) {
+      const tool = this.providerMethods.accessor.getToolOptions(method.method);
       if (!tool) throw new McpConfigurationError(Rev20260728Messages.taskSupportWithoutTool(method.site));
       if (!tool.job) throw new McpConfigurationError(Rev20260728Messages.taskSupportWithoutJob(method.site));
       this.byTool.set(method.site, Object.freeze({ ...support }));

@@ -27,8 +27,9 @@ export class McpBodyParserErrorFilter extends BaseExceptionFilter {
   }
 
   override catch(exception: unknown, host: ArgumentsHost): void {
-    // Global filters also see exceptions thrown by tools (context 'mcp'): those belong to the tool runner.
-    if (host.getType() !== 'http') throw exception;
+    // Global filters also see exceptions thrown by tools (context 'mcp'): those belong to the tool runner. So do those
+    // of a controller route called as a tool in an app without an HTTP server (stdio): there is no response to write.
+    if (host.getType() !== 'http' || !(this.applicationRef ?? this.httpAdapterHost?.httpAdapter)) throw exception;
     if (!(exception instanceof HttpException)) {
       // A client that hung up mid-upload (Fastify's parser fails with ECONNRESET): nobody to answer, nothing to log.
       // Anything else is Nest's default handling.

@@ -1,3 +1,4 @@
+import { callerHeadersFrom } from '../../core/caller-headers.js';
 import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -62,6 +63,7 @@ export class McpHttpRev20260728Handler {
         cancellationScope: scope,
         onInsufficientScope: (scopes) => reply.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
         header: (name) => headerOf(request, name),
+        callerHeaders: callerHeadersFrom((name) => headerOf(request, name)),
         listenStream: (close) => this.listenStream(response, tenant, rpc!, close),
       },
       finish: (answer) => {

@@ -10,6 +10,7 @@ import { McpHttpSseTransport } from '../sse/http-sse-2024-11-05.transport.js';
 import { sendHttpError, sendJson } from './http-json-rpc.responses.js';
 import { McpHttpTransport } from './mcp-http.transport.js';
 import { tenantOf } from '../../core/tenant.js';
+import { HiddenFromOpenApi } from './hidden-from-openapi.decorator.js';
 
 /**
  * Builds the controllers of one module instance: a class per instance, because the paths are only known when
@@ -19,6 +20,7 @@ import { tenantOf } from '../../core/tenant.js';
  * version is the protocol revision it negotiates, so `defaultVersion` does not move it.
  */
 export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
+  @HiddenFromOpenApi()
   @Controller({ path: paths.path, version: VERSION_NEUTRAL })
   @UseGuards(McpOriginGuard, McpAuthGuard)
   @UseFilters(McpHttpRefusalFilter)
@@ -68,6 +70,7 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
   if (paths.ssePath === false) return [McpHttpController];
   const ssePath = paths.ssePath;
 
+  @HiddenFromOpenApi()
   @Controller({ version: VERSION_NEUTRAL })
   @UseGuards(McpOriginGuard, McpAuthGuard)
   @UseFilters(McpHttpRefusalFilter)

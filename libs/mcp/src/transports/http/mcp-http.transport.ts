@@ -30,6 +30,7 @@ import { McpQuotaExceededError } from '../../core/errors/quota-exceeded.error.js
 import { refusalOf, sendRefusalOf } from './auth/mcp-http-refusal.filter.js';
 import { PostReply } from './post-reply.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
+import { callerHeadersFrom } from '../../core/caller-headers.js';
 import { tenantOf } from '../../core/tenant.js';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -91,6 +92,7 @@ export class McpHttpTransport {
         sessionId: headerOf(request, SESSION_HEADER),
         protocolVersion: headerOf(request, PROTOCOL_VERSION_HEADER),
         traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
+        callerHeaders: callerHeadersFrom((name) => headerOf(request, name)),
         stream: ({ sessionId, priming }) => {
           const opened = new PostReply(
             response,

@@ -15,6 +15,9 @@ function hostnameOf(host: string | undefined): string {
 
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** Marks a request whose Host and Origin passed: Fastify's early hook checks them before the body is read. */
+const CHECKED = Symbol('mcp.hostAndOriginChecked');
+
 /**
  * DNS-rebinding protection (spec: servers MUST validate Origin): a request carrying an `Origin` that is neither
  * local nor in `allowedOrigins` gets 403. Requests without `Origin` (non-browser clients) pass.
@@ -32,7 +35,9 @@ export class McpOriginGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    this.check(nodeRequestOf(context.switchToHttp().getRequest()));
+    const request = nodeRequestOf(context.switchToHttp().getRequest());
+    // Checked already by Fastify's onRequest hook (McpFastifyEarlyChecks): not twice.
+    if (!(CHECKED in request)) this.check(request);
     return true;
   }
 
@@ -41,8 +46,9 @@ export class McpOriginGuard implements CanActivate {
     const { origin, host } = request.headers;
     if (this.hosts && !this.hosts.has(hostnameOf(host)))
       throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Host is not allowed'));
-    if (origin === undefined || this.allowAll || this.isAllowed(origin)) return;
-    throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Origin is not allowed'));
+    if (origin !== undefined && !this.allowAll && !this.isAllowed(origin))
+      throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Origin is not allowed'));
+    (request as IncomingMessage & { [CHECKED]?: true })[CHECKED] = true;
   }
 
   private isAllowed(origin: string): boolean {

@@ -9,6 +9,7 @@ import { nodeRequestOf, nodeResponseOf } from './http-exchange.js';
 import { sendBody, sendHttpError, sendStatus } from './http-json-rpc.responses.js';
 import { BAD_HOST, publicBaseUrl } from './public-base-url.js';
 import { buildServerCard, SERVER_CARD_MEDIA_TYPE } from './server-card.document.js';
+import { HiddenFromOpenApi } from './hidden-from-openapi.decorator.js';
 
 /** Where the card is served: the well-known URI clients and crawlers try on a domain. */
 export const SERVER_CARD_WELL_KNOWN_PATH = '/.well-known/mcp/server-card.json';
@@ -33,6 +34,7 @@ export function createServerCardController(paths: McpResolvedPaths): Type<unknow
   // The host-level card only where this server keeps `wellKnownRoot` (one server of an app may).
   const routes = paths.wellKnownRoot ? [SERVER_CARD_WELL_KNOWN_PATH, reservedPath] : [reservedPath];
 
+  @HiddenFromOpenApi()
   @Controller({ version: VERSION_NEUTRAL })
   class McpServerCardController {
     constructor(

@@ -1,4 +1,4 @@
-import { RecordingResponse } from '../../testing-kit/recording-response.js';
+import { RecordingResponse } from '../../../../../test/kit/recording-response.js';
 import { SseWriter } from './sse-writer.js';
 
 function writerOver(maxBufferedBytes: number) {

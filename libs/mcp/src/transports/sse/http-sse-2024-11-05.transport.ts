@@ -10,6 +10,7 @@ import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { sendHttpError, sendRefusal, sendStatus, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from '../http/http-json-rpc.responses.js';
 import { headerOf, receiveJson } from '../http/incoming-json.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
+import { callerHeadersFrom } from '../../core/caller-headers.js';
 import { queryParamOf } from '../http/http-exchange.js';
 import { BAD_HOST, publicBaseUrl } from '../http/public-base-url.js';
 import { principalOf } from '../http/request-principal.js';
@@ -26,6 +27,8 @@ interface ForwardedPost {
   principal?: McpPrincipal;
   body: unknown;
   traceHeaders?: Readonly<Record<string, string>>;
+  /** The caller's credential headers, for controller routes served as tools (the principal travels the same way). */
+  callerHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -98,7 +101,10 @@ export class McpHttpSseTransport {
     }
     const body = await receiveJson(request, response, this.options.maxBodyBytes, this.options.limits.bodyTimeoutMs);
     if (body === receiveJson.NO_BODY) return;
-    const traceHeaders = traceHeadersFrom((name) => headerOf(request, name));
+    const headers = {
+      traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
+      callerHeaders: callerHeadersFrom((name) => headerOf(request, name)),
+    };
     // Refused before it is accepted (202) or forwarded: the holder's answers go to the stream, not to this POST.
     if (this.engine.refusesBatch(body, session.protocolVersion)) {
       return sendHttpError(response, 400, 'Invalid Request: JSON-RPC batches are not accepted here', {
@@ -106,13 +112,13 @@ export class McpHttpSseTransport {
       });
     }
     if (!writer) {
-      const forwarded: ForwardedPost = { session, principal, body, traceHeaders };
+      const forwarded: ForwardedPost = { session, principal, body, ...headers };
       // Rejects while the bus is down: 503, nothing accepted.
       if (await this.router.forward(sseRoute(sessionId), forwarded)) return sendStatus(response, 202);
       return this.refuseUnheard(session, response);
     }
     sendStatus(response, 202);
-    this.dispatchAll(session, principal, body, writer, traceHeaders);
+    this.dispatchAll(session, principal, body, writer, headers);
   }
 
   /**
@@ -131,7 +137,7 @@ export class McpHttpSseTransport {
     const forwarded = message as Partial<ForwardedPost> | null;
     const writer = this.connections.get(sessionId);
     if (!writer || forwarded?.session?.id !== sessionId || forwarded.body === undefined) return;
-    this.dispatchAll(forwarded.session, forwarded.principal, forwarded.body, writer, forwarded.traceHeaders);
+    this.dispatchAll(forwarded.session, forwarded.principal, forwarded.body, writer, forwarded);
   }
 
   /** Serves the message(s) of one POST; answers go out on the stream, in the order they are ready. */
@@ -140,10 +146,10 @@ export class McpHttpSseTransport {
     principal: McpPrincipal | undefined,
     body: unknown,
     writer: SseWriter,
-    traceHeaders?: Readonly<Record<string, string>>,
+    { traceHeaders, callerHeaders }: Pick<ForwardedPost, 'traceHeaders' | 'callerHeaders'>,
   ): void {
     const send = (message: unknown) => writer.event(JSON.stringify(message), { event: 'message' });
-    void this.engine.serve(body, { transport: 'sse', principal, session, traceHeaders, stream: () => ({ send }) });
+    void this.engine.serve(body, { transport: 'sse', principal, session, traceHeaders, callerHeaders, stream: () => ({ send }) });
   }
 }
 

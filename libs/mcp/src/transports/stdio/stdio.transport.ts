@@ -7,6 +7,7 @@ import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import type { McpEra } from '../../eras/era-router.js';
 import { McpEraRouter, type McpEraConnection } from '../../eras/mcp-era.router.js';
 import { classifyStdioMessage } from './stdio-era.classifier.js';
+import { bearerHeaders } from '../../core/caller-headers.js';
 
 /** Where stdio reads and writes; defaults to the process's stdin and (the real) stdout. */
 export interface McpStdioOptions {
@@ -31,6 +32,8 @@ interface StdioConnection {
   readonly scope20260728: string;
   /** What each era keeps of the client (2025-11-25: revision, capabilities, log level; 2026-07-28: listens). */
   readonly eras: McpEraConnection;
+  /** The launch token as REST guards read it, for controller routes called as tools. */
+  readonly callerHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -51,6 +54,7 @@ export class McpStdioTransport {
     const connection: StdioConnection = {
       scope20260728: `stdio-2026-07-28:${++this.connections}`,
       eras: this.router.openConnection(),
+      callerHeaders: options.principal ? bearerHeaders(options.credentials) : undefined,
     };
     const inFlight = new Set<Promise<void>>();
     const lines = createInterface({ input, crlfDelay: Infinity });
@@ -88,6 +92,7 @@ export class McpStdioTransport {
         principal,
         connection: connection.eras.rev20251125,
         cancellationScope: 'stdio',
+        callerHeaders: connection.callerHeaders,
         stream: () => ({ send }),
       }),
       rev20260728: () => ({
@@ -95,6 +100,7 @@ export class McpStdioTransport {
         principal,
         send,
         cancellationScope: connection.scope20260728,
+        callerHeaders: connection.callerHeaders,
         connection: connection.eras.rev20260728,
         listenStream: () => ({ send, end: send }),
       }),

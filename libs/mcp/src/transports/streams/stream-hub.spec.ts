@@ -1,7 +1,7 @@
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../core/session-streams.interface.js';
-import { bootMcp, closeMcpApps } from '../../testing-kit/boot-mcp.js';
-import { RecordingResponse } from '../../testing-kit/recording-response.js';
+import { bootMcp, closeMcpApps } from '../../../../../test/kit/boot-mcp.js';
+import { RecordingResponse } from '../../../../../test/kit/recording-response.js';
 import { McpStreamHub } from './stream-hub.js';
 
 const message = (method: string): JsonRpcMessage => ({ jsonrpc: '2.0', method });

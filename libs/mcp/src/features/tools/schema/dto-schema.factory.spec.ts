@@ -45,7 +45,7 @@ import { MCP_DTO_METADATA, MCP_PROPERTY_METADATA, SWAGGER_API_MODEL_PROPERTIES }
 import { validateArguments } from '../../../execution/argument-validator.js';
 import { argumentValidationMode } from '../../../execution/validation-mode.js';
 import { DtoSchemaFactory } from './dto-schema.factory.js';
-import type { JsonSchema } from './json-schema.types.js';
+import type { JsonSchema } from '../../../core/json-schema.types.js';
 import { McpSchemaError } from './schema-build.error.js';
 import type { McpClassRef } from '../../../core/class-ref.js';
 

@@ -4,10 +4,14 @@ import { ValidationTypes } from 'class-validator';
 import type { McpDtoOptions } from './mcp-dto.decorator.js';
 import type { McpPropertyOptions } from './mcp-property.decorator.js';
 import { MCP_DTO_METADATA, MCP_PROPERTY_METADATA, SWAGGER_API_MODEL_PROPERTIES } from '../../../mcp.constants.js';
-import type { JsonSchema, JsonSchemaTypeName } from './json-schema.types.js';
+import type { JsonSchema, JsonSchemaTypeName } from '../../../core/json-schema.types.js';
 import { McpSchemaError } from './schema-build.error.js';
-import { readValidationMetadata, type ValidationMetadata } from './validation-metadata.reader.js';
-import { findValidatorKeywordRule, type KeywordContext, type ValidatorKeywordRule } from './validator-keywords.js';
+import { readValidationMetadata, type ValidationMetadata } from '../../../execution/validation/validation-metadata.reader.js';
+import {
+  findValidatorKeywordRule,
+  type KeywordContext,
+  type ValidatorKeywordRule,
+} from '../../../execution/validation/validator-keywords.js';
 import type { McpClassRef } from '../../../core/class-ref.js';
 
 /**

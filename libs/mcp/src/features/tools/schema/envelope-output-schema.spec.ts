@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import { DtoSchemaFactory } from './dto-schema.factory.js';
-import type { JsonSchema } from './json-schema.types.js';
+import type { JsonSchema } from '../../../core/json-schema.types.js';
 import { envelopeOutputSchema } from './envelope-output-schema.js';
 import { envelopeToCallToolResult, McpResult } from '../../../core/results/mcp-result.js';
 import { McpToolError } from '../../../core/errors/mcp-tool.error.js';

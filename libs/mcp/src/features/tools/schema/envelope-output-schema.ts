@@ -1,4 +1,4 @@
-import type { JsonSchema } from './json-schema.types.js';
+import type { JsonSchema } from '../../../core/json-schema.types.js';
 
 const ERROR_BODY_SCHEMA: JsonSchema = {
   type: 'object',

@@ -1,6 +1,7 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { JsonSchema } from './json-schema.types.js';
+import type { JsonSchema } from '../../../core/json-schema.types.js';
+import type { RawSchemaCheck } from '../../../execution/mcp-callable-tool.interface.js';
 
 /** The part of ajv used here. */
 interface SchemaValidator {
@@ -14,9 +15,6 @@ interface Ajv {
 /** ajv ships CommonJS; under ESM its class is the default export's `default`. */
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as unknown as new (options: object) => Ajv;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => void;
-
-/** Outcome of checking arguments against a hand-written schema. */
-export type RawSchemaCheck = { valid: true } | { valid: false; fields: string[]; message: string };
 
 /**
  * Compiles hand-written JSON Schemas (dialect 2020-12, the MCP default) once at boot, for tools that declare

@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { z } from 'zod';
 import type { McpStandardSchema } from '../../../core/standard-schema.js';
-import { thrown } from '../../../testing-kit/boot-mcp.js';
+import { thrown } from '../../../../../../test/kit/boot-mcp.js';
 import { loadStandardConverters, standardJsonSchema } from './standard-json-schema.js';
 
 /** A schema of `vendor` that carries `validate` only: no Standard JSON Schema extension, no method of its own. */

@@ -1,7 +1,7 @@
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import { vendorOf, type McpStandardSchema } from '../../../core/standard-schema.js';
 import { isPlainObject } from '../../../core/plain-object.js';
-import type { JsonSchema } from './json-schema.types.js';
+import type { JsonSchema } from '../../../core/json-schema.types.js';
 
 /** Which side of a validator's transforms a schema describes: what callers send, or what a tool returns. */
 export type StandardSchemaSide = 'input' | 'output';

@@ -3,7 +3,7 @@ import { isPlainObject } from '../../../core/plain-object.js';
 import { isStandardSchema, type McpStandardSchema } from '../../../core/standard-schema.js';
 import type { ArgumentValidation } from '../../../execution/argument-validator.js';
 import { validateStandard, validateStandardArguments, type StandardOutcome } from '../../../execution/standard-validator.js';
-import type { JsonSchema } from './json-schema.types.js';
+import type { JsonSchema } from '../../../core/json-schema.types.js';
 import { standardJsonSchema, type StandardSchemaSide } from './standard-json-schema.js';
 import { McpStandardSchemaMessages as Messages } from './standard-schema.messages.js';
 

@@ -5,12 +5,14 @@ import { nodeResponseOf } from '../http-exchange.js';
 import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 import { sendHttpError, sendJson } from '../http-json-rpc.responses.js';
+import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
 
 /**
  * RFC 9728 metadata at the root and at the path-specific well-known URL (clients try both, spec 2025-11-25).
  * Always routed (the options may arrive asynchronously); 404 until `auth.resourceMetadata` is configured.
  */
 export function createProtectedResourceController(mcpPath: string, root = true): Type<unknown> {
+  @HiddenFromOpenApi()
   @Controller({ path: '.well-known/oauth-protected-resource', version: VERSION_NEUTRAL })
   class McpProtectedResourceController {
     private document?: Record<string, unknown>;

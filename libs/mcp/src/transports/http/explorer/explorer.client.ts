@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The explorer page's script: a small MCP client of the 2025-11-25 revision over Streamable HTTP, written for the
  * browser. It opens a session (`initialize`, `notifications/initialized`), lists tools, resources and prompts, builds
@@ -10,26 +11,10 @@
  *
  * It runs in the browser, not here: the page inlines `runExplorerClient`'s source text (explorer.script.ts). So
  * everything it uses lives inside that one function or comes in through `shared`; the module around it holds only
- * types, which compile away.
+ * types, which compile away. TypeScript's DOM lib (the reference above) types the browser's globals; it reaches the
+ * whole library program, so eslint's `no-restricted-globals` keeps the server's code off them, and no declaration
+ * file the package ships names a DOM type.
  */
-import type {
-  DomDocument,
-  DomElement,
-  DomElementOf,
-  DomField,
-  DomMessageEvent,
-  DomProgress,
-  DomRequestInit,
-  DomResponse,
-  DomWindow,
-} from './explorer-dom.interface.js';
-
-declare const document: DomDocument;
-declare const window: DomWindow;
-declare const location: { readonly origin: string; readonly pathname: string };
-declare const navigator: { readonly language: string };
-declare const CSS: { escape(value: string): string };
-declare function fetch(url: string, init: DomRequestInit): Promise<DomResponse>;
 
 /** The protocol constants the script shares with the server (core/), handed in as JSON: it can import nothing. */
 export interface McpExplorerShared {
@@ -62,7 +47,7 @@ interface Reply {
 interface Answer {
   status: number;
   reply: Reply;
-  headers: DomResponse['headers'];
+  headers: Headers;
 }
 
 interface Session {
@@ -130,16 +115,16 @@ interface Envelope {
 /** A form field for one argument; `read()` gives `{ value }` (undefined: leave it out) or `{ error }`. */
 interface Field {
   name: string;
-  node: DomElement;
-  input: DomField;
+  node: HTMLElement;
+  input: FormField;
   read(): { value?: unknown; error?: string };
 }
 
 interface AnswerView {
   envelope: Envelope | undefined;
-  node: DomElement;
-  progress: DomElement | null;
-  polls: DomElement | null;
+  node: HTMLElement;
+  progress: HTMLElement | null;
+  polls: HTMLElement | null;
 }
 
 interface UiApp {
@@ -148,7 +133,8 @@ interface UiApp {
 }
 
 type Attributes = Record<string, string | number | boolean | null | undefined>;
-type Child = DomElement | string | null | undefined;
+type Child = HTMLElement | string | null | undefined;
+type FormField = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 /** The page script: called once in the browser with the shared protocol constants. */
 export function runExplorerClient(shared: McpExplorerShared): void {
@@ -161,9 +147,13 @@ export function runExplorerClient(shared: McpExplorerShared): void {
   const POLL_MS = 400;
   let session: Session = { id: null, version: null, capabilities: {} };
   let nextId = 1;
-  const panels = new Map<string, { node: DomElement; stopped: boolean }>();
+  const panels = new Map<string, { node: HTMLElement; stopped: boolean }>();
 
-  function el<Tag extends string>(tag: Tag, attrs?: Attributes | null, children?: Child[]): DomElementOf<Tag> {
+  function el<Tag extends keyof HTMLElementTagNameMap>(
+    tag: Tag,
+    attrs?: Attributes | null,
+    children?: Child[],
+  ): HTMLElementTagNameMap[Tag] {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs ?? {})) {
       if (value === undefined || value === null || value === false) continue;
@@ -174,14 +164,14 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     for (const child of children ?? []) if (child) node.append(child);
     return node;
   }
-  const $ = <E extends DomElement = DomElement>(id: string) => document.getElementById(id) as E;
+  const $ = <E extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as E;
   const pretty = (value: unknown) => JSON.stringify(value, null, 2);
   const messageOf = (error: unknown) => (error as Error).message;
 
   // ---- transport -------------------------------------------------------------------------------------------
   function credentialHeaders(): Record<string, string> {
-    const kind = $<DomField>('auth-kind').value;
-    const value = $<DomField>('auth-value').value.trim();
+    const kind = $<HTMLSelectElement>('auth-kind').value;
+    const value = $<HTMLInputElement>('auth-value').value.trim();
     if (!value) return {};
     return kind === 'apikey' ? { [shared.apiKeyHeader]: value } : { Authorization: 'Bearer ' + value };
   }
@@ -335,13 +325,13 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     $(listId).append(el('li', { className: 'empty', text: 'No ' + what + ' on this server' }));
   }
 
-  function addEntry(listId: string, kind: string, key: string, label: string, sub: string | undefined, build: () => DomElement): void {
+  function addEntry(listId: string, kind: string, key: string, label: string, sub: string | undefined, build: () => HTMLElement): void {
     const button = el('button', { type: 'button', 'data-kind': kind, 'data-name': key }, [label, sub ? el('small', { text: sub }) : null]);
     button.addEventListener('click', () => select(kind + ':' + key, build));
     $(listId).append(el('li', null, [button]));
   }
 
-  function select(key: string, build: () => DomElement): void {
+  function select(key: string, build: () => HTMLElement): void {
     document.querySelectorAll('nav button[aria-current]').forEach((button) => button.removeAttribute('aria-current'));
     const parts = key.split(':');
     const button = document.querySelector(
@@ -411,7 +401,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     const id = 'f-' + Math.random().toString(36).slice(2);
     const kind = kindOf(schema);
     const hasDefault = schema.default !== undefined;
-    let input: DomField;
+    let input: FormField;
     let read: Field['read'];
     if (kind === 'enum') {
       const choices = Array.isArray(schema.enum) ? schema.enum : [schema.const];
@@ -423,8 +413,9 @@ export function runExplorerClient(shared: McpExplorerShared): void {
       });
       read = () => ({ value: input.value === '' ? undefined : choices[Number(input.value)] });
     } else if (kind === 'boolean' && (required || hasDefault)) {
-      input = el('input', { id, name, type: 'checkbox', checked: schema.default === true });
-      read = () => ({ value: input.checked });
+      const box = el('input', { id, name, type: 'checkbox', checked: schema.default === true });
+      input = box;
+      read = () => ({ value: box.checked });
     } else if (kind === 'boolean') {
       input = el('select', { id, name }, [
         el('option', { value: '', text: '(not set)' }),
@@ -528,7 +519,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
   }
 
   // ---- tools -----------------------------------------------------------------------------------------------
-  function toolPanel(tool: Tool): DomElement {
+  function toolPanel(tool: Tool): HTMLElement {
     const schema = tool.inputSchema ?? {};
     const required: unknown[] = Array.isArray(schema.required) ? schema.required : [];
     const fields = Object.keys(schema.properties ?? {}).map((name) =>
@@ -608,7 +599,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     return undefined;
   }
 
-  function raw(label: string, value: unknown, open: boolean): DomElement {
+  function raw(label: string, value: unknown, open: boolean): HTMLElement {
     return el('details', { open }, [el('summary', { text: label }), el('pre', { text: pretty(value) })]);
   }
 
@@ -629,7 +620,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     const envelope = envelopeOf(reply.result);
     const status = envelope ? envelope.status : reply.result?.isError ? 'error' : 'success';
     const head = el('div', { className: 'head' }, [el('span', { className: 'status', text: status })]);
-    const children: DomElement[] = [head];
+    const children: HTMLElement[] = [head];
     if (envelope?.error) {
       head.append(el('span', { className: 'code', text: envelope.error.code }));
       if (envelope.error.retryable) head.append(el('span', { className: 'badge', text: 'retryable' }));
@@ -638,8 +629,8 @@ export function runExplorerClient(shared: McpExplorerShared): void {
         children.push(el('p', { className: 'message fields', text: 'Fields: ' + envelope.error.fields.join(', ') }));
     }
     head.append(took);
-    let progress: DomElement | null = null;
-    let polls: DomElement | null = null;
+    let progress: HTMLElement | null = null;
+    let polls: HTMLElement | null = null;
     if (status === 'pending') {
       progress = el('div', { className: 'progress' }, [
         el('progress', { max: 1 }),
@@ -659,7 +650,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     return { envelope, node: el('div', { className: 'envelope', 'data-status': status }, children), progress, polls };
   }
 
-  function failureView(error: unknown): DomElement {
+  function failureView(error: unknown): HTMLElement {
     return el('div', { className: 'envelope', 'data-status': 'protocol-error' }, [
       el('div', { className: 'head' }, [el('span', { text: 'Request failed' })]),
       el('p', { className: 'message', text: messageOf(error) }),
@@ -688,7 +679,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
       const envelope = answer.reply.error ? undefined : envelopeOf(answer.reply.result);
       if (envelope?.status === 'pending') {
         const data = envelope.data ?? {};
-        const bar = progress.querySelector<DomProgress>('progress')!;
+        const bar = progress.querySelector('progress')!;
         if (typeof data.progress === 'number' && typeof data.total === 'number' && data.total > 0) {
           bar.max = data.total;
           bar.value = data.progress;
@@ -743,7 +734,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
    * reaches nothing of this page), then ui/initialize is answered and the call's input and result delivered.
    * Permissions the app asks for (camera...) are not granted: the frame has no allow attribute.
    */
-  function appView(tool: Tool, ui: ToolUi, args: Record<string, unknown>, toolResult: unknown, superseded: () => boolean): DomElement {
+  function appView(tool: Tool, ui: ToolUi, args: Record<string, unknown>, toolResult: unknown, superseded: () => boolean): HTMLElement {
     const box = el('div', { className: 'app', 'data-app': ui.resourceUri }, [
       el('p', { className: 'hint', text: 'Loading ' + ui.resourceUri + '…' }),
     ]);
@@ -761,12 +752,12 @@ export function runExplorerClient(shared: McpExplorerShared): void {
         if (app.meta.prefersBorder === true) box.classList.add('border');
         const log: { direction: string; message: unknown }[] = [];
         // Read by the page tests: every message between the host and the app, in order.
-        (box as DomElement & { mcpLog?: unknown }).mcpLog = log;
+        (box as HTMLElement & { mcpLog?: unknown }).mcpLog = log;
         const post = (message: Record<string, unknown>) => {
           log.push({ direction: 'host→app', message });
           frame.contentWindow!.postMessage(message, '*');
         };
-        const onMessage = (event: DomMessageEvent) => {
+        const onMessage = (event: MessageEvent) => {
           if (event.source !== frame.contentWindow) return;
           if (!box.isConnected) return window.removeEventListener('message', onMessage);
           const message = event.data as Reply | null;
@@ -821,7 +812,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
 
   // ---- resources and prompts ----------------------------------------------------------------------------------
   /** The answer of a read or a get, shown like a tool's success envelope. */
-  async function showRead(result: DomElement, method: string, params: Record<string, unknown>): Promise<void> {
+  async function showRead(result: HTMLElement, method: string, params: Record<string, unknown>): Promise<void> {
     const started = performance.now();
     try {
       const answer = await request(method, params);
@@ -832,7 +823,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     }
   }
 
-  function readPanel(resource: Resource, uri: string, isTemplate: boolean): DomElement {
+  function readPanel(resource: Resource, uri: string, isTemplate: boolean): HTMLElement {
     const input = el('input', { type: 'text', name: 'uri', value: uri, autocomplete: 'off', spellcheck: 'false' });
     const submit = el('button', { type: 'submit', className: 'primary', text: 'Read' });
     const result = el('div', { className: 'result' });
@@ -856,7 +847,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     ]);
   }
 
-  function promptPanel(prompt: Prompt): DomElement {
+  function promptPanel(prompt: Prompt): HTMLElement {
     const fields = (prompt.arguments ?? []).map((argument) =>
       fieldFor(argument.name, { type: 'string', description: argument.description }, argument.required === true),
     );

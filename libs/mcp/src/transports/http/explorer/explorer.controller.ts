@@ -9,6 +9,7 @@ import { sendBody } from '../http-json-rpc.responses.js';
 import { McpOriginGuard } from '../origin.guard.js';
 import { APP_FRAME_HTML, appFrameContentSecurityPolicy, appFrameHeaders, parseAppFrameCsp } from './explorer-app-frame.js';
 import { renderExplorerPage, type McpExplorerPage } from './explorer.page.js';
+import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
 
 /**
  * The explorer page's controller, a class per module instance like the endpoint's (its path is known only when the
@@ -18,6 +19,7 @@ import { renderExplorerPage, type McpExplorerPage } from './explorer.page.js';
  * The page is rendered at its first request, once the app's global prefix (which its links carry) is settled.
  */
 export function createMcpExplorerController(explorerPath: string, endpointPath: string): Type<unknown> {
+  @HiddenFromOpenApi()
   @Controller({ path: explorerPath, version: VERSION_NEUTRAL })
   @UseGuards(McpOriginGuard)
   @UseFilters(McpHttpRefusalFilter)

@@ -1,0 +1,63 @@
+import { bootErrors } from '../../core/errors/boot-errors.js';
+
+/** How the errors of one runtime registry (`register` / `replace` / `remove`) name its kind of component. */
+interface RuntimeKind {
+  /** The code's area: `TOOL` gives `MCP_ERR_TOOL_REGISTER_NOT_OBJECT`. */
+  readonly area: 'TOOL' | 'PROMPT' | 'RESOURCE';
+  readonly noun: 'tool' | 'prompt' | 'resource';
+  readonly registry: string;
+  /** The definition's shape, for a call with something else than an object. */
+  readonly shape: string;
+  /** The handler's signature. */
+  readonly handler: string;
+  /** What `remove` / `replace` look a component up by. */
+  readonly lookup: string;
+  /** How a decorated component is named when a runtime call tries to change it. */
+  readonly declared: (existing: string) => string;
+  /** Added to "only … registered at runtime can be replaced or removed". */
+  readonly decoratedHint?: string;
+  /** Added to the unknown-key error, for a key that has a better place. */
+  readonly keyHint?: (key: string) => string;
+  /** How much of the name or URI a site shows. */
+  readonly siteChars: number;
+}
+
+/**
+ * The errors every runtime registry shares, with codes `MCP_ERR_<AREA>_…` (listed in `docs/errors.md`); each
+ * registry's messages file adds its own. `site` names the call in every message.
+ */
+export function runtimeRegistrationErrors(kind: RuntimeKind) {
+  const { area, noun, registry } = kind;
+  return {
+    ...bootErrors({
+      notAnObject: {
+        code: `MCP_ERR_${area}_REGISTER_NOT_OBJECT`,
+        message: (method: string) => `${registry}.${method}() needs a ${noun} definition object (${kind.shape}).`,
+      },
+      listChangedOff: {
+        code: `MCP_ERR_${area}_LIST_CHANGED_OFF`,
+        message: (site: string) =>
+          `${site}: the ${noun}s list changes at runtime, so clients must be told: set listChanged: { ${noun}s: true } in McpModule.forRoot().`,
+      },
+      missingHandler: {
+        code: `MCP_ERR_${area}_REGISTER_HANDLER_MISSING`,
+        message: (site: string) => `${site}: "handler" must be a function ${kind.handler}.`,
+      },
+      unknownKey: {
+        code: `MCP_ERR_${area}_REGISTER_KEY_UNKNOWN`,
+        message: (site: string, key: string, closest: string | undefined) =>
+          `${site}: "${key.slice(0, 60)}" is not a ${noun} definition key${closest ? `; did you mean "${closest}"?` : ''}${kind.keyHint?.(key) ?? ''}.`,
+      },
+      notRegistered: {
+        code: `MCP_ERR_${area}_NOT_REGISTERED`,
+        message: (site: string) => `${site}: no ${kind.lookup} was registered at runtime; use register() to add it.`,
+      },
+      decorated: {
+        code: `MCP_ERR_${area}_DECORATED`,
+        message: (site: string, existing: string) =>
+          `${site}: ${kind.declared(existing)}; only ${noun}s registered at runtime can be replaced or removed${kind.decoratedHint ?? ''}.`,
+      },
+    }),
+    site: (method: string, key: unknown) => `${registry}.${method}(${JSON.stringify(String(key)).slice(0, kind.siteChars)})`,
+  };
+}

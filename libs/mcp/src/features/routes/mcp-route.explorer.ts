@@ -1,0 +1,155 @@
+import { Inject, Injectable, Logger, type Type } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { McpMessages } from '../../core/errors/mcp.messages.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
+import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
+import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
+import type { McpToolAnnotations } from '../tools/mcp-tool-options.interface.js';
+import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
+import { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
+import { checkToolBindings, checkToolNameAndTimeout } from '../tools/tool-definition.checks.js';
+import { methodNameToToolName } from '../tools/tool-name.js';
+import type { McpRouteOptions } from './mcp-route-options.interface.js';
+import { McpRouteMessages } from './mcp-route.messages.js';
+import { routeArguments } from './route-arguments.js';
+import { McpRouteHandlerFactory } from './route-handler.factory.js';
+import { isRouteHandler, readRoute, type McpRouteVerb } from './route-metadata.js';
+
+/** The hints a verb gives a tool (MCP tool annotations). */
+const VERB_HINTS: Record<McpRouteVerb, McpToolAnnotations | undefined> = {
+  GET: { readOnlyHint: true },
+  DELETE: { destructiveHint: true },
+  PUT: { idempotentHint: true },
+  POST: undefined,
+  PATCH: undefined,
+};
+
+/** The options of `@McpRoute()` that name or describe one handler, refused on a class. */
+const HANDLER_ONLY_OPTIONS = ['name', 'description', 'title'] as const;
+
+/**
+ * The tools of controller routes (a component provider): every handler with `@McpRoute()`, every handler of a
+ * controller with `@McpRoute()` on its class or listed in the module option `routes` (a controller or a module),
+ * but those with `@McpExcludeRoute()`. Read once at boot; a route that cannot be a tool or whose arguments clash
+ * fails the boot.
+ */
+@Injectable()
+export class McpRouteExplorer implements McpComponentProvider {
+  private readonly logger = new Logger('McpModule');
+  private readonly schemas = {
+    dto: new DtoSchemaFactory({ debug: (message) => this.logger.debug(message) }),
+    raw: new RawSchemaCompiler(),
+  };
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly accessor: McpMetadataAccessor,
+    private readonly handlers: McpRouteHandlerFactory,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
+
+  *components(): Iterable<McpComponent> {
+    const controllers = this.controllers();
+    const listed = this.listed(controllers);
+    for (const wrapper of controllers) {
+      const controller = wrapper.metatype as Type<unknown>;
+      const classOptions = this.classOptions(controller);
+      const whole = classOptions !== undefined || listed.has(controller) || listed.has(wrapper.host?.metatype as Type<unknown>);
+      const prototype = controller.prototype as Record<string, unknown>;
+      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+        const method = prototype[methodName];
+        if (!isRouteHandler(method) || this.accessor.isRouteExcluded(method)) continue;
+        const options = this.accessor.getRouteOptions(method);
+        if (!options && !whole) continue;
+        const site = `${controller.name}#${methodName}`;
+        yield { kind: 'tool', definition: this.describe(wrapper, methodName, site, { ...classOptions, ...options }, classOptions) };
+      }
+    }
+  }
+
+  private describe(
+    wrapper: InstanceWrapper,
+    methodName: string,
+    site: string,
+    options: McpRouteOptions,
+    classOptions: McpRouteOptions | undefined,
+  ): McpToolDefinition {
+    const controller = wrapper.metatype as Type<unknown>;
+    const prototype = controller.prototype as object;
+    const method = (prototype as Record<string, unknown>)[methodName];
+    const route = readRoute(controller, prototype, methodName, site);
+    const name = options.name ?? methodNameToToolName(methodName);
+    const timeoutMs = options.timeoutMs ?? this.options.toolTimeoutMs;
+    checkToolNameAndTimeout(site, name, timeoutMs);
+
+    const args = routeArguments(route, method as object, site, this.schemas.dto);
+    // The route's own pipes validate; the schema is compiled anyway, so a schema clients cannot use fails the boot.
+    try {
+      this.schemas.raw.compile(args.inputSchema);
+    } catch (error) {
+      throw new McpConfigurationError(McpMessages.invalidInputSchema(site, error instanceof Error ? error.message : String(error)));
+    }
+    const annotations = { ...VERB_HINTS[route.verb], ...classOptions?.annotations, ...options.annotations };
+    const known = new Set(Object.keys(args.inputSchema.properties as object));
+    const open = args.inputSchema.additionalProperties === true;
+    return {
+      name,
+      site,
+      descriptor: {
+        name,
+        ...(options.title !== undefined && { title: options.title }),
+        description: this.descriptionOf(options, method, route.verb, route.path),
+        inputSchema: args.inputSchema,
+        ...(Object.keys(annotations).length > 0 && { annotations }),
+      },
+      // Only names are checked here: values are the route's pipes' to judge, with their own messages.
+      checkRawArgs: (values) => {
+        const unknown = open ? [] : Object.keys(values as object).filter((key) => !known.has(key));
+        return unknown.length === 0
+          ? { valid: true }
+          : { valid: false, fields: unknown, message: `Invalid arguments: unknown argument(s) ${unknown.join(', ')}` };
+      },
+      // A `{ provider }` selector of the transforms option picks a controller's route tools by its class.
+      declaredBy: controller,
+      timeoutMs,
+      scopes: checkToolBindings(site, args.inputSchema, undefined, options.scopes),
+      handler: this.handlers.create(wrapper, methodName, route, args, site),
+    };
+  }
+
+  /** `@McpRoute({ description })`, else `@ApiOperation()`'s description or summary, else the verb and path. */
+  private descriptionOf(options: McpRouteOptions, method: unknown, verb: McpRouteVerb, path: string): string {
+    if (typeof options.description === 'string' && options.description.trim() !== '') return options.description;
+    const operation = this.accessor.getApiOperation(method);
+    for (const text of [operation?.description, operation?.summary]) if (typeof text === 'string' && text.trim() !== '') return text;
+    return `${verb} ${path}`;
+  }
+
+  private classOptions(controller: Type<unknown>): McpRouteOptions | undefined {
+    const options = this.accessor.getRouteOptions(controller);
+    const misplaced = options && HANDLER_ONLY_OPTIONS.find((key) => options[key] !== undefined);
+    if (misplaced) throw new McpConfigurationError(McpRouteMessages.classOptions(controller.name, misplaced));
+    return options;
+  }
+
+  /** The controllers this server serves: all of the app's, or those declared in the `include`d modules. */
+  private controllers(): InstanceWrapper[] {
+    const include = this.options.include;
+    const wrappers = include === undefined ? this.discovery.getControllers() : this.discovery.getControllers({ include: [...include] });
+    return wrappers.filter((wrapper) => typeof wrapper.metatype === 'function');
+  }
+
+  /** The option `routes`: controller and module classes, each of which must hold controllers of this server. */
+  private listed(controllers: readonly InstanceWrapper[]): ReadonlySet<Type<unknown>> {
+    const present = new Set<unknown>(controllers.flatMap((wrapper) => [wrapper.metatype, wrapper.host?.metatype]));
+    for (const entry of this.options.routes) {
+      if (!present.has(entry)) throw new McpConfigurationError(McpRouteMessages.notAController(entry.name || String(entry)));
+    }
+    return new Set(this.options.routes);
+  }
+}

@@ -1,0 +1,26 @@
+import { bootErrors } from '../../core/errors/boot-errors.js';
+
+/** Boot errors of controller routes served as tools: each names the handler and the fix (codes in `docs/errors.md`). */
+export const McpRouteMessages = bootErrors({
+  unsupported: {
+    code: 'MCP_ERR_ROUTE_UNSUPPORTED',
+    message: (site: string, reason: string): string =>
+      `${site} cannot be an MCP tool: it ${reason}. Exclude it with @McpExcludeRoute(), or drop @McpRoute() from it.`,
+  },
+  argumentClash: {
+    code: 'MCP_ERR_ROUTE_ARGUMENT_CLASH',
+    message: (site: string, name: string, first: string, second: string): string =>
+      `${site}: the tool argument "${name}" would be both the ${first} and the ${second}; its arguments are the path ` +
+      `parameters, query and body properties in one object. Rename one of them, or exclude the route with @McpExcludeRoute().`,
+  },
+  classOptions: {
+    code: 'MCP_ERR_ROUTE_CLASS_OPTIONS',
+    message: (controller: string, option: string): string =>
+      `@McpRoute({ ${option} }) on the class ${controller} would give every handler the same ${option}; put it on each handler.`,
+  },
+  notAController: {
+    code: 'MCP_ERR_ROUTE_NOT_A_CONTROLLER',
+    message: (name: string): string =>
+      `The option routes lists ${name}, which is neither a controller nor a module with controllers that this server serves (its include). List controller or module classes of this server.`,
+  },
+});

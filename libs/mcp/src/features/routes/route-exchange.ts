@@ -1,0 +1,124 @@
+import type { RouteShape } from './route-metadata.js';
+import type { RouteRequestParts } from './route-arguments.js';
+
+/** The request a route tool's handler sees: what Express and Fastify requests both offer its guards and pipes. */
+export interface RouteRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly originalUrl: string;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly params: Record<string, string>;
+  readonly query: Record<string, unknown>;
+  body: unknown;
+  /** Fastify code reads `request.raw`; here it is the request itself. */
+  readonly raw: RouteRequest;
+  /** Set by the app's guards (`request.user = …`), as on a REST request. */
+  [key: string]: unknown;
+}
+
+/**
+ * Stands in for the HTTP response while a route runs as a tool: it records what an exception filter (or an
+ * interceptor) writes, through the Express (`status().json()`) or Fastify (`code().send()`) spelling, so the
+ * outcome can be told from what REST would have sent.
+ */
+export class RouteResponse {
+  statusCode = 200;
+  /** Set once a filter or interceptor sent a body. */
+  sent = false;
+  body: unknown;
+  private readonly headerValues = new Map<string, unknown>();
+
+  get headersSent(): boolean {
+    return this.sent;
+  }
+
+  /** Fastify's adapter reads `reply.raw.headersSent`: the raw response is this one. */
+  get raw(): this {
+    return this;
+  }
+
+  status(code: number): this {
+    this.statusCode = code;
+    return this;
+  }
+
+  code(code: number): this {
+    return this.status(code);
+  }
+
+  json(body: unknown): this {
+    return this.send(body);
+  }
+
+  send(body?: unknown): this {
+    this.body = body;
+    this.sent = true;
+    return this;
+  }
+
+  end(body?: unknown): this {
+    return this.send(body);
+  }
+
+  setHeader(name: string, value: unknown): this {
+    this.headerValues.set(name.toLowerCase(), value);
+    return this;
+  }
+
+  header(name: string, value: unknown): this {
+    return this.setHeader(name, value);
+  }
+
+  set(name: string, value: unknown): this {
+    return this.setHeader(name, value);
+  }
+
+  type(value: string): this {
+    return this.setHeader('content-type', value);
+  }
+
+  getHeader(name: string): unknown {
+    return this.headerValues.get(name.toLowerCase());
+  }
+
+  removeHeader(name: string): this {
+    this.headerValues.delete(name.toLowerCase());
+    return this;
+  }
+}
+
+/** The request of one call: its parts, the caller's credential headers, the URL REST would have had. */
+export function routeRequest(
+  route: RouteShape,
+  parts: RouteRequestParts,
+  callerHeaders: Readonly<Record<string, string>> | undefined,
+): RouteRequest {
+  const path = route.path.replace(/:([A-Za-z_$][\w$]*)/g, (_match, name: string) => encodeURIComponent(parts.params[name] ?? ''));
+  const search = queryString(parts.query);
+  const url = search ? `${path}?${search}` : path;
+  const headers: Record<string, string> = { accept: 'application/json', ...callerHeaders };
+  if (parts.body !== undefined) headers['content-type'] = 'application/json';
+  const request = {
+    method: route.verb,
+    url,
+    originalUrl: url,
+    path,
+    headers,
+    params: parts.params,
+    query: parts.query,
+    body: parts.body,
+  } as RouteRequest;
+  // Express helpers and Fastify's `raw`, out of the enumerable shape the handler may log or serialise.
+  const header = (name: string) => headers[name.toLowerCase()];
+  Object.defineProperties(request, { raw: { value: request }, get: { value: header }, header: { value: header } });
+  return request;
+}
+
+function queryString(query: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    for (const item of Array.isArray(value) ? value : [value]) if (typeof item === 'string') search.append(name, item);
+  }
+  return search.toString();
+}
