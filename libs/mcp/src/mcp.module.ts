@@ -4,6 +4,7 @@ import { McpMetadataAccessor } from './features/mcp-metadata.accessor.js';
 import { McpToolExplorer } from './features/tools/mcp-tool.explorer.js';
 import { MCP_COMPONENT_PROVIDERS_PROVIDER } from './features/components/component-providers.js';
 import { McpComponentLoader } from './features/components/component.loader.js';
+import { McpComponentSummary } from './features/components/component.summary.js';
 import { McpProviderMethods } from './features/provider-methods.js';
 import { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 import { McpToolCallRunner } from './execution/tool-call.runner.js';
@@ -136,6 +137,7 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     McpTaskWorker,
     { provide: MCP_JOB_WORKER, useExisting: McpTaskWorker },
     McpTasksService,
+    McpComponentSummary,
     McpJobService,
     McpCallPipeline,
     McpInFlightCalls,
