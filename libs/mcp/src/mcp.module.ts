@@ -95,6 +95,7 @@ import { MCP_METRICS_PROVIDERS } from './observability/metrics/metrics.providers
 import { McpHealthIndicator } from './observability/health/mcp.health-indicator.js';
 import { McpServersModule } from './mcp-servers.module.js';
 import { McpServerDirectory } from './options/mcp-server.directory.js';
+import { McpIdleConnectionsCloser } from './transports/http/idle-connections.closer.js';
 
 /**
  * Turns `@McpTool()` methods of any provider (or of the modules in `include`) into an MCP server served over
@@ -153,6 +154,7 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     // The app's global prefix, for the URLs handed out (poll_url, endpoint event, resource_metadata, card, explorer).
     McpGlobalPrefix,
     McpFastifyBodyLimitCheck,
+    McpIdleConnectionsCloser,
     McpHttpTransport,
     McpHttpSseTransport,
     McpStdioTransport,
