@@ -55,7 +55,7 @@ describe('GET /.well-known/mcp/server-card.json with the defaults', () => {
     expect(answer.contentType).toMatch(/^application\/json/);
     expect(answer.json).toEqual({
       $schema: SCHEMA_URL,
-      name: `127.0.0.1/card-server`,
+      name: 'local.127-0-0-1/card-server',
       version: '2.3.4',
       description: 'Serves a card',
       title: 'Card',

@@ -3,9 +3,12 @@
  * reference path (class-transformer + class-validator, as `validateArguments` runs it without a plan) must give the
  * same answer, instance (class and key order at every level), failed fields and messages, on every edge value in
  * every declared property and on random arguments (fast-check) grown from a valid sample. The same idea as the
- * schema factory's `expectAgreement` (JSON Schema vs validator), for the plan vs the libraries it replaces.
+ * schema factory's `expectAgreement` (JSON Schema vs validator), for the plan vs the libraries it replaces. The
+ * advertised JSON Schema must also agree with validation on each property's presence: absent and `null` are accepted
+ * or refused by both (a nested `@ValidateNested()` property without `@IsDefined()` is absent-yes, null-no on both).
  */
 import { describe, expect, it } from '@jest/globals';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { validateArguments, type ArgumentValidation } from '../../libs/mcp/src/execution/argument-validator.js';
 import { argumentValidationMode, type ArgumentValidationMode } from '../../libs/mcp/src/execution/validation-mode.js';
@@ -162,6 +165,25 @@ export function describePlanAgreement(cases: readonly PlanAgreementCase[], numRu
           const expected = outcomeOf(await validateArguments(dto, copyOf(raw), reference));
           expect({ raw, outcome: outcomeOf(await validateArguments(dto, copyOf(raw), planned)) }).toEqual({ raw, outcome: expected });
         }
+      });
+
+      it('advertises what validation enforces on presence: each property absent, and null, gets one verdict from both', async () => {
+        const schema = new DtoSchemaFactory().forClass(dto);
+        // Formats are the validator's business here (the schema factory's spec compares them); presence is the point.
+        const advertised = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false }).compile(schema);
+        const declared = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
+        const samples = declared.flatMap((name) => {
+          const { [name]: _left, ...absent } = valid;
+          return [copyOf(absent), copyOf({ ...valid, [name]: null })];
+        });
+        const verdicts = await Promise.all(
+          samples.map(async (raw) => ({
+            raw,
+            schema: advertised(raw),
+            validation: (await validateArguments(dto, copyOf(raw), planned)).valid,
+          })),
+        );
+        expect(verdicts.filter((verdict) => verdict.schema !== verdict.validation)).toEqual([]);
       });
 
       it('gives the same answer as class-transformer + class-validator: instance, fields and messages', async () => {

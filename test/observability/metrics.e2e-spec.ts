@@ -58,7 +58,7 @@ describe('metrics: the weather server serves GET /metrics (raw HTTP)', () => {
     expect(envelopeOf(missing).error.code).toBe('CITY_NOT_FOUND');
     const invalid = await post(weather.url, callTool(4, 'get_weather', { city: 42 }), SIMPLE_CLIENT_HEADERS);
     expect(envelopeOf(invalid).error.code).toBe('VALIDATION_ERROR');
-    const job = await post(weather.url, callTool(5, 'generate_climate_report', { city: 'Oslo', years: 2 }), SIMPLE_CLIENT_HEADERS);
+    const job = await post(weather.url, callTool(5, 'generate_climate_report', { city: 'Stockholm', years: 2 }), SIMPLE_CLIENT_HEADERS);
     expect(envelopeOf(job).status).toBe('pending');
     // Unknown methods are not label values: they count as "other".
     await post(weather.url, rpc(6, 'no/such-method'), SIMPLE_CLIENT_HEADERS);

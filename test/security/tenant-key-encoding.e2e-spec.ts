@@ -61,7 +61,8 @@ describe('tenant ids are escaped in store keys and session owners', () => {
     expect(cancel).toMatchObject({ status: 'error', error: { code: 'JOB_NOT_FOUND' } });
     const polled = await send(`${app.url}/jobs/${encodeURIComponent(crafted)}`, { headers: as(TENANTS.acme) });
     expect(polled.status).toBe(404);
-    expect(polled.json?.error?.data?.error?.code).toBe('JOB_NOT_FOUND');
+    // A REST route: a plain JSON error, not a JSON-RPC one.
+    expect(polled.json).toEqual({ error: { code: 'JOB_NOT_FOUND', message: `No job "${crafted}" for this caller` } });
 
     // The owner still sees its job pending (not cancelled), and can cancel it itself.
     const own = envelopeOf(await post(app.url, callTool(4, 'get_job_status', { job_id: jobId }), as(TENANTS.acmeEu)));

@@ -3,7 +3,6 @@ import { describePlanAgreement } from '../kit/validation-agreement.js';
 import { GetWeatherDto } from '../../apps/weather-server/src/weather/dto/get-weather.dto.js';
 import { GetForecastDto } from '../../apps/weather-server/src/weather/dto/get-forecast.dto.js';
 import { WeatherReportDto } from '../../apps/weather-server/src/weather/dto/weather-report.dto.js';
-import { ClimateReportDto } from '../../apps/weather-server/src/reports/dto/climate-report.dto.js';
 import { CreateWeatherAlertDto } from '../../apps/weather-server/src/alerts/dto/create-weather-alert.dto.js';
 import { ListWeatherAlertsDto } from '../../apps/weather-server/src/alerts/dto/list-weather-alerts.dto.js';
 import { DeleteWeatherAlertDto } from '../../apps/weather-server/src/alerts/dto/delete-weather-alert.dto.js';
@@ -11,7 +10,9 @@ import { GetAirQualityDto } from '../../apps/weather-server/src/air-quality/dto/
 
 /**
  * Every DTO of the sample app gets a compiled validation plan (no class-transformer / class-validator per call),
- * and the plan answers exactly as those libraries do: instance, fields and messages.
+ * and the plan answers exactly as those libraries do: instance, fields and messages. ClimateReportDto is the
+ * exception: its custom @IsKnownCity() (an unknown city refused before the job is queued) keeps it on
+ * class-transformer + class-validator, which the plan does not replace for custom validators.
  */
 describePlanAgreement([
   [GetWeatherDto, { city: 'Paris', unit: 'fahrenheit' }],
@@ -31,7 +32,6 @@ describePlanAgreement([
       precipitationMm: 0,
     },
   ],
-  [ClimateReportDto, { city: '北京', years: 30 }],
   [CreateWeatherAlertDto, { city: 'Paris', threshold_celsius: -90, priority: 'high', idempotency_key: 'k'.repeat(16) }],
   [ListWeatherAlertsDto, { cursor: 'abc', limit: 200 }],
   [DeleteWeatherAlertDto, { alert_id: 'a1' }],

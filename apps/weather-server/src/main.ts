@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import { Logger } from '@nestjs/common';
+import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { McpAuthError, McpStderrLogger, serveMcpOverStdio } from '@nest-mcp/core';
 import { AppModule } from './app.module.js';
 import { explorerFromEnv } from './config/explorer.from-env.js';
 import { redisEnvProblem } from './config/mcp-options.from-env.js';
+import { LOG_LEVEL_NAMES, logLevelsFromEnv } from './config/log-levels.from-env.js';
 
 /** The Nest HTTP adapters the sample runs on (`HTTP_ADAPTER`). */
 const HTTP_ADAPTERS = ['express', 'fastify'] as const;
@@ -14,7 +15,8 @@ type HttpAdapterName = (typeof HTTP_ADAPTERS)[number];
 
 /**
  * `--stdio`: serve one client over stdin/stdout (Claude Desktop style); otherwise HTTP on HOST:PORT, on the adapter
- * `HTTP_ADAPTER` names (express by default), under `GLOBAL_PREFIX` (none by default).
+ * `HTTP_ADAPTER` names (express by default), under `GLOBAL_PREFIX` (none by default); `LOG_LEVEL` (`log` by default)
+ * sets how much Nest logs.
  */
 async function bootstrap(): Promise<void> {
   const redisProblem = redisEnvProblem(process.env);
@@ -23,7 +25,15 @@ async function bootstrap(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  if (process.argv.includes('--stdio')) return serveStdio();
+  const logLevels = logLevelsFromEnv(process.env.LOG_LEVEL);
+  if (logLevels === undefined) {
+    process.stderr.write(
+      `weather-server: LOG_LEVEL=${process.env.LOG_LEVEL} is not a log level; use one of ${LOG_LEVEL_NAMES.join(', ')}\n`,
+    );
+    process.exitCode = 1;
+    return;
+  }
+  if (process.argv.includes('--stdio')) return serveStdio(logLevels);
   const adapter = httpAdapterFromEnv(process.env.HTTP_ADAPTER);
   if (adapter === undefined) {
     process.stderr.write(
@@ -35,8 +45,8 @@ async function bootstrap(): Promise<void> {
   // MCP-only app: the MCP endpoint reads its own bodies (its size limit, JSON-RPC parse errors).
   const app =
     adapter === 'fastify'
-      ? await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(), { bodyParser: false })
-      : await NestFactory.create(AppModule, { bodyParser: false });
+      ? await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(), { bodyParser: false, logger: logLevels })
+      : await NestFactory.create(AppModule, { bodyParser: false, logger: logLevels });
   // SIGTERM/SIGINT: drain (streams end with a retry hint, calls and jobs get shutdown.graceMs), then exit 0.
   app.enableShutdownHooks([], { useProcessExit: true });
   const prefix = globalPrefixFromEnv(process.env.GLOBAL_PREFIX);
@@ -69,11 +79,11 @@ function globalPrefixFromEnv(value: string | undefined): string {
  * (a JSON-RPC error would only reach a client that got past its own handshake; most just report "Connection
  * closed"). Boot logs are held back until the credentials are accepted, so that line is all stderr says.
  */
-async function serveStdio(): Promise<void> {
+async function serveStdio(logLevels: LogLevel[]): Promise<void> {
   try {
     // abortOnError: false, so a boot error reaches the catch below and the held-back logs explaining it are printed.
     const app = await NestFactory.createApplicationContext(AppModule, {
-      logger: new McpStderrLogger(),
+      logger: new McpStderrLogger({ logLevels }),
       bufferLogs: true,
       abortOnError: false,
     });

@@ -6,6 +6,7 @@ import { McpRouteExplorer } from './features/routes/mcp-route.explorer.js';
 import { McpRouteHandlerFactory } from './features/routes/route-handler.factory.js';
 import { MCP_COMPONENT_PROVIDERS_PROVIDER } from './features/components/component-providers.js';
 import { McpComponentLoader } from './features/components/component.loader.js';
+import { McpComponentSummary } from './features/components/component.summary.js';
 import { McpProviderMethods } from './features/provider-methods.js';
 import { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 import { McpToolCallRunner } from './execution/tool-call.runner.js';
@@ -94,6 +95,7 @@ import { MCP_METRICS_PROVIDERS } from './observability/metrics/metrics.providers
 import { McpHealthIndicator } from './observability/health/mcp.health-indicator.js';
 import { McpServersModule } from './mcp-servers.module.js';
 import { McpServerDirectory } from './options/mcp-server.directory.js';
+import { McpIdleConnectionsCloser } from './transports/http/idle-connections.closer.js';
 
 /**
  * Turns `@McpTool()` methods of any provider (or of the modules in `include`) into an MCP server served over
@@ -138,6 +140,7 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     McpTaskWorker,
     { provide: MCP_JOB_WORKER, useExisting: McpTaskWorker },
     McpTasksService,
+    McpComponentSummary,
     McpJobService,
     McpCallPipeline,
     McpInFlightCalls,
@@ -153,6 +156,7 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
     // The app's global prefix, for the URLs handed out (poll_url, endpoint event, resource_metadata, card, explorer).
     McpGlobalPrefix,
     McpFastifyBodyLimitCheck,
+    McpIdleConnectionsCloser,
     McpHttpTransport,
     McpHttpSseTransport,
     McpStdioTransport,

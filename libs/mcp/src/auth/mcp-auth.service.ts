@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
+import { McpBootNotices } from '../core/boot-notices.js';
 import { McpGlobalPrefix } from '../options/mcp-global-prefix.js';
 import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -18,12 +19,12 @@ function quotedStringSafe(text: string): string {
 /** Authentication for every transport: HTTP headers or stdio's environment credentials → principal. */
 @Injectable()
 export class McpAuthService implements OnModuleInit {
-  private readonly logger = new Logger('McpModule');
   private readonly authenticator?: McpAuthenticator;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     @Optional() private readonly globalPrefix?: McpGlobalPrefix,
+    @Optional() private readonly notices: McpBootNotices = new McpBootNotices(),
   ) {
     const auth = options.auth;
     if (auth.authenticator) this.authenticator = auth.authenticator;
@@ -32,7 +33,8 @@ export class McpAuthService implements OnModuleInit {
 
   onModuleInit(): void {
     if (!this.enabled)
-      this.logger.warn(
+      this.notices.warn(
+        'McpModule',
         'No authentication configured (auth.jwt, auth.apiKeys or auth.authenticator): every caller is served as tenant "default".',
       );
   }

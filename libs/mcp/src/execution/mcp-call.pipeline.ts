@@ -156,7 +156,7 @@ export class McpCallPipeline {
   private async accept(call: McpPipelineCall, args: Record<string, unknown>): Promise<McpCallToolResult> {
     const { tool, context } = call;
     const record = await this.jobs.start(tool.name, args, context, tool.job?.estimatedSeconds, call.task);
-    return call.accepted ? call.accepted(record) : envelopeToCallToolResult(this.jobs.pendingEnvelope(record));
+    return call.accepted ? call.accepted(record) : envelopeToCallToolResult(this.jobs.pendingEnvelope(record, context.transport));
   }
 }
 

@@ -151,7 +151,8 @@ export class McpToolCallRunner {
     const requestId = clientText(context.requestId);
     // A tool that stops once its call was cancelled or timed out ends as asked: no failure to report.
     if (internal && !context.signal.aborted) this.logger.error(`${McpMessages.toolFailed(tool.name, requestId)}: ${errorLogText(error)}`);
-    else this.logger.debug(McpMessages.toolAnsweredError(tool.name, clientText(internal ? 'CANCELLED' : envelope.error.code), requestId));
+    // An answer the tool chose (its own error code, a cancellation): expected, so only at verbose.
+    else this.logger.verbose(McpMessages.toolAnsweredError(tool.name, clientText(internal ? 'CANCELLED' : envelope.error.code), requestId));
     return envelopeToCallToolResult(envelope);
   }
 }

@@ -58,30 +58,31 @@ describe('canValidateSync', () => {
 });
 
 describe('argumentValidationMode', () => {
-  const debugLines: string[] = [];
+  const verboseLines: string[] = [];
   const capture: LoggerService = {
     log: () => undefined,
     error: () => undefined,
     warn: () => undefined,
-    debug: (message: unknown, context?: unknown) => void debugLines.push(`[${String(context)}] ${String(message)}`),
+    debug: () => undefined,
+    verbose: (message: unknown, context?: unknown) => void verboseLines.push(`[${String(context)}] ${String(message)}`),
   };
   beforeEach(() => {
-    debugLines.length = 0;
+    verboseLines.length = 0;
     Logger.overrideLogger(capture);
   });
   afterEach(() => Logger.overrideLogger(new ConsoleLogger()));
 
   const modeOf = (dto: new () => object, site?: string) => argumentValidationMode(dto, new DtoSchemaFactory().forClass(dto), site);
 
-  it('compiles a plan for a DTO of built-in rules, and says so in one debug line for the tool', () => {
+  it('compiles a plan for a DTO of built-in rules, and says so in one verbose line for the tool', () => {
     expect(modeOf(PlainDto, 'Tools#plain').plan).toEqual(expect.any(Function));
-    expect(debugLines).toEqual(['[McpModule] Tools#plain: arguments validated by the plan compiled from PlainDto']);
+    expect(verboseLines).toEqual(['[McpModule] Tools#plain: arguments validated by the plan compiled from PlainDto']);
   });
 
   it('keeps the reference path for a custom validator, and names the reason', async () => {
     const mode = modeOf(AsyncRuleDto, 'Tools#slow');
     expect(mode.plan).toBeUndefined();
-    expect(debugLines).toEqual([
+    expect(verboseLines).toEqual([
       "[McpModule] Tools#slow: arguments validated by class-transformer + class-validator (AsyncRuleDto.name: custom validator 'SlowlyKnown')",
     ]);
     expect(await validateArguments(AsyncRuleDto, { name: 'unknown' }, mode)).toMatchObject({ valid: false, fields: ['name'] });
@@ -89,6 +90,6 @@ describe('argumentValidationMode', () => {
 
   it('logs nothing without a site (prompt arguments)', () => {
     modeOf(NestedDto);
-    expect(debugLines).toEqual([]);
+    expect(verboseLines).toEqual([]);
   });
 });

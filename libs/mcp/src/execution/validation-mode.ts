@@ -29,12 +29,13 @@ const logger = new Logger('McpModule');
 /**
  * The validation mode of a DTO whose advertised inputSchema is `inputSchema`: the server's null check is compiled
  * from that same schema, so the two cannot disagree about `null`. With `site` (the tool's place, e.g.
- * `WeatherTools#getWeather`), one debug line says which path its calls take and why.
+ * `WeatherTools#getWeather`), one verbose line says which path its calls take and why.
  */
 export function argumentValidationMode(type: McpClassRef, inputSchema: JsonSchema, site?: string): ArgumentValidationMode {
   const compiled = compileValidationPlan(type);
+  // Per-tool detail: verbose only, the boot says one summary line per server (McpComponentSummary).
   if (site !== undefined) {
-    logger.debug(
+    logger.verbose(
       compiled.plan
         ? `${site}: arguments validated by the plan compiled from ${type.name}`
         : `${site}: arguments validated by class-transformer + class-validator (${compiled.reason})`,

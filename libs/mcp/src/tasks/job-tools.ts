@@ -11,7 +11,7 @@ import { JobIdDto } from './dto/job-id.dto.js';
 export interface McpJobToolsSource {
   find(tenant: string, jobId: string): Promise<McpJobRecord | undefined>;
   cancel(tenant: string, jobId: string): Promise<McpJobRecord | undefined>;
-  statusResult(record: McpJobRecord): McpCallToolResult;
+  statusResult(record: McpJobRecord, transport?: McpToolContext['transport']): McpCallToolResult;
 }
 
 /** The built-in tools that poll and cancel jobs (`get_job_status`, `cancel_job`), added when a tool runs as a job. */
@@ -45,12 +45,12 @@ export function jobTools(source: McpJobToolsSource, schemas: DtoSchemaFactory, t
       'get_job_status',
       'Status of a job started by a long-running tool: pending (with progress) until it ends, then its result.',
       async (args, context) => {
-        return new McpRawResult(source.statusResult(await found(context.tenant, args.job_id)));
+        return new McpRawResult(source.statusResult(await found(context.tenant, args.job_id), context.transport));
       },
     ),
     tool('cancel_job', 'Cancels a pending job; a finished job is left as it is.', async (args, context) => {
       const record = (await source.cancel(context.tenant, args.job_id)) ?? (await found(context.tenant, args.job_id));
-      return new McpRawResult(source.statusResult(record));
+      return new McpRawResult(source.statusResult(record, context.transport));
     }),
   ];
 }

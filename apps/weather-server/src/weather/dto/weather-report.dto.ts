@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsString, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsNumber, IsString, ValidateNested } from 'class-validator';
 import { TEMPERATURE_UNITS } from './temperature-unit.js';
 
 /** The city a report is about. */
@@ -12,6 +12,8 @@ export class CityInfoDto {
 
 /** The `data` of a successful `get_weather` call: declared as the tool's output, so clients get an outputSchema. */
 export class WeatherReportDto {
+  // Every report names its city: @IsDefined() says so (@ValidateNested() alone lets it be absent).
+  @IsDefined()
   @ValidateNested()
   @Type(() => CityInfoDto)
   city: CityInfoDto;

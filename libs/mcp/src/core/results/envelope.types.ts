@@ -20,10 +20,10 @@ export interface McpErrorEnvelope {
   error: McpErrorBody;
 }
 
-/** Accepted but not finished: poll `poll_url` (or the `get_job_status` tool) for the outcome. @publicApi */
+/** Accepted but not finished: poll `poll_url` (HTTP only; over stdio there is none) or the `get_job_status` tool for the outcome. @publicApi */
 export interface McpPendingEnvelope {
   status: 'pending';
-  data: { job_id: string; poll_url: string; estimated_seconds?: number; progress?: number; total?: number; message?: string };
+  data: { job_id: string; poll_url?: string; estimated_seconds?: number; progress?: number; total?: number; message?: string };
 }
 
 /** @publicApi */

@@ -5,6 +5,7 @@ import { methodNameToToolName } from './tool-name.js';
 import { checkToolNameAndTimeout } from './tool-definition.checks.js';
 import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { McpBootNotices } from '../../core/boot-notices.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
@@ -28,7 +29,10 @@ import type { McpComponent, McpComponentProvider } from '../components/mcp-compo
 export class McpToolExplorer implements McpComponentProvider {
   private readonly logger = new Logger('McpModule');
   private readonly schemas = {
-    dto: new DtoSchemaFactory({ debug: (message) => this.logger.debug(message) }),
+    dto: new DtoSchemaFactory({
+      debug: (message) => this.logger.debug(message),
+      warn: (message) => this.notices.warn('McpModule', message),
+    }),
     raw: new RawSchemaCompiler(),
   };
 
@@ -36,6 +40,7 @@ export class McpToolExplorer implements McpComponentProvider {
     private readonly providerMethods: McpProviderMethods,
     private readonly handlers: McpToolHandlerFactory,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly notices: McpBootNotices,
   ) {}
 
   /** Loads the JSON Schema converters the tools' Standard Schemas need (an optional vendor package each). */

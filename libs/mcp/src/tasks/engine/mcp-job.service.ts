@@ -100,13 +100,20 @@ export class McpJobService {
     return `${this.globalPrefix?.of(this.options.path) ?? ''}${this.options.path}/jobs/${jobId}`;
   }
 
-  /** What a poll shows: the pending envelope (with progress) while it runs, then the job's final result. */
-  statusResult(record: McpJobRecord): McpCallToolResult {
-    return record.result && isFinal(record.status) ? record.result : envelopeToCallToolResult(this.pendingEnvelope(record));
+  /**
+   * What a poll shows: the pending envelope (with progress) while it runs, then the job's final result.
+   * `transport`: the asker's (see {@link pendingEnvelope}).
+   */
+  statusResult(record: McpJobRecord, transport?: McpToolContext['transport']): McpCallToolResult {
+    return record.result && isFinal(record.status) ? record.result : envelopeToCallToolResult(this.pendingEnvelope(record, transport));
   }
 
-  pendingEnvelope(record: McpJobRecord): McpPendingEnvelope {
-    const data: McpPendingEnvelope['data'] = { job_id: record.id, poll_url: this.pollUrl(record.id) };
+  /**
+   * The pending envelope of a job, for a caller on `transport`. `poll_url` is an HTTP route of this server: over
+   * stdio there is none to reach, so it is left out (the job is polled with `get_job_status` or MCP tasks).
+   */
+  pendingEnvelope(record: McpJobRecord, transport?: McpToolContext['transport']): McpPendingEnvelope {
+    const data: McpPendingEnvelope['data'] = { job_id: record.id, ...(transport !== 'stdio' && { poll_url: this.pollUrl(record.id) }) };
     if (record.estimatedSeconds !== undefined) data.estimated_seconds = record.estimatedSeconds;
     if (record.progress !== undefined) data.progress = record.progress;
     if (record.total !== undefined) data.total = record.total;

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { McpBootNotices } from '../../core/boot-notices.js';
 import { HttpAdapterHost } from '@nestjs/core';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
@@ -10,11 +11,10 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
  */
 @Injectable()
 export class McpFastifyBodyLimitCheck implements OnApplicationBootstrap {
-  private readonly logger = new Logger('McpModule');
-
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly notices: McpBootNotices,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -23,7 +23,8 @@ export class McpFastifyBodyLimitCheck implements OnApplicationBootstrap {
     const bodyLimit = (adapter.getInstance() as { initialConfig?: { bodyLimit?: number } }).initialConfig?.bodyLimit;
     const { maxBodyBytes, path } = this.options;
     if (bodyLimit === undefined || bodyLimit >= maxBodyBytes) return;
-    this.logger.warn(
+    this.notices.warn(
+      'McpModule',
       `${path}: maxBodyBytes is ${maxBodyBytes} but Fastify's bodyLimit is ${bodyLimit}, so MCP bodies over ${bodyLimit} bytes get 413; ` +
         `raise it with new FastifyAdapter({ bodyLimit: ${maxBodyBytes} })`,
     );

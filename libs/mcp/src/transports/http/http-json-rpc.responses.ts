@@ -39,6 +39,14 @@ export function sendHttpError(
   sendJson(response, status, errorResponse(options.id ?? null, error), options.headers);
 }
 
+/**
+ * The error answer of a REST route of the library (a job's `poll_url`): `{ "error": { "code", "message" } }`, not a
+ * JSON-RPC error, since no JSON-RPC request was made.
+ */
+export function sendRestError(response: ServerResponse, status: number, code: string, message: string): void {
+  sendJson(response, status, { error: { code, message } }, { 'Cache-Control': 'no-store' });
+}
+
 /** `Retry-After` of a refused stream: another stream of the tenant may end within seconds. */
 export const STREAM_RETRY_AFTER_MS = 5_000;
 /** `Retry-After` of a refused session: sessions free up as they expire or are deleted. */

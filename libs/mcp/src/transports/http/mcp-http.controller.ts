@@ -7,7 +7,8 @@ import { McpOriginGuard } from './origin.guard.js';
 import { nodeRequestOf, nodeResponseOf } from './http-exchange.js';
 import type { McpResolvedPaths } from '../../options/mcp-options.resolver.js';
 import { McpHttpSseTransport } from '../sse/http-sse-2024-11-05.transport.js';
-import { sendHttpError, sendJson } from './http-json-rpc.responses.js';
+import { sendHttpError, sendJson, sendRestError } from './http-json-rpc.responses.js';
+import { clientText } from '../../core/client-text.js';
 import { McpHttpTransport } from './mcp-http.transport.js';
 import { tenantOf } from '../../core/tenant.js';
 import { HiddenFromOpenApi } from './hidden-from-openapi.decorator.js';
@@ -54,10 +55,8 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
     async job(@Param('jobId') jobId: string, @Req() request: unknown, @Res() adapterResponse: unknown): Promise<void> {
       const record = await this.jobs.find(tenantOf(principalOf(nodeRequestOf(request))), jobId);
       const response = nodeResponseOf(adapterResponse);
-      if (!record)
-        return sendHttpError(response, 404, 'Job not found', {
-          data: { status: 'error', error: { code: 'JOB_NOT_FOUND', message: 'Job not found', retryable: false } },
-        });
+      // Another tenant's job reads as missing too (no existence leak).
+      if (!record) return sendRestError(response, 404, 'JOB_NOT_FOUND', `No job "${clientText(jobId)}" for this caller`);
       sendJson(response, 200, this.jobs.statusEnvelope(record), { 'Cache-Control': 'no-store' });
     }
 

@@ -5,10 +5,11 @@ describe('defaultCardName', () => {
   it.each([
     ['mcp.example.com', 'com.example.mcp/weather'],
     ['Example.COM.', 'com.example/weather'],
-    ['localhost', 'localhost/weather'],
-    ['127.0.0.1', '127.0.0.1/weather'],
-    ['[::1]', '--1/weather'],
-  ])('%s → %s, a name the Server Card schema accepts', (hostname, expected) => {
+    // No DNS name to reverse: one label under `local`, still reverse-DNS (was `127.0.0.1/weather`, not that form).
+    ['localhost', 'local.localhost/weather'],
+    ['127.0.0.1', 'local.127-0-0-1/weather'],
+    ['[::1]', 'local.--1/weather'],
+  ])('%s → %s, a reverse-DNS name the Server Card schema accepts', (hostname, expected) => {
     const name = defaultCardName(hostname, 'weather');
     expect(name).toBe(expected);
     expect(name).toMatch(SERVER_CARD_NAME_PATTERN);

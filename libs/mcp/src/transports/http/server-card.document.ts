@@ -46,8 +46,9 @@ export function buildServerCard(options: McpResolvedOptions, baseUrl: string): R
 }
 
 /**
- * `<host reversed>/<module name>`: `mcp.example.com` → `com.example.mcp/weather-server`. IP addresses and
- * single-label hosts (`localhost`) are kept as they are, since reversing them names nothing.
+ * `<host reversed>/<module name>`: `mcp.example.com` → `com.example.mcp/weather-server`. A host that is no DNS name
+ * (an IP address, a single label such as `localhost`) has nothing to reverse: it becomes one label under `local`
+ * (`127.0.0.1` → `local.127-0-0-1/weather-server`), still the reverse-DNS form, and plainly not a public namespace.
  */
 export function defaultCardName(hostname: string, serverName: string): string {
   const host = hostname
@@ -55,7 +56,13 @@ export function defaultCardName(hostname: string, serverName: string): string {
     .replace(/\.$/, '')
     .toLowerCase();
   const isDnsName = /[a-z]/.test(host) && host.includes('.') && !host.includes(':');
-  const namespace = (isDnsName ? host.split('.').reverse().join('.') : host).replace(/[^a-z0-9.-]/g, '-') || 'localhost';
+  const namespace = isDnsName
+    ? host
+        .split('.')
+        .reverse()
+        .join('.')
+        .replace(/[^a-z0-9.-]/g, '-')
+    : `local.${host.replace(/[^a-z0-9-]/g, '-') || 'localhost'}`;
   // The schema allows 200 characters in all; the server name (at most 64) is kept whole.
   return `${namespace.slice(0, 199 - serverName.length)}/${serverName}`;
 }

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { McpBootNotices } from '../../../core/boot-notices.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
@@ -34,7 +35,7 @@ export class McpRequestStateCodec {
   private readonly key: Buffer;
   private readonly ttlMs: number;
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions) {
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions, @Optional() notices: McpBootNotices = new McpBootNotices()) {
     this.ttlMs = options.requestState.ttlMs;
     if (options.requestState.secret !== undefined) {
       this.key = Buffer.from(options.requestState.secret, 'utf8');
@@ -42,7 +43,7 @@ export class McpRequestStateCodec {
       this.key = randomBytes(32);
       // It matters only where a retry may reach another instance: with `redis`, the library's way of serving one URL
       // from several. Alone, a random key is the right one, and the warning was noise at every boot.
-      if (options.redis) new Logger('McpModule').warn(Rev20260728Messages.randomRequestStateSecret());
+      if (options.redis) notices.warn('McpModule', Rev20260728Messages.randomRequestStateSecret());
     }
   }
 

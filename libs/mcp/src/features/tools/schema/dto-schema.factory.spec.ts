@@ -580,6 +580,45 @@ describe('DtoSchemaFactory', () => {
       await expectAgreement(Dto, { accept: [{}, { address: { city: 'Lyon' } }], reject: [{ address: { zip: '1' } }] });
     });
 
+    it('warns once per property that says neither @IsDefined() nor @IsOptional(): absent passes, null is refused', async () => {
+      class BareDto {
+        @ValidateNested()
+        @Type(() => AddressDto)
+        address: AddressDto;
+
+        @IsOptional()
+        @IsArray()
+        @ValidateNested({ each: true })
+        @Type(() => AddressDto)
+        stops?: AddressDto[];
+
+        @ValidateNested({ each: true })
+        @Type(() => AddressDto)
+        others: AddressDto[];
+      }
+      class StatedDto {
+        @IsDefined() @ValidateNested() @Type(() => AddressDto) required: AddressDto;
+        @IsOptional() @ValidateNested() @Type(() => AddressDto) optional?: AddressDto;
+        @IsObject() @ValidateNested() @Type(() => AddressDto) object: AddressDto;
+        @ValidateNested() @Type(() => AddressDto) defaulted: AddressDto = { city: 'Paris' };
+      }
+      const warnings: string[] = [];
+      const factory = new DtoSchemaFactory({ warn: (message) => warnings.push(message) });
+      factory.forClass(BareDto);
+      factory.forClass(BareDto);
+      factory.forClass(StatedDto);
+      expect(warnings).toEqual([
+        'BareDto.address: @ValidateNested() lets the property be absent but refuses null (class-validator), so the schema does not ' +
+          'require it; add @IsDefined() to require it or @IsOptional() to allow null/absence',
+        'BareDto.others: @ValidateNested() lets the property be absent but refuses null (class-validator), so the schema does not ' +
+          'require it; add @IsDefined() to require it or @IsOptional() to allow null/absence',
+      ]);
+      // What the warning says is what both the schema and the validator do.
+      expect(factory.forClass(BareDto).required).toBeUndefined();
+      await expectAgreement(BareDto, { accept: [{}, { address: { city: 'Lyon' } }], reject: [{ address: null }, { others: null }] });
+      expect(factory.forClass(StatedDto).required).toEqual(['required', 'object']);
+    });
+
     it('puts the nested schema into items for arrays of objects', async () => {
       class Dto {
         @IsArray()

@@ -23,6 +23,12 @@ import type { McpClassRef } from '../../../core/class-ref.js';
 export interface DtoSchemaFactoryOptions {
   /** Receives one message per decorator or option the schema cannot express (the validator still enforces it). */
   debug?: (message: string) => void;
+  /**
+   * Receives one message per DTO property whose decorators probably do not say what its author meant: a nested
+   * object (`@ValidateNested()`) with neither `@IsDefined()` nor `@IsOptional()`, which class-validator lets be
+   * absent but refuses as `null`.
+   */
+  warn?: (message: string) => void;
 }
 
 interface MappedRule {
@@ -79,6 +85,9 @@ const BUILT_IN_TYPES = new Set<unknown>([
 const LOWER_BOUNDS = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties']);
 const UPPER_BOUNDS = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties']);
 
+/** Every JSON type but null (`integer` is within `number`). */
+const NON_NULL_TYPES: readonly JsonSchemaTypeName[] = ['string', 'number', 'boolean', 'object', 'array'];
+
 const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
 
 /**
@@ -96,6 +105,7 @@ const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {}, additi
  */
 export class DtoSchemaFactory {
   private readonly debug: (message: string) => void;
+  private readonly warn: (message: string) => void;
   private readonly documents = new Map<McpClassRef, JsonSchema>();
   private readonly plans = new Map<McpClassRef, ClassPlan>();
   private readonly metadata = new Map<McpClassRef, ValidationMetadata[]>();
@@ -110,6 +120,7 @@ export class DtoSchemaFactory {
    */
   constructor(options: DtoSchemaFactoryOptions = {}) {
     this.debug = options.debug ?? (() => undefined);
+    this.warn = options.warn ?? (() => undefined);
   }
 
   /**
@@ -285,6 +296,7 @@ export class DtoSchemaFactory {
     const location = `${target.name}.${name}`;
     let optional = false;
     let rejectsMissing = false;
+    let definedRule = false;
     const nestedRules: ValidationMetadata[] = [];
     const rules: MappedRule[] = [];
     for (const metadata of group) {
@@ -298,6 +310,7 @@ export class DtoSchemaFactory {
           break;
         case ValidationTypes.IS_DEFINED:
           rejectsMissing = true;
+          definedRule = true;
           break;
         case ValidationTypes.NESTED_VALIDATION:
           nestedRules.push(metadata);
@@ -373,6 +386,8 @@ export class DtoSchemaFactory {
       if (nestedRules.length > 0) nested = { target: this.nestedClass(target, name, typeTarget ?? designType), inItems: false };
     }
 
+    // @IsDefined() refuses null too: a property no rule gives a type would otherwise advertise null as accepted.
+    if (definedRule && !optional && body.type === undefined && !nested) body.type = [...NON_NULL_TYPES];
     const hints = readHints(prototype, name);
     if (hints.format !== undefined) body.format = hints.format;
     const nullable = hints.nullable === true;
@@ -389,6 +404,11 @@ export class DtoSchemaFactory {
     // Conditional rules run before IS_DEFINED in class-validator, so @IsOptional wins over @IsDefined; an
     // initialiser fills a missing argument before validation.
     const required = !optional && rejectsMissing && initialValue === undefined;
+    if (nestedRules.length > 0 && !optional && !rejectsMissing && initialValue === undefined) {
+      // class-validator's @ValidateNested passes an absent value and fails null: the schema says just that (not
+      // required, not nullable), and the author, who likely meant one of the two, is told how to say which.
+      this.warn(nestedPresenceUnstated(location));
+    }
     return { name, annotations, body, trailing, nested, nullable, required };
   }
 
@@ -438,6 +458,14 @@ export class DtoSchemaFactory {
         'Add @Type(() => NestedDto) from class-transformer to the property.',
     );
   }
+}
+
+/** The boot warning of a nested property that says neither `@IsDefined()` nor `@IsOptional()` (listed in docs/errors.md, boot warnings). */
+export function nestedPresenceUnstated(location: string): string {
+  return (
+    `${location}: @ValidateNested() lets the property be absent but refuses null (class-validator), so the schema does not require it; ` +
+    'add @IsDefined() to require it or @IsOptional() to allow null/absence'
+  );
 }
 
 /** Places a nested class's schema (inline or `$ref`) into its property, then applies `nullable`. */

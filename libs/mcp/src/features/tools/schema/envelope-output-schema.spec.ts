@@ -104,6 +104,8 @@ describe('envelopeOutputSchema', () => {
       const pending = McpResult.pending({ job_id: 'job-1', poll_url: '/jobs/job-1', estimated_seconds: 30 }).envelope;
       expect(withPending(pending)).toBe(true);
       expect(withPending(McpResult.pending({ job_id: 'j', poll_url: 'u', progress: 1, total: 2, message: 'half' }).envelope)).toBe(true);
+      // Over stdio a pending job has no poll_url: there is no HTTP route to poll.
+      expect(withPending({ status: 'pending', data: { job_id: 'j' } })).toBe(true);
       expect(validate(pending)).toBe(false);
     });
   });
@@ -139,9 +141,8 @@ describe('envelopeOutputSchema', () => {
       expect(withPending({ status: 'pending' })).toBe(false);
     });
 
-    it('pending without job_id or poll_url, or with negative estimated_seconds', () => {
+    it('pending without job_id, or with negative estimated_seconds', () => {
       expect(withPending({ status: 'pending', data: { poll_url: 'u' } })).toBe(false);
-      expect(withPending({ status: 'pending', data: { job_id: 'j' } })).toBe(false);
       expect(withPending({ status: 'pending', data: { job_id: 'j', poll_url: 'u', estimated_seconds: -1 } })).toBe(false);
     });
   });

@@ -22,7 +22,7 @@ const PENDING_DATA_SCHEMA: JsonSchema = {
     total: { type: 'number' },
     message: { type: 'string' },
   },
-  required: ['job_id', 'poll_url'],
+  required: ['job_id'],
 };
 
 /** Where the DTO's schema sits inside `data`'s `anyOf` for job tools, so the success rule can point at it. */
