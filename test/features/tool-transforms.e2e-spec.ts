@@ -1,12 +1,14 @@
 import 'reflect-metadata';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Controller, Get, Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import {
   describeTool,
   hideArguments,
   McpArgs,
   McpExecutionContext,
   McpModule,
+  McpRoute,
   McpTaskSupport,
   McpTool,
   namespaceTools,
@@ -18,7 +20,7 @@ import {
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import { z } from 'zod';
 import { bootError } from '../kit/boot-mcp.js';
-import { initApp, type RunningApp } from '../kit/apps.js';
+import { initApp, listen, type RunningApp } from '../kit/apps.js';
 import { listenWithSdkClient, type AppWithSdkClient } from '../kit/sdk-client.js';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';
 
@@ -202,5 +204,40 @@ describe('tool transform boot errors', () => {
   it('refuses a transforms option that is not a list of transformations', async () => {
     const error = await bootWith([{ rename: 'x' } as unknown as McpToolTransformation]);
     expect(error.code).toBe('MCP_ERR_OPTION_INVALID');
+  });
+});
+
+@Controller('notes')
+class NotesController {
+  @McpRoute({ description: 'Lists the notes' })
+  @Get()
+  listNotes() {
+    return ['first'];
+  }
+}
+
+describe('a { provider } selector on controller routes', () => {
+  it("picks a controller's route tools by its class: the route tool is renamed and still runs its route", async () => {
+    class NotesModule {}
+    const transforms = [namespaceTools('kb', { include: { provider: NotesController } })];
+    const app = await listen([
+      {
+        module: NotesModule,
+        imports: [McpModule.forRoot({ name: 'notes', version: '1.0.0', transforms })],
+        controllers: [NotesController],
+      },
+    ]);
+    const client = new Client({ name: 'notes-e2e', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['kb_list_notes']);
+      expect((await client.callTool({ name: 'kb_list_notes', arguments: {} })).structuredContent).toEqual({
+        status: 'success',
+        data: ['first'],
+      });
+    } finally {
+      await client.close();
+      await app.close();
+    }
   });
 });
