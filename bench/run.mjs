@@ -28,6 +28,7 @@ const ALL_STACKS = [
   'ours-stateless',
   'ours-session',
   'ours-dto8',
+  'ours-zod8',
   'bare-nest',
   'sdk',
   'rekog',
@@ -50,6 +51,7 @@ const MODES = {
   'ours-stateless': 'stateless POST, no session',
   'ours-session': 'with Mcp-Session-Id',
   'ours-dto8': 'stateless, 8-field DTO',
+  'ours-zod8': 'stateless, the 8 fields as a Zod schema',
   'bare-nest': 'bare controller, hand-built result',
   sdk: 'stateless JSON, server per request',
   rekog: 'stateless JSON, server per request',
@@ -114,7 +116,7 @@ const HEADERS = { 'content-type': 'application/json', accept: 'application/json,
 const CLIENT_PROTOCOL_VERSION = '2025-11-25';
 
 function echoArguments(stack, text) {
-  if (!stack.startsWith('ours-dto8')) return { text };
+  if (!stack.startsWith('ours-dto8') && stack !== 'ours-zod8') return { text };
   return {
     text,
     title: 'A title',
@@ -646,6 +648,9 @@ function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
   );
   lines.push(
     '- `ours-dto8`: the same, with an 8-field DTO (strings with length limits, an int and a number with ranges, an `@IsIn` enum, a boolean, a UUID, an optional pattern-checked string), all sent on every call.',
+  );
+  lines.push(
+    '- `ours-zod8`: `ours-dto8` with the same eight rules as a Zod 4 schema (`@McpTool({ input })`, validated by `~standard.validate`) instead of the DTO.',
   );
   lines.push(
     '- `bare-nest`: a Nest controller on platform-express with the default body parser, returning a hand-built `tools/call` result (no MCP library).',

@@ -13,10 +13,12 @@ async function main(): Promise<void> {
     case 'ours-stateless':
     case 'ours-session':
     case 'ours-dto8':
+    case 'ours-zod8':
     case 'ours-fastify':
     case 'ours-dto8-fastify': {
       const { start } = await import('./servers/ours.js');
-      const app = await start(stack.startsWith('ours-dto8') ? 'dto8' : 'echo', largeLimits, adapterOf(stack));
+      const variant = stack.startsWith('ours-dto8') ? 'dto8' : stack === 'ours-zod8' ? 'zod8' : 'echo';
+      const app = await start(variant, largeLimits, adapterOf(stack));
       await app.listen(0, HOST);
       return serveRunner(portOf(app.getHttpServer()), app);
     }

@@ -76,9 +76,16 @@ describe('apps/helpdesk-api: REST and MCP over the same routes', () => {
     requester: { email: 'ada@example.com', name: 'Ada' },
   };
 
-  it('lists the five routes as tools, arguments at the top level', async () => {
+  it('lists its Zod tool and the five routes as tools, arguments at the top level', async () => {
     const { tools } = await clients.writer!.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['create_ticket', 'list_tickets', 'get_ticket', 'add_comment', 'close_ticket']);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'search_tickets',
+      'create_ticket',
+      'list_tickets',
+      'get_ticket',
+      'add_comment',
+      'close_ticket',
+    ]);
     const addComment = tools.find((tool) => tool.name === 'add_comment')!;
     expect(Object.keys(addComment.inputSchema.properties!)).toEqual(['id', 'body']);
     expect(addComment.inputSchema.required).toEqual(['id', 'body']);
@@ -178,5 +185,55 @@ describe('apps/helpdesk-api: REST and MCP over the same routes', () => {
     const query = await mcp('reader', 'list_tickets', { limit: 0 });
     expect(query.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: ['limit'] });
     expect(query.error!.message).toBe(((await rest('reader', 'GET', '/tickets?limit=0')).body.message as string[]).join('; '));
+  });
+
+  describe('search_tickets, a native tool written with a Zod schema', () => {
+    it("shows the Zod schema's JSON Schema: lengths, the status enum, an integer limit with its default", async () => {
+      const { tools } = await clients.reader!.listTools();
+      const search = tools.find((tool) => tool.name === 'search_tickets')!;
+      expect(search.inputSchema).toMatchObject({
+        type: 'object',
+        properties: {
+          query: { type: 'string', minLength: 2, maxLength: 200 },
+          status: { type: 'string', enum: ['open', 'closed'] },
+          limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
+        },
+        required: ['query'],
+      });
+      expect(search.annotations).toEqual({ readOnlyHint: true });
+    });
+
+    it("finds the tenant's tickets created over REST by title and by body, case-insensitively, and no other tenant's", async () => {
+      const created = await rest('writer', 'POST', '/tickets', {
+        title: 'Quokka keyboard sticks',
+        body: 'The Zebrafish key is STUCK after coffee.',
+        requester: { email: 'qa@example.com' },
+      });
+      expect(created.status).toBe(201);
+      const found = { id: created.body.id, title: 'Quokka keyboard sticks', status: 'open' };
+      expect(await mcp('reader', 'search_tickets', { query: 'qUOKKA' })).toEqual({ status: 'success', data: { items: [found], total: 1 } });
+      expect(await mcp('reader', 'search_tickets', { query: 'zebrafish key is stuck' })).toEqual({
+        status: 'success',
+        data: { items: [found], total: 1 },
+      });
+      expect((await mcp('reader', 'search_tickets', { query: 'quokka', status: 'closed' })).data).toEqual({ items: [], total: 0 });
+
+      const theirs = await rest('stranger', 'POST', '/tickets', {
+        title: 'Quokka in the server room',
+        body: 'Another tenant.',
+        requester: { email: 'sam@example.com' },
+      });
+      expect(theirs.status).toBe(201);
+      expect((await mcp('reader', 'search_tickets', { query: 'quokka' })).data).toEqual({ items: [found], total: 1 });
+      expect((await mcp('stranger', 'search_tickets', { query: 'QUOKKA' })).data).toEqual({
+        items: [{ id: theirs.body.id, title: 'Quokka in the server room', status: 'open' }],
+        total: 1,
+      });
+    });
+
+    it('refuses a one-character query with VALIDATION_ERROR naming query', async () => {
+      const envelope = await mcp('reader', 'search_tickets', { query: 'x' });
+      expect(envelope).toMatchObject({ status: 'error', error: { code: 'VALIDATION_ERROR', retryable: false, fields: ['query'] } });
+    });
   });
 });

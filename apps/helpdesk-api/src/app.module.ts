@@ -7,8 +7,9 @@ import { TicketsModule } from './tickets/tickets.module.js';
 /**
  * The helpdesk REST app plus the one import that makes it an MCP server at `/mcp`: its five ticket routes become
  * tools (create_ticket, list_tickets, get_ticket, add_comment, close_ticket) that run through the controller's own
- * guards, ValidationPipe and exception handling, with the caller's token. MCP authentication verifies the same
- * tokens (HS256 secret, `tenant_id`, `scope`).
+ * guards, ValidationPipe and exception handling, with the caller's token; beside them one native tool,
+ * search_tickets (TicketSearchTools, a Zod schema). MCP authentication verifies the same tokens (HS256 secret,
+ * `tenant_id`, `scope`).
  */
 @Module({
   imports: [

@@ -1,5 +1,6 @@
 import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { McpProperty } from '@nest-mcp/core';
+import { z } from 'zod';
 
 /** `{ text: string }`, as the other stacks' zod `z.object({ text: z.string() })`. */
 export class EchoDto {
@@ -52,3 +53,19 @@ export class Echo8Dto {
   @Matches(/^[a-z][a-z0-9-]*$/)
   tag?: string;
 }
+
+/** The eight fields of {@link Echo8Dto} as a Zod 4 schema (`ours-zod8`): the same rules, validated by Zod. */
+export const Echo8Schema = z.object({
+  text: z.string().min(1).max(1_000).describe('Text to echo back'),
+  title: z.string().max(100).describe('A title'),
+  count: z.number().int().min(0).max(1_000).describe('A count'),
+  ratio: z.number().min(0).max(1).describe('A ratio'),
+  priority: z.enum(PRIORITIES).describe('A priority'),
+  enabled: z.boolean().describe('A flag'),
+  requestId: z.uuid().describe('A request id'),
+  tag: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]*$/)
+    .optional()
+    .describe('An optional tag'),
+});

@@ -3,7 +3,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { McpArgs, McpModule, McpTool } from '@nest-mcp/core';
-import { Echo8Dto, EchoDto } from './dtos.js';
+import { Echo8Dto, Echo8Schema, EchoDto } from './dtos.js';
 
 /** `echo` with the one-field DTO (`ours-stateless`, `ours-session`, and the memory measurements). */
 @Injectable()
@@ -23,6 +23,15 @@ class Echo8Tools {
   }
 }
 
+/** `echo` whose eight fields are a Zod schema instead of a DTO (`ours-zod8`). */
+@Injectable()
+class EchoZod8Tools {
+  @McpTool({ description: 'Returns the text it is given; the other seven fields are validated and ignored.', input: Echo8Schema })
+  echo(@McpArgs() args: { text: string }): string {
+    return args.text;
+  }
+}
+
 /**
  * Our library as an application would use it (as the weather server does): `bodyParser: false`, default options,
  * on platform-express or on platform-fastify.
@@ -30,7 +39,7 @@ class Echo8Tools {
  * all as the anonymous default tenant).
  */
 export async function start(variant: string, largeLimits: boolean, adapter: 'express' | 'fastify' = 'express') {
-  const tools = variant === 'dto8' ? Echo8Tools : EchoTools;
+  const tools = variant === 'dto8' ? Echo8Tools : variant === 'zod8' ? EchoZod8Tools : EchoTools;
   const limits = largeLimits ? { maxSessionsPerTenant: 100_000, maxStreamsPerTenant: 100_000 } : undefined;
 
   @Module({ imports: [McpModule.forRoot({ name: 'bench-ours', version: '1.0.0', ...(limits && { limits }) })], providers: [tools] })

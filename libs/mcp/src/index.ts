@@ -29,7 +29,8 @@ export type { McpAuthOptions, McpJwtOptions, McpApiKey, McpResourceMetadataOptio
 
 // Decorators and their options.
 export { McpTool } from './features/tools/mcp-tool.decorator.js';
-export type { McpToolOptions, McpToolAnnotations } from './features/tools/mcp-tool-options.interface.js';
+export type { McpToolOptions, McpToolAnnotations, McpOutputType } from './features/tools/mcp-tool-options.interface.js';
+export type { McpStandardSchema } from './core/standard-schema.js';
 export { McpRoute, McpExcludeRoute } from './features/routes/mcp-route.decorator.js';
 export type { McpRouteOptions } from './features/routes/mcp-route-options.interface.js';
 export { McpArgs, McpContext, McpPrincipalParam, McpTenant } from './features/tools/mcp-param.decorators.js';
@@ -85,6 +86,17 @@ export type { McpToolDescriptor } from './features/tools/mcp-tool-definition.int
 export { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 export type { McpToolRegistration, McpToolHandle } from './features/tools/mcp-tool-registration.interface.js';
 export type { McpToolFilter, McpToolVisibleTo } from './features/tools/mcp-tool-filter.interface.js';
+export {
+  renameTool,
+  describeTool,
+  hideArguments,
+  renameArguments,
+  namespaceTools,
+  type McpToolTransformation,
+  type McpToolSelection,
+  type McpToolSelector,
+  type McpToolProviderClass,
+} from './features/transforms/mcp-tool-transformation.js';
 export { McpResourceRegistry } from './features/resources/mcp-resource.registry.js';
 export type {
   McpResourceRegistration,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddCommentDto } from './dto/add-comment.dto.js';
 import type { CreateTicketDto } from './dto/create-ticket.dto.js';
 import type { ListTicketsQuery } from './dto/list-tickets.query.js';
-import type { Comment, Ticket } from './ticket.js';
+import type { Comment, Ticket, TicketStatus } from './ticket.js';
 
 /** Bounds of the in-memory store, per tenant and per ticket. */
 const MAX_TICKETS_PER_TENANT = 1000;
@@ -47,6 +47,24 @@ export class TicketsStore {
     const items = matching.slice(start, start + query.limit);
     const more = start + query.limit < matching.length;
     return { items, nextCursor: more ? items[items.length - 1]!.id : null };
+  }
+
+  /**
+   * The tenant's tickets whose title or body contains `query`, case-insensitively (and of `status` when given): the
+   * first `limit` in creation order, and how many match in all.
+   */
+  search(
+    tenant: string,
+    { query, status, limit }: { query: string; status?: TicketStatus; limit: number },
+  ): { items: Pick<Ticket, 'id' | 'title' | 'status'>[]; total: number } {
+    const needle = query.toLowerCase();
+    const matching = [...this.tenantTickets(tenant).values()].filter(
+      (ticket) =>
+        (!status || ticket.status === status) &&
+        (ticket.title.toLowerCase().includes(needle) || ticket.body.toLowerCase().includes(needle)),
+    );
+    const items = matching.slice(0, limit).map(({ id, title, status: current }) => ({ id, title, status: current }));
+    return { items, total: matching.length };
   }
 
   get(tenant: string, id: string): Ticket {

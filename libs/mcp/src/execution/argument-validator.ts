@@ -90,12 +90,23 @@ function decide(value: object, found: readonly Failure[], nulls: NullFindings): 
   const failures: Failure[] = nulls.refused.map((path) => ({ path, reasons: [`${path} must not be null`] }));
   for (const failure of found) if (!decided.has(failure.path)) failures.push(failure);
   if (failures.length === 0) return { valid: true, value };
-  // Paths and some reasons ("property <name> should not exist") carry the client's own keys: bounded.
+  return refusal(failures);
+}
+
+/**
+ * The refusal naming `failures` (at least one): the paths in `fields`, each path with its reasons in the message.
+ * Paths and some reasons ("property <name> should not exist") carry the client's own keys: bounded. A failure of
+ * the whole value (empty path) is named in the message only.
+ */
+export function refusal(failures: readonly Failure[]): { valid: false; fields: string[]; message: string } {
   return {
     valid: false,
-    fields: failures.slice(0, MAX_LISTED_FAILURES).map((failure) => clientText(failure.path)),
+    fields: failures
+      .filter((failure) => failure.path !== '')
+      .slice(0, MAX_LISTED_FAILURES)
+      .map((failure) => clientText(failure.path)),
     message: `Invalid arguments: ${clientTextList(
-      failures.map((failure) => `${failure.path}: ${failure.reasons.join('; ')}`),
+      failures.map((failure) => (failure.path === '' ? failure.reasons.join('; ') : `${failure.path}: ${failure.reasons.join('; ')}`)),
       MAX_LISTED_FAILURES,
       MAX_FAILURE_CHARACTERS,
     )}`,

@@ -41,8 +41,8 @@ export interface McpPipelineCall {
  * refusal ends it:
  *
  * 1. authentication (the transport) and the tool's scopes ({@link admit});
- * 2. the tool's Nest guards (class, method and global `@UseGuards`) on the raw arguments, as Nest runs guards
- *    before pipes;
+ * 2. the tool's Nest guards (class, method and global `@UseGuards`) on the raw arguments (under the tool's own
+ *    names, with the values transforms fix), as Nest runs guards before pipes;
  * 3. the tenant's limits (`McpTenantLimiter`: `limits.rateLimit` and `limits.maxConcurrentCallsPerTenant`);
  * 4. argument validation (the DTO or the hand-written `inputSchema`);
  * 5. the idempotency key (`McpIdempotency`);
@@ -108,7 +108,8 @@ export class McpCallPipeline {
   }
 
   private async runStages(call: McpPipelineCall): Promise<McpCallToolResult> {
-    const { tool, args, context } = call;
+    const { tool, context } = call;
+    const args = toolArguments(tool, call.args);
     const refused = await this.runner.guard(tool, args, context, call.controller);
     if (refused) return refused;
     let permit: CallPermit;
@@ -134,7 +135,7 @@ export class McpCallPipeline {
       const execute = (): Promise<McpCallToolResult> =>
         this.inFlight.run(call.controller, () => {
           if (call.execute) return call.execute(checked.args);
-          return tool.job ? this.accept(call) : this.runner.invoke(tool, checked.args, context, call.controller);
+          return tool.job ? this.accept(call, args) : this.runner.invoke(tool, checked.args, context, call.controller);
         });
       const key = tool.idempotencyKey === undefined ? undefined : args[tool.idempotencyKey];
       return typeof key === 'string' && call.idempotent !== false
@@ -152,11 +153,20 @@ export class McpCallPipeline {
     }
   }
 
-  private async accept(call: McpPipelineCall): Promise<McpCallToolResult> {
-    const { tool, args, context } = call;
+  private async accept(call: McpPipelineCall, args: Record<string, unknown>): Promise<McpCallToolResult> {
+    const { tool, context } = call;
     const record = await this.jobs.start(tool.name, args, context, tool.job?.estimatedSeconds, call.task);
     return call.accepted ? call.accepted(record) : envelopeToCallToolResult(this.jobs.pendingEnvelope(record, context.transport));
   }
+}
+
+/**
+ * The arguments a caller sent as the tool declares them. Transforms show a tool under other argument names or
+ * without fixed ones; every stage after this sees the tool's own, so validation checks its own schema and a caller
+ * cannot override a fixed value.
+ */
+export function toolArguments(tool: McpCallableTool, args: Record<string, unknown>): Record<string, unknown> {
+  return tool.toToolArgs ? tool.toToolArgs(args) : args;
 }
 
 /** The envelope status of a result (`McpResult.raw()` results carry none: `isError` decides). */

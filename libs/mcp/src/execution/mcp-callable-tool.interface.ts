@@ -1,5 +1,7 @@
 import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import type { ArgumentValidationMode } from './validation-mode.js';
+import type { ArgumentValidation } from './argument-validator.js';
+import type { StandardOutcome } from './standard-validator.js';
 
 /** Calls the tool method (through Nest's interceptors, pipes and filters; its guards are `guards`) with validated arguments. */
 export type McpToolHandler = (args: unknown, context: McpToolContext) => Promise<unknown>;
@@ -27,6 +29,17 @@ export interface McpCallableTool {
   readonly validation?: ArgumentValidationMode;
   /** Checks arguments against a hand-written `inputSchema` (compiled at boot); used when there is no DTO. */
   readonly checkRawArgs?: (args: unknown) => RawSchemaCheck;
+  /** Validates and parses arguments with the tool's Standard Schema `input`: the value the tool receives, or the refusal. */
+  readonly parseArgs?: (args: Record<string, unknown>) => Promise<ArgumentValidation>;
+  /** Validates and parses a success envelope's `data` with the tool's Standard Schema `output`. */
+  readonly parseOutput?: (data: unknown) => Promise<StandardOutcome>;
+  /**
+   * The arguments a caller sent, as the tool declares them (set by transforms: renamed arguments mapped back, hidden
+   * ones filled with their fixed values); the pipeline applies it first, so validation checks the tool's own schema.
+   */
+  readonly toToolArgs?: (args: Record<string, unknown>) => Record<string, unknown>;
+  /** A failing field of the tool's arguments (`q`, `q.0`), named as the caller sees it (`query`, `query.0`). */
+  readonly toCallerField?: (field: string) => string;
   readonly timeoutMs: number;
   /** Set for long-running tools: they run as jobs. */
   readonly job?: { estimatedSeconds?: number };

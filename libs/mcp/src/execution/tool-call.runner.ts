@@ -6,6 +6,7 @@ import type { McpCallToolResult } from '../core/results/content.types.js';
 import type { McpEnvelope } from '../core/results/envelope.types.js';
 import { envelopeToCallToolResult, errorResult, McpEnvelopeResult, McpRawResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
+import { MCP_ERROR_CODES } from '../core/errors/error-codes.js';
 import { toInstance, validateArguments } from './argument-validator.js';
 import { errorToEnvelope } from './error-envelope.js';
 import { errorLogText } from '../core/error-log-text.js';
@@ -30,12 +31,17 @@ export class McpToolCallRunner {
    * the raw arguments that validation accepted; the DTO instance is rebuilt here the way validation built it
    * (class-transformer), without validating them a second time.
    */
-  invokeAccepted(
+  async invokeAccepted(
     tool: McpCallableTool,
     acceptedArgs: Record<string, unknown>,
     context: McpToolContext,
     controller: AbortController,
   ): Promise<McpCallToolResult> {
+    if (tool.parseArgs) {
+      // A Standard Schema's parsed value (defaults, transforms) exists only as its validate() returns it: parse again.
+      const checked = await this.validate(tool, acceptedArgs);
+      return checked.valid ? this.invoke(tool, checked.args, context, controller) : checked.result;
+    }
     const args = tool.argsType ? toInstance(tool.argsType, acceptedArgs) : acceptedArgs;
     return this.invoke(tool, args, context, controller);
   }
@@ -45,12 +51,19 @@ export class McpToolCallRunner {
     tool: McpCallableTool,
     rawArgs: Record<string, unknown>,
   ): Promise<{ valid: true; args: object } | { valid: false; result: McpCallToolResult }> {
+    const toCaller = tool.toCallerField;
     const invalid = (message: string, fields: string[]) => ({
       valid: false as const,
-      result: errorResult(errorBody('VALIDATION_ERROR', message, { retryable: false, fields })),
+      result: errorResult(
+        errorBody('VALIDATION_ERROR', message, { retryable: false, fields: toCaller ? fields.map((field) => toCaller(field)) : fields }),
+      ),
     });
     if (tool.argsType) {
       const validation = await validateArguments(tool.argsType, rawArgs, tool.validation);
+      return validation.valid ? { valid: true, args: validation.value } : invalid(validation.message, validation.fields);
+    }
+    if (tool.parseArgs) {
+      const validation = await tool.parseArgs(rawArgs);
       return validation.valid ? { valid: true, args: validation.value } : invalid(validation.message, validation.fields);
     }
     if (tool.checkRawArgs) {
@@ -82,9 +95,28 @@ export class McpToolCallRunner {
     });
   }
 
-  /** Calls the handler with validated arguments under the tool's timeout. */
+  /** Calls the handler with validated arguments under the tool's timeout; a Standard Schema `output` checks its data. */
   invoke(tool: McpCallableTool, args: object, context: McpToolContext, controller: AbortController): Promise<McpCallToolResult> {
-    return this.attempt(tool, context, controller, async () => toCallToolResult(await tool.handler(args, context)));
+    return this.attempt(tool, context, controller, async () => {
+      const value = await tool.handler(args, context);
+      return tool.parseOutput ? this.checkedOutput(tool, value, context) : toCallToolResult(value);
+    });
+  }
+
+  /**
+   * A success envelope's `data` as the tool's output schema parses it: the server sends only what its advertised
+   * `outputSchema` describes (the spec's MUST). Data it refuses is the server's bug, not the caller's: logged with
+   * the issues, answered as INTERNAL_ERROR. Raw results and error envelopes pass as they are.
+   */
+  private async checkedOutput(tool: McpCallableTool, value: unknown, context: McpToolContext): Promise<McpCallToolResult> {
+    if (value instanceof McpRawResult) return value.result;
+    const envelope = envelopeOf(value);
+    if (envelope.status !== 'success') return envelopeToCallToolResult(envelope);
+    const outcome = await tool.parseOutput!(envelope.data);
+    if (outcome.valid) return envelopeToCallToolResult({ ...envelope, data: outcome.value });
+    const issues = outcome.failures.map((failure) => `${failure.path || '(root)'}: ${failure.reasons.join('; ')}`).join(', ');
+    this.logger.error(`${McpMessages.toolOutputInvalid(tool.site, clientText(context.requestId))}: ${clientText(issues, 500)}`);
+    return errorResult(errorBody('INTERNAL_ERROR', MCP_ERROR_CODES.INTERNAL_ERROR.message()));
   }
 
   /**
@@ -128,7 +160,10 @@ export class McpToolCallRunner {
 /** A plain value is the `data` of a success envelope; builders and raw results pass through. */
 function toCallToolResult(value: unknown): McpCallToolResult {
   if (value instanceof McpRawResult) return value.result;
-  const envelope: McpEnvelope =
-    value instanceof McpEnvelopeResult ? value.envelope : { status: 'success', data: value === undefined ? null : value };
-  return envelopeToCallToolResult(envelope);
+  return envelopeToCallToolResult(envelopeOf(value));
+}
+
+/** The envelope a tool's value (not a raw result) stands for. */
+function envelopeOf(value: unknown): McpEnvelope {
+  return value instanceof McpEnvelopeResult ? value.envelope : { status: 'success', data: value === undefined ? null : value };
 }

@@ -110,11 +110,14 @@ export class McpToolHandlerFactory {
   }
 
   /**
-   * Runs the method's and class's guards as `tools/list` sees the tool (arguments `{}`), for `hideGuardedTools`:
+   * Runs the method's and class's guards as `tools/list` sees the tool (arguments `{}`, or the values transforms fix), for `hideGuardedTools`:
    * false when they refuse. A guard that fails otherwise (it needs arguments) leaves the tool visible, and the call
    * decides. Undefined for request-scoped providers: their guards would need an instance per listing.
    */
-  guardsAdmit(wrapper: InstanceWrapper, methodName: string): ((context: McpToolContext) => Promise<boolean>) | undefined {
+  guardsAdmit(
+    wrapper: InstanceWrapper,
+    methodName: string,
+  ): ((context: McpToolContext, args: Record<string, unknown>) => Promise<boolean>) | undefined {
     if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient) return undefined;
     const instance = wrapper.instance as Instance;
     const guarded = this.wrap(
@@ -125,9 +128,9 @@ export class McpToolHandlerFactory {
       undefined,
       false,
     );
-    return async (context) => {
+    return async (context, args) => {
       try {
-        await guarded({}, context);
+        await guarded(args, context);
         return true;
       } catch (error) {
         return !isRefusal(error);

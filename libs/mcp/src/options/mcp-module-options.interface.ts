@@ -1,5 +1,6 @@
 import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
 import type { McpToolFilter } from '../features/tools/mcp-tool-filter.interface.js';
+import type { McpToolTransformation } from '../features/transforms/mcp-tool-transformation.js';
 import type { McpAuthOptions } from '../auth/mcp-auth-options.interface.js';
 import type { McpMetricsOptions } from './mcp-metrics-options.interface.js';
 import type { McpServerCardOptions } from './mcp-server-card-options.interface.js';
@@ -73,6 +74,13 @@ export interface McpModuleOptions {
    * `tools/list` and calling it is an unknown tool (-32602) for that caller.
    */
   toolFilters?: Type<McpToolFilter>[];
+  /**
+   * Changes to the tools as clients see them, without touching their code, applied once at boot in list order:
+   * `renameTool()`, `describeTool()`, `hideArguments()`, `renameArguments()`, `namespaceTools()`. A transform that
+   * picks no tool, two tools ending with one name, or a required argument hidden without a value fails the boot.
+   * @example transforms: [renameTool('get_weather', 'weather_now'), hideArguments('search', { tenant: 'acme' })]
+   */
+  transforms?: McpToolTransformation[];
   /**
    * Hide the tools whose Nest guards (`@UseGuards` on the method or class) refuse the caller, as listing sees it
    * (no arguments). Off by default: a guarded tool is then listed and refused when called.

@@ -197,6 +197,8 @@ export const McpMessages = {
   ...PROMPT_ERRORS,
   ...COMPLETION_ERRORS,
   toolFailed: (tool: string, requestId: unknown) => `Tool "${tool}" failed (request ${clientText(requestId)})`,
+  toolOutputInvalid: (site: string, requestId: string) =>
+    `${site} returned data its output schema refuses (request ${requestId}); the caller got INTERNAL_ERROR`,
   toolAnsweredError: (tool: string, code: string, requestId: unknown) =>
     `Tool "${tool}" answered ${code} (request ${clientText(requestId)})`,
   stdioCredentialsMissing: (name: string) =>

@@ -2,11 +2,15 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { McpPromptRegistry } from '../prompts/mcp-prompt.registry.js';
 import { McpResourceRegistry } from '../resources/mcp-resource.registry.js';
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
+import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
+import { applyToolTransformations } from '../transforms/tool-transformations.applier.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { MCP_COMPONENT_PROVIDERS, type McpComponent, type McpComponentProvider } from './mcp-component-provider.interface.js';
 
 /**
- * Fills the registries at `onModuleInit`: every component provider's components, in provider order, then each
- * provider's `loaded()` hook. The request path only reads the registries.
+ * Fills the registries at `onModuleInit`: every component provider's components, in provider order (tools shaped by
+ * the `transforms` option), then each provider's `loaded()` hook. The request path only reads the registries.
  */
 @Injectable()
 export class McpComponentLoader implements OnModuleInit {
@@ -15,17 +19,25 @@ export class McpComponentLoader implements OnModuleInit {
     private readonly tools: McpToolRegistry,
     private readonly resources: McpResourceRegistry,
     private readonly prompts: McpPromptRegistry,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'transforms'>,
   ) {}
 
-  onModuleInit(): void {
-    for (const provider of this.providers) for (const component of provider.components()) this.add(component);
+  async onModuleInit(): Promise<void> {
+    await Promise.all(this.providers.map((provider) => provider.prepare?.()));
+    const tools: McpToolDefinition[] = [];
+    for (const provider of this.providers) {
+      for (const component of provider.components()) {
+        if (component.kind === 'tool') tools.push(component.definition);
+        else this.add(component);
+      }
+    }
+    // The transforms see every tool at once: their selectors, and the names they leave, span the providers.
+    for (const tool of applyToolTransformations(tools, this.options.transforms)) this.tools.add(tool);
     for (const provider of this.providers) provider.loaded?.();
   }
 
-  private add(component: McpComponent): void {
+  private add(component: Exclude<McpComponent, { kind: 'tool' }>): void {
     switch (component.kind) {
-      case 'tool':
-        return this.tools.add(component.definition);
       case 'resource':
         return this.resources.addResource(component.definition);
       case 'resourceTemplate':

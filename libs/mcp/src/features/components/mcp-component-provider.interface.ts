@@ -17,6 +17,11 @@ export type McpComponent =
  * registries (`register` / `replace` / `remove`), which announce `list_changed`, as runtime registrations do.
  */
 export interface McpComponentProvider {
+  /**
+   * Asynchronous work before {@link components} (at boot, every provider's before any provider's components): load
+   * what building them needs, such as an optional schema converter.
+   */
+  prepare?(): Promise<void>;
   /** Everything this source serves at boot; a misconfigured component throws an McpConfigurationError naming its site. */
   components(): Iterable<McpComponent>;
   /** Called once every provider's components are registered: declare capabilities, check cross-references. */

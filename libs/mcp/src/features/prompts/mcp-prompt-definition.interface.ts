@@ -1,3 +1,4 @@
+import type { ArgumentValidation } from '../../execution/argument-validator.js';
 import type { McpFeatureHandler } from '../feature-handler.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
 import type { McpPromptArgument } from './mcp-prompt-options.interface.js';
@@ -20,6 +21,8 @@ export interface McpPromptDefinition {
   readonly arguments: readonly McpPromptArgument[];
   /** DTO class the arguments are validated against, when they come from one. */
   readonly argsType?: new (...args: never[]) => object;
+  /** Validates and parses the arguments with the prompt's Standard Schema, when they come from one. */
+  readonly parseArgs?: (args: Record<string, unknown>) => Promise<ArgumentValidation>;
   readonly handler: McpFeatureHandler<McpPromptContext>;
   /** Registered with `McpPromptRegistry.register()` (only those can be replaced or removed). */
   readonly runtime?: boolean;

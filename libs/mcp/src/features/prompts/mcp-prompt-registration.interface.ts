@@ -1,5 +1,6 @@
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
 import type { McpPromptArgument } from './mcp-prompt-options.interface.js';
+import type { McpStandardSchema } from '../../core/standard-schema.js';
 
 /**
  * A prompt added at runtime with `McpPromptRegistry.register()`: the options of `@McpPrompt()` plus a name and a
@@ -15,8 +16,11 @@ export interface McpPromptRegistration<Args = Record<string, string>> {
   /** What the prompt is for; clients list prompts by it. Required, as for `@McpPrompt()`. */
   description: string;
   arguments?: McpPromptArgument[];
-  /** A class-validator DTO describing (and validating) the arguments; not with `arguments`. */
-  args?: new (...params: never[]) => object;
+  /**
+   * A class-validator DTO, or a Standard Schema validator of an object (Zod 4, Valibot, ArkType, …), describing
+   * (and validating) the arguments; not with `arguments`.
+   */
+  args?: (new (...params: never[]) => object) | McpStandardSchema;
   /** What `@McpPrompt()` methods return: a string, a message, messages, or `{ description?, messages }`. */
   handler: (args: Args, context: McpPromptContext) => unknown;
 }

@@ -24,7 +24,8 @@ export const McpPromptRuntimeMessages = {
     },
     argsNotAClass: {
       code: 'MCP_ERR_PROMPT_REGISTER_ARGS_NOT_A_CLASS',
-      message: (site: string) => `${site}: "args" must be a DTO class carrying class-validator decorators.`,
+      message: (site: string) =>
+        `${site}: "args" must be a DTO class carrying class-validator decorators, or a Standard Schema validator (Zod 4, Valibot, ArkType, …).`,
     },
     argumentsTwice: {
       code: 'MCP_ERR_PROMPT_REGISTER_ARGUMENTS_TWICE',

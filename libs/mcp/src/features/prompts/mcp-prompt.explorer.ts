@@ -12,7 +12,9 @@ import { promptDefinition, type McpPromptDefinition } from './mcp-prompt-definit
 import type { McpPromptArgument, McpPromptOptions } from './mcp-prompt-options.interface.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
-import { argumentListProblem, argumentsFromSchema } from './prompt-arguments.js';
+import { argumentListProblem, argumentsFromSchema, standardPromptArguments } from './prompt-arguments.js';
+import { isStandardSchema } from '../../core/standard-schema.js';
+import { loadStandardConverters } from '../tools/schema/standard-json-schema.js';
 
 /**
  * The prompts of `@McpPrompt()` methods with their arguments (declared, or read from a DTO; a component provider)
@@ -30,6 +32,12 @@ export class McpPromptExplorer implements McpComponentProvider {
     private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
+
+  /** Loads the JSON Schema converters the prompts' Standard Schemas need. */
+  prepare(): Promise<void> {
+    const decorated = [...this.providerMethods.decorated((accessor, fn) => accessor.getPromptOptions(fn))];
+    return loadStandardConverters(decorated.map(([, options]) => options.arguments).filter(isStandardSchema));
+  }
 
   *components(): Iterable<McpComponent> {
     for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getPromptOptions(fn)))
@@ -56,7 +64,12 @@ export class McpPromptExplorer implements McpComponentProvider {
     // An explicit @McpArgs() on a Record is fine with declared arguments: no DTO then.
     const argsType = this.providerMethods.accessor.getArgsParam(method.prototype, method.methodName).dto;
     if (argsType && options.arguments !== undefined) throw new McpConfigurationError(McpMessages.promptArgumentsTwice(site));
-    const declared = argsType ? argumentsFromSchema(this.schemas.forClass(argsType)) : this.declaredArguments(site, options.arguments);
+    const standard = standardPromptArguments(options.arguments, site, 'arguments');
+    const declared =
+      standard?.declared ??
+      (argsType
+        ? argumentsFromSchema(this.schemas.forClass(argsType))
+        : this.declaredArguments(site, options.arguments as McpPromptArgument[]));
     this.providerMethods.bindPayload(method);
     return promptDefinition({
       name,
@@ -65,6 +78,7 @@ export class McpPromptExplorer implements McpComponentProvider {
       description: options.description,
       arguments: declared,
       argsType,
+      ...(standard && { parseArgs: standard.parse }),
       handler: createFeatureHandler<McpPromptContext>(this.handlers, method.wrapper, method.methodName, site),
     });
   }

@@ -3,6 +3,8 @@ import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText, clientTextList } from '../../core/client-text.js';
 import type { McpPromptArgument } from './mcp-prompt-options.interface.js';
+import { isStandardSchema } from '../../core/standard-schema.js';
+import { standardArguments, type StandardArguments } from '../tools/schema/standard-tool.schemas.js';
 
 /** Fields named in an error's data, like the names in its message. */
 const MAX_LISTED_FIELDS = 10;
@@ -17,6 +19,20 @@ export function argumentsFromSchema(schema: JsonSchema): McpPromptArgument[] {
     ...(typeof property.description === 'string' && { description: property.description }),
     required: required.has(name),
   }));
+}
+
+/**
+ * A prompt's arguments declared by a Standard Schema (`@McpPrompt({ arguments })`, `args` of a registration): the
+ * list `prompts/list` shows, read from its JSON Schema, and its validation. Undefined for anything else.
+ */
+export function standardPromptArguments(
+  schema: unknown,
+  site: string,
+  option: string,
+): { declared: McpPromptArgument[]; parse: StandardArguments['parse'] } | undefined {
+  if (!isStandardSchema(schema)) return undefined;
+  const { jsonSchema, parse } = standardArguments(schema, { site, option, override: 'arguments (as a list)' });
+  return { declared: argumentsFromSchema(jsonSchema), parse };
 }
 
 /** What is wrong with a declared argument list, or undefined when it is fine. */

@@ -43,8 +43,9 @@ export class PromptsGetHandler implements McpMethodHandler {
     if (!prompt) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown prompt: ${clientText(name)}`);
 
     let args: object = checkPromptArguments(prompt.arguments, (raw ?? {}) as Record<string, unknown>);
-    if (prompt.argsType) {
-      const validation = await validateArguments(prompt.argsType, args as Record<string, unknown>);
+    if (prompt.argsType || prompt.parseArgs) {
+      const raw = args as Record<string, unknown>;
+      const validation = prompt.parseArgs ? await prompt.parseArgs(raw) : await validateArguments(prompt.argsType!, raw);
       if (!validation.valid) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, validation.message, { fields: validation.fields });
       args = validation.value;
     }

@@ -6,7 +6,7 @@ import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import { promptDefinition, type McpPromptDefinition } from './mcp-prompt-definition.interface.js';
 import type { McpPromptRegistration } from './mcp-prompt-registration.interface.js';
 import { McpPromptRuntimeMessages as Messages } from './mcp-prompt-runtime.messages.js';
-import { argumentListProblem, argumentsFromSchema } from './prompt-arguments.js';
+import { argumentListProblem, argumentsFromSchema, standardPromptArguments } from './prompt-arguments.js';
 
 const KEYS = ['name', 'title', 'description', 'arguments', 'args', 'handler'] as const;
 
@@ -26,14 +26,17 @@ export class McpRuntimePromptBuilder {
       if (!(KEYS as readonly string[]).includes(key))
         throw new McpConfigurationError(Messages.unknownKey(site, key, closestName(key, KEYS)));
     }
-    const { name, description, handler, args: argsType } = registration;
+    const { name, description, handler } = registration;
+    const standard = standardPromptArguments(registration.args, site, 'args');
+    const argsType = standard ? undefined : (registration.args as McpPromptDefinition['argsType']);
     if (typeof name !== 'string' || !MCP_TOOL_NAME_PATTERN.test(name))
       throw new McpConfigurationError(McpMessages.invalidPromptName(site, String(name)));
     if (typeof description !== 'string' || description.trim() === '') throw new McpConfigurationError(Messages.missingDescription(site));
     if (typeof handler !== 'function') throw new McpConfigurationError(Messages.missingHandler(site));
     if (argsType !== undefined && typeof argsType !== 'function') throw new McpConfigurationError(Messages.argsNotAClass(site));
-    if (argsType && registration.arguments !== undefined) throw new McpConfigurationError(Messages.argumentsTwice(site));
-    let declared = argsType ? argumentsFromSchema(this.schemas.forClass(argsType)) : [];
+    if (registration.args !== undefined && registration.arguments !== undefined)
+      throw new McpConfigurationError(Messages.argumentsTwice(site));
+    let declared = standard?.declared ?? (argsType ? argumentsFromSchema(this.schemas.forClass(argsType)) : []);
     if (registration.arguments !== undefined) {
       const problem = argumentListProblem(registration.arguments);
       if (problem) throw new McpConfigurationError(Messages.invalidArguments(site, problem));
@@ -46,6 +49,7 @@ export class McpRuntimePromptBuilder {
       description,
       arguments: declared,
       argsType,
+      ...(standard && { parseArgs: standard.parse }),
       handler: async (payload, context) => handler(payload as Record<string, string>, context),
       runtime: true,
     });

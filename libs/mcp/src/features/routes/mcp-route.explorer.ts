@@ -114,6 +114,8 @@ export class McpRouteExplorer implements McpComponentProvider {
           ? { valid: true }
           : { valid: false, fields: unknown, message: `Invalid arguments: unknown argument(s) ${unknown.join(', ')}` };
       },
+      // A `{ provider }` selector of the transforms option picks a controller's route tools by its class.
+      declaredBy: controller,
       timeoutMs,
       scopes: checkToolBindings(site, args.inputSchema, undefined, options.scopes),
       handler: this.handlers.create(wrapper, methodName, route, args, site),

@@ -21,10 +21,15 @@ export interface McpToolDescriptor {
 /** Everything the request path needs about a tool, computed once at boot. */
 export interface McpToolDefinition extends McpCallableTool {
   readonly descriptor: McpToolDescriptor;
+  /** The class that declares the tool (a provider's or a controller's), for transforms selecting `{ provider }`. */
+  readonly declaredBy?: abstract new (...args: never[]) => unknown;
   /** `visibleTo` of the tool: hides it from the callers it refuses. */
   readonly visibleTo?: McpToolVisibleTo;
-  /** Runs the tool's Nest guards without arguments (`hideGuardedTools`); resolves false when they refuse. */
-  readonly guardsAdmit?: (context: McpToolContext) => Promise<boolean>;
+  /**
+   * Runs the tool's Nest guards as a listing sees the tool (`hideGuardedTools`: no arguments but the values transforms
+   * fix); resolves false when they refuse.
+   */
+  readonly guardsAdmit?: (context: McpToolContext, args: Record<string, unknown>) => Promise<boolean>;
   /** Added at runtime through `McpToolRegistry.register()` (decorated tools cannot be replaced or removed). */
   readonly runtime?: boolean;
 }

@@ -1,5 +1,12 @@
 import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
 import type { McpToolUiOptions } from '../apps/mcp-ui-options.interface.js';
+import type { McpStandardSchema } from '../../core/standard-schema.js';
+
+/**
+ * What a tool's `output` may be: a DTO class, or a Standard Schema validator (Zod 4, Valibot, ArkType, …).
+ * @publicApi
+ */
+export type McpOutputType = (abstract new (...args: never[]) => unknown) | McpStandardSchema;
 
 /** Hints about a tool's behaviour (MCP `ToolAnnotations`); clients treat them as untrusted. @publicApi */
 export interface McpToolAnnotations {
@@ -23,12 +30,30 @@ export interface McpToolOptions {
   title?: string;
   annotations?: McpToolAnnotations;
   /**
+   * The arguments as a Standard Schema validator (Zod 4, Valibot, ArkType, …) instead of a DTO parameter: an object
+   * schema, converted once at boot to the `inputSchema` clients see (by the vendor's own converter), and run on every
+   * call (`~standard.validate`); the method receives the parsed value (defaults and transforms applied).
+   * @example input: z.object({ city: z.string().min(2), days: z.number().int().max(14).default(3) })
+   */
+  input?: McpStandardSchema;
+  /**
    * A hand-written JSON Schema (2020-12) for the arguments, sent verbatim (`$schema`, `$defs` kept) and enforced
-   * with ajv, instead of a DTO. The handler then receives the plain arguments object.
+   * with ajv, instead of a DTO. The handler then receives the plain arguments object. With `input`, it is only what
+   * `tools/list` shows in place of the converted schema (for a vendor without a JSON Schema converter); `input`
+   * still validates.
    */
   inputSchema?: Record<string, unknown>;
-  /** An output DTO class: becomes `outputSchema` (covering every envelope the tool may return). */
-  output?: abstract new (...args: never[]) => unknown;
+  /**
+   * What the tool returns in a success envelope's `data`: an output DTO class, or a Standard Schema validator (then
+   * also checked on the server, and the parsed value sent). Becomes `outputSchema` (covering every envelope the tool
+   * may return).
+   */
+  output?: McpOutputType;
+  /**
+   * With a Standard Schema `output`: the JSON Schema of `data` shown in place of the converted one (for a vendor
+   * without a converter). Wrapped in the envelope schema like a converted one.
+   */
+  outputSchema?: Record<string, unknown>;
   /** Per-tool timeout; defaults to the module's `toolTimeoutMs`. */
   timeoutMs?: number;
   /**

@@ -1,4 +1,5 @@
-import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
+import type { McpOutputType, McpToolAnnotations } from './mcp-tool-options.interface.js';
+import type { McpStandardSchema } from '../../core/standard-schema.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
 import type { McpToolUiOptions } from '../apps/mcp-ui-options.interface.js';
@@ -17,11 +18,20 @@ export interface McpToolRegistration<Args = unknown> {
   description: string;
   title?: string;
   annotations?: McpToolAnnotations;
-  /** A class-validator DTO: the handler receives a validated instance of it. */
-  args?: new (...params: never[]) => object;
-  /** A hand-written JSON Schema (root `"type": "object"`), enforced with ajv; the handler receives the plain object. */
+  /**
+   * A class-validator DTO (the handler receives a validated instance of it), or a Standard Schema validator of an
+   * object (Zod 4, Valibot, ArkType, …: the handler receives its parsed value).
+   */
+  args?: (new (...params: never[]) => object) | McpStandardSchema<unknown, Args>;
+  /**
+   * A hand-written JSON Schema (root `"type": "object"`), enforced with ajv; the handler receives the plain object.
+   * With a Standard Schema in `args`: only what `tools/list` shows in place of the converted schema.
+   */
   inputSchema?: Record<string, unknown>;
-  output?: abstract new (...params: never[]) => unknown;
+  /** An output DTO class or Standard Schema, as on `@McpTool({ output })`. */
+  output?: McpOutputType;
+  /** With a Standard Schema `output`: the JSON Schema of `data` shown in place of the converted one. */
+  outputSchema?: Record<string, unknown>;
   timeoutMs?: number;
   idempotencyKey?: string;
   scopes?: string[];

@@ -18,7 +18,8 @@ export const McpToolRuntimeMessages = {
   ...bootErrors({
     argsNotAClass: {
       code: 'MCP_ERR_TOOL_REGISTER_ARGS_NOT_A_CLASS',
-      message: (site: string) => `${site}: "args" must be a DTO class carrying class-validator decorators.`,
+      message: (site: string) =>
+        `${site}: "args" must be a DTO class carrying class-validator decorators, or a Standard Schema validator (Zod 4, Valibot, ArkType, …).`,
     },
     nameTaken: {
       code: 'MCP_ERR_TOOL_NAME_TAKEN',

@@ -14,6 +14,8 @@ import type { McpToolOptions } from './mcp-tool-options.interface.js';
 import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { assembleTool } from './tool-definition.assembly.js';
+import { loadStandardConverters } from './schema/standard-json-schema.js';
+import { isStandardSchema } from '../../core/standard-schema.js';
 import type { McpDtoClass } from '../mcp-metadata.accessor.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
@@ -41,6 +43,13 @@ export class McpToolExplorer implements McpComponentProvider {
     private readonly notices: McpBootNotices,
   ) {}
 
+  /** Loads the JSON Schema converters the tools' Standard Schemas need (an optional vendor package each). */
+  prepare(): Promise<void> {
+    const decorated = [...this.providerMethods.decorated((accessor, fn) => accessor.getToolOptions(fn))];
+    const schemas = decorated.flatMap(([, options]) => [options.input, options.output].filter(isStandardSchema));
+    return loadStandardConverters(schemas);
+  }
+
   *components(): Iterable<McpComponent> {
     for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getToolOptions(fn)))
       yield { kind: 'tool', definition: this.describe(method, options) };
@@ -54,12 +63,14 @@ export class McpToolExplorer implements McpComponentProvider {
     const timeoutMs = options.timeoutMs ?? this.options.toolTimeoutMs;
     checkToolNameAndTimeout(site, name, timeoutMs);
 
-    const argsType = this.argsTypeOf(prototype, methodName, site);
+    const described = options.input !== undefined || options.inputSchema !== undefined;
+    const argsType = this.argsTypeOf(prototype, methodName, site, described);
     const tool = assembleTool({ site, name, options, argsType, job: Boolean(options.job) }, this.schemas);
-    if (options.inputSchema !== undefined) this.bindRawArgs(prototype, methodName);
+    if (described) this.bindRawArgs(prototype, methodName);
     const job = options.job ? { estimatedSeconds: typeof options.job === 'object' ? options.job.estimatedSeconds : undefined } : undefined;
     return {
       ...tool,
+      declaredBy: prototype.constructor as McpToolDefinition['declaredBy'],
       timeoutMs,
       job,
       ...this.handlers.createTool(wrapper, methodName, site),
@@ -78,11 +89,12 @@ export class McpToolExplorer implements McpComponentProvider {
 
   /**
    * The DTO of the `@McpArgs()` parameter; without the decorator, the first parameter when it is a class
-   * (the arguments are passed first either way).
+   * (the arguments are passed first either way). Arguments `described` by `input` or `inputSchema` need no class:
+   * the parameter is then typed with an interface (`z.infer<…>`).
    */
-  private argsTypeOf(prototype: object, methodName: string, site: string): McpDtoClass | undefined {
+  private argsTypeOf(prototype: object, methodName: string, site: string, described: boolean): McpDtoClass | undefined {
     const { explicit, dto } = this.providerMethods.accessor.getArgsParam(prototype, methodName);
-    if (explicit && !dto) throw new McpConfigurationError(McpMessages.argsNotAClass(site));
+    if (explicit && !dto && !described) throw new McpConfigurationError(McpMessages.argsNotAClass(site));
     if (!explicit && dto) this.providerMethods.bindPayload({ prototype, methodName });
     return dto;
   }

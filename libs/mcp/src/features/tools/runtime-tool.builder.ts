@@ -8,6 +8,7 @@ import { MCP_TOOL_NAME_PATTERN } from './tool-name.js';
 import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { assembleTool } from './tool-definition.assembly.js';
+import { isStandardSchema } from '../../core/standard-schema.js';
 
 const KEYS = [
   'name',
@@ -17,6 +18,7 @@ const KEYS = [
   'args',
   'inputSchema',
   'output',
+  'outputSchema',
   'timeoutMs',
   'idempotencyKey',
   'scopes',
@@ -55,16 +57,20 @@ export class McpRuntimeToolBuilder {
     if (typeof handler !== 'function') throw new McpConfigurationError(Messages.missingHandler(site));
     const timeoutMs = registration.timeoutMs ?? this.defaultTimeoutMs;
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new McpConfigurationError(McpMessages.invalidTimeout(site, timeoutMs));
-    const argsType = registration.args;
+    const { args, ...options } = registration;
+    // A Standard Schema may be a function too (ArkType's types are callable): `~standard` decides first.
+    const input = isStandardSchema(args) ? args : undefined;
+    const argsType = input ? undefined : args;
     if (argsType !== undefined && typeof argsType !== 'function') throw new McpConfigurationError(Messages.argsNotAClass(site));
     return {
       ...assembleTool(
         {
           site,
           name,
-          options: registration,
-          argsType,
+          options: { ...options, input },
+          argsType: argsType as McpToolDefinition['argsType'],
           job: false,
+          inputOption: 'args',
           uiOption: '"ui"',
           checkDescriptor: (descriptor) => {
             if (descriptor._meta) this.checkUi?.(descriptor, site);

@@ -9,11 +9,25 @@ import type { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import type { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { checkToolBindings } from './tool-definition.checks.js';
 import { checkVisibleTo } from './visible-to.js';
+import { isStandardSchema } from '../../core/standard-schema.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
+import { McpStandardSchemaMessages as StandardMessages } from './schema/standard-schema.messages.js';
+import { standardArguments, standardOutput } from './schema/standard-tool.schemas.js';
 
 /** What `@McpTool()` options and a `McpToolRegistry.register()` registration both say about a tool. */
 export type McpSharedToolOptions = Pick<
   McpToolOptions,
-  'description' | 'title' | 'annotations' | 'inputSchema' | 'output' | 'idempotencyKey' | 'scopes' | 'visibleTo' | 'ui'
+  | 'description'
+  | 'title'
+  | 'annotations'
+  | 'input'
+  | 'inputSchema'
+  | 'output'
+  | 'outputSchema'
+  | 'idempotencyKey'
+  | 'scopes'
+  | 'visibleTo'
+  | 'ui'
 >;
 
 /** A tool to assemble, once its source has checked the name, description, timeout and the DTO. */
@@ -25,6 +39,8 @@ export interface McpToolAssemblyInput {
   argsType?: new (...args: never[]) => object;
   /** A job tool: its output schema admits `pending` and it announces task support. */
   job: boolean;
+  /** How a Standard Schema error names the arguments' option (`args` for the registry; `input` by default). */
+  inputOption?: string;
   /** How a `ui` shape error names the option (`"ui"` for the registry; the decorator's default otherwise). */
   uiOption?: string;
   /** Runs on the descriptor before the argument bindings are checked (the registry's `ui.resourceUri` check). */
@@ -34,7 +50,17 @@ export interface McpToolAssemblyInput {
 /** The parts of a tool definition that do not depend on where the tool came from. */
 export type McpAssembledTool = Pick<
   McpToolDefinition,
-  'name' | 'site' | 'descriptor' | 'argsType' | 'validation' | 'checkRawArgs' | 'idempotencyKey' | 'scopes' | 'visibleTo'
+  | 'name'
+  | 'site'
+  | 'descriptor'
+  | 'argsType'
+  | 'validation'
+  | 'checkRawArgs'
+  | 'parseArgs'
+  | 'parseOutput'
+  | 'idempotencyKey'
+  | 'scopes'
+  | 'visibleTo'
 >;
 
 /**
@@ -43,14 +69,22 @@ export type McpAssembledTool = Pick<
  */
 export function assembleTool(input: McpToolAssemblyInput, schemas: { dto: DtoSchemaFactory; raw: RawSchemaCompiler }): McpAssembledTool {
   const { site, name, options, argsType } = input;
+  if (options.input !== undefined && argsType !== undefined) throw new McpConfigurationError(StandardMessages.withDto(site));
+  const standard =
+    options.input === undefined
+      ? undefined
+      : standardArguments(options.input, { site, option: input.inputOption ?? 'input', override: 'inputSchema' }, options.inputSchema);
   const raw =
-    options.inputSchema === undefined ? undefined : compileRawSchema(options.inputSchema, argsType !== undefined, site, schemas.raw);
+    options.inputSchema === undefined || standard
+      ? undefined
+      : compileRawSchema(options.inputSchema, argsType !== undefined, site, schemas.raw);
+  const output = outputOf(site, options, schemas.dto);
   const descriptor: McpToolDescriptor = {
     name,
     ...(options.title !== undefined && { title: options.title }),
     description: options.description,
-    inputSchema: raw?.schema ?? schemas.dto.forClass(argsType),
-    ...(options.output && { outputSchema: envelopeOutputSchema(schemas.dto.forClass(options.output), { pending: input.job }) }),
+    inputSchema: standard?.jsonSchema ?? raw?.schema ?? schemas.dto.forClass(argsType),
+    ...(output && { outputSchema: envelopeOutputSchema(output.dataSchema, { pending: input.job }) }),
     ...(options.annotations && { annotations: { ...options.annotations } }),
     ...(input.job && { execution: { taskSupport: 'optional' as const } }),
     ...(options.ui !== undefined && { _meta: toolUiMeta(site, options.ui, input.uiOption) }),
@@ -65,10 +99,26 @@ export function assembleTool(input: McpToolAssemblyInput, schemas: { dto: DtoSch
     argsType,
     validation: argsType ? argumentValidationMode(argsType, descriptor.inputSchema, site) : undefined,
     checkRawArgs: raw?.check,
+    ...(standard && { parseArgs: standard.parse }),
+    ...(output?.parse && { parseOutput: output.parse }),
     idempotencyKey,
     scopes,
     ...(options.visibleTo !== undefined && { visibleTo: checkVisibleTo(options.visibleTo, site) }),
   };
+}
+
+/** The schema of a success envelope's `data`, from an output DTO or a Standard Schema (then checked on every call too). */
+function outputOf(
+  site: string,
+  options: McpSharedToolOptions,
+  dto: DtoSchemaFactory,
+): { dataSchema: JsonSchema; parse?: McpAssembledTool['parseOutput'] } | undefined {
+  const { output, outputSchema } = options;
+  if (isStandardSchema(output)) return standardOutput(output, { site, option: 'output', override: 'outputSchema' }, outputSchema);
+  if (outputSchema !== undefined) throw new McpConfigurationError(StandardMessages.outputSchemaAlone(site));
+  if (output === undefined) return undefined;
+  if (typeof output !== 'function') throw new McpConfigurationError(StandardMessages.outputInvalid(site));
+  return { dataSchema: dto.forClass(output) };
 }
 
 /** A hand-written schema is kept verbatim (a deep copy) and compiled now, so a bad one fails the boot. */

@@ -1,7 +1,40 @@
-/** Texts of the tool transforms' boot errors. */
-export const McpTransformMessages = {
-  unknownArgument: (site: string, transform: string, name: string) =>
-    `${site}: ${transform} names the argument "${name.slice(0, 60)}", which the tool does not take.`,
-  dtoArguments: (site: string) =>
-    `${site}: argument transforms need a tool described by a JSON Schema (inputSchema), not a DTO: the DTO is validated on the arguments as sent.`,
-} as const;
+import { bootErrors } from '../../core/errors/boot-errors.js';
+
+/** Boot errors of tool transforms (`McpModule.forRoot({ transforms })`; codes in `docs/errors.md`). */
+export const McpTransformMessages = bootErrors({
+  invalid: {
+    code: 'MCP_ERR_TRANSFORM_INVALID',
+    message: (at: string, problem: string) =>
+      `McpModule option "${at}" ${problem}; build transforms with renameTool(), describeTool(), hideArguments(), renameArguments() or namespaceTools().`,
+  },
+  unknownTool: {
+    code: 'MCP_ERR_TRANSFORM_TOOL_UNKNOWN',
+    message: (at: string, selector: string, known: readonly string[]) =>
+      `McpModule option "${at}" names ${selector}, which picks no tool; the tools at that point are ${known.length === 0 ? 'none' : known.join(', ')}.`,
+  },
+  nameClash: {
+    code: 'MCP_ERR_TRANSFORM_NAME_CLASH',
+    message: (name: string, first: string, second: string) =>
+      `After the transforms, ${first} and ${second} are both named "${name}"; rename one of them (renameTool) or narrow the transform.`,
+  },
+  unknownArgument: {
+    code: 'MCP_ERR_TRANSFORM_ARGUMENT_UNKNOWN',
+    message: (at: string, site: string, name: string, known: readonly string[]) =>
+      `McpModule option "${at}" names the argument "${name.slice(0, 60)}" of ${site}, which takes ${known.length === 0 ? 'none' : known.join(', ')}.`,
+  },
+  argumentClash: {
+    code: 'MCP_ERR_TRANSFORM_ARGUMENT_CLASH',
+    message: (at: string, site: string, name: string) =>
+      `McpModule option "${at}" gives ${site} two arguments named "${name.slice(0, 60)}"; choose another name.`,
+  },
+  requiredHidden: {
+    code: 'MCP_ERR_TRANSFORM_REQUIRED_ARGUMENT_HIDDEN',
+    message: (at: string, site: string, name: string) =>
+      `McpModule option "${at}" hides "${name.slice(0, 60)}", a required argument of ${site}, without a value; give the value every call should get.`,
+  },
+  idempotencyKeyHidden: {
+    code: 'MCP_ERR_TRANSFORM_IDEMPOTENCY_KEY_HIDDEN',
+    message: (at: string, site: string, name: string) =>
+      `McpModule option "${at}" hides "${name.slice(0, 60)}", the idempotency key of ${site}: every call would share one key; rename it instead, or hide another argument.`,
+  },
+});

@@ -4,13 +4,19 @@ import { MCP_TOOL_NAME_PATTERN } from '../tools/tool-name.js';
 import type { McpToolTransform } from './mcp-tool-transform.interface.js';
 
 /**
- * Prefixes every tool of a source with `<namespace>_` (an upstream server's `search` becomes `weather_search`),
- * so sources cannot clash. A name that no longer fits the tool-name rules fails the boot naming the tool's site.
+ * Shows the tool under the name `nameOf` gives it (`search` → `weather_search`), in the definition and the
+ * descriptor; the site stays, so messages still name the method. A name that breaks the tool-name rules fails the
+ * boot naming the tool's site.
  */
-export function namespaceTools(namespace: string): McpToolTransform {
+export function renameToolTo(nameOf: (name: string) => string): McpToolTransform {
   return (tool) => {
-    const name = `${namespace}_${tool.name}`;
+    const name = nameOf(tool.name);
     if (!MCP_TOOL_NAME_PATTERN.test(name)) throw new McpConfigurationError(McpMessages.invalidToolName(tool.site, name));
     return { ...tool, name, descriptor: { ...tool.descriptor, name } };
   };
+}
+
+/** Prefixes a source's tools with `<namespace>_` (an upstream server's `search` becomes `weather_search`). */
+export function namespaceTool(namespace: string): McpToolTransform {
+  return renameToolTo((name) => `${namespace}_${name}`);
 }

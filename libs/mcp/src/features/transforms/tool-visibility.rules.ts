@@ -48,5 +48,6 @@ export const guardsRule: McpToolVisibilityRule = (tool, request, requestId) => {
   });
   // A listing sends nothing: progress and log calls by a guard are dropped.
   handle.finish();
-  return tool.guardsAdmit(handle.context);
+  // As a call would: a listing sends no arguments, but the tool's guards see the values transforms fix.
+  return tool.guardsAdmit(handle.context, tool.toToolArgs ? tool.toToolArgs({}) : {});
 };

@@ -1,5 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { McpToolFilter } from '../../features/tools/mcp-tool-filter.interface.js';
+import type { McpToolTransformation } from '../../features/transforms/mcp-tool-transformation.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import { MCP_JOB_OPTIONS, MCP_SHUTDOWN_OPTIONS } from './jobs.options.js';
 import type { McpModuleOptions } from '../mcp-module-options.interface.js';
 import { group, option, type ResolvedOption } from '../option.builder.js';
@@ -41,6 +43,11 @@ export const MCP_MODULE_OPTIONS = group<McpModuleOptions, McpResolvedPaths>()({
   toolFilters: listOf<Type<McpToolFilter>, Type<McpToolFilter>[]>(
     (filter) => typeof filter === 'function',
     'must be an array of provider classes implementing McpToolFilter',
+    [],
+  ),
+  transforms: listOf<McpToolTransformation, McpToolTransformation[]>(
+    (transform) => isPlainObject(transform) && typeof transform.kind === 'string',
+    'must be an array of tool transformations (renameTool(), describeTool(), hideArguments(), renameArguments(), namespaceTools())',
     [],
   ),
   hideGuardedTools: flag(false),

@@ -3,7 +3,7 @@ import type { McpToolDefinition } from '../../features/tools/mcp-tool-definition
 import { McpTasksService } from '../mcp-tasks.service.js';
 import { McpTaskWorker } from '../task-worker.js';
 import type { McpRunOutcome } from '../task-channel.interface.js';
-import { McpCallPipeline } from '../../execution/mcp-call.pipeline.js';
+import { McpCallPipeline, toolArguments } from '../../execution/mcp-call.pipeline.js';
 import { createToolContext } from '../../execution/tool-context.factory.js';
 import { McpToolCallRunner } from '../../execution/tool-call.runner.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
@@ -93,7 +93,7 @@ export class McpRev20260728TasksExtension {
   runsAsTask(tool: McpToolDefinition, envelope: McpRev20260728Envelope): boolean {
     if (!tool.job) return false;
     if (declaresTasks(envelope)) return true;
-    if (this.support.of(tool.name).required) throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
+    if (this.support.of(tool).required) throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
     return false;
   }
 
@@ -125,7 +125,7 @@ export class McpRev20260728TasksExtension {
       },
       signal: controller.signal,
     }).context;
-    const inputFirst = this.support.of(tool.name).inputFirst === true;
+    const inputFirst = this.support.of(tool).inputFirst === true;
     try {
       const result = await this.pipeline.run({
         tool,
@@ -256,7 +256,7 @@ export class McpRev20260728TasksExtension {
       return createTaskResult((await this.jobs.find(tenant, job.id)) ?? job) as unknown as McpCallToolResult;
     }
     const spec = { requestId: input.id, clientCapabilities: envelope.clientCapabilities, answers: round.used };
-    const job = await this.jobs.start(tool.name, input.args, context, tool.job?.estimatedSeconds, spec);
+    const job = await this.jobs.start(tool.name, toolArguments(tool, input.args), context, tool.job?.estimatedSeconds, spec);
     return createTaskResult(job) as unknown as McpCallToolResult;
   }
 

@@ -1,12 +1,12 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { methodNameToToolName } from '../../features/tools/tool-name.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpProviderMethods } from '../../features/provider-methods.js';
 import { Rev20260728Messages } from '../../eras/rev-2026-07-28/rev-2026-07-28.messages.js';
 import type { McpTaskSupportOptions } from '../mcp-task-support.decorator.js';
 
 /**
- * The `@McpTaskSupport()` declarations of one application, by tool name, collected once at boot. A declaration
+ * The `@McpTaskSupport()` declarations of one application, by the declaring method's site (`Class#method`: a tool
+ * keeps it when the `transforms` option renames it), collected once at boot. A declaration
  * on a method that is not a job tool fails the boot, naming the method.
  */
 @Injectable()
@@ -21,12 +21,12 @@ export class McpTaskSupportRegistry implements OnModuleInit {
       const tool = this.providerMethods.accessor.getToolOptions(method.method);
       if (!tool) throw new McpConfigurationError(Rev20260728Messages.taskSupportWithoutTool(method.site));
       if (!tool.job) throw new McpConfigurationError(Rev20260728Messages.taskSupportWithoutJob(method.site));
-      this.byTool.set(tool.name ?? methodNameToToolName(method.methodName), Object.freeze({ ...support }));
+      this.byTool.set(method.site, Object.freeze({ ...support }));
     }
   }
 
   /** The declaration of a tool (empty for job tools declared without the decorator). */
-  of(toolName: string): Readonly<McpTaskSupportOptions> {
-    return this.byTool.get(toolName) ?? {};
+  of(tool: { readonly site: string }): Readonly<McpTaskSupportOptions> {
+    return this.byTool.get(tool.site) ?? {};
   }
 }

@@ -1,0 +1,55 @@
+import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
+import type { McpToolSelector } from './mcp-tool-transformation.js';
+
+/** A selector that picked nothing: how it reads in a message. */
+export class McpEmptySelection {
+  constructor(readonly selector: string) {}
+}
+
+/** The selectors of a selection, or the problem with it (for `McpModule option "transforms[i]" <problem>`). */
+export function selectorsOf(selection: unknown, member: string): McpToolSelector[] | string {
+  const list = Array.isArray(selection) ? (selection as unknown[]) : [selection];
+  if (list.length === 0) return `has an empty "${member}"`;
+  for (const selector of list) {
+    const provider = typeof selector === 'object' && selector !== null ? (selector as { provider?: unknown }).provider : undefined;
+    if (!(typeof selector === 'string' && selector !== '') && typeof provider !== 'function')
+      return `has a "${member}" that is neither a tool name or glob nor { provider: SomeClass }`;
+  }
+  return list as McpToolSelector[];
+}
+
+/**
+ * The tools `selectors` pick among `tools` (names and globs against the current names, `{ provider }` against the
+ * declaring class), or the first selector that picks none.
+ */
+export function selectTools(
+  tools: readonly McpToolDefinition[],
+  selectors: readonly McpToolSelector[],
+): Set<McpToolDefinition> | McpEmptySelection {
+  const picked = new Set<McpToolDefinition>();
+  for (const selector of selectors) {
+    const matches = matcherOf(selector);
+    const found = tools.filter(matches);
+    if (found.length === 0) return new McpEmptySelection(describeSelector(selector));
+    for (const tool of found) picked.add(tool);
+  }
+  return picked;
+}
+
+function matcherOf(selector: McpToolSelector): (tool: McpToolDefinition) => boolean {
+  if (typeof selector !== 'string') return (tool) => tool.declaredBy === selector.provider;
+  if (!/[*?]/.test(selector)) return (tool) => tool.name === selector;
+  // Tool names are letters, digits, `_` and `-`: escaping the rest keeps a glob a glob.
+  const source = selector
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  const pattern = new RegExp(`^${source}$`);
+  return (tool) => pattern.test(tool.name);
+}
+
+function describeSelector(selector: McpToolSelector): string {
+  return typeof selector === 'string'
+    ? JSON.stringify(selector.slice(0, 80))
+    : `{ provider: ${selector.provider.name || 'an anonymous class'} }`;
+}

@@ -1,0 +1,120 @@
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { isPlainObject } from '../../core/plain-object.js';
+import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
+import { hideToolArguments, renameToolArguments } from './arguments.transform.js';
+import type { McpToolTransform } from './mcp-tool-transform.interface.js';
+import type { McpToolSelector, McpToolTransformation } from './mcp-tool-transformation.js';
+import { McpTransformMessages as Messages } from './mcp-transform.messages.js';
+import { namespaceTool, renameToolTo } from './namespace.transform.js';
+import { McpEmptySelection, selectorsOf, selectTools } from './tool-selection.js';
+
+/** Names listed in an "unknown tool" message before "and N more". */
+const LISTED_NAMES = 20;
+
+/** One transformation, checked: which tools it picks (all when `include` is absent), and what it does to each. */
+interface Plan {
+  readonly include?: McpToolSelector[];
+  readonly exclude?: McpToolSelector[];
+  readonly transform: McpToolTransform;
+}
+
+/**
+ * The tools as `McpModule.forRoot({ transforms })` shapes them, in list order: each transformation picks among the
+ * tools as the ones before it left them. Boot errors (naming `transforms[i]`): a value not built by the transform
+ * functions, a selector that picks no tool, an unknown or clashing argument, a required argument hidden without a
+ * value, and two tools ending with one name.
+ */
+export function applyToolTransformations(
+  tools: readonly McpToolDefinition[],
+  transformations: readonly McpToolTransformation[],
+  option = 'transforms',
+): McpToolDefinition[] {
+  let current = [...tools];
+  transformations.forEach((transformation, index) => {
+    const at = `${option}[${index}]`;
+    const plan = planOf(transformation, at);
+    const picked = plan.include ? picks(current, plan.include, at) : new Set(current);
+    const excluded = plan.exclude ? picks(current, plan.exclude, at) : new Set<McpToolDefinition>();
+    current = current.map((tool) => (picked.has(tool) && !excluded.has(tool) ? plan.transform(tool) : tool));
+  });
+  checkNames(tools, current);
+  return current;
+}
+
+function picks(tools: readonly McpToolDefinition[], selectors: readonly McpToolSelector[], at: string): Set<McpToolDefinition> {
+  const picked = selectTools(tools, selectors);
+  if (!(picked instanceof McpEmptySelection)) return picked;
+  const names = tools.map((tool) => tool.name);
+  const known = names.length > LISTED_NAMES ? [...names.slice(0, LISTED_NAMES), `and ${names.length - LISTED_NAMES} more`] : names;
+  throw new McpConfigurationError(Messages.unknownTool(at, picked.selector, known));
+}
+
+/** What a transformation value asks for, or a boot error saying what is wrong with it. */
+function planOf(value: McpToolTransformation, at: string): Plan {
+  const invalid = (problem: string) => new McpConfigurationError(Messages.invalid(at, problem));
+  if (!isPlainObject(value)) throw invalid('is not a tool transformation');
+  const selection = (member: string, given: unknown) => {
+    const selectors = selectorsOf(given, member);
+    if (typeof selectors === 'string') throw invalid(selectors);
+    return selectors;
+  };
+  switch (value.kind) {
+    case 'renameTool': {
+      const { tool, name } = value;
+      if (typeof tool !== 'string' || tool === '' || /[*?]/.test(tool)) throw invalid('renames one tool: give its name, not a glob');
+      if (typeof name !== 'string') throw invalid('needs the new name as a string');
+      return { include: [tool], transform: renameToolTo(() => name) };
+    }
+    case 'describeTool': {
+      const { description } = value;
+      if (typeof description !== 'function' && (typeof description !== 'string' || description.trim() === ''))
+        throw invalid('needs a non-empty description or a function (current) => description');
+      const textOf = (current: string) => {
+        const text = typeof description === 'function' ? description(current) : description;
+        if (typeof text !== 'string' || text.trim() === '') throw invalid('has a description function that returned no text');
+        return text;
+      };
+      return {
+        include: selection('tools', value.tools),
+        transform: (tool) => ({ ...tool, descriptor: { ...tool.descriptor, description: textOf(tool.descriptor.description) } }),
+      };
+    }
+    case 'hideArguments': {
+      const values = value.arguments;
+      if (!isPlainObject(values) || Object.keys(values).length === 0) throw invalid('needs the arguments to hide, { name: fixedValue }');
+      return { include: selection('tools', value.tools), transform: hideToolArguments(values, at) };
+    }
+    case 'renameArguments': {
+      const { names } = value;
+      if (
+        !isPlainObject(names) ||
+        Object.keys(names).length === 0 ||
+        Object.values(names).some((name) => typeof name !== 'string' || name === '')
+      )
+        throw invalid('needs the arguments to rename, { oldName: "newName" }');
+      return { include: selection('tools', value.tools), transform: renameToolArguments(names, at) };
+    }
+    case 'namespaceTools': {
+      const { namespace, include, exclude } = value;
+      if (typeof namespace !== 'string' || namespace === '') throw invalid('needs a namespace');
+      return {
+        ...(include !== undefined && { include: selection('include', include) }),
+        ...(exclude !== undefined && { exclude: selection('exclude', exclude) }),
+        transform: namespaceTool(namespace),
+      };
+    }
+    default:
+      throw invalid('is not a tool transformation');
+  }
+}
+
+/** Two tools may not end with one name; a clash the transforms did not cause is the registry's to report. */
+function checkNames(before: readonly McpToolDefinition[], after: readonly McpToolDefinition[]): void {
+  const seen = new Map<string, number>();
+  after.forEach((tool, index) => {
+    const first = seen.get(tool.name);
+    if (first === undefined) return void seen.set(tool.name, index);
+    if (before[first].name !== tool.name || before[index].name !== tool.name)
+      throw new McpConfigurationError(Messages.nameClash(tool.name, after[first].site, tool.site));
+  });
+}
