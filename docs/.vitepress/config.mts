@@ -19,6 +19,7 @@ const guide = [
   { text: 'Testing', link: '/guide/testing' },
   { text: 'Protocol revisions', link: '/guide/protocol-revisions' },
   { text: 'Performance', link: '/guide/performance' },
+  { text: 'Migrating from @rekog/mcp-nest', link: '/guide/migrating-from-rekog' },
 ];
 
 const reference = [
