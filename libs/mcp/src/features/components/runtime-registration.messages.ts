@@ -1,5 +1,9 @@
 import { bootErrors } from '../../core/errors/boot-errors.js';
 
+/** `args` of a runtime tool or prompt is neither a DTO class nor a Standard Schema validator. */
+export const argsNotAClassText = (site: string) =>
+  `${site}: "args" must be a DTO class carrying class-validator decorators, or a Standard Schema validator (Zod 4, Valibot, ArkType, …).`;
+
 /** How the errors of one runtime registry (`register` / `replace` / `remove`) name its kind of component. */
 interface RuntimeKind {
   /** The code's area: `TOOL` gives `MCP_ERR_TOOL_REGISTER_NOT_OBJECT`. */

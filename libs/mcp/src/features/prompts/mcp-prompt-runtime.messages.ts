@@ -1,5 +1,5 @@
 import { bootErrors } from '../../core/errors/boot-errors.js';
-import { runtimeRegistrationErrors } from '../components/runtime-registration.messages.js';
+import { argsNotAClassText, runtimeRegistrationErrors } from '../components/runtime-registration.messages.js';
 
 /** The runtime prompt registry's errors (`McpPromptRegistry.register/replace/remove`; codes in `docs/errors.md`). */
 export const McpPromptRuntimeMessages = {
@@ -22,11 +22,7 @@ export const McpPromptRuntimeMessages = {
       code: 'MCP_ERR_PROMPT_REGISTER_ARGUMENTS_INVALID',
       message: (site: string, problem: string) => `${site}: "arguments" are invalid: ${problem}.`,
     },
-    argsNotAClass: {
-      code: 'MCP_ERR_PROMPT_REGISTER_ARGS_NOT_A_CLASS',
-      message: (site: string) =>
-        `${site}: "args" must be a DTO class carrying class-validator decorators, or a Standard Schema validator (Zod 4, Valibot, ArkType, …).`,
-    },
+    argsNotAClass: { code: 'MCP_ERR_PROMPT_REGISTER_ARGS_NOT_A_CLASS', message: argsNotAClassText },
     argumentsTwice: {
       code: 'MCP_ERR_PROMPT_REGISTER_ARGUMENTS_TWICE',
       message: (site: string) => `${site}: declare the arguments either in "arguments" or with an "args" DTO, not both.`,

@@ -1,6 +1,6 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import { closestName } from '../../options/closest-name.js';
+import { assertKnownKeys, assertRegistrationObject } from '../components/runtime-registration.checks.js';
 import { MCP_TOOL_NAME_PATTERN } from '../tools/tool-name.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import { promptDefinition, type McpPromptDefinition } from './mcp-prompt-definition.interface.js';
@@ -20,12 +20,9 @@ export class McpRuntimePromptBuilder {
   private readonly schemas = new DtoSchemaFactory();
 
   build(method: string, registration: McpPromptRegistration): McpPromptDefinition {
-    if (typeof registration !== 'object' || registration === null) throw new McpConfigurationError(Messages.notAnObject(method));
+    assertRegistrationObject(Messages, method, registration);
     const site = Messages.site(method, registration.name);
-    for (const key of Object.keys(registration)) {
-      if (!(KEYS as readonly string[]).includes(key))
-        throw new McpConfigurationError(Messages.unknownKey(site, key, closestName(key, KEYS)));
-    }
+    assertKnownKeys(Messages, site, registration, KEYS);
     const { name, description, handler } = registration;
     const standard = standardPromptArguments(registration.args, site, 'args');
     const argsType = standard ? undefined : (registration.args as McpPromptDefinition['argsType']);

@@ -1,5 +1,5 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { closestName } from '../../options/closest-name.js';
+import { assertKnownKeys, assertRegistrationObject } from '../components/runtime-registration.checks.js';
 import type { McpFeatureHandler } from '../feature-handler.js';
 import type { McpResourceContext } from './mcp-resource-context.interface.js';
 import type { McpResourceDefinition, McpResourceTemplateDefinition } from './mcp-resource-definition.interface.js';
@@ -25,17 +25,14 @@ export type McpRuntimeResource =
  * `McpConfigurationError`, naming `McpResourceRegistry.<method>("<uri>")`.
  */
 export function buildRuntimeResource(method: string, registration: McpResourceRegistration): McpRuntimeResource {
-  if (typeof registration !== 'object' || registration === null) throw new McpConfigurationError(Messages.notAnObject(method));
+  assertRegistrationObject(Messages, method, registration);
   const fixed = 'uri' in registration && registration.uri !== undefined;
   const templated = 'uriTemplate' in registration && registration.uriTemplate !== undefined;
   const key = fixed ? (registration as McpFixedResourceRegistration).uri : (registration as McpResourceTemplateRegistration).uriTemplate;
   const site = Messages.site(method, key);
   if (fixed === templated) throw new McpConfigurationError(Messages.uriOrTemplate(site));
   const keys = fixed ? FIXED_KEYS : TEMPLATE_KEYS;
-  for (const name of Object.keys(registration)) {
-    if (!(keys as readonly string[]).includes(name))
-      throw new McpConfigurationError(Messages.unknownKey(site, name, closestName(name, keys)));
-  }
+  assertKnownKeys(Messages, site, registration, keys);
   if (typeof registration.handler !== 'function') throw new McpConfigurationError(Messages.missingHandler(site));
   const handler = runtimeHandler(registration.handler);
   if (fixed) {

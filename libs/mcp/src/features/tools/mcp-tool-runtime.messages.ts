@@ -1,5 +1,5 @@
 import { bootErrors } from '../../core/errors/boot-errors.js';
-import { runtimeRegistrationErrors } from '../components/runtime-registration.messages.js';
+import { argsNotAClassText, runtimeRegistrationErrors } from '../components/runtime-registration.messages.js';
 
 /** The runtime tool registry's errors (`McpToolRegistry.register/replace/remove`; codes in `docs/errors.md`). */
 export const McpToolRuntimeMessages = {
@@ -16,11 +16,7 @@ export const McpToolRuntimeMessages = {
     siteChars: 80,
   }),
   ...bootErrors({
-    argsNotAClass: {
-      code: 'MCP_ERR_TOOL_REGISTER_ARGS_NOT_A_CLASS',
-      message: (site: string) =>
-        `${site}: "args" must be a DTO class carrying class-validator decorators, or a Standard Schema validator (Zod 4, Valibot, ArkType, …).`,
-    },
+    argsNotAClass: { code: 'MCP_ERR_TOOL_REGISTER_ARGS_NOT_A_CLASS', message: argsNotAClassText },
     nameTaken: {
       code: 'MCP_ERR_TOOL_NAME_TAKEN',
       message: (site: string, existing: string) =>

@@ -1,6 +1,6 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import { closestName } from '../../options/closest-name.js';
+import { assertKnownKeys, assertRegistrationObject } from '../components/runtime-registration.checks.js';
 import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
 import type { McpToolRegistration } from './mcp-tool-registration.interface.js';
 import { McpToolRuntimeMessages as Messages } from './mcp-tool-runtime.messages.js';
@@ -44,12 +44,9 @@ export class McpRuntimeToolBuilder {
   constructor(private readonly defaultTimeoutMs: number) {}
 
   build(method: string, registration: McpToolRegistration): McpToolDefinition {
-    if (typeof registration !== 'object' || registration === null) throw new McpConfigurationError(Messages.notAnObject(method));
+    assertRegistrationObject(Messages, method, registration);
     const site = Messages.site(method, registration.name);
-    for (const key of Object.keys(registration)) {
-      if (!(KEYS as readonly string[]).includes(key))
-        throw new McpConfigurationError(Messages.unknownKey(site, key, closestName(key, KEYS)));
-    }
+    assertKnownKeys(Messages, site, registration, KEYS);
     const { name, description, handler } = registration;
     if (typeof name !== 'string' || !MCP_TOOL_NAME_PATTERN.test(name))
       throw new McpConfigurationError(McpMessages.invalidToolName(site, String(name)));
