@@ -176,3 +176,11 @@ export type {
   McpServerNotification,
   McpServerSummary,
 } from './client/mcp-client.types.js';
+
+// Upstream MCP servers served behind this one (module option `upstreams`).
+export type { McpUpstreamOptions, McpUpstreamCaller } from './features/upstreams/mcp-upstream-options.interface.js';
+export {
+  McpUpstreamsHealthIndicator,
+  type McpUpstreamHealth,
+  type McpUpstreamsHealthOptions,
+} from './features/upstreams/mcp-upstreams.health-indicator.js';

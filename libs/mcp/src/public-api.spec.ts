@@ -194,6 +194,12 @@ const APPROVED_EXPORTS = [
   'McpRemoteToolResult',
   'McpServerNotification',
   'McpServerSummary',
+  // Upstream servers
+  'McpUpstreamOptions',
+  'McpUpstreamCaller',
+  'McpUpstreamsHealthIndicator',
+  'McpUpstreamHealth',
+  'McpUpstreamsHealthOptions',
 ].sort();
 
 /**
