@@ -44,7 +44,10 @@ export function openApiHandler(plan: OpenApiOperationPlan, settings: OpenApiCall
       text = await readBoundedText(response, settings.maxResponseBytes);
     } catch (error) {
       if (error instanceof BodyTooLargeError)
-        throw new McpToolError('RESPONSE_TOO_LARGE', `The API's answer is larger than ${settings.maxResponseBytes} bytes; it was not read.`);
+        throw new McpToolError(
+          'RESPONSE_TOO_LARGE',
+          `The API's answer is larger than ${settings.maxResponseBytes} bytes; it was not read.`,
+        );
       throw failure(error, plan, settings, timeout, context);
     }
     const body = parsed(text, response.headers.get('content-type'));
@@ -103,13 +106,18 @@ async function requestOf(
 
 async function configuredHeaders(headers: OpenApiCallSettings['headers'], context: McpToolContext): Promise<Record<string, string>> {
   if (typeof headers !== 'function') return headers ?? {};
-  return (await headers({ tenant: context.tenant, ...(context.principal?.subject !== undefined && { subject: context.principal.subject }) })) ?? {};
+  return (
+    (await headers({ tenant: context.tenant, ...(context.principal?.subject !== undefined && { subject: context.principal.subject }) })) ??
+    {}
+  );
 }
 
-const lowerCased = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+const lowerCased = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 /** A value in a path, query or header: strings and numbers as they are, anything else as JSON. */
-const scalarText = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
+const scalarText = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 /** JSON when the answer says so (or looks like it), else the text; nothing → null. */
 function parsed(text: string, contentType: string | null): unknown {
@@ -123,9 +131,17 @@ function parsed(text: string, contentType: string | null): unknown {
 }
 
 /** A request that got no answer: the caller's cancellation as is, else TIMEOUT or UNAVAILABLE (logged, without the cause sent). */
-function failure(error: unknown, plan: OpenApiOperationPlan, settings: OpenApiCallSettings, timeout: AbortSignal, context: McpToolContext): unknown {
+function failure(
+  error: unknown,
+  plan: OpenApiOperationPlan,
+  settings: OpenApiCallSettings,
+  timeout: AbortSignal,
+  context: McpToolContext,
+): unknown {
   if (context.signal.aborted) return error;
   if (timeout.aborted) return new McpToolError('TIMEOUT', `The API did not answer within ${settings.timeoutMs} ms.`, { retryable: true });
-  logger.warn(`${plan.site} could not be reached: ${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)}`);
+  logger.warn(
+    `${plan.site} could not be reached: ${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)}`,
+  );
   return new McpToolError('UNAVAILABLE', 'The API could not be reached; retry shortly.', { retryable: true });
 }

@@ -22,7 +22,8 @@ const isUrl = (text: string) => /^https?:\/\//i.test(text);
 
 /** How messages name a source: its `name`, and the URL or path it was read from. */
 export function sourceLabel(source: Pick<McpOpenApiSource, 'name' | 'document'>): string {
-  const where = typeof source.document === 'string' ? source.document : typeof source.document === 'function' ? '(a function)' : '(an object)';
+  const where =
+    typeof source.document === 'string' ? source.document : typeof source.document === 'function' ? '(a function)' : '(an object)';
   return source.name === undefined ? where : `"${source.name}" ${where}`;
 }
 
@@ -45,7 +46,9 @@ export async function loadOpenApiDocument(source: McpOpenApiSource, parser: Open
   }
   const validation = await parser.validate(specification);
   if (!validation.valid) {
-    const problems = (validation.errors ?? []).slice(0, QUOTED_PROBLEMS).map((error) => (error.path ? `${error.path}: ${error.message}` : error.message));
+    const problems = (validation.errors ?? [])
+      .slice(0, QUOTED_PROBLEMS)
+      .map((error) => (error.path ? `${error.path}: ${error.message}` : error.message));
     throw invalid(label, problems.join('; ') || 'the validator refused it');
   }
   return { document: specification, ...(url !== undefined && { url }) };
@@ -73,7 +76,10 @@ async function readRaw(document: McpOpenApiSource['document'], label: string): P
 async function fetchDocument(url: string, label: string): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' }, signal: AbortSignal.timeout(DOCUMENT_TIMEOUT_MS) });
+    response = await fetch(url, {
+      headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' },
+      signal: AbortSignal.timeout(DOCUMENT_TIMEOUT_MS),
+    });
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';
     throw unreachable(label, timedOut ? `no answer within ${DOCUMENT_TIMEOUT_MS} ms` : 'the connection failed');

@@ -69,7 +69,12 @@ describe('openApiPlans', () => {
       properties: { petId: { type: 'integer', description: 'The pet' }, 'X-Trace': { type: 'string' } },
       required: ['petId'],
     });
-    expect(byName.get_pet).toMatchObject({ verb: 'GET', path: '/pets/{petId}', description: 'One pet', annotations: { readOnlyHint: true } });
+    expect(byName.get_pet).toMatchObject({
+      verb: 'GET',
+      path: '/pets/{petId}',
+      description: 'One pet',
+      annotations: { readOnlyHint: true },
+    });
     const pet = byName.get_pet.outputSchema as any;
     expect(pet.properties.nickname).toEqual({ type: ['string', 'null'] });
     expect(pet.properties.parent.properties.name).toEqual({ type: 'string' });
@@ -86,7 +91,9 @@ describe('openApiPlans', () => {
 
   it('skips a multipart operation with its reason, and includes / excludes by tag and operation', async () => {
     const all = await plansOf(petsDocument());
-    expect(all.skipped).toEqual([{ site: 'OpenAPI "pets" uploadPhoto (POST /pets/{petId}/photo)', reason: 'its request body is multipart/form-data, not JSON' }]);
+    expect(all.skipped).toEqual([
+      { site: 'OpenAPI "pets" uploadPhoto (POST /pets/{petId}/photo)', reason: 'its request body is multipart/form-data, not JSON' },
+    ]);
 
     const pets = await plansOf(petsDocument(), { include: { tags: ['pets'] }, exclude: { operations: ['update_pet', 'uploadPhoto'] } });
     expect(pets.plans.map((plan) => plan.name)).toEqual(['get_pet']);
@@ -141,7 +148,11 @@ describe('loadOpenApiDocument', () => {
   it('refuses an invalid document, a dangling $ref and a missing file with a coded boot error naming the source', async () => {
     const parser = await loadOpenApiParser();
     await expect(loadOpenApiDocument({ name: 'x', document: { info } }, parser)).rejects.toMatchObject({ code: 'MCP_ERR_OPENAPI_INVALID' });
-    const dangling = { openapi: '3.1.0', info, paths: { '/a': { get: { responses: { '200': { $ref: '#/components/responses/Nope' } } } } } };
+    const dangling = {
+      openapi: '3.1.0',
+      info,
+      paths: { '/a': { get: { responses: { '200': { $ref: '#/components/responses/Nope' } } } } },
+    };
     const error = await plansOf(dangling, { name: 'x' }).catch((thrown: unknown) => thrown);
     expect(error).toMatchObject({ code: 'MCP_ERR_OPENAPI_INVALID' });
     expect((error as Error).message).toBe(
@@ -154,7 +165,8 @@ describe('loadOpenApiDocument', () => {
   });
 
   it('says how to install the parser when it is missing', async () => {
-    const missing = () => Promise.reject(Object.assign(new Error("Cannot find package '@scalar/openapi-parser'"), { code: 'ERR_MODULE_NOT_FOUND' }));
+    const missing = () =>
+      Promise.reject(Object.assign(new Error("Cannot find package '@scalar/openapi-parser'"), { code: 'ERR_MODULE_NOT_FOUND' }));
     await expect(loadOpenApiParser(missing)).rejects.toMatchObject({ code: 'MCP_ERR_OPENAPI_PARSER_MISSING' });
   });
 });

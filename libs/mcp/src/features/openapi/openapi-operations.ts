@@ -91,7 +91,8 @@ export function openApiPlans(document: Node, source: McpOpenApiSource, label: st
       if (unsupported) skipped.push({ site: operation.site, reason: unsupported });
       else plans.push(planOf(operation, source.name));
     } catch (error) {
-      if (error instanceof OpenApiReferenceError) throw new McpConfigurationError(McpOpenApiMessages.invalid(label, `${operation.site}: ${error.message}`));
+      if (error instanceof OpenApiReferenceError)
+        throw new McpConfigurationError(McpOpenApiMessages.invalid(label, `${operation.site}: ${error.message}`));
       throw error;
     }
   }
@@ -150,7 +151,10 @@ function parametersOf(operation: Operation): Node[] {
   const own = Array.isArray(operation.node.parameters) ? operation.node.parameters.map((parameter) => deref(operation, parameter)) : [];
   const key = (parameter: Node) => `${String(parameter.in)}:${String(parameter.name)}`;
   const ownKeys = new Set(own.map(key));
-  return [...operation.pathParameters.map((parameter) => deref(operation, parameter)).filter((parameter) => !ownKeys.has(key(parameter))), ...own];
+  return [
+    ...operation.pathParameters.map((parameter) => deref(operation, parameter)).filter((parameter) => !ownKeys.has(key(parameter))),
+    ...own,
+  ];
 }
 
 function jsonBodyOf(operation: Operation): { schema: Node; required: boolean } | undefined {
@@ -195,7 +199,10 @@ function planOf(operation: Operation, prefix: string | undefined): OpenApiOperat
     const name = String(parameter.name);
     if (place === 'header' && RESERVED_HEADERS.has(name.toLowerCase())) continue;
     const media = asNode(parameter.content);
-    const schema = toJsonSchema(parameter.schema ?? asNode(media[Object.keys(media).find(isJsonMedia) ?? '']).schema ?? {}, operation.document);
+    const schema = toJsonSchema(
+      parameter.schema ?? asNode(media[Object.keys(media).find(isJsonMedia) ?? '']).schema ?? {},
+      operation.document,
+    );
     if (typeof parameter.description === 'string' && schema.description === undefined) schema.description = parameter.description;
     add(name, place, schema, place === 'path' || parameter.required === true);
   }

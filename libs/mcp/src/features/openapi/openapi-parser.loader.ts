@@ -13,7 +13,9 @@ const PARSER = '@scalar/openapi-parser';
  * `@scalar/openapi-parser`, imported only when the option `openapi` is used (an optional peer dependency); its
  * absence is a coded boot error. `load` is the import, replaceable in specs.
  */
-export async function loadOpenApiParser(load: (specifier: string) => Promise<unknown> = (specifier) => import(specifier)): Promise<OpenApiParser> {
+export async function loadOpenApiParser(
+  load: (specifier: string) => Promise<unknown> = (specifier) => import(specifier),
+): Promise<OpenApiParser> {
   try {
     return (await load(PARSER)) as OpenApiParser;
   } catch (error) {

@@ -9,11 +9,13 @@ const MAX_REF_CHAIN = 16;
  * followed: a document served by an API is one file.
  */
 export function resolveRef(document: Record<string, unknown>, ref: string): unknown {
-  if (!ref.startsWith('#')) throw new OpenApiReferenceError(`the reference ${ref} points outside the document (only #/… references are followed)`);
+  if (!ref.startsWith('#'))
+    throw new OpenApiReferenceError(`the reference ${ref} points outside the document (only #/… references are followed)`);
   let node: unknown = document;
   for (const raw of ref.slice(1).split('/').slice(1)) {
     const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) throw new OpenApiReferenceError(`can't resolve the reference ${ref}`);
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key))
+      throw new OpenApiReferenceError(`can't resolve the reference ${ref}`);
     node = (node as Record<string, unknown>)[key];
   }
   return node;

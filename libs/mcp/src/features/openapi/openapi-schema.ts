@@ -48,7 +48,8 @@ function copyBounded(value: unknown, kind: Kind, walk: Walk, depth: number): unk
   try {
     if (Array.isArray(value)) return value.map((item) => copyBounded(item, kind, walk, depth + 1));
     // A `$ref` is what it points to; its siblings (3.1 allows `description` beside it) are laid over.
-    const target = ref === undefined ? {} : (copyBounded(resolveRef(walk.document, ref), 'schema', walk, depth + 1) as Record<string, unknown>);
+    const target =
+      ref === undefined ? {} : (copyBounded(resolveRef(walk.document, ref), 'schema', walk, depth + 1) as Record<string, unknown>);
     const copy: Record<string, unknown> = { ...target };
     for (const [name, member] of Object.entries(value)) {
       if ((kind === 'schema' && OPENAPI_ONLY.has(name)) || (ref !== undefined && name === '$ref')) continue;

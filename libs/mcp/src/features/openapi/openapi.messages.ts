@@ -14,7 +14,8 @@ export const McpOpenApiMessages = bootErrors({
   },
   invalid: {
     code: 'MCP_ERR_OPENAPI_INVALID',
-    message: (source: string, reason: string): string => `The OpenAPI document ${source} is not a valid OpenAPI 3.0 or 3.1 document: ${reason}.`,
+    message: (source: string, reason: string): string =>
+      `The OpenAPI document ${source} is not a valid OpenAPI 3.0 or 3.1 document: ${reason}.`,
   },
   noBaseUrl: {
     code: 'MCP_ERR_OPENAPI_BASE_URL',
