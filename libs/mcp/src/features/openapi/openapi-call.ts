@@ -75,15 +75,22 @@ async function requestOf(
     const value = values[argument.name];
     if (value === undefined) continue;
     switch (argument.in) {
-      case 'path':
-        path = path.replaceAll(`{${argument.name}}`, encodeURIComponent(scalarText(value)));
+      case 'path': {
+        const text = scalarText(value);
+        // URL parsing would climb out of the template's path (`/tickets/..` is `/`, `%2e%2e` too).
+        if (text === '.' || text === '..' || /^%2e(%2e)?$/i.test(text)) throw invalidArgument(argument.name, 'may not be "." or ".."');
+        path = path.replaceAll(`{${argument.name}}`, encodeURIComponent(text));
         break;
+      }
       case 'query':
         for (const item of Array.isArray(value) ? value : [value]) query.append(argument.name, scalarText(item));
         break;
-      case 'header':
-        headers[argument.name.toLowerCase()] = scalarText(value);
+      case 'header': {
+        const text = scalarText(value);
+        if (/[\r\n\0]/.test(text)) throw invalidArgument(argument.name, 'may not hold a line break');
+        headers[argument.name.toLowerCase()] = text;
         break;
+      }
       case 'body-property':
         (body ??= {})[argument.name] = value;
         break;
@@ -103,6 +110,9 @@ async function requestOf(
   if (payload !== undefined) headers['content-type'] = 'application/json';
   return { url, init: { method: plan.verb, headers, ...(payload !== undefined && { body: JSON.stringify(payload) }) } };
 }
+
+const invalidArgument = (name: string, problem: string) =>
+  new McpToolError('VALIDATION_ERROR', `Invalid arguments: ${name} ${problem}`, { fields: [name] });
 
 async function configuredHeaders(headers: OpenApiCallSettings['headers'], context: McpToolContext): Promise<Record<string, string>> {
   if (typeof headers !== 'function') return headers ?? {};
