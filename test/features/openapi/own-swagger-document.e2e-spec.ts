@@ -33,13 +33,13 @@ describe("OpenAPI tools from the app's own SwaggerModule document", () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    let swaggerDocument: OpenAPIObject | undefined;
+    const swagger: { document?: OpenAPIObject } = {};
     @Module({
       imports: [
         McpModule.forRoot({
           name: 'self',
           version: '1.0.0',
-          openapi: [{ document: () => ({ ...swaggerDocument! }), baseUrl: `http://127.0.0.1:${port}` }],
+          openapi: [{ document: () => ({ ...swagger.document! }), baseUrl: `http://127.0.0.1:${port}` }],
         }),
       ],
       controllers: [NotesController],
@@ -47,7 +47,7 @@ describe("OpenAPI tools from the app's own SwaggerModule document", () => {
     class SelfModule {}
     const moduleRef = await Test.createTestingModule({ imports: [SelfModule] }).compile();
     app = createTestApp(moduleRef, { logger: false, forceCloseConnections: true });
-    swaggerDocument = SwaggerModule.createDocument(app, new DocumentBuilder().setTitle('Self').setVersion('1.0.0').build());
+    swagger.document = SwaggerModule.createDocument(app, new DocumentBuilder().setTitle('Self').setVersion('1.0.0').build());
     await app.listen(port, '127.0.0.1');
     client = new Client({ name: 'self-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
