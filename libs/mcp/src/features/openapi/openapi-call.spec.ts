@@ -15,6 +15,8 @@ beforeAll(async () => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
+      if (request.url === '/api/moved') return void response.writeHead(303, { location: '/api/items/1/tags' }).end();
+      if (request.url === '/api/away') return void response.writeHead(302, { location: 'http://localhost:1/steal' }).end();
       received = { method: request.method, url: request.url, headers: request.headers, body };
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
@@ -82,5 +84,15 @@ describe('openApiHandler', () => {
       code: 'VALIDATION_ERROR',
       fields: ['X-Trace'],
     });
+  });
+
+  it('follows a redirect within the API (303: as a GET) and not one to another origin, whose headers would leave with it', async () => {
+    const moved = { ...plan, path: '/moved', arguments: [] };
+    expect(await openApiHandler(moved, settings())({}, contextOf())).toEqual({ ok: true });
+    expect(received).toMatchObject({ method: 'GET', url: '/api/items/1/tags' });
+    const away = { ...plan, path: '/away', arguments: [] };
+    await expect(openApiHandler(away, settings({ headers: { 'X-API-Key': 'k' } }))({}, contextOf())).rejects.toThrow(
+      'The route answered HTTP 302',
+    );
   });
 });

@@ -25,7 +25,7 @@ const logger = new Logger('McpModule');
  * parameters in the path, query and header parameters, the body properties as a JSON body; the configured headers
  * and, when `forwardAuthorization` is on, the caller's `Authorization`. The answer maps as a controller route's does:
  * 2xx → `data` (parsed JSON, else the text), 4xx → the code of its status (ValidationPipe's messages as `fields`),
- * 5xx → INTERNAL_ERROR without details; no answer in time → TIMEOUT, no connection → UNAVAILABLE (both
+ * 5xx → INTERNAL_ERROR without details (so is a redirect to another origin, not followed); no answer in time → TIMEOUT, no connection → UNAVAILABLE (both
  * retryable), a body over `maxResponseBytes` → RESPONSE_TOO_LARGE (read no further).
  */
 export function openApiHandler(plan: OpenApiOperationPlan, settings: OpenApiCallSettings): McpToolHandler {
@@ -35,8 +35,9 @@ export function openApiHandler(plan: OpenApiOperationPlan, settings: OpenApiCall
     const timeout = AbortSignal.timeout(settings.timeoutMs);
     let response: Response;
     try {
-      response = await fetch(request.url, { ...request.init, signal: AbortSignal.any([context.signal, timeout]) });
+      response = await fetchFollowingSameOrigin(request.url, request.init, AbortSignal.any([context.signal, timeout]), plan);
     } catch (error) {
+      if (error instanceof CrossOriginRedirect) throw routeServerError(error.status);
       throw failure(error, plan, settings, timeout, context);
     }
     let text: string;
@@ -109,6 +110,45 @@ async function requestOf(
   const payload = wholeBody !== undefined ? wholeBody : body;
   if (payload !== undefined) headers['content-type'] = 'application/json';
   return { url, init: { method: plan.verb, headers, ...(payload !== undefined && { body: JSON.stringify(payload) }) } };
+}
+
+/** How many redirects within the API's origin a request follows. */
+const MAX_REDIRECTS = 5;
+
+/** A redirect to another origin: not followed, so configured credentials (`X-API-Key`…) never leave for it. */
+class CrossOriginRedirect extends Error {
+  constructor(readonly status: number) {
+    super('cross-origin redirect');
+  }
+}
+
+/**
+ * fetch, following redirects only within the origin of the request: fetch itself drops `Authorization` on a
+ * cross-origin redirect but would carry every other header (a configured API key) to wherever the API points.
+ * 303, and 301/302 after a POST, continue as a GET without body, as fetch does.
+ */
+async function fetchFollowingSameOrigin(url: URL, init: RequestInit, signal: AbortSignal, plan: OpenApiOperationPlan): Promise<Response> {
+  let current = url;
+  let currentInit = init;
+  for (let hop = 0; ; hop++) {
+    const response = await fetch(current, { ...currentInit, redirect: 'manual', signal });
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || location === null) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const next = new URL(location, current);
+    if (next.origin !== url.origin || hop >= MAX_REDIRECTS) {
+      logger.warn(
+        `${plan.site} answered HTTP ${response.status} to ${next.origin}${next.pathname}: not followed (another origin, or too many redirects)`,
+      );
+      throw new CrossOriginRedirect(response.status);
+    }
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && currentInit.method === 'POST')) {
+      const headers = { ...(currentInit.headers as Record<string, string>) };
+      delete headers['content-type'];
+      currentInit = { ...currentInit, method: 'GET', headers, body: undefined };
+    }
+    current = next;
+  }
 }
 
 const invalidArgument = (name: string, problem: string) =>
