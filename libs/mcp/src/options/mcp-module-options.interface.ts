@@ -1,6 +1,7 @@
 import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
 import type { McpToolFilter } from '../features/tools/mcp-tool-filter.interface.js';
 import type { McpToolTransformation } from '../features/transforms/mcp-tool-transformation.js';
+import type { McpOpenApiSource } from '../features/openapi/mcp-openapi-options.interface.js';
 import type { McpAuthOptions } from '../auth/mcp-auth-options.interface.js';
 import type { McpMetricsOptions } from './mcp-metrics-options.interface.js';
 import type { McpServerCardOptions } from './mcp-server-card-options.interface.js';
@@ -92,6 +93,13 @@ export interface McpModuleOptions {
    * @example McpModule.forRoot({ name: 'helpdesk', version: '1.0.0', routes: [TicketsController] })
    */
   routes?: Type<unknown>[];
+  /**
+   * OpenAPI 3.0/3.1 documents of HTTP APIs whose operations are tools, each call a real HTTP request to the API
+   * (needs the optional peer dependency `@scalar/openapi-parser`). Loaded at boot: an unreadable or invalid document
+   * fails it.
+   * @example openapi: [{ name: 'helpdesk', document: 'http://127.0.0.1:3100/docs-json', forwardAuthorization: true }]
+   */
+  openapi?: McpOpenApiSource[];
   /** Prometheus metrics (needs the `prom-client` package); off unless given. */
   metrics?: McpMetricsOptions;
   /** The Server Card (SEP-2127) at `/.well-known/mcp/server-card.json` and `<path>/server-card`; on by default. */
