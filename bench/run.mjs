@@ -30,6 +30,8 @@ const ALL_STACKS = [
   'ours-dto8',
   'ours-zod8',
   'bare-nest',
+  'ours-route',
+  'bare-nest-rest',
   'sdk',
   'rekog',
   'ours-fastify',
@@ -53,6 +55,8 @@ const MODES = {
   'ours-dto8': 'stateless, 8-field DTO',
   'ours-zod8': 'stateless, the 8 fields as a Zod schema',
   'bare-nest': 'bare controller, hand-built result',
+  'ours-route': 'a guarded REST route with a DTO body, as an MCP tool',
+  'bare-nest-rest': 'the same route over REST',
   sdk: 'stateless JSON, server per request',
   rekog: 'stateless JSON, server per request',
   'ours-fastify': 'stateless POST, no session, on Fastify',
@@ -62,7 +66,13 @@ const MODES = {
 };
 
 /** The bare Nest controller on the same HTTP adapter: the ceiling a stack's "× bare" ratio is read against. */
-const baselineOf = (stack) => (stack.endsWith('-fastify') ? 'bare-nest-fastify' : 'bare-nest');
+const baselineOf = (stack) => (stack === 'ours-route' ? 'bare-nest-rest' : stack.endsWith('-fastify') ? 'bare-nest-fastify' : 'bare-nest');
+
+/** Stacks driven with a REST request instead of a tools/call: its path (the body is `{ text }`, the answer echoes it). */
+const REST_PATHS = { 'bare-nest-rest': '/tickets/t-1/comments' };
+/** The route stacks' own guard wants this token (sent to both, so the MCP caller's reaches the route's guard). */
+const ROUTE_HEADERS = { authorization: 'Bearer bench-token' };
+const isRouteStack = (stack) => stack === 'ours-route' || stack === 'bare-nest-rest';
 
 /** Stacks that could not be measured (a server that does not start or answers errors), with the reason. */
 const skipped = new Map();
@@ -116,6 +126,7 @@ const HEADERS = { 'content-type': 'application/json', accept: 'application/json,
 const CLIENT_PROTOCOL_VERSION = '2025-11-25';
 
 function echoArguments(stack, text) {
+  if (stack === 'ours-route') return { id: 't-1', text };
   if (!stack.startsWith('ours-dto8') && stack !== 'ours-zod8') return { text };
   return {
     text,
@@ -133,7 +144,7 @@ const toolsCall = (stack, text, id = 1) => ({
   jsonrpc: '2.0',
   id,
   method: 'tools/call',
-  params: { name: 'echo', arguments: echoArguments(stack, text) },
+  params: { name: stack === 'ours-route' ? 'add_comment' : 'echo', arguments: echoArguments(stack, text) },
 });
 
 const initializeBody = (id = 0) => ({
@@ -183,7 +194,9 @@ function echoProblem(response, text) {
  * distinct texts plus the exact body the load will send, so a server answering errors is never measured as fast.
  */
 async function prepare(server) {
-  const extra = server.stack === 'ours-session' ? (await openSession(server.port)).headers : {};
+  if (REST_PATHS[server.stack]) return prepareRest(server, REST_PATHS[server.stack]);
+  const extra =
+    server.stack === 'ours-session' ? (await openSession(server.port)).headers : isRouteStack(server.stack) ? ROUTE_HEADERS : {};
   const headers = { ...HEADERS, ...extra };
   const loadText = 'hello, bench';
   const loadBody = JSON.stringify(toolsCall(server.stack, loadText));
@@ -199,6 +212,25 @@ async function prepare(server) {
   return { headers, body: loadBody };
 }
 
+/** {@link prepare} of a REST stack: the same 51 checks, each answer's JSON `text` the text sent. */
+async function prepareRest(server, urlPath) {
+  const headers = { 'content-type': 'application/json', ...ROUTE_HEADERS };
+  const loadText = 'hello, bench';
+  const texts = [loadText, ...Array.from({ length: 50 }, (_, i) => `check-${server.stack}-${i}-${Math.random().toString(36).slice(2)}`)];
+  for (const text of texts) {
+    const response = await request(server.port, { path: urlPath, headers, body: JSON.stringify({ text }) });
+    let echoed;
+    try {
+      echoed = JSON.parse(response.text).text;
+    } catch {
+      echoed = undefined;
+    }
+    if (response.status !== 201 || echoed !== text)
+      throw new Error(`${server.stack} failed validation: HTTP ${response.status}: ${response.text.slice(0, 300)}`);
+  }
+  return { headers, body: JSON.stringify({ text: loadText }), url: `http://${new URL(server.url).host}${urlPath}` };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Load.
 
@@ -207,7 +239,7 @@ let autocannon;
 async function load(server, target, connections, seconds) {
   const cpuBefore = await server.cpu();
   const result = await autocannon({
-    url: server.url,
+    url: target.url ?? server.url,
     method: 'POST',
     headers: target.headers,
     body: target.body,
@@ -552,6 +584,15 @@ function goals(rows, memory, boot) {
     atLeast('ours-stateless', 'sdk', 2, c);
     atLeast('ours-stateless', 'rekog', 2, c);
     dtoCost('ours-dto8', 'ours-stateless', 15, c);
+    if (has('ours-route', 'bare-nest-rest')) {
+      // The route tool's cost over the same REST request: req/s of REST over req/s as a tool.
+      const cost = at('bare-nest-rest', c).rps / at('ours-route', c).rps;
+      list.push({
+        goal: `ours-route costs ≤ 1.3× bare-nest-rest (same route over REST), c=${c}`,
+        value: `${cost.toFixed(2)}×`,
+        met: cost <= 1.3,
+      });
+    }
     atLeast('ours-fastify', 'bare-nest-fastify', 0.6, c);
     atLeast('ours-fastify', 'rekog-fastify', 4, c);
     atLeast('ours-fastify', 'ours-stateless', 3, c);
@@ -597,7 +638,7 @@ function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
   if (rows.length) lines.push('## Throughput and latency', '');
   if (rows.length)
     lines.push(
-      `Each stack runs in its own child process on 127.0.0.1 and is driven by autocannon (in the runner process) with the same JSON-RPC \`tools/call\` of an \`echo\` tool. ${ROUNDS} interleaved round(s), the order of the stacks rotated each round; each cell is a warm-up (${WARMUP_S} s in the first round, ${REWARMUP_S} s later) then ${DURATION_S} s measured; the table shows medians over rounds (latencies: medians of each round's p50 and p99). RSS is the server process's right after its last cell. "Server CPU µs/req" is the CPU time (user + system, all threads) the server process used during a measured run divided by the requests it answered: it moves much less than req/s when other processes compete for the cores, so it is the steadier measure of cost on a shared machine (the client, autocannon, used about 35 µs of CPU per request: the servers are the bottleneck). "× bare (same adapter)" is req/s over that of the bare Nest controller on the same HTTP adapter (bare-nest for express stacks, bare-nest-fastify for \`…-fastify\` ones) at the same connection count.`,
+      `Each stack runs in its own child process on 127.0.0.1 and is driven by autocannon (in the runner process) with the same JSON-RPC \`tools/call\` of an \`echo\` tool (\`ours-route\`: of its route tool \`add_comment\`; \`bare-nest-rest\`: the REST request itself). ${ROUNDS} interleaved round(s), the order of the stacks rotated each round; each cell is a warm-up (${WARMUP_S} s in the first round, ${REWARMUP_S} s later) then ${DURATION_S} s measured; the table shows medians over rounds (latencies: medians of each round's p50 and p99). RSS is the server process's right after its last cell. "Server CPU µs/req" is the CPU time (user + system, all threads) the server process used during a measured run divided by the requests it answered: it moves much less than req/s when other processes compete for the cores, so it is the steadier measure of cost on a shared machine (the client, autocannon, used about 35 µs of CPU per request: the servers are the bottleneck). "× bare (same adapter)" is req/s over that of the bare Nest controller on the same HTTP adapter (bare-nest for express stacks, bare-nest-fastify for \`…-fastify\` ones; for \`ours-route\`, the same route over REST, bare-nest-rest) at the same connection count.`,
       '',
     );
   if (rows.length) lines.push(table(rows), '');
@@ -654,6 +695,10 @@ function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
   );
   lines.push(
     '- `bare-nest`: a Nest controller on platform-express with the default body parser, returning a hand-built `tools/call` result (no MCP library).',
+  );
+  lines.push(
+    "- `ours-route`: a helpdesk-style REST controller (`POST /tickets/:id/comments`, its own bearer-token guard, a `@Body()` DTO under a global `ValidationPipe` from `APP_PIPE`) served as the tool `add_comment` through `McpModule.forRoot({ routes: [TicketsController] })`, called with `tools/call` and the token: each call runs the route's guard, pipe and handler in process.",
+    '- `bare-nest-rest`: the same controller as plain REST on platform-express (default body parser): `POST /tickets/t-1/comments` with `{ text }` and the token. "× bare" of `ours-route` is read against it.',
   );
   lines.push(
     "- `sdk`: `@modelcontextprotocol/sdk` 1.x `McpServer` + `StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })` on `createMcpExpressApp()`, a new server and transport per request (the SDK's stateless example); zod `{ text: z.string() }`.",

@@ -29,6 +29,13 @@ async function main(): Promise<void> {
       await app.listen(0, HOST);
       return serveRunner(portOf(app.getHttpServer()), app);
     }
+    case 'ours-route':
+    case 'bare-nest-rest': {
+      const { start } = await import('./servers/route.js');
+      const app = await start(stack);
+      await app.listen(0, HOST);
+      return serveRunner(portOf(app.getHttpServer()), app);
+    }
     case 'sdk': {
       const { start } = await import('./servers/sdk.js');
       const server = await start();

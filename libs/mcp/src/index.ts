@@ -33,6 +33,7 @@ export type { McpToolOptions, McpToolAnnotations, McpOutputType } from './featur
 export type { McpStandardSchema } from './core/standard-schema.js';
 export { McpRoute, McpExcludeRoute } from './features/routes/mcp-route.decorator.js';
 export type { McpRouteOptions } from './features/routes/mcp-route-options.interface.js';
+export type { McpOpenApiSource, McpOpenApiSelection, McpOpenApiCaller } from './features/openapi/mcp-openapi-options.interface.js';
 export { McpArgs, McpContext, McpPrincipalParam, McpTenant } from './features/tools/mcp-param.decorators.js';
 export { McpProperty, type McpPropertyOptions } from './features/tools/schema/mcp-property.decorator.js';
 export { McpDto, type McpDtoOptions } from './features/tools/schema/mcp-dto.decorator.js';

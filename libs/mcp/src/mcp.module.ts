@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { McpMetadataAccessor } from './features/mcp-metadata.accessor.js';
 import { McpToolExplorer } from './features/tools/mcp-tool.explorer.js';
+import { McpOpenApiExplorer } from './features/openapi/mcp-openapi.explorer.js';
 import { McpRouteExplorer } from './features/routes/mcp-route.explorer.js';
 import { McpRouteHandlerFactory } from './features/routes/route-handler.factory.js';
 import { MCP_COMPONENT_PROVIDERS_PROVIDER } from './features/components/component-providers.js';
@@ -117,6 +118,7 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpToolExplorer,
     McpRouteExplorer,
     McpRouteHandlerFactory,
+    McpOpenApiExplorer,
     MCP_COMPONENT_PROVIDERS_PROVIDER,
     McpComponentLoader,
     McpToolHandlerFactory,

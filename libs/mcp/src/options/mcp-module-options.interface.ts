@@ -2,6 +2,7 @@ import type { McpUpstreamOptions } from '../features/upstreams/mcp-upstream-opti
 import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
 import type { McpToolFilter } from '../features/tools/mcp-tool-filter.interface.js';
 import type { McpToolTransformation } from '../features/transforms/mcp-tool-transformation.js';
+import type { McpOpenApiSource } from '../features/openapi/mcp-openapi-options.interface.js';
 import type { McpAuthOptions } from '../auth/mcp-auth-options.interface.js';
 import type { McpMetricsOptions } from './mcp-metrics-options.interface.js';
 import type { McpServerCardOptions } from './mcp-server-card-options.interface.js';
@@ -93,6 +94,13 @@ export interface McpModuleOptions {
    * @example McpModule.forRoot({ name: 'helpdesk', version: '1.0.0', routes: [TicketsController] })
    */
   routes?: Type<unknown>[];
+  /**
+   * OpenAPI 3.0/3.1 documents of HTTP APIs whose operations are tools, each call a real HTTP request to the API
+   * (needs the optional peer dependency `@scalar/openapi-parser`). Loaded at boot: an unreadable or invalid document
+   * fails it.
+   * @example openapi: [{ name: 'helpdesk', document: 'http://127.0.0.1:3100/docs-json', forwardAuthorization: true }]
+   */
+  openapi?: McpOpenApiSource[];
   /**
    * MCP servers served behind this one (a gateway): each upstream's tools and prompts as `<name>_<tool>`, its
    * resources as `<name>+<uri>`, through this server's authentication, scopes, limits, idempotency and metrics.

@@ -255,6 +255,23 @@ describe('McpStoredResourceSubscriptions', () => {
     }
   });
 
+  it('a write that loses a dozen compare-and-set races in a row to other instances still lands', async () => {
+    // Another instance writing the same session's record between this one's read and its compare-and-set, 12 times
+    // (two busy instances on a loaded machine did that to 1 in 144 subscribes, answered UNAVAILABLE after 8 losses).
+    let losses = 12;
+    const contended = Object.create(store) as McpKeyValueStore;
+    contended.compareAndSet = async (key, expected, next, ttlMs) => {
+      if (losses-- > 0) {
+        const held = await store.get<StoredSubscriptions>(key);
+        await store.set(key, { version: (held?.version ?? 0) + 1, uris: held?.uris ?? [] }, ttlMs);
+      }
+      return store.compareAndSet(key, expected, next, ttlMs);
+    };
+    const busy = instance(contended, bus).subscriptions;
+    await expect(busy.subscribe('s1', 'test://a')).resolves.toBe(true);
+    expect((await store.get<StoredSubscriptions>(subscriptionsKey('s1')))?.uris).toEqual(['test://a']);
+  });
+
   it('rejects with McpStoreUnavailableError when the store cannot be reached (a retryable answer)', async () => {
     const down = new McpStoreUnavailableError('Redis down');
     const failing = { get: () => Promise.reject(down) } as unknown as McpKeyValueStore;

@@ -15,7 +15,12 @@ import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, roomFor } from './resource-subscripti
 const SUBSCRIPTIONS_CHANGED_CHANNEL = 'resources:subscriptions';
 
 /** Writes of one session's record that lose a compare-and-set race in a row before the call gives up (retryable). */
-const MAX_WRITE_ATTEMPTS = 8;
+/**
+ * Compare-and-set rounds of one write. Another busy instance can win a dozen in a row on a loaded machine; with the
+ * backoff below, 24 rounds wait at most about 1.8 s before answering a retryable UNAVAILABLE.
+ */
+const MAX_WRITE_ATTEMPTS = 24;
+const MAX_BACKOFF_MS = 100;
 
 /**
  * A session's subscriptions as the store keeps them. `version` grows by one per write (a new record starts at the
@@ -185,8 +190,8 @@ export class McpStoredResourceSubscriptions implements OnApplicationBootstrap, O
   private async writeNow(sessionId: string, uri: string, watching: boolean): Promise<boolean> {
     const key = subscriptionsKey(sessionId);
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      // Lost a race: a few random milliseconds, more after each loss, so racing instances do not meet again at once.
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * attempt));
+      // Lost a race: random milliseconds, doubling after each loss up to a cap, so racing instances spread apart.
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)));
       const held = await this.store.get<StoredSubscriptions>(key);
       const uris = (held?.uris ?? []).filter((each) => each !== uri && this.served(each));
       if (!watching && uris.length === (held?.uris.length ?? 0)) return true; // not subscribed: nothing to end

@@ -12,6 +12,7 @@ import { MCP_IDEMPOTENCY_OPTIONS, MCP_LIMIT_OPTIONS } from './limit.options.js';
 import { MCP_METRICS_OPTIONS, MCP_TRACING_OPTIONS } from './observability.options.js';
 import { MCP_LIST_CHANGED_OPTIONS, MCP_REQUEST_STATE_OPTIONS } from './protocol.options.js';
 import { MCP_INSTANCE_LEASE_OPTIONS, MCP_REDIS_OPTIONS } from './redis.options.js';
+import { MCP_OPENAPI_OPTIONS } from './openapi.options.js';
 import { MCP_SERVER_CARD_OPTIONS } from './server-card.options.js';
 import { MCP_SESSION_OPTIONS, MCP_STREAM_OPTIONS } from './session.options.js';
 import { upstreamList } from './upstream.options.js';
@@ -57,6 +58,7 @@ export const MCP_MODULE_OPTIONS = group<McpModuleOptions, McpResolvedPaths>()({
     'must be an array of controller or module classes',
     [],
   ),
+  openapi: MCP_OPENAPI_OPTIONS,
   upstreams: upstreamList(),
   sessions: MCP_SESSION_OPTIONS,
   streams: MCP_STREAM_OPTIONS,

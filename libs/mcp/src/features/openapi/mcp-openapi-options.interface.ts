@@ -1,0 +1,56 @@
+/**
+ * Which operations of an OpenAPI document become tools: by tag or by operation (its `operationId`, or the tool name
+ * made of it). An operation is picked when it has one of the tags or is one of the operations.
+ * @publicApi
+ */
+export interface McpOpenApiSelection {
+  tags?: string[];
+  operations?: string[];
+}
+
+/** Who a credential is for: the caller's tenant and, when authenticated, its principal. @publicApi */
+export interface McpOpenApiCaller {
+  readonly tenant: string;
+  readonly subject?: string;
+}
+
+/**
+ * An OpenAPI 3.0 or 3.1 document of an HTTP API whose operations become tools (the module option `openapi`). Each
+ * call is a real HTTP request to `baseUrl`. Needs the optional peer dependency `@scalar/openapi-parser`.
+ * @publicApi
+ * @example
+ * McpModule.forRoot({
+ *   name: 'assistant',
+ *   version: '1.0.0',
+ *   openapi: [{ name: 'helpdesk', document: 'http://127.0.0.1:3100/docs-json', forwardAuthorization: true }],
+ * })
+ */
+export interface McpOpenApiSource {
+  /**
+   * Names the source in messages and prefixes its tools: `helpdesk` makes `createTicket` the tool
+   * `helpdesk_create_ticket`. Unset: tools are named after the operation alone.
+   */
+  name?: string;
+  /**
+   * The document: an `http(s)://` URL fetched at boot, a file path (JSON or YAML), the document itself (such as
+   * `SwaggerModule.createDocument()`'s result), or a function returning it, called at boot.
+   */
+  document: string | Record<string, unknown> | (() => Record<string, unknown> | Promise<Record<string, unknown>>);
+  /** Where requests go (`https://api.example.com/v1`). Default: the document's first absolute `servers` URL, else the document URL's origin. */
+  baseUrl?: string;
+  /** Only these operations (by tag or operation); all by default. */
+  include?: McpOpenApiSelection;
+  /** Not these operations (by tag or operation), applied after `include`. */
+  exclude?: McpOpenApiSelection;
+  /** Send the MCP caller's `Authorization` header with each request (off by default). */
+  forwardAuthorization?: boolean;
+  /**
+   * Headers sent with each request: fixed (`{ 'X-API-Key': '…' }`) or per caller (a tenant's own credential). A
+   * forwarded `Authorization` replaces the one given here.
+   */
+  headers?: Record<string, string> | ((caller: McpOpenApiCaller) => Record<string, string> | Promise<Record<string, string>>);
+  /** How long one request may take, in ms (the module's `toolTimeoutMs` by default); then the call ends as TIMEOUT. */
+  timeoutMs?: number;
+  /** Largest response body read, in bytes (1 MiB); a larger one is not read further and the call ends as RESPONSE_TOO_LARGE. */
+  maxResponseBytes?: number;
+}

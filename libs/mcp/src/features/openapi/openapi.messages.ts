@@ -1,0 +1,42 @@
+import { bootErrors } from '../../core/errors/boot-errors.js';
+
+/** Boot errors of OpenAPI documents served as tools: each names the source (codes in `docs/errors.md`). */
+export const McpOpenApiMessages = bootErrors({
+  parserMissing: {
+    code: 'MCP_ERR_OPENAPI_PARSER_MISSING',
+    message: (): string =>
+      'The option openapi needs the package @scalar/openapi-parser (an optional peer dependency): npm install @scalar/openapi-parser.',
+  },
+  unreachable: {
+    code: 'MCP_ERR_OPENAPI_UNREACHABLE',
+    message: (source: string, reason: string): string =>
+      `The OpenAPI document ${source} could not be read: ${reason}. Check the URL or path, and that the API is up before this app boots.`,
+  },
+  invalid: {
+    code: 'MCP_ERR_OPENAPI_INVALID',
+    message: (source: string, reason: string): string =>
+      `The OpenAPI document ${source} is not a valid OpenAPI 3.0 or 3.1 document: ${reason}.`,
+  },
+  noBaseUrl: {
+    code: 'MCP_ERR_OPENAPI_BASE_URL',
+    message: (source: string): string =>
+      `The OpenAPI document ${source} has no absolute servers URL to send requests to: set baseUrl (https://api.example.com) on its entry of the option openapi.`,
+  },
+  argumentClash: {
+    code: 'MCP_ERR_OPENAPI_ARGUMENT_CLASH',
+    message: (site: string, name: string, first: string, second: string): string =>
+      `${site}: the tool argument "${name}" would be both the ${first} and the ${second}; its arguments are the path, query ` +
+      `and header parameters and the body properties in one object. Exclude the operation (exclude: { operations: [...] }) or rename one in the document.`,
+  },
+  unknownSelection: {
+    code: 'MCP_ERR_OPENAPI_SELECTION_UNKNOWN',
+    message: (source: string, option: string, entry: string): string =>
+      `The option openapi (${source}) ${option} names "${entry}", which no operation of the document has. Name an operationId, a tool name or a tag of the document.`,
+  },
+});
+
+/** Warnings of the same (a legal but surprising outcome: an operation the document has that is not a tool). */
+export const McpOpenApiNotices = {
+  skipped: (site: string, reason: string): string =>
+    `${site} is not served as a tool: ${reason}. Exclude it (exclude: { operations: [...] }) to silence this warning.`,
+};
