@@ -1,15 +1,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SignJWT } from 'jose';
-import { SpawnedMcpGateway, SpawnedWeatherServer } from '../kit/apps.js';
-import { ensureBuilt, ensureGatewayBuilt, GATEWAY_MAIN } from '../kit/build.js';
+import { SpawnedHelpdeskApi, SpawnedMcpGateway, SpawnedWeatherServer } from '../kit/apps.js';
+import { ensureBuilt, ensureGatewayBuilt, ensureHelpdeskBuilt, GATEWAY_MAIN } from '../kit/build.js';
 import { eventually } from '../kit/eventually.js';
 import { EVERYTHING_LONG_TOOL, EVERYTHING_MAIN } from '../kit/everything.js';
 import { StdioServerProcess } from '../kit/stdio.js';
 
 /**
  * The gateway sample as its README runs it (`node dist/apps/mcp-gateway/main.js`): the built weather server over
- * HTTP and the reference server over stdio behind one endpoint, the official SDK client as its caller.
+ * HTTP, the reference server over stdio and the helpdesk by its OpenAPI document (the caller's token forwarded: both
+ * verify the same HS256 secret) behind one endpoint, the official SDK client as its caller.
  */
 const SECRET = 'gateway-e2e-hs256-secret-0123456789abcdef';
 
@@ -33,6 +34,7 @@ type Health = { info?: Record<string, Record<string, unknown>>; details: Record<
 
 describe('apps/mcp-gateway (built, spawned)', () => {
   let weather: SpawnedWeatherServer;
+  let helpdesk: SpawnedHelpdeskApi;
   let gateway: SpawnedMcpGateway;
   let acme: Client;
   let globex: Client;
@@ -40,30 +42,52 @@ describe('apps/mcp-gateway (built, spawned)', () => {
   beforeAll(async () => {
     await ensureBuilt();
     await ensureGatewayBuilt();
+    await ensureHelpdeskBuilt();
     weather = await SpawnedWeatherServer.start({});
+    helpdesk = await SpawnedHelpdeskApi.start({ HELPDESK_JWT_SECRET: SECRET });
     gateway = await SpawnedMcpGateway.start({
       MCP_JWT_SECRET: SECRET,
       GATEWAY_UPSTREAMS: JSON.stringify([
         { name: 'weather', url: weather.url },
         { name: 'everything', command: process.execPath, args: [EVERYTHING_MAIN, 'stdio'], scopes: ['everything:use'] },
+        { name: 'helpdesk', openapi: `${helpdesk.baseUrl}/docs-json`, baseUrl: helpdesk.baseUrl, forwardAuthorization: true },
       ]),
     });
-    acme = await connect(gateway.url, 'acme', 'everything:use');
+    acme = await connect(gateway.url, 'acme', 'everything:use tickets:read tickets:write');
     globex = await connect(gateway.url, 'globex', '');
   }, 240_000);
   afterAll(async () => {
     await Promise.all([acme?.close(), globex?.close()]);
     await gateway?.stop();
     await weather?.stop('SIGTERM').catch(() => weather.process.kill());
+    helpdesk?.process.kill();
   });
 
   const health = async (): Promise<Health> => (await (await fetch(`${gateway.baseUrl}/health`)).json()) as Health;
 
-  it('lists the namespaced tools and prompts of both upstreams and calls them', async () => {
+  it('lists the namespaced tools and prompts of the three upstreams and calls them', async () => {
     const tools = (await acme.listTools()).tools.map((tool) => tool.name);
     expect(tools).toEqual(
-      expect.arrayContaining(['weather_get_weather', 'weather_get_forecast', 'everything_echo', `everything_${EVERYTHING_LONG_TOOL}`]),
+      expect.arrayContaining([
+        'weather_get_weather',
+        'weather_get_forecast',
+        'everything_echo',
+        `everything_${EVERYTHING_LONG_TOOL}`,
+        'helpdesk_create_ticket',
+        'helpdesk_list_tickets',
+      ]),
     );
+    const ticket = (await acme.callTool({
+      name: 'helpdesk_create_ticket',
+      arguments: { title: 'Printer on fire', body: 'Third floor', priority: 'high', requester: { email: 'ada@example.com' } },
+    })) as ToolResult;
+    expect(ticket.structuredContent).toMatchObject({ status: 'success', data: { title: 'Printer on fire' } });
+    // The helpdesk's own guard read the forwarded token: a caller without tickets:write is refused there.
+    const refused = (await globex.callTool({
+      name: 'helpdesk_create_ticket',
+      arguments: { title: 'No scope', body: 'x', requester: { email: 'bob@example.com' } },
+    })) as ToolResult;
+    expect(refused.structuredContent).toMatchObject({ status: 'error', error: { code: 'FORBIDDEN' } });
     const prompts = (await acme.listPrompts()).prompts.map((prompt) => prompt.name);
     expect(prompts).toContain('everything_simple-prompt');
 

@@ -32,7 +32,7 @@ async function bootstrap(): Promise<void> {
     process.stderr.write(`mcp-gateway: upstream ${upstream.name} (${upstream.url ?? upstream.command}) as ${upstream.name}_*\n`);
   }
   for (const upstream of config.upstreams.openapi) {
-    process.stderr.write(`mcp-gateway: OpenAPI upstream ${upstream.name} read but not served: this build has no OpenAPI source yet\n`);
+    process.stderr.write(`mcp-gateway: OpenAPI upstream ${upstream.name} (${upstream.openapi}) as ${upstream.name}_*\n`);
   }
   if (config.explorer.enabled) process.stderr.write(`mcp-gateway: explorer on ${base}${config.explorer.path}\n`);
 }

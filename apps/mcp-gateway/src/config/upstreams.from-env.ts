@@ -1,10 +1,7 @@
 import type { McpUpstreamOptions } from '@nest-mcp/core';
 import { GatewayEnvError } from './gateway-env.error.js';
 
-/**
- * An OpenAPI document served as an upstream (`{ name, openapi, baseUrl, forwardAuthorization }`): read and checked
- * here; the library's OpenAPI source serves it (see the README).
- */
+/** An OpenAPI document served as an upstream (`{ name, openapi, baseUrl, forwardAuthorization }`): the option `openapi`. */
 export interface GatewayOpenApiUpstream {
   name: string;
   /** The URL of the OpenAPI document (`http://127.0.0.1:3100/docs-json`). */
@@ -13,7 +10,7 @@ export interface GatewayOpenApiUpstream {
   baseUrl?: string;
   headers?: Record<string, string>;
   forwardAuthorization?: boolean;
-  scopes?: string[];
+  timeoutMs?: number;
 }
 
 /** `GATEWAY_UPSTREAMS`, split by kind. */
@@ -29,13 +26,13 @@ const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const FIELDS: Record<'url' | 'command' | 'openapi', Record<string, (value: unknown) => string | undefined>> = {
   url: { url: httpUrl, headers: stringRecord, forwardAuthorization: boolean, scopes: stringList, timeoutMs: positiveInteger },
   command: { command: nonEmpty, args: stringList, env: stringRecord, cwd: nonEmpty, scopes: stringList, timeoutMs: positiveInteger },
-  openapi: { openapi: httpUrl, baseUrl: httpUrl, headers: stringRecord, forwardAuthorization: boolean, scopes: stringList },
+  openapi: { openapi: httpUrl, baseUrl: httpUrl, headers: stringRecord, forwardAuthorization: boolean, timeoutMs: positiveInteger },
 };
 
 /**
  * `GATEWAY_UPSTREAMS`: a JSON array of `{ name, url, headers?, forwardAuthorization?, scopes?, timeoutMs? }` (an MCP
  * server over HTTP), `{ name, command, args?, env?, cwd?, scopes?, timeoutMs? }` (a stdio server it spawns) and
- * `{ name, openapi, baseUrl?, headers?, forwardAuthorization?, scopes? }` (an OpenAPI document). Unset or empty: no
+ * `{ name, openapi, baseUrl?, headers?, forwardAuthorization?, timeoutMs? }` (an OpenAPI document). Unset or empty: no
  * upstream. Anything malformed throws a GatewayEnvError naming the entry and the field.
  */
 export function upstreamsFromEnv(value: string | undefined): GatewayUpstreams {
