@@ -8,6 +8,7 @@ const guide = [
   { text: 'Dynamic and per-caller tools', link: '/guide/dynamic-tools' },
   { text: 'Controller routes as tools', link: '/guide/controller-routes' },
   { text: 'OpenAPI documents as tools', link: '/guide/openapi' },
+  { text: 'MCP client and gateway', link: '/guide/client-and-gateway' },
   { text: 'Results and envelopes', link: '/guide/results' },
   { text: 'Resources, prompts, completions', link: '/guide/resources-prompts' },
   { text: 'Transports and clients', link: '/guide/transports' },
