@@ -1,4 +1,5 @@
-import { McpClient, McpClientError } from '@nest-mcp/core';
+import { Test } from '@nestjs/testing';
+import { McpClient, McpClientError, McpClientModule } from '@nest-mcp/core';
 import { startFixtureApp, type RunningApp } from '../kit/apps.js';
 import { ensureBuilt, REPO_ROOT, WEATHER_MAIN } from '../kit/build.js';
 import { eventually } from '../kit/eventually.js';
@@ -107,6 +108,19 @@ describe('McpClient against this library over HTTP', () => {
     );
     expect(progress).toEqual([1, 2]);
     expect(result.structuredContent).toEqual({ status: 'success', data: { counted: 2 } });
+  });
+
+  it('is injected by McpClientModule.registerAsync() and closed with the app', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        McpClientModule.registerAsync({ useFactory: async () => ({ url: app.url, clientInfo: { name: 'injected', version: '2.0.0' } }) }),
+      ],
+    }).compile();
+    const nest = await moduleRef.init();
+    const client = nest.get(McpClient);
+    expect((await client.listTools()).map((tool) => tool.name)).toContain('slow_count');
+    await nest.close();
+    expect(client.state).toBe('closed');
   });
 
   it('answers UNAVAILABLE (retryable) at once when nothing listens', async () => {
