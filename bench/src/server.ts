@@ -36,6 +36,17 @@ async function main(): Promise<void> {
       await app.listen(0, HOST);
       return serveRunner(portOf(app.getHttpServer()), app);
     }
+    case 'ours-gateway': {
+      const { start } = await import('./servers/gateway.js');
+      const { app, upstream } = await start(HOST);
+      await app.listen(0, HOST);
+      return serveRunner(portOf(app.getHttpServer()), {
+        close: async () => {
+          await app.close();
+          await upstream.close();
+        },
+      });
+    }
     case 'sdk': {
       const { start } = await import('./servers/sdk.js');
       const server = await start();

@@ -351,7 +351,8 @@ export class McpClient {
       this.pending.set(id, {
         method,
         resolve: (result) => (done(), resolve(result)),
-        reject: (error) => (done(), reject(error)),
+        // A failed request (closed, lost, timed out) stops its HTTP exchange too.
+        reject: (error) => (done(), sending.abort(error), reject(error)),
       });
       if (options.onProgress) {
         const onProgress = options.onProgress;

@@ -2,22 +2,18 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { McpClientError } from '../mcp-client.error.js';
 
 /** Reads a whole response body as text, refusing one over `maxBytes` (before it is all in memory). */
-export async function readBoundedText(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+export async function readBoundedText(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<string> {
   if (!body) return '';
-  const reader = body.getReader();
   const decoder = new TextDecoder();
   let size = 0;
   let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    text += decoder.decode(value, { stream: true });
+  // Leaving the loop early (break, throw) ends the stream: fetch's body is cancelled, a node:http one destroyed.
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge(maxBytes);
+    text += decoder.decode(chunk, { stream: true });
   }
+  return text + decoder.decode();
 }
 
 /**
@@ -25,12 +21,11 @@ export async function readBoundedText(body: ReadableStream<Uint8Array> | null, m
  * `TOO_LARGE` (eventsource-parser's buffer bound). Resolves when the stream ends, rejects on a read error.
  */
 export async function readEventStream(
-  body: ReadableStream<Uint8Array> | null,
+  body: AsyncIterable<Uint8Array> | null,
   maxBytes: number,
   onEvent: (event: EventSourceMessage) => void,
 ): Promise<void> {
   if (!body) return;
-  const reader = body.getReader();
   const decoder = new TextDecoder();
   let failure: Error | undefined;
   const parser = createParser({
@@ -40,15 +35,9 @@ export async function readEventStream(
       if (error.type === 'max-buffer-size-exceeded') failure ??= tooLarge(maxBytes);
     },
   });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-      if (failure) throw failure;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
+  for await (const chunk of body) {
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    if (failure) throw failure;
   }
 }
 

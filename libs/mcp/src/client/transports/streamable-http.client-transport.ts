@@ -3,6 +3,8 @@ import { McpClientError } from '../mcp-client.error.js';
 import { parseServerJson, readBoundedText, readEventStream } from './bounded-body.js';
 import type { McpClientTransport, McpClientTransportSink } from './client-transport.interface.js';
 import { fetchOrUnavailable, resolveHeaders, statusError } from './http-headers.js';
+import { httpRequest, type McpHttpAnswer } from './node-http.request.js';
+import { Agent } from 'node:http';
 
 /** Longest wait before the GET stream is opened again after it ended. */
 const MAX_LISTEN_DELAY_MS = 30_000;
@@ -20,11 +22,16 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   private protocolVersion?: string;
   private readonly closing = new AbortController();
   private listening = false;
+  /** Keeps connections to the server open between calls (closed with the transport). */
+  private readonly agent = new Agent({ keepAlive: true });
+  private readonly url: URL;
 
   constructor(
     private readonly options: McpClientHttpOptions,
     private readonly maxBytes: number,
-  ) {}
+  ) {
+    this.url = new URL(options.url);
+  }
 
   open(sink: McpClientTransportSink): Promise<void> {
     this.sink = sink;
@@ -33,15 +40,17 @@ export class StreamableHttpClientTransport implements McpClientTransport {
 
   async send(message: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
     const hadSession = this.sessionId !== undefined;
-    const response = await fetchOrUnavailable(this.options.url, {
+    const response = await httpRequest(this.url, {
       method: 'POST',
       headers: { ...(await this.headers()), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify(message),
-      signal: signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal,
+      // The client aborts a request's signal when it fails or the client closes.
+      signal: signal ?? this.closing.signal,
+      agent: this.agent,
     });
     const isInitialize = message.method === 'initialize';
     if (response.status === 404 && hadSession) {
-      await response.body?.cancel();
+      response.discard();
       this.sessionId = undefined;
       throw new McpClientError('SESSION_EXPIRED', 'The server no longer knows the session', { status: 404 });
     }
@@ -54,10 +63,10 @@ export class StreamableHttpClientTransport implements McpClientTransport {
       }
       throw statusError(response.status, isInitialize ? 'The MCP endpoint' : 'The server');
     }
-    if (isInitialize) this.sessionId = response.headers.get('mcp-session-id') ?? undefined;
-    const type = response.headers.get('content-type') ?? '';
+    if (isInitialize) this.sessionId = response.header('mcp-session-id') ?? undefined;
+    const type = response.header('content-type') ?? '';
     if (response.status === 202 || !('id' in message) || message.method === undefined) {
-      await response.body?.cancel();
+      response.discard();
       return;
     }
     if (type.includes('text/event-stream')) {
@@ -76,6 +85,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
 
   async close(): Promise<void> {
     this.closing.abort(new McpClientError('CLOSED', 'The client was closed'));
+    this.agent.destroy();
     const sessionId = this.sessionId;
     this.sessionId = undefined;
     if (sessionId === undefined) return;
@@ -94,7 +104,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   }
 
   /** Reads a POST's SSE answer; when it ends before the request's response, the request is lost. */
-  private async readStream(response: Response, id: string | number): Promise<void> {
+  private async readStream(response: McpHttpAnswer, id: string | number): Promise<void> {
     let answered = false;
     try {
       await readEventStream(response.body, this.maxBytes, (event) => {
