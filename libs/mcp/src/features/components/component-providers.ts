@@ -17,5 +17,13 @@ import { MCP_COMPONENT_PROVIDERS, type McpComponentProvider } from './mcp-compon
 export const MCP_COMPONENT_PROVIDERS_PROVIDER: FactoryProvider<readonly McpComponentProvider[]> = {
   provide: MCP_COMPONENT_PROVIDERS,
   useFactory: (...providers: McpComponentProvider[]) => providers,
-  inject: [McpToolExplorer, McpRouteExplorer, McpOpenApiExplorer, McpResourceExplorer, McpAppsExplorer, McpPromptExplorer, McpUpstreamsProvider],
+  inject: [
+    McpToolExplorer,
+    McpRouteExplorer,
+    McpOpenApiExplorer,
+    McpResourceExplorer,
+    McpAppsExplorer,
+    McpPromptExplorer,
+    McpUpstreamsProvider,
+  ],
 };
