@@ -161,7 +161,16 @@ export class TestAuthorizationServer {
       jwks: { keys: this.keys },
       scopes: ['openid', 'offline_access', ...scopes],
       cookies: { keys: ['test-authorization-server-cookie-key'] },
-      ttl: { AccessToken: accessTokenTtlSec, ClientCredentials: accessTokenTtlSec },
+      ttl: {
+        AccessToken: accessTokenTtlSec,
+        ClientCredentials: accessTokenTtlSec,
+        Interaction: 600,
+        Session: 3600,
+        Grant: 3600,
+        RefreshToken: 3600,
+      },
+      // Any login name is an account whose subject is that name.
+      findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
       features: {
         devInteractions: { enabled: true },
         clientCredentials: { enabled: true },

@@ -18,6 +18,7 @@ declare module 'oidc-provider' {
     cookies?: { keys: string[] };
     ttl?: Record<string, number>;
     features?: Record<string, Record<string, unknown>>;
+    findAccount?: (ctx: unknown, sub: string) => { accountId: string; claims: () => Record<string, unknown> };
     extraTokenClaims?: (ctx: unknown, token: { clientId?: string; accountId?: string }) => Record<string, unknown>;
   }
 
