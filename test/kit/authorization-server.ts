@@ -49,6 +49,8 @@ export class TestAuthorizationServer {
   private provider!: Provider;
   private keys: JWK[] = [];
   private introspectionDown = false;
+  /** Requests to the introspection endpoint so far (answered or not). */
+  introspections = 0;
 
   private constructor(
     private readonly server: Server,
@@ -121,7 +123,9 @@ export class TestAuthorizationServer {
   }
 
   private handle(request: IncomingMessage, response: ServerResponse): void {
-    if (this.introspectionDown && request.url?.startsWith('/token/introspection')) {
+    const introspection = request.url?.startsWith('/token/introspection') ?? false;
+    if (introspection) this.introspections++;
+    if (this.introspectionDown && introspection) {
       response.writeHead(503, { 'Content-Type': 'text/plain' }).end('down for maintenance');
       return;
     }

@@ -2,7 +2,8 @@ import { McpConfigurationError } from '@nest-mcp/core';
 import { decodeProtectedHeader } from 'jose';
 import { startSecApp } from '../security/fixtures/sec-app.js';
 import { INTROSPECTION_CLIENT, MACHINE_CLIENT, OPAQUE_MACHINE_CLIENT, TestAuthorizationServer } from '../kit/authorization-server.js';
-import { initApp, type RunningApp } from '../kit/apps.js';
+import { initApp, listen, type RunningApp } from '../kit/apps.js';
+import { HS_SECRET, signToken } from '../security/fixtures/tokens.js';
 import { callTool, envelopeOf, expectNoLeak, type HttpAnswer, post, rpc, send } from '../kit/http.js';
 import { SecFixtureModule } from '../security/fixtures/sec-app.js';
 import { freePort } from '../kit/redis-server.harness.js';
@@ -183,6 +184,86 @@ describe('auth.oauth.introspection cache', () => {
     as.setIntrospectionDown(true);
     expect((await whoami(app, seen.access_token)).status).toBe(200);
     expect((await whoami(app, unseen.access_token)).status).toBe(503);
+  });
+});
+
+describe('auth.oauth beside auth.jwt and auth.apiKeys', () => {
+  const API_KEY = 'oauth-suite-api-key-0123456789';
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await startSecApp({
+      auth: {
+        jwt: { secret: HS_SECRET },
+        oauth: {
+          issuer: as.issuer,
+          resource: RESOURCE,
+          introspection: { clientId: INTROSPECTION_CLIENT.id, clientSecret: INTROSPECTION_CLIENT.secret },
+        },
+        apiKeys: [{ key: API_KEY, tenant: 'keyed' }],
+      },
+    });
+  });
+  afterAll(() => app?.close());
+
+  it('each credential goes to its verifier: HS256 JWT, the authorization server’s JWT, opaque token, API key', async () => {
+    const hs = await signToken({ sub: 'hs-user', tenant_id: 'hs-tenant' }, HS_SECRET);
+    expect(envelopeOf(await whoami(app, hs))).toMatchObject({ data: { tenant: 'hs-tenant' } });
+    const { access_token: jwt } = await as.clientCredentials(MACHINE_CLIENT, RESOURCE, 'sec:read');
+    expect(envelopeOf(await whoami(app, jwt))).toMatchObject({ data: { tenant: 'acme' } });
+    const { access_token: opaque } = await as.clientCredentials(OPAQUE_MACHINE_CLIENT, RESOURCE, 'sec:read');
+    expect(envelopeOf(await whoami(app, opaque))).toMatchObject({ data: { tenant: OPAQUE_MACHINE_CLIENT.id } });
+    expect(envelopeOf(await whoami(app, API_KEY))).toMatchObject({ data: { tenant: 'keyed' } });
+  });
+
+  it('an API key never reaches the introspection endpoint, even while it is down', async () => {
+    as.setIntrospectionDown(true);
+    const before = as.introspections;
+    try {
+      expect((await whoami(app, API_KEY)).status).toBe(200);
+      expect(as.introspections).toBe(before);
+    } finally {
+      as.setIntrospectionDown(false);
+    }
+  });
+
+  it('an HS256 token claiming the authorization server as issuer is refused (asymmetric keys only there)', async () => {
+    const forged = await signToken({ sub: 'mallory', tenant_id: 'acme' }, HS_SECRET, { issuer: as.issuer, audience: RESOURCE });
+    expectInvalidToken(await whoami(app, forged));
+  });
+});
+
+describe('auth.oauth JWKS refresh is rate-limited (jwksCooldownMs)', () => {
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await startSecApp({ auth: { oauth: { issuer: as.issuer, resource: RESOURCE, jwksCooldownMs: 60_000 } } });
+  });
+  afterAll(() => app?.close());
+
+  it('a token of a key unseen within the cooldown is refused, without another key-set download', async () => {
+    const before = await as.clientCredentials(MACHINE_CLIENT, RESOURCE, 'sec:read');
+    expect((await whoami(app, before.access_token)).status).toBe(200);
+    await as.rotateKeys();
+    const after = await as.clientCredentials(MACHINE_CLIENT, RESOURCE, 'sec:read');
+    expectInvalidToken(await whoami(app, after.access_token));
+  });
+});
+
+describe('auth.oauth under a global prefix', () => {
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await listen([SecFixtureModule.with({ auth: { oauth: { issuer: as.issuer, resource: RESOURCE } } })], { globalPrefix: 'api' });
+  });
+  afterAll(() => app?.close());
+
+  it('the audience is the resource as served (https://mcp.example.com/api/mcp), as the metadata says', async () => {
+    const metadata = await send(`${app.base}/api/.well-known/oauth-protected-resource/mcp`, { method: 'GET' });
+    const served = 'https://mcp.example.com/api/mcp';
+    expect(metadata.json).toMatchObject({ resource: served });
+    const url = `${app.base}/api/mcp`;
+    const good = await as.clientCredentials(MACHINE_CLIENT, served, 'sec:read');
+    expect((await post(url, callTool(1, 'whoami'), bearer(good.access_token))).status).toBe(200);
+    const bare = await as.clientCredentials(MACHINE_CLIENT, RESOURCE, 'sec:read');
+    expect((await post(url, callTool(1, 'whoami'), bearer(bare.access_token))).status).toBe(401);
   });
 });
 
