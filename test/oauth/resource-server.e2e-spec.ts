@@ -248,6 +248,19 @@ describe('auth.oauth JWKS refresh is rate-limited (jwksCooldownMs)', () => {
   });
 });
 
+describe('auth.oauth.tenantClaim', () => {
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await startSecApp({ auth: { oauth: { issuer: as.issuer, resource: RESOURCE, tenantClaim: 'client_id' } } });
+  });
+  afterAll(() => app?.close());
+
+  it('names the claim the tenant is read from', async () => {
+    const { access_token } = await as.clientCredentials(MACHINE_CLIENT, RESOURCE, 'sec:read');
+    expect(envelopeOf(await whoami(app, access_token))).toMatchObject({ data: { tenant: MACHINE_CLIENT.id } });
+  });
+});
+
 describe('auth.oauth under a global prefix', () => {
   let app: RunningApp;
   beforeAll(async () => {
