@@ -96,10 +96,10 @@ export class OAuthResourceServer {
     return this.introspector !== undefined;
   }
 
-  /** A JWT access token (with the JWKS), else an opaque one (through introspection). */
+  /** A JWT access token: with the JWKS, or introspected when the metadata lists no `jwks_uri`. */
   async verifyJwt(token: string): Promise<McpPrincipal> {
-    if (!this.jwt) throw new McpAuthError('INVALID_TOKEN', 'The access token is invalid');
-    return this.jwt.verify(token);
+    if (this.jwt) return this.jwt.verify(token);
+    return this.introspect(token);
   }
 
   async introspect(token: string): Promise<McpPrincipal> {
