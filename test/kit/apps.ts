@@ -36,6 +36,8 @@ export interface ListenOptions {
   forceCloseConnections?: boolean;
   /** `app.setGlobalPrefix(globalPrefix)` before listening (none by default). */
   globalPrefix?: string;
+  /** The loopback port (an ephemeral one by default): for a resource URL that must be known before the boot. */
+  port?: number;
   /** The Nest HTTP adapter; by default the run's, {@link httpAdapterName} (`MCP_TEST_HTTP_ADAPTER`, express when unset). */
   adapter?: HttpAdapterName;
 }
@@ -59,7 +61,7 @@ async function createApp(imports: (DynamicModule | Type)[], options: ListenOptio
 /** Compiles `imports` and listens on 127.0.0.1 with an ephemeral port: the one way the e2e specs boot an app. */
 export async function listen(imports: (DynamicModule | Type)[], options: ListenOptions = {}): Promise<RunningApp> {
   const app = await createApp(imports, options);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
   let closed = false;
   return {

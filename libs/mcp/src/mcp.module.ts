@@ -57,6 +57,7 @@ import { McpInstanceLease } from './sessions/mcp-instance-lease.service.js';
 import { McpAuthService } from './auth/mcp-auth.service.js';
 import { McpAuthGuard } from './transports/http/auth/mcp-auth.guard.js';
 import { McpFastifyEarlyChecks } from './transports/http/fastify-early-checks.js';
+import { MCP_TOOL_SCOPES } from './core/tool-scopes.port.js';
 import { createProtectedResourceController } from './transports/http/auth/protected-resource.controller.js';
 import { createServerCardController } from './transports/http/server-card.controller.js';
 import { McpOriginGuard } from './transports/http/origin.guard.js';
@@ -112,6 +113,8 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
   providers: [
     McpMetadataAccessor,
     McpToolRegistry,
+    // The RFC 9728 document's scopes_supported, read from the tools through a core port.
+    { provide: MCP_TOOL_SCOPES, useFactory: (tools: McpToolRegistry) => () => tools.requiredScopes(), inject: [McpToolRegistry] },
     McpProviderMethods,
     McpToolExplorer,
     McpRouteExplorer,

@@ -65,6 +65,15 @@ export class McpToolRegistry {
   }
 
   /**
+   * Every scope some tool requires, sorted (RFC 9728 `scopes_supported`).
+   * @internal
+   */
+  requiredScopes(): string[] {
+    if (!this.hasScopedTools) return [];
+    return [...new Set([...this.tools.values()].flatMap((tool) => tool.scopes))].sort();
+  }
+
+  /**
    * Adds a tool at runtime, built and validated like an `@McpTool()` method; a bad definition or a name in use
    * throws an `McpConfigurationError`. Sessions are told with `notifications/tools/list_changed`.
    */
