@@ -40,7 +40,7 @@ import { McpTasksService } from './tasks/mcp-tasks.service.js';
 import { MCP_JOB_QUEUE } from './tasks/engine/job-queue.interface.js';
 import { createMcpJobQueue } from './tasks/engine/job-queue.factory.js';
 import { MCP_JOB_WORKER } from './tasks/engine/job-worker.interface.js';
-import { MCP_TASK_METHOD_HANDLERS } from './tasks/rev-2025-11-25/rev-2025-11-25.tasks.handlers.js';
+import { McpTaskHandlers } from './tasks/rev-2025-11-25/rev-2025-11-25.tasks.handlers.js';
 import { McpBodyParserErrorFilter } from './transports/http/body-parser-error.filter.js';
 import { createMcpControllers } from './transports/http/mcp-http.controller.js';
 import { createMcpExplorerController } from './transports/http/explorer/explorer.controller.js';
@@ -76,9 +76,9 @@ import { McpAppsExplorer } from './features/apps/mcp-apps.explorer.js';
 import { McpResourceSubscriptions } from './features/resources/resource-subscriptions.js';
 import { McpStoredResourceSubscriptions } from './features/resources/stored-resource-subscriptions.js';
 import { McpResourceNotifier } from './features/resources/mcp-resource.notifier.js';
-import { ResourcesListHandler, ResourcesTemplatesListHandler } from './features/resources/resources-list.handlers.js';
+import { ResourcesListHandlers } from './features/resources/resources-list.handlers.js';
 import { ResourcesReadHandler } from './features/resources/resources-read.handler.js';
-import { ResourcesSubscribeHandler, ResourcesUnsubscribeHandler } from './features/resources/resources-subscription.handlers.js';
+import { ResourcesSubscriptionHandlers } from './features/resources/resources-subscription.handlers.js';
 import { McpPromptRegistry } from './features/prompts/mcp-prompt.registry.js';
 import { McpPromptExplorer } from './features/prompts/mcp-prompt.explorer.js';
 import { PromptsListHandler } from './features/prompts/prompts-list.handler.js';
@@ -144,7 +144,7 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpJobService,
     McpCallPipeline,
     McpInFlightCalls,
-    ...MCP_TASK_METHOD_HANDLERS,
+    McpTaskHandlers,
     McpSessionService,
     McpInstanceLease,
     McpTenantQuotas,
@@ -168,11 +168,9 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpResourceSubscriptions,
     McpStoredResourceSubscriptions,
     McpResourceNotifier,
-    ResourcesListHandler,
-    ResourcesTemplatesListHandler,
+    ResourcesListHandlers,
     ResourcesReadHandler,
-    ResourcesSubscribeHandler,
-    ResourcesUnsubscribeHandler,
+    ResourcesSubscriptionHandlers,
     McpPromptRegistry,
     McpPromptExplorer,
     PromptsListHandler,
