@@ -81,8 +81,7 @@ import { ResourcesReadHandler } from './features/resources/resources-read.handle
 import { ResourcesSubscriptionHandlers } from './features/resources/resources-subscription.handlers.js';
 import { McpPromptRegistry } from './features/prompts/mcp-prompt.registry.js';
 import { McpPromptExplorer } from './features/prompts/mcp-prompt.explorer.js';
-import { PromptsListHandler } from './features/prompts/prompts-list.handler.js';
-import { PromptsGetHandler } from './features/prompts/prompts-get.handler.js';
+import { PromptsHandlers } from './features/prompts/prompts.handlers.js';
 import { McpCompletionRegistry } from './features/completions/mcp-completion.registry.js';
 import { McpCompletionExplorer } from './features/completions/mcp-completion.explorer.js';
 import { McpCompletionSources } from './features/completions/completion-sources.js';
@@ -173,8 +172,7 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     ResourcesSubscriptionHandlers,
     McpPromptRegistry,
     McpPromptExplorer,
-    PromptsListHandler,
-    PromptsGetHandler,
+    PromptsHandlers,
     McpCompletionRegistry,
     McpCompletionExplorer,
     McpCompletionSources,
