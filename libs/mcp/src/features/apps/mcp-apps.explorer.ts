@@ -1,8 +1,7 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
-import { createFeatureHandler, type McpFeatureHandler } from '../feature-handler.js';
+import type { McpFeatureHandler } from '../feature-handler.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpResourceContext } from '../resources/mcp-resource-context.interface.js';
 import type { McpResourceDefinition, McpResourceDescriptor } from '../resources/mcp-resource-definition.interface.js';
@@ -30,7 +29,6 @@ export class McpAppsExplorer implements McpComponentProvider, OnApplicationBoots
   constructor(
     private readonly providerMethods: McpProviderMethods,
     private readonly tools: McpToolRegistry,
-    private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
@@ -64,8 +62,7 @@ export class McpAppsExplorer implements McpComponentProvider, OnApplicationBoots
     const meta = uiResourceMeta(site, options);
     const existing = this.uiResources.get(options.uri);
     if (existing) throw new McpConfigurationError(McpAppsMessages.duplicateUiResource(options.uri, existing, site));
-    this.providerMethods.bindPayload(method);
-    const html = createFeatureHandler<McpResourceContext>(this.handlers, method.wrapper, method.methodName, site);
+    const html = this.providerMethods.handlerOf<McpResourceContext>(method);
     const descriptor = {
       uri: options.uri,
       name: options.name,

@@ -1,9 +1,7 @@
 import { Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { createFeatureHandler } from '../feature-handler.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import { McpCompletionSources } from './completion-sources.js';
 import { describeRef, findCompletionTarget } from './completion-target.js';
@@ -21,15 +19,13 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
     private readonly providerMethods: McpProviderMethods,
     private readonly registry: McpCompletionRegistry,
     private readonly sources: McpCompletionSources,
-    private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
   onModuleInit(): void {
     for (const [method, list] of this.providerMethods.decorated((accessor, fn) => accessor.getCompletionOptions(fn))) {
-      this.providerMethods.bindPayload(method);
       // The same handler serves every argument the method completes (one ExternalContextCreator wrapper).
-      const handler = createFeatureHandler<McpCompletionContext>(this.handlers, method.wrapper, method.methodName, method.site);
+      const handler = this.providerMethods.handlerOf<McpCompletionContext>(method);
       for (const options of list)
         this.registry.add({ ref: checkRef(method, options), argument: options.argument, site: method.site, handler });
     }

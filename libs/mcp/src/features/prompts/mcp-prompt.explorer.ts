@@ -1,10 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from '../tools/tool-name.js';
-import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { createFeatureHandler } from '../feature-handler.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
@@ -29,7 +27,6 @@ export class McpPromptExplorer implements McpComponentProvider {
   constructor(
     private readonly providerMethods: McpProviderMethods,
     private readonly registry: McpPromptRegistry,
-    private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
@@ -70,7 +67,6 @@ export class McpPromptExplorer implements McpComponentProvider {
       (argsType
         ? argumentsFromSchema(this.schemas.forClass(argsType))
         : this.declaredArguments(site, options.arguments as McpPromptArgument[]));
-    this.providerMethods.bindPayload(method);
     return promptDefinition({
       name,
       site,
@@ -79,7 +75,7 @@ export class McpPromptExplorer implements McpComponentProvider {
       arguments: declared,
       argsType,
       ...(standard && { parseArgs: standard.parse }),
-      handler: createFeatureHandler<McpPromptContext>(this.handlers, method.wrapper, method.methodName, site),
+      handler: this.providerMethods.handlerOf<McpPromptContext>(method),
     });
   }
 

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { createFeatureHandler } from '../feature-handler.js';
 import type { McpResourceContext } from './mcp-resource-context.interface.js';
 import type { McpResourceDefinition, McpResourceTemplateDefinition } from './mcp-resource-definition.interface.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from './mcp-resource-options.interface.js';
@@ -21,7 +19,6 @@ export class McpResourceExplorer implements McpComponentProvider {
   constructor(
     private readonly providerMethods: McpProviderMethods,
     private readonly registry: McpResourceRegistry,
-    private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
@@ -49,25 +46,23 @@ export class McpResourceExplorer implements McpComponentProvider {
   private describeResource(method: ProviderMethod, options: McpResourceOptions): McpResourceDefinition {
     const { site } = method;
     const descriptor = fixedResourceDescriptor(site, '@McpResource()', options);
-    this.providerMethods.bindPayload(method);
     return {
       uri: options.uri,
       site,
       descriptor,
-      handler: createFeatureHandler<McpResourceContext>(this.handlers, method.wrapper, method.methodName, site),
+      handler: this.providerMethods.handlerOf<McpResourceContext>(method),
     };
   }
 
   private describeTemplate(method: ProviderMethod, options: McpResourceTemplateOptions): McpResourceTemplateDefinition {
     const { site } = method;
     const { matcher, descriptor } = resourceTemplateDescriptor(site, '@McpResourceTemplate()', options);
-    this.providerMethods.bindPayload(method);
     return {
       uriTemplate: options.uriTemplate,
       site,
       matcher,
       descriptor,
-      handler: createFeatureHandler<McpResourceContext>(this.handlers, method.wrapper, method.methodName, site),
+      handler: this.providerMethods.handlerOf<McpResourceContext>(method),
     };
   }
 }
