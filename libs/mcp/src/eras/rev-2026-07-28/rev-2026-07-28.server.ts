@@ -246,12 +246,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     const dispatch = () =>
       this.dispatcher.dispatchRequest({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);
     const answer = mrtr ? await this.clientInput.runWith(round, dispatch) : await dispatch();
-    if (round.invalidKey !== undefined) {
-      throw new McpProtocolError(
-        JsonRpcErrorCode.INVALID_PARAMS,
-        `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`,
-      );
-    }
+    round.assertAnswersValid();
     if (round.asked.size > 0 && input) return this.inputRequired(request, round, input.round, channel.principal);
     if (round.missing && !(answer && 'result' in answer)) throw Rev20260728Refusals.missingCapability(round.missing);
     if (!answer) return undefined;
@@ -295,16 +290,9 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       responses: input.responses,
     });
     switch (outcome.kind) {
-      case 'input': {
-        const round = outcome.round;
-        if (round.invalidKey !== undefined) {
-          throw new McpProtocolError(
-            JsonRpcErrorCode.INVALID_PARAMS,
-            `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`,
-          );
-        }
-        return this.inputRequiredResult(request, round, input.round, channel.principal);
-      }
+      case 'input':
+        outcome.round.assertAnswersValid();
+        return this.inputRequiredResult(request, outcome.round, input.round, channel.principal);
       case 'task':
         return outcome.result;
       case 'complete':
