@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { McpArgs } from './tools/mcp-param.decorators.js';
-import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
+import { McpMetadataAccessor, type McpMetadataKey } from './mcp-metadata.accessor.js';
 import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { McpServersMessages } from '../options/mcp-servers.messages.js';
@@ -48,10 +48,10 @@ export class McpProviderMethods {
     return this.methods;
   }
 
-  /** The methods on which `read` finds a decorator's options (through the one accessor), each with them. */
-  *decorated<T>(read: (accessor: McpMetadataAccessor, method: unknown) => T | undefined): Generator<[ProviderMethod, T]> {
+  /** The methods carrying the decorator of `key` (read through the one accessor), each with its options. */
+  *decorated<T>(key: McpMetadataKey<T>): Generator<[ProviderMethod, T]> {
     for (const method of this.all()) {
-      const options = read(this.accessor, method.method);
+      const options = this.accessor.get(key, method.method);
       if (options) yield [method, options];
     }
   }

@@ -11,6 +11,7 @@ import type { McpComponent, McpComponentProvider } from '../components/mcp-compo
 import { McpAppsMessages } from './mcp-apps.messages.js';
 import type { McpUiResourceOptions } from './mcp-ui-options.interface.js';
 import { uiOfTool } from './tool-ui.js';
+import { MCP_METADATA } from '../mcp-metadata.accessor.js';
 
 const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
 const PERMISSION_KEYS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;
@@ -33,7 +34,7 @@ export class McpAppsExplorer implements McpComponentProvider, OnApplicationBoots
   ) {}
 
   *components(): Iterable<McpComponent> {
-    for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getUiResourceOptions(fn)))
+    for (const [method, options] of this.providerMethods.decorated(MCP_METADATA.uiResource))
       yield { kind: 'resource', definition: this.describe(method, options) };
   }
 

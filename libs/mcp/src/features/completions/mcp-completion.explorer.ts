@@ -8,6 +8,7 @@ import { describeRef, findCompletionTarget } from './completion-target.js';
 import type { McpCompletionContext } from './mcp-completion-context.interface.js';
 import type { McpCompletionOptions, McpCompletionRef } from './mcp-completion-options.interface.js';
 import { McpCompletionRegistry } from './mcp-completion.registry.js';
+import { MCP_METADATA } from '../mcp-metadata.accessor.js';
 
 /**
  * Collects `@McpCompletion()` methods at module init, then, once every explorer has run (prompts and templates
@@ -23,7 +24,7 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
   ) {}
 
   onModuleInit(): void {
-    for (const [method, list] of this.providerMethods.decorated((accessor, fn) => accessor.getCompletionOptions(fn))) {
+    for (const [method, list] of this.providerMethods.decorated(MCP_METADATA.completions)) {
       // The same handler serves every argument the method completes (one ExternalContextCreator wrapper).
       const handler = this.providerMethods.handlerOf<McpCompletionContext>(method);
       for (const options of list)

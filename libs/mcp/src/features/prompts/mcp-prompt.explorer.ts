@@ -13,6 +13,7 @@ import type { McpComponent, McpComponentProvider } from '../components/mcp-compo
 import { argumentListProblem, argumentsFromSchema, standardPromptArguments } from './prompt-arguments.js';
 import { isStandardSchema } from '../../core/standard-schema.js';
 import { loadStandardConverters } from '../tools/schema/standard-json-schema.js';
+import { MCP_METADATA } from '../mcp-metadata.accessor.js';
 
 /**
  * The prompts of `@McpPrompt()` methods with their arguments (declared, or read from a DTO; a component provider)
@@ -32,12 +33,12 @@ export class McpPromptExplorer implements McpComponentProvider {
 
   /** Loads the JSON Schema converters the prompts' Standard Schemas need. */
   prepare(): Promise<void> {
-    const decorated = [...this.providerMethods.decorated((accessor, fn) => accessor.getPromptOptions(fn))];
+    const decorated = [...this.providerMethods.decorated(MCP_METADATA.prompt)];
     return loadStandardConverters(decorated.map(([, options]) => options.arguments).filter(isStandardSchema));
   }
 
   *components(): Iterable<McpComponent> {
-    for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getPromptOptions(fn)))
+    for (const [method, options] of this.providerMethods.decorated(MCP_METADATA.prompt))
       yield { kind: 'prompt', definition: this.describe(method, options) };
   }
 

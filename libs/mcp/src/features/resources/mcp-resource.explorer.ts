@@ -7,6 +7,7 @@ import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { fixedResourceDescriptor, resourceTemplateDescriptor } from './resource-descriptors.js';
+import { MCP_METADATA } from '../mcp-metadata.accessor.js';
 
 /**
  * The resources and templates of `@McpResource()` and `@McpResourceTemplate()` methods (a component provider) and,
@@ -25,9 +26,9 @@ export class McpResourceExplorer implements McpComponentProvider {
   *components(): Iterable<McpComponent> {
     const { accessor } = this.providerMethods;
     for (const method of this.providerMethods.all()) {
-      const resource = accessor.getResourceOptions(method.method);
+      const resource = accessor.get(MCP_METADATA.resource, method.method);
       if (resource) yield { kind: 'resource', definition: this.describeResource(method, resource) };
-      const template = accessor.getResourceTemplateOptions(method.method);
+      const template = accessor.get(MCP_METADATA.resourceTemplate, method.method);
       if (template) yield { kind: 'resourceTemplate', definition: this.describeTemplate(method, template) };
     }
   }
