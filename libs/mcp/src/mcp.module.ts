@@ -84,7 +84,7 @@ import { McpPromptExplorer } from './features/prompts/mcp-prompt.explorer.js';
 import { PromptsHandlers } from './features/prompts/prompts.handlers.js';
 import { McpCompletionRegistry } from './features/completions/mcp-completion.registry.js';
 import { McpCompletionExplorer } from './features/completions/mcp-completion.explorer.js';
-import { McpCompletionSources } from './features/completions/completion-sources.js';
+import { McpCompletionTargets } from './features/completions/completion-targets.js';
 import { CompletionCompleteHandler } from './features/completions/completion-complete.handler.js';
 import { MCP_ERA_PROVIDERS } from './eras/mcp-eras.providers.js';
 import { McpListChangedNotifier } from './eras/mcp-list-changed.notifier.js';
@@ -175,7 +175,7 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     PromptsHandlers,
     McpCompletionRegistry,
     McpCompletionExplorer,
-    McpCompletionSources,
+    McpCompletionTargets,
     CompletionCompleteHandler,
     // The era router and one engine per era (eras/): 2025-11-25 sessions, batches, initialize; 2026-07-28 discover,
     // MRTR, listen, tasks extension.

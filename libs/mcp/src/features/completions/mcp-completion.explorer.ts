@@ -3,8 +3,8 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
-import { McpCompletionSources } from './completion-sources.js';
-import { describeRef, findCompletionTarget } from './completion-target.js';
+import { McpCompletionTargets } from './completion-targets.js';
+import { describeRef } from './completion-target.js';
 import type { McpCompletionContext } from './mcp-completion-context.interface.js';
 import type { McpCompletionOptions, McpCompletionRef } from './mcp-completion-options.interface.js';
 import { McpCompletionRegistry } from './mcp-completion.registry.js';
@@ -19,7 +19,7 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
   constructor(
     private readonly providerMethods: McpProviderMethods,
     private readonly registry: McpCompletionRegistry,
-    private readonly sources: McpCompletionSources,
+    private readonly targets: McpCompletionTargets,
     private readonly capabilities: McpCapabilities,
   ) {}
 
@@ -37,7 +37,7 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
 
   onApplicationBootstrap(): void {
     for (const completer of this.registry.all()) {
-      const target = findCompletionTarget(completer.ref, this.sources, true);
+      const target = this.targets.find(completer.ref, true);
       if (!target) {
         throw new McpConfigurationError(
           completer.ref.type === 'ref/prompt'
