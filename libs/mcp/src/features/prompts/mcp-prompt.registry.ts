@@ -39,7 +39,7 @@ export class McpPromptRegistry {
     @Optional() private readonly changes?: McpListChanges,
   ) {
     this.prompts = new McpComponentRegistry({
-      messages: { ...Messages, duplicate: McpMessages.duplicatePromptName, taken: Messages.nameTaken },
+      messages: { ...Messages, duplicate: McpMessages.duplicatePromptName },
       changesAtRuntime: !options || this.changesAtRuntime,
       announce: () => this.changes?.changed('prompts'),
     });

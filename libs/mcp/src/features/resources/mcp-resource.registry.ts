@@ -51,7 +51,7 @@ export class McpResourceRegistry {
     @Optional() private readonly subscriptions?: McpResourceSubscriptions,
   ) {
     const kind = (what: string, duplicate: McpComponentMessages['duplicate']) => ({
-      messages: { ...Messages, duplicate, taken: (site: string, existing: string) => Messages.taken(site, what, existing) },
+      messages: { ...Messages, duplicate, taken: (site: string, existing: string) => Messages.taken(site, existing, what) },
       changesAtRuntime: !options || this.changesAtRuntime,
       announce: () => this.changes?.changed('resources'),
     });

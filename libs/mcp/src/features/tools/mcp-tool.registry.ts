@@ -48,7 +48,7 @@ export class McpToolRegistry {
   ) {
     this.builder = new McpRuntimeToolBuilder(options?.toolTimeoutMs ?? FALLBACK_TIMEOUT_MS);
     this.tools = new McpComponentRegistry({
-      messages: { ...Messages, duplicate: McpMessages.duplicateToolName, taken: Messages.nameTaken },
+      messages: { ...Messages, duplicate: McpMessages.duplicateToolName },
       changesAtRuntime: !options || options.listChanged.tools,
       announce: () => {
         this.recount();
