@@ -22,8 +22,7 @@ import type {
 } from './options/mcp-module-options.interface.js';
 import { InitializeHandler } from './core/handlers/initialize.handler.js';
 import { PingHandler } from './core/handlers/ping.handler.js';
-import { ToolsCallHandler } from './features/tools/tools-call.handler.js';
-import { ToolsListHandler } from './features/tools/tools-list.handler.js';
+import { ToolsHandlers } from './features/tools/tools.handlers.js';
 import { McpDispatcher } from './core/mcp.dispatcher.js';
 import { McpCapabilities } from './core/mcp-capabilities.js';
 import { McpListChanges } from './core/list-changes.js';
@@ -125,8 +124,7 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpOriginGuard,
     InitializeHandler,
     PingHandler,
-    ToolsListHandler,
-    ToolsCallHandler,
+    ToolsHandlers,
     LoggingSetLevelHandler,
     McpDispatcher,
     McpCapabilities,

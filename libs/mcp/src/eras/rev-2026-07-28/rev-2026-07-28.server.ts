@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpToolRegistry } from '../../features/tools/mcp-tool.registry.js';
 import { McpToolVisibility } from '../../features/tools/mcp-tool.visibility.js';
-import { ToolsCallHandler } from '../../features/tools/tools-call.handler.js';
+import { ToolsHandlers } from '../../features/tools/tools.handlers.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
@@ -82,7 +82,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     private readonly clientInput: McpClientInput,
     private readonly pipeline: McpCallPipeline,
     private readonly visibility: McpToolVisibility,
-    private readonly toolsCall: ToolsCallHandler,
+    private readonly tools: ToolsHandlers,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {
     this.serverInfo = { name: options.name, version: options.version };
@@ -176,7 +176,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
         return this.dispatch(call, channel, (input) => this.callAsTask(call, channel, tool, input));
       // The shared handler calls the tool looked up here (a hidden one answers like a missing one, -32602):
       // visibility, with its filters and guard probes, is decided once per request.
-      return this.dispatch(call, channel, () => this.toolsCall.resolved(tool));
+      return this.dispatch(call, channel, () => this.tools.resolved(tool));
     }
     return this.dispatch(call, channel, own && (() => own));
   }
