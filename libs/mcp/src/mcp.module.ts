@@ -20,8 +20,7 @@ import type {
   McpModuleOptions,
   McpResolvedOptions,
 } from './options/mcp-module-options.interface.js';
-import { InitializeHandler } from './core/handlers/initialize.handler.js';
-import { PingHandler } from './core/handlers/ping.handler.js';
+import { McpBaseHandlers } from './core/handlers/base.handlers.js';
 import { ToolsHandlers } from './features/tools/tools.handlers.js';
 import { McpDispatcher } from './core/mcp.dispatcher.js';
 import { McpCapabilities } from './core/mcp-capabilities.js';
@@ -59,7 +58,6 @@ import { createProtectedResourceController } from './transports/http/auth/protec
 import { createServerCardController } from './transports/http/server-card.controller.js';
 import { McpOriginGuard } from './transports/http/origin.guard.js';
 import { McpTenantLimiter } from './execution/tenant-limiter.js';
-import { LoggingSetLevelHandler } from './core/handlers/logging-set-level.handler.js';
 import { MCP_STORE } from './stores/key-value.store.js';
 import { MCP_BUS } from './core/message-bus.interface.js';
 import { createMcpBus, createMcpStore } from './stores/store.factory.js';
@@ -122,10 +120,8 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpAuthGuard,
     McpFastifyEarlyChecks,
     McpOriginGuard,
-    InitializeHandler,
-    PingHandler,
+    McpBaseHandlers,
     ToolsHandlers,
-    LoggingSetLevelHandler,
     McpDispatcher,
     McpCapabilities,
     McpListChanges,
