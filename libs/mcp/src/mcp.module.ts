@@ -12,7 +12,8 @@ import { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 import { McpToolCallRunner } from './execution/tool-call.runner.js';
 import { McpToolHandlerFactory } from './execution/tool-handler.factory.js';
 import { resolveMcpOptions, resolvePaths } from './options/mcp-options.resolver.js';
-import { ConfigurableModuleClass, MCP_MODULE_OPTIONS, MCP_RESOLVED_OPTIONS } from './mcp.module-definition.js';
+import { ConfigurableModuleClass, MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from './core/mcp-resolved-options.token.js';
 import type {
   McpModuleAsyncOptions,
   McpModuleExtras,

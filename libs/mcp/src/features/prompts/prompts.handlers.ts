@@ -7,7 +7,7 @@ import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
 import { listPage } from '../../core/pagination-cursor.js';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { toProtocolError, withHandlerContext } from '../feature-handler.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';

@@ -120,11 +120,6 @@ export class McpResourceRegistry {
     return undefined;
   }
 
-  /** @internal */
-  getResource(uri: string): McpResourceDefinition | undefined {
-    return this.resources.get(uri);
-  }
-
   /**
    * The template registered with exactly this `uriTemplate`.
    * @internal

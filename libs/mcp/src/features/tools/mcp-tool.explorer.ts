@@ -7,7 +7,7 @@ import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpBootNotices } from '../../core/boot-notices.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpToolDefinition } from './mcp-tool-definition.interface.js';
 import type { McpToolOptions } from './mcp-tool-options.interface.js';

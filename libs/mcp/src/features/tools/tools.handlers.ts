@@ -12,7 +12,7 @@ import { McpClientRequests } from '../../core/client-requests.js';
 import type { McpCallToolResult } from '../../core/results/content.types.js';
 import type { McpCall, McpMethodHandler, McpMethodHandlerGroup } from '../../core/method-handler.interface.js';
 import { listPage } from '../../core/pagination-cursor.js';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { taskOf } from '../../tasks/rev-2025-11-25/rev-2025-11-25.task-mapper.js';
