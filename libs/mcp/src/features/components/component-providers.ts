@@ -9,8 +9,9 @@ import { MCP_COMPONENT_PROVIDERS, type McpComponentProvider } from './mcp-compon
 
 /**
  * The component providers of one `McpModule`, in load order: `@McpTool()` methods, controller routes, OpenAPI
- * documents, then the other decorated provider methods (resources, MCP Apps UI resources, prompts). A new source is one more entry
- * here. Runtime registrations (`McpToolRegistry.register` …) need no entry: they reach the registries after boot.
+ * documents, then the other decorated provider methods (resources, MCP Apps UI resources, prompts). A new source is
+ * one more entry here. Runtime registrations (`McpToolRegistry.register` …) need no entry: they build the same
+ * components through `McpRuntimeRegistrations` and reach the same registries after boot.
  */
 export const MCP_COMPONENT_PROVIDERS_PROVIDER: FactoryProvider<readonly McpComponentProvider[]> = {
   provide: MCP_COMPONENT_PROVIDERS,

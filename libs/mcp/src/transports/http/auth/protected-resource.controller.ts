@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Optional, Res, VERSION_NEUTRAL, type Type } fr
 import type { ServerResponse } from 'node:http';
 import { McpGlobalPrefix } from '../../../options/mcp-global-prefix.js';
 import { nodeResponseOf } from '../http-exchange.js';
-import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 import { sendHttpError, sendJson } from '../http-json-rpc.responses.js';
 import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
