@@ -13,6 +13,7 @@ const guide = [
   { text: 'Resources, prompts, completions', link: '/guide/resources-prompts' },
   { text: 'Transports and clients', link: '/guide/transports' },
   { text: 'Security', link: '/guide/security' },
+  { text: 'OAuth 2.1 with your authorization server', link: '/guide/oauth' },
   { text: 'Tenants and limits', link: '/guide/tenants-and-limits' },
   { text: 'Jobs, tasks, idempotency', link: '/guide/jobs' },
   { text: 'Scaling out', link: '/guide/scaling' },

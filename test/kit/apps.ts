@@ -36,7 +36,7 @@ export interface ListenOptions {
   forceCloseConnections?: boolean;
   /** `app.setGlobalPrefix(globalPrefix)` before listening (none by default). */
   globalPrefix?: string;
-  /** The port to listen on (to restart a server at the same address); a free one by default. */
+  /** The loopback port (an ephemeral one by default): for a resource URL that must be known before the boot. */
   port?: number;
   /** The Nest HTTP adapter; by default the run's, {@link httpAdapterName} (`MCP_TEST_HTTP_ADAPTER`, express when unset). */
   adapter?: HttpAdapterName;

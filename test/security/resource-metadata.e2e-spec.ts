@@ -56,13 +56,15 @@ describe('/.well-known/oauth-protected-resource with only the required fields', 
   });
   afterAll(() => app?.close());
 
-  it.each([ROOT, FOR_PATH])('GET %s → resource, authorization_servers, bearer_methods_supported', async (path) => {
+  it.each([ROOT, FOR_PATH])('GET %s → resource, authorization_servers, bearer_methods_supported, the tools’ scopes', async (path) => {
     const answer = await send(`${app.base}${path}`, { method: 'GET' });
     expect(answer.status).toBe(200);
+    // scopes_supported not configured: every scope some tool requires (read_thing, write_thing).
     expect(answer.json).toEqual({
       resource: 'https://mcp.example.com/mcp',
       authorization_servers: ['https://auth.example.com'],
       bearer_methods_supported: ['header'],
+      scopes_supported: ['sec:read', 'sec:write'],
     });
   });
 });

@@ -6,7 +6,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { McpAuthError, McpStderrLogger, serveMcpOverStdio } from '@nest-mcp/core';
 import { AppModule } from './app.module.js';
 import { explorerFromEnv } from './config/explorer.from-env.js';
-import { redisEnvProblem } from './config/mcp-options.from-env.js';
+import { oauthEnvProblem, redisEnvProblem } from './config/mcp-options.from-env.js';
 import { LOG_LEVEL_NAMES, logLevelsFromEnv } from './config/log-levels.from-env.js';
 
 /** The Nest HTTP adapters the sample runs on (`HTTP_ADAPTER`). */
@@ -19,9 +19,9 @@ type HttpAdapterName = (typeof HTTP_ADAPTERS)[number];
  * sets how much Nest logs.
  */
 async function bootstrap(): Promise<void> {
-  const redisProblem = redisEnvProblem(process.env);
-  if (redisProblem) {
-    process.stderr.write(`weather-server: ${redisProblem}\n`);
+  const envProblem = redisEnvProblem(process.env) ?? oauthEnvProblem(process.env);
+  if (envProblem) {
+    process.stderr.write(`weather-server: ${envProblem}\n`);
     process.exitCode = 1;
     return;
   }

@@ -25,7 +25,14 @@ export type {
 } from './options/mcp-module-options.interface.js';
 export type { McpServerCardOptions } from './options/mcp-server-card-options.interface.js';
 export type { McpMetricsOptions, McpMetricsRegistry } from './options/mcp-metrics-options.interface.js';
-export type { McpAuthOptions, McpJwtOptions, McpApiKey, McpResourceMetadataOptions } from './auth/mcp-auth-options.interface.js';
+export type {
+  McpAuthOptions,
+  McpJwtOptions,
+  McpOAuthOptions,
+  McpOAuthIntrospectionOptions,
+  McpApiKey,
+  McpResourceMetadataOptions,
+} from './auth/mcp-auth-options.interface.js';
 
 // Decorators and their options.
 export { McpTool } from './features/tools/mcp-tool.decorator.js';

@@ -11,6 +11,3 @@ export const {
   .setClassMethodName('forRoot')
   .setExtras<McpModuleExtras>({ path: '/mcp', isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
   .build();
-
-/** Options after defaults and checks (see `resolveMcpOptions`); defined in core, which may not import this file. */
-export { MCP_RESOLVED_OPTIONS } from './core/mcp-resolved-options.token.js';

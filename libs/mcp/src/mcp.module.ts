@@ -13,7 +13,8 @@ import { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 import { McpToolCallRunner } from './execution/tool-call.runner.js';
 import { McpToolHandlerFactory } from './execution/tool-handler.factory.js';
 import { resolveMcpOptions, resolvePaths } from './options/mcp-options.resolver.js';
-import { ConfigurableModuleClass, MCP_MODULE_OPTIONS, MCP_RESOLVED_OPTIONS } from './mcp.module-definition.js';
+import { ConfigurableModuleClass, MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from './core/mcp-resolved-options.token.js';
 import type {
   McpModuleAsyncOptions,
   McpModuleExtras,
@@ -21,10 +22,8 @@ import type {
   McpModuleOptions,
   McpResolvedOptions,
 } from './options/mcp-module-options.interface.js';
-import { InitializeHandler } from './core/handlers/initialize.handler.js';
-import { PingHandler } from './core/handlers/ping.handler.js';
-import { ToolsCallHandler } from './features/tools/tools-call.handler.js';
-import { ToolsListHandler } from './features/tools/tools-list.handler.js';
+import { McpBaseHandlers } from './core/handlers/base.handlers.js';
+import { ToolsHandlers } from './features/tools/tools.handlers.js';
 import { McpDispatcher } from './core/mcp.dispatcher.js';
 import { McpCapabilities } from './core/mcp-capabilities.js';
 import { McpListChanges } from './core/list-changes.js';
@@ -41,7 +40,7 @@ import { McpTasksService } from './tasks/mcp-tasks.service.js';
 import { MCP_JOB_QUEUE } from './tasks/engine/job-queue.interface.js';
 import { createMcpJobQueue } from './tasks/engine/job-queue.factory.js';
 import { MCP_JOB_WORKER } from './tasks/engine/job-worker.interface.js';
-import { MCP_TASK_METHOD_HANDLERS } from './tasks/rev-2025-11-25/rev-2025-11-25.tasks.handlers.js';
+import { McpTaskHandlers } from './tasks/rev-2025-11-25/rev-2025-11-25.tasks.handlers.js';
 import { McpBodyParserErrorFilter } from './transports/http/body-parser-error.filter.js';
 import { createMcpControllers } from './transports/http/mcp-http.controller.js';
 import { createMcpExplorerController } from './transports/http/explorer/explorer.controller.js';
@@ -57,11 +56,11 @@ import { McpInstanceLease } from './sessions/mcp-instance-lease.service.js';
 import { McpAuthService } from './auth/mcp-auth.service.js';
 import { McpAuthGuard } from './transports/http/auth/mcp-auth.guard.js';
 import { McpFastifyEarlyChecks } from './transports/http/fastify-early-checks.js';
+import { MCP_TOOL_SCOPES } from './core/tool-scopes.port.js';
 import { createProtectedResourceController } from './transports/http/auth/protected-resource.controller.js';
 import { createServerCardController } from './transports/http/server-card.controller.js';
 import { McpOriginGuard } from './transports/http/origin.guard.js';
 import { McpTenantLimiter } from './execution/tenant-limiter.js';
-import { LoggingSetLevelHandler } from './core/handlers/logging-set-level.handler.js';
 import { MCP_STORE } from './stores/key-value.store.js';
 import { MCP_BUS } from './core/message-bus.interface.js';
 import { createMcpBus, createMcpStore } from './stores/store.factory.js';
@@ -77,16 +76,15 @@ import { McpAppsExplorer } from './features/apps/mcp-apps.explorer.js';
 import { McpResourceSubscriptions } from './features/resources/resource-subscriptions.js';
 import { McpStoredResourceSubscriptions } from './features/resources/stored-resource-subscriptions.js';
 import { McpResourceNotifier } from './features/resources/mcp-resource.notifier.js';
-import { ResourcesListHandler, ResourcesTemplatesListHandler } from './features/resources/resources-list.handlers.js';
+import { ResourcesListHandlers } from './features/resources/resources-list.handlers.js';
 import { ResourcesReadHandler } from './features/resources/resources-read.handler.js';
-import { ResourcesSubscribeHandler, ResourcesUnsubscribeHandler } from './features/resources/resources-subscription.handlers.js';
+import { ResourcesSubscriptionHandlers } from './features/resources/resources-subscription.handlers.js';
 import { McpPromptRegistry } from './features/prompts/mcp-prompt.registry.js';
 import { McpPromptExplorer } from './features/prompts/mcp-prompt.explorer.js';
-import { PromptsListHandler } from './features/prompts/prompts-list.handler.js';
-import { PromptsGetHandler } from './features/prompts/prompts-get.handler.js';
+import { PromptsHandlers } from './features/prompts/prompts.handlers.js';
 import { McpCompletionRegistry } from './features/completions/mcp-completion.registry.js';
 import { McpCompletionExplorer } from './features/completions/mcp-completion.explorer.js';
-import { McpCompletionSources } from './features/completions/completion-sources.js';
+import { McpCompletionTargets } from './features/completions/completion-targets.js';
 import { CompletionCompleteHandler } from './features/completions/completion-complete.handler.js';
 import { MCP_ERA_PROVIDERS } from './eras/mcp-eras.providers.js';
 import { McpListChangedNotifier } from './eras/mcp-list-changed.notifier.js';
@@ -114,6 +112,8 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
   providers: [
     McpMetadataAccessor,
     McpToolRegistry,
+    // The RFC 9728 document's scopes_supported, read from the tools through a core port.
+    { provide: MCP_TOOL_SCOPES, useFactory: (tools: McpToolRegistry) => () => tools.requiredScopes(), inject: [McpToolRegistry] },
     McpProviderMethods,
     McpToolExplorer,
     McpRouteExplorer,
@@ -128,11 +128,8 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpAuthGuard,
     McpFastifyEarlyChecks,
     McpOriginGuard,
-    InitializeHandler,
-    PingHandler,
-    ToolsListHandler,
-    ToolsCallHandler,
-    LoggingSetLevelHandler,
+    McpBaseHandlers,
+    ToolsHandlers,
     McpDispatcher,
     McpCapabilities,
     McpListChanges,
@@ -148,7 +145,7 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpJobService,
     McpCallPipeline,
     McpInFlightCalls,
-    ...MCP_TASK_METHOD_HANDLERS,
+    McpTaskHandlers,
     McpSessionService,
     McpInstanceLease,
     McpTenantQuotas,
@@ -172,18 +169,15 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpResourceSubscriptions,
     McpStoredResourceSubscriptions,
     McpResourceNotifier,
-    ResourcesListHandler,
-    ResourcesTemplatesListHandler,
+    ResourcesListHandlers,
     ResourcesReadHandler,
-    ResourcesSubscribeHandler,
-    ResourcesUnsubscribeHandler,
+    ResourcesSubscriptionHandlers,
     McpPromptRegistry,
     McpPromptExplorer,
-    PromptsListHandler,
-    PromptsGetHandler,
+    PromptsHandlers,
     McpCompletionRegistry,
     McpCompletionExplorer,
-    McpCompletionSources,
+    McpCompletionTargets,
     CompletionCompleteHandler,
     // The era router and one engine per era (eras/): 2025-11-25 sessions, batches, initialize; 2026-07-28 discover,
     // MRTR, listen, tasks extension.

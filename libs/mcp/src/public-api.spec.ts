@@ -31,6 +31,8 @@ const APPROVED_EXPORTS = [
   'McpMetricsRegistry',
   'McpAuthOptions',
   'McpJwtOptions',
+  'McpOAuthOptions',
+  'McpOAuthIntrospectionOptions',
   'McpApiKey',
   'McpResourceMetadataOptions',
   'McpStdioOptions',

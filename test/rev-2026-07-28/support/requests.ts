@@ -1,4 +1,5 @@
-import { encodeHeaderValue, mcpNameSource } from '../../../libs/mcp/src/eras/rev-2026-07-28/header-values.js';
+import { mcpNameSource } from '../../../libs/mcp/src/eras/rev-2026-07-28/header-values.js';
+import { encodeHeaderValue } from '../../kit/header-values.js';
 import { expectWireValid } from './wire-schema.js';
 import { type HeaderOverrides, type HttpAnswer, post, postStream, withHeaders } from '../../kit/http.js';
 import { SseReader } from '../../kit/sse.js';

@@ -1,4 +1,4 @@
-import { McpConfigurationError, type McpApiKey, type McpModuleOptions, type McpRedisOptions } from '@nest-mcp/core';
+import { McpConfigurationError, type McpApiKey, type McpModuleOptions, type McpOAuthOptions, type McpRedisOptions } from '@nest-mcp/core';
 import { Registry } from 'prom-client';
 
 /** Scopes a bare API key (no scopes listed) gets in this sample. */
@@ -8,6 +8,10 @@ const DEFAULT_KEY_SCOPES = ['weather:read', 'weather:write'];
  * The weather server's MCP options from the environment:
  * - `MCP_JWT_SECRET`: HS256 secret for Bearer JWTs (tenant from `tenant_id` or `sub`, scopes from `scope`/`scp`);
  * - `MCP_API_KEYS`: comma-separated `key`, `key|tenant` or `key|tenant|scope1 scope2` entries;
+ * - `MCP_OAUTH_ISSUER`: an OAuth 2.1 authorization server's issuer URL (its metadata is read at boot); with it
+ *   `MCP_OAUTH_AUDIENCE` (default: this server's MCP URL, `MCP_PUBLIC_URL` or `http://HOST:PORT`, then `/mcp`),
+ *   `MCP_OAUTH_TENANT_CLAIM` (default `tenant_id`, else `sub`), and `MCP_OAUTH_INTROSPECTION_CLIENT_ID` /
+ *   `MCP_OAUTH_INTROSPECTION_CLIENT_SECRET` (both: opaque tokens are introspected);
  * - `MCP_PUBLIC_URL`: public base URL for the `endpoint` event of the 2024-11-05 HTTP+SSE transport;
  * - `MCP_ALLOWED_ORIGINS`: comma-separated browser origins besides localhost;
  * - `MCP_SERVER_CARD_NAME`: reverse-DNS `name` of the Server Card (`com.example/weather`; default: from the host);
@@ -19,7 +23,7 @@ const DEFAULT_KEY_SCOPES = ['weather:read', 'weather:write'];
  * - `MCP_SHUTDOWN_GRACE_MS`: how long SIGTERM lets in-flight calls and jobs finish (`shutdown.graceMs`, 10 000).
  * Prometheus metrics are served at `GET /metrics` (no MCP auth: keep it inside the network), in a registry of this
  * app's own, so several apps in one process (the e2e tests) do not collide.
- * Neither credential variable set: open access as tenant `default` (the library warns on stderr).
+ * No credential variable set (`MCP_JWT_SECRET`, `MCP_API_KEYS`, `MCP_OAUTH_ISSUER`; any may be combined): open access as tenant `default` (the library warns on stderr).
  */
 export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
   const apiKeys = parseApiKeys(env.MCP_API_KEYS);
@@ -46,7 +50,40 @@ export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
     metrics: { path: '/metrics', registry: new Registry() },
     auth: {
       ...(env.MCP_JWT_SECRET && { jwt: { secret: env.MCP_JWT_SECRET } }),
+      ...oauthFromEnv(env),
       ...(apiKeys.length > 0 && { apiKeys }),
+    },
+  };
+}
+
+/** What is wrong with the `MCP_OAUTH_*` variables, as one line for stderr; undefined when nothing. */
+export function oauthEnvProblem(env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    oauthFromEnv(env);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** `MCP_OAUTH_*`: this server as a resource server of an authorization server; `{}` without `MCP_OAUTH_ISSUER`. */
+export function oauthFromEnv(env: NodeJS.ProcessEnv): { oauth?: McpOAuthOptions } {
+  const issuer = env.MCP_OAUTH_ISSUER || undefined;
+  if (!issuer) return {};
+  const clientId = env.MCP_OAUTH_INTROSPECTION_CLIENT_ID || undefined;
+  const clientSecret = env.MCP_OAUTH_INTROSPECTION_CLIENT_SECRET || undefined;
+  if (Boolean(clientId) !== Boolean(clientSecret))
+    throw new McpConfigurationError(
+      'MCP_OAUTH_INTROSPECTION_CLIENT_ID and MCP_OAUTH_INTROSPECTION_CLIENT_SECRET go together; set both to introspect opaque tokens, or neither.',
+    );
+  const base = env.MCP_PUBLIC_URL || `http://${env.HOST || '127.0.0.1'}:${env.PORT || 3000}`;
+  return {
+    oauth: {
+      issuer,
+      resource: `${base.replace(/\/+$/, '')}/mcp`,
+      ...(env.MCP_OAUTH_AUDIENCE && { audience: env.MCP_OAUTH_AUDIENCE }),
+      ...(env.MCP_OAUTH_TENANT_CLAIM && { tenantClaim: env.MCP_OAUTH_TENANT_CLAIM }),
+      ...(clientId && clientSecret && { introspection: { clientId, clientSecret } }),
     },
   };
 }

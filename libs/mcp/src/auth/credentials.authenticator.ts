@@ -4,28 +4,44 @@ import { JwtVerifier } from './jwt.verifier.js';
 import type { McpAuthOptions } from './mcp-auth-options.interface.js';
 import { McpAuthError } from './mcp-auth.error.js';
 import type { McpAuthenticator, McpCredentials } from './mcp-authenticator.interface.js';
+import { OAuthResourceServer } from './oauth/oauth-resource-server.js';
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
 
 /**
- * The built-in authenticator: `X-API-Key`, or `Authorization: Bearer` holding a JWT or an API key
- * (simple HTTP clients often send their API key as a Bearer token).
+ * The built-in authenticator: `X-API-Key`, or `Authorization: Bearer` holding a JWT, an opaque OAuth access token
+ * or an API key (simple HTTP clients often send their API key as a Bearer token).
  */
 export class CredentialsAuthenticator implements McpAuthenticator {
   private readonly jwt?: JwtVerifier;
+  private readonly oauth?: OAuthResourceServer;
   private readonly apiKeys?: ApiKeyVerifier;
 
-  constructor(options: McpAuthOptions) {
+  /** `servedResource` maps a configured resource URL to the one clients reach (the app's global prefix). */
+  constructor(options: McpAuthOptions, servedResource: (resource: string) => string = (resource) => resource) {
     if (options.jwt) this.jwt = new JwtVerifier(options.jwt);
+    if (options.oauth) this.oauth = new OAuthResourceServer(options.oauth, servedResource);
     if (options.apiKeys?.length) this.apiKeys = new ApiKeyVerifier(options.apiKeys);
+  }
+
+  /** Discovers the authorization server (boot). */
+  async start(): Promise<void> {
+    await this.oauth?.start();
   }
 
   async authenticate(credentials: McpCredentials): Promise<McpPrincipal | undefined> {
     if (credentials.apiKey !== undefined) return this.byApiKey(credentials.apiKey);
     const token = credentials.bearer;
     if (token === undefined) return undefined;
-    if (this.jwt && JWT_SHAPE.test(token)) return this.jwt.verify(token);
-    if (this.apiKeys) return this.byApiKey(token);
+    if (JWT_SHAPE.test(token)) {
+      // Both configured: the token's (unverified) `iss` picks the verifier; each then checks everything.
+      if (this.oauth && (!this.jwt || this.oauth.issued(token))) return this.oauth.verifyJwt(token);
+      if (this.jwt) return this.jwt.verify(token);
+    }
+    const principal = this.apiKeys?.verify(token);
+    if (principal) return principal;
+    if (this.oauth?.introspects) return this.oauth.introspect(token);
+    if (this.apiKeys) throw new McpAuthError('INVALID_TOKEN', 'The API key is invalid');
     throw new McpAuthError('INVALID_TOKEN', 'The access token is invalid');
   }
 

@@ -5,6 +5,23 @@ import type { McpJwtOptions } from './mcp-auth-options.interface.js';
 import { McpAuthError } from './mcp-auth.error.js';
 import { JWT_LIFETIME_DEFAULTS } from '../options/declarations/auth.options.js';
 import { principalFromClaims } from './principal-claims.js';
+import { McpAuthUnavailableError } from './mcp-auth-unavailable.error.js';
+
+/** How a JWKS is fetched, and what an outage of it becomes (by default: the token is refused, 401). */
+export interface JwksTuning {
+  cooldownMs?: number;
+  timeoutMs?: number;
+  /** When set, a JWKS that cannot be read is a 503 (`McpAuthUnavailableError`) with this message and hint. */
+  outage?: { message: string; retryAfterMs: number };
+  /** Claims → principal (default: `principalFromClaims` with the tenant claim). */
+  toPrincipal?: (claims: JWTPayload) => McpPrincipal;
+}
+
+/** jose's errors that mean the key set could not be read, not that the token is bad. */
+function isJwksOutage(error: unknown): boolean {
+  if (!(error instanceof errors.JOSEError)) return true;
+  return error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error.code === 'ERR_JOSE_GENERIC';
+}
 
 /**
  * Verifies JWT Bearer tokens with jose: signature, algorithm allow-list, exp/nbf, iss and aud; then the lifetime
@@ -14,7 +31,10 @@ export class JwtVerifier {
   private readonly key: Uint8Array | KeyObject | JWTVerifyGetKey;
   private readonly algorithms: string[];
 
-  constructor(private readonly options: McpJwtOptions) {
+  constructor(
+    private readonly options: McpJwtOptions,
+    private readonly jwks: JwksTuning = {},
+  ) {
     if (options.secret !== undefined) {
       this.key = new TextEncoder().encode(options.secret);
       this.algorithms = options.algorithms ?? ['HS256'];
@@ -22,8 +42,12 @@ export class JwtVerifier {
       this.key = createPublicKey(options.publicKey);
       this.algorithms = options.algorithms ?? ['RS256', 'ES256'];
     } else {
-      // Cached; an unknown `kid` triggers a refetch, at most every 30 s.
-      this.key = createRemoteJWKSet(new URL(String(options.jwksUrl)), { cacheMaxAge: 10 * 60_000, cooldownDuration: 30_000 });
+      // Cached; an unknown `kid` triggers a refetch, at most every 30 s (jose's cooldown).
+      this.key = createRemoteJWKSet(new URL(String(options.jwksUrl)), {
+        cacheMaxAge: 10 * 60_000,
+        cooldownDuration: jwks.cooldownMs ?? 30_000,
+        ...(jwks.timeoutMs !== undefined && { timeoutDuration: jwks.timeoutMs }),
+      });
       this.algorithms = options.algorithms ?? ['RS256', 'ES256'];
     }
   }
@@ -37,9 +61,12 @@ export class JwtVerifier {
         clockTolerance: this.options.clockToleranceSec ?? JWT_LIFETIME_DEFAULTS.clockToleranceSec,
       });
       this.checkLifetime(payload);
-      return principalFromClaims(payload, this.options.tenantClaim);
+      return this.jwks.toPrincipal ? this.jwks.toPrincipal(payload) : principalFromClaims(payload, this.options.tenantClaim);
     } catch (error) {
       if (error instanceof McpAuthError) throw error;
+      const outage = this.jwks.outage;
+      if (outage && this.options.jwksUrl !== undefined && isJwksOutage(error))
+        throw new McpAuthUnavailableError(outage.message, outage.retryAfterMs);
       if (error instanceof errors.JWTExpired) throw new McpAuthError('TOKEN_EXPIRED', 'The access token has expired');
       throw new McpAuthError('INVALID_TOKEN', 'The access token is invalid');
     }

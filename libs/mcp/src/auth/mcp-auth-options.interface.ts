@@ -26,6 +26,47 @@ export interface McpJwtOptions {
   tenantClaim?: string;
 }
 
+/** RFC 7662 introspection of opaque access tokens, as a confidential client of the authorization server. @publicApi */
+export interface McpOAuthIntrospectionOptions {
+  clientId: string;
+  clientSecret: string;
+  /**
+   * Longest time an introspection answer is reused, in ms (60 000); never beyond the token's own `exp`.
+   * A revoked token keeps working on this server for at most this long.
+   */
+  cacheMaxMs?: number;
+  /** Most answers kept (10 000); the oldest goes first. */
+  cacheMaxEntries?: number;
+}
+
+/**
+ * A real OAuth 2.1 authorization server (Keycloak, Auth0, Entra ID, oidc-provider...): its metadata is discovered
+ * at boot (RFC 8414, else OpenID discovery), JWT access tokens are verified with its `jwks_uri`, opaque ones through
+ * introspection (RFC 7662). A token must come from `issuer` and name this server's resource in `aud` (RFC 8707).
+ * @publicApi
+ */
+export interface McpOAuthOptions {
+  /** The authorization server's issuer identifier, exactly as its metadata's `issuer` (e.g. `https://idp.example.com/realms/acme`). */
+  issuer: string;
+  /**
+   * This server's MCP URL as clients reach it (`https://mcp.example.com/mcp`): the RFC 9728 `resource` and the
+   * default audience. Defaults to `auth.resourceMetadata.resource`; one of the two is required.
+   */
+  resource?: string;
+  /** Accepted `aud` values (default: `resource`); a token naming none of them is refused. */
+  audience?: string | string[];
+  /** Claim holding the tenant (`tenant_id`, falling back to `sub`). */
+  tenantClaim?: string;
+  /** Accepted JWT algorithms (RS256, ES256, PS256, EdDSA). */
+  algorithms?: string[];
+  /** Least time between two JWKS downloads on an unknown `kid`, in ms (30 000): the refresh is rate-limited. */
+  jwksCooldownMs?: number;
+  /** Time allowed to the metadata, JWKS and introspection requests, in ms (5 000). */
+  timeoutMs?: number;
+  /** Turns on opaque tokens. */
+  introspection?: McpOAuthIntrospectionOptions;
+}
+
 /** One API key and who it stands for. @publicApi */
 export interface McpApiKey {
   key: string;
@@ -45,14 +86,16 @@ export interface McpResourceMetadataOptions {
 }
 
 /**
- * Authentication of every MCP route. Without any of `jwt`, `apiKeys` or `authenticator`, access is open
+ * Authentication of every MCP route. Without any of `jwt`, `oauth`, `apiKeys` or `authenticator`, access is open
  * (tenant `default`) and a warning is logged at boot.
  * @publicApi
  */
 export interface McpAuthOptions {
   jwt?: McpJwtOptions;
+  /** An OAuth 2.1 authorization server; may sit beside `jwt` (tokens are told apart by `iss`) and `apiKeys`. */
+  oauth?: McpOAuthOptions;
   apiKeys?: McpApiKey[];
-  /** Your own authenticator; it replaces `jwt` and `apiKeys`. */
+  /** Your own authenticator; it replaces `jwt`, `oauth` and `apiKeys`. */
   authenticator?: McpAuthenticator;
   resourceMetadata?: McpResourceMetadataOptions;
 }

@@ -20,6 +20,7 @@ function quotedStringSafe(text: string): string {
 @Injectable()
 export class McpAuthService implements OnModuleInit {
   private readonly authenticator?: McpAuthenticator;
+  private readonly builtIn?: CredentialsAuthenticator;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
@@ -28,14 +29,20 @@ export class McpAuthService implements OnModuleInit {
   ) {
     const auth = options.auth;
     if (auth.authenticator) this.authenticator = auth.authenticator;
-    else if (auth.jwt || auth.apiKeys?.length) this.authenticator = new CredentialsAuthenticator(auth);
+    else if (auth.jwt || auth.oauth || auth.apiKeys?.length)
+      this.authenticator = this.builtIn = new CredentialsAuthenticator(
+        auth,
+        (resource) => this.globalPrefix?.resource(resource, this.options.path) ?? resource,
+      );
   }
 
-  onModuleInit(): void {
+  /** Discovers the authorization server of `auth.oauth` (a coded boot error when it cannot be used). */
+  async onModuleInit(): Promise<void> {
+    await this.builtIn?.start();
     if (!this.enabled)
       this.notices.warn(
         'McpModule',
-        'No authentication configured (auth.jwt, auth.apiKeys or auth.authenticator): every caller is served as tenant "default".',
+        'No authentication configured (auth.jwt, auth.oauth, auth.apiKeys or auth.authenticator): every caller is served as tenant "default".',
       );
   }
 

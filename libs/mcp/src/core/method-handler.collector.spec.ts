@@ -5,7 +5,7 @@ import { Test } from '@nestjs/testing';
 import { McpConfigurationError } from './errors/mcp-configuration.error.js';
 import { collectMethodHandlers, servedMethods } from './method-handler.collector.js';
 import { McpMethodHandlerProvider } from './method-handler.decorator.js';
-import type { McpMethodHandler } from './method-handler.interface.js';
+import type { McpMethodHandler, McpMethodHandlerGroup } from './method-handler.interface.js';
 
 /** A registry filled at onModuleInit, like the explorers do. */
 @Injectable()
@@ -68,6 +68,15 @@ class RequestScopedHandler implements McpMethodHandler {
   }
 }
 
+@McpMethodHandlerProvider()
+@Injectable()
+class ThingsHandlers implements McpMethodHandlerGroup {
+  readonly handlers: McpMethodHandler[] = [
+    { method: 'things/get', handle: () => ({ thing: {} }) },
+    { method: 'things/hidden', isServed: () => false, handle: () => ({}) },
+  ];
+}
+
 /** Not marked: never collected, even though it has the shape. */
 @Injectable()
 class UnmarkedHandler implements McpMethodHandler {
@@ -105,6 +114,17 @@ describe('method handler registration', () => {
       ['always', 'AlwaysHandler'],
       ['things/list', 'ThingsListHandler'],
     ]);
+  });
+
+  it('collects each handler of a group, named by the group, each asked isServed() on its own', async () => {
+    const discovery = await discoveryWith([ThingsHandlers, AlwaysHandler]);
+    const collected = collectMethodHandlers(discovery);
+    expect(collected.map(({ handler, site }) => [handler.method, site])).toEqual([
+      ['things/get', 'ThingsHandlers'],
+      ['things/hidden', 'ThingsHandlers'],
+      ['always', 'AlwaysHandler'],
+    ]);
+    expect([...servedMethods(collected).keys()]).toEqual(['things/get', 'always']);
   });
 
   it('serves only what answers isServed() with true, asked after every onModuleInit', async () => {

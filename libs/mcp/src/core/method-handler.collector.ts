@@ -2,7 +2,7 @@ import type { DiscoveryService } from '@nestjs/core';
 import { McpConfigurationError } from './errors/mcp-configuration.error.js';
 import { McpMessages } from './errors/mcp.messages.js';
 import { MCP_METHOD_HANDLER_METADATA } from './method-handler.decorator.js';
-import type { McpMethodHandler } from './method-handler.interface.js';
+import type { McpMethodHandler, McpMethodHandlerGroup } from './method-handler.interface.js';
 import type { McpClassRef } from './class-ref.js';
 
 /** A contributed handler and the provider it came from (named in boot errors). */
@@ -12,7 +12,7 @@ export interface McpContributedHandler {
 }
 
 /**
- * Every provider marked `@McpMethodHandlerProvider()` (collect step, at `onModuleInit`). A request-scoped one is
+ * Every handler of the providers marked `@McpMethodHandlerProvider()` (a handler, or a group of them; collect step, at `onModuleInit`). A request-scoped one is
  * refused: the dispatcher holds handlers for the application's lifetime. With `owner` (the dispatcher), the handlers
  * of the other instances of its module are left out: each MCP server of an app (an `McpModule` import) has its own.
  */
@@ -28,7 +28,8 @@ export function collectMethodHandlers(discovery: DiscoveryService, owner?: objec
     const site = type.name || String(wrapper.name);
     if (!wrapper.isDependencyTreeStatic() || !wrapper.instance)
       throw new McpConfigurationError(McpMessages.requestScopedMethodHandler(site));
-    found.push({ handler: wrapper.instance as McpMethodHandler, site });
+    const instance = wrapper.instance as McpMethodHandler | McpMethodHandlerGroup;
+    for (const handler of 'handlers' in instance ? instance.handlers : [instance]) found.push({ handler, site });
   }
   return found;
 }

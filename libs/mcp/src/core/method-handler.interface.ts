@@ -25,3 +25,8 @@ export interface McpMethodHandler {
   isServed?(): boolean;
   handle(call: McpCall): Promise<Record<string, unknown>> | Record<string, unknown>;
 }
+
+/** A provider serving several methods that share their state and `isServed` (the `tasks/*` methods, say). */
+export interface McpMethodHandlerGroup {
+  readonly handlers: readonly McpMethodHandler[];
+}

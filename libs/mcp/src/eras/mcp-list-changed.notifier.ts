@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
-import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import { McpCapabilities } from '../core/mcp-capabilities.js';
 import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../core/session-streams.interface.js';

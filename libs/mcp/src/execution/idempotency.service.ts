@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import type { McpCallToolResult } from '../core/results/content.types.js';
 import { errorResult } from '../core/results/mcp-result.js';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
 import { tenantSlotKey } from '../stores/store-key.js';

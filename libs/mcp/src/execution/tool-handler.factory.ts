@@ -48,7 +48,7 @@ export class McpToolHandlerFactory {
 
   /** The method behind its guards, interceptors, pipes and filters, for a resource, prompt or completion. */
   create(wrapper: InstanceWrapper, methodName: string, site: string): McpToolHandler {
-    return this.handlerOf(wrapper, methodName, site, (instance, contextId) =>
+    return this.handlerOf(wrapper, site, (instance, contextId) =>
       this.wrap(instance, toolCallback(instance[methodName], instance.constructor), methodName, CONTEXT_OPTIONS, contextId),
     );
   }
@@ -59,10 +59,10 @@ export class McpToolHandlerFactory {
    * through the tool's exception filters, so a filter still sees a guard's refusal, as it did when one handler ran both.
    */
   createTool(wrapper: InstanceWrapper, methodName: string, site: string): { handler: McpToolHandler; guards: McpToolGuards } {
-    const handler = this.handlerOf(wrapper, methodName, site, (instance, contextId) =>
+    const handler = this.handlerOf(wrapper, site, (instance, contextId) =>
       this.wrap(instance, toolCallback(instance[methodName], instance.constructor), methodName, TOOL_METHOD, contextId),
     );
-    const guarded = this.handlerOf(wrapper, methodName, site, (instance, contextId) =>
+    const guarded = this.handlerOf(wrapper, site, (instance, contextId) =>
       this.wrap(instance, toolGuardsCallback(instance[methodName], instance.constructor), methodName, TOOL_GUARDS, contextId, false),
     );
     return {
@@ -80,7 +80,6 @@ export class McpToolHandlerFactory {
    */
   private handlerOf(
     wrapper: InstanceWrapper,
-    methodName: string,
     site: string,
     build: (instance: Instance, contextId?: ContextId) => (...args: unknown[]) => Promise<unknown>,
   ): McpToolHandler {

@@ -1,8 +1,5 @@
 import { HttpException, type Logger } from '@nestjs/common';
-import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { createToolContext } from '../execution/tool-context.factory.js';
-import type { McpToolHandlerFactory } from '../execution/tool-handler.factory.js';
-import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import type { McpCall } from '../core/method-handler.interface.js';
 import { JsonRpcErrorCode } from '../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../core/errors/protocol-error.js';
@@ -14,21 +11,6 @@ import { errorLogText } from '../core/error-log-text.js';
 
 /** Calls a resource, prompt or completion method with `(payload, context)` through Nest's guards and interceptors. */
 export type McpFeatureHandler<C extends McpHandlerContext> = (payload: unknown, context: C) => Promise<unknown>;
-
-/**
- * Builds the handler with the tools' factory, which brings `@UseGuards`, interceptors, filters and per-call
- * resolution of request-scoped providers. It only hands the context to the params factory and to guards, so
- * any context with `principal` and `tenant` fits there.
- */
-export function createFeatureHandler<C extends McpHandlerContext>(
-  factory: McpToolHandlerFactory,
-  wrapper: InstanceWrapper,
-  methodName: string,
-  site: string,
-): McpFeatureHandler<C> {
-  const handler = factory.create(wrapper, methodName, site);
-  return (payload, context) => handler(payload, context as unknown as McpToolContext);
-}
 
 /**
  * Runs `invoke` with a handler context for `call`: the tools' context factory builds it, so progress (with the

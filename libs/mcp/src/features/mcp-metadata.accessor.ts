@@ -21,55 +21,37 @@ import { McpParamType } from '../execution/mcp-params.factory.js';
 import { findParamIndex } from './tools/mcp-param.decorators.js';
 import type { McpToolOptions } from './tools/mcp-tool-options.interface.js';
 
+/** A decorator's metadata key, typed by what the decorator records. */
+export type McpMetadataKey<T> = string & { readonly records?: T };
+const key = <T>(name: string) => name as McpMetadataKey<T>;
+
+/** The keys of every decorator the explorers read, typed: the one table that knows them. */
+export const MCP_METADATA = {
+  tool: key<McpToolOptions>(MCP_TOOL_METADATA),
+  resource: key<McpResourceOptions>(MCP_RESOURCE_METADATA),
+  resourceTemplate: key<McpResourceTemplateOptions>(MCP_RESOURCE_TEMPLATE_METADATA),
+  prompt: key<McpPromptOptions>(MCP_PROMPT_METADATA),
+  /** Every `@McpCompletion()` on the method (one per completed argument). */
+  completions: key<readonly McpCompletionOptions[]>(MCP_COMPLETION_METADATA),
+  uiResource: key<McpUiResourceOptions>(MCP_UI_RESOURCE_METADATA),
+  taskSupport: key<McpTaskSupportOptions>(MCP_TASK_SUPPORT_METADATA),
+  /** `@McpRoute()` options of a controller handler or of a controller class. */
+  route: key<McpRouteOptions>(MCP_ROUTE_METADATA),
+  /** `@McpExcludeRoute()`: the handler is no tool. */
+  routeExcluded: key<boolean>(MCP_ROUTE_EXCLUDE_METADATA),
+  /** `@ApiOperation()` of a handler (`@nestjs/swagger`, read by key: the library does not depend on it). */
+  apiOperation: key<{ summary?: unknown; description?: unknown }>(SWAGGER_API_OPERATION),
+} as const;
+
 /**
- * Reads what the method decorators recorded; the only place that knows their keys (explorers, the decorated
- * methods provider and the task-support registry all read through it). Each getter takes the method function
- * (`ProviderMethod.method`) and answers undefined for anything else.
+ * Reads what the decorators recorded, by the keys of {@link MCP_METADATA} (explorers, the decorated methods
+ * provider and the task-support registry all read through it). `get` takes the method function
+ * (`ProviderMethod.method`) or the class and answers undefined for anything else.
  */
 @Injectable()
 export class McpMetadataAccessor {
-  getToolOptions(method: unknown): McpToolOptions | undefined {
-    return read(MCP_TOOL_METADATA, method);
-  }
-
-  getResourceOptions(method: unknown): McpResourceOptions | undefined {
-    return read(MCP_RESOURCE_METADATA, method);
-  }
-
-  getResourceTemplateOptions(method: unknown): McpResourceTemplateOptions | undefined {
-    return read(MCP_RESOURCE_TEMPLATE_METADATA, method);
-  }
-
-  getPromptOptions(method: unknown): McpPromptOptions | undefined {
-    return read(MCP_PROMPT_METADATA, method);
-  }
-
-  /** Every `@McpCompletion()` on the method (one per completed argument). */
-  getCompletionOptions(method: unknown): readonly McpCompletionOptions[] | undefined {
-    return read(MCP_COMPLETION_METADATA, method);
-  }
-
-  getUiResourceOptions(method: unknown): McpUiResourceOptions | undefined {
-    return read(MCP_UI_RESOURCE_METADATA, method);
-  }
-
-  getTaskSupportOptions(method: unknown): McpTaskSupportOptions | undefined {
-    return read(MCP_TASK_SUPPORT_METADATA, method);
-  }
-
-  /** `@McpRoute()` options of a controller handler or of a controller class. */
-  getRouteOptions(target: unknown): McpRouteOptions | undefined {
-    return read(MCP_ROUTE_METADATA, target);
-  }
-
-  /** Whether `@McpExcludeRoute()` keeps a handler out of the tools. */
-  isRouteExcluded(method: unknown): boolean {
-    return read<boolean>(MCP_ROUTE_EXCLUDE_METADATA, method) === true;
-  }
-
-  /** `@ApiOperation()` of a handler (`@nestjs/swagger`, read by key: the library does not depend on it). */
-  getApiOperation(method: unknown): { summary?: unknown; description?: unknown } | undefined {
-    return read(SWAGGER_API_OPERATION, method);
+  get<T>(key: McpMetadataKey<T>, target: unknown): T | undefined {
+    return typeof target === 'function' ? (Reflect.getMetadata(key, target) as T | undefined) : undefined;
   }
 
   /** The `@McpArgs()`, `@McpContext()`… parameters of a method, by their Nest param key. */
@@ -105,7 +87,3 @@ export type McpDtoClass = new (...args: never[]) => object;
 
 /** Types that say nothing about the arguments' shape (an interface or a `Record` compiles to Object). */
 const UNVALIDATABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, undefined]);
-
-function read<T>(key: string, method: unknown): T | undefined {
-  return typeof method === 'function' ? (Reflect.getMetadata(key, method) as T | undefined) : undefined;
-}

@@ -2,11 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { McpArgs } from './tools/mcp-param.decorators.js';
-import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
+import { McpMetadataAccessor, type McpMetadataKey } from './mcp-metadata.accessor.js';
 import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { McpServersMessages } from '../options/mcp-servers.messages.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { McpToolHandlerFactory } from '../execution/tool-handler.factory.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
+import type { McpFeatureHandler } from './feature-handler.js';
+import type { McpHandlerContext } from './mcp-handler-context.interface.js';
 
 /** One method of one provider, as the feature explorers scan them. */
 export interface ProviderMethod {
@@ -35,6 +39,7 @@ export class McpProviderMethods {
     /** The one reader of every MCP decorator's metadata, for the explorers that scan these methods. */
     readonly accessor: McpMetadataAccessor,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'name' | 'path' | 'include'>,
+    private readonly handlers: McpToolHandlerFactory,
   ) {}
 
   /** The list, built on first use (explorers run in onModuleInit, when every provider exists). */
@@ -43,10 +48,10 @@ export class McpProviderMethods {
     return this.methods;
   }
 
-  /** The methods on which `read` finds a decorator's options (through the one accessor), each with them. */
-  *decorated<T>(read: (accessor: McpMetadataAccessor, method: unknown) => T | undefined): Generator<[ProviderMethod, T]> {
+  /** The methods carrying the decorator of `key` (read through the one accessor), each with its options. */
+  *decorated<T>(key: McpMetadataKey<T>): Generator<[ProviderMethod, T]> {
     for (const method of this.all()) {
-      const options = read(this.accessor, method.method);
+      const options = this.accessor.get(key, method.method);
       if (options) yield [method, options];
     }
   }
@@ -60,6 +65,17 @@ export class McpProviderMethods {
     const params = this.accessor.getParams(prototype, methodName);
     if (!params || Object.values(params).some((param) => param.index === 0)) return;
     McpArgs()(prototype, methodName, 0);
+  }
+
+  /**
+   * The handler of a resource, prompt or completion method, its payload bound first: the tools' factory brings
+   * `@UseGuards`, interceptors, filters and per-call resolution of request-scoped providers, and only hands the
+   * context to the params factory and to guards, so any context with `principal` and `tenant` fits there.
+   */
+  handlerOf<C extends McpHandlerContext>(method: ProviderMethod): McpFeatureHandler<C> {
+    this.bindPayload(method);
+    const handler = this.handlers.create(method.wrapper, method.methodName, method.site);
+    return (payload, context) => handler(payload, context as unknown as McpToolContext);
   }
 
   private scan(): ProviderMethod[] {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_STORE, type McpKeyValueStore, type McpSlotSet } from './key-value.store.js';
 import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpToolRegistry } from '../features/tools/mcp-tool.registry.js';
 import { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
-import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { McpCapabilities } from '../core/mcp-capabilities.js';
 import { McpJobService } from './engine/mcp-job.service.js';

@@ -23,7 +23,7 @@ import { McpJobStore } from './engine/mcp-job.store.js';
 import { McpJobMessages } from './engine/job.messages.js';
 import { recordOutcome } from './engine/outcome-retry.js';
 import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
-import { MCP_RESOLVED_OPTIONS } from '../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_TASK_CHANNELS, type McpRunOutcome, type McpTaskChannels } from './task-channel.interface.js';
 import { McpTaskWakeups } from './task-wakeups.js';

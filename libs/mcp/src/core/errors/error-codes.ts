@@ -110,6 +110,13 @@ export const MCP_ERROR_CODES = {
   },
   CLIENT_UNREACHABLE: { jsonRpcCode: SERVER_ERROR, httpStatus: 400, retryable: false, message: withDetail('The client cannot be reached') },
   CLIENT_REQUEST_FAILED: { jsonRpcCode: SERVER_ERROR, httpStatus: 502, retryable: false, message: withDetail('The client refused') },
+  /** An upstream (an OpenAPI operation, an upstream MCP server) answered more bytes than the configured bound. */
+  RESPONSE_TOO_LARGE: {
+    jsonRpcCode: SERVER_ERROR,
+    httpStatus: 502,
+    retryable: false,
+    message: withDetail('The upstream answer is too large'),
+  },
   /** A 4xx `HttpException` whose status has no code of its own. */
   REQUEST_REJECTED: { jsonRpcCode: SERVER_ERROR, httpStatus: 400, retryable: false, message: withDetail('Request rejected') },
 } as const satisfies Record<string, McpErrorCodeSpec>;

@@ -1,4 +1,5 @@
-import { decodeHeaderValue, encodeHeaderValue, mcpNameSource, paramHeaderMismatch, scanParamHeaders, stripOws } from './header-values.js';
+import { encodeHeaderValue } from '../../../../../test/kit/header-values.js';
+import { decodeHeaderValue, mcpNameSource, paramHeaderMismatch, scanParamHeaders, stripOws } from './header-values.js';
 
 describe('header values (2026-07-28 Streamable HTTP)', () => {
   it('strips optional whitespace around a value, not inside it', () => {

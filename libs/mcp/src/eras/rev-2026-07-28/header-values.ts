@@ -4,7 +4,7 @@ import { MCP_NAME_SOURCE } from './rev-2026-07-28.constants.js';
 /**
  * Header value rules of 2026-07-28 (Streamable HTTP, "Request Metadata" and "Custom Headers"): optional
  * whitespace around a value is not part of it, and a value that is not plain visible ASCII travels as
- * `=?base64?<Base64 of its UTF-8>?=`. Pure functions, shared by the request ladder and its tests.
+ * `=?base64?<Base64 of its UTF-8>?=` (clients encode: `test/kit/header-values.ts`). Pure functions of the request ladder.
  */
 
 const SENTINEL_PREFIX = '=?base64?';
@@ -40,16 +40,6 @@ export function decodeHeaderValue(raw: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Encodes a value for a header the way clients must (for tests and for servers that echo values). */
-export function encodeHeaderValue(value: string): string {
-  const plain =
-    value !== '' &&
-    value === value.trim() &&
-    /^[\x20-\x7e\t]*$/.test(value) &&
-    !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
-  return plain ? value : `${SENTINEL_PREFIX}${Buffer.from(value, 'utf8').toString('base64')}${SENTINEL_SUFFIX}`;
 }
 
 /** The body value `Mcp-Name` must mirror for a method (`params.name`, `params.uri` or `params.taskId`). */

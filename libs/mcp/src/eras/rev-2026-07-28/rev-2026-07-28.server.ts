@@ -1,13 +1,13 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpToolRegistry } from '../../features/tools/mcp-tool.registry.js';
 import { McpToolVisibility } from '../../features/tools/mcp-tool.visibility.js';
-import { ToolsCallHandler } from '../../features/tools/tools-call.handler.js';
+import { ToolsHandlers } from '../../features/tools/tools.handlers.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { McpToolDefinition } from '../../features/tools/mcp-tool-definition.interface.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import { errorResponse, successResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
@@ -82,7 +82,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     private readonly clientInput: McpClientInput,
     private readonly pipeline: McpCallPipeline,
     private readonly visibility: McpToolVisibility,
-    private readonly toolsCall: ToolsCallHandler,
+    private readonly tools: ToolsHandlers,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {
     this.serverInfo = { name: options.name, version: options.version };
@@ -176,7 +176,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
         return this.dispatch(call, channel, (input) => this.callAsTask(call, channel, tool, input));
       // The shared handler calls the tool looked up here (a hidden one answers like a missing one, -32602):
       // visibility, with its filters and guard probes, is decided once per request.
-      return this.dispatch(call, channel, () => this.toolsCall.resolved(tool));
+      return this.dispatch(call, channel, () => this.tools.resolved(tool));
     }
     return this.dispatch(call, channel, own && (() => own));
   }
@@ -246,12 +246,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     const dispatch = () =>
       this.dispatcher.dispatchRequest({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);
     const answer = mrtr ? await this.clientInput.runWith(round, dispatch) : await dispatch();
-    if (round.invalidKey !== undefined) {
-      throw new McpProtocolError(
-        JsonRpcErrorCode.INVALID_PARAMS,
-        `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`,
-      );
-    }
+    round.assertAnswersValid();
     if (round.asked.size > 0 && input) return this.inputRequired(request, round, input.round, channel.principal);
     if (round.missing && !(answer && 'result' in answer)) throw Rev20260728Refusals.missingCapability(round.missing);
     if (!answer) return undefined;
@@ -295,16 +290,9 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       responses: input.responses,
     });
     switch (outcome.kind) {
-      case 'input': {
-        const round = outcome.round;
-        if (round.invalidKey !== undefined) {
-          throw new McpProtocolError(
-            JsonRpcErrorCode.INVALID_PARAMS,
-            `Invalid params: inputResponses.${round.invalidKey} does not have the shape its input request expects`,
-          );
-        }
-        return this.inputRequiredResult(request, round, input.round, channel.principal);
-      }
+      case 'input':
+        outcome.round.assertAnswersValid();
+        return this.inputRequiredResult(request, outcome.round, input.round, channel.principal);
       case 'task':
         return outcome.result;
       case 'complete':

@@ -1,8 +1,7 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
-import { createFeatureHandler, type McpFeatureHandler } from '../feature-handler.js';
+import type { McpFeatureHandler } from '../feature-handler.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpResourceContext } from '../resources/mcp-resource-context.interface.js';
 import type { McpResourceDefinition, McpResourceDescriptor } from '../resources/mcp-resource-definition.interface.js';
@@ -12,6 +11,7 @@ import type { McpComponent, McpComponentProvider } from '../components/mcp-compo
 import { McpAppsMessages } from './mcp-apps.messages.js';
 import type { McpUiResourceOptions } from './mcp-ui-options.interface.js';
 import { uiOfTool } from './tool-ui.js';
+import { MCP_METADATA } from '../mcp-metadata.accessor.js';
 
 const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
 const PERMISSION_KEYS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;
@@ -30,12 +30,11 @@ export class McpAppsExplorer implements McpComponentProvider, OnApplicationBoots
   constructor(
     private readonly providerMethods: McpProviderMethods,
     private readonly tools: McpToolRegistry,
-    private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
   *components(): Iterable<McpComponent> {
-    for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getUiResourceOptions(fn)))
+    for (const [method, options] of this.providerMethods.decorated(MCP_METADATA.uiResource))
       yield { kind: 'resource', definition: this.describe(method, options) };
   }
 
@@ -64,8 +63,7 @@ export class McpAppsExplorer implements McpComponentProvider, OnApplicationBoots
     const meta = uiResourceMeta(site, options);
     const existing = this.uiResources.get(options.uri);
     if (existing) throw new McpConfigurationError(McpAppsMessages.duplicateUiResource(options.uri, existing, site));
-    this.providerMethods.bindPayload(method);
-    const html = createFeatureHandler<McpResourceContext>(this.handlers, method.wrapper, method.methodName, site);
+    const html = this.providerMethods.handlerOf<McpResourceContext>(method);
     const descriptor = {
       uri: options.uri,
       name: options.name,

@@ -8,8 +8,8 @@ import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
 import { toProtocolError, withHandlerContext } from '../feature-handler.js';
-import { McpCompletionSources } from './completion-sources.js';
-import { describeRef, findCompletionTarget } from './completion-target.js';
+import { McpCompletionTargets } from './completion-targets.js';
+import { describeRef } from './completion-target.js';
 import { toCompletionResult } from './completion-values.js';
 import type { McpCompletionContext } from './mcp-completion-context.interface.js';
 import type { McpCompletionRef } from './mcp-completion-options.interface.js';
@@ -36,7 +36,7 @@ export class CompletionCompleteHandler implements McpMethodHandler {
 
   constructor(
     private readonly registry: McpCompletionRegistry,
-    private readonly sources: McpCompletionSources,
+    private readonly targets: McpCompletionTargets,
     private readonly capabilities: McpCapabilities,
   ) {}
 
@@ -45,7 +45,7 @@ export class CompletionCompleteHandler implements McpMethodHandler {
     if (!this.capabilities.has('completions'))
       throw new McpProtocolError(JsonRpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${this.method}`);
     const params = parseParams(call.params);
-    const target = findCompletionTarget(params.ref, this.sources, false);
+    const target = this.targets.find(params.ref, false);
     if (!target) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: unknown ${describeRef(params.ref)}`);
     if (!target.arguments.includes(params.argument.name)) {
       throw new McpProtocolError(

@@ -1,15 +1,14 @@
 import { Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { createFeatureHandler } from '../feature-handler.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
-import { McpCompletionSources } from './completion-sources.js';
-import { describeRef, findCompletionTarget } from './completion-target.js';
+import { McpCompletionTargets } from './completion-targets.js';
+import { describeRef } from './completion-target.js';
 import type { McpCompletionContext } from './mcp-completion-context.interface.js';
 import type { McpCompletionOptions, McpCompletionRef } from './mcp-completion-options.interface.js';
 import { McpCompletionRegistry } from './mcp-completion.registry.js';
+import { MCP_METADATA } from '../mcp-metadata.accessor.js';
 
 /**
  * Collects `@McpCompletion()` methods at module init, then, once every explorer has run (prompts and templates
@@ -20,16 +19,14 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
   constructor(
     private readonly providerMethods: McpProviderMethods,
     private readonly registry: McpCompletionRegistry,
-    private readonly sources: McpCompletionSources,
-    private readonly handlers: McpToolHandlerFactory,
+    private readonly targets: McpCompletionTargets,
     private readonly capabilities: McpCapabilities,
   ) {}
 
   onModuleInit(): void {
-    for (const [method, list] of this.providerMethods.decorated((accessor, fn) => accessor.getCompletionOptions(fn))) {
-      this.providerMethods.bindPayload(method);
+    for (const [method, list] of this.providerMethods.decorated(MCP_METADATA.completions)) {
       // The same handler serves every argument the method completes (one ExternalContextCreator wrapper).
-      const handler = createFeatureHandler<McpCompletionContext>(this.handlers, method.wrapper, method.methodName, method.site);
+      const handler = this.providerMethods.handlerOf<McpCompletionContext>(method);
       for (const options of list)
         this.registry.add({ ref: checkRef(method, options), argument: options.argument, site: method.site, handler });
     }
@@ -40,7 +37,7 @@ export class McpCompletionExplorer implements OnModuleInit, OnApplicationBootstr
 
   onApplicationBootstrap(): void {
     for (const completer of this.registry.all()) {
-      const target = findCompletionTarget(completer.ref, this.sources, true);
+      const target = this.targets.find(completer.ref, true);
       if (!target) {
         throw new McpConfigurationError(
           completer.ref.type === 'ref/prompt'

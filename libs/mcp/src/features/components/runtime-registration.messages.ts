@@ -24,6 +24,8 @@ interface RuntimeKind {
   readonly keyHint?: (key: string) => string;
   /** How much of the name or URI a site shows. */
   readonly siteChars: number;
+  /** The end of the code of `register()` with a key in use (`NAME_TAKEN`: `MCP_ERR_TOOL_NAME_TAKEN`). */
+  readonly taken: 'NAME_TAKEN' | 'TAKEN';
 }
 
 /**
@@ -51,6 +53,11 @@ export function runtimeRegistrationErrors(kind: RuntimeKind) {
         code: `MCP_ERR_${area}_REGISTER_KEY_UNKNOWN`,
         message: (site: string, key: string, closest: string | undefined) =>
           `${site}: "${key.slice(0, 60)}" is not a ${noun} definition key${closest ? `; did you mean "${closest}"?` : ''}${kind.keyHint?.(key) ?? ''}.`,
+      },
+      taken: {
+        code: `MCP_ERR_${area}_${kind.taken}`,
+        message: (site: string, existing: string, what = `${noun} name`) =>
+          `${site}: the ${what} is taken by ${existing}; choose another${what.endsWith(' name') ? ' name' : ''}, or call replace() to swap a runtime ${noun}.`,
       },
       notRegistered: {
         code: `MCP_ERR_${area}_NOT_REGISTERED`,

@@ -12,6 +12,7 @@ export const McpPromptRuntimeMessages = {
     lookup: 'prompt of that name',
     declared: (existing) => `the prompt is declared by ${existing} with @McpPrompt()`,
     siteChars: 80,
+    taken: 'NAME_TAKEN',
   }),
   ...bootErrors({
     missingDescription: {
@@ -26,11 +27,6 @@ export const McpPromptRuntimeMessages = {
     argumentsTwice: {
       code: 'MCP_ERR_PROMPT_REGISTER_ARGUMENTS_TWICE',
       message: (site: string) => `${site}: declare the arguments either in "arguments" or with an "args" DTO, not both.`,
-    },
-    nameTaken: {
-      code: 'MCP_ERR_PROMPT_NAME_TAKEN',
-      message: (site: string, existing: string) =>
-        `${site}: the prompt name is taken by ${existing}; choose another name, or call replace() to swap a runtime prompt.`,
     },
   }),
 } as const;

@@ -1,10 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MCP_TOOL_NAME_PATTERN, methodNameToToolName } from '../tools/tool-name.js';
-import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { createFeatureHandler } from '../feature-handler.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
@@ -15,6 +13,7 @@ import type { McpComponent, McpComponentProvider } from '../components/mcp-compo
 import { argumentListProblem, argumentsFromSchema, standardPromptArguments } from './prompt-arguments.js';
 import { isStandardSchema } from '../../core/standard-schema.js';
 import { loadStandardConverters } from '../tools/schema/standard-json-schema.js';
+import { MCP_METADATA } from '../mcp-metadata.accessor.js';
 
 /**
  * The prompts of `@McpPrompt()` methods with their arguments (declared, or read from a DTO; a component provider)
@@ -29,18 +28,17 @@ export class McpPromptExplorer implements McpComponentProvider {
   constructor(
     private readonly providerMethods: McpProviderMethods,
     private readonly registry: McpPromptRegistry,
-    private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
   /** Loads the JSON Schema converters the prompts' Standard Schemas need. */
   prepare(): Promise<void> {
-    const decorated = [...this.providerMethods.decorated((accessor, fn) => accessor.getPromptOptions(fn))];
+    const decorated = [...this.providerMethods.decorated(MCP_METADATA.prompt)];
     return loadStandardConverters(decorated.map(([, options]) => options.arguments).filter(isStandardSchema));
   }
 
   *components(): Iterable<McpComponent> {
-    for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getPromptOptions(fn)))
+    for (const [method, options] of this.providerMethods.decorated(MCP_METADATA.prompt))
       yield { kind: 'prompt', definition: this.describe(method, options) };
   }
 
@@ -70,7 +68,6 @@ export class McpPromptExplorer implements McpComponentProvider {
       (argsType
         ? argumentsFromSchema(this.schemas.forClass(argsType))
         : this.declaredArguments(site, options.arguments as McpPromptArgument[]));
-    this.providerMethods.bindPayload(method);
     return promptDefinition({
       name,
       site,
@@ -79,7 +76,7 @@ export class McpPromptExplorer implements McpComponentProvider {
       arguments: declared,
       argsType,
       ...(standard && { parseArgs: standard.parse }),
-      handler: createFeatureHandler<McpPromptContext>(this.handlers, method.wrapper, method.methodName, site),
+      handler: this.providerMethods.handlerOf<McpPromptContext>(method),
     });
   }
 

@@ -8,6 +8,8 @@ import type { McpPromptHandle, McpPromptRegistration } from './mcp-prompt-regist
 import { McpPromptRuntimeMessages as Messages } from './mcp-prompt-runtime.messages.js';
 import { McpRuntimePromptBuilder } from './runtime-prompt.builder.js';
 import { McpComponentRegistry } from '../components/component.registry.js';
+import { componentKey, McpRuntimeRegistrations } from '../components/runtime-registrations.js';
+import type { McpComponent } from '../components/mcp-component-provider.interface.js';
 
 /**
  * The prompts of one application: filled at boot by the explorer, and changed at runtime through
@@ -30,17 +32,18 @@ import { McpComponentRegistry } from '../components/component.registry.js';
 @Injectable()
 export class McpPromptRegistry {
   private readonly prompts: McpComponentRegistry<McpPromptDefinition>;
-  private readonly builder = new McpRuntimePromptBuilder();
+  private readonly runtime: McpRuntimeRegistrations<McpPromptRegistration>;
 
   constructor(
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
     @Optional() private readonly changes?: McpListChanges,
   ) {
     this.prompts = new McpComponentRegistry({
-      messages: { ...Messages, duplicate: McpMessages.duplicatePromptName, taken: Messages.nameTaken },
+      messages: { ...Messages, duplicate: McpMessages.duplicatePromptName },
       changesAtRuntime: !options || this.changesAtRuntime,
       announce: () => this.changes?.changed('prompts'),
     });
+    this.runtime = new McpRuntimeRegistrations(new McpRuntimePromptBuilder(), () => this.prompts);
   }
 
   /**
@@ -56,21 +59,17 @@ export class McpPromptRegistry {
    * `McpConfigurationError`. Sessions are told with `notifications/prompts/list_changed`.
    */
   register<Args = Record<string, string>>(registration: McpPromptRegistration<Args>): McpPromptHandle {
-    const prompt = this.build('register', registration as unknown as McpPromptRegistration);
-    this.prompts.register(prompt.name, prompt);
-    return this.handle(prompt.name);
+    return this.handle(this.runtime.register(registration as unknown as McpPromptRegistration));
   }
 
   /** Swaps a prompt registered at runtime for a new definition (same place in `prompts/list`). */
   replace<Args = Record<string, string>>(registration: McpPromptRegistration<Args>): McpPromptHandle {
-    const prompt = this.build('replace', registration as unknown as McpPromptRegistration);
-    this.prompts.replace(prompt.name, prompt);
-    return this.handle(prompt.name);
+    return this.handle(this.runtime.replace(registration as unknown as McpPromptRegistration));
   }
 
   /** Removes a prompt registered at runtime; false when there is none of that name. Gets in flight finish. */
   remove(name: string): boolean {
-    return this.prompts.remove(name, Messages.site('remove', name));
+    return this.runtime.remove(name, ['prompt']);
   }
 
   /** Whether a prompt of this name exists. */
@@ -105,13 +104,8 @@ export class McpPromptRegistry {
     return this.prompts.descriptors();
   }
 
-  private build(method: string, registration: McpPromptRegistration): McpPromptDefinition {
-    const prompt = this.builder.build(method, registration);
-    this.prompts.checkRuntime(prompt.site);
-    return prompt;
-  }
-
-  private handle(name: string): McpPromptHandle {
+  private handle(component: McpComponent): McpPromptHandle {
+    const name = componentKey(component);
     return {
       name,
       replace: (registration) => this.replace({ ...registration, name } as McpPromptRegistration),

@@ -1,6 +1,7 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import { assertKnownKeys, assertRegistrationObject } from '../components/runtime-registration.checks.js';
+import type { McpRuntimeBuilder } from '../components/runtime-registrations.js';
+import type { McpComponent } from '../components/mcp-component-provider.interface.js';
 import { MCP_TOOL_NAME_PATTERN } from '../tools/tool-name.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import { promptDefinition, type McpPromptDefinition } from './mcp-prompt-definition.interface.js';
@@ -16,13 +17,14 @@ const KEYS = ['name', 'title', 'description', 'arguments', 'args', 'handler'] as
  * `McpPromptRegistry.<method>("<name>")`. `prompts/get` then checks and validates its arguments like a decorated
  * prompt's.
  */
-export class McpRuntimePromptBuilder {
+export class McpRuntimePromptBuilder implements McpRuntimeBuilder<McpPromptRegistration> {
+  readonly messages = Messages;
   private readonly schemas = new DtoSchemaFactory();
 
-  build(method: string, registration: McpPromptRegistration): McpPromptDefinition {
-    assertRegistrationObject(Messages, method, registration);
-    const site = Messages.site(method, registration.name);
-    assertKnownKeys(Messages, site, registration, KEYS);
+  readonly key = (registration: McpPromptRegistration) => registration.name;
+  readonly keys = () => KEYS;
+
+  build(site: string, registration: McpPromptRegistration): McpComponent {
     const { name, description, handler } = registration;
     const standard = standardPromptArguments(registration.args, site, 'args');
     const argsType = standard ? undefined : (registration.args as McpPromptDefinition['argsType']);
@@ -39,16 +41,19 @@ export class McpRuntimePromptBuilder {
       if (problem) throw new McpConfigurationError(Messages.invalidArguments(site, problem));
       declared = registration.arguments.map((argument) => ({ ...argument }));
     }
-    return promptDefinition({
-      name,
-      site,
-      title: registration.title,
-      description,
-      arguments: declared,
-      argsType,
-      ...(standard && { parseArgs: standard.parse }),
-      handler: async (payload, context) => handler(payload as Record<string, string>, context),
-      runtime: true,
-    });
+    return {
+      kind: 'prompt',
+      definition: promptDefinition({
+        name,
+        site,
+        title: registration.title,
+        description,
+        arguments: declared,
+        argsType,
+        ...(standard && { parseArgs: standard.parse }),
+        handler: async (payload, context) => handler(payload as Record<string, string>, context),
+        runtime: true,
+      }),
+    };
   }
 }

@@ -12,6 +12,7 @@ export const McpResourceRuntimeMessages = {
     lookup: 'resource or template with that URI',
     declared: (existing) => `it is declared by ${existing} with a decorator`,
     siteChars: 120,
+    taken: 'TAKEN',
   }),
   ...bootErrors({
     uriOrTemplate: {
@@ -23,11 +24,6 @@ export const McpResourceRuntimeMessages = {
       code: 'MCP_ERR_RESOURCE_REGISTER_URI_IS_TEMPLATE',
       message: (site: string, uri: string) =>
         `${site}: uri "${uri.slice(0, 120)}" contains "{" or "}"; register it as { uriTemplate: '${uri.slice(0, 120)}', ... } for a parameterised resource.`,
-    },
-    taken: {
-      code: 'MCP_ERR_RESOURCE_TAKEN',
-      message: (site: string, what: string, existing: string) =>
-        `${site}: the ${what} is taken by ${existing}; choose another, or call replace() to swap a runtime resource.`,
     },
   }),
 } as const;

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { createFeatureHandler } from '../feature-handler.js';
 import type { McpResourceContext } from './mcp-resource-context.interface.js';
 import type { McpResourceDefinition, McpResourceTemplateDefinition } from './mcp-resource-definition.interface.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from './mcp-resource-options.interface.js';
@@ -9,6 +7,7 @@ import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { fixedResourceDescriptor, resourceTemplateDescriptor } from './resource-descriptors.js';
+import { MCP_METADATA } from '../mcp-metadata.accessor.js';
 
 /**
  * The resources and templates of `@McpResource()` and `@McpResourceTemplate()` methods (a component provider) and,
@@ -21,16 +20,15 @@ export class McpResourceExplorer implements McpComponentProvider {
   constructor(
     private readonly providerMethods: McpProviderMethods,
     private readonly registry: McpResourceRegistry,
-    private readonly handlers: McpToolHandlerFactory,
     private readonly capabilities: McpCapabilities,
   ) {}
 
   *components(): Iterable<McpComponent> {
     const { accessor } = this.providerMethods;
     for (const method of this.providerMethods.all()) {
-      const resource = accessor.getResourceOptions(method.method);
+      const resource = accessor.get(MCP_METADATA.resource, method.method);
       if (resource) yield { kind: 'resource', definition: this.describeResource(method, resource) };
-      const template = accessor.getResourceTemplateOptions(method.method);
+      const template = accessor.get(MCP_METADATA.resourceTemplate, method.method);
       if (template) yield { kind: 'resourceTemplate', definition: this.describeTemplate(method, template) };
     }
   }
@@ -49,25 +47,23 @@ export class McpResourceExplorer implements McpComponentProvider {
   private describeResource(method: ProviderMethod, options: McpResourceOptions): McpResourceDefinition {
     const { site } = method;
     const descriptor = fixedResourceDescriptor(site, '@McpResource()', options);
-    this.providerMethods.bindPayload(method);
     return {
       uri: options.uri,
       site,
       descriptor,
-      handler: createFeatureHandler<McpResourceContext>(this.handlers, method.wrapper, method.methodName, site),
+      handler: this.providerMethods.handlerOf<McpResourceContext>(method),
     };
   }
 
   private describeTemplate(method: ProviderMethod, options: McpResourceTemplateOptions): McpResourceTemplateDefinition {
     const { site } = method;
     const { matcher, descriptor } = resourceTemplateDescriptor(site, '@McpResourceTemplate()', options);
-    this.providerMethods.bindPayload(method);
     return {
       uriTemplate: options.uriTemplate,
       site,
       matcher,
       descriptor,
-      handler: createFeatureHandler<McpResourceContext>(this.handlers, method.wrapper, method.methodName, site),
+      handler: this.providerMethods.handlerOf<McpResourceContext>(method),
     };
   }
 }

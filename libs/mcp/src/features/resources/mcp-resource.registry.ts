@@ -6,8 +6,10 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import type { McpResourceHandle, McpResourceRegistration } from './mcp-resource-registration.interface.js';
 import { McpResourceRuntimeMessages as Messages } from './mcp-resource-runtime.messages.js';
 import { McpResourceSubscriptions } from './resource-subscriptions.js';
-import { buildRuntimeResource, type McpRuntimeResource } from './runtime-resource.builder.js';
+import { runtimeResourceBuilder } from './runtime-resource.builder.js';
 import { McpComponentRegistry, type McpComponentMessages } from '../components/component.registry.js';
+import { componentKey, McpRuntimeRegistrations } from '../components/runtime-registrations.js';
+import type { McpComponent } from '../components/mcp-component-provider.interface.js';
 import type {
   McpResourceDefinition,
   McpResourceDescriptor,
@@ -41,6 +43,7 @@ export class McpResourceRegistry {
   private readonly resources: McpComponentRegistry<McpResourceDefinition>;
   /** Kept in registration order: the order templates are tried in, and listed in. */
   private readonly templates: McpComponentRegistry<McpResourceTemplateDefinition>;
+  private readonly runtime: McpRuntimeRegistrations<McpResourceRegistration>;
 
   constructor(
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
@@ -48,12 +51,13 @@ export class McpResourceRegistry {
     @Optional() private readonly subscriptions?: McpResourceSubscriptions,
   ) {
     const kind = (what: string, duplicate: McpComponentMessages['duplicate']) => ({
-      messages: { ...Messages, duplicate, taken: (site: string, existing: string) => Messages.taken(site, what, existing) },
+      messages: { ...Messages, duplicate, taken: (site: string, existing: string) => Messages.taken(site, existing, what) },
       changesAtRuntime: !options || this.changesAtRuntime,
       announce: () => this.changes?.changed('resources'),
     });
     this.resources = new McpComponentRegistry(kind('uri', McpMessages.duplicateResourceUri));
     this.templates = new McpComponentRegistry(kind('uriTemplate', McpMessages.duplicateResourceTemplate));
+    this.runtime = new McpRuntimeRegistrations(runtimeResourceBuilder, (of) => (of === 'resource' ? this.resources : this.templates));
   }
 
   /**
@@ -78,18 +82,12 @@ export class McpResourceRegistry {
    * Sessions are told with `notifications/resources/list_changed`.
    */
   register(registration: McpResourceRegistration): McpResourceHandle {
-    const built = this.build('register', registration);
-    if (built.kind === 'resource') this.resources.register(built.definition.uri, built.definition);
-    else this.templates.register(built.definition.uriTemplate, built.definition);
-    return this.handle(built);
+    return this.handle(this.runtime.register(registration));
   }
 
   /** Swaps a resource or template registered at runtime for a new definition (same place in its list). */
   replace(registration: McpResourceRegistration): McpResourceHandle {
-    const built = this.build('replace', registration);
-    if (built.kind === 'resource') this.resources.replace(built.definition.uri, built.definition);
-    else this.templates.replace(built.definition.uriTemplate, built.definition);
-    return this.handle(built);
+    return this.handle(this.runtime.replace(registration));
   }
 
   /**
@@ -97,10 +95,7 @@ export class McpResourceRegistry {
    * when there is neither. Subscriptions to URIs nothing serves any more are dropped; reads in flight finish.
    */
   remove(uriOrTemplate: string): boolean {
-    const site = Messages.site('remove', uriOrTemplate);
-    const removed = this.resources.has(uriOrTemplate)
-      ? this.resources.remove(uriOrTemplate, site)
-      : this.templates.remove(uriOrTemplate, site);
+    const removed = this.runtime.remove(uriOrTemplate, ['resource', 'resourceTemplate']);
     // A URI another resource or template still serves keeps its watchers.
     if (removed) this.subscriptions?.dropUnserved((uri) => this.resolve(uri) !== undefined);
     return removed;
@@ -123,11 +118,6 @@ export class McpResourceRegistry {
       return { site, handler, name: descriptor.name, mimeType: descriptor.mimeType, uriTemplate: template.uriTemplate, variables };
     }
     return undefined;
-  }
-
-  /** @internal */
-  getResource(uri: string): McpResourceDefinition | undefined {
-    return this.resources.get(uri);
   }
 
   /**
@@ -172,21 +162,14 @@ export class McpResourceRegistry {
     return !this.isEmpty || this.changesAtRuntime;
   }
 
-  private build(method: string, registration: McpResourceRegistration): McpRuntimeResource {
-    const built = buildRuntimeResource(method, registration);
-    this.resources.checkRuntime(built.definition.site);
-    return built;
-  }
-
-  private handle(built: McpRuntimeResource): McpResourceHandle {
-    const key = built.kind === 'resource' ? built.definition.uri : built.definition.uriTemplate;
+  private handle(component: McpComponent): McpResourceHandle {
+    const key = componentKey(component);
+    const fixed = component.kind === 'resource';
     return {
       key,
-      kind: built.kind,
+      kind: fixed ? 'resource' : 'template',
       replace: (registration) =>
-        this.replace(
-          (built.kind === 'resource' ? { ...registration, uri: key } : { ...registration, uriTemplate: key }) as McpResourceRegistration,
-        ),
+        this.replace((fixed ? { ...registration, uri: key } : { ...registration, uriTemplate: key }) as McpResourceRegistration),
       remove: () => this.remove(key),
     };
   }

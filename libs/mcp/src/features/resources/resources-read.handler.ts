@@ -1,13 +1,12 @@
 import { Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import type { McpCall } from '../../core/method-handler.interface.js';
+import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { toProtocolError, withHandlerContext } from '../feature-handler.js';
 import type { McpResourceContext } from './mcp-resource-context.interface.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
-import { McpResourceMethodHandler } from './resource-method.handler.js';
 import { toReadResourceResult } from './resource-contents.js';
 import { resourceNotFound, uriParam } from './resource-uri-param.js';
 
@@ -17,12 +16,19 @@ import { resourceNotFound, uriParam } from './resource-uri-param.js';
  */
 @McpMethodHandlerProvider()
 @Injectable()
-export class ResourcesReadHandler extends McpResourceMethodHandler {
+export class ResourcesReadHandler implements McpMethodHandler {
   readonly method = 'resources/read';
   private readonly logger = new Logger('McpModule');
 
-  constructor(registry: McpResourceRegistry) {
-    super(registry);
+  constructor(private readonly registry: McpResourceRegistry) {}
+
+  /**
+   * Like every `resources/*` method: served once something declares a resource or a template, or when resources
+   * may be registered at runtime (`listChanged: { resources: true }`); otherwise unknown (-32601), as the
+   * capability is not declared either.
+   */
+  isServed(): boolean {
+    return this.registry.served;
   }
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { McpCall } from '../../core/method-handler.interface.js';
+import type { McpCall, McpMethodHandler, McpMethodHandlerGroup } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../core/session-streams.interface.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
-import { McpResourceMethodHandler } from './resource-method.handler.js';
 import { subscriberFor } from './resource-subscriber.js';
 import { McpResourceSubscriptions } from './resource-subscriptions.js';
 import { MAX_SUBSCRIBED_URI_CHARACTERS, MAX_SUBSCRIPTIONS_PER_SUBSCRIBER } from './resource-subscription.limits.js';
@@ -13,46 +12,29 @@ import { McpStoredResourceSubscriptions } from './stored-resource-subscriptions.
 import { resourceNotFound, uriParam } from './resource-uri-param.js';
 
 /**
- * Where a caller's watch of a URI is kept: in the shared store for a Streamable HTTP session with `redis` (the
- * instance holding its GET stream hears of changes), else in this instance's memory for the caller's channel.
- * Without a session nothing can be delivered, and both methods still answer `{}`.
+ * `resources/subscribe` watches a URI this server serves (a fixed resource or a template match);
+ * `resources/unsubscribe` forgets the watch, `{}` also when there was none (idempotent). A watch is kept in the
+ * shared store for a Streamable HTTP session with `redis` (the instance holding its GET stream hears of changes),
+ * else in this instance's memory for the caller's channel. Without a session nothing can be delivered, and both
+ * methods still answer `{}`. Served like `resources/read`.
  */
+@McpMethodHandlerProvider()
 @Injectable()
-abstract class McpResourceWatchHandler extends McpResourceMethodHandler {
+export class ResourcesSubscriptionHandlers implements McpMethodHandlerGroup {
+  readonly handlers: readonly McpMethodHandler[] = [
+    { method: 'resources/subscribe', isServed: () => this.registry.served, handle: (call: McpCall) => this.subscribe(call) },
+    { method: 'resources/unsubscribe', isServed: () => this.registry.served, handle: (call: McpCall) => this.unsubscribe(call) },
+  ];
+
   constructor(
-    registry: McpResourceRegistry,
+    private readonly registry: McpResourceRegistry,
     private readonly subscriptions: McpResourceSubscriptions,
     @Inject(MCP_SESSION_STREAMS) private readonly streams: McpSessionStreams,
     private readonly stored: McpStoredResourceSubscriptions,
-  ) {
-    super(registry);
-  }
+  ) {}
 
-  /** False at the limit; a store outage rejects (`McpStoreUnavailableError`: a retryable answer). */
-  protected async watch(uri: string, context: McpCall['context']): Promise<boolean> {
-    const sessionId = this.stored.sessionOf(context);
-    if (sessionId !== undefined) return this.stored.subscribe(sessionId, uri);
-    const subscriber = subscriberFor(context, this.streams);
-    return !subscriber || this.subscriptions.subscribe(uri, subscriber);
-  }
-
-  /** Forgets the watch on whichever instance it was made. */
-  protected async unwatch(uri: string, context: McpCall['context']): Promise<void> {
-    const sessionId = this.stored.sessionOf(context);
-    if (sessionId !== undefined) return this.stored.unsubscribe(sessionId, uri);
-    const subscriber = subscriberFor(context, this.streams);
-    if (subscriber) this.subscriptions.unsubscribeEverywhere(uri, subscriber.key);
-  }
-}
-
-/** `resources/subscribe`: watches a URI this server serves (a fixed resource or a template match). */
-@McpMethodHandlerProvider()
-@Injectable()
-export class ResourcesSubscribeHandler extends McpResourceWatchHandler {
-  readonly method = 'resources/subscribe';
-
-  async handle({ params, context }: McpCall): Promise<Record<string, unknown>> {
-    const uri = uriParam(params, this.method);
+  private async subscribe({ params, context }: McpCall): Promise<Record<string, unknown>> {
+    const uri = uriParam(params, 'resources/subscribe');
     if (!this.registry.resolve(uri)) throw resourceNotFound(uri);
     if (!(await this.watch(uri, context))) {
       throw new McpProtocolError(
@@ -62,16 +44,25 @@ export class ResourcesSubscribeHandler extends McpResourceWatchHandler {
     }
     return {};
   }
-}
 
-/** `resources/unsubscribe`: forgets the watch; `{}` also when there was none (idempotent). */
-@McpMethodHandlerProvider()
-@Injectable()
-export class ResourcesUnsubscribeHandler extends McpResourceWatchHandler {
-  readonly method = 'resources/unsubscribe';
-
-  async handle({ params, context }: McpCall): Promise<Record<string, unknown>> {
-    await this.unwatch(uriParam(params, this.method), context);
+  private async unsubscribe({ params, context }: McpCall): Promise<Record<string, unknown>> {
+    await this.unwatch(uriParam(params, 'resources/unsubscribe'), context);
     return {};
+  }
+
+  /** False at the limit; a store outage rejects (`McpStoreUnavailableError`: a retryable answer). */
+  private async watch(uri: string, context: McpCall['context']): Promise<boolean> {
+    const sessionId = this.stored.sessionOf(context);
+    if (sessionId !== undefined) return this.stored.subscribe(sessionId, uri);
+    const subscriber = subscriberFor(context, this.streams);
+    return !subscriber || this.subscriptions.subscribe(uri, subscriber);
+  }
+
+  /** Forgets the watch on whichever instance it was made. */
+  private async unwatch(uri: string, context: McpCall['context']): Promise<void> {
+    const sessionId = this.stored.sessionOf(context);
+    if (sessionId !== undefined) return this.stored.unsubscribe(sessionId, uri);
+    const subscriber = subscriberFor(context, this.streams);
+    if (subscriber) this.subscriptions.unsubscribeEverywhere(uri, subscriber.key);
   }
 }

@@ -6,7 +6,7 @@ import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
-import { McpMetadataAccessor } from '../mcp-metadata.accessor.js';
+import { MCP_METADATA, McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import type { McpToolAnnotations } from '../tools/mcp-tool-options.interface.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
@@ -63,8 +63,8 @@ export class McpRouteExplorer implements McpComponentProvider {
       const prototype = controller.prototype as Record<string, unknown>;
       for (const methodName of this.scanner.getAllMethodNames(prototype)) {
         const method = prototype[methodName];
-        if (!isRouteHandler(method) || this.accessor.isRouteExcluded(method)) continue;
-        const options = this.accessor.getRouteOptions(method);
+        if (!isRouteHandler(method) || this.accessor.get(MCP_METADATA.routeExcluded, method) === true) continue;
+        const options = this.accessor.get(MCP_METADATA.route, method);
         if (!options && !whole) continue;
         const site = `${controller.name}#${methodName}`;
         yield { kind: 'tool', definition: this.describe(wrapper, methodName, site, { ...classOptions, ...options }, classOptions) };
@@ -125,13 +125,13 @@ export class McpRouteExplorer implements McpComponentProvider {
   /** `@McpRoute({ description })`, else `@ApiOperation()`'s description or summary, else the verb and path. */
   private descriptionOf(options: McpRouteOptions, method: unknown, verb: McpRouteVerb, path: string): string {
     if (typeof options.description === 'string' && options.description.trim() !== '') return options.description;
-    const operation = this.accessor.getApiOperation(method);
+    const operation = this.accessor.get(MCP_METADATA.apiOperation, method);
     for (const text of [operation?.description, operation?.summary]) if (typeof text === 'string' && text.trim() !== '') return text;
     return `${verb} ${path}`;
   }
 
   private classOptions(controller: Type<unknown>): McpRouteOptions | undefined {
-    const options = this.accessor.getRouteOptions(controller);
+    const options = this.accessor.get(MCP_METADATA.route, controller);
     const misplaced = options && HANDLER_ONLY_OPTIONS.find((key) => options[key] !== undefined);
     if (misplaced) throw new McpConfigurationError(McpRouteMessages.classOptions(controller.name, misplaced));
     return options;

@@ -14,14 +14,10 @@ export const McpToolRuntimeMessages = {
     decoratedHint: ' (hide a decorated tool with visibleTo or a toolFilter)',
     keyHint: (key) => (key === 'job' ? ' (long-running tools must be declared with @McpTool({ job: true }))' : ''),
     siteChars: 80,
+    taken: 'NAME_TAKEN',
   }),
   ...bootErrors({
     argsNotAClass: { code: 'MCP_ERR_TOOL_REGISTER_ARGS_NOT_A_CLASS', message: argsNotAClassText },
-    nameTaken: {
-      code: 'MCP_ERR_TOOL_NAME_TAKEN',
-      message: (site: string, existing: string) =>
-        `${site}: the tool name is taken by ${existing}; choose another name, or call replace() to swap a runtime tool.`,
-    },
     invalidVisibleTo: {
       code: 'MCP_ERR_TOOL_VISIBLE_TO_INVALID',
       message: (site: string) => `${site}: visibleTo must be a function (principal) => boolean.`,

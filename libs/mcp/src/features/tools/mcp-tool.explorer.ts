@@ -7,7 +7,7 @@ import { McpToolHandlerFactory } from '../../execution/tool-handler.factory.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpBootNotices } from '../../core/boot-notices.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpToolDefinition } from './mcp-tool-definition.interface.js';
 import type { McpToolOptions } from './mcp-tool-options.interface.js';
@@ -16,7 +16,7 @@ import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { assembleTool } from './tool-definition.assembly.js';
 import { loadStandardConverters } from './schema/standard-json-schema.js';
 import { isStandardSchema } from '../../core/standard-schema.js';
-import type { McpDtoClass } from '../mcp-metadata.accessor.js';
+import { MCP_METADATA, type McpDtoClass } from '../mcp-metadata.accessor.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 
@@ -45,13 +45,13 @@ export class McpToolExplorer implements McpComponentProvider {
 
   /** Loads the JSON Schema converters the tools' Standard Schemas need (an optional vendor package each). */
   prepare(): Promise<void> {
-    const decorated = [...this.providerMethods.decorated((accessor, fn) => accessor.getToolOptions(fn))];
+    const decorated = [...this.providerMethods.decorated(MCP_METADATA.tool)];
     const schemas = decorated.flatMap(([, options]) => [options.input, options.output].filter(isStandardSchema));
     return loadStandardConverters(schemas);
   }
 
   *components(): Iterable<McpComponent> {
-    for (const [method, options] of this.providerMethods.decorated((accessor, fn) => accessor.getToolOptions(fn)))
+    for (const [method, options] of this.providerMethods.decorated(MCP_METADATA.tool))
       yield { kind: 'tool', definition: this.describe(method, options) };
   }
 

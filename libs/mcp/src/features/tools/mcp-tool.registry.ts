@@ -8,6 +8,8 @@ import type { McpToolHandle, McpToolRegistration } from './mcp-tool-registration
 import { McpToolRuntimeMessages as Messages } from './mcp-tool-runtime.messages.js';
 import { McpRuntimeToolBuilder } from './runtime-tool.builder.js';
 import { McpComponentRegistry } from '../components/component.registry.js';
+import { componentKey, McpRuntimeRegistrations } from '../components/runtime-registrations.js';
+import type { McpComponent } from '../components/mcp-component-provider.interface.js';
 
 /** The default tool timeout when the registry is used without the module (unit specs). */
 const FALLBACK_TIMEOUT_MS = 30_000;
@@ -38,6 +40,7 @@ export class McpToolRegistry {
   private hasScopedTools = false;
   private hasJobTools = false;
   private readonly builder: McpRuntimeToolBuilder;
+  private readonly runtime: McpRuntimeRegistrations<McpToolRegistration>;
 
   constructor(
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
@@ -45,13 +48,14 @@ export class McpToolRegistry {
   ) {
     this.builder = new McpRuntimeToolBuilder(options?.toolTimeoutMs ?? FALLBACK_TIMEOUT_MS);
     this.tools = new McpComponentRegistry({
-      messages: { ...Messages, duplicate: McpMessages.duplicateToolName, taken: Messages.nameTaken },
+      messages: { ...Messages, duplicate: McpMessages.duplicateToolName },
       changesAtRuntime: !options || options.listChanged.tools,
       announce: () => {
         this.recount();
         this.changes?.changed('tools');
       },
     });
+    this.runtime = new McpRuntimeRegistrations(this.builder, () => this.tools);
   }
 
   /**
@@ -65,20 +69,25 @@ export class McpToolRegistry {
   }
 
   /**
+   * Every scope some tool requires, sorted (RFC 9728 `scopes_supported`).
+   * @internal
+   */
+  requiredScopes(): string[] {
+    if (!this.hasScopedTools) return [];
+    return [...new Set([...this.tools.values()].flatMap((tool) => tool.scopes))].sort();
+  }
+
+  /**
    * Adds a tool at runtime, built and validated like an `@McpTool()` method; a bad definition or a name in use
    * throws an `McpConfigurationError`. Sessions are told with `notifications/tools/list_changed`.
    */
   register<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
-    const tool = this.build('register', registration as McpToolRegistration);
-    this.tools.register(tool.name, tool);
-    return this.handle(tool.name);
+    return this.handle(this.runtime.register(registration as McpToolRegistration));
   }
 
   /** Swaps a tool registered at runtime for a new definition (same place in `tools/list`). */
   replace<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
-    const tool = this.build('replace', registration as McpToolRegistration);
-    this.tools.replace(tool.name, tool);
-    return this.handle(tool.name);
+    return this.handle(this.runtime.replace(registration as McpToolRegistration));
   }
 
   /**
@@ -94,7 +103,7 @@ export class McpToolRegistry {
 
   /** Removes a tool registered at runtime; false when there is none of that name. Calls in flight finish. */
   remove(name: string): boolean {
-    return this.tools.remove(name, Messages.site('remove', name));
+    return this.runtime.remove(name, ['tool']);
   }
 
   /** Whether a tool of this name exists (for anyone: visibility is decided per caller). */
@@ -155,17 +164,12 @@ export class McpToolRegistry {
     this.builder.checkUi = check;
   }
 
-  private build(method: string, registration: McpToolRegistration): McpToolDefinition {
-    const tool = this.builder.build(method, registration);
-    this.tools.checkRuntime(tool.site);
-    return tool;
-  }
-
   private recount(): void {
     this.hasScopedTools = [...this.tools.values()].some((tool) => tool.scopes.length > 0);
   }
 
-  private handle(name: string): McpToolHandle {
+  private handle(component: McpComponent): McpToolHandle {
+    const name = componentKey(component);
     return {
       name,
       replace: (registration) => this.replace({ ...registration, name }),

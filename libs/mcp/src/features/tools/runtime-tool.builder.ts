@@ -1,6 +1,7 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import { assertKnownKeys, assertRegistrationObject } from '../components/runtime-registration.checks.js';
+import type { McpRuntimeBuilder } from '../components/runtime-registrations.js';
+import type { McpComponent } from '../components/mcp-component-provider.interface.js';
 import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
 import type { McpToolRegistration } from './mcp-tool-registration.interface.js';
 import { McpToolRuntimeMessages as Messages } from './mcp-tool-runtime.messages.js';
@@ -33,7 +34,8 @@ const KEYS = [
  * `McpConfigurationError` a decorated one fails the boot with, naming `McpToolRegistry.<method>("<name>")`.
  * `ui` (MCP Apps) gets the shape check of `@McpTool({ ui })` and, once the UI resources are known, {@link checkUi}.
  */
-export class McpRuntimeToolBuilder {
+export class McpRuntimeToolBuilder implements McpRuntimeBuilder<McpToolRegistration> {
+  readonly messages = Messages;
   private readonly schemas = { dto: new DtoSchemaFactory(), raw: new RawSchemaCompiler() };
   /**
    * Set by McpAppsExplorer once every `@McpUiResource()` is registered: throws when a tool's `ui.resourceUri` is
@@ -43,10 +45,10 @@ export class McpRuntimeToolBuilder {
 
   constructor(private readonly defaultTimeoutMs: number) {}
 
-  build(method: string, registration: McpToolRegistration): McpToolDefinition {
-    assertRegistrationObject(Messages, method, registration);
-    const site = Messages.site(method, registration.name);
-    assertKnownKeys(Messages, site, registration, KEYS);
+  readonly key = (registration: McpToolRegistration) => registration.name;
+  readonly keys = () => KEYS;
+
+  build(site: string, registration: McpToolRegistration): McpComponent {
     const { name, description, handler } = registration;
     if (typeof name !== 'string' || !MCP_TOOL_NAME_PATTERN.test(name))
       throw new McpConfigurationError(McpMessages.invalidToolName(site, String(name)));
@@ -59,7 +61,7 @@ export class McpRuntimeToolBuilder {
     const input = isStandardSchema(args) ? args : undefined;
     const argsType = input ? undefined : args;
     if (argsType !== undefined && typeof argsType !== 'function') throw new McpConfigurationError(Messages.argsNotAClass(site));
-    return {
+    const definition: McpToolDefinition = {
       ...assembleTool(
         {
           site,
@@ -79,5 +81,6 @@ export class McpRuntimeToolBuilder {
       handler: async (args, context) => handler(args, context),
       runtime: true,
     };
+    return { kind: 'tool', definition };
   }
 }

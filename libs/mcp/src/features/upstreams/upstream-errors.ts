@@ -5,7 +5,8 @@ import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 
 /**
  * What a failed upstream call becomes for our caller: `UNAVAILABLE` (retryable) when the upstream cannot be
- * reached, timed out or dropped the connection; `VALIDATION_ERROR` for its -32602; `CANCELLED`; anything else
+ * reached, timed out or dropped the connection; `VALIDATION_ERROR` for its -32602; `CANCELLED`; `RESPONSE_TOO_LARGE`
+ * for an answer over the client's `maxMessageBytes`; anything else
  * `UPSTREAM_ERROR` with the upstream's message (bounded: it goes to our caller).
  */
 export function upstreamCallError(upstream: string, error: unknown): McpToolError {
@@ -21,6 +22,8 @@ export function upstreamCallError(upstream: string, error: unknown): McpToolErro
       });
     case 'CANCELLED':
       return new McpToolError('CANCELLED', 'Cancelled');
+    case 'TOO_LARGE':
+      return new McpToolError('RESPONSE_TOO_LARGE', `The upstream "${upstream}" answered more than this server accepts`);
     case 'RPC':
       if (error.rpcCode === JsonRpcErrorCode.INVALID_PARAMS) return new McpToolError('VALIDATION_ERROR', clientText(error.message, 500));
       return new McpToolError('UPSTREAM_ERROR', `The upstream "${upstream}" refused: ${clientText(error.message, 500)}`);

@@ -3,6 +3,7 @@ import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { MCP_ERROR_CODES } from '../../core/errors/error-codes.js';
 import type { McpMeteredToolCall, McpMetrics, McpRequestOutcome } from '../../core/mcp-metrics.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import { tenantOf } from '../../core/tenant.js';
 import type { McpJobQueue } from '../../tasks/engine/job-queue.interface.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpMetricFamilies } from './metric-families.js';
@@ -14,10 +15,16 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 const MAX_DOMAIN_CODES = 50;
 const DOMAIN_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 const CATALOGUE_CODES: ReadonlySet<string> = new Set(Object.keys(MCP_ERROR_CODES));
-/** What a caller without a principal counts as (the pipeline's tenant of anonymous calls). */
-const ANONYMOUS_TENANT = 'default';
 /** Sessions seen here are pruned from the active set once their idle TTL has passed, at least this often. */
 const PRUNE_EVERY = 1_000;
+
+/** What each metric declares; the registry and the scrape hook are added by `own`. */
+interface MetricConfig {
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: string[];
+  readonly buckets?: number[];
+}
 
 /** What the metrics read: the options, prom-client, and the job queue (looked up at scrape time: it depends on the pipeline). */
 export interface McpPrometheusMetricsDeps {
@@ -58,74 +65,45 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
     this.server = options.name;
     this.tenantLabel = options.metrics.tenantLabel;
     const tenant = this.tenantLabel ? ['tenant'] : [];
-    this.requests = this.own(
-      'mcp_requests_total',
-      () =>
-        new Counter({
-          name: 'mcp_requests_total',
-          help: 'JSON-RPC requests by method (other: a method no handler serves) and outcome (success, error, cancelled).',
-          labelNames: ['server', 'method', 'outcome', ...tenant],
-          registers: [],
-        }),
-    );
-    this.toolCalls = this.own(
-      'mcp_tool_calls_total',
-      () =>
-        new Counter({
-          name: 'mcp_tool_calls_total',
-          help: 'Tool calls by tool and envelope status (success, error, pending: a job was accepted).',
-          labelNames: ['server', 'tool', 'status', ...tenant],
-          registers: [],
-        }),
-    );
-    this.toolErrors = this.own(
-      'mcp_tool_errors_total',
-      () =>
-        new Counter({
-          name: 'mcp_tool_errors_total',
-          help: 'Tool calls that answered an error envelope, by error code (OTHER beyond the bounded set).',
-          labelNames: ['server', 'tool', 'code', ...tenant],
-          registers: [],
-        }),
-    );
-    this.toolDuration = this.own(
-      'mcp_tool_duration_seconds',
-      () =>
-        new Histogram({
-          name: 'mcp_tool_duration_seconds',
-          help: 'Time from the call entering the pipeline to its result (for a job: until it was accepted).',
-          labelNames: ['server', 'tool', ...tenant],
-          buckets: DURATION_BUCKETS,
-          registers: [],
-        }),
-    );
+    this.requests = this.own(Counter, {
+      name: 'mcp_requests_total',
+      help: 'JSON-RPC requests by method (other: a method no handler serves) and outcome (success, error, cancelled).',
+      labelNames: ['server', 'method', 'outcome', ...tenant],
+    });
+    this.toolCalls = this.own(Counter, {
+      name: 'mcp_tool_calls_total',
+      help: 'Tool calls by tool and envelope status (success, error, pending: a job was accepted).',
+      labelNames: ['server', 'tool', 'status', ...tenant],
+    });
+    this.toolErrors = this.own(Counter, {
+      name: 'mcp_tool_errors_total',
+      help: 'Tool calls that answered an error envelope, by error code (OTHER beyond the bounded set).',
+      labelNames: ['server', 'tool', 'code', ...tenant],
+    });
+    this.toolDuration = this.own(Histogram, {
+      name: 'mcp_tool_duration_seconds',
+      help: 'Time from the call entering the pipeline to its result (for a job: until it was accepted).',
+      labelNames: ['server', 'tool', ...tenant],
+      buckets: DURATION_BUCKETS,
+    });
     const sessions: Gauge<string> = this.own(
-      'mcp_sessions_active',
-      (collect) =>
-        new Gauge({
-          name: 'mcp_sessions_active',
-          help: 'Sessions opened on this instance and not ended or idle past sessions.idleTtlMs.',
-          labelNames: ['server'],
-          registers: [],
-          collect,
-        }),
+      Gauge,
+      {
+        name: 'mcp_sessions_active',
+        help: 'Sessions opened on this instance and not ended or idle past sessions.idleTtlMs.',
+        labelNames: ['server'],
+      },
       (): void => sessions.set({ server: this.server }, this.activeSessions()),
     );
-    this.streams = this.own(
-      'mcp_streams_active',
-      () => new Gauge({ name: 'mcp_streams_active', help: 'SSE streams open on this instance.', labelNames: ['server'], registers: [] }),
-    );
+    this.streams = this.own(Gauge, { name: 'mcp_streams_active', help: 'SSE streams open on this instance.', labelNames: ['server'] });
     this.streams.set({ server: this.server }, 0);
     const jobs: Gauge<string> = this.own(
-      'mcp_jobs',
-      (collect) =>
-        new Gauge({
-          name: 'mcp_jobs',
-          help: 'Jobs by state: waiting for a worker or running (with redis: the whole queue, else this instance).',
-          labelNames: ['server', 'state'],
-          registers: [],
-          collect,
-        }),
+      Gauge,
+      {
+        name: 'mcp_jobs',
+        help: 'Jobs by state: waiting for a worker or running (with redis: the whole queue, else this instance).',
+        labelNames: ['server', 'state'],
+      },
       async (): Promise<void> => {
         const counts = await this.deps
           .jobQueue()
@@ -139,7 +117,7 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
   }
 
   request(method: string | undefined, outcome: McpRequestOutcome, context: McpRequestContext): void {
-    this.requests.inc(this.labels({ method: method ?? 'other', outcome }, context.principal?.tenant ?? ANONYMOUS_TENANT));
+    this.requests.inc(this.labels({ method: method ?? 'other', outcome }, tenantOf(context.principal)));
   }
 
   toolCall(call: McpMeteredToolCall): void {
@@ -180,15 +158,19 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
     for (const name of this.owned.splice(0)) this.deps.families.release(this.registry, name, this.server);
   }
 
-  /** The metric `name` this server writes to, shared with the app's other servers in the same registry. */
+  /**
+   * The metric `config.name` this server writes to, shared with the app's other servers in the same registry
+   * (created on first claim, in no registry of prom-client's own; with `refresh`, collected before each scrape).
+   */
   private own<T extends Counter<string> | Gauge<string> | Histogram<string>>(
-    name: string,
-    create: (collect: () => Promise<void>) => T,
+    Metric: new (config: MetricConfig & { registers: []; collect?: () => Promise<void> }) => T,
+    config: MetricConfig,
     refresh?: () => void | Promise<void>,
   ): T {
+    const create = (collect: () => Promise<void>) => new Metric({ ...config, registers: [], ...(refresh && { collect }) });
     try {
-      const metric = this.deps.families.claim(this.registry, name, this.server, create, refresh);
-      this.owned.push(name);
+      const metric = this.deps.families.claim(this.registry, config.name, this.server, create, refresh);
+      this.owned.push(config.name);
       return metric;
     } catch (error) {
       this.onModuleDestroy();

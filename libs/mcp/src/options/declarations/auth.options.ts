@@ -1,6 +1,13 @@
 import { createPublicKey } from 'node:crypto';
 import type { McpAuthenticator } from '../../auth/mcp-authenticator.interface.js';
-import type { McpApiKey, McpAuthOptions, McpJwtOptions, McpResourceMetadataOptions } from '../../auth/mcp-auth-options.interface.js';
+import type {
+  McpApiKey,
+  McpAuthOptions,
+  McpJwtOptions,
+  McpOAuthIntrospectionOptions,
+  McpOAuthOptions,
+  McpResourceMetadataOptions,
+} from '../../auth/mcp-auth-options.interface.js';
 import { group, invalidOption, list, option, optional } from '../option.builder.js';
 import { checkHttpUrl, checked, flag, given, nonNegativeInteger, positiveInteger, required } from '../option.values.js';
 
@@ -65,10 +72,55 @@ const RESOURCE_METADATA = group<McpResourceMetadataOptions>()({
   resourceName: given<string>(),
 });
 
+/** Defaults of `auth.oauth` (the resource server falls back on them too). */
+export const OAUTH_DEFAULTS = {
+  tenantClaim: 'tenant_id',
+  algorithms: ['RS256', 'ES256', 'PS256', 'EdDSA'],
+  jwksCooldownMs: 30_000,
+  timeoutMs: 5_000,
+  cacheMaxMs: 60_000,
+  cacheMaxEntries: 10_000,
+} as const;
+
+const nonEmptyString = (what: string) =>
+  required<string>((value) => typeof value === 'string' && value !== '', `must be a non-empty string (${what})`);
+
+/** `auth.oauth.introspection`: the resource server's own client credentials at the authorization server. */
+const INTROSPECTION = group<McpOAuthIntrospectionOptions>()({
+  clientId: nonEmptyString('the client id this server introspects with'),
+  clientSecret: nonEmptyString('the secret of that client'),
+  cacheMaxMs: nonNegativeInteger(OAUTH_DEFAULTS.cacheMaxMs),
+  cacheMaxEntries: positiveInteger(OAUTH_DEFAULTS.cacheMaxEntries),
+});
+
+/** `auth.oauth`: an issuer URL and this server's resource (given here or in `resourceMetadata`). */
+const OAUTH = group<McpOAuthOptions>()({
+  issuer: option<string, string>((issuer, at) => {
+    if (!checkHttpUrl(issuer, at)) throw invalidOption(at, "is required: the authorization server's issuer URL");
+    return issuer!;
+  }),
+  resource: keptHttpUrl<string | undefined>(),
+  audience: checked<string | string[]>(
+    (audience) =>
+      Array.isArray(audience) ? audience.length > 0 && audience.every((item) => typeof item === 'string') : typeof audience === 'string',
+    'must be a string or a non-empty array of strings',
+  ),
+  tenantClaim: given<string>(),
+  algorithms: checked<string[]>(
+    (algorithms) =>
+      Array.isArray(algorithms) && algorithms.length > 0 && algorithms.every((name) => /^(RS|ES|PS)\d{3}$|^EdDSA$/.test(name)),
+    'must list asymmetric algorithms (RS256, ES256, PS256, EdDSA...): an authorization server signs with a private key',
+  ),
+  jwksCooldownMs: nonNegativeInteger(OAUTH_DEFAULTS.jwksCooldownMs),
+  timeoutMs: positiveInteger(OAUTH_DEFAULTS.timeoutMs),
+  introspection: optional(INTROSPECTION, (introspection) => !introspection),
+});
+
 /** `auth`: checked for contradictions, so a half-configured server never starts open. */
 export const MCP_AUTH_OPTIONS = group<McpAuthOptions>()(
   {
     jwt: optional(JWT, (jwt) => !jwt),
+    oauth: optional(OAUTH, (oauth) => !oauth),
     apiKeys: list(API_KEY, 'must be an array of { key, tenant, scopes?, subject? }', {
       check: (keys, at) => {
         if (new Set(keys.map((entry) => entry.key)).size !== keys.length) throw invalidOption(at, 'contains the same key twice');
@@ -80,11 +132,31 @@ export const MCP_AUTH_OPTIONS = group<McpAuthOptions>()(
   },
   {
     finish: (auth, at) => {
-      if (auth.authenticator && (auth.jwt || auth.apiKeys?.length))
-        throw invalidOption(`${at}.authenticator`, 'replaces jwt and apiKeys; configure one or the other');
+      if (auth.authenticator && (auth.jwt || auth.oauth || auth.apiKeys?.length))
+        throw invalidOption(`${at}.authenticator`, 'replaces jwt, oauth and apiKeys; configure one or the other');
       if (auth.authenticator && typeof auth.authenticator.authenticate !== 'function')
         throw invalidOption(`${at}.authenticator`, 'must have an authenticate(credentials) method');
-      return auth;
+      return withOAuthResource(auth, at);
     },
   },
 );
+
+/**
+ * With `oauth`, the resource defaults to the metadata's and the RFC 9728 document lists the issuer (built from
+ * `oauth` alone when `resourceMetadata` is not given).
+ */
+function withOAuthResource<T extends { oauth?: McpOAuthOptions; resourceMetadata?: McpResourceMetadataOptions }>(auth: T, at: string): T {
+  const oauth = auth.oauth;
+  if (!oauth) return auth;
+  const resource = oauth.resource ?? auth.resourceMetadata?.resource;
+  if (!resource)
+    throw invalidOption(
+      `${at}.oauth.resource`,
+      "is required (this server's MCP URL, e.g. https://mcp.example.com/mcp) unless auth.resourceMetadata.resource gives it",
+    );
+  const metadata = auth.resourceMetadata ?? { resource, authorizationServers: [] };
+  const authorizationServers = metadata.authorizationServers.includes(oauth.issuer)
+    ? metadata.authorizationServers
+    : [oauth.issuer, ...metadata.authorizationServers];
+  return { ...auth, oauth: { ...oauth, resource }, resourceMetadata: { ...metadata, authorizationServers } };
+}

@@ -7,28 +7,30 @@ import { McpJobService } from '../engine/mcp-job.service.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
-import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import type { McpCall, McpMethodHandler, McpMethodHandlerGroup } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { tenantOf } from '../../core/tenant.js';
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 /**
- * MCP tasks (spec 2025-11-25) over the job store: `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`
- * (served by the four handlers below). Tasks are bound to the caller's tenant; another tenant's task id is
- * unknown (-32602).
+ * MCP tasks (spec 2025-11-25) over the job store: `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`.
+ * Tasks are bound to the caller's tenant; another tenant's task id is unknown (-32602).
  */
+@McpMethodHandlerProvider()
 @Injectable()
-export class McpTaskHandlers {
+export class McpTaskHandlers implements McpMethodHandlerGroup {
+  /** Served once a job tool exists (asked at bootstrap, when every tool is registered). */
+  readonly handlers: readonly McpMethodHandler[] = (['get', 'result', 'list', 'cancel'] as const).map((name) => ({
+    method: `tasks/${name}`,
+    isServed: () => this.tasks.enabled,
+    handle: (call: McpCall) => this[name](call),
+  }));
+
   constructor(
     private readonly tasks: McpTasksService,
     private readonly jobs: McpJobService,
   ) {}
-
-  /** Asked at bootstrap, when the tool explorer has registered every tool: tasks exist only with job tools. */
-  get served(): boolean {
-    return this.tasks.enabled;
-  }
 
   async get(call: McpCall): Promise<Record<string, unknown>> {
     return taskOf(await this.task(call));
@@ -69,46 +71,3 @@ export class McpTaskHandlers {
 function callerTenant(call: McpCall): string {
   return tenantOf(call.context.principal);
 }
-
-/** `tasks/get`. */
-@McpMethodHandlerProvider()
-@Injectable()
-export class TasksGetHandler implements McpMethodHandler {
-  readonly method = 'tasks/get';
-  constructor(private readonly tasks: McpTaskHandlers) {}
-  isServed = () => this.tasks.served;
-  handle = (call: McpCall) => this.tasks.get(call);
-}
-
-/** `tasks/result`. */
-@McpMethodHandlerProvider()
-@Injectable()
-export class TasksResultHandler implements McpMethodHandler {
-  readonly method = 'tasks/result';
-  constructor(private readonly tasks: McpTaskHandlers) {}
-  isServed = () => this.tasks.served;
-  handle = (call: McpCall) => this.tasks.result(call);
-}
-
-/** `tasks/list`. */
-@McpMethodHandlerProvider()
-@Injectable()
-export class TasksListHandler implements McpMethodHandler {
-  readonly method = 'tasks/list';
-  constructor(private readonly tasks: McpTaskHandlers) {}
-  isServed = () => this.tasks.served;
-  handle = (call: McpCall) => this.tasks.list(call);
-}
-
-/** `tasks/cancel`. */
-@McpMethodHandlerProvider()
-@Injectable()
-export class TasksCancelHandler implements McpMethodHandler {
-  readonly method = 'tasks/cancel';
-  constructor(private readonly tasks: McpTaskHandlers) {}
-  isServed = () => this.tasks.served;
-  handle = (call: McpCall) => this.tasks.cancel(call);
-}
-
-/** The providers of the 2025-11-25 tasks methods. */
-export const MCP_TASK_METHOD_HANDLERS = [McpTaskHandlers, TasksGetHandler, TasksResultHandler, TasksListHandler, TasksCancelHandler];

@@ -3,6 +3,7 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import { McpProviderMethods } from '../../features/provider-methods.js';
 import { Rev20260728Messages } from '../../eras/rev-2026-07-28/rev-2026-07-28.messages.js';
 import type { McpTaskSupportOptions } from '../mcp-task-support.decorator.js';
+import { MCP_METADATA } from '../../features/mcp-metadata.accessor.js';
 
 /**
  * The `@McpTaskSupport()` declarations of one application, by the declaring method's site (`Class#method`: a tool
@@ -16,9 +17,9 @@ export class McpTaskSupportRegistry implements OnModuleInit {
   constructor(private readonly providerMethods: McpProviderMethods) {}
 
   onModuleInit(): void {
-    const found = this.providerMethods.decorated((accessor, fn) => accessor.getTaskSupportOptions(fn));
+    const found = this.providerMethods.decorated(MCP_METADATA.taskSupport);
     for (const [method, support] of found) {
-      const tool = this.providerMethods.accessor.getToolOptions(method.method);
+      const tool = this.providerMethods.accessor.get(MCP_METADATA.tool, method.method);
       if (!tool) throw new McpConfigurationError(Rev20260728Messages.taskSupportWithoutTool(method.site));
       if (!tool.job) throw new McpConfigurationError(Rev20260728Messages.taskSupportWithoutJob(method.site));
       this.byTool.set(method.site, Object.freeze({ ...support }));

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, HttpException, Inject } from '@nestjs/common';
 import { BaseExceptionFilter, DiscoveryService } from '@nestjs/core';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { nodeRequestOf, nodeResponseOf, requestPathOf } from './http-exchange.js';

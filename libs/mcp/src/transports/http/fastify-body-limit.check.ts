@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpBootNotices } from '../../core/boot-notices.js';
 import { HttpAdapterHost } from '@nestjs/core';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { McpGlobalPrefix } from '../../options/mcp-global-prefix.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';

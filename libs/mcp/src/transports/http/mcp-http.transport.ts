@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';

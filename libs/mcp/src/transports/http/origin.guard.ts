@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { nodeRequestOf } from './http-exchange.js';
 import { McpHttpRefusal } from './auth/mcp-http-refusal.exception.js';
 import { MCP_ERROR_CODES } from '../../core/errors/error-codes.js';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 
 /** `example.com:8080` → `example.com`, `[::1]:3000` → `[::1]`. */

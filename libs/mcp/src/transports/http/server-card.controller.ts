@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Controller, Get, Inject, Options, Req, Res, VERSION_NEUTRAL, type Type } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpResolvedPaths } from '../../options/mcp-options.resolver.js';
 import { McpGlobalPrefix } from '../../options/mcp-global-prefix.js';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';

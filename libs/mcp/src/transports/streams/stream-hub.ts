@@ -9,7 +9,7 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import type { McpSessionStreams } from '../../core/session-streams.interface.js';

@@ -1,3 +1,5 @@
+import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js';
+import { McpProtocolError } from '../../../core/errors/protocol-error.js';
 import { inputKeyOf } from './input-key.js';
 import { INPUT_METHODS, isValidInputResponse, missingCapabilityFor } from './input-responses.js';
 import { McpInputRequiredSignal, McpMissingClientCapabilitySignal } from './input-required.signal.js';
@@ -49,6 +51,15 @@ export class McpInputRound {
   private interrupted = false;
 
   constructor(private readonly options: InputRoundOptions) {}
+
+  /** -32602 when an answer did not have the shape of its input request's result. */
+  assertAnswersValid(): void {
+    if (this.invalidKey === undefined) return;
+    throw new McpProtocolError(
+      JsonRpcErrorCode.INVALID_PARAMS,
+      `Invalid params: inputResponses.${this.invalidKey} does not have the shape its input request expects`,
+    );
+  }
 
   /** The `askClient` hook of the request context. */
   readonly ask = async (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { McpBootNotices } from '../../../core/boot-notices.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
-import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../../core/mcp-resolved-options.token.js';
 import { Rev20260728Messages } from '../rev-2026-07-28.messages.js';
 
 /** What a `requestState` carries between rounds of one multi round-trip request. */

@@ -5,6 +5,7 @@ import { MCP_PRINCIPAL_REQUEST_KEY } from '../request-principal.js';
 import { credentialsOf } from './http-credentials.js';
 import { McpAuthError } from '../../../auth/mcp-auth.error.js';
 import { McpAuthService } from '../../../auth/mcp-auth.service.js';
+import { McpAuthUnavailableError } from '../../../auth/mcp-auth-unavailable.error.js';
 import { McpHttpRefusal } from './mcp-http-refusal.exception.js';
 
 /**
@@ -27,12 +28,15 @@ export class McpAuthGuard implements CanActivate {
 
 /**
  * Authenticates one request and leaves its principal on it; throws the `McpHttpRefusal` (401 with its
- * `WWW-Authenticate` challenge, 403...) otherwise.
+ * `WWW-Authenticate` challenge, 503 with `Retry-After` while the authorization server is down) otherwise.
  */
 export async function authenticateRequest(auth: McpAuthService, request: IncomingMessage): Promise<void> {
   try {
     (request as unknown as Record<string, unknown>)[MCP_PRINCIPAL_REQUEST_KEY] = await auth.authenticate(credentialsOf(request));
   } catch (error) {
+    // The authorization server is down: the token may be good, so a 503 to retry, not a 401 to sign in again.
+    if (error instanceof McpAuthUnavailableError)
+      throw new McpHttpRefusal('UNAVAILABLE', `Service Unavailable: ${error.message}`, { retryAfterMs: error.retryAfterMs });
     const failure = error instanceof McpAuthError ? error : new McpAuthError('INVALID_TOKEN', 'The credentials could not be verified');
     throw new McpHttpRefusal(failure.code, failure.message, { headers: { 'WWW-Authenticate': auth.challenge(failure) } });
   }

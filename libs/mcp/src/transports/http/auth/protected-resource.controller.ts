@@ -1,11 +1,12 @@
-import { Controller, Get, Inject, Res, VERSION_NEUTRAL, type Type } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Res, VERSION_NEUTRAL, type Type } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { McpGlobalPrefix } from '../../../options/mcp-global-prefix.js';
 import { nodeResponseOf } from '../http-exchange.js';
-import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 import { sendHttpError, sendJson } from '../http-json-rpc.responses.js';
 import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
+import { MCP_TOOL_SCOPES, type McpToolScopesSource } from '../../../core/tool-scopes.port.js';
 
 /**
  * RFC 9728 metadata at the root and at the path-specific well-known URL (clients try both, spec 2025-11-25).
@@ -20,9 +21,13 @@ export function createProtectedResourceController(mcpPath: string, root = true):
     constructor(
       @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
       private readonly globalPrefix: McpGlobalPrefix,
+      @Optional() @Inject(MCP_TOOL_SCOPES) private readonly toolScopes?: McpToolScopesSource,
     ) {}
 
-    /** Built at the first request, once the app's global prefix (which `resource` carries) is settled. */
+    /**
+     * Built at the first request, once the app's global prefix (which `resource` carries) is settled; without
+     * configured `scopesSupported`, the tools' scopes are read at each request (tools change at runtime).
+     */
     private build(): Record<string, unknown> | undefined {
       const metadata = this.options.auth.resourceMetadata;
       if (!metadata) return undefined;
@@ -44,7 +49,8 @@ export function createProtectedResourceController(mcpPath: string, root = true):
     private send(response: ServerResponse): void {
       this.document ??= this.build();
       if (!this.document) return sendHttpError(response, 404, 'No protected resource metadata is configured');
-      sendJson(response, 200, this.document);
+      const scopes = this.document.scopes_supported ? [] : (this.toolScopes?.() ?? []);
+      sendJson(response, 200, scopes.length > 0 ? { ...this.document, scopes_supported: scopes } : this.document);
     }
   }
   return McpProtectedResourceController;

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query, Res, UseFilters, UseGuards, VERSION_NEUTRAL, type Type } from '@nestjs/common';
 import { LATEST_PROTOCOL_VERSION } from '../../../core/protocol-revisions.js';
-import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 import { McpHttpRefusalFilter } from '../auth/mcp-http-refusal.filter.js';
 import { McpGlobalPrefix } from '../../../options/mcp-global-prefix.js';

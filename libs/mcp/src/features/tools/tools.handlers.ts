@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 import { McpToolVisibility } from './mcp-tool.visibility.js';
 import type { McpToolDefinition } from './mcp-tool-definition.interface.js';
@@ -10,39 +10,49 @@ import { clientText } from '../../core/client-text.js';
 import { revisionHas } from '../../core/protocol-revisions.js';
 import { McpClientRequests } from '../../core/client-requests.js';
 import type { McpCallToolResult } from '../../core/results/content.types.js';
-import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import type { McpCall, McpMethodHandler, McpMethodHandlerGroup } from '../../core/method-handler.interface.js';
+import { listPage } from '../../core/pagination-cursor.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { taskOf } from '../../tasks/rev-2025-11-25/rev-2025-11-25.task-mapper.js';
 import { isPlainObject } from '../../core/plain-object.js';
 
 /**
- * `tools/call`: a malformed request or an unknown tool is a protocol error (-32602); everything about the
- * call itself (bad arguments, failures, timeouts, rate limits) is an `isError` result carrying an envelope.
- * It only reads the params; the call runs through `McpCallPipeline`.
+ * `tools/list`: the descriptors built at boot that this caller may see (scopes, visibility, MCP Apps app-only
+ * tools), a page at a time. `tools/call`: a malformed request or an unknown tool is a protocol error (-32602);
+ * everything about the call itself (bad arguments, failures, timeouts, rate limits) is an `isError` result
+ * carrying an envelope. It only reads the params; the call runs through `McpCallPipeline`.
  */
 @McpMethodHandlerProvider()
 @Injectable()
-export class ToolsCallHandler implements McpMethodHandler {
-  readonly method = 'tools/call';
+export class ToolsHandlers implements McpMethodHandlerGroup {
+  readonly handlers: readonly McpMethodHandler[] = [
+    {
+      method: 'tools/list',
+      handle: async ({ id, params, context }: McpCall) =>
+        listPage('tools', await this.visibility.visibleDescriptors(context, id), params.cursor, this.options.pageSize),
+    },
+    {
+      method: 'tools/call',
+      handle: async (call: McpCall) => this.callTool(call, await this.visibility.visibleTool(toolNameOf(call), call.context, call.id)),
+    },
+  ];
 
   constructor(
     private readonly registry: McpToolRegistry,
     private readonly pipeline: McpCallPipeline,
     private readonly clientRequests: McpClientRequests,
     private readonly visibility: McpToolVisibility,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
-
-  async handle(call: McpCall): Promise<Record<string, unknown>> {
-    const name = toolNameOf(call);
-    return this.callTool(call, await this.visibility.visibleTool(name, call.context, call.id));
-  }
 
   /**
    * Serves one `tools/call` whose tool the era already looked up for this caller (undefined: hidden or missing),
    * so visibility, with its user filters and guard probes, is decided once per request.
    */
   resolved(tool: McpToolDefinition | undefined): McpMethodHandler {
-    return { method: this.method, handle: (call) => this.callTool(call, tool) };
+    return { method: 'tools/call', handle: (call) => this.callTool(call, tool) };
   }
 
   private async callTool(call: McpCall, tool: McpToolDefinition | undefined): Promise<Record<string, unknown>> {

@@ -1,11 +1,14 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { validateArguments } from '../../execution/argument-validator.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import type { McpCall, McpMethodHandler, McpMethodHandlerGroup } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
+import { listPage } from '../../core/pagination-cursor.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { toProtocolError, withHandlerContext } from '../feature-handler.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
@@ -14,26 +17,31 @@ import { toGetPromptResult } from './prompt-messages.js';
 import { isPlainObject } from '../../core/plain-object.js';
 
 /**
- * `prompts/get`: an unknown prompt, arguments that are not strings, unknown or missing required arguments,
- * and DTO validation failures are -32602 (the spec's choice for prompts); a failing handler is a bare -32603.
+ * `prompts/list` (the descriptors built at boot, a page at a time) and `prompts/get`, served once something
+ * declares a prompt, or when prompts may be registered at runtime (`listChanged: { prompts: true }`); otherwise
+ * both stay unknown (-32601). In `prompts/get` an unknown prompt, arguments that are not strings, unknown or
+ * missing required arguments, and DTO validation failures are -32602 (the spec's choice for prompts); a failing
+ * handler is a bare -32603.
  */
 @McpMethodHandlerProvider()
 @Injectable()
-export class PromptsGetHandler implements McpMethodHandler {
-  readonly method = 'prompts/get';
-
-  /**
-   * Served once something declares a prompt, or when prompts may be registered at runtime
-   * (`listChanged: { prompts: true }`); otherwise the method stays unknown (-32601).
-   */
-  isServed(): boolean {
-    return this.registry.served;
-  }
+export class PromptsHandlers implements McpMethodHandlerGroup {
+  readonly handlers: readonly McpMethodHandler[] = [
+    {
+      method: 'prompts/list',
+      isServed: () => this.registry.served,
+      handle: ({ params }: McpCall) => listPage('prompts', this.registry.listDescriptors(), params.cursor, this.options.pageSize),
+    },
+    { method: 'prompts/get', isServed: () => this.registry.served, handle: (call: McpCall) => this.get(call) },
+  ];
   private readonly logger = new Logger('McpModule');
 
-  constructor(private readonly registry: McpPromptRegistry) {}
+  constructor(
+    private readonly registry: McpPromptRegistry,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+  ) {}
 
-  async handle(call: McpCall): Promise<Record<string, unknown>> {
+  private async get(call: McpCall): Promise<Record<string, unknown>> {
     const { name, arguments: raw } = call.params;
     if (typeof name !== 'string')
       throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: prompts/get needs a prompt name');

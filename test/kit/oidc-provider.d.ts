@@ -1,0 +1,30 @@
+/** The few members of oidc-provider (no types shipped) that test/kit/authorization-server.ts uses. */
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+
+  export type ClientMetadata = Record<string, unknown> & { client_id: string };
+
+  export interface ResourceServerInfo {
+    scope: string;
+    audience?: string;
+    accessTokenTTL?: number;
+    accessTokenFormat?: 'opaque' | 'jwt';
+  }
+
+  export interface Configuration {
+    clients?: ClientMetadata[];
+    jwks?: { keys: Record<string, unknown>[] };
+    scopes?: string[];
+    cookies?: { keys: string[] };
+    ttl?: Record<string, number>;
+    features?: Record<string, Record<string, unknown>>;
+    findAccount?: (ctx: unknown, sub: string) => { accountId: string; claims: () => Record<string, unknown> };
+    extraTokenClaims?: (ctx: unknown, token: { clientId?: string; accountId?: string }) => Record<string, unknown>;
+  }
+
+  export default class Provider {
+    constructor(issuer: string, configuration?: Configuration);
+    callback(): (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+    on(event: string, listener: (...args: unknown[]) => void): this;
+  }
+}
