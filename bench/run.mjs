@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BENCH, forkTracked, jsonRpcOf, killAll, openStream, pool, request, sleep, startServer } from './lib/servers.mjs';
 import { renderProfile, summarize } from './lib/profile.mjs';
+import { catalogGoals, catalogScaling, catalogSection, catalogTable } from './lib/catalog.mjs';
 
 const ROOT = path.resolve(BENCH, '..');
 const argv = process.argv.slice(2);
@@ -38,7 +39,9 @@ const ALL_STACKS = [
   'rekog-fastify',
 ];
 const STACKS = option('stacks', ALL_STACKS.join(',')).split(',');
-const PARTS = option('parts', 'load,memory,boot').split(',');
+const PARTS = option('parts', 'load,memory,boot,catalog').split(',');
+const CATALOG_SIZES = option('catalog-sizes', '10,100,1000,10000').split(',').map(Number);
+const CATALOG_RUNS = Number(option('catalog-runs', 1));
 const PROFILE = flag('profile');
 const PROFILE_STACKS = option('profile-stacks', 'ours-stateless,ours-fastify,ours-dto8-fastify').split(',');
 const PROFILE_S = Number(option('profile-duration', 10));
@@ -510,7 +513,7 @@ function cpuView(baseline, ours) {
   return baseline.cpu_us && ours.cpu_us ? ` (by server CPU per request: ${(baseline.cpu_us / ours.cpu_us).toFixed(2)}×)` : '';
 }
 
-function goals(rows, memory, boot) {
+function goals(rows, memory, boot, catalog) {
   const at = (stack, c) => rows.find((r) => r.stack === stack && r.connections === c);
   const list = [];
   const has = (...stacks) => stacks.every((s) => rows.some((r) => r.stack === s));
@@ -569,13 +572,14 @@ function goals(rows, memory, boot) {
   }
   if (boot)
     list.push({ goal: '500 tools boot in < 300 ms added', value: `${boot.addedInitMs.toFixed(0)} ms`, met: boot.addedInitMs < 300 });
+  list.push(...catalogGoals(catalog));
   return list;
 }
 
-function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
+function report({ rows, memory, boot, catalog, started, elapsedS, loadBefore }) {
   const m = machine();
   const v = versions();
-  const goalList = goals(rows, memory, boot);
+  const goalList = goals(rows, memory, boot, catalog);
   const lines = [];
   lines.push('# Benchmark results', '');
   lines.push(
@@ -636,6 +640,7 @@ function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
       '',
     );
   }
+  if (catalog?.length) lines.push(...catalogSection(catalog));
   lines.push('## Goals', '', '| goal | value | met |', '| --- | --- | --- |');
   for (const g of goalList) lines.push(`| ${g.goal} | ${g.value} | ${g.met ? 'yes' : '**no**'} |`);
   lines.push('');
@@ -758,9 +763,14 @@ async function main() {
     log('measuring boot time with 500 tools');
     boot = await bootTime();
   }
+  let catalog;
+  if (PARTS.includes('catalog')) {
+    log(`measuring catalogs of ${CATALOG_SIZES.join(', ')} tools`);
+    catalog = await catalogScaling(CATALOG_SIZES, CATALOG_RUNS, { log });
+  }
   const elapsedS = (Date.now() - started.getTime()) / 1000;
 
-  const { markdown, goalList } = report({ rows, memory, boot, started, elapsedS, loadBefore });
+  const { markdown, goalList } = report({ rows, memory, boot, catalog, started, elapsedS, loadBefore });
   writeFileSync(path.join(BENCH, 'RESULTS.md'), `${markdown}\n`);
   if (rows.length) process.stdout.write(`${table(rows)}\n\n`);
   if (memory) {
@@ -772,6 +782,7 @@ async function main() {
     process.stdout.write(
       `boot: app.init() +${boot.addedInitMs.toFixed(1)} ms with 500 tools (${boot.initMs0.toFixed(1)} → ${boot.initMs500.toFixed(1)} ms)\n`,
     );
+  if (catalog) process.stdout.write(`${catalogTable(catalog)}\n`);
   process.stdout.write('\n');
   for (const g of goalList) process.stdout.write(`${g.met ? 'MET   ' : 'MISSED'} ${g.goal}: ${g.value}\n`);
   process.stdout.write(`\nbench/RESULTS.md written (${elapsedS.toFixed(0)} s)\n`);
@@ -789,6 +800,7 @@ async function main() {
       session_kib: memory ? Math.round(memory.sessionKib * 100) / 100 : null,
       sse_stream_kib: memory ? Math.round(memory.sseKib * 100) / 100 : null,
       boot_ms_500_tools: boot ? Math.round(boot.addedInitMs * 10) / 10 : null,
+      catalog: catalog ?? null,
     };
     process.stdout.write(`${JSON.stringify(json)}\n`);
   }

@@ -29,6 +29,12 @@ async function main(): Promise<void> {
       await app.listen(0, HOST);
       return serveRunner(portOf(app.getHttpServer()), app);
     }
+    case 'catalog': {
+      const { start } = await import('./catalog.js');
+      const { app, info } = await start(Number(arg('tools')));
+      await app.listen(0, HOST);
+      return serveRunner(portOf(app.getHttpServer()), app, info);
+    }
     case 'sdk': {
       const { start } = await import('./servers/sdk.js');
       const server = await start();

@@ -8,6 +8,10 @@ import type { McpToolHandle, McpToolRegistration } from './mcp-tool-registration
 import { McpToolRuntimeMessages as Messages } from './mcp-tool-runtime.messages.js';
 import { McpRuntimeToolBuilder } from './runtime-tool.builder.js';
 import { McpComponentRegistry } from '../components/component.registry.js';
+import { isAppOnlyTool } from '../apps/tool-ui.js';
+
+/** A tool whose visibility runs code for each caller. */
+const isPerCaller = (tool: McpToolDefinition): boolean => tool.visibleTo !== undefined || tool.guardsAdmit !== undefined;
 
 /** The default tool timeout when the registry is used without the module (unit specs). */
 const FALLBACK_TIMEOUT_MS = 30_000;
@@ -37,6 +41,9 @@ export class McpToolRegistry {
   /** Whether any tool requires scopes: when none does, listing skips filtering. */
   private hasScopedTools = false;
   private hasJobTools = false;
+  /** Whether any tool has a `visibleTo` or guards that listing runs: kept up to date so a page never scans them all. */
+  private hasPerCallerTools = false;
+  private hasAppOnlyTools = false;
   private readonly builder: McpRuntimeToolBuilder;
 
   constructor(
@@ -62,6 +69,8 @@ export class McpToolRegistry {
     this.tools.add(tool.name, tool);
     if (tool.scopes.length > 0) this.hasScopedTools = true;
     if (tool.job) this.hasJobTools = true;
+    if (isPerCaller(tool)) this.hasPerCallerTools = true;
+    if (isAppOnlyTool(tool.descriptor)) this.hasAppOnlyTools = true;
   }
 
   /**
@@ -109,11 +118,31 @@ export class McpToolRegistry {
    * @internal
    */
   get listsPerCaller(): boolean {
-    return (
-      this.hasScopedTools ||
-      (this.options?.toolFilters.length ?? 0) > 0 ||
-      [...this.tools.values()].some((tool) => tool.visibleTo !== undefined || tool.guardsAdmit !== undefined)
-    );
+    return this.hasScopedTools || this.hasPerCallerRules;
+  }
+
+  /**
+   * True when some tool's visibility runs code per caller (`visibleTo`, `toolFilters`, guards with `hideGuardedTools`).
+   * @internal
+   */
+  get hasPerCallerRules(): boolean {
+    return this.hasPerCallerTools || (this.options?.toolFilters.length ?? 0) > 0;
+  }
+
+  /**
+   * True when some tool is for MCP Apps only (listed only to clients that declared the extension).
+   * @internal
+   */
+  get hasAppOnly(): boolean {
+    return this.hasAppOnlyTools;
+  }
+
+  /**
+   * True when some tool requires scopes.
+   * @internal
+   */
+  get hasScopes(): boolean {
+    return this.hasScopedTools;
   }
 
   get size(): number {
@@ -126,14 +155,11 @@ export class McpToolRegistry {
   }
 
   /**
-   * The descriptors of the tools a caller holding `scopes` may call (all of them when `scopes` is undefined).
+   * The tools in registration order, index for index with {@link listDescriptors}.
    * @internal
    */
-  visibleDescriptors(scopes: readonly string[] | undefined): readonly McpToolDescriptor[] {
-    const descriptors = this.tools.descriptors();
-    if (scopes === undefined || !this.hasScopedTools) return descriptors;
-    const held = new Set(scopes);
-    return descriptors.filter((descriptor) => this.tools.get(descriptor.name)!.scopes.every((scope) => held.has(scope)));
+  inOrder(): readonly McpToolDefinition[] {
+    return this.tools.inOrder();
   }
 
   /**
@@ -151,7 +177,10 @@ export class McpToolRegistry {
   }
 
   private recount(): void {
-    this.hasScopedTools = [...this.tools.values()].some((tool) => tool.scopes.length > 0);
+    const tools = [...this.tools.values()];
+    this.hasScopedTools = tools.some((tool) => tool.scopes.length > 0);
+    this.hasPerCallerTools = tools.some(isPerCaller);
+    this.hasAppOnlyTools = tools.some((tool) => isAppOnlyTool(tool.descriptor));
   }
 
   private handle(name: string): McpToolHandle {

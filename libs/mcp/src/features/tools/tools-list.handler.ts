@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { McpToolVisibility } from './mcp-tool.visibility.js';
 import { MCP_RESOLVED_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import { listPage } from '../../core/pagination-cursor.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 
@@ -17,9 +16,8 @@ export class ToolsListHandler implements McpMethodHandler {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  async handle({ id, params, context }: McpCall): Promise<Record<string, unknown>> {
+  handle({ id, params, context }: McpCall): Promise<Record<string, unknown>> {
     // A caller only sees the tools it may call and that exist for it (scopes, visibility, MCP Apps app-only tools).
-    const visible = await this.visibility.visibleDescriptors(context, id);
-    return listPage('tools', visible, params.cursor, this.options.pageSize);
+    return this.visibility.visiblePage(context, params.cursor, this.options.pageSize, id);
   }
 }
