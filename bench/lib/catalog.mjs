@@ -114,12 +114,45 @@ export async function catalogOnce(tools, { log }) {
   }
 }
 
+const QUERIES = ['approve a refund', 'find the invoice of a customer', 'export shipment report', 'cancel order', 'audit contract owner'];
+
+/** Tool search on a catalog of `tools` (a server of its own, `--search`): median round trip and server CPU per search. */
+export async function searchOnce(tools, { log }) {
+  const server = await startServer('catalog', { args: ['--tools', String(tools), '--search'] });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const search = (i) => rpc(server, agent, 'tools/call', { name: 'search_tools', arguments: { query: QUERIES[i % QUERIES.length] } });
+    const first = await search(0);
+    const found = first.result.structuredContent?.data?.tools ?? [];
+    if (first.result.isError || found.length === 0)
+      throw new Error(`search_tools found nothing: ${JSON.stringify(first.result).slice(0, 300)}`);
+    const round = await timed(server, agent, 30, 10, search);
+    const load = await loaded(
+      server,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_tools', arguments: { query: QUERIES[0] } } },
+      3,
+    );
+    log(
+      `catalog ${tools} search: ${round.ms.toFixed(2)} ms round trip, ${load.cpuUs.toFixed(0)} µs CPU, index heap +${(server.info.bootedHeap / 1048576).toFixed(1)} MiB booted`,
+    );
+    return {
+      searchMs: round.ms,
+      searchCpuUs: load.cpuUs,
+      searchBootedHeapMiB: server.info.bootedHeap / 1048576,
+      searchBootMs: server.info.bootMs,
+    };
+  } finally {
+    agent.destroy();
+    await server.stop();
+  }
+}
+
 /** Each size in a fresh process, `runs` times; the medians of each figure. */
 export async function catalogScaling(sizes, runs, { log }) {
   const rows = [];
   for (const tools of sizes) {
     const samples = [];
-    for (let run = 0; run < runs; run++) samples.push(await catalogOnce(tools, { log }));
+    for (let run = 0; run < runs; run++) samples.push({ ...(await catalogOnce(tools, { log })), ...(await searchOnce(tools, { log })) });
     const row = { tools, runs };
     for (const key of Object.keys(samples[0])) if (key !== 'tools') row[key] = median(samples.map((s) => s[key]));
     rows.push(row);
@@ -132,12 +165,12 @@ const f = (n, digits = 0) => (n === undefined || Number.isNaN(n) ? 'n/a' : n.toF
 /** The catalog rows as a Markdown table. */
 export function catalogTable(rows) {
   const lines = [
-    '| tools | boot ms | heap MiB (module) | KiB/tool | heap MiB (declared classes) | first page ms | page server CPU µs | full walk ms (pages) | call ms | call server CPU µs | search ms | search server CPU µs |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| tools | boot ms | heap MiB (module) | KiB/tool | heap MiB (declared classes) | first page ms | page server CPU µs | full walk ms (pages) | call ms | call server CPU µs | search ms | search server CPU µs | search heap MiB |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of rows) {
     lines.push(
-      `| ${r.tools} | ${f(r.bootMs)} | ${f(r.bootedHeapMiB, 1)} | ${f((r.bootedHeapMiB * 1024) / r.tools, 1)} | ${f(r.declaredHeapMiB, 1)} | ${f(r.firstPageMs, 2)} | ${f(r.firstPageCpuUs)} | ${f(r.walkMs)} (${r.pages}) | ${f(r.callMs, 2)} | ${f(r.callCpuUs)} | ${f(r.searchMs, 2)} | ${f(r.searchCpuUs)} |`,
+      `| ${r.tools} | ${f(r.bootMs)} | ${f(r.bootedHeapMiB, 1)} | ${f((r.bootedHeapMiB * 1024) / r.tools, 1)} | ${f(r.declaredHeapMiB, 1)} | ${f(r.firstPageMs, 2)} | ${f(r.firstPageCpuUs)} | ${f(r.walkMs)} (${r.pages}) | ${f(r.callMs, 2)} | ${f(r.callCpuUs)} | ${f(r.searchMs, 2)} | ${f(r.searchCpuUs)} | ${f(r.searchBootedHeapMiB, 1)} |`,
     );
   }
   return lines.join('\n');
@@ -149,7 +182,7 @@ export function catalogSection(rows) {
   return [
     '## Large catalogs',
     '',
-    `An app of N generated tools over min(N, 100) providers, each tool with its own 7-field DTO class (two strings with lengths, a 3-value enum, an optional int range, an optional string array, an optional string, an optional nested object of its own class with an enum and a string), each size in a fresh process (\`bench/src/catalog.ts\`, stack \`catalog\`), ${rows[0]?.runs ?? 1} run(s) each (medians). "boot" is \`NestFactory.create()\` + \`app.init()\`. "heap (module)" is heapUsed after full collections once booted minus heapUsed after the classes were declared: what the booted server holds for the catalog (with Nest's own few MiB); "declared classes" is what declaring the application's DTO classes and decorators holds before the app exists (class-validator's and reflect-metadata's records: the application's cost, not the module's). \`tools/list\` pages hold ${pageSize ?? 100} tools (the \`pageSize\` option's default); "first page" is the median round trip of 30 first pages on a keep-alive socket after 10 unmeasured, "page server CPU" the server process's CPU time per first page under load (autocannon, 8 connections, 3 s: the steadier figure on a loaded machine, and the server time the goal is read against); the walk follows \`nextCursor\` to the end and checks every tool came once. "call" is the median of 300 \`tools/call\` of a tool from the middle of the catalog with all its fields (after 100 unmeasured), its server CPU measured under load as the page's; "search" the median of 30 \`search_tools\` calls with the tool search transform on (a server of its own).`,
+    `An app of N generated tools over min(N, 100) providers, each tool with its own 7-field DTO class (two strings with lengths, a 3-value enum, an optional int range, an optional string array, an optional string, an optional nested object of its own class with an enum and a string), each size in a fresh process (\`bench/src/catalog.ts\`, stack \`catalog\`), ${rows[0]?.runs ?? 1} run(s) each (medians). "boot" is \`NestFactory.create()\` + \`app.init()\`. "heap (module)" is heapUsed after full collections once booted minus heapUsed after the classes were declared: what the booted server holds for the catalog (with Nest's own few MiB); "declared classes" is what declaring the application's DTO classes and decorators holds before the app exists (class-validator's and reflect-metadata's records: the application's cost, not the module's). \`tools/list\` pages hold ${pageSize ?? 100} tools (the \`pageSize\` option's default); "first page" is the median round trip of 30 first pages on a keep-alive socket after 10 unmeasured, "page server CPU" the server process's CPU time per first page under load (autocannon, 8 connections, 3 s: the steadier figure on a loaded machine, and the server time the goal is read against); the walk follows \`nextCursor\` to the end and checks every tool came once. "call" is the median of 300 \`tools/call\` of a tool from the middle of the catalog with all its fields (after 100 unmeasured), its server CPU measured under load as the page's; "search" the median round trip of 30 \`search_tools\` calls (5 queries in turn, such as "approve a refund", each returning up to 10 tools with their schemas) on a server of its own with \`toolSearch: { mode: 'beside' }\`, and its server CPU per search under load; that server's heap (module) with the index: "search heap".`,
     '',
     catalogTable(rows),
     '',
@@ -183,7 +216,7 @@ export function catalogGoals(rows) {
     goals.push({
       goal: `a tool search at ${largest.tools} tools in ≤ 5 ms`,
       value: `${f(largest.searchCpuUs)} µs CPU per search (round trip ${f(largest.searchMs, 2)} ms)`,
-      met: largest.searchMs <= 5,
+      met: largest.searchMs <= 5 && largest.searchCpuUs <= 5000,
     });
   return goals;
 }

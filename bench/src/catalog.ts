@@ -10,7 +10,8 @@ import { collectGarbage } from './ipc.js';
 /**
  * A large catalog as a company would build one: `--tools N` tools spread over up to 100 providers, each tool with its
  * own 7-field DTO class (strings with lengths, an enum, an int range, an optional string array, an optional nested
- * object of its own class). The `catalog` stack of server.ts serves it on `/mcp` and reports the boot's figures.
+ * object of its own class). The `catalog` stack of server.ts serves it on `/mcp` and reports the boot's figures;
+ * `--search` adds tool search (`toolSearch: { mode: 'beside' }`).
  */
 
 /** Applies property decorators as `tsc` would (last listed first) and records `design:type` like emitDecoratorMetadata. */
@@ -85,7 +86,7 @@ function makeProvider(provider: number, from: number, to: number): new () => obj
  * declaring the classes holds (the application's own classes and class-validator metadata) and what the booted
  * module holds on top.
  */
-export async function start(count: number) {
+export async function start(count: number, search = false) {
   collectGarbage();
   const heapStart = process.memoryUsage().heapUsed;
   const t0 = performance.now();
@@ -94,7 +95,8 @@ export async function start(count: number) {
   for (let p = 0; p < providerCount; p++) {
     providers.push(makeProvider(p, Math.floor((p * count) / providerCount), Math.floor(((p + 1) * count) / providerCount)));
   }
-  @Module({ imports: [McpModule.forRoot({ name: 'bench-catalog', version: '1.0.0' })], providers })
+  const toolSearch = search ? { toolSearch: { mode: 'beside' as const } } : {};
+  @Module({ imports: [McpModule.forRoot({ name: 'bench-catalog', version: '1.0.0', ...toolSearch })], providers })
   class AppModule {}
   const t1 = performance.now();
   collectGarbage();
@@ -104,7 +106,7 @@ export async function start(count: number) {
   await app.init();
   const t3 = performance.now();
   const registered = app.get(McpToolRegistry).size;
-  if (registered !== count) throw new Error(`expected ${count} tools, the registry has ${registered}`);
+  if (registered !== count + (search ? 1 : 0)) throw new Error(`expected ${count} tools, the registry has ${registered}`);
   collectGarbage();
   const heapBooted = process.memoryUsage().heapUsed;
   const info = {

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     }
     case 'catalog': {
       const { start } = await import('./catalog.js');
-      const { app, info } = await start(Number(arg('tools')));
+      const { app, info } = await start(Number(arg('tools')), process.argv.includes('--search'));
       await app.listen(0, HOST);
       return serveRunner(portOf(app.getHttpServer()), app, info);
     }

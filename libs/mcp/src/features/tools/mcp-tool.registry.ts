@@ -83,6 +83,17 @@ export class McpToolRegistry {
     return this.handle(tool.name);
   }
 
+  /**
+   * Adds a tool the module itself serves (tool search), built like a runtime one but allowed without
+   * `listChanged`, since it is there from the first `tools/list`.
+   * @internal
+   */
+  addBuilt<Args = unknown>(registration: McpToolRegistration<Args>): McpToolDefinition {
+    const tool = this.builder.build('register', registration as McpToolRegistration);
+    this.add(tool);
+    return tool;
+  }
+
   /** Swaps a tool registered at runtime for a new definition (same place in `tools/list`). */
   replace<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
     const tool = this.build('replace', registration as McpToolRegistration);

@@ -74,18 +74,11 @@ export class McpToolVisibility implements OnModuleInit {
       return end < descriptors.length ? { tools, nextCursor: encodeCursor(end) } : { tools };
     }
     const tools = this.registry.inOrder();
-    const held = scopes && new Set(scopes);
     const page: McpToolDescriptor[] = [];
     while (index < tools.length) {
       // The rules of as many tools as the page still lacks, plus one to know whether another page follows, at once.
       const chunk = tools.slice(index, index + pageSize + 1 - page.length);
-      const shown = await Promise.all(
-        chunk.map((tool) =>
-          (held && !tool.scopes.every((scope) => held.has(scope))) || (hideAppOnly && isAppOnlyTool(tool.descriptor))
-            ? false
-            : this.isVisible(tool, request, requestId),
-        ),
-      );
+      const shown = await this.listedTo(chunk, request, requestId);
       for (let offset = 0; offset < chunk.length; offset++) {
         if (!shown[offset]) continue;
         if (page.length === pageSize) return { tools: page, nextCursor: encodeCursor(index + offset) };
@@ -94,6 +87,23 @@ export class McpToolVisibility implements OnModuleInit {
       index += chunk.length;
     }
     return { tools: page };
+  }
+
+  /**
+   * Which of `tools` `tools/list` would show this caller (scopes held, MCP Apps extension, the per-caller rules),
+   * index for index; their rules run at once.
+   */
+  listedTo(tools: readonly McpToolDefinition[], request: McpVisibilityRequest, requestId: JsonRpcId = 0): Promise<boolean[]> {
+    const hideAppOnly = this.registry.hasAppOnly && !clientSupportsUi(request.clientCapabilities);
+    const scopes = this.registry.hasScopes ? request.principal?.scopes : undefined;
+    const held = scopes && new Set(scopes);
+    return Promise.all(
+      tools.map((tool) =>
+        (held && !tool.scopes.every((scope) => held.has(scope))) || (hideAppOnly && isAppOnlyTool(tool.descriptor))
+          ? false
+          : this.isVisible(tool, request, requestId),
+      ),
+    );
   }
 
   /** The tool of this name when this caller may see it; undefined for a hidden tool and a missing one alike. */

@@ -14,6 +14,7 @@ import type { McpCall, McpMethodHandler } from '../../core/method-handler.interf
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { taskOf } from '../../tasks/rev-2025-11-25/rev-2025-11-25.task-mapper.js';
 import { isPlainObject } from '../../core/plain-object.js';
+import { McpToolSearch } from './search/tool-search.js';
 
 /**
  * `tools/call`: a malformed request or an unknown tool is a protocol error (-32602); everything about the
@@ -30,11 +31,21 @@ export class ToolsCallHandler implements McpMethodHandler {
     private readonly pipeline: McpCallPipeline,
     private readonly clientRequests: McpClientRequests,
     private readonly visibility: McpToolVisibility,
+    private readonly search: McpToolSearch,
   ) {}
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {
-    const name = toolNameOf(call);
-    return this.callTool(call, await this.visibility.visibleTool(name, call.context, call.id));
+    const params = this.aliased(call.params);
+    const target = params === call.params ? call : { ...call, params };
+    return this.callTool(target, await this.visibility.visibleTool(toolNameOf(target), target.context, target.id));
+  }
+
+  /**
+   * The params of a `tools/call`, with a call of tool search's `call_tool` turned into one of the tool it names
+   * (looked up, guarded and validated as that tool); the same object when there is nothing to turn.
+   */
+  aliased(params: Record<string, unknown>): Record<string, unknown> {
+    return this.search.unwrap(params);
   }
 
   /**
