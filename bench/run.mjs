@@ -37,6 +37,11 @@ const ALL_STACKS = [
   'ours-dto8-fastify',
   'bare-nest-fastify',
   'rekog-fastify',
+  'ours-2026',
+  'ours-2026-fastify',
+  'sdk-v2',
+  'sdk-v2-2026',
+  'bare-http',
 ];
 const STACKS = option('stacks', ALL_STACKS.join(',')).split(',');
 const PARTS = option('parts', 'load,memory,boot,catalog').split(',');
@@ -62,7 +67,21 @@ const MODES = {
   'ours-dto8-fastify': 'stateless, 8-field DTO, on Fastify',
   'bare-nest-fastify': 'bare controller, hand-built result, on Fastify',
   'rekog-fastify': 'stateless JSON, server per request, on Fastify',
+  'ours-2026': 'revision 2026-07-28 (stateless envelope)',
+  'ours-2026-fastify': 'revision 2026-07-28, on Fastify',
+  'sdk-v2': 'SDK v2 createMcpHandler, 2025-11-25 (stateless fallback)',
+  'sdk-v2-2026': 'SDK v2 createMcpHandler, 2026-07-28',
+  'bare-http': 'bare node:http JSON-RPC by hand: the ceiling',
 };
+
+/** Stacks whose client speaks revision 2026-07-28: a `_meta` envelope in every request and its headers. */
+const REV_2026 = new Set(['ours-2026', 'ours-2026-fastify', 'sdk-v2-2026']);
+const ENVELOPE_2026 = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'nest-mcp-bench', version: '1.0.0' },
+};
+const HEADERS_2026 = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
 
 /** The bare Nest controller on the same HTTP adapter: the ceiling a stack's "× bare" ratio is read against. */
 const baselineOf = (stack) => (stack.endsWith('-fastify') ? 'bare-nest-fastify' : 'bare-nest');
@@ -136,7 +155,7 @@ const toolsCall = (stack, text, id = 1) => ({
   jsonrpc: '2.0',
   id,
   method: 'tools/call',
-  params: { name: 'echo', arguments: echoArguments(stack, text) },
+  params: { name: 'echo', arguments: echoArguments(stack, text), ...(REV_2026.has(stack) && { _meta: ENVELOPE_2026 }) },
 });
 
 const initializeBody = (id = 0) => ({
@@ -186,7 +205,7 @@ function echoProblem(response, text) {
  * distinct texts plus the exact body the load will send, so a server answering errors is never measured as fast.
  */
 async function prepare(server) {
-  const extra = server.stack === 'ours-session' ? (await openSession(server.port)).headers : {};
+  const extra = server.stack === 'ours-session' ? (await openSession(server.port)).headers : REV_2026.has(server.stack) ? HEADERS_2026 : {};
   const headers = { ...HEADERS, ...extra };
   const loadText = 'hello, bench';
   const loadBody = JSON.stringify(toolsCall(server.stack, loadText));
@@ -496,13 +515,16 @@ function ratio(rows, row) {
 
 function table(rows) {
   const lines = [
-    '| stack | mode | conns | req/s | p50 ms | p99 ms | RSS MiB | × bare (same adapter) | server CPU µs/req |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| stack | mode | conns | req/s | p50 ms | p99 ms | RSS MiB | × bare (same adapter) | × bare-http | server CPU µs/req |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const row of rows) {
     const r = ratio(rows, row);
+    // The bare node:http server is the ceiling of any stack on Node.
+    const ceiling = rows.find((other) => other.stack === 'bare-http' && other.connections === row.connections);
+    const c = ceiling ? `${(row.rps / ceiling.rps).toFixed(2)}×` : 'n/a';
     lines.push(
-      `| ${row.stack} | ${row.mode} | ${row.connections} | ${row.rps}${row.failures ? ' ⚠' : ''} | ${ms(row.p50_ms)} | ${ms(row.p99_ms)} | ${fmt(row.rss_mib, 1)} | ${r === undefined ? 'n/a' : `${r.toFixed(2)}×`} | ${fmt(row.cpu_us, 0)} |`,
+      `| ${row.stack} | ${row.mode} | ${row.connections} | ${row.rps}${row.failures ? ' ⚠' : ''} | ${ms(row.p50_ms)} | ${ms(row.p99_ms)} | ${fmt(row.rss_mib, 1)} | ${r === undefined ? 'n/a' : `${r.toFixed(2)}×`} | ${c} | ${fmt(row.cpu_us, 0)} |`,
     );
   }
   return lines.join('\n');
@@ -555,7 +577,13 @@ function goals(rows, memory, boot, catalog) {
     atLeast('ours-stateless', 'sdk', 2, c);
     atLeast('ours-stateless', 'rekog', 2, c);
     dtoCost('ours-dto8', 'ours-stateless', 15, c);
-    atLeast('ours-fastify', 'bare-nest-fastify', 0.6, c);
+    atLeast('ours-fastify', 'bare-nest-fastify', 0.75, c);
+    atLeast('ours-2026', 'ours-stateless', 0.9, c);
+    atLeast('ours-2026-fastify', 'ours-fastify', 0.9, c);
+    atLeast('ours-stateless', 'sdk-v2', 3, c);
+    atLeast('ours-2026', 'sdk-v2-2026', 3, c);
+    atLeast('ours-fastify', 'sdk-v2', 3, c);
+    atLeast('ours-2026-fastify', 'sdk-v2-2026', 3, c);
     atLeast('ours-fastify', 'rekog-fastify', 4, c);
     atLeast('ours-fastify', 'ours-stateless', 3, c);
     dtoCost('ours-dto8-fastify', 'ours-fastify', 10, c);
