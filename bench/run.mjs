@@ -703,6 +703,15 @@ function report({ rows, memory, boot, catalog, started, elapsedS, loadBefore }) 
   lines.push(
     "- `rekog-fastify`: the `rekog` server on `new FastifyAdapter()` (@rekog/mcp-nest's FastifyHttpAdapter); the adapter package resolves from the repo root.",
   );
+  lines.push(
+    '- `ours-2026`, `ours-2026-fastify`: `ours-stateless` and `ours-fastify` called on revision 2026-07-28: every request carries the `_meta` envelope (protocol version, client capabilities, client info) and the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers.',
+  );
+  lines.push(
+    '- `sdk-v2`, `sdk-v2-2026`: the official SDK v2 server (`@modelcontextprotocol/server` 2.4.0, `createMcpHandler`, a new `McpServer` per request, zod `z.object({ text })`) on a plain `node:http` server that hands it web-standard `Request`s; called on 2025-11-25 (its default stateless legacy fallback) and on 2026-07-28.',
+  );
+  lines.push(
+    '- `bare-http`: a bare `node:http` server that parses the JSON-RPC request by hand and answers our envelope: the ceiling of any stack on Node.',
+  );
   lines.push('');
   return { markdown: lines.join('\n'), goalList };
 }
