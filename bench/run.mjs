@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BENCH, forkTracked, jsonRpcOf, killAll, openStream, pool, request, sleep, startServer } from './lib/servers.mjs';
 import { renderProfile, summarize } from './lib/profile.mjs';
+import { catalogGoals, catalogScaling, catalogSection, catalogTable } from './lib/catalog.mjs';
 
 const ROOT = path.resolve(BENCH, '..');
 const argv = process.argv.slice(2);
@@ -39,9 +40,16 @@ const ALL_STACKS = [
   'ours-dto8-fastify',
   'bare-nest-fastify',
   'rekog-fastify',
+  'ours-2026',
+  'ours-2026-fastify',
+  'sdk-v2',
+  'sdk-v2-2026',
+  'bare-http',
 ];
 const STACKS = option('stacks', ALL_STACKS.join(',')).split(',');
-const PARTS = option('parts', 'load,memory,boot').split(',');
+const PARTS = option('parts', 'load,memory,boot,catalog').split(',');
+const CATALOG_SIZES = option('catalog-sizes', '10,100,1000,10000').split(',').map(Number);
+const CATALOG_RUNS = Number(option('catalog-runs', 1));
 const PROFILE = flag('profile');
 const PROFILE_STACKS = option('profile-stacks', 'ours-stateless,ours-fastify,ours-dto8-fastify').split(',');
 const PROFILE_S = Number(option('profile-duration', 10));
@@ -65,7 +73,21 @@ const MODES = {
   'ours-dto8-fastify': 'stateless, 8-field DTO, on Fastify',
   'bare-nest-fastify': 'bare controller, hand-built result, on Fastify',
   'rekog-fastify': 'stateless JSON, server per request, on Fastify',
+  'ours-2026': 'revision 2026-07-28 (stateless envelope)',
+  'ours-2026-fastify': 'revision 2026-07-28, on Fastify',
+  'sdk-v2': 'SDK v2 createMcpHandler, 2025-11-25 (stateless fallback)',
+  'sdk-v2-2026': 'SDK v2 createMcpHandler, 2026-07-28',
+  'bare-http': 'bare node:http JSON-RPC by hand: the ceiling',
 };
+
+/** Stacks whose client speaks revision 2026-07-28: a `_meta` envelope in every request and its headers. */
+const REV_2026 = new Set(['ours-2026', 'ours-2026-fastify', 'sdk-v2-2026']);
+const ENVELOPE_2026 = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'nest-mcp-bench', version: '1.0.0' },
+};
+const HEADERS_2026 = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
 
 /** The bare Nest controller on the same HTTP adapter: the ceiling a stack's "× bare" ratio is read against. */
 const baselineOf = (stack) => (stack === 'ours-route' ? 'bare-nest-rest' : stack.endsWith('-fastify') ? 'bare-nest-fastify' : 'bare-nest');
@@ -149,6 +171,7 @@ const toolsCall = (stack, text, id = 1) => ({
   params: {
     name: stack === 'ours-route' ? 'add_comment' : stack === 'ours-gateway' ? 'up_echo' : 'echo',
     arguments: echoArguments(stack, text),
+    ...(REV_2026.has(stack) && { _meta: ENVELOPE_2026 }),
   },
 });
 
@@ -201,7 +224,13 @@ function echoProblem(response, text) {
 async function prepare(server) {
   if (REST_PATHS[server.stack]) return prepareRest(server, REST_PATHS[server.stack]);
   const extra =
-    server.stack === 'ours-session' ? (await openSession(server.port)).headers : isRouteStack(server.stack) ? ROUTE_HEADERS : {};
+    server.stack === 'ours-session'
+      ? (await openSession(server.port)).headers
+      : isRouteStack(server.stack)
+        ? ROUTE_HEADERS
+        : REV_2026.has(server.stack)
+          ? HEADERS_2026
+          : {};
   const headers = { ...HEADERS, ...extra };
   const loadText = 'hello, bench';
   const loadBody = JSON.stringify(toolsCall(server.stack, loadText));
@@ -530,13 +559,16 @@ function ratio(rows, row) {
 
 function table(rows) {
   const lines = [
-    '| stack | mode | conns | req/s | p50 ms | p99 ms | RSS MiB | × bare (same adapter) | server CPU µs/req |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| stack | mode | conns | req/s | p50 ms | p99 ms | RSS MiB | × bare (same adapter) | × bare-http | server CPU µs/req |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const row of rows) {
     const r = ratio(rows, row);
+    // The bare node:http server is the ceiling of any stack on Node.
+    const ceiling = rows.find((other) => other.stack === 'bare-http' && other.connections === row.connections);
+    const c = ceiling ? `${(row.rps / ceiling.rps).toFixed(2)}×` : 'n/a';
     lines.push(
-      `| ${row.stack} | ${row.mode} | ${row.connections} | ${row.rps}${row.failures ? ' ⚠' : ''} | ${ms(row.p50_ms)} | ${ms(row.p99_ms)} | ${fmt(row.rss_mib, 1)} | ${r === undefined ? 'n/a' : `${r.toFixed(2)}×`} | ${fmt(row.cpu_us, 0)} |`,
+      `| ${row.stack} | ${row.mode} | ${row.connections} | ${row.rps}${row.failures ? ' ⚠' : ''} | ${ms(row.p50_ms)} | ${ms(row.p99_ms)} | ${fmt(row.rss_mib, 1)} | ${r === undefined ? 'n/a' : `${r.toFixed(2)}×`} | ${c} | ${fmt(row.cpu_us, 0)} |`,
     );
   }
   return lines.join('\n');
@@ -547,7 +579,7 @@ function cpuView(baseline, ours) {
   return baseline.cpu_us && ours.cpu_us ? ` (by server CPU per request: ${(baseline.cpu_us / ours.cpu_us).toFixed(2)}×)` : '';
 }
 
-function goals(rows, memory, boot) {
+function goals(rows, memory, boot, catalog) {
   const at = (stack, c) => rows.find((r) => r.stack === stack && r.connections === c);
   const list = [];
   const has = (...stacks) => stacks.every((s) => rows.some((r) => r.stack === s));
@@ -600,7 +632,13 @@ function goals(rows, memory, boot) {
     }
     // A call through the gateway against the same call to its upstream directly: one extra hop at most.
     atLeast('ours-gateway', 'ours-stateless', 0.5, c);
-    atLeast('ours-fastify', 'bare-nest-fastify', 0.6, c);
+    atLeast('ours-fastify', 'bare-nest-fastify', 0.75, c);
+    atLeast('ours-2026', 'ours-stateless', 0.9, c);
+    atLeast('ours-2026-fastify', 'ours-fastify', 0.9, c);
+    atLeast('ours-stateless', 'sdk-v2', 3, c);
+    atLeast('ours-2026', 'sdk-v2-2026', 3, c);
+    atLeast('ours-fastify', 'sdk-v2', 3, c);
+    atLeast('ours-2026-fastify', 'sdk-v2-2026', 3, c);
     atLeast('ours-fastify', 'rekog-fastify', 4, c);
     atLeast('ours-fastify', 'ours-stateless', 3, c);
     dtoCost('ours-dto8-fastify', 'ours-fastify', 10, c);
@@ -617,13 +655,14 @@ function goals(rows, memory, boot) {
   }
   if (boot)
     list.push({ goal: '500 tools boot in < 300 ms added', value: `${boot.addedInitMs.toFixed(0)} ms`, met: boot.addedInitMs < 300 });
+  list.push(...catalogGoals(catalog));
   return list;
 }
 
-function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
+function report({ rows, memory, boot, catalog, started, elapsedS, loadBefore }) {
   const m = machine();
   const v = versions();
-  const goalList = goals(rows, memory, boot);
+  const goalList = goals(rows, memory, boot, catalog);
   const lines = [];
   lines.push('# Benchmark results', '');
   lines.push(
@@ -684,6 +723,7 @@ function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
       '',
     );
   }
+  if (catalog?.length) lines.push(...catalogSection(catalog));
   lines.push('## Goals', '', '| goal | value | met |', '| --- | --- | --- |');
   for (const g of goalList) lines.push(`| ${g.goal} | ${g.value} | ${g.met ? 'yes' : '**no**'} |`);
   lines.push('');
@@ -724,6 +764,15 @@ function report({ rows, memory, boot, started, elapsedS, loadBefore }) {
   );
   lines.push(
     "- `rekog-fastify`: the `rekog` server on `new FastifyAdapter()` (@rekog/mcp-nest's FastifyHttpAdapter); the adapter package resolves from the repo root.",
+  );
+  lines.push(
+    '- `ours-2026`, `ours-2026-fastify`: `ours-stateless` and `ours-fastify` called on revision 2026-07-28: every request carries the `_meta` envelope (protocol version, client capabilities, client info) and the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers.',
+  );
+  lines.push(
+    '- `sdk-v2`, `sdk-v2-2026`: the official SDK v2 server (`@modelcontextprotocol/server` 2.4.0, `createMcpHandler`, a new `McpServer` per request, zod `z.object({ text })`) on a plain `node:http` server that hands it web-standard `Request`s; called on 2025-11-25 (its default stateless legacy fallback) and on 2026-07-28.',
+  );
+  lines.push(
+    '- `bare-http`: a bare `node:http` server that parses the JSON-RPC request by hand and answers our envelope: the ceiling of any stack on Node.',
   );
   lines.push('');
   return { markdown: lines.join('\n'), goalList };
@@ -813,9 +862,14 @@ async function main() {
     log('measuring boot time with 500 tools');
     boot = await bootTime();
   }
+  let catalog;
+  if (PARTS.includes('catalog')) {
+    log(`measuring catalogs of ${CATALOG_SIZES.join(', ')} tools`);
+    catalog = await catalogScaling(CATALOG_SIZES, CATALOG_RUNS, { log });
+  }
   const elapsedS = (Date.now() - started.getTime()) / 1000;
 
-  const { markdown, goalList } = report({ rows, memory, boot, started, elapsedS, loadBefore });
+  const { markdown, goalList } = report({ rows, memory, boot, catalog, started, elapsedS, loadBefore });
   writeFileSync(path.join(BENCH, 'RESULTS.md'), `${markdown}\n`);
   if (rows.length) process.stdout.write(`${table(rows)}\n\n`);
   if (memory) {
@@ -827,6 +881,7 @@ async function main() {
     process.stdout.write(
       `boot: app.init() +${boot.addedInitMs.toFixed(1)} ms with 500 tools (${boot.initMs0.toFixed(1)} → ${boot.initMs500.toFixed(1)} ms)\n`,
     );
+  if (catalog) process.stdout.write(`${catalogTable(catalog)}\n`);
   process.stdout.write('\n');
   for (const g of goalList) process.stdout.write(`${g.met ? 'MET   ' : 'MISSED'} ${g.goal}: ${g.value}\n`);
   process.stdout.write(`\nbench/RESULTS.md written (${elapsedS.toFixed(0)} s)\n`);
@@ -844,6 +899,7 @@ async function main() {
       session_kib: memory ? Math.round(memory.sessionKib * 100) / 100 : null,
       sse_stream_kib: memory ? Math.round(memory.sseKib * 100) / 100 : null,
       boot_ms_500_tools: boot ? Math.round(boot.addedInitMs * 10) / 10 : null,
+      catalog: catalog ?? null,
     };
     process.stdout.write(`${JSON.stringify(json)}\n`);
   }

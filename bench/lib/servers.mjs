@@ -48,16 +48,18 @@ export function forkTracked(script, args, options = {}) {
  * Starts one benchmarked server (`bench/dist/server.js`, or `bench/rekog/dist/server.js`) with `--expose-gc`, on an
  * ephemeral loopback port, and resolves once it reports ready.
  */
-export async function startServer(stack, { largeLimits = false, execArgv = [] } = {}) {
+export async function startServer(stack, { largeLimits = false, execArgv = [], args: extraArgs = [] } = {}) {
   const script = stack.startsWith('rekog') ? path.join(BENCH, 'rekog/dist/server.js') : path.join(BENCH, 'dist/server.js');
-  const args = ['--stack', stack, ...(largeLimits ? ['--large-limits'] : [])];
+  const args = ['--stack', stack, ...(largeLimits ? ['--large-limits'] : []), ...extraArgs];
   const child = forkTracked(script, args, { execArgv: ['--expose-gc', ...execArgv] });
+  let info = {};
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${stack} did not start within 60 s\n${child.outputTail()}`)), 60_000);
     child.on('message', function onReady(message) {
       if (message?.type !== 'ready') return;
       clearTimeout(timer);
       child.off('message', onReady);
+      info = message.info ?? {};
       resolve(message.port);
     });
     child.on('exit', (code) => {
@@ -115,7 +117,7 @@ export async function startServer(stack, { largeLimits = false, execArgv = [] } 
         process.kill(child.pid, 'SIGKILL');
       }
     });
-  return { stack, port, pid: child.pid, url: `http://${HOST}:${port}/mcp`, memory, cpu, clock, stop, child };
+  return { stack, port, info, pid: child.pid, url: `http://${HOST}:${port}/mcp`, memory, cpu, clock, stop, child };
 }
 
 /** One HTTP request; resolves with status, headers and the body text. */

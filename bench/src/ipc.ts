@@ -12,8 +12,8 @@ type RunnerMessage = { type: 'rss'; gc?: boolean } | { type: 'cpu' } | { type: '
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Reports readiness and serves the runner's requests until it asks this process to exit. */
-export function serveRunner(port: number, app: Closable): void {
+/** Reports readiness (with `info`, facts of the boot) and serves the runner's requests until it asks this process to exit. */
+export function serveRunner(port: number, app: Closable, info: Record<string, unknown> = {}): void {
   process.on('message', (message: RunnerMessage) => {
     if (message.type === 'rss') void reportMemory(message.gc === true);
     else if (message.type === 'cpu')
@@ -28,7 +28,7 @@ export function serveRunner(port: number, app: Closable): void {
     }
   });
   process.on('disconnect', () => process.exit(0));
-  process.send?.({ type: 'ready', port });
+  process.send?.({ type: 'ready', port, info });
 }
 
 /**

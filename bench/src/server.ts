@@ -15,7 +15,9 @@ async function main(): Promise<void> {
     case 'ours-dto8':
     case 'ours-zod8':
     case 'ours-fastify':
-    case 'ours-dto8-fastify': {
+    case 'ours-dto8-fastify':
+    case 'ours-2026':
+    case 'ours-2026-fastify': {
       const { start } = await import('./servers/ours.js');
       const variant = stack.startsWith('ours-dto8') ? 'dto8' : stack === 'ours-zod8' ? 'zod8' : 'echo';
       const app = await start(variant, largeLimits, adapterOf(stack));
@@ -46,6 +48,23 @@ async function main(): Promise<void> {
           await upstream.close();
         },
       });
+    }
+    case 'catalog': {
+      const { start } = await import('./catalog.js');
+      const { app, info } = await start(Number(arg('tools')), process.argv.includes('--search'));
+      await app.listen(0, HOST);
+      return serveRunner(portOf(app.getHttpServer()), app, info);
+    }
+    case 'sdk-v2':
+    case 'sdk-v2-2026': {
+      const { start } = await import('./servers/sdk-v2.js');
+      const server = await start();
+      return serveRunner(await server.listen(0), server);
+    }
+    case 'bare-http': {
+      const { start } = await import('./servers/bare-http.js');
+      const server = await start();
+      return serveRunner(await server.listen(0), server);
     }
     case 'sdk': {
       const { start } = await import('./servers/sdk.js');

@@ -6,6 +6,7 @@ const guide = [
   { text: 'Getting started', link: '/guide/getting-started' },
   { text: 'Tools and schemas', link: '/guide/tools' },
   { text: 'Dynamic and per-caller tools', link: '/guide/dynamic-tools' },
+  { text: 'Tool search for large catalogs', link: '/guide/tool-search' },
   { text: 'Controller routes as tools', link: '/guide/controller-routes' },
   { text: 'OpenAPI documents as tools', link: '/guide/openapi' },
   { text: 'MCP client and gateway', link: '/guide/client-and-gateway' },

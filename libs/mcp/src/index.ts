@@ -20,6 +20,7 @@ export type {
   McpInstanceLeaseOptions,
   McpRequestStateOptions,
   McpListChangedOptions,
+  McpToolSearchOptions,
   McpExplorerOptions,
   McpTracingOptions,
 } from './options/mcp-module-options.interface.js';

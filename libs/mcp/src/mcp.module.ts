@@ -6,6 +6,7 @@ import { McpOpenApiExplorer } from './features/openapi/mcp-openapi.explorer.js';
 import { McpRouteExplorer } from './features/routes/mcp-route.explorer.js';
 import { McpRouteHandlerFactory } from './features/routes/route-handler.factory.js';
 import { MCP_COMPONENT_PROVIDERS_PROVIDER } from './features/components/component-providers.js';
+import { McpToolSearch } from './features/tools/search/tool-search.js';
 import { McpComponentLoader } from './features/components/component.loader.js';
 import { McpComponentSummary } from './features/components/component.summary.js';
 import { McpProviderMethods } from './features/provider-methods.js';
@@ -134,6 +135,7 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpCapabilities,
     McpListChanges,
     McpToolVisibility,
+    McpToolSearch,
     McpClientRequests,
     McpIdempotency,
     McpJobStore,

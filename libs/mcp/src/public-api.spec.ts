@@ -25,6 +25,7 @@ const APPROVED_EXPORTS = [
   'McpInstanceLeaseOptions',
   'McpRequestStateOptions',
   'McpListChangedOptions',
+  'McpToolSearchOptions',
   'McpExplorerOptions',
   'McpServerCardOptions',
   'McpMetricsOptions',

@@ -84,8 +84,10 @@ export class McpToolHandlerFactory {
     build: (instance: Instance, contextId?: ContextId) => (...args: unknown[]) => Promise<unknown>,
   ): McpToolHandler {
     if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient) {
-      const call = build(wrapper.instance as Instance);
-      return (args, context) => call(args, context);
+      // Built on the first call: Nest's execution context of a method (guards, interceptors, pipes, filters) holds
+      // a few KiB, which a catalog of thousands of tools, most of them never called, should not pay for at boot.
+      let call: ((...args: unknown[]) => Promise<unknown>) | undefined;
+      return (args, context) => (call ??= build(wrapper.instance as Instance))(args, context);
     }
     this.logger.debug(McpMessages.requestScopedTool(site));
     return async (args, context) => {
@@ -119,15 +121,17 @@ export class McpToolHandlerFactory {
   ): ((context: McpToolContext, args: Record<string, unknown>) => Promise<boolean>) | undefined {
     if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient) return undefined;
     const instance = wrapper.instance as Instance;
-    const guarded = this.wrap(
-      instance,
-      toolGuardsCallback(instance[methodName], instance.constructor),
-      methodName,
-      GUARDS_ONLY,
-      undefined,
-      false,
-    );
+    // Built on the first listing that reaches the tool (a page only probes its own tools).
+    let guarded: ((...args: unknown[]) => Promise<unknown>) | undefined;
     return async (context, args) => {
+      guarded ??= this.wrap(
+        instance,
+        toolGuardsCallback(instance[methodName], instance.constructor),
+        methodName,
+        GUARDS_ONLY,
+        undefined,
+        false,
+      );
       try {
         await guarded(args, context);
         return true;

@@ -45,6 +45,27 @@ export function argumentValidationMode(type: McpClassRef, inputSchema: JsonSchem
 }
 
 /**
+ * {@link argumentValidationMode}, compiled on the tool's first call rather than at boot: a catalog of 10,000 tools
+ * would otherwise hold 10,000 compiled plans (about 8 KiB each) most of which never run. Compiling reports no boot
+ * error (a DTO the plan cannot reproduce takes the class-validator path), so nothing is lost by waiting.
+ */
+export function lazyArgumentValidationMode(type: McpClassRef, inputSchema: JsonSchema, site?: string): ArgumentValidationMode {
+  let mode: ArgumentValidationMode | undefined;
+  const compiled = (): ArgumentValidationMode => (mode ??= argumentValidationMode(type, inputSchema, site));
+  return {
+    get sync() {
+      return compiled().sync;
+    },
+    get nulls() {
+      return compiled().nulls;
+    },
+    get plan() {
+      return compiled().plan;
+    },
+  };
+}
+
+/**
  * Whether a DTO can be validated synchronously: true when none of its rules is an async custom constraint.
  * `validateSync` skips async rules, so any doubt (a nested DTO, whose class is only known per value) keeps the
  * async path. Decided once per DTO at boot.

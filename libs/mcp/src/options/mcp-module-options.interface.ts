@@ -84,6 +84,13 @@ export interface McpModuleOptions {
    */
   transforms?: McpToolTransformation[];
   /**
+   * Tool search for large catalogs: a `search_tools` tool (BM25 over names, titles, descriptions and argument names;
+   * per caller, only tools it may see) and, in `replace` mode, a `call_tool` tool that calls what it found, listed
+   * instead of the catalog. Off unless given. The shape of FastMCP's search transforms (the MCP specification has none yet).
+   * @example toolSearch: { mode: 'replace', maxResults: 10 }
+   */
+  toolSearch?: McpToolSearchOptions;
+  /**
    * Hide the tools whose Nest guards (`@UseGuards` on the method or class) refuse the caller, as listing sees it
    * (no arguments). Off by default: a guarded tool is then listed and refused when called.
    */
@@ -391,3 +398,19 @@ export type McpModuleAsyncOptions = ConfigurableModuleAsyncOptions<McpModuleOpti
 
 /** Options after defaults and checks: what the library reads at run time (derived from the declarations). */
 export type { McpResolvedOptions } from './declarations/module.options.js';
+
+/**
+ * `toolSearch`: how the catalog is searched.
+ * @publicApi
+ */
+export interface McpToolSearchOptions {
+  /** On once `toolSearch` is given, unless `false`. */
+  enabled?: boolean;
+  /**
+   * `replace` (the default): `tools/list` shows only `search_tools` and `call_tool`; every tool stays callable by
+   * its name too. `beside`: `tools/list` shows the whole catalog and `search_tools` with it.
+   */
+  mode?: 'replace' | 'beside';
+  /** Most tools one search returns (10; at most 50). */
+  maxResults?: number;
+}

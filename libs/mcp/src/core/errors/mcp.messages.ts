@@ -73,6 +73,11 @@ const OPTION_ERRORS = bootErrors({
     code: 'MCP_ERR_OPTION_TOOL_FILTER_INVALID',
     message: (filter: string) => `McpModule option "toolFilters": ${filter} must implement McpToolFilter (isVisible(tool, principal)).`,
   },
+  toolSearchNameTaken: {
+    code: 'MCP_ERR_OPTION_TOOL_SEARCH_NAME_TAKEN',
+    message: (name: string, site: string) =>
+      `McpModule option "toolSearch": the tool name "${name}" is taken by ${site}; rename that tool (renameTool() in "transforms" can).`,
+  },
 });
 
 /** Boot errors of the dispatcher's method table and of serveMcpOverStdio. */

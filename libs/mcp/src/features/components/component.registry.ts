@@ -43,6 +43,9 @@ export interface McpComponentRegistryOptions {
 export class McpComponentRegistry<T extends McpComponentEntry> {
   private readonly entries = new Map<string, T>();
   private list: T['descriptor'][] = [];
+  private entryList: T[] = [];
+  /** Set once `descriptors()` or `inOrder()` handed the arrays out: the next change copies them first. */
+  private shared = false;
 
   constructor(private readonly options: McpComponentRegistryOptions) {}
 
@@ -51,7 +54,11 @@ export class McpComponentRegistry<T extends McpComponentEntry> {
     const existing = this.entries.get(key);
     if (existing) throw new McpConfigurationError(this.options.messages.duplicate(key, existing.site, entry.site));
     this.entries.set(key, entry);
-    this.list = [...this.list, entry.descriptor];
+    // Copy-on-write: a boot of 10,000 components appends in place (copying on every add was quadratic), while an
+    // array already handed out never changes under its holder.
+    this.unshare();
+    this.list.push(entry.descriptor);
+    this.entryList.push(entry);
   }
 
   /** Throws when the list may not change at runtime: a change clients never hear of is a bug. */
@@ -72,6 +79,7 @@ export class McpComponentRegistry<T extends McpComponentEntry> {
     const previous = this.runtimeEntry(key, entry.site);
     this.entries.set(key, entry);
     this.list = this.list.map((descriptor) => (descriptor === previous.descriptor ? entry.descriptor : descriptor));
+    this.entryList = this.entryList.map((existing) => (existing === previous ? entry : existing));
     this.options.announce();
   }
 
@@ -81,6 +89,7 @@ export class McpComponentRegistry<T extends McpComponentEntry> {
     const previous = this.runtimeEntry(key, site);
     this.entries.delete(key);
     this.list = this.list.filter((descriptor) => descriptor !== previous.descriptor);
+    this.entryList = this.entryList.filter((existing) => existing !== previous);
     this.options.announce();
     return true;
   }
@@ -103,7 +112,21 @@ export class McpComponentRegistry<T extends McpComponentEntry> {
 
   /** The descriptors in registration order; the same array until the next change. */
   descriptors(): readonly T['descriptor'][] {
+    this.shared = true;
     return this.list;
+  }
+
+  /** The entries in registration order (index for index with {@link descriptors}); the same array until the next change. */
+  inOrder(): readonly T[] {
+    this.shared = true;
+    return this.entryList;
+  }
+
+  private unshare(): void {
+    if (!this.shared) return;
+    this.list = [...this.list];
+    this.entryList = [...this.entryList];
+    this.shared = false;
   }
 
   /** The entry with this key, registered at runtime; otherwise an error naming `site`. */

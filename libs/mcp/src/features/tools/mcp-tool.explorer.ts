@@ -53,6 +53,7 @@ export class McpToolExplorer implements McpComponentProvider {
   *components(): Iterable<McpComponent> {
     for (const [method, options] of this.providerMethods.decorated(MCP_METADATA.tool))
       yield { kind: 'tool', definition: this.describe(method, options) };
+    this.schemas.dto.clear();
   }
 
   private describe({ wrapper, prototype, methodName, site }: ProviderMethod, options: McpToolOptions): McpToolDefinition {

@@ -10,6 +10,10 @@ import { McpRuntimeToolBuilder } from './runtime-tool.builder.js';
 import { McpComponentRegistry } from '../components/component.registry.js';
 import { componentKey, McpRuntimeRegistrations } from '../components/runtime-registrations.js';
 import type { McpComponent } from '../components/mcp-component-provider.interface.js';
+import { isAppOnlyTool } from '../apps/tool-ui.js';
+
+/** A tool whose visibility runs code for each caller. */
+const isPerCaller = (tool: McpToolDefinition): boolean => tool.visibleTo !== undefined || tool.guardsAdmit !== undefined;
 
 /** The default tool timeout when the registry is used without the module (unit specs). */
 const FALLBACK_TIMEOUT_MS = 30_000;
@@ -39,6 +43,9 @@ export class McpToolRegistry {
   /** Whether any tool requires scopes: when none does, listing skips filtering. */
   private hasScopedTools = false;
   private hasJobTools = false;
+  /** Whether any tool has a `visibleTo` or guards that listing runs: kept up to date so a page never scans them all. */
+  private hasPerCallerTools = false;
+  private hasAppOnlyTools = false;
   private readonly builder: McpRuntimeToolBuilder;
   private readonly runtime: McpRuntimeRegistrations<McpToolRegistration>;
 
@@ -66,6 +73,8 @@ export class McpToolRegistry {
     this.tools.add(tool.name, tool);
     if (tool.scopes.length > 0) this.hasScopedTools = true;
     if (tool.job) this.hasJobTools = true;
+    if (isPerCaller(tool)) this.hasPerCallerTools = true;
+    if (isAppOnlyTool(tool.descriptor)) this.hasAppOnlyTools = true;
   }
 
   /**
@@ -83,6 +92,18 @@ export class McpToolRegistry {
    */
   register<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
     return this.handle(this.runtime.register(registration as McpToolRegistration));
+  }
+
+  /**
+   * Adds a tool the module itself serves (tool search), built like a runtime one but allowed without
+   * `listChanged`, since it is there from the first `tools/list`.
+   * @internal
+   */
+  addBuilt<Args = unknown>(registration: McpToolRegistration<Args>): McpToolDefinition {
+    const site = this.builder.messages.site('register', this.builder.key(registration as McpToolRegistration));
+    const tool = this.builder.build(site, registration as McpToolRegistration).definition as McpToolDefinition;
+    this.add(tool);
+    return tool;
   }
 
   /** Swaps a tool registered at runtime for a new definition (same place in `tools/list`). */
@@ -129,11 +150,31 @@ export class McpToolRegistry {
    * @internal
    */
   get listsPerCaller(): boolean {
-    return (
-      this.hasScopedTools ||
-      (this.options?.toolFilters.length ?? 0) > 0 ||
-      [...this.tools.values()].some((tool) => tool.visibleTo !== undefined || tool.guardsAdmit !== undefined)
-    );
+    return this.hasScopedTools || this.hasPerCallerRules;
+  }
+
+  /**
+   * True when some tool's visibility runs code per caller (`visibleTo`, `toolFilters`, guards with `hideGuardedTools`).
+   * @internal
+   */
+  get hasPerCallerRules(): boolean {
+    return this.hasPerCallerTools || (this.options?.toolFilters.length ?? 0) > 0;
+  }
+
+  /**
+   * True when some tool is for MCP Apps only (listed only to clients that declared the extension).
+   * @internal
+   */
+  get hasAppOnly(): boolean {
+    return this.hasAppOnlyTools;
+  }
+
+  /**
+   * True when some tool requires scopes.
+   * @internal
+   */
+  get hasScopes(): boolean {
+    return this.hasScopedTools;
   }
 
   get size(): number {
@@ -146,14 +187,11 @@ export class McpToolRegistry {
   }
 
   /**
-   * The descriptors of the tools a caller holding `scopes` may call (all of them when `scopes` is undefined).
+   * The tools in registration order, index for index with {@link listDescriptors}.
    * @internal
    */
-  visibleDescriptors(scopes: readonly string[] | undefined): readonly McpToolDescriptor[] {
-    const descriptors = this.tools.descriptors();
-    if (scopes === undefined || !this.hasScopedTools) return descriptors;
-    const held = new Set(scopes);
-    return descriptors.filter((descriptor) => this.tools.get(descriptor.name)!.scopes.every((scope) => held.has(scope)));
+  inOrder(): readonly McpToolDefinition[] {
+    return this.tools.inOrder();
   }
 
   /**
@@ -165,7 +203,10 @@ export class McpToolRegistry {
   }
 
   private recount(): void {
-    this.hasScopedTools = [...this.tools.values()].some((tool) => tool.scopes.length > 0);
+    const tools = [...this.tools.values()];
+    this.hasScopedTools = tools.some((tool) => tool.scopes.length > 0);
+    this.hasPerCallerTools = tools.some(isPerCaller);
+    this.hasAppOnlyTools = tools.some((tool) => isAppOnlyTool(tool.descriptor));
   }
 
   private handle(component: McpComponent): McpToolHandle {

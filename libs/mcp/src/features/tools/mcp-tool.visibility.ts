@@ -4,6 +4,7 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
+import { decodeCursor, encodeCursor } from '../../core/pagination-cursor.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { isAppOnlyTool, clientSupportsUi } from '../apps/tool-ui.js';
 import {
@@ -51,18 +52,58 @@ export class McpToolVisibility implements OnModuleInit {
     this.rules = [appOnlyRule, visibleToRule, ...filters, guardsRule];
   }
 
-  /** The descriptors `tools/list` shows this caller, in registration order. */
-  async visibleDescriptors(request: McpVisibilityRequest, requestId: JsonRpcId = 0): Promise<readonly McpToolDescriptor[]> {
-    const scoped = this.registry.visibleDescriptors(request.principal?.scopes);
-    const candidates = clientSupportsUi(request.clientCapabilities) ? scoped : scoped.filter((descriptor) => !isAppOnlyTool(descriptor));
-    if (!this.registry.listsPerCaller) return candidates;
-    const shown = await Promise.all(
-      candidates.map((descriptor) => {
-        const tool = this.registry.get(descriptor.name);
-        return tool ? this.isVisible(tool, request, requestId) : false;
-      }),
+  /**
+   * One `tools/list` page for this caller: up to `pageSize` of the descriptors it may see, in registration order,
+   * from where `cursor` points, and the cursor of the next page when one more visible tool follows. The cursor is a
+   * position in the whole catalog, so a page only runs the per-caller rules (scopes, `visibleTo`, filters, guards)
+   * of the tools it walks over: the page's own and one more, never those of the whole catalog.
+   */
+  async visiblePage(
+    request: McpVisibilityRequest,
+    cursor: unknown,
+    pageSize: number,
+    requestId: JsonRpcId = 0,
+  ): Promise<{ tools: readonly McpToolDescriptor[]; nextCursor?: string }> {
+    const descriptors = this.registry.listDescriptors();
+    let index = decodeCursor(cursor, descriptors.length);
+    const hideAppOnly = this.registry.hasAppOnly && !clientSupportsUi(request.clientCapabilities);
+    const scopes = this.registry.hasScopes ? request.principal?.scopes : undefined;
+    if (!hideAppOnly && scopes === undefined && !this.registry.hasPerCallerRules) {
+      const end = index + pageSize;
+      const tools = index === 0 && end >= descriptors.length ? descriptors : descriptors.slice(index, end);
+      return end < descriptors.length ? { tools, nextCursor: encodeCursor(end) } : { tools };
+    }
+    const tools = this.registry.inOrder();
+    const page: McpToolDescriptor[] = [];
+    while (index < tools.length) {
+      // The rules of as many tools as the page still lacks, plus one to know whether another page follows, at once.
+      const chunk = tools.slice(index, index + pageSize + 1 - page.length);
+      const shown = await this.listedTo(chunk, request, requestId);
+      for (let offset = 0; offset < chunk.length; offset++) {
+        if (!shown[offset]) continue;
+        if (page.length === pageSize) return { tools: page, nextCursor: encodeCursor(index + offset) };
+        page.push(chunk[offset].descriptor);
+      }
+      index += chunk.length;
+    }
+    return { tools: page };
+  }
+
+  /**
+   * Which of `tools` `tools/list` would show this caller (scopes held, MCP Apps extension, the per-caller rules),
+   * index for index; their rules run at once.
+   */
+  listedTo(tools: readonly McpToolDefinition[], request: McpVisibilityRequest, requestId: JsonRpcId = 0): Promise<boolean[]> {
+    const hideAppOnly = this.registry.hasAppOnly && !clientSupportsUi(request.clientCapabilities);
+    const scopes = this.registry.hasScopes ? request.principal?.scopes : undefined;
+    const held = scopes && new Set(scopes);
+    return Promise.all(
+      tools.map((tool) =>
+        (held && !tool.scopes.every((scope) => held.has(scope))) || (hideAppOnly && isAppOnlyTool(tool.descriptor))
+          ? false
+          : this.isVisible(tool, request, requestId),
+      ),
     );
-    return candidates.filter((_, index) => shown[index]);
   }
 
   /** The tool of this name when this caller may see it; undefined for a hidden tool and a missing one alike. */

@@ -1,6 +1,6 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import { argumentValidationMode } from '../../execution/validation-mode.js';
+import { lazyArgumentValidationMode } from '../../execution/validation-mode.js';
 import { toolUiMeta } from '../apps/tool-ui.js';
 import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
 import type { McpToolOptions } from './mcp-tool-options.interface.js';
@@ -97,7 +97,7 @@ export function assembleTool(input: McpToolAssemblyInput, schemas: { dto: DtoSch
     site,
     descriptor,
     argsType,
-    validation: argsType ? argumentValidationMode(argsType, descriptor.inputSchema, site) : undefined,
+    validation: argsType ? lazyArgumentValidationMode(argsType, descriptor.inputSchema, site) : undefined,
     checkRawArgs: raw?.check,
     ...(standard && { parseArgs: standard.parse }),
     ...(output?.parse && { parseOutput: output.parse }),

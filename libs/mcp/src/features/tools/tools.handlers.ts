@@ -17,6 +17,7 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { taskOf } from '../../tasks/rev-2025-11-25/rev-2025-11-25.task-mapper.js';
 import { isPlainObject } from '../../core/plain-object.js';
+import { McpToolSearch } from './search/tool-search.js';
 
 /**
  * `tools/list`: the descriptors built at boot that this caller may see (scopes, visibility, MCP Apps app-only
@@ -31,11 +32,18 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
     {
       method: 'tools/list',
       handle: async ({ id, params, context }: McpCall) =>
-        listPage('tools', await this.visibility.visibleDescriptors(context, id), params.cursor, this.options.pageSize),
+        // Tool search in `replace` mode: the search tools stand for the catalog (every tool stays callable by name).
+        this.search.replacesList
+          ? listPage('tools', this.search.listed(), params.cursor, this.options.pageSize)
+          : this.visibility.visiblePage(context, params.cursor, this.options.pageSize, id),
     },
     {
       method: 'tools/call',
-      handle: async (call: McpCall) => this.callTool(call, await this.visibility.visibleTool(toolNameOf(call), call.context, call.id)),
+      handle: async (call: McpCall) => {
+        const params = this.aliased(call.params);
+        const target = params === call.params ? call : { ...call, params };
+        return this.callTool(target, await this.visibility.visibleTool(toolNameOf(target), target.context, target.id));
+      },
     },
   ];
 
@@ -45,7 +53,16 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
     private readonly clientRequests: McpClientRequests,
     private readonly visibility: McpToolVisibility,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly search: McpToolSearch,
   ) {}
+
+  /**
+   * The params of a `tools/call`, with a call of tool search's `call_tool` turned into one of the tool it names
+   * (looked up, guarded and validated as that tool); the same object when there is nothing to turn.
+   */
+  aliased(params: Record<string, unknown>): Record<string, unknown> {
+    return this.search.unwrap(params);
+  }
 
   /**
    * Serves one `tools/call` whose tool the era already looked up for this caller (undefined: hidden or missing),

@@ -3,9 +3,9 @@ import type { McpToolFilter } from '../../features/tools/mcp-tool-filter.interfa
 import type { McpToolTransformation } from '../../features/transforms/mcp-tool-transformation.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import { MCP_JOB_OPTIONS, MCP_SHUTDOWN_OPTIONS } from './jobs.options.js';
-import type { McpModuleOptions } from '../mcp-module-options.interface.js';
+import type { McpModuleOptions, McpToolSearchOptions } from '../mcp-module-options.interface.js';
 import { group, option, type ResolvedOption } from '../option.builder.js';
-import { checkHttpUrl, flag, listOf, onlyTrue, positiveInteger, required, stringList, text } from '../option.values.js';
+import { checkHttpUrl, flag, integerIn, listOf, oneOf, onlyTrue, positiveInteger, required, stringList, text } from '../option.values.js';
 import { MCP_AUTH_OPTIONS } from './auth.options.js';
 import type { McpResolvedPaths } from './endpoint.options.js';
 import { MCP_IDEMPOTENCY_OPTIONS, MCP_LIMIT_OPTIONS } from './limit.options.js';
@@ -51,6 +51,10 @@ export const MCP_MODULE_OPTIONS = group<McpModuleOptions, McpResolvedPaths>()({
     (transform) => isPlainObject(transform) && typeof transform.kind === 'string',
     'must be an array of tool transformations (renameTool(), describeTool(), hideArguments(), renameArguments(), namespaceTools())',
     [],
+  ),
+  toolSearch: group<McpToolSearchOptions>()(
+    { enabled: flag(true), mode: oneOf(['replace', 'beside'] as const, 'replace'), maxResults: integerIn(10, 1, 50) },
+    { object: "such as { mode: 'replace' }", absent: { enabled: false, mode: 'replace', maxResults: 10 } },
   ),
   hideGuardedTools: flag(false),
   routes: listOf<Type<unknown>, Type<unknown>[]>(

@@ -25,34 +25,31 @@ export class McpIdleConnectionsCloser implements OnApplicationBootstrap {
 /** The servers already watched: the MCP servers of one app share its HTTP server. */
 const watched = new WeakSet<Server>();
 
-/** Tracks `server`'s connections and makes its `close()` end those not serving a request (see {@link McpIdleConnectionsCloser}). */
+/** Node's own record of the response a connection is writing (set while one is in progress, null between requests). */
+type TrackedSocket = Socket & { _httpMessage?: { once(event: 'close', listener: () => void): unknown } | null };
+
+/**
+ * Tracks `server`'s connections and makes its `close()` end those not serving a request (see {@link McpIdleConnectionsCloser}).
+ * Nothing runs per request: whether a connection is serving one is read at close time from Node's own record of
+ * the response in progress (a listener per request cost every request a closure and two listener operations).
+ */
 export function endIdleConnectionsOnClose(server: Server): void {
   if (watched.has(server)) return;
   watched.add(server);
-  // Requests in progress per open connection (several only with pipelining).
-  const inProgress = new Map<Socket, number>();
-  let closing = false;
-  server.on('connection', (socket: Socket) => {
-    inProgress.set(socket, 0);
-    socket.once('close', () => inProgress.delete(socket));
-  });
-  server.on('request', (request: { socket: Socket }, response: { once(event: 'close', listener: () => void): unknown }) => {
-    const socket = request.socket;
-    if (!inProgress.has(socket)) return;
-    inProgress.set(socket, (inProgress.get(socket) ?? 0) + 1);
-    response.once('close', () => {
-      if (!inProgress.has(socket)) return;
-      const left = Math.max(0, (inProgress.get(socket) ?? 1) - 1);
-      inProgress.set(socket, left);
-      // The answer is written: end the connection after it rather than wait for the keep-alive timeout.
-      if (closing && left === 0) socket.end();
-    });
+  const open = new Set<TrackedSocket>();
+  server.on('connection', (socket: TrackedSocket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
   });
   const close = server.close.bind(server);
   // Both adapters close the Node server through this method (Fastify's close() calls it too).
   server.close = ((callback?: (error?: Error) => void) => {
-    closing = true;
-    for (const [socket, requests] of inProgress) if (requests === 0) socket.destroy();
+    for (const socket of open) {
+      const response = socket._httpMessage;
+      // The answer in progress is written first: end the connection after it rather than wait for the keep-alive timeout.
+      if (response) response.once('close', () => socket.end());
+      else socket.destroy();
+    }
     return close(callback);
   }) as Server['close'];
 }

@@ -142,6 +142,14 @@ export class DtoSchemaFactory {
     return structuredClone(document);
   }
 
+  /**
+   * Forgets what it cached. The boot calls it once every tool is described: each descriptor holds its own copy of
+   * its schema, and the cached ones (documents, plans, metadata) would otherwise stay for the life of the app.
+   */
+  clear(): void {
+    for (const cache of [this.documents, this.plans, this.metadata, this.orders, this.recursive]) cache.clear();
+  }
+
   /** Renders the document of one root class: nested classes inline, recursive ones in `$defs`. */
   private assemble(root: McpClassRef): JsonSchema {
     const definitions = new Map<McpClassRef, JsonSchema>();

@@ -1,0 +1,169 @@
+import 'reflect-metadata';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Injectable } from '@nestjs/common';
+import { McpArgs, McpTool } from '@nest-mcp/core';
+import { IsString } from 'class-validator';
+import { listenMcp, type RunningApp } from '../kit/apps.js';
+import { call2026 } from '../rev-2026-07-28/support/requests.js';
+
+const API_KEYS = [
+  { key: 'key-billing-0123456789', tenant: 'beta', scopes: ['billing'] },
+  { key: 'key-plain-0123456789', tenant: 'plain', scopes: [] },
+];
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+class CityDto {
+  @IsString()
+  city: string;
+}
+
+@Injectable()
+class CatalogTools {
+  @McpTool({ description: 'Gives the weather forecast of a city for the next days' })
+  getWeather(@McpArgs() args: CityDto) {
+    return `Sunny in ${args.city}`;
+  }
+
+  @McpTool({ description: 'Converts an amount between two currencies' })
+  convertCurrency() {
+    return 42;
+  }
+
+  @McpTool({ description: 'Sends an invoice to a customer by email', scopes: ['billing'] })
+  sendInvoice() {
+    return 'sent';
+  }
+
+  @McpTool({ description: 'The weather report of the beta programme', visibleTo: (principal) => principal?.tenant === 'beta' })
+  betaWeatherReport() {
+    return 'beta report';
+  }
+}
+
+type Found = { status: string; data: { tools: { name: string; inputSchema: object }[] } };
+
+describe('tool search (toolSearch: replace), with the SDK client', () => {
+  let app: RunningApp;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    app = await listenMcp({ name: 'search', version: '1.0.0', auth: { apiKeys: API_KEYS }, toolSearch: { mode: 'replace' } }, [
+      CatalogTools,
+    ]);
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.close();
+    await app?.close();
+  });
+
+  async function clientWith(key: string): Promise<Client> {
+    const client = new Client({ name: 'search-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(app.url), { requestInit: { headers: bearer(key) } }));
+    clients.push(client);
+    return client;
+  }
+
+  async function search(client: Client, query: string): Promise<string[]> {
+    const result = await client.callTool({ name: 'search_tools', arguments: { query } });
+    expect(result.isError).toBe(false);
+    const found = result.structuredContent as Found;
+    for (const tool of found.data.tools) expect(tool.inputSchema).toMatchObject({ type: 'object' });
+    return found.data.tools.map((tool) => tool.name);
+  }
+
+  it('lists the search tools instead of the catalog', async () => {
+    const client = await clientWith('key-plain-0123456789');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['search_tools', 'call_tool']);
+  });
+
+  it('finds tools by words of their names, descriptions and arguments, best first', async () => {
+    const client = await clientWith('key-billing-0123456789');
+    expect((await search(client, 'weather forecast'))[0]).toBe('get_weather');
+    expect(await search(client, 'city')).toEqual(['get_weather']);
+    expect(await search(client, 'invoice email')).toEqual(['send_invoice']);
+    expect(await search(client, 'weather')).toEqual(expect.arrayContaining(['get_weather', 'beta_weather_report']));
+    expect(await search(client, 'zebra')).toEqual([]);
+  });
+
+  it('never shows a caller a tool it may not see (scopes, visibleTo)', async () => {
+    const client = await clientWith('key-plain-0123456789');
+    expect(await search(client, 'invoice email')).toEqual([]);
+    expect(await search(client, 'weather')).toEqual(['get_weather']);
+  });
+
+  it('calls a found tool through call_tool, with its validation, and refuses a hidden one like a missing one', async () => {
+    const client = await clientWith('key-plain-0123456789');
+    const result = await client.callTool({ name: 'call_tool', arguments: { name: 'get_weather', arguments: { city: 'Paris' } } });
+    expect(JSON.stringify(result.content)).toContain('Sunny in Paris');
+    const invalid = await client.callTool({ name: 'call_tool', arguments: { name: 'get_weather', arguments: { city: 7 } } });
+    expect(invalid.isError).toBe(true);
+    await expect(client.callTool({ name: 'call_tool', arguments: { name: 'beta_weather_report', arguments: {} } })).rejects.toThrow(
+      /Unknown tool: beta_weather_report/,
+    );
+    // Every tool stays callable by its own name.
+    const direct = await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
+    expect(JSON.stringify(direct.content)).toContain('Sunny in Oslo');
+  });
+
+  it('2026-07-28: search_tools and call_tool work on the stateless revision too', async () => {
+    const found = await call2026(
+      app.url,
+      1,
+      'tools/call',
+      { name: 'search_tools', arguments: { query: 'currency' } },
+      {
+        headers: bearer('key-plain-0123456789'),
+      },
+    );
+    expect(found.json.result.structuredContent.data.tools.map((tool: { name: string }) => tool.name)).toEqual(['convert_currency']);
+    const called = await call2026(
+      app.url,
+      2,
+      'tools/call',
+      { name: 'call_tool', arguments: { name: 'convert_currency', arguments: {} } },
+      {
+        headers: bearer('key-plain-0123456789'),
+      },
+    );
+    expect(called.json.result.structuredContent).toEqual({ status: 'success', data: 42 });
+    const hidden = await call2026(
+      app.url,
+      3,
+      'tools/call',
+      { name: 'call_tool', arguments: { name: 'send_invoice', arguments: {} } },
+      {
+        headers: bearer('key-plain-0123456789'),
+      },
+    );
+    // Scopes refuse a call with 403 (step-up), the same answer as calling send_invoice by its name.
+    const direct = await call2026(
+      app.url,
+      4,
+      'tools/call',
+      { name: 'send_invoice', arguments: {} },
+      { headers: bearer('key-plain-0123456789') },
+    );
+    expect(hidden.status).toBe(direct.status);
+  });
+});
+
+describe('tool search (toolSearch: beside)', () => {
+  let app: RunningApp;
+  afterAll(() => app?.close());
+
+  it('lists the whole catalog and search_tools with it', async () => {
+    app = await listenMcp({ name: 'search', version: '1.0.0', toolSearch: { mode: 'beside' } }, [CatalogTools]);
+    const client = new Client({ name: 'search-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['get_weather', 'convert_currency', 'send_invoice', 'search_tools']);
+      const result = await client.callTool({ name: 'search_tools', arguments: { query: 'currency', limit: 1 } });
+      expect((result.structuredContent as Found).data.tools.map((tool) => tool.name)).toEqual(['convert_currency']);
+    } finally {
+      await client.close();
+    }
+  });
+});
