@@ -122,6 +122,20 @@ module.exports = {
       ['eras', 'transports', 'features', 'execution', 'auth', 'sessions'],
     ),
     {
+      name: 'the-client-stands-on-core',
+      comment: 'client/ (McpClient, its transports and module) speaks the protocol with core/ alone: no server room',
+      severity: 'error',
+      from: { path: `${LIB}/client/`, pathNot: SPEC },
+      to: { path: `${LIB}/(?!core/|client/)[^/]+/` },
+    },
+    {
+      name: 'only-the-upstreams-use-the-client',
+      comment: 'the server rooms know no client; the upstream provider (features/upstreams/) is the one that calls remote servers',
+      severity: 'error',
+      from: { path: `${LIB}/`, pathNot: [SPEC, `${LIB}/client/`, `${LIB}/features/upstreams/`, `${LIB}/index\\.ts$`] },
+      to: { path: `${LIB}/client/` },
+    },
+    {
       name: 'testing-is-a-face',
       comment: 'testing/ is the public face @nest-mcp/core/testing (like index.ts): the library never imports it',
       severity: 'error',

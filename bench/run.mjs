@@ -33,6 +33,7 @@ const ALL_STACKS = [
   'bare-nest',
   'ours-route',
   'bare-nest-rest',
+  'ours-gateway',
   'sdk',
   'rekog',
   'ours-fastify',
@@ -65,6 +66,7 @@ const MODES = {
   'bare-nest': 'bare controller, hand-built result',
   'ours-route': 'a guarded REST route with a DTO body, as an MCP tool',
   'bare-nest-rest': 'the same route over REST',
+  'ours-gateway': 'stateless POST to a gateway, its upstream ours-stateless (own process) over HTTP',
   sdk: 'stateless JSON, server per request',
   rekog: 'stateless JSON, server per request',
   'ours-fastify': 'stateless POST, no session, on Fastify',
@@ -167,7 +169,7 @@ const toolsCall = (stack, text, id = 1) => ({
   id,
   method: 'tools/call',
   params: {
-    name: stack === 'ours-route' ? 'add_comment' : 'echo',
+    name: stack === 'ours-route' ? 'add_comment' : stack === 'ours-gateway' ? 'up_echo' : 'echo',
     arguments: echoArguments(stack, text),
     ...(REV_2026.has(stack) && { _meta: ENVELOPE_2026 }),
   },
@@ -628,6 +630,8 @@ function goals(rows, memory, boot, catalog) {
         met: cost <= 1.3,
       });
     }
+    // A call through the gateway against the same call to its upstream directly: one extra hop at most.
+    atLeast('ours-gateway', 'ours-stateless', 0.5, c);
     atLeast('ours-fastify', 'bare-nest-fastify', 0.75, c);
     atLeast('ours-2026', 'ours-stateless', 0.9, c);
     atLeast('ours-2026-fastify', 'ours-fastify', 0.9, c);
@@ -742,6 +746,9 @@ function report({ rows, memory, boot, catalog, started, elapsedS, loadBefore }) 
   lines.push(
     "- `ours-route`: a helpdesk-style REST controller (`POST /tickets/:id/comments`, its own bearer-token guard, a `@Body()` DTO under a global `ValidationPipe` from `APP_PIPE`) served as the tool `add_comment` through `McpModule.forRoot({ routes: [TicketsController] })`, called with `tools/call` and the token: each call runs the route's guard, pipe and handler in process.",
     '- `bare-nest-rest`: the same controller as plain REST on platform-express (default body parser): `POST /tickets/t-1/comments` with `{ text }` and the token. "× bare" of `ours-route` is read against it.',
+  );
+  lines.push(
+    "- `ours-gateway`: a second app with `McpModule.forRoot({ upstreams: [{ name: 'up', url }] })` in front of the `ours-stateless` app (the upstream in a process of its own, over loopback HTTP; RSS and CPU are the gateway process's), called with `tools/call` of `up_echo`: the gateway's pipeline, its client (one upstream session for the anonymous tenant) and the upstream's own work. Goal: ≥ 0.5× `ours-stateless`, the same call made directly.",
   );
   lines.push(
     "- `sdk`: `@modelcontextprotocol/sdk` 1.x `McpServer` + `StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })` on `createMcpExpressApp()`, a new server and transport per request (the SDK's stateless example); zod `{ text: z.string() }`.",

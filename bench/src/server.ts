@@ -38,6 +38,17 @@ async function main(): Promise<void> {
       await app.listen(0, HOST);
       return serveRunner(portOf(app.getHttpServer()), app);
     }
+    case 'ours-gateway': {
+      const { start } = await import('./servers/gateway.js');
+      const { app, upstream } = await start(HOST);
+      await app.listen(0, HOST);
+      return serveRunner(portOf(app.getHttpServer()), {
+        close: async () => {
+          await app.close();
+          await upstream.close();
+        },
+      });
+    }
     case 'catalog': {
       const { start } = await import('./catalog.js');
       const { app, info } = await start(Number(arg('tools')), process.argv.includes('--search'));

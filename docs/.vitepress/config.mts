@@ -9,6 +9,7 @@ const guide = [
   { text: 'Tool search for large catalogs', link: '/guide/tool-search' },
   { text: 'Controller routes as tools', link: '/guide/controller-routes' },
   { text: 'OpenAPI documents as tools', link: '/guide/openapi' },
+  { text: 'MCP client and gateway', link: '/guide/client-and-gateway' },
   { text: 'Results and envelopes', link: '/guide/results' },
   { text: 'Resources, prompts, completions', link: '/guide/resources-prompts' },
   { text: 'Transports and clients', link: '/guide/transports' },

@@ -6,7 +6,7 @@ import { Test } from '@nestjs/testing';
 import { AppModule } from '../../apps/weather-server/src/app.module.js';
 import { freePort } from './redis-server.harness.js';
 import { createTestApp, HTTP_ADAPTER_ENV, httpAdapterName, type HttpAdapterName } from './http-adapter.js';
-import { HELPDESK_MAIN, WEATHER_MAIN } from './build.js';
+import { GATEWAY_MAIN, HELPDESK_MAIN, WEATHER_MAIN } from './build.js';
 import { StdioServerProcess } from './stdio.js';
 import { createFixtureModule, type FixtureModuleOptions } from '../fixtures/streaming-tools.module.js';
 
@@ -232,5 +232,42 @@ export class SpawnedHelpdeskApi {
   async stop(): Promise<void> {
     this.process.signal('SIGTERM');
     await this.process.waitForExit(15_000);
+  }
+}
+
+/** The built gateway sample (`node dist/apps/mcp-gateway/main.js`) on a free port and the run's HTTP adapter. */
+export class SpawnedMcpGateway {
+  private constructor(
+    readonly process: StdioServerProcess,
+    readonly port: number,
+  ) {}
+
+  /** Spawns it with `env` (GATEWAY_UPSTREAMS, MCP_JWT_SECRET…) and waits until it listens. */
+  static async start(env: Record<string, string>): Promise<SpawnedMcpGateway> {
+    const port = await freePort();
+    const adapter = env.HTTP_ADAPTER ?? httpAdapterName();
+    const child = new StdioServerProcess(GATEWAY_MAIN, [], { HTTP_ADAPTER: adapter, ...env, PORT: String(port), HOST: '127.0.0.1' });
+    try {
+      await child.waitForStderr(new RegExp(`MCP endpoint on .*\\(${adapter}\\)`), 30_000);
+    } catch (error) {
+      child.kill();
+      throw error;
+    }
+    return new SpawnedMcpGateway(child, port);
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get url(): string {
+    return `${this.baseUrl}/mcp`;
+  }
+
+  /** SIGTERM, and waits for the exit. */
+  async stop(): Promise<void> {
+    this.process.signal('SIGTERM');
+    const exit = await this.process.waitForExit(15_000);
+    if (exit.timedOut) this.process.kill();
   }
 }

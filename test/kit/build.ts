@@ -12,6 +12,9 @@ export const WEATHER_MAIN = join(REPO_ROOT, 'dist/apps/weather-server/main.js');
 /** The built helpdesk sample (`node dist/apps/helpdesk-api/main.js`). */
 export const HELPDESK_MAIN = join(REPO_ROOT, 'dist/apps/helpdesk-api/main.js');
 
+/** The built gateway sample (`node dist/apps/mcp-gateway/main.js`). */
+export const GATEWAY_MAIN = join(REPO_ROOT, 'dist/apps/mcp-gateway/main.js');
+
 /** Where the fixture server is compiled for the spawned-stdio tests (ignored by git with node_modules). */
 export const FIXTURE_OUT_DIR = join(REPO_ROOT, 'node_modules/.cache/nest-mcp-transport-e2e');
 export const FIXTURE_STDIO_MAIN = join(FIXTURE_OUT_DIR, 'stdio-fixture.main.js');
@@ -141,6 +144,27 @@ export function ensureHelpdeskBuilt(): Promise<void> {
     );
   }).then(() => undefined);
   return helpdeskBuilt;
+}
+
+/** The library and the gateway sample, as `npm run build` compiles them. */
+const GATEWAY_BUILD: BuildInputs = {
+  outputs: [GATEWAY_MAIN, 'libs/mcp/dist/index.js', 'dist/apps/mcp-gateway/.tsbuildinfo'].map((path) => resolve(REPO_ROOT, path)),
+  sourceDirs: ['libs/mcp/src', 'apps/mcp-gateway/src'].map((path) => join(REPO_ROOT, path)),
+  files: ['tsconfig.base.json', 'libs/mcp/tsconfig.lib.json', 'apps/mcp-gateway/tsconfig.app.json'].map((path) => join(REPO_ROOT, path)),
+};
+
+let gatewayBuilt: Promise<void> | undefined;
+
+/** Compiles the library and the gateway sample when `dist/` is missing or stale; once per worker. */
+export function ensureGatewayBuilt(): Promise<void> {
+  gatewayBuilt ??= buildIfStale(GATEWAY_BUILD, () => {
+    execFileSync(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'libs/mcp/tsconfig.lib.json', 'apps/mcp-gateway/tsconfig.app.json'],
+      { cwd: REPO_ROOT, stdio: 'pipe', timeout: 170_000 },
+    );
+  }).then(() => undefined);
+  return gatewayBuilt;
 }
 
 let fixtureCompiled: Promise<string> | undefined;

@@ -160,3 +160,36 @@ export type { McpAuthenticator, McpCredentials } from './auth/mcp-authenticator.
 export { serveMcpOverStdio } from './transports/stdio/serve-stdio.js';
 export type { McpStdioOptions } from './transports/stdio/stdio.transport.js';
 export { McpStderrLogger } from './transports/stdio/stderr.logger.js';
+
+// The client: calls a remote MCP server's tools, resources and prompts from a Nest service.
+export { McpClient } from './client/mcp-client.js';
+export { McpClientModule } from './client/mcp-client.module.js';
+export { MCP_CLIENT_OPTIONS } from './client/mcp-client.module-definition.js';
+export { McpClientError, type McpClientErrorCode } from './client/mcp-client.error.js';
+export type {
+  McpClientCallOptions,
+  McpClientCommonOptions,
+  McpClientHeaders,
+  McpClientHttpOptions,
+  McpClientOptions,
+  McpClientReconnectOptions,
+  McpClientStdioOptions,
+} from './client/mcp-client-options.interface.js';
+export type {
+  McpClientState,
+  McpRemotePrompt,
+  McpRemoteResource,
+  McpRemoteResourceTemplate,
+  McpRemoteTool,
+  McpRemoteToolResult,
+  McpServerNotification,
+  McpServerSummary,
+} from './client/mcp-client.types.js';
+
+// Upstream MCP servers served behind this one (module option `upstreams`).
+export type { McpUpstreamOptions, McpUpstreamCaller } from './features/upstreams/mcp-upstream-options.interface.js';
+export {
+  McpUpstreamsHealthIndicator,
+  type McpUpstreamHealth,
+  type McpUpstreamsHealthOptions,
+} from './features/upstreams/mcp-upstreams.health-indicator.js';

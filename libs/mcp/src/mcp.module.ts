@@ -93,6 +93,8 @@ import { McpClientInput } from './core/mcp-client-input.service.js';
 import { MCP_TRACING_PROVIDERS } from './observability/tracing/tracing.providers.js';
 import { MCP_METRICS_PROVIDERS } from './observability/metrics/metrics.providers.js';
 import { McpHealthIndicator } from './observability/health/mcp.health-indicator.js';
+import { McpUpstreamsProvider } from './features/upstreams/mcp-upstreams.provider.js';
+import { McpUpstreamsHealthIndicator } from './features/upstreams/mcp-upstreams.health-indicator.js';
 import { McpServersModule } from './mcp-servers.module.js';
 import { McpServerDirectory } from './options/mcp-server.directory.js';
 import { McpIdleConnectionsCloser } from './transports/http/idle-connections.closer.js';
@@ -187,6 +189,9 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     // Prometheus metrics (observability/metrics/), behind the core port MCP_METRICS; the terminus health indicator.
     ...MCP_METRICS_PROVIDERS,
     McpHealthIndicator,
+    // Upstream MCP servers (option `upstreams`) and their health.
+    McpUpstreamsProvider,
+    McpUpstreamsHealthIndicator,
   ],
   exports: [
     McpDispatcher,
@@ -197,6 +202,7 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpListChangedNotifier,
     McpClientInput,
     McpHealthIndicator,
+    McpUpstreamsHealthIndicator,
   ],
 })
 export class McpModule extends ConfigurableModuleClass {

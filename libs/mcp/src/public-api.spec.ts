@@ -179,6 +179,33 @@ const APPROVED_EXPORTS = [
   // stdio
   'serveMcpOverStdio',
   'McpStderrLogger',
+  // The MCP client
+  'McpClient',
+  'McpClientModule',
+  'MCP_CLIENT_OPTIONS',
+  'McpClientError',
+  'McpClientErrorCode',
+  'McpClientCallOptions',
+  'McpClientCommonOptions',
+  'McpClientHeaders',
+  'McpClientHttpOptions',
+  'McpClientOptions',
+  'McpClientReconnectOptions',
+  'McpClientStdioOptions',
+  'McpClientState',
+  'McpRemotePrompt',
+  'McpRemoteResource',
+  'McpRemoteResourceTemplate',
+  'McpRemoteTool',
+  'McpRemoteToolResult',
+  'McpServerNotification',
+  'McpServerSummary',
+  // Upstream servers
+  'McpUpstreamOptions',
+  'McpUpstreamCaller',
+  'McpUpstreamsHealthIndicator',
+  'McpUpstreamHealth',
+  'McpUpstreamsHealthOptions',
 ].sort();
 
 /**

@@ -1,3 +1,4 @@
+import type { McpUpstreamOptions } from '../features/upstreams/mcp-upstream-options.interface.js';
 import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
 import type { McpToolFilter } from '../features/tools/mcp-tool-filter.interface.js';
 import type { McpToolTransformation } from '../features/transforms/mcp-tool-transformation.js';
@@ -107,6 +108,13 @@ export interface McpModuleOptions {
    * @example openapi: [{ name: 'helpdesk', document: 'http://127.0.0.1:3100/docs-json', forwardAuthorization: true }]
    */
   openapi?: McpOpenApiSource[];
+  /**
+   * MCP servers served behind this one (a gateway): each upstream's tools and prompts as `<name>_<tool>`, its
+   * resources as `<name>+<uri>`, through this server's authentication, scopes, limits, idempotency and metrics.
+   * Turns `listChanged` on for tools, prompts and resources: an upstream's list changes become this server's.
+   * @example upstreams: [{ name: 'weather', url: 'http://127.0.0.1:3000/mcp' }, { name: 'files', command: 'npx', args: ['my-mcp-server'] }]
+   */
+  upstreams?: McpUpstreamOptions[];
   /** Prometheus metrics (needs the `prom-client` package); off unless given. */
   metrics?: McpMetricsOptions;
   /** The Server Card (SEP-2127) at `/.well-known/mcp/server-card.json` and `<path>/server-card`; on by default. */

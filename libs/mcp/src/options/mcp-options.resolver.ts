@@ -15,7 +15,9 @@ const KNOWN_KEYS = { ...MCP_MODULE_OPTIONS.members, ...MCP_ENDPOINT_OPTIONS.memb
 export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: McpResolvedPaths): McpResolvedOptions {
   if (!options || typeof options !== 'object') throw invalidOption('options', 'must be an object with at least name and version');
   assertKnownOptionKeys(options, KNOWN_KEYS);
-  return { ...MCP_MODULE_OPTIONS.resolve(options, '', paths), ...paths };
+  const resolved: McpResolvedOptions = { ...MCP_MODULE_OPTIONS.resolve(options, '', paths), ...paths };
+  // A gateway's lists change with its upstreams': they are announced whatever `listChanged` says.
+  return resolved.upstreams.length > 0 ? { ...resolved, listChanged: { tools: true, prompts: true, resources: true } } : resolved;
 }
 
 /** Normalises and checks the module extras: the paths (they must not collide), `wellKnownRoot` and `include`. */

@@ -111,6 +111,17 @@ export class McpToolRegistry {
     return this.handle(this.runtime.replace(registration as McpToolRegistration));
   }
 
+  /**
+   * Adds, or swaps, a tool built elsewhere (an upstream server's, marked `runtime`), announcing the change; a name
+   * a decorated tool holds throws an `McpConfigurationError`.
+   * @internal
+   */
+  put(tool: McpToolDefinition): void {
+    this.tools.checkRuntime(tool.site);
+    if (this.tools.has(tool.name)) this.tools.replace(tool.name, tool);
+    else this.tools.register(tool.name, tool);
+  }
+
   /** Removes a tool registered at runtime; false when there is none of that name. Calls in flight finish. */
   remove(name: string): boolean {
     return this.runtime.remove(name, ['tool']);

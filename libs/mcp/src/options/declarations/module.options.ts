@@ -15,6 +15,7 @@ import { MCP_INSTANCE_LEASE_OPTIONS, MCP_REDIS_OPTIONS } from './redis.options.j
 import { MCP_OPENAPI_OPTIONS } from './openapi.options.js';
 import { MCP_SERVER_CARD_OPTIONS } from './server-card.options.js';
 import { MCP_SESSION_OPTIONS, MCP_STREAM_OPTIONS } from './session.options.js';
+import { upstreamList } from './upstream.options.js';
 
 const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -62,6 +63,7 @@ export const MCP_MODULE_OPTIONS = group<McpModuleOptions, McpResolvedPaths>()({
     [],
   ),
   openapi: MCP_OPENAPI_OPTIONS,
+  upstreams: upstreamList(),
   sessions: MCP_SESSION_OPTIONS,
   streams: MCP_STREAM_OPTIONS,
   auth: MCP_AUTH_OPTIONS,

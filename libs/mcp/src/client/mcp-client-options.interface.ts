@@ -1,0 +1,65 @@
+/** Headers sent with every HTTP request to the server: fixed, or computed per request (a token that rotates). @publicApi */
+export type McpClientHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+
+/** Reconnection after a lost connection (a dropped stream, an exited child): exponential backoff. @publicApi */
+export interface McpClientReconnectOptions {
+  /** First delay (500 ms). */
+  initialDelayMs?: number;
+  /** Longest delay (30 s). */
+  maxDelayMs?: number;
+}
+
+/** Options common to both transports. @publicApi */
+export interface McpClientCommonOptions {
+  /** `clientInfo` of `initialize` (`{ name: 'nest-mcp-client', version: '1.0.0' }`). */
+  clientInfo?: { name: string; version: string; title?: string };
+  /** Capabilities declared in `initialize` (`{}`). */
+  capabilities?: Record<string, unknown>;
+  /** Default time a request may take, reset by each progress notification of a call (60 s). */
+  timeoutMs?: number;
+  /** Time `initialize` (connect, spawn included) may take (10 s). */
+  connectTimeoutMs?: number;
+  /** Largest message accepted from the server, in bytes (10 MiB); a larger one fails its request with `TOO_LARGE`. */
+  maxMessageBytes?: number;
+  /** Reconnect with backoff after a lost connection (the default), or `false` to stay disconnected until the next call. */
+  reconnect?: McpClientReconnectOptions | false;
+  /**
+   * Answers the server's own requests (`sampling/createMessage`, `elicitation/create`, `roots/list`); `ping` is
+   * answered by the client. Without it (or when it returns undefined) the server gets -32601.
+   */
+  onRequest?: (method: string, params: Record<string, unknown> | undefined) => Promise<Record<string, unknown> | undefined>;
+}
+
+/** A remote server over Streamable HTTP (falling back to the 2024-11-05 HTTP+SSE transport). @publicApi */
+export interface McpClientHttpOptions extends McpClientCommonOptions {
+  /** The MCP endpoint (`https://host/mcp`), or the `GET` URL of a 2024-11-05 server (`https://host/sse`). */
+  url: string;
+  headers?: McpClientHeaders;
+}
+
+/** A server run as a child process speaking newline-delimited JSON-RPC on stdin/stdout. @publicApi */
+export interface McpClientStdioOptions extends McpClientCommonOptions {
+  command: string;
+  args?: string[];
+  /**
+   * Environment of the child, added to a minimal inherited one (`PATH`, `HOME`, `USER`, `LANG`, `TMPDIR`, …): the
+   * parent's secrets are not passed on unless listed here.
+   */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** Options of an {@link McpClient}: `url` for HTTP, `command` for stdio. @publicApi */
+export type McpClientOptions = McpClientHttpOptions | McpClientStdioOptions;
+
+/** Options of one call. @publicApi */
+export interface McpClientCallOptions {
+  /** Aborting it cancels the call: the server gets `notifications/cancelled` and the call rejects with `CANCELLED`. */
+  signal?: AbortSignal;
+  /** Receives the server's `notifications/progress` for this call (a progress token is sent only when set). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Overrides the client's `timeoutMs` for this call. */
+  timeoutMs?: number;
+  /** `_meta` sent with the request (a progress token is added to it when `onProgress` is set). */
+  meta?: Record<string, unknown>;
+}

@@ -1,0 +1,35 @@
+/**
+ * Why a client call failed: `UNAVAILABLE` (the server cannot be reached, the child exited, the connection
+ * dropped), `TIMEOUT`, `CANCELLED` (the caller's signal), `TOO_LARGE` (a message over `maxMessageBytes`),
+ * `SESSION_EXPIRED` (the server forgot the session: the client re-initializes), `PROTOCOL` (the server broke the
+ * protocol or speaks no revision we do), `RPC` (the server answered with a JSON-RPC error: `rpcCode`, `data`),
+ * `CLOSED` (the client was closed).
+ * @publicApi
+ */
+export type McpClientErrorCode = 'UNAVAILABLE' | 'TIMEOUT' | 'CANCELLED' | 'TOO_LARGE' | 'SESSION_EXPIRED' | 'PROTOCOL' | 'RPC' | 'CLOSED';
+
+/** A failed client call; `retryable` says whether the same call may succeed later. @publicApi */
+export class McpClientError extends Error {
+  /** The JSON-RPC error code, for `RPC`. */
+  readonly rpcCode?: number;
+  /** The JSON-RPC error's `data`, for `RPC`. */
+  readonly data?: unknown;
+  /** The HTTP status that caused it, when there was one. */
+  readonly status?: number;
+
+  constructor(
+    readonly code: McpClientErrorCode,
+    message: string,
+    details: { rpcCode?: number; data?: unknown; status?: number } = {},
+  ) {
+    super(message);
+    this.name = 'McpClientError';
+    this.rpcCode = details.rpcCode;
+    this.data = details.data;
+    this.status = details.status;
+  }
+
+  get retryable(): boolean {
+    return this.code === 'UNAVAILABLE' || this.code === 'TIMEOUT' || this.code === 'SESSION_EXPIRED';
+  }
+}

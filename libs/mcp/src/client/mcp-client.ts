@@ -1,0 +1,458 @@
+import { Logger } from '@nestjs/common';
+import { classifyMessage, errorResponse, notification, successResponse } from '../core/json-rpc/json-rpc.codec.js';
+import { JsonRpcErrorCode } from '../core/json-rpc/json-rpc-error-codes.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../core/json-rpc/json-rpc.types.js';
+import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../core/protocol-revisions.js';
+import type { McpClientCallOptions, McpClientOptions } from './mcp-client-options.interface.js';
+import { McpClientError } from './mcp-client.error.js';
+import type {
+  McpClientState,
+  McpRemotePrompt,
+  McpRemoteResource,
+  McpRemoteResourceTemplate,
+  McpRemoteTool,
+  McpRemoteToolResult,
+  McpServerNotification,
+  McpServerSummary,
+} from './mcp-client.types.js';
+import type { McpClientTransport, McpClientTransportSink } from './transports/client-transport.interface.js';
+import { HttpSseClientTransport } from './transports/http-sse.client-transport.js';
+import { StdioClientTransport } from './transports/stdio.client-transport.js';
+import { StreamableHttpClientTransport } from './transports/streamable-http.client-transport.js';
+
+const DEFAULTS = {
+  timeoutMs: 60_000,
+  connectTimeoutMs: 10_000,
+  maxMessageBytes: 10 * 1024 * 1024,
+  initialDelayMs: 500,
+  maxDelayMs: 30_000,
+};
+
+/** Pages a listing follows at most: a server whose cursors never end cannot keep the client busy. */
+const MAX_PAGES = 100;
+
+interface PendingRequest {
+  readonly method: string;
+  resolve(result: Record<string, unknown>): void;
+  reject(error: Error): void;
+}
+
+type Listener<T> = (value: T) => void;
+
+/**
+ * An MCP client: connects to one server over Streamable HTTP (falling back to the 2024-11-05 HTTP+SSE transport
+ * when the endpoint refuses the `initialize` POST with 404 or 405) or a stdio child process, negotiates the newest
+ * revision both speak, and calls its tools, resources and prompts. It connects on the first call; a lost
+ * connection (a dropped stream, an exited child) is opened again with backoff, and a session the server forgot is
+ * initialized again and the request sent once more. Every request is bounded in time and size.
+ * @publicApi
+ */
+export class McpClient {
+  private readonly logger = new Logger('McpClient');
+  private transport?: McpClientTransport;
+  private connecting?: Promise<McpServerSummary>;
+  private summary?: McpServerSummary;
+  private currentState: McpClientState = 'idle';
+  private error?: McpClientError;
+  private readonly pending = new Map<JsonRpcId, PendingRequest>();
+  private readonly progress = new Map<JsonRpcId, NonNullable<McpClientCallOptions['onProgress']>>();
+  private nextId = 1;
+  private legacySse = false;
+  private reconnectTimer?: NodeJS.Timeout;
+  private reconnectDelay: number;
+  private readonly listeners = {
+    notification: new Set<Listener<McpServerNotification>>(),
+    connected: new Set<Listener<McpServerSummary>>(),
+    disconnected: new Set<Listener<McpClientError>>(),
+  };
+
+  constructor(private readonly options: McpClientOptions) {
+    this.reconnectDelay = this.reconnectOptions?.initialDelayMs ?? DEFAULTS.initialDelayMs;
+  }
+
+  /** `idle` (never connected), `connecting`, `connected`, `disconnected` (reconnecting with backoff) or `closed`. */
+  get state(): McpClientState {
+    return this.currentState;
+  }
+
+  /** The server, once connected. */
+  get server(): McpServerSummary | undefined {
+    return this.summary;
+  }
+
+  /** Why the last connection failed or was lost (cleared once connected again). */
+  get lastError(): McpClientError | undefined {
+    return this.error;
+  }
+
+  /** Listens to the server's notifications (`list_changed`, log messages, …); returns the unsubscribe function. */
+  on(event: 'notification', listener: (notification: McpServerNotification) => void): () => void;
+  /** Listens to every successful connection (the first and each reconnection). */
+  on(event: 'connected', listener: (server: McpServerSummary) => void): () => void;
+  /** Listens to every lost connection. */
+  on(event: 'disconnected', listener: (error: McpClientError) => void): () => void;
+  on(event: 'notification' | 'connected' | 'disconnected', listener: (value: never) => void): () => void {
+    const set = this.listeners[event] as Set<Listener<never>>;
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Connects and initializes (once; concurrent callers share the attempt). Rejects with `UNAVAILABLE`, `TIMEOUT`, `PROTOCOL`. */
+  connect(): Promise<McpServerSummary> {
+    if (this.currentState === 'closed') return Promise.reject(new McpClientError('CLOSED', 'The client was closed'));
+    if (this.currentState === 'connected' && this.summary) return Promise.resolve(this.summary);
+    clearTimeout(this.reconnectTimer);
+    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  /** Closes the connection (ends the HTTP session, stops the child); pending requests reject with `CLOSED`. */
+  async close(): Promise<void> {
+    this.currentState = 'closed';
+    clearTimeout(this.reconnectTimer);
+    const transport = this.transport;
+    this.transport = undefined;
+    this.failPending(new McpClientError('CLOSED', 'The client was closed'));
+    await transport?.close();
+  }
+
+  /** Every tool of the server (all pages). */
+  async listTools(options?: McpClientCallOptions): Promise<McpRemoteTool[]> {
+    return this.listAll<McpRemoteTool>('tools/list', 'tools', options);
+  }
+
+  /** Calls a tool; progress goes to `onProgress`, aborting `signal` cancels it on the server. */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: McpClientCallOptions = {}): Promise<McpRemoteToolResult> {
+    return (await this.request('tools/call', { name, arguments: args }, options)) as McpRemoteToolResult;
+  }
+
+  async listResources(options?: McpClientCallOptions): Promise<McpRemoteResource[]> {
+    return this.listAll<McpRemoteResource>('resources/list', 'resources', options);
+  }
+
+  async listResourceTemplates(options?: McpClientCallOptions): Promise<McpRemoteResourceTemplate[]> {
+    return this.listAll<McpRemoteResourceTemplate>('resources/templates/list', 'resourceTemplates', options);
+  }
+
+  async readResource(uri: string, options?: McpClientCallOptions): Promise<{ contents: Record<string, unknown>[] }> {
+    return (await this.request('resources/read', { uri }, options)) as { contents: Record<string, unknown>[] };
+  }
+
+  async listPrompts(options?: McpClientCallOptions): Promise<McpRemotePrompt[]> {
+    return this.listAll<McpRemotePrompt>('prompts/list', 'prompts', options);
+  }
+
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options?: McpClientCallOptions,
+  ): Promise<{ description?: string; messages: Record<string, unknown>[] }> {
+    return (await this.request('prompts/get', { name, arguments: args }, options)) as { messages: Record<string, unknown>[] };
+  }
+
+  async ping(options?: McpClientCallOptions): Promise<void> {
+    await this.request('ping', undefined, options);
+  }
+
+  /**
+   * Sends any request (connecting first); a session the server forgot is initialized again and the request sent
+   * once more. Rejects with an {@link McpClientError}.
+   */
+  async request(method: string, params?: Record<string, unknown>, options: McpClientCallOptions = {}): Promise<Record<string, unknown>> {
+    await this.connect();
+    try {
+      return await this.exchange(this.transport!, method, params, options);
+    } catch (error) {
+      if (!(error instanceof McpClientError) || error.code !== 'SESSION_EXPIRED') throw error;
+      this.logger.debug(`${this.describe()}: the session expired; initializing again`);
+      this.currentState = 'disconnected';
+      await this.transport?.close();
+      await this.connect();
+      return this.exchange(this.transport!, method, params, options);
+    }
+  }
+
+  /** Sends a notification (connecting first). */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    await this.connect();
+    await this.transport!.send(notification(method, params) as unknown as Record<string, unknown>);
+  }
+
+  private get reconnectOptions() {
+    return this.options.reconnect === false ? undefined : (this.options.reconnect ?? {});
+  }
+
+  private get maxBytes(): number {
+    return this.options.maxMessageBytes ?? DEFAULTS.maxMessageBytes;
+  }
+
+  private describe(): string {
+    return 'url' in this.options ? new URL(this.options.url).origin : this.options.command;
+  }
+
+  private createTransport(): McpClientTransport {
+    if (!('url' in this.options)) return new StdioClientTransport(this.options, this.maxBytes);
+    const connectTimeoutMs = this.options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
+    return this.legacySse
+      ? new HttpSseClientTransport(this.options, this.maxBytes, connectTimeoutMs)
+      : new StreamableHttpClientTransport(this.options, this.maxBytes);
+  }
+
+  private async open(): Promise<McpServerSummary> {
+    this.currentState = 'connecting';
+    try {
+      let summary: McpServerSummary;
+      try {
+        summary = await this.openOnce();
+      } catch (error) {
+        const refused = error instanceof McpClientError && error.code === 'PROTOCOL' && (error.status === 404 || error.status === 405);
+        if (!refused || this.legacySse || !('url' in this.options)) throw error;
+        // No Streamable HTTP endpoint there: a 2024-11-05 server answers the same URL with an SSE stream.
+        this.legacySse = true;
+        summary = await this.openOnce();
+      }
+      if (this.currentState !== 'connecting') throw new McpClientError('CLOSED', 'The client was closed');
+      this.summary = summary;
+      this.currentState = 'connected';
+      this.error = undefined;
+      this.reconnectDelay = this.reconnectOptions?.initialDelayMs ?? DEFAULTS.initialDelayMs;
+      for (const listener of this.listeners.connected) listener(summary);
+      return summary;
+    } catch (error) {
+      const failure = error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The connection failed');
+      if ((this.currentState as McpClientState) !== 'closed') {
+        this.currentState = 'disconnected';
+        this.error = failure;
+        this.scheduleReconnect();
+      }
+      throw failure;
+    }
+  }
+
+  /** One transport, opened and initialized within `connectTimeoutMs`; closed again when anything fails. */
+  private async openOnce(): Promise<McpServerSummary> {
+    const transport = this.createTransport();
+    this.transport = transport;
+    const timeoutMs = this.options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
+    try {
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new McpClientError('TIMEOUT', `No connection within ${timeoutMs} ms`)), timeoutMs).unref(),
+      );
+      await Promise.race([transport.open(this.sinkFor(transport)), timeout]);
+      const result = await this.exchange(
+        transport,
+        'initialize',
+        {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: this.options.capabilities ?? {},
+          clientInfo: this.options.clientInfo ?? { name: 'nest-mcp-client', version: '1.0.0' },
+        },
+        { timeoutMs },
+      );
+      const version = result.protocolVersion;
+      if (!isSupportedProtocolVersion(version)) {
+        throw new McpClientError(
+          'PROTOCOL',
+          `The server speaks revision ${String(version)}; this client speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+        );
+      }
+      transport.initialized(version);
+      await transport.send(notification('notifications/initialized') as unknown as Record<string, unknown>);
+      return {
+        protocolVersion: version,
+        serverInfo: (result.serverInfo ?? { name: 'unknown', version: 'unknown' }) as McpServerSummary['serverInfo'],
+        capabilities: (result.capabilities ?? {}) as Record<string, unknown>,
+        ...(typeof result.instructions === 'string' && { instructions: result.instructions }),
+        transport: transport.kind,
+      };
+    } catch (error) {
+      if (this.transport === transport) this.transport = undefined;
+      await transport.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private scheduleReconnect(): void {
+    const reconnect = this.reconnectOptions;
+    if (!reconnect || this.currentState === 'closed') return;
+    clearTimeout(this.reconnectTimer);
+    const delay = this.reconnectDelay;
+    this.reconnectDelay = Math.min(delay * 2, reconnect.maxDelayMs ?? DEFAULTS.maxDelayMs);
+    this.reconnectTimer = setTimeout(() => void this.connect().catch(() => undefined), delay);
+    this.reconnectTimer.unref();
+  }
+
+  /** The sink of one transport: what a replaced transport reports afterwards is ignored. */
+  private sinkFor(transport: McpClientTransport): McpClientTransportSink {
+    return {
+      message: (value) => {
+        if (this.transport === transport) this.receive(transport, value);
+      },
+      lost: (id, error) => this.settle(id, undefined, error),
+      closed: (error) => {
+        if (this.transport !== transport) return;
+        this.transport = undefined;
+        void transport.close().catch(() => undefined);
+        const failure = error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The connection was lost');
+        this.failPending(failure);
+        if (this.currentState === 'closed') return;
+        const wasConnected = this.currentState === 'connected';
+        this.currentState = 'disconnected';
+        this.error = failure;
+        this.logger.warn(`${this.describe()}: ${failure.message}`);
+        for (const listener of this.listeners.disconnected) listener(failure);
+        if (wasConnected) this.scheduleReconnect();
+      },
+    };
+  }
+
+  private exchange(
+    transport: McpClientTransport,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: McpClientCallOptions,
+  ): Promise<Record<string, unknown>> {
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(new McpClientError('CANCELLED', 'Cancelled before it was sent'));
+    const id = this.nextId++;
+    const meta = { ...options.meta, ...(options.onProgress && { progressToken: id }) };
+    const message: JsonRpcRequest = {
+      jsonrpc: '2.0',
+      id,
+      method,
+      ...((params !== undefined || Object.keys(meta).length > 0) && {
+        params: { ...params, ...(Object.keys(meta).length > 0 && { _meta: meta }) },
+      }),
+    };
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULTS.timeoutMs;
+    const sending = new AbortController();
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
+      let timer: NodeJS.Timeout;
+      const cancel = (reason: string, error: McpClientError) => {
+        if (!this.pending.has(id)) return;
+        this.settle(id, undefined, error);
+        sending.abort(error);
+        if (method !== 'initialize') {
+          void transport
+            .send(notification('notifications/cancelled', { requestId: id, reason }) as unknown as Record<string, unknown>)
+            .catch(() => undefined);
+        }
+      };
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => cancel('timeout', new McpClientError('TIMEOUT', `${method} took longer than ${timeoutMs} ms`)), timeoutMs);
+      };
+      const onAbort = () => cancel('cancelled by the caller', new McpClientError('CANCELLED', 'Cancelled by the caller'));
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.progress.delete(id);
+      };
+      this.pending.set(id, {
+        method,
+        resolve: (result) => (done(), resolve(result)),
+        // A failed request (closed, lost, timed out) stops its HTTP exchange too.
+        reject: (error) => (done(), sending.abort(error), reject(error)),
+      });
+      if (options.onProgress) {
+        const onProgress = options.onProgress;
+        this.progress.set(id, (update) => (arm(), onProgress(update)));
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      arm();
+      transport.send(message as unknown as Record<string, unknown>, sending.signal).catch((error: unknown) => {
+        if (sending.signal.aborted) return;
+        this.settle(
+          id,
+          undefined,
+          error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The request could not be sent'),
+        );
+      });
+    });
+  }
+
+  private settle(id: JsonRpcId, result: Record<string, unknown> | undefined, error?: Error): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    if (error) pending.reject(error);
+    else pending.resolve(result ?? {});
+  }
+
+  private failPending(error: McpClientError): void {
+    for (const id of [...this.pending.keys()]) this.settle(id, undefined, error);
+  }
+
+  private receive(transport: McpClientTransport, value: unknown): void {
+    if (Array.isArray(value)) {
+      for (const one of value) this.receive(transport, one);
+      return;
+    }
+    const classified = classifyMessage(value);
+    switch (classified.kind) {
+      case 'response':
+        return this.answer(classified.message);
+      case 'notification':
+        return this.notified(classified.message);
+      case 'request':
+        return void this.serve(transport, classified.message);
+      case 'invalid':
+        this.logger.debug(`${this.describe()}: ignored an invalid message (${classified.reason})`);
+    }
+  }
+
+  private answer(response: JsonRpcResponse): void {
+    if ('error' in response) {
+      const { code, message, data } = response.error;
+      return this.settle(response.id!, undefined, new McpClientError('RPC', String(message), { rpcCode: code, data }));
+    }
+    this.settle(response.id, response.result);
+  }
+
+  private notified(message: JsonRpcNotification): void {
+    if (message.method === 'notifications/progress') {
+      const params = message.params ?? {};
+      const onProgress = this.progress.get(params.progressToken as JsonRpcId);
+      if (onProgress && typeof params.progress === 'number') {
+        onProgress({
+          progress: params.progress,
+          ...(typeof params.total === 'number' && { total: params.total }),
+          ...(typeof params.message === 'string' && { message: params.message }),
+        });
+      }
+      return;
+    }
+    for (const listener of this.listeners.notification)
+      listener({ method: message.method, ...(message.params && { params: message.params }) });
+  }
+
+  /** The server's own requests: `ping`, else `onRequest`, else -32601. */
+  private async serve(transport: McpClientTransport, request: JsonRpcRequest): Promise<void> {
+    let reply: JsonRpcMessage;
+    try {
+      const result = request.method === 'ping' ? {} : await this.options.onRequest?.(request.method, request.params);
+      reply =
+        result === undefined
+          ? errorResponse(request.id, { code: JsonRpcErrorCode.METHOD_NOT_FOUND, message: `This client does not answer ${request.method}` })
+          : successResponse(request.id, result);
+    } catch (error) {
+      const text = error instanceof McpClientError ? error.message : 'The client could not answer';
+      reply = errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: text });
+    }
+    await transport.send(reply as unknown as Record<string, unknown>).catch(() => undefined);
+  }
+
+  private async listAll<T>(method: string, key: string, options?: McpClientCallOptions): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await this.request(method, cursor === undefined ? undefined : { cursor }, options);
+      const list = result[key];
+      if (!Array.isArray(list)) throw new McpClientError('PROTOCOL', `${method} answered without ${key}`);
+      items.push(...(list as T[]));
+      cursor = typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
+      if (cursor === undefined) return items;
+    }
+    throw new McpClientError('PROTOCOL', `${method} sent more than ${MAX_PAGES} pages`);
+  }
+}

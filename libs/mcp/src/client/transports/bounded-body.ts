@@ -1,0 +1,55 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { McpClientError } from '../mcp-client.error.js';
+
+/** Reads a whole response body as text, refusing one over `maxBytes` (before it is all in memory). */
+export async function readBoundedText(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<string> {
+  if (!body) return '';
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  // Leaving the loop early (break, throw) ends the stream: fetch's body is cancelled, a node:http one destroyed.
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge(maxBytes);
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/**
+ * Feeds an SSE body to `onEvent` until it ends; an event whose data passes `maxBytes` ends the stream with
+ * `TOO_LARGE` (eventsource-parser's buffer bound). Resolves when the stream ends, rejects on a read error.
+ */
+export async function readEventStream(
+  body: AsyncIterable<Uint8Array> | null,
+  maxBytes: number,
+  onEvent: (event: EventSourceMessage) => void,
+): Promise<void> {
+  if (!body) return;
+  const decoder = new TextDecoder();
+  let failure: Error | undefined;
+  const parser = createParser({
+    maxBufferSize: maxBytes,
+    onEvent,
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') failure ??= tooLarge(maxBytes);
+    },
+  });
+  for await (const chunk of body) {
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    if (failure) throw failure;
+  }
+}
+
+export function tooLarge(maxBytes: number): McpClientError {
+  return new McpClientError('TOO_LARGE', `The server sent a message larger than ${maxBytes} bytes`);
+}
+
+/** Parses a JSON text from the server, or fails with `PROTOCOL`. */
+export function parseServerJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new McpClientError('PROTOCOL', 'The server sent a body that is not JSON');
+  }
+}

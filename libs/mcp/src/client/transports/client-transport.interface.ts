@@ -1,0 +1,25 @@
+/** Where a transport hands what it receives. */
+export interface McpClientTransportSink {
+  /** One parsed JSON value from the server (a message, or a batch). */
+  message(value: unknown): void;
+  /** A request's answer will never come (its response stream ended first). */
+  lost(id: string | number, error: Error): void;
+  /** The connection is gone (child exited, stream dropped); the client reconnects. */
+  closed(error: Error): void;
+}
+
+/** One connection to a server; the client owns the JSON-RPC above it. */
+export interface McpClientTransport {
+  /** `streamable-http`, `http-sse` (2024-11-05) or `stdio`. */
+  readonly kind: 'streamable-http' | 'http-sse' | 'stdio';
+  /** Connects (spawns the child, opens the SSE stream); messages then reach `sink`. */
+  open(sink: McpClientTransportSink): Promise<void>;
+  /**
+   * Sends one message. Rejects with an McpClientError when it cannot be delivered (`UNAVAILABLE`, `SESSION_EXPIRED`,
+   * `PROTOCOL` with status 404/405 when a Streamable HTTP endpoint is not one).
+   */
+  send(message: Record<string, unknown>, signal?: AbortSignal): Promise<void>;
+  /** `initialize` succeeded with this revision (HTTP sends it as `MCP-Protocol-Version`, opens its GET stream). */
+  initialized(protocolVersion: string): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,167 @@
+import type { McpClientHttpOptions } from '../mcp-client-options.interface.js';
+import { McpClientError } from '../mcp-client.error.js';
+import { parseServerJson, readBoundedText, readEventStream } from './bounded-body.js';
+import type { McpClientTransport, McpClientTransportSink } from './client-transport.interface.js';
+import { fetchOrUnavailable, resolveHeaders, statusError } from './http-headers.js';
+import { httpRequest, type McpHttpAnswer } from './node-http.request.js';
+import { Agent } from 'node:http';
+
+/** Longest wait before the GET stream is opened again after it ended. */
+const MAX_LISTEN_DELAY_MS = 30_000;
+
+/**
+ * Streamable HTTP (2025-03-26 and later): each message is a POST answered with JSON, an SSE stream or 202; the
+ * session id of `initialize` and the negotiated revision go on every later request; a GET stream carries the
+ * server's own notifications (`list_changed`) when the server offers one. A 404 on a session means the server
+ * forgot it (`SESSION_EXPIRED`); a 404 or 405 on the first POST means the URL is no Streamable HTTP endpoint.
+ */
+export class StreamableHttpClientTransport implements McpClientTransport {
+  readonly kind = 'streamable-http' as const;
+  private sink?: McpClientTransportSink;
+  private sessionId?: string;
+  private protocolVersion?: string;
+  private readonly closing = new AbortController();
+  private listening = false;
+  /** Keeps connections to the server open between calls (closed with the transport). */
+  private readonly agent = new Agent({ keepAlive: true });
+  private readonly url: URL;
+
+  constructor(
+    private readonly options: McpClientHttpOptions,
+    private readonly maxBytes: number,
+  ) {
+    this.url = new URL(options.url);
+  }
+
+  open(sink: McpClientTransportSink): Promise<void> {
+    this.sink = sink;
+    return Promise.resolve();
+  }
+
+  async send(message: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+    const hadSession = this.sessionId !== undefined;
+    const response = await httpRequest(this.url, {
+      method: 'POST',
+      headers: { ...(await this.headers()), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(message),
+      // The client aborts a request's signal when it fails or the client closes.
+      signal: signal ?? this.closing.signal,
+      agent: this.agent,
+    });
+    const isInitialize = message.method === 'initialize';
+    if (response.status === 404 && hadSession) {
+      response.discard();
+      this.sessionId = undefined;
+      throw new McpClientError('SESSION_EXPIRED', 'The server no longer knows the session', { status: 404 });
+    }
+    if (!response.ok) {
+      const text = await readBoundedText(response.body, this.maxBytes).catch(() => '');
+      // A JSON-RPC error body (a 400 for a bad request) answers the request; anything else is the transport's.
+      const body = safeJson(text);
+      if (body && typeof body === 'object' && 'jsonrpc' in body && 'id' in body && (body as { id: unknown }).id !== null) {
+        return this.sink!.message(body);
+      }
+      throw statusError(response.status, isInitialize ? 'The MCP endpoint' : 'The server');
+    }
+    if (isInitialize) this.sessionId = response.header('mcp-session-id') ?? undefined;
+    const type = response.header('content-type') ?? '';
+    if (response.status === 202 || !('id' in message) || message.method === undefined) {
+      response.discard();
+      return;
+    }
+    if (type.includes('text/event-stream')) {
+      // The answer arrives on the stream, after any progress; send() returns now and the stream is read on.
+      const id = message.id as string | number;
+      void this.readStream(response, id);
+      return;
+    }
+    this.sink!.message(parseServerJson(await readBoundedText(response.body, this.maxBytes)));
+  }
+
+  initialized(protocolVersion: string): void {
+    this.protocolVersion = protocolVersion;
+    if (!this.listening) void this.listen();
+  }
+
+  async close(): Promise<void> {
+    this.closing.abort(new McpClientError('CLOSED', 'The client was closed'));
+    this.agent.destroy();
+    const sessionId = this.sessionId;
+    this.sessionId = undefined;
+    if (sessionId === undefined) return;
+    // Ends the session on the server (it may answer 405: sessions it cannot end expire there).
+    await fetch(this.options.url, { method: 'DELETE', headers: { ...(await this.headers(sessionId)) }, signal: AbortSignal.timeout(2_000) })
+      .then((response) => response.body?.cancel())
+      .catch(() => undefined);
+  }
+
+  private async headers(sessionId = this.sessionId): Promise<Record<string, string>> {
+    return {
+      ...(await resolveHeaders(this.options.headers)),
+      ...(sessionId !== undefined && { 'mcp-session-id': sessionId }),
+      ...(this.protocolVersion !== undefined && { 'mcp-protocol-version': this.protocolVersion }),
+    };
+  }
+
+  /** Reads a POST's SSE answer; when it ends before the request's response, the request is lost. */
+  private async readStream(response: McpHttpAnswer, id: string | number): Promise<void> {
+    let answered = false;
+    try {
+      await readEventStream(response.body, this.maxBytes, (event) => {
+        if (event.data === '') return; // a priming event
+        const value = safeJson(event.data);
+        if (value === undefined) return;
+        if (isResponseTo(value, id)) answered = true;
+        this.sink!.message(value);
+      });
+      if (!answered) this.sink!.lost(id, new McpClientError('UNAVAILABLE', 'The response stream ended before the answer'));
+    } catch (error) {
+      if (!answered)
+        this.sink!.lost(id, error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The response stream broke'));
+    }
+  }
+
+  /** The GET stream of server notifications, opened again with backoff while there is a session; 405: none offered. */
+  private async listen(): Promise<void> {
+    this.listening = true;
+    let delay = 500;
+    try {
+      while (!this.closing.signal.aborted && this.sessionId !== undefined) {
+        try {
+          const response = await fetchOrUnavailable(this.options.url, {
+            method: 'GET',
+            headers: { ...(await this.headers()), accept: 'text/event-stream' },
+            signal: this.closing.signal,
+          });
+          if (response.status === 405) return void (await response.body?.cancel());
+          if (!response.ok) throw statusError(response.status, 'The GET stream');
+          delay = 500;
+          await readEventStream(response.body, this.maxBytes, (event) => {
+            const value = event.data === '' ? undefined : safeJson(event.data);
+            if (value !== undefined) this.sink!.message(value);
+          });
+        } catch {
+          // Dropped or refused: tried again below while the session lives.
+        }
+        if (this.closing.signal.aborted) return;
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        delay = Math.min(delay * 2, MAX_LISTEN_DELAY_MS);
+      }
+    } finally {
+      this.listening = false;
+    }
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isResponseTo(value: unknown, id: string | number): boolean {
+  const answers = (one: unknown) => typeof one === 'object' && one !== null && (one as { id?: unknown }).id === id && !('method' in one);
+  return Array.isArray(value) ? value.some(answers) : answers(value);
+}

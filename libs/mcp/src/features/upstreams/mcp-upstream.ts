@@ -1,0 +1,229 @@
+import { Logger } from '@nestjs/common';
+import { McpClient } from '../../client/mcp-client.js';
+import type { McpClientCallOptions, McpClientHttpOptions, McpClientOptions } from '../../client/mcp-client-options.interface.js';
+import type { McpRemotePrompt, McpRemoteResource, McpRemoteResourceTemplate, McpRemoteTool } from '../../client/mcp-client.types.js';
+import { callerHeadersOf } from '../../core/caller-headers.js';
+import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
+import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
+import type { McpUpstreamOptions } from './mcp-upstream-options.interface.js';
+import { UpstreamTenantSessions } from './upstream-sessions.js';
+
+/** Time to reach an upstream (connect, spawn, initialize): short, so a down upstream answers `UNAVAILABLE` within 5 s. */
+const CONNECT_TIMEOUT_MS = 4_000;
+/** How often a live upstream is pinged (an HTTP upstream that went away is only noticed so), and how long a ping may take. */
+const PROBE_EVERY_MS = 5_000;
+const PROBE_TIMEOUT_MS = 2_000;
+/** Reconnection backoff of the upstream's own connection. */
+const RECONNECT = { initialDelayMs: 500, maxDelayMs: 15_000 };
+
+/** One kind of list an upstream serves. */
+export type UpstreamListKind = 'tools' | 'prompts' | 'resources';
+
+/** The upstream's components as last listed (kept while it is down). */
+export interface UpstreamLists {
+  tools: McpRemoteTool[];
+  prompts: McpRemotePrompt[];
+  resources: McpRemoteResource[];
+  resourceTemplates: McpRemoteResourceTemplate[];
+}
+
+/** What `/health` reports of an upstream. */
+export interface UpstreamStatus {
+  readonly reachable: boolean;
+  readonly transport: 'http' | 'stdio';
+  /** Why it is unreachable (no address, no stack). */
+  readonly error?: string;
+  readonly tools: number;
+  /** HTTP: upstream sessions open now (one per calling tenant). */
+  readonly sessions?: number;
+}
+
+/**
+ * One upstream server: its own connection (listing, `list_changed`, liveness pings; reconnecting with backoff),
+ * and for HTTP one upstream session per calling tenant for calls. A stdio upstream is one child for every caller.
+ */
+export class McpUpstream {
+  private readonly logger = new Logger('McpUpstreams');
+  private readonly own: McpClient;
+  private readonly sessions?: UpstreamTenantSessions;
+  private readonly probe: NodeJS.Timeout;
+  private reachable = false;
+  private lastError?: string;
+  readonly lists: UpstreamLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
+  /** Called when a list was read again (after a `list_changed`, or on reconnection). */
+  onLists?: (kind: UpstreamListKind) => void;
+
+  constructor(
+    readonly options: McpUpstreamOptions,
+    private readonly defaultTimeoutMs: number,
+  ) {
+    this.own = new McpClient({ ...this.clientBase(), ...this.target({}), reconnect: RECONNECT });
+    if (options.url !== undefined) {
+      this.sessions = new UpstreamTenantSessions(
+        (tenant, session) => ({
+          ...this.clientBase(),
+          ...(this.target({ tenant }, session.authorization) as McpClientHttpOptions),
+          reconnect: false,
+        }),
+        options.maxSessions,
+        options.sessionIdleMs,
+      );
+    }
+    this.probe = setInterval(() => void this.check(), PROBE_EVERY_MS);
+    this.probe.unref();
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  get scopes(): readonly string[] {
+    return this.options.scopes ?? [];
+  }
+
+  get timeoutMs(): number {
+    return this.options.timeoutMs ?? this.defaultTimeoutMs;
+  }
+
+  status(): UpstreamStatus {
+    return {
+      reachable: this.reachable,
+      transport: this.options.url !== undefined ? 'http' : 'stdio',
+      ...(!this.reachable && { error: this.lastError ?? 'not connected yet' }),
+      tools: this.lists.tools.length,
+      ...(this.sessions && { sessions: this.sessions.tenants.length }),
+    };
+  }
+
+  /** Tenants holding an upstream session (HTTP). */
+  get sessionTenants(): string[] {
+    return this.sessions?.tenants ?? [];
+  }
+
+  /** Connects and reads every list within `budgetMs`; an upstream down now is reached later by the reconnect loop. */
+  async start(budgetMs: number): Promise<void> {
+    const attempt = this.refresh();
+    const late = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), budgetMs).unref());
+    const outcome = await Promise.race([attempt.then(() => 'done' as const), late]).catch((error: unknown) => this.down(error));
+    if (outcome === 'late') this.down(new Error(`no answer within ${budgetMs} ms`));
+    // From now on: its list changes, and each reconnection, read the lists again.
+    this.own.on('notification', (notification) => {
+      const kind = /^notifications\/(tools|prompts|resources)\/list_changed$/.exec(notification.method)?.[1] as
+        UpstreamListKind | undefined;
+      if (kind) void this.relist(kind);
+    });
+    this.own.on(
+      'connected',
+      () =>
+        void this.refresh().then(
+          () => (['tools', 'prompts', 'resources'] as const).forEach((kind) => this.onLists?.(kind)),
+          (error: unknown) => this.down(error),
+        ),
+    );
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, context: McpToolContext) {
+    return this.clientFor(context).callTool(name, args, {
+      ...this.callOptions(context),
+      timeoutMs: this.timeoutMs,
+      onProgress: (update) => context.reportProgress(update.progress, update.total, update.message),
+    });
+  }
+
+  async getPrompt(name: string, args: Record<string, string>, context: McpHandlerContext) {
+    return this.clientFor(context).getPrompt(name, args, this.callOptions(context));
+  }
+
+  async readResource(uri: string, context: McpHandlerContext) {
+    return this.clientFor(context).readResource(uri, this.callOptions(context));
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.probe);
+    await Promise.all([this.own.close(), this.sessions?.close()]);
+  }
+
+  /** Marks the upstream down after a call could not reach it (the probe marks it up again). */
+  markUnreachable(error: unknown): void {
+    this.down(error);
+  }
+
+  private callOptions(context: McpHandlerContext): McpClientCallOptions {
+    return { signal: context.signal, timeoutMs: this.timeoutMs };
+  }
+
+  private clientFor(context: McpHandlerContext): McpClient {
+    if (!this.sessions) return this.own;
+    const authorization = this.options.forwardAuthorization ? callerHeadersOf(context as McpToolContext)?.authorization : undefined;
+    return this.sessions.clientFor(context.tenant, authorization);
+  }
+
+  private clientBase() {
+    return { clientInfo: { name: 'nest-mcp-gateway', version: '1.0.0' }, connectTimeoutMs: CONNECT_TIMEOUT_MS, timeoutMs: this.timeoutMs };
+  }
+
+  /** Where the upstream is, with the headers of one caller (`{}`: the gateway's own connection). */
+  private target(caller: { tenant?: string }, authorization?: () => string | undefined): McpClientOptions {
+    const { url, command, args, env, cwd, headers, credentials } = this.options;
+    if (url === undefined) return { command: command!, args, env, cwd };
+    let resolved: Promise<Record<string, string>> | undefined;
+    return {
+      url,
+      headers: async () => {
+        resolved ??= Promise.resolve(credentials?.(caller) ?? {});
+        const forwarded = authorization?.();
+        return { ...headers, ...(await resolved), ...(forwarded && { authorization: forwarded }) };
+      },
+    };
+  }
+
+  /** Reads every list the upstream serves (its capabilities say which). */
+  private async refresh(): Promise<void> {
+    const server = await this.own.connect();
+    const caps = server.capabilities;
+    const [tools, prompts, resources, resourceTemplates] = await Promise.all([
+      caps.tools ? this.own.listTools() : [],
+      caps.prompts ? this.own.listPrompts() : [],
+      caps.resources ? this.own.listResources() : [],
+      caps.resources ? this.own.listResourceTemplates().catch(() => []) : [],
+    ]);
+    Object.assign(this.lists, { tools, prompts, resources, resourceTemplates });
+    this.up();
+  }
+
+  private async relist(kind: UpstreamListKind): Promise<void> {
+    try {
+      if (kind === 'tools') this.lists.tools = await this.own.listTools();
+      else if (kind === 'prompts') this.lists.prompts = await this.own.listPrompts();
+      else {
+        this.lists.resources = await this.own.listResources();
+        this.lists.resourceTemplates = await this.own.listResourceTemplates().catch(() => []);
+      }
+      this.onLists?.(kind);
+    } catch (error) {
+      this.down(error);
+    }
+  }
+
+  private async check(): Promise<void> {
+    try {
+      await this.own.ping({ timeoutMs: PROBE_TIMEOUT_MS });
+      this.up();
+    } catch (error) {
+      this.down(error);
+    }
+  }
+
+  private up(): void {
+    if (!this.reachable) this.logger.log(`Upstream "${this.name}" is reachable`);
+    this.reachable = true;
+    this.lastError = undefined;
+  }
+
+  private down(error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (this.reachable || this.lastError === undefined) this.logger.warn(`Upstream "${this.name}" is unreachable: ${reason}`);
+    this.reachable = false;
+    this.lastError = reason;
+  }
+}

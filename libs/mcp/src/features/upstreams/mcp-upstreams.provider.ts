@@ -1,0 +1,138 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
+import { McpPromptRegistry } from '../prompts/mcp-prompt.registry.js';
+import { McpResourceRegistry } from '../resources/mcp-resource.registry.js';
+import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
+import { McpUpstream, type UpstreamListKind, type UpstreamStatus } from './mcp-upstream.js';
+import { upstreamPrompt, upstreamResource, upstreamResourceTemplate, upstreamTool } from './upstream-components.js';
+import { isServableToolName } from './upstream-names.js';
+
+/** How long the boot waits for each upstream (in parallel); one slower or down is reached later by its reconnect loop. */
+const BOOT_BUDGET_MS = 5_000;
+
+/** What this server serves of one upstream now: keys, with what each was built from (to skip unchanged ones). */
+interface Served {
+  tools: Map<string, string>;
+  prompts: Map<string, string>;
+  resources: Map<string, string>;
+}
+
+/**
+ * Upstream MCP servers as a component provider (module option `upstreams`). `prepare()` connects to each and
+ * reads its lists within the boot budget; `loaded()` puts their components in the registries, and every later
+ * change (an upstream's `list_changed`, a reconnection) is applied there (`register` / `replace` / `remove`), which
+ * announces our own `list_changed`. An upstream that is down keeps the components last listed: its tools answer
+ * `UNAVAILABLE` until it is back. A name or URI a local component holds stays the local one (a warning).
+ */
+@Injectable()
+export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestroy {
+  private readonly logger = new Logger('McpUpstreams');
+  private readonly upstreams: McpUpstream[];
+  private readonly served = new Map<string, Served>();
+
+  constructor(
+    @Inject(MCP_RESOLVED_OPTIONS) options: Pick<McpResolvedOptions, 'upstreams' | 'toolTimeoutMs'>,
+    private readonly tools: McpToolRegistry,
+    private readonly prompts: McpPromptRegistry,
+    private readonly resources: McpResourceRegistry,
+  ) {
+    this.upstreams = options.upstreams.map((upstream) => new McpUpstream(upstream, options.toolTimeoutMs));
+  }
+
+  async prepare(): Promise<void> {
+    await Promise.all(this.upstreams.map((upstream) => upstream.start(BOOT_BUDGET_MS)));
+  }
+
+  components(): Iterable<McpComponent> {
+    return []; // put in the registries by loaded(), as later changes are: they may be replaced or removed
+  }
+
+  loaded(): void {
+    for (const upstream of this.upstreams) {
+      this.served.set(upstream.name, { tools: new Map(), prompts: new Map(), resources: new Map() });
+      upstream.onLists = (kind) => this.sync(upstream, kind);
+      for (const kind of ['tools', 'prompts', 'resources'] as const) this.sync(upstream, kind);
+    }
+  }
+
+  /** Each upstream's state, by name (for `/health`). */
+  statuses(): Record<string, UpstreamStatus> {
+    return Object.fromEntries(this.upstreams.map((upstream) => [upstream.name, upstream.status()]));
+  }
+
+  /** The tenants holding an upstream session of an HTTP upstream. */
+  sessionTenants(name: string): string[] {
+    return this.upstreams.find((upstream) => upstream.name === name)?.sessionTenants ?? [];
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all(this.upstreams.map((upstream) => upstream.close()));
+  }
+
+  private sync(upstream: McpUpstream, kind: UpstreamListKind): void {
+    const served = this.served.get(upstream.name)!;
+    const wanted = new Set<string>();
+    if (kind === 'tools') {
+      for (const remote of upstream.lists.tools) {
+        const tool = upstreamTool(upstream, remote);
+        if (!isServableToolName(tool.name)) {
+          this.logger.warn(`Upstream "${upstream.name}": the tool "${remote.name}" is not served (${tool.name} is no valid tool name)`);
+          continue;
+        }
+        wanted.add(tool.name);
+        this.apply(served.tools, tool.name, remote, () => this.tools.put(tool));
+      }
+      return this.drop(served.tools, wanted, (name) => this.tools.remove(name));
+    }
+    if (kind === 'prompts') {
+      for (const remote of upstream.lists.prompts) {
+        const prompt = upstreamPrompt(upstream, remote);
+        wanted.add(prompt.name);
+        const known = served.prompts.has(prompt.name);
+        this.apply(served.prompts, prompt.name, remote, () => (known ? this.prompts.replace(prompt) : this.prompts.register(prompt)));
+      }
+      return this.drop(served.prompts, wanted, (name) => this.prompts.remove(name));
+    }
+    const registrations = [
+      ...upstream.lists.resources.map((remote) => {
+        const registration = upstreamResource(upstream, remote);
+        return { key: registration.uri, registration, remote };
+      }),
+      ...upstream.lists.resourceTemplates.map((remote) => {
+        const registration = upstreamResourceTemplate(upstream, remote);
+        return { key: registration.uriTemplate, registration, remote };
+      }),
+    ];
+    for (const { key, registration, remote } of registrations) {
+      wanted.add(key);
+      const known = served.resources.has(key);
+      this.apply(served.resources, key, remote, () =>
+        known ? this.resources.replace(registration) : this.resources.register(registration),
+      );
+    }
+    this.drop(served.resources, wanted, (key) => this.resources.remove(key));
+  }
+
+  /** Registers or replaces one component unless it is unchanged; a clash with a local one is a warning. */
+  private apply(served: Map<string, string>, key: string, remote: unknown, put: () => unknown): void {
+    const source = JSON.stringify(remote);
+    if (served.get(key) === source) return;
+    try {
+      put();
+      served.set(key, source);
+    } catch (error) {
+      this.logger.warn(`${key} is not served: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Removes what the upstream no longer lists. */
+  private drop(served: Map<string, string>, wanted: ReadonlySet<string>, remove: (key: string) => unknown): void {
+    for (const key of [...served.keys()]) {
+      if (wanted.has(key)) continue;
+      served.delete(key);
+      remove(key);
+    }
+  }
+}

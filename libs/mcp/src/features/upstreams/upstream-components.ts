@@ -1,0 +1,122 @@
+import { ForbiddenException } from '@nestjs/common';
+import type { McpRemotePrompt, McpRemoteResource, McpRemoteResourceTemplate, McpRemoteTool } from '../../client/mcp-client.types.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
+import { McpResult } from '../../core/results/mcp-result.js';
+import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
+import type { McpPromptRegistration } from '../prompts/mcp-prompt-registration.interface.js';
+import type { McpFixedResourceRegistration, McpResourceTemplateRegistration } from '../resources/mcp-resource-registration.interface.js';
+import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
+import type { McpUpstream } from './mcp-upstream.js';
+import { upstreamCallError } from './upstream-errors.js';
+import { originalUri, upstreamToolName, upstreamUri } from './upstream-names.js';
+import { McpClientError } from '../../client/mcp-client.error.js';
+
+/** What a failed call does to the upstream's state, then the error our caller gets. */
+function failed(upstream: McpUpstream, error: unknown): Error {
+  if (error instanceof McpClientError && error.code === 'UNAVAILABLE') upstream.markUnreachable(error);
+  return upstreamCallError(upstream.name, error);
+}
+
+/**
+ * An upstream tool as one of ours: namespaced, its schemas shown as the upstream sent them (the upstream validates
+ * the arguments: only that they are an object is checked here), scoped by the upstream's `scopes`, run by our call
+ * pipeline (auth, scopes, limits, idempotency, metrics) and answered with the upstream's result untouched.
+ */
+export function upstreamTool(upstream: McpUpstream, remote: McpRemoteTool): McpToolDefinition {
+  const name = upstreamToolName(upstream.name, remote.name);
+  return {
+    name,
+    site: `upstream "${upstream.name}" tool "${remote.name}"`,
+    descriptor: {
+      name,
+      ...(typeof remote.title === 'string' && { title: remote.title }),
+      description: typeof remote.description === 'string' ? remote.description : `${remote.name} (upstream ${upstream.name})`,
+      inputSchema: (remote.inputSchema ?? { type: 'object' }) as JsonSchema,
+      ...(remote.outputSchema !== undefined && { outputSchema: remote.outputSchema as JsonSchema }),
+      ...(remote.annotations !== undefined && { annotations: remote.annotations }),
+    },
+    checkRawArgs: () => ({ valid: true }),
+    timeoutMs: upstream.timeoutMs,
+    scopes: upstream.scopes,
+    runtime: true,
+    handler: async (args, context) => {
+      try {
+        return McpResult.raw(await upstream.callTool(remote.name, (args ?? {}) as Record<string, unknown>, context));
+      } catch (error) {
+        throw failed(upstream, error);
+      }
+    },
+  };
+}
+
+/** Prompts and resources have no scopes of their own here: the upstream's are checked when they are used. */
+function checkScopes(upstream: McpUpstream, context: McpHandlerContext): void {
+  const held = context.principal?.scopes;
+  if (held === undefined) return;
+  const missing = upstream.scopes.filter((scope) => !held.includes(scope));
+  if (missing.length > 0) throw new ForbiddenException(`Missing scope(s) for the upstream "${upstream.name}": ${missing.join(', ')}`);
+}
+
+/** An upstream prompt as one of ours (`<upstream>_<name>`). */
+export function upstreamPrompt(upstream: McpUpstream, remote: McpRemotePrompt): McpPromptRegistration {
+  return {
+    name: upstreamToolName(upstream.name, remote.name),
+    ...(typeof remote.title === 'string' && { title: remote.title }),
+    description: typeof remote.description === 'string' ? remote.description : `${remote.name} (upstream ${upstream.name})`,
+    ...(Array.isArray(remote.arguments) && {
+      arguments: remote.arguments.map(({ name, description, required }) => ({
+        name,
+        ...(description !== undefined && { description }),
+        ...(required !== undefined && { required }),
+      })),
+    }),
+    handler: async (args, context) => {
+      checkScopes(upstream, context);
+      try {
+        return await upstream.getPrompt(remote.name, args, context);
+      } catch (error) {
+        throw failed(upstream, error);
+      }
+    },
+  };
+}
+
+/** Reads an upstream URI for our caller; the contents name our URIs. */
+async function read(upstream: McpUpstream, uri: string, context: McpHandlerContext) {
+  checkScopes(upstream, context);
+  try {
+    const result = await upstream.readResource(uri, context);
+    return {
+      contents: result.contents.map((content) => ({
+        ...content,
+        uri: upstreamUri(upstream.name, typeof content.uri === 'string' ? content.uri : uri),
+      })),
+    };
+  } catch (error) {
+    throw failed(upstream, error);
+  }
+}
+
+/** An upstream resource as one of ours (`<upstream>+<uri>`). */
+export function upstreamResource(upstream: McpUpstream, remote: McpRemoteResource): McpFixedResourceRegistration {
+  return {
+    uri: upstreamUri(upstream.name, remote.uri),
+    name: remote.name,
+    ...(typeof remote.title === 'string' && { title: remote.title }),
+    ...(typeof remote.description === 'string' && { description: remote.description }),
+    ...(typeof remote.mimeType === 'string' && { mimeType: remote.mimeType }),
+    handler: (_variables, context) => read(upstream, remote.uri, context),
+  };
+}
+
+/** An upstream resource template as one of ours (`<upstream>+<template>`). */
+export function upstreamResourceTemplate(upstream: McpUpstream, remote: McpRemoteResourceTemplate): McpResourceTemplateRegistration {
+  return {
+    uriTemplate: upstreamUri(upstream.name, remote.uriTemplate),
+    name: remote.name,
+    ...(typeof remote.title === 'string' && { title: remote.title }),
+    ...(typeof remote.description === 'string' && { description: remote.description }),
+    ...(typeof remote.mimeType === 'string' && { mimeType: remote.mimeType }),
+    handler: (_variables, context) => read(upstream, originalUri(upstream.name, context.uri) ?? context.uri, context),
+  };
+}

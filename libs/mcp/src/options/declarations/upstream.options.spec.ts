@@ -1,0 +1,45 @@
+import { resolveMcpOptions, resolvePaths } from '../mcp-options.resolver.js';
+import type { McpModuleOptions } from '../mcp-module-options.interface.js';
+
+const resolve = (upstreams: unknown) =>
+  resolveMcpOptions({ name: 'gateway', version: '1.0.0', upstreams } as McpModuleOptions, resolvePaths({}));
+
+describe('module option upstreams', () => {
+  it('defaults to none and leaves listChanged as given', () => {
+    const options = resolveMcpOptions({ name: 'gateway', version: '1.0.0' }, resolvePaths({}));
+    expect(options.upstreams).toEqual([]);
+    expect(options.listChanged).toEqual({ tools: false, prompts: false, resources: false });
+  });
+
+  it('accepts url and command entries, and turns listChanged on for the three lists', () => {
+    const options = resolve([
+      { name: 'weather', url: 'http://127.0.0.1:3000/mcp', headers: { 'x-api-key': 'k' }, scopes: ['weather'] },
+      { name: 'everything', command: 'node', args: ['server.js'], env: { A: '1' } },
+    ]);
+    expect(options.upstreams.map((upstream) => upstream.name)).toEqual(['weather', 'everything']);
+    expect(options.listChanged).toEqual({ tools: true, prompts: true, resources: true });
+  });
+
+  it.each([
+    [{ url: 'http://x/mcp' }, 'upstreams[0].name'],
+    [{ name: 'Weather', url: 'http://x/mcp' }, 'upstreams[0].name'],
+    [{ name: 'w' }, 'needs exactly one of url and command'],
+    [{ name: 'w', url: 'http://x/mcp', command: 'node' }, 'needs exactly one of url and command'],
+    [{ name: 'w', url: 'ftp://x' }, 'upstreams[0].url'],
+    [{ name: 'w', command: 'node', args: 'a b' }, 'upstreams[0].args'],
+    [{ name: 'w', command: 'node', headers: { a: 'b' } }, 'upstreams[0].headers'],
+    [{ name: 'w', url: 'http://x/mcp', maxSessions: 0 }, 'upstreams[0].maxSessions'],
+    [{ name: 'w', url: 'http://x/mcp', header: {} }, 'upstreams[0].header'],
+  ])('refuses %j naming %s', (entry, named) => {
+    expect(() => resolve([entry])).toThrow(named);
+  });
+
+  it('refuses two upstreams of one name', () => {
+    expect(() =>
+      resolve([
+        { name: 'w', url: 'http://a/mcp' },
+        { name: 'w', command: 'node' },
+      ]),
+    ).toThrow('"w" names two upstreams');
+  });
+});
