@@ -30,6 +30,8 @@ export type {
   McpJwtOptions,
   McpOAuthOptions,
   McpOAuthIntrospectionOptions,
+  McpOAuthBridgeOptions,
+  McpOAuthBridgeUpstreamOptions,
   McpApiKey,
   McpResourceMetadataOptions,
 } from './auth/mcp-auth-options.interface.js';

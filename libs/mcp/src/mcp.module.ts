@@ -59,6 +59,9 @@ import { McpAuthGuard } from './transports/http/auth/mcp-auth.guard.js';
 import { McpFastifyEarlyChecks } from './transports/http/fastify-early-checks.js';
 import { MCP_TOOL_SCOPES } from './core/tool-scopes.port.js';
 import { createProtectedResourceController } from './transports/http/auth/protected-resource.controller.js';
+import { createOAuthBridgeController } from './transports/http/auth/oauth-bridge.controller.js';
+import { McpOAuthBridgeHost } from './auth/bridge/oauth-bridge.host.js';
+import { McpOAuthBridgeFastifyForms } from './transports/http/auth/oauth-bridge.fastify-forms.js';
 import { createServerCardController } from './transports/http/server-card.controller.js';
 import { McpOriginGuard } from './transports/http/origin.guard.js';
 import { McpTenantLimiter } from './execution/tenant-limiter.js';
@@ -126,6 +129,8 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpToolCallRunner,
     McpTenantLimiter,
     McpAuthService,
+    McpOAuthBridgeHost,
+    McpOAuthBridgeFastifyForms,
     McpAuthGuard,
     McpFastifyEarlyChecks,
     McpOriginGuard,
@@ -225,6 +230,8 @@ export class McpModule extends ConfigurableModuleClass {
         ...(definition.controllers ?? []),
         ...createMcpControllers(paths),
         createProtectedResourceController(paths.path, paths.wellKnownRoot),
+        // The bridge's routes sit at the host's root: one server of an app serves them.
+        ...(paths.wellKnownRoot ? [createOAuthBridgeController()] : []),
         createServerCardController(paths),
         ...(paths.explorerPath === false ? [] : [createMcpExplorerController(paths.explorerPath, paths.path)]),
       ],

@@ -33,6 +33,8 @@ const APPROVED_EXPORTS = [
   'McpJwtOptions',
   'McpOAuthOptions',
   'McpOAuthIntrospectionOptions',
+  'McpOAuthBridgeOptions',
+  'McpOAuthBridgeUpstreamOptions',
   'McpApiKey',
   'McpResourceMetadataOptions',
   'McpStdioOptions',
