@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -22,7 +24,17 @@ const UPSTREAM_CLIENT = { id: 'mcp-bridge', secret: 'bridge-upstream-secret-0123
 let upstream: TestAuthorizationServer;
 let redis: RedisServerHandle;
 let app: RunningApp;
+/** Serves client ID metadata documents (CIMD): `documents[path]`, as JSON. */
+let documentHost: Server;
+let documentBase: string;
+const documents: Record<string, unknown> = {};
 beforeAll(async () => {
+  documentHost = createServer((request, response) => {
+    const document = documents[request.url ?? ''];
+    response.writeHead(document ? 200 : 404, { 'Content-Type': 'application/json' }).end(JSON.stringify(document ?? {}));
+  });
+  await new Promise<void>((resolve) => documentHost.listen(0, '127.0.0.1', resolve));
+  documentBase = `http://127.0.0.1:${(documentHost.address() as AddressInfo).port}`;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   redis = await startRedisServer();
@@ -47,6 +59,7 @@ beforeAll(async () => {
             resource: `${base}/mcp`,
             upstream: { issuer: upstream.issuer, clientId: UPSTREAM_CLIENT.id, clientSecret: UPSTREAM_CLIENT.secret, scopes: ['openid'] },
             signingSecret: 'bridge-signing-secret-0123456789abcdef',
+            allowHttpLoopbackClientIds: true,
           },
         },
       }),
@@ -58,6 +71,7 @@ afterAll(async () => {
   await app?.close();
   await upstream?.close();
   await redis?.stop();
+  await new Promise((resolve) => documentHost?.close(resolve));
 });
 
 /** A client of the bridge registered on the fly (DCR); the user is played over HTTP. */
@@ -318,6 +332,47 @@ describe('the authorization-server bridge (auth.bridge, Redis)', () => {
     const response = await fetch(url, { redirect: 'manual' });
     expect(response.status).toBe(302);
     expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('a client ID metadata document (CIMD) stands for a registration: its URL is the client_id', async () => {
+    const clientId = `${documentBase}/clients/good.json`;
+    documents['/clients/good.json'] = { client_id: clientId, client_name: 'CIMD client', redirect_uris: [REDIRECT_URI] };
+    const metadata = (await (await fetch(`${app.base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(metadata.client_id_metadata_document_supported).toBe(true);
+    const { code, verifier } = await authorizationCode(clientId, 'gina');
+    const granted = await postForm('/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
+    expect(granted.status).toBe(200);
+    expect(await mcpStatus(String(granted.body.access_token))).toBe(200);
+  });
+
+  it('a CIMD whose client_id is not its URL, or that lacks the redirect URI, is refused', async () => {
+    const authorize = async (clientId: string) => {
+      const url = new URL(`${app.base}/oauth/authorize`);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: REDIRECT_URI,
+        code_challenge: 'a'.repeat(43),
+        code_challenge_method: 'S256',
+      }).toString();
+      const response = await fetch(url, { redirect: 'manual' });
+      await response.body?.cancel();
+      return response.status;
+    };
+    documents['/clients/impostor.json'] = { client_id: `${documentBase}/clients/good.json`, redirect_uris: [REDIRECT_URI] };
+    documents['/clients/elsewhere.json'] = {
+      client_id: `${documentBase}/clients/elsewhere.json`,
+      redirect_uris: ['https://elsewhere.example/cb'],
+    };
+    expect(await authorize(`${documentBase}/clients/impostor.json`)).toBe(400);
+    expect(await authorize(`${documentBase}/clients/elsewhere.json`)).toBe(400);
+    expect(await authorize(`${documentBase}/clients/missing.json`)).toBe(400);
   });
 
   it('the consent form needs the browser that signed in (no cookie: refused)', async () => {

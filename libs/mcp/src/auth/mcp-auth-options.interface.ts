@@ -104,7 +104,14 @@ export interface McpOAuthBridgeOptions {
   refreshTokenTtlMs?: number;
   /** Show the consent page after the upstream login (true). */
   consent?: boolean;
-  /** Registrations and authorization starts accepted per minute, each (60). */
+  /**
+   * Accept client ID metadata documents (true): a `client_id` that is an https URL is fetched (5 KiB, `timeoutMs`,
+   * no redirect) and must list the redirect URI; it stands for a registration.
+   */
+  clientIdMetadataDocuments?: boolean;
+  /** Also accept `http://127.0.0.1/...` (loopback) client ID URLs (false): for tests and local development only. */
+  allowHttpLoopbackClientIds?: boolean;
+  /** Registrations, authorization starts and client-document fetches accepted per minute, each (60). */
   maxRequestsPerMinute?: number;
   /** Live grants per tenant (100); a new one beyond is refused until one ends. */
   maxGrantsPerTenant?: number;

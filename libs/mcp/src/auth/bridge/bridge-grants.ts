@@ -56,6 +56,7 @@ export type RotateResult = { grant: BridgeGrant; refreshToken: string } | 'inval
 /** How many replaced refresh tokens a grant remembers. */
 const REPLACED_KEPT = 20;
 const TRANSACTION_TTL_MS = 600_000;
+const DOCUMENT_TTL_MS = 300_000;
 /** Codes are redeemed by the client right after the redirect (RFC 6749 §4.1.2 recommends at most 10 minutes). */
 export const CODE_TTL_MS = 60_000;
 
@@ -83,6 +84,15 @@ export class BridgeGrants {
 
   client(id: string): Promise<BridgeClient | undefined> {
     return this.store.get<BridgeClient>(storeKey('oauth-bridge', 'client', id));
+  }
+
+  /** A client ID metadata document fetched lately (kept 5 minutes). */
+  cachedDocument(clientId: string): Promise<BridgeClient | undefined> {
+    return this.store.get<BridgeClient>(storeKey('oauth-bridge', 'cimd', clientId));
+  }
+
+  async cacheDocument(client: BridgeClient): Promise<void> {
+    await this.store.set(storeKey('oauth-bridge', 'cimd', client.client_id), client, DOCUMENT_TTL_MS);
   }
 
   /** Counts one request in the current minute of `kind`; false beyond `limit`. */

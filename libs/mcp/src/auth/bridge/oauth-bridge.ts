@@ -9,6 +9,8 @@ import { principalFromClaims } from '../principal-claims.js';
 import { BridgeGrants, randomToken, sha256, type BridgeClient, type BridgeGrant, type BridgeUser } from './bridge-grants.js';
 import { errorPage, json, oauthError, page, redirect, type BridgeReply, type BridgeRequest } from './bridge-reply.js';
 import { consentPage } from './consent.page.js';
+import { fetchClientMetadataDocument, isClientIdUrl } from './client-metadata-document.js';
+import { isAcceptableRedirectUri } from './redirect-uri.js';
 import { isS256Challenge, s256, verifierMatches } from './pkce.js';
 import { UpstreamProvider } from './upstream-provider.js';
 
@@ -19,21 +21,6 @@ export const BRIDGE_BASE_PATH = '/oauth';
 const CLIENT_TTL_MS = 90 * 86_400_000;
 const MAX_REDIRECT_URIS = 10;
 const MAX_TEXT = 2_000;
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** A redirect URI a client may register: https, or http on loopback (RFC 8252 §7.3); no fragment, no credentials. */
-export function isAcceptableRedirectUri(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length > MAX_TEXT) return false;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.hash || url.username || url.password) return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
-}
-
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
@@ -75,6 +62,23 @@ export class McpOAuthBridge {
     return this.upstream.start();
   }
 
+  /**
+   * A registered client, or a client ID metadata document (CIMD) fetched from its URL and kept in the store for a
+   * few minutes, so one sign-in fetches it once.
+   */
+  private async client(id: string): Promise<BridgeClient | undefined> {
+    if (!id || id.length > MAX_TEXT) return undefined;
+    if (!(this.options.clientIdMetadataDocuments ?? true) || !isClientIdUrl(id, this.options.allowHttpLoopbackClientIds ?? false))
+      return this.grants.client(id);
+    const cached = await this.grants.cachedDocument(id);
+    if (cached) return cached;
+    // Each fetch is a request to a host the caller names: bounded per minute like registrations.
+    if (!(await this.grants.withinRate('client-document', this.settings.maxRequestsPerMinute))) return undefined;
+    const fetched = await fetchClientMetadataDocument(id, this.options.timeoutMs ?? OAUTH_BRIDGE_DEFAULTS.timeoutMs);
+    if (fetched) await this.grants.cacheDocument(fetched);
+    return fetched;
+  }
+
   private endpoint(name: string): string {
     return `${this.issuer}${BRIDGE_BASE_PATH}/${name}`;
   }
@@ -94,6 +98,7 @@ export class McpOAuthBridge {
       revocation_endpoint_auth_methods_supported: ['none'],
       scopes_supported: this.allowedScopes(),
       authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: this.options.clientIdMetadataDocuments ?? true,
     });
   }
 
@@ -134,7 +139,7 @@ export class McpOAuthBridge {
   async authorize(request: BridgeRequest): Promise<BridgeReply> {
     const query = request.query;
     const clientId = query.get('client_id') ?? '';
-    const client = clientId && clientId.length <= MAX_TEXT ? await this.grants.client(clientId) : undefined;
+    const client = await this.client(clientId);
     if (!client) return errorPage(400, 'Unknown client.');
     const redirectUri = query.get('redirect_uri') ?? '';
     if (!client.redirect_uris.includes(redirectUri)) return errorPage(400, 'The redirect URI is not registered for this client.');
@@ -216,7 +221,7 @@ export class McpOAuthBridge {
     const id = request.query.get('transaction') ?? '';
     const transaction = id ? await this.grants.transaction(id) : undefined;
     if (!transaction?.user || !this.sameBrowser(request, transaction.browser)) return errorPage(400, 'This sign-in is unknown or expired.');
-    const client = await this.grants.client(transaction.clientId);
+    const client = await this.client(transaction.clientId);
     const target = new URL(transaction.redirectUri);
     return page(
       200,
@@ -270,7 +275,7 @@ export class McpOAuthBridge {
   async token(request: BridgeRequest): Promise<BridgeReply> {
     const form = request.form;
     const clientId = text(form.client_id);
-    if (!clientId || !(await this.grants.client(clientId))) return oauthError(401, 'invalid_client', 'unknown client');
+    if (!clientId || !(await this.client(clientId))) return oauthError(401, 'invalid_client', 'unknown client');
     if (form.grant_type === 'authorization_code') {
       const code = text(form.code);
       const record = code ? await this.grants.redeemCode(code) : undefined;

@@ -161,6 +161,8 @@ const BRIDGE = group<McpOAuthBridgeOptions>()({
   accessTokenTtlMs: positiveInteger(OAUTH_BRIDGE_DEFAULTS.accessTokenTtlMs),
   refreshTokenTtlMs: positiveInteger(OAUTH_BRIDGE_DEFAULTS.refreshTokenTtlMs),
   consent: flag(OAUTH_BRIDGE_DEFAULTS.consent),
+  clientIdMetadataDocuments: flag(true),
+  allowHttpLoopbackClientIds: flag(false),
   maxRequestsPerMinute: positiveInteger(OAUTH_BRIDGE_DEFAULTS.maxRequestsPerMinute),
   maxGrantsPerTenant: positiveInteger(OAUTH_BRIDGE_DEFAULTS.maxGrantsPerTenant),
   timeoutMs: positiveInteger(OAUTH_BRIDGE_DEFAULTS.timeoutMs),
