@@ -146,6 +146,11 @@ async function whoami(provider: OAuthClientProvider): Promise<Record<string, unk
 
 /** The status of an initialize POST carrying `token`. */
 async function mcpStatus(token: string): Promise<number> {
+  return (await mcpAnswer(token)).status;
+}
+
+/** The status and `Retry-After` of an initialize POST carrying `token`. */
+async function mcpAnswer(token: string): Promise<{ status: number; retryAfter: string | null }> {
   const response = await fetch(app.url, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
@@ -157,7 +162,7 @@ async function mcpStatus(token: string): Promise<number> {
     }),
   });
   await response.body?.cancel();
-  return response.status;
+  return { status: response.status, retryAfter: response.headers.get('retry-after') };
 }
 
 async function postForm(path: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -383,5 +388,14 @@ describe('the authorization-server bridge (auth.bridge, Redis)', () => {
       redirect: 'manual',
     });
     expect(response.status).toBe(400);
+  });
+
+  // Last: it stops Redis.
+  it('with the grant store down, a good access token is 503 with Retry-After, neither 401 nor 500', async () => {
+    const provider = await signIn('hank');
+    const token = provider.tokens()!.access_token;
+    expect(await mcpStatus(token)).toBe(200);
+    await redis.stop();
+    expect(await mcpAnswer(token)).toEqual({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
   });
 });

@@ -230,8 +230,7 @@ export class McpModule extends ConfigurableModuleClass {
         ...(definition.controllers ?? []),
         ...createMcpControllers(paths),
         createProtectedResourceController(paths.path, paths.wellKnownRoot),
-        // The bridge's routes sit at the host's root: one server of an app serves them.
-        ...(paths.wellKnownRoot ? [createOAuthBridgeController()] : []),
+        ...(bridgeRouted(extras, paths.wellKnownRoot) ? [createOAuthBridgeController()] : []),
         createServerCardController(paths),
         ...(paths.explorerPath === false ? [] : [createMcpExplorerController(paths.explorerPath, paths.path)]),
       ],
@@ -260,6 +259,18 @@ export class McpModule extends ConfigurableModuleClass {
       exports: [...(definition.exports ?? []), MCP_RESOLVED_OPTIONS, MCP_STORE, MCP_BUS],
     };
   }
+}
+
+/**
+ * Whether to map the bridge's routes (`/oauth/*`, the RFC 8414 document), which sit at the host's root: on the
+ * server that keeps `wellKnownRoot`, with `auth.bridge` in `forRoot`'s options; always with `forRootAsync` (its
+ * options are not known yet; 404 then without `auth.bridge`). An app with OAuth routes of its own keeps them.
+ */
+function bridgeRouted(extras: McpModuleExtras, wellKnownRoot: boolean): boolean {
+  if (!wellKnownRoot) return false;
+  const auth = (extras as { auth?: { bridge?: unknown } }).auth;
+  const synchronous = 'name' in extras && 'version' in extras;
+  return !synchronous || Boolean(auth?.bridge);
 }
 
 /** `factory`, called once the app's servers are checked (only with `redis`: memory stores open no connection). */

@@ -5,6 +5,7 @@ import { OAUTH_BRIDGE_DEFAULTS } from '../../options/declarations/auth.options.j
 import type { McpKeyValueStore } from '../../stores/key-value.store.js';
 import type { McpOAuthBridgeOptions } from '../mcp-auth-options.interface.js';
 import { McpAuthError } from '../mcp-auth.error.js';
+import { McpAuthUnavailableError } from '../mcp-auth-unavailable.error.js';
 import { principalFromClaims } from '../principal-claims.js';
 import { BridgeGrants, randomToken, sha256, type BridgeClient, type BridgeGrant, type BridgeUser } from './bridge-grants.js';
 import { errorPage, json, oauthError, page, redirect, type BridgeReply, type BridgeRequest } from './bridge-reply.js';
@@ -329,7 +330,13 @@ export class McpOAuthBridge {
     } catch {
       throw new McpAuthError('INVALID_TOKEN', 'The access token is invalid or expired');
     }
-    const grant = await this.grants.grant(String(payload.gid));
+    let grant: BridgeGrant | undefined;
+    try {
+      grant = await this.grants.grant(String(payload.gid));
+    } catch {
+      // The store is down: the token may be good, so a 503 (retry), neither a 401 nor a 500.
+      throw new McpAuthUnavailableError('the grant store cannot be reached to check the access token', 5_000);
+    }
     if (!grant || grant.user.sub !== payload.sub) throw new McpAuthError('INVALID_TOKEN', 'The access token was revoked');
     return principalFromClaims(payload, 'tenant_id');
   }
