@@ -399,3 +399,22 @@ describe('the authorization-server bridge (auth.bridge, Redis)', () => {
     expect(await mcpAnswer(token)).toEqual({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
   });
 });
+
+describe('auth.bridge at boot', () => {
+  it('an unreachable upstream provider fails the boot with MCP_ERR_OAUTH_BRIDGE_UPSTREAM_UNREACHABLE', async () => {
+    const port = await freePort();
+    const booting = listen([
+      SecFixtureModule.with({
+        auth: {
+          bridge: {
+            resource: 'http://127.0.0.1:1/mcp',
+            upstream: { issuer: `http://127.0.0.1:${port}`, clientId: UPSTREAM_CLIENT.id, clientSecret: UPSTREAM_CLIENT.secret },
+            signingSecret: 'bridge-signing-secret-0123456789abcdef',
+            timeoutMs: 1_000,
+          },
+        },
+      }),
+    ]);
+    await expect(booting).rejects.toMatchObject({ code: 'MCP_ERR_OAUTH_BRIDGE_UPSTREAM_UNREACHABLE' });
+  });
+});

@@ -102,8 +102,6 @@ export interface McpOAuthBridgeOptions {
   accessTokenTtlMs?: number;
   /** Refresh-token (grant) lifetime, ms (2 592 000 000, 30 days); each refresh rotates the token. */
   refreshTokenTtlMs?: number;
-  /** Show the consent page after the upstream login (true). */
-  consent?: boolean;
   /**
    * Accept client ID metadata documents (true): a `client_id` that is an https URL is fetched (5 KiB, `timeoutMs`,
    * no redirect) and must list the redirect URI; it stands for a registration.

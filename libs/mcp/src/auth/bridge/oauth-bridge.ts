@@ -35,7 +35,7 @@ export class McpOAuthBridge {
   private readonly upstream: UpstreamProvider;
   private readonly grants: BridgeGrants;
   private readonly key: Uint8Array;
-  private readonly settings: Required<Pick<McpOAuthBridgeOptions, 'accessTokenTtlMs' | 'consent' | 'maxRequestsPerMinute'>>;
+  private readonly settings: Required<Pick<McpOAuthBridgeOptions, 'accessTokenTtlMs' | 'maxRequestsPerMinute'>>;
 
   constructor(
     private readonly options: McpOAuthBridgeOptions,
@@ -53,7 +53,6 @@ export class McpOAuthBridge {
     this.key = new TextEncoder().encode(options.signingSecret);
     this.settings = {
       accessTokenTtlMs: options.accessTokenTtlMs ?? OAUTH_BRIDGE_DEFAULTS.accessTokenTtlMs,
-      consent: options.consent ?? OAUTH_BRIDGE_DEFAULTS.consent,
       maxRequestsPerMinute: options.maxRequestsPerMinute ?? OAUTH_BRIDGE_DEFAULTS.maxRequestsPerMinute,
     };
   }
@@ -213,7 +212,7 @@ export class McpOAuthBridge {
     }
     const signedIn = { ...transaction, user };
     if (!(await this.grants.updateTransaction(id, transaction, signedIn))) return errorPage(400, 'This sign-in was already completed.');
-    if (!this.settings.consent) return this.approve(id, signedIn);
+    // Always asked: any client may register, so without the user's word a link could sign them in to an attacker's client.
     return redirect(`${this.endpoint('consent')}?transaction=${encodeURIComponent(id)}`);
   }
 

@@ -21,7 +21,7 @@ function problem(auth: object): string {
 describe('auth.bridge options', () => {
   it('settle the issuer (the origin of resource) and name it in the RFC 9728 document', () => {
     const auth = resolve({ bridge }).auth;
-    expect(auth.bridge).toMatchObject({ issuer: 'https://mcp.example.com', resource: bridge.resource, consent: true });
+    expect(auth.bridge).toMatchObject({ issuer: 'https://mcp.example.com', resource: bridge.resource });
     expect(auth.resourceMetadata).toEqual({ resource: bridge.resource, authorizationServers: ['https://mcp.example.com'] });
   });
 
