@@ -215,7 +215,12 @@ function basic(client: { id: string; secret: string }): string {
  * redirects): signs in as `account`, grants what is asked (at the bridge's consent page too), and answers the redirect URI with its `code` (and
  * `state`) without requesting it.
  */
-export async function authorizeOverHttp(authorizationUrl: string, redirectUri: string, account: string): Promise<URL> {
+export async function authorizeOverHttp(
+  authorizationUrl: string,
+  redirectUri: string,
+  account: string,
+  decision: 'approve' | 'deny' = 'approve',
+): Promise<URL> {
   const cookies = new Map<string, string>();
   const cookieHeader = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   const keep = (response: Response) => {
@@ -243,10 +248,10 @@ export async function authorizeOverHttp(authorizationUrl: string, redirectUri: s
       continue;
     }
     const page = await response.text();
-    // The bridge's consent page (auth.bridge): its hidden fields (transaction, CSRF token), and approve.
+    // The bridge's consent page (auth.bridge): its hidden fields (transaction, CSRF token), and the decision.
     if (response.status === 200 && page.includes('data-consent')) {
       const fields = [...page.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map(([, name, value]) => [name, value]);
-      body = new URLSearchParams([...fields, ['decision', 'approve']]);
+      body = new URLSearchParams([...fields, ['decision', decision]]);
       continue;
     }
     const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1];

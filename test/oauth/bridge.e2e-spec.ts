@@ -380,6 +380,23 @@ describe('the authorization-server bridge (auth.bridge, Redis)', () => {
     expect(await authorize(`${documentBase}/clients/missing.json`)).toBe(400);
   });
 
+  it('a user who denies at the consent page sends the client access_denied, and no code', async () => {
+    const clientId = await register();
+    const url = new URL(`${app.base}/oauth/authorize`);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'S256',
+      state: 'st',
+    }).toString();
+    const callback = await authorizeOverHttp(url.href, REDIRECT_URI, 'ivan', 'deny');
+    expect(callback.searchParams.get('error')).toBe('access_denied');
+    expect(callback.searchParams.get('state')).toBe('st');
+    expect(callback.searchParams.get('code')).toBeNull();
+  });
+
   it('the consent form needs the browser that signed in (no cookie: refused)', async () => {
     const response = await fetch(`${app.base}/oauth/consent`, {
       method: 'POST',
