@@ -212,10 +212,15 @@ function basic(client: { id: string; secret: string }): string {
 
 /**
  * Plays the user at oidc-provider's development login and consent pages over plain HTTP (a cookie jar and manual
- * redirects): signs in as `account`, grants what is asked, and answers the redirect URI with its `code` (and
+ * redirects): signs in as `account`, grants what is asked (at the bridge's consent page too), and answers the redirect URI with its `code` (and
  * `state`) without requesting it.
  */
-export async function authorizeOverHttp(authorizationUrl: string, redirectUri: string, account: string): Promise<URL> {
+export async function authorizeOverHttp(
+  authorizationUrl: string,
+  redirectUri: string,
+  account: string,
+  decision: 'approve' | 'deny' = 'approve',
+): Promise<URL> {
   const cookies = new Map<string, string>();
   const cookieHeader = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   const keep = (response: Response) => {
@@ -243,6 +248,12 @@ export async function authorizeOverHttp(authorizationUrl: string, redirectUri: s
       continue;
     }
     const page = await response.text();
+    // The bridge's consent page (auth.bridge): its hidden fields (transaction, CSRF token), and the decision.
+    if (response.status === 200 && page.includes('data-consent')) {
+      const fields = [...page.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map(([, name, value]) => [name, value]);
+      body = new URLSearchParams([...fields, ['decision', decision]]);
+      continue;
+    }
     const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1];
     if (response.status !== 200 || !prompt)
       throw new Error(`authorization stopped at ${url.pathname}: ${response.status} ${page.slice(0, 300)}`);

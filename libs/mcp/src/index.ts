@@ -31,6 +31,8 @@ export type {
   McpJwtOptions,
   McpOAuthOptions,
   McpOAuthIntrospectionOptions,
+  McpOAuthBridgeOptions,
+  McpOAuthBridgeUpstreamOptions,
   McpApiKey,
   McpResourceMetadataOptions,
 } from './auth/mcp-auth-options.interface.js';

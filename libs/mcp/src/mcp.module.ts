@@ -59,6 +59,9 @@ import { McpAuthGuard } from './transports/http/auth/mcp-auth.guard.js';
 import { McpFastifyEarlyChecks } from './transports/http/fastify-early-checks.js';
 import { MCP_TOOL_SCOPES } from './core/tool-scopes.port.js';
 import { createProtectedResourceController } from './transports/http/auth/protected-resource.controller.js';
+import { createOAuthBridgeController } from './transports/http/auth/oauth-bridge.controller.js';
+import { McpOAuthBridgeHost } from './auth/bridge/oauth-bridge.host.js';
+import { McpOAuthBridgeFastifyForms } from './transports/http/auth/oauth-bridge.fastify-forms.js';
 import { createServerCardController } from './transports/http/server-card.controller.js';
 import { McpOriginGuard } from './transports/http/origin.guard.js';
 import { McpTenantLimiter } from './execution/tenant-limiter.js';
@@ -126,6 +129,8 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpToolCallRunner,
     McpTenantLimiter,
     McpAuthService,
+    McpOAuthBridgeHost,
+    McpOAuthBridgeFastifyForms,
     McpAuthGuard,
     McpFastifyEarlyChecks,
     McpOriginGuard,
@@ -224,6 +229,7 @@ export class McpModule extends ConfigurableModuleClass {
         ...(definition.controllers ?? []),
         ...createMcpControllers(paths),
         createProtectedResourceController(paths.path, paths.wellKnownRoot),
+        ...(bridgeRouted(extras, paths.wellKnownRoot) ? [createOAuthBridgeController()] : []),
         createServerCardController(paths),
         ...(paths.explorerPath === false ? [] : [createMcpExplorerController(paths.explorerPath, paths.path)]),
       ],
@@ -252,6 +258,18 @@ export class McpModule extends ConfigurableModuleClass {
       exports: [...(definition.exports ?? []), MCP_RESOLVED_OPTIONS, MCP_STORE, MCP_BUS],
     };
   }
+}
+
+/**
+ * Whether to map the bridge's routes (`/oauth/*`, the RFC 8414 document), which sit at the host's root: on the
+ * server that keeps `wellKnownRoot`, with `auth.bridge` in `forRoot`'s options; always with `forRootAsync` (its
+ * options are not known yet; 404 then without `auth.bridge`). An app with OAuth routes of its own keeps them.
+ */
+function bridgeRouted(extras: McpModuleExtras, wellKnownRoot: boolean): boolean {
+  if (!wellKnownRoot) return false;
+  const auth = (extras as { auth?: { bridge?: unknown } }).auth;
+  const synchronous = 'name' in extras && 'version' in extras;
+  return !synchronous || Boolean(auth?.bridge);
 }
 
 /** `factory`, called once the app's servers are checked (only with `redis`: memory stores open no connection). */

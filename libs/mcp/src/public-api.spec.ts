@@ -34,6 +34,8 @@ const APPROVED_EXPORTS = [
   'McpJwtOptions',
   'McpOAuthOptions',
   'McpOAuthIntrospectionOptions',
+  'McpOAuthBridgeOptions',
+  'McpOAuthBridgeUpstreamOptions',
   'McpApiKey',
   'McpResourceMetadataOptions',
   'McpStdioOptions',

@@ -4,6 +4,7 @@ import { JwtVerifier } from './jwt.verifier.js';
 import type { McpAuthOptions } from './mcp-auth-options.interface.js';
 import { McpAuthError } from './mcp-auth.error.js';
 import type { McpAuthenticator, McpCredentials } from './mcp-authenticator.interface.js';
+import type { McpOAuthBridge } from './bridge/oauth-bridge.js';
 import { OAuthResourceServer } from './oauth/oauth-resource-server.js';
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
@@ -18,7 +19,11 @@ export class CredentialsAuthenticator implements McpAuthenticator {
   private readonly apiKeys?: ApiKeyVerifier;
 
   /** `servedResource` maps a configured resource URL to the one clients reach (the app's global prefix). */
-  constructor(options: McpAuthOptions, servedResource: (resource: string) => string = (resource) => resource) {
+  constructor(
+    options: McpAuthOptions,
+    servedResource: (resource: string) => string = (resource) => resource,
+    private readonly bridge?: Pick<McpOAuthBridge, 'issued' | 'verify'>,
+  ) {
     if (options.jwt) this.jwt = new JwtVerifier(options.jwt);
     if (options.oauth) this.oauth = new OAuthResourceServer(options.oauth, servedResource);
     if (options.apiKeys?.length) this.apiKeys = new ApiKeyVerifier(options.apiKeys);
@@ -34,6 +39,7 @@ export class CredentialsAuthenticator implements McpAuthenticator {
     const token = credentials.bearer;
     if (token === undefined) return undefined;
     if (JWT_SHAPE.test(token)) {
+      if (this.bridge?.issued(token)) return this.bridge.verify(token);
       // Both configured: the token's (unverified) `iss` picks the verifier; each then checks everything.
       if (this.oauth && (!this.jwt || this.oauth.issued(token))) return this.oauth.verifyJwt(token);
       if (this.jwt) return this.jwt.verify(token);

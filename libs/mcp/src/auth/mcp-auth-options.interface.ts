@@ -67,6 +67,56 @@ export interface McpOAuthOptions {
   introspection?: McpOAuthIntrospectionOptions;
 }
 
+/** The OpenID provider users sign in with through the bridge, and this server's confidential client there. @publicApi */
+export interface McpOAuthBridgeUpstreamOptions {
+  /** The provider's issuer, exactly as its OpenID discovery document's `issuer` (e.g. `https://accounts.google.com`). */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Scopes asked of the provider (`openid email`). */
+  scopes?: string[];
+  /** Claim of the signed-in user that holds the tenant (`sub`: one tenant per user). */
+  tenantClaim?: string;
+}
+
+/**
+ * The library as the authorization server MCP clients see (RFC 8414 metadata, dynamic client registration, PKCE,
+ * consent, token, refresh and revocation), signing users in at an upstream OpenID provider that offers no client
+ * registration (Google, Entra ID, many Keycloaks). It issues its own access tokens, bound to this server's resource.
+ * @publicApi
+ */
+export interface McpOAuthBridgeOptions {
+  upstream: McpOAuthBridgeUpstreamOptions;
+  /**
+   * This server's MCP URL as clients reach it (`https://mcp.example.com/mcp`): the tokens' audience. Defaults to
+   * `auth.resourceMetadata.resource`; one of the two is required.
+   */
+  resource?: string;
+  /** This authorization server's issuer: the origin of `resource` by default (its endpoints live under `/oauth/`). */
+  issuer?: string;
+  /** HS256 key of the access tokens it issues (at least 32 characters). Keep it secret; rotating it signs everyone out. */
+  signingSecret: string;
+  /** Scopes a client may be granted (default: every scope some tool requires). */
+  scopes?: string[];
+  /** Access-token lifetime, ms (3 600 000). */
+  accessTokenTtlMs?: number;
+  /** Refresh-token (grant) lifetime, ms (2 592 000 000, 30 days); each refresh rotates the token. */
+  refreshTokenTtlMs?: number;
+  /**
+   * Accept client ID metadata documents (true): a `client_id` that is an https URL is fetched (5 KiB, `timeoutMs`,
+   * no redirect) and must list the redirect URI; it stands for a registration.
+   */
+  clientIdMetadataDocuments?: boolean;
+  /** Also accept `http://127.0.0.1/...` (loopback) client ID URLs (false): for tests and local development only. */
+  allowHttpLoopbackClientIds?: boolean;
+  /** Registrations, authorization starts and client-document fetches accepted per minute, each (60). */
+  maxRequestsPerMinute?: number;
+  /** Live grants per tenant (100); a new one beyond is refused until one ends. */
+  maxGrantsPerTenant?: number;
+  /** Time allowed to requests to the upstream provider, in ms (5 000). */
+  timeoutMs?: number;
+}
+
 /** One API key and who it stands for. @publicApi */
 export interface McpApiKey {
   key: string;
@@ -94,6 +144,8 @@ export interface McpAuthOptions {
   jwt?: McpJwtOptions;
   /** An OAuth 2.1 authorization server; may sit beside `jwt` (tokens are told apart by `iss`) and `apiKeys`. */
   oauth?: McpOAuthOptions;
+  /** The authorization-server bridge to an OpenID provider without client registration (not beside `oauth`). */
+  bridge?: McpOAuthBridgeOptions;
   apiKeys?: McpApiKey[];
   /** Your own authenticator; it replaces `jwt`, `oauth` and `apiKeys`. */
   authenticator?: McpAuthenticator;

@@ -4,6 +4,7 @@ import { McpGlobalPrefix } from '../options/mcp-global-prefix.js';
 import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../core/mcp-principal.interface.js';
+import { McpOAuthBridgeHost } from './bridge/oauth-bridge.host.js';
 import { CredentialsAuthenticator } from './credentials.authenticator.js';
 import { McpAuthError } from './mcp-auth.error.js';
 import type { McpAuthenticator, McpCredentials } from './mcp-authenticator.interface.js';
@@ -26,13 +27,15 @@ export class McpAuthService implements OnModuleInit {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
     @Optional() private readonly globalPrefix?: McpGlobalPrefix,
     @Optional() private readonly notices: McpBootNotices = new McpBootNotices(),
+    @Optional() bridgeHost?: McpOAuthBridgeHost,
   ) {
     const auth = options.auth;
     if (auth.authenticator) this.authenticator = auth.authenticator;
-    else if (auth.jwt || auth.oauth || auth.apiKeys?.length)
+    else if (auth.jwt || auth.oauth || auth.bridge || auth.apiKeys?.length)
       this.authenticator = this.builtIn = new CredentialsAuthenticator(
         auth,
         (resource) => this.globalPrefix?.resource(resource, this.options.path) ?? resource,
+        bridgeHost?.bridge,
       );
   }
 
@@ -42,7 +45,7 @@ export class McpAuthService implements OnModuleInit {
     if (!this.enabled)
       this.notices.warn(
         'McpModule',
-        'No authentication configured (auth.jwt, auth.oauth, auth.apiKeys or auth.authenticator): every caller is served as tenant "default".',
+        'No authentication configured (auth.jwt, auth.oauth, auth.bridge, auth.apiKeys or auth.authenticator): every caller is served as tenant "default".',
       );
   }
 

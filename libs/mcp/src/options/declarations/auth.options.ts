@@ -4,6 +4,8 @@ import type {
   McpApiKey,
   McpAuthOptions,
   McpJwtOptions,
+  McpOAuthBridgeOptions,
+  McpOAuthBridgeUpstreamOptions,
   McpOAuthIntrospectionOptions,
   McpOAuthOptions,
   McpResourceMetadataOptions,
@@ -116,11 +118,60 @@ const OAUTH = group<McpOAuthOptions>()({
   introspection: optional(INTROSPECTION, (introspection) => !introspection),
 });
 
+/** Defaults of `auth.bridge` (the bridge falls back on them too). */
+export const OAUTH_BRIDGE_DEFAULTS = {
+  upstreamScopes: ['openid', 'email'],
+  upstreamTenantClaim: 'sub',
+  accessTokenTtlMs: 3_600_000,
+  refreshTokenTtlMs: 2_592_000_000,
+  maxRequestsPerMinute: 60,
+  maxGrantsPerTenant: 100,
+  timeoutMs: 5_000,
+} as const;
+
+/** `auth.bridge.upstream`: the OpenID provider and this server's confidential client there. */
+const BRIDGE_UPSTREAM = group<McpOAuthBridgeUpstreamOptions>()(
+  {
+    issuer: option<string, string>((issuer, at) => {
+      if (!checkHttpUrl(issuer, at)) throw invalidOption(at, "is required: the OpenID provider's issuer URL");
+      return issuer!;
+    }),
+    clientId: nonEmptyString("this server's client id at the provider"),
+    clientSecret: nonEmptyString('the secret of that client'),
+    scopes: checked<string[]>(
+      (scopes) => Array.isArray(scopes) && scopes.includes('openid') && scopes.every((scope) => typeof scope === 'string'),
+      'must be an array of strings holding "openid"',
+    ),
+    tenantClaim: given<string>(),
+  },
+  { object: '{ issuer, clientId, clientSecret }' },
+);
+
+/** `auth.bridge`: an upstream, a signing secret long enough for HS256, and bounded lifetimes. */
+const BRIDGE = group<McpOAuthBridgeOptions>()({
+  upstream: BRIDGE_UPSTREAM,
+  resource: keptHttpUrl<string | undefined>(),
+  issuer: keptHttpUrl<string | undefined>(),
+  signingSecret: required<string>(
+    (secret) => typeof secret === 'string' && secret.length >= 32,
+    'is required and must be at least 32 characters (HS256 needs 256 bits of key)',
+  ),
+  scopes: given<string[]>(),
+  accessTokenTtlMs: positiveInteger(OAUTH_BRIDGE_DEFAULTS.accessTokenTtlMs),
+  refreshTokenTtlMs: positiveInteger(OAUTH_BRIDGE_DEFAULTS.refreshTokenTtlMs),
+  clientIdMetadataDocuments: flag(true),
+  allowHttpLoopbackClientIds: flag(false),
+  maxRequestsPerMinute: positiveInteger(OAUTH_BRIDGE_DEFAULTS.maxRequestsPerMinute),
+  maxGrantsPerTenant: positiveInteger(OAUTH_BRIDGE_DEFAULTS.maxGrantsPerTenant),
+  timeoutMs: positiveInteger(OAUTH_BRIDGE_DEFAULTS.timeoutMs),
+});
+
 /** `auth`: checked for contradictions, so a half-configured server never starts open. */
 export const MCP_AUTH_OPTIONS = group<McpAuthOptions>()(
   {
     jwt: optional(JWT, (jwt) => !jwt),
     oauth: optional(OAUTH, (oauth) => !oauth),
+    bridge: optional(BRIDGE, (bridge) => !bridge),
     apiKeys: list(API_KEY, 'must be an array of { key, tenant, scopes?, subject? }', {
       check: (keys, at) => {
         if (new Set(keys.map((entry) => entry.key)).size !== keys.length) throw invalidOption(at, 'contains the same key twice');
@@ -132,11 +183,13 @@ export const MCP_AUTH_OPTIONS = group<McpAuthOptions>()(
   },
   {
     finish: (auth, at) => {
-      if (auth.authenticator && (auth.jwt || auth.oauth || auth.apiKeys?.length))
-        throw invalidOption(`${at}.authenticator`, 'replaces jwt, oauth and apiKeys; configure one or the other');
+      if (auth.authenticator && (auth.jwt || auth.oauth || auth.bridge || auth.apiKeys?.length))
+        throw invalidOption(`${at}.authenticator`, 'replaces jwt, oauth, bridge and apiKeys; configure one or the other');
+      if (auth.oauth && auth.bridge)
+        throw invalidOption(`${at}.bridge`, 'is an authorization server of its own; configure auth.oauth or auth.bridge, not both');
       if (auth.authenticator && typeof auth.authenticator.authenticate !== 'function')
         throw invalidOption(`${at}.authenticator`, 'must have an authenticate(credentials) method');
-      return withOAuthResource(auth, at);
+      return withBridgeResource(withOAuthResource(auth, at), at);
     },
   },
 );
@@ -159,4 +212,25 @@ function withOAuthResource<T extends { oauth?: McpOAuthOptions; resourceMetadata
     ? metadata.authorizationServers
     : [oauth.issuer, ...metadata.authorizationServers];
   return { ...auth, oauth: { ...oauth, resource }, resourceMetadata: { ...metadata, authorizationServers } };
+}
+
+/** With `bridge`, the resource and issuer are settled and the RFC 9728 document names the bridge. */
+function withBridgeResource<T extends { bridge?: McpOAuthBridgeOptions; resourceMetadata?: McpResourceMetadataOptions }>(
+  auth: T,
+  at: string,
+): T {
+  const bridge = auth.bridge;
+  if (!bridge) return auth;
+  const resource = bridge.resource ?? auth.resourceMetadata?.resource;
+  if (!resource)
+    throw invalidOption(
+      `${at}.bridge.resource`,
+      "is required (this server's MCP URL, e.g. https://mcp.example.com/mcp) unless auth.resourceMetadata.resource gives it",
+    );
+  const issuer = (bridge.issuer ?? new URL(resource).origin).replace(/\/+$/, '');
+  const metadata = auth.resourceMetadata ?? { resource, authorizationServers: [] };
+  const authorizationServers = metadata.authorizationServers.includes(issuer)
+    ? metadata.authorizationServers
+    : [issuer, ...metadata.authorizationServers];
+  return { ...auth, bridge: { ...bridge, resource, issuer }, resourceMetadata: { ...metadata, authorizationServers } };
 }

@@ -53,7 +53,7 @@ function refusePrototypePoisoning(key: string, value: unknown): unknown {
  * The body's bytes, read with plain listeners (cheaper per request than an async iterator), without a copy
  * when it arrives in one chunk; stops reading past `maxBytes`.
  */
-function readRaw(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too-large' | 'aborted'> {
+export function readRaw(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too-large' | 'aborted'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

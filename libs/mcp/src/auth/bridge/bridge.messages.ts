@@ -1,0 +1,15 @@
+import { bootErrors } from '../../core/errors/boot-errors.js';
+
+/** Boot errors of the authorization-server bridge (`docs/errors.md`). */
+export const McpOAuthBridgeMessages = bootErrors({
+  upstreamUnreachable: {
+    code: 'MCP_ERR_OAUTH_BRIDGE_UPSTREAM_UNREACHABLE',
+    message: (issuer: string, tried: string) =>
+      `McpModule option "auth.bridge.upstream.issuer": no OpenID discovery document could be read for ${issuer} (${tried}); check the issuer URL (it must equal the provider's "issuer" exactly) and that the provider is reachable from this host.`,
+  },
+  upstreamUnusable: {
+    code: 'MCP_ERR_OAUTH_BRIDGE_UPSTREAM_UNUSABLE',
+    message: (issuer: string, problem: string) =>
+      `McpModule option "auth.bridge.upstream": the discovery document of ${issuer} ${problem}.`,
+  },
+});
