@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { MCP_RESOLVED_OPTIONS } from '../../../mcp.module-definition.js';
+import { MCP_RESOLVED_OPTIONS } from '../../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 import { MAX_BRIDGE_BODY_BYTES } from './oauth-bridge.controller.js';
 
