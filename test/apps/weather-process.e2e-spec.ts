@@ -48,7 +48,7 @@ describe('the built weather server as a process', () => {
     const warnings = lines.filter((line) => line.startsWith('WARN'));
     // Two servers without auth: said once, not once per server.
     expect(warnings).toEqual([
-      'WARN [McpModule] No authentication configured (auth.jwt, auth.oauth, auth.apiKeys or auth.authenticator): every caller is served as tenant "default".',
+      'WARN [McpModule] No authentication configured (auth.jwt, auth.oauth, auth.bridge, auth.apiKeys or auth.authenticator): every caller is served as tenant "default".',
     ]);
     expect(lines.filter((line) => line.startsWith('LOG [McpModule]')).sort()).toEqual([
       'LOG [McpModule] weather-admin (/admin/mcp): 1 tool, 0 resources, 0 prompts',

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationFull, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { McpModule } from '@nest-mcp/core';
 import { SecFixtureModule } from '../security/fixtures/sec-app.js';
 import { authorizeOverHttp, TestAuthorizationServer } from '../kit/authorization-server.js';
 import { listen, type RunningApp } from '../kit/apps.js';
@@ -418,6 +419,20 @@ describe('the authorization-server bridge (auth.bridge, Redis)', () => {
 });
 
 describe('auth.bridge at boot', () => {
+  it('with forRootAsync, an auth.bridge whose routes were not asked for (authBridgeRoutes) fails the boot naming the fix', async () => {
+    // Its routes are mapped before the factory runs, so they are mapped only on request: no app gets /oauth/* unasked.
+    const bridge = {
+      resource: 'http://127.0.0.1:1/mcp',
+      upstream: { issuer: 'http://127.0.0.1:1', clientId: UPSTREAM_CLIENT.id, clientSecret: UPSTREAM_CLIENT.secret },
+      signingSecret: 'bridge-signing-secret-0123456789abcdef',
+    };
+    const booting = listen([McpModule.forRootAsync({ useFactory: () => ({ name: 'async-bridge', version: '1.0.0', auth: { bridge } }) })]);
+    await expect(booting).rejects.toMatchObject({
+      code: 'MCP_ERR_OAUTH_BRIDGE_ROUTES_NOT_MAPPED',
+      message: expect.stringContaining('pass authBridgeRoutes: true'),
+    });
+  });
+
   it('an unreachable upstream provider fails the boot with MCP_ERR_OAUTH_BRIDGE_UPSTREAM_UNREACHABLE', async () => {
     const port = await freePort();
     const booting = listen([

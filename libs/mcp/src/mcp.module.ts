@@ -13,7 +13,9 @@ import { McpProviderMethods } from './features/provider-methods.js';
 import { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 import { McpToolCallRunner } from './execution/tool-call.runner.js';
 import { McpToolHandlerFactory } from './execution/tool-handler.factory.js';
-import { resolveMcpOptions, resolvePaths } from './options/mcp-options.resolver.js';
+import { resolveMcpOptions, resolvePaths, type McpResolvedPaths } from './options/mcp-options.resolver.js';
+import { McpConfigurationError } from './core/errors/mcp-configuration.error.js';
+import { McpOAuthBridgeMessages } from './auth/bridge/bridge.messages.js';
 import { ConfigurableModuleClass, MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
 import { MCP_RESOLVED_OPTIONS } from './core/mcp-resolved-options.token.js';
 import type {
@@ -222,6 +224,7 @@ export class McpModule extends ConfigurableModuleClass {
   /** Adds what depends on the paths (known now, even for async options): controllers and resolved options. */
   private static withEndpoints(definition: DynamicModule, extras: McpModuleExtras): DynamicModule {
     const paths = resolvePaths(extras);
+    const bridgeRoutes = bridgeRouted(extras, paths);
     return {
       ...definition,
       imports: [...(definition.imports ?? []), McpServersModule],
@@ -229,7 +232,7 @@ export class McpModule extends ConfigurableModuleClass {
         ...(definition.controllers ?? []),
         ...createMcpControllers(paths),
         createProtectedResourceController(paths.path, paths.wellKnownRoot),
-        ...(bridgeRouted(extras, paths.wellKnownRoot) ? [createOAuthBridgeController()] : []),
+        ...(bridgeRoutes ? [createOAuthBridgeController()] : []),
         createServerCardController(paths),
         ...(paths.explorerPath === false ? [] : [createMcpExplorerController(paths.explorerPath, paths.path)]),
       ],
@@ -240,6 +243,8 @@ export class McpModule extends ConfigurableModuleClass {
           // Every provider needs the options: the app's other servers are checked before anything connects or maps a route.
           useFactory: (options: McpModuleOptions, servers: McpServerDirectory) => {
             const resolved = resolveMcpOptions(options, paths);
+            if (resolved.auth.bridge && !bridgeRoutes)
+              throw new McpConfigurationError(McpOAuthBridgeMessages.routesNotMapped(bridgeUnmappedWhy(paths)));
             servers.add(resolved);
             return resolved;
           },
@@ -262,14 +267,20 @@ export class McpModule extends ConfigurableModuleClass {
 
 /**
  * Whether to map the bridge's routes (`/oauth/*`, the RFC 8414 document), which sit at the host's root: on the
- * server that keeps `wellKnownRoot`, with `auth.bridge` in `forRoot`'s options; always with `forRootAsync` (its
- * options are not known yet; 404 then without `auth.bridge`). An app with OAuth routes of its own keeps them.
+ * server that keeps `wellKnownRoot`, when `forRoot`'s options hold `auth.bridge` or `forRootAsync` asks with
+ * `authBridgeRoutes` (its options come after routes are mapped). No other app gets routes it did not ask for.
  */
-function bridgeRouted(extras: McpModuleExtras, wellKnownRoot: boolean): boolean {
-  if (!wellKnownRoot) return false;
+function bridgeRouted(extras: McpModuleExtras, paths: McpResolvedPaths): boolean {
+  if (!paths.wellKnownRoot) return false;
   const auth = (extras as { auth?: { bridge?: unknown } }).auth;
-  const synchronous = 'name' in extras && 'version' in extras;
-  return !synchronous || Boolean(auth?.bridge);
+  return paths.authBridgeRoutes || Boolean(auth?.bridge);
+}
+
+/** Why an `auth.bridge` has no routes, and the fix. */
+function bridgeUnmappedWhy(paths: McpResolvedPaths): string {
+  return paths.wellKnownRoot
+    ? 'with forRootAsync, pass authBridgeRoutes: true beside useFactory'
+    : 'this server has wellKnownRoot: false; configure the bridge on the server that keeps the host-level documents';
 }
 
 /** `factory`, called once the app's servers are checked (only with `redis`: memory stores open no connection). */

@@ -370,6 +370,12 @@ export interface McpModuleExtras {
    * `<path>/server-card`) are always served. With several servers in one app, at most one may keep this on.
    */
   wellKnownRoot?: boolean;
+  /**
+   * Map the routes of the authorization-server bridge (`/.well-known/oauth-authorization-server`, `/oauth/*`) for
+   * options that come from `forRootAsync`'s factory, which runs after routes are mapped (false). `forRoot` maps them
+   * whenever its `auth.bridge` is set. An `auth.bridge` whose routes are not mapped fails the boot.
+   */
+  authBridgeRoutes?: boolean;
 }
 
 /**

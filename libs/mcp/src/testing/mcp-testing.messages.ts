@@ -34,7 +34,7 @@ export const McpTestingMessages = {
     principalRequired: {
       code: 'MCP_ERR_TESTING_PRINCIPAL_REQUIRED',
       message: (where: string) =>
-        `${where}: this app authenticates its callers (auth.jwt, auth.oauth, auth.apiKeys or auth.authenticator), and over HTTP a call without credentials is refused with 401; pass options.principal ({ subject, tenant, scopes }) to call as someone.`,
+        `${where}: this app authenticates its callers (auth.jwt, auth.oauth, auth.bridge, auth.apiKeys or auth.authenticator), and over HTTP a call without credentials is refused with 401; pass options.principal ({ subject, tenant, scopes }) to call as someone.`,
     },
   }),
   closed: (where: string) => `${where}: the connection is closed; create a new one.`,

@@ -7,6 +7,11 @@ export const McpOAuthBridgeMessages = bootErrors({
     message: (issuer: string, tried: string) =>
       `McpModule option "auth.bridge.upstream.issuer": no OpenID discovery document could be read for ${issuer} (${tried}); check the issuer URL (it must equal the provider's "issuer" exactly) and that the provider is reachable from this host.`,
   },
+  routesNotMapped: {
+    code: 'MCP_ERR_OAUTH_BRIDGE_ROUTES_NOT_MAPPED',
+    message: (why: string) =>
+      `McpModule option "auth.bridge": the bridge's routes (/.well-known/oauth-authorization-server, /oauth/*) are not mapped: ${why}.`,
+  },
   upstreamUnusable: {
     code: 'MCP_ERR_OAUTH_BRIDGE_UPSTREAM_UNUSABLE',
     message: (issuer: string, problem: string) =>

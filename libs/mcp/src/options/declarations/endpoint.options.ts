@@ -23,9 +23,10 @@ export const MCP_ENDPOINT_OPTIONS = group<McpModuleExtras>()(
       undefined,
     ),
     wellKnownRoot: flag(true),
+    authBridgeRoutes: flag(false),
   },
   {
-    finish: ({ path, ssePath: sse, messagesPath, explorer, include, wellKnownRoot }) => {
+    finish: ({ path, ssePath: sse, messagesPath, explorer, include, wellKnownRoot, authBridgeRoutes }) => {
       const ssePath: string | false = sse === false ? false : normalizePath(sse ?? '/sse', 'ssePath');
       const used = [path, messagesPath, ...(ssePath ? [ssePath] : [])];
       if (new Set(used).size !== used.length)
@@ -38,6 +39,8 @@ export const MCP_ENDPOINT_OPTIONS = group<McpModuleExtras>()(
         explorerPath: explorerPath(explorer, path, used),
         /** Whether this server maps the host-level `/.well-known/...` documents. */
         wellKnownRoot,
+        /** Whether `forRootAsync` asked for the authorization-server bridge's routes. */
+        authBridgeRoutes,
         /** The modules whose providers are scanned; every module when undefined. */
         include: include as readonly Type<unknown>[] | undefined,
       };

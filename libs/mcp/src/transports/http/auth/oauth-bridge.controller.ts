@@ -15,7 +15,7 @@ type Step = (bridge: McpOAuthBridge, request: BridgeRequest) => BridgeReply | Pr
 
 /**
  * The authorization-server bridge's routes (`auth.bridge`): RFC 8414 metadata and the `/oauth/*` endpoints, at the
- * host's root. Always routed (the options may arrive asynchronously); 404 without `auth.bridge`.
+ * host's root. Mapped only when `forRoot` has `auth.bridge` or `forRootAsync` asks (`authBridgeRoutes`).
  */
 export function createOAuthBridgeController(): Type<unknown> {
   @HiddenFromOpenApi()
