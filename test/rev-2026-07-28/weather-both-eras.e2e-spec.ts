@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -59,7 +60,8 @@ async function exerciseEveryTool(client: ToolCaller, confirmations: string[]): P
     city: 'Paris',
     threshold_celsius: 30,
     priority: 'high',
-    idempotency_key: `key-${Math.random().toString(36).slice(2, 14)}-x`,
+    // Always 40 characters: a base-36 Math.random() is sometimes short, and the DTO wants 16 to 64 (a 0.75 % flake).
+    idempotency_key: `key-${randomUUID()}`,
   });
   const alertId: string = created.structuredContent.data.alert_id;
   expect(alertId).toMatch(/^alr_/);
