@@ -204,56 +204,25 @@ export class SpawnedWeatherServer {
   }
 }
 
-/** The built helpdesk sample (`node dist/apps/helpdesk-api/main.js`) on a free port and the run's HTTP adapter. */
-export class SpawnedHelpdeskApi {
-  private constructor(
+/** A built sample app spawned on a free loopback port and the run's HTTP adapter (`HTTP_ADAPTER` unless `env` names one). */
+class SpawnedSample {
+  protected constructor(
     readonly process: StdioServerProcess,
     readonly port: number,
   ) {}
 
-  /** Spawns it with `env` (HELPDESK_JWT_SECRET…) and waits until it listens; rejects with its stderr when it exits. */
-  static async start(env: Record<string, string>): Promise<SpawnedHelpdeskApi> {
+  /** Spawns `main` with `env` and waits until it says it listens on that adapter; killed (by PID) when it does not. */
+  protected static async spawn(main: string, env: Record<string, string>, timeoutMs: number): Promise<[StdioServerProcess, number]> {
     const port = await freePort();
     const adapter = env.HTTP_ADAPTER ?? httpAdapterName();
-    const child = new StdioServerProcess(HELPDESK_MAIN, [], { HTTP_ADAPTER: adapter, ...env, PORT: String(port), HOST: '127.0.0.1' });
-    await child.waitForStderr(new RegExp(`MCP endpoint on .*\\(${adapter}\\)`), 20_000);
-    return new SpawnedHelpdeskApi(child, port);
-  }
-
-  get baseUrl(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  get url(): string {
-    return `${this.baseUrl}/mcp`;
-  }
-
-  /** Stops it with SIGTERM (by its PID) and waits for it to exit. */
-  async stop(): Promise<void> {
-    this.process.signal('SIGTERM');
-    await this.process.waitForExit(15_000);
-  }
-}
-
-/** The built gateway sample (`node dist/apps/mcp-gateway/main.js`) on a free port and the run's HTTP adapter. */
-export class SpawnedMcpGateway {
-  private constructor(
-    readonly process: StdioServerProcess,
-    readonly port: number,
-  ) {}
-
-  /** Spawns it with `env` (GATEWAY_UPSTREAMS, MCP_JWT_SECRET…) and waits until it listens. */
-  static async start(env: Record<string, string>): Promise<SpawnedMcpGateway> {
-    const port = await freePort();
-    const adapter = env.HTTP_ADAPTER ?? httpAdapterName();
-    const child = new StdioServerProcess(GATEWAY_MAIN, [], { HTTP_ADAPTER: adapter, ...env, PORT: String(port), HOST: '127.0.0.1' });
+    const child = new StdioServerProcess(main, [], { HTTP_ADAPTER: adapter, ...env, PORT: String(port), HOST: '127.0.0.1' });
     try {
-      await child.waitForStderr(new RegExp(`MCP endpoint on .*\\(${adapter}\\)`), 30_000);
+      await child.waitForStderr(new RegExp(`MCP endpoint on .*\\(${adapter}\\)`), timeoutMs);
     } catch (error) {
       child.kill();
       throw error;
     }
-    return new SpawnedMcpGateway(child, port);
+    return [child, port];
   }
 
   get baseUrl(): string {
@@ -264,10 +233,26 @@ export class SpawnedMcpGateway {
     return `${this.baseUrl}/mcp`;
   }
 
-  /** SIGTERM, and waits for the exit. */
+  /** SIGTERM (by its PID), and waits for the exit; killed when it has not exited within 15 s. */
   async stop(): Promise<void> {
     this.process.signal('SIGTERM');
     const exit = await this.process.waitForExit(15_000);
     if (exit.timedOut) this.process.kill();
+  }
+}
+
+/** The built helpdesk sample (`node dist/apps/helpdesk-api/main.js`). */
+export class SpawnedHelpdeskApi extends SpawnedSample {
+  /** Spawns it with `env` (HELPDESK_JWT_SECRET…) and waits until it listens. */
+  static async start(env: Record<string, string>): Promise<SpawnedHelpdeskApi> {
+    return new SpawnedHelpdeskApi(...(await SpawnedSample.spawn(HELPDESK_MAIN, env, 20_000)));
+  }
+}
+
+/** The built gateway sample (`node dist/apps/mcp-gateway/main.js`). */
+export class SpawnedMcpGateway extends SpawnedSample {
+  /** Spawns it with `env` (GATEWAY_UPSTREAMS, MCP_JWT_SECRET…) and waits until it listens. */
+  static async start(env: Record<string, string>): Promise<SpawnedMcpGateway> {
+    return new SpawnedMcpGateway(...(await SpawnedSample.spawn(GATEWAY_MAIN, env, 30_000)));
   }
 }
