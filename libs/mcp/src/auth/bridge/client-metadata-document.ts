@@ -1,5 +1,6 @@
 import type { BridgeClient } from './bridge-grants.js';
 import { isAcceptableRedirectUri } from './redirect-uri.js';
+import { readBoundedText } from '../../core/bounded-text.js';
 
 /** Largest client metadata document read. */
 const MAX_DOCUMENT_BYTES = 5 * 1024;
@@ -35,17 +36,8 @@ export async function fetchClientMetadataDocument(clientId: string, timeoutMs: n
       redirect: 'error',
     });
     if (!response.ok || !response.body) return undefined;
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      size += chunk.byteLength;
-      if (size > MAX_DOCUMENT_BYTES) {
-        await response.body.cancel().catch(() => undefined);
-        return undefined;
-      }
-      chunks.push(chunk);
-    }
-    const document = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+    // Over the bound: BodyTooLargeError, undefined below like any other failure.
+    const document = JSON.parse(await readBoundedText(response.body, MAX_DOCUMENT_BYTES)) as Record<string, unknown>;
     const redirectUris = document.redirect_uris;
     if (document.client_id !== clientId || !Array.isArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > 10)
       return undefined;

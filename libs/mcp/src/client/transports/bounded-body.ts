@@ -1,19 +1,14 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { McpClientError } from '../mcp-client.error.js';
+import { BodyTooLargeError, readBoundedText as readText } from '../../core/bounded-text.js';
 
-/** Reads a whole response body as text, refusing one over `maxBytes` (before it is all in memory). */
+/** Reads a whole response body as text, refusing one over `maxBytes` (before it is all in memory) with `TOO_LARGE`. */
 export async function readBoundedText(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<string> {
-  if (!body) return '';
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = '';
-  // Leaving the loop early (break, throw) ends the stream: fetch's body is cancelled, a node:http one destroyed.
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    text += decoder.decode(chunk, { stream: true });
+  try {
+    return await readText(body, maxBytes);
+  } catch (error) {
+    throw error instanceof BodyTooLargeError ? tooLarge(maxBytes) : error;
   }
-  return text + decoder.decode();
 }
 
 /**

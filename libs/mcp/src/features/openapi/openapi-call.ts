@@ -4,7 +4,7 @@ import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpToolHandler } from '../../execution/mcp-callable-tool.interface.js';
 import { routeAnswerError, routeServerError } from '../routes/route-outcome.js';
-import { BodyTooLargeError, readBoundedText } from './bounded-body.js';
+import { BodyTooLargeError, readBoundedText } from '../../core/bounded-text.js';
 import type { McpOpenApiSource } from './mcp-openapi-options.interface.js';
 import type { OpenApiOperationPlan } from './openapi-operations.js';
 
@@ -42,7 +42,7 @@ export function openApiHandler(plan: OpenApiOperationPlan, settings: OpenApiCall
     }
     let text: string;
     try {
-      text = await readBoundedText(response, settings.maxResponseBytes);
+      text = await readBoundedText(response.body, settings.maxResponseBytes, response.headers.get('content-length'));
     } catch (error) {
       if (error instanceof BodyTooLargeError)
         throw new McpToolError(

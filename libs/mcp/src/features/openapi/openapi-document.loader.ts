@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import type { McpOpenApiSource } from './mcp-openapi-options.interface.js';
-import { BodyTooLargeError, readBoundedText } from './bounded-body.js';
+import { BodyTooLargeError, readBoundedText } from '../../core/bounded-text.js';
 import { McpOpenApiMessages } from './openapi.messages.js';
 import type { OpenApiParser } from './openapi-parser.loader.js';
 
@@ -89,7 +89,7 @@ async function fetchDocument(url: string, label: string): Promise<string> {
     throw unreachable(label, `HTTP ${response.status}`);
   }
   try {
-    return await readBoundedText(response, MAX_DOCUMENT_BYTES);
+    return await readBoundedText(response.body, MAX_DOCUMENT_BYTES, response.headers.get('content-length'));
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw unreachable(label, `it is larger than ${MAX_DOCUMENT_BYTES} bytes`);
     throw unreachable(label, 'the connection failed while reading it');
