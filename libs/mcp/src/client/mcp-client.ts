@@ -45,9 +45,6 @@ const DEFAULTS = {
 /** Pages a listing follows at most: a server whose cursors never end cannot keep the client busy. */
 const MAX_PAGES = 100;
 
-/** Time a child (or an in-memory app) gets to answer the `server/discover` probe before the client falls back to `initialize`. */
-const PROCESS_PROBE_MS = 3_000;
-
 const DEFAULT_CLIENT_INFO = { name: 'nest-mcp-client', version: '1.0.0' };
 
 interface PendingRequest {
@@ -403,10 +400,8 @@ export class McpClient {
         return transport.probe(message, AbortSignal.timeout(timeoutMs));
       }
       try {
-        const result = await this.exchange(transport, 'server/discover', undefined, {
-          meta,
-          timeoutMs: Math.min(timeoutMs, PROCESS_PROBE_MS),
-        });
+        // A child answers once it has booted (a Nest app: seconds), so the probe has the whole connect budget.
+        const result = await this.exchange(transport, 'server/discover', undefined, { meta, timeoutMs });
         return { json: true, body: { jsonrpc: '2.0', id: 0, result } };
       } catch (error) {
         if (error instanceof McpClientError && error.code === 'RPC') {
