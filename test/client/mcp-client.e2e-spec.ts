@@ -42,10 +42,13 @@ describe('McpClient against this library over HTTP', () => {
   });
   afterAll(async () => app.close());
 
-  it('negotiates 2025-11-25 over Streamable HTTP, lists the tools and calls one with progress', async () => {
-    const client = open({ url: app.url });
+  it.each([
+    ['auto', '2026-07-28'],
+    ['legacy', '2025-11-25'],
+  ] as const)('protocol %s negotiates %s over Streamable HTTP, lists the tools and calls one with progress', async (protocol, revision) => {
+    const client = open({ url: app.url, protocol });
     const server = await client.connect();
-    expect(server).toMatchObject({ protocolVersion: '2025-11-25', transport: 'streamable-http', serverInfo: { name: 'fixture' } });
+    expect(server).toMatchObject({ protocolVersion: revision, transport: 'streamable-http', serverInfo: { name: 'fixture' } });
     const tools = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['slow_count', 'wait_for_abort']));
 
@@ -86,7 +89,7 @@ describe('McpClient against this library over HTTP', () => {
   });
 
   it('initializes again when the server forgets its session, and the call goes through', async () => {
-    const client = open({ url: app.url });
+    const client = open({ url: app.url, protocol: 'legacy' });
     await client.ping();
     const first = insides(client).transport!.sessionId!;
     const ended = await fetch(app.url, { method: 'DELETE', headers: { 'mcp-session-id': first, 'mcp-protocol-version': '2025-11-25' } });
@@ -148,7 +151,12 @@ describe('McpClient spawning the built weather server (stdio)', () => {
       cwd: REPO_ROOT,
       reconnect: { initialDelayMs: 100 },
     });
-    expect((await client.connect()).serverInfo).toMatchObject({ name: 'weather-server' });
+    // The sample serves both eras on stdio: server/discover answers, so the client speaks 2026-07-28.
+    expect(await client.connect()).toMatchObject({
+      protocolVersion: '2026-07-28',
+      transport: 'stdio',
+      serverInfo: { name: 'weather-server' },
+    });
     expect((await client.listTools()).map((tool) => tool.name)).toEqual(expect.arrayContaining(['get_weather', 'get_forecast']));
     const result = await client.callTool('get_weather', { city: '北京' });
     expect(result.structuredContent).toMatchObject({ status: 'success', data: { city: { name: 'Beijing' } } });
@@ -173,7 +181,7 @@ describe('McpClient against the reference server (server-everything over stdio)'
   }, 30_000);
   afterAll(async () => client.close());
 
-  it('negotiates the newest revision both speak and lists its tools (all pages)', async () => {
+  it('negotiates the newest revision both speak (server/discover is refused: initialize) and lists its tools (all pages)', async () => {
     expect(client.server?.protocolVersion).toBe('2025-11-25');
     const names = (await client.listTools()).map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['echo', EVERYTHING_LONG_TOOL]));

@@ -174,6 +174,7 @@ export type {
   McpClientHeaders,
   McpClientHttpOptions,
   McpClientOptions,
+  McpClientProtocol,
   McpClientReconnectOptions,
   McpClientStdioOptions,
 } from './client/mcp-client-options.interface.js';

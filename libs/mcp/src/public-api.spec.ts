@@ -192,6 +192,7 @@ const APPROVED_EXPORTS = [
   'McpClientHeaders',
   'McpClientHttpOptions',
   'McpClientOptions',
+  'McpClientProtocol',
   'McpClientReconnectOptions',
   'McpClientStdioOptions',
   'McpClientState',

@@ -9,12 +9,26 @@ export interface McpClientReconnectOptions {
   maxDelayMs?: number;
 }
 
+/**
+ * Which protocol era the client speaks: `auto` (the default) probes `server/discover` and speaks 2026-07-28 with a
+ * server that serves it, else falls back to `initialize` (2025-11-25 … 2024-11-05); `legacy` goes straight to
+ * `initialize`, as clients before 2026-07-28 do; `2026-07-28` requires the stateless era and fails with
+ * `PROTOCOL` against a server without it.
+ * @publicApi
+ */
+export type McpClientProtocol = 'auto' | 'legacy' | '2026-07-28';
+
 /** Options common to both transports. @publicApi */
 export interface McpClientCommonOptions {
-  /** `clientInfo` of `initialize` (`{ name: 'nest-mcp-client', version: '1.0.0' }`). */
+  /** `clientInfo` of `initialize`, and of the `_meta` envelope of every 2026-07-28 request (`{ name: 'nest-mcp-client', version: '1.0.0' }`). */
   clientInfo?: { name: string; version: string; title?: string };
-  /** Capabilities declared in `initialize` (`{}`). */
+  /**
+   * Capabilities declared in `initialize`, or sent with every 2026-07-28 request (`{}`). A 2026-07-28 server asks
+   * for input (elicitation, sampling, roots) only where they are declared: `{ elicitation: {} }` for forms.
+   */
   capabilities?: Record<string, unknown>;
+  /** The era to speak (`auto`): see {@link McpClientProtocol}. */
+  protocol?: McpClientProtocol;
   /** Default time a request may take, reset by each progress notification of a call (60 s). */
   timeoutMs?: number;
   /** Time `initialize` (connect, spawn included) may take (10 s). */
@@ -25,7 +39,9 @@ export interface McpClientCommonOptions {
   reconnect?: McpClientReconnectOptions | false;
   /**
    * Answers the server's own requests (`sampling/createMessage`, `elicitation/create`, `roots/list`); `ping` is
-   * answered by the client. Without it (or when it returns undefined) the server gets -32601.
+   * answered by the client. Without it (or when it returns undefined) the server gets -32601. In the 2026-07-28
+   * era the same requests arrive inside an `input_required` result and are answered the same way (a call's own
+   * `onRequest` comes first).
    */
   onRequest?: (method: string, params: Record<string, unknown> | undefined) => Promise<Record<string, unknown> | undefined>;
 }
@@ -62,4 +78,10 @@ export interface McpClientCallOptions {
   timeoutMs?: number;
   /** `_meta` sent with the request (a progress token is added to it when `onProgress` is set). */
   meta?: Record<string, unknown>;
+  /**
+   * Answers the server's requests for input during this call (`elicitation/create`, `sampling/createMessage`,
+   * `roots/list`), before the client's `onRequest`: in the 2026-07-28 era they come in `input_required` results
+   * and the call is retried with the answers (at most 8 rounds). Returning undefined declines.
+   */
+  onRequest?: (method: string, params: Record<string, unknown> | undefined) => Promise<Record<string, unknown> | undefined>;
 }

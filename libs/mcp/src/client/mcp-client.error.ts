@@ -3,16 +3,18 @@
  * dropped), `TIMEOUT`, `CANCELLED` (the caller's signal), `TOO_LARGE` (a message over `maxMessageBytes`),
  * `SESSION_EXPIRED` (the server forgot the session: the client re-initializes), `PROTOCOL` (the server broke the
  * protocol or speaks no revision we do), `RPC` (the server answered with a JSON-RPC error: `rpcCode`, `data`),
- * `CLOSED` (the client was closed).
+ * `INPUT_REQUIRED` (a 2026-07-28 server asked for input, `data` = its `inputRequests`, and no `onRequest` answered
+ * it), `CLOSED` (the client was closed).
  * @publicApi
  */
-export type McpClientErrorCode = 'UNAVAILABLE' | 'TIMEOUT' | 'CANCELLED' | 'TOO_LARGE' | 'SESSION_EXPIRED' | 'PROTOCOL' | 'RPC' | 'CLOSED';
+export type McpClientErrorCode =
+  'UNAVAILABLE' | 'TIMEOUT' | 'CANCELLED' | 'TOO_LARGE' | 'SESSION_EXPIRED' | 'PROTOCOL' | 'RPC' | 'INPUT_REQUIRED' | 'CLOSED';
 
 /** A failed client call; `retryable` says whether the same call may succeed later. @publicApi */
 export class McpClientError extends Error {
   /** The JSON-RPC error code, for `RPC`. */
   readonly rpcCode?: number;
-  /** The JSON-RPC error's `data`, for `RPC`. */
+  /** The JSON-RPC error's `data`, for `RPC`; the unanswered `inputRequests`, for `INPUT_REQUIRED`. */
   readonly data?: unknown;
   /** The HTTP status that caused it, when there was one. */
   readonly status?: number;

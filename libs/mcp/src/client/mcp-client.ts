@@ -19,6 +19,20 @@ import type { McpClientTransport, McpClientTransportSink } from './transports/cl
 import { HttpSseClientTransport } from './transports/http-sse.client-transport.js';
 import { StdioClientTransport } from './transports/stdio.client-transport.js';
 import { StreamableHttpClientTransport } from './transports/streamable-http.client-transport.js';
+import { injectedTransportOf } from './transports/injected-transport.js';
+import { negotiateEra, type McpNegotiatedEra } from './eras/era-negotiation.js';
+import type { McpProbeAnswer } from './eras/era-probe.js';
+import { keepListening, LISTEN_ACKNOWLEDGED, LISTEN_FILTER } from './eras/listen-loop.js';
+import { answerInputRequests, MAX_INPUT_ROUNDS, retryParams } from './eras/input-rounds.js';
+import {
+  completeResult,
+  INPUT_REQUIRED_METHODS,
+  MODERN_META,
+  modernEnvelope,
+  paramHeadersOf,
+  type ModernIdentity,
+  type ModernParamHeader,
+} from './eras/rev-2026-07-28.wire.js';
 
 const DEFAULTS = {
   timeoutMs: 60_000,
@@ -31,6 +45,8 @@ const DEFAULTS = {
 /** Pages a listing follows at most: a server whose cursors never end cannot keep the client busy. */
 const MAX_PAGES = 100;
 
+const DEFAULT_CLIENT_INFO = { name: 'nest-mcp-client', version: '1.0.0' };
+
 interface PendingRequest {
   readonly method: string;
   resolve(result: Record<string, unknown>): void;
@@ -42,7 +58,8 @@ type Listener<T> = (value: T) => void;
 /**
  * An MCP client: connects to one server over Streamable HTTP (falling back to the 2024-11-05 HTTP+SSE transport
  * when the endpoint refuses the `initialize` POST with 404 or 405) or a stdio child process, negotiates the newest
- * revision both speak, and calls its tools, resources and prompts. It connects on the first call; a lost
+ * revision both speak (2026-07-28 through `server/discover` where the server serves it, else `initialize`; see
+ * the `protocol` option), and calls its tools, resources and prompts. It connects on the first call; a lost
  * connection (a dropped stream, an exited child) is opened again with backoff, and a session the server forgot is
  * initialized again and the request sent once more. Every request is bounded in time and size.
  * @publicApi
@@ -58,6 +75,15 @@ export class McpClient {
   private readonly progress = new Map<JsonRpcId, NonNullable<McpClientCallOptions['onProgress']>>();
   private nextId = 1;
   private legacySse = false;
+  /** Set while the connection speaks the 2026-07-28 era: what every request's `_meta` envelope says. */
+  private modernIdentity?: ModernIdentity;
+  /**
+   * The `x-mcp-header` arguments of each listed tool (2026-07-28 over HTTP mirrors them in `Mcp-Param-*`);
+   * undefined until `tools/list` was read in that era.
+   */
+  private toolParamHeaders?: Map<string, readonly ModernParamHeader[]>;
+  /** The `subscriptions/listen` kept open for `on('notification')` in the 2026-07-28 era; aborting it ends it. */
+  private listening?: AbortController;
   private reconnectTimer?: NodeJS.Timeout;
   private reconnectDelay: number;
   private readonly listeners = {
@@ -85,7 +111,11 @@ export class McpClient {
     return this.error;
   }
 
-  /** Listens to the server's notifications (`list_changed`, log messages, …); returns the unsubscribe function. */
+  /**
+   * Listens to the server's notifications (`list_changed`, log messages, …); returns the unsubscribe function. In
+   * the 2026-07-28 era the list changes come through a `subscriptions/listen` the client keeps open while a
+   * notification listener exists (log messages and progress belong to their request there).
+   */
   on(event: 'notification', listener: (notification: McpServerNotification) => void): () => void;
   /** Listens to every successful connection (the first and each reconnection). */
   on(event: 'connected', listener: (server: McpServerSummary) => void): () => void;
@@ -94,6 +124,7 @@ export class McpClient {
   on(event: 'notification' | 'connected' | 'disconnected', listener: (value: never) => void): () => void {
     const set = this.listeners[event] as Set<Listener<never>>;
     set.add(listener);
+    if (event === 'notification') this.keepListen();
     return () => set.delete(listener);
   }
 
@@ -110,6 +141,7 @@ export class McpClient {
   async close(): Promise<void> {
     this.currentState = 'closed';
     clearTimeout(this.reconnectTimer);
+    this.listening?.abort();
     const transport = this.transport;
     this.transport = undefined;
     this.failPending(new McpClientError('CLOSED', 'The client was closed'));
@@ -118,11 +150,28 @@ export class McpClient {
 
   /** Every tool of the server (all pages). */
   async listTools(options?: McpClientCallOptions): Promise<McpRemoteTool[]> {
-    return this.listAll<McpRemoteTool>('tools/list', 'tools', options);
+    const tools = await this.listAll<McpRemoteTool>('tools/list', 'tools', options);
+    if (this.modernIdentity) {
+      this.toolParamHeaders = new Map(
+        tools.flatMap((tool) => {
+          const headers = paramHeadersOf(tool.inputSchema);
+          return headers.length > 0 ? [[tool.name, headers] as const] : [];
+        }),
+      );
+    }
+    return tools;
   }
 
-  /** Calls a tool; progress goes to `onProgress`, aborting `signal` cancels it on the server. */
+  /**
+   * Calls a tool; progress goes to `onProgress`, aborting `signal` cancels it on the server. In the 2026-07-28
+   * era over HTTP the first call reads `tools/list` once (unless it was), to send the `Mcp-Param-*` headers a
+   * tool's `x-mcp-header` arguments ask for.
+   */
   async callTool(name: string, args: Record<string, unknown> = {}, options: McpClientCallOptions = {}): Promise<McpRemoteToolResult> {
+    await this.connect();
+    if (this.modernIdentity && !this.toolParamHeaders && this.transport?.kind === 'streamable-http') {
+      await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs }).catch(() => (this.toolParamHeaders = new Map()));
+    }
     return (await this.request('tools/call', { name, arguments: args }, options)) as McpRemoteToolResult;
   }
 
@@ -150,15 +199,30 @@ export class McpClient {
     return (await this.request('prompts/get', { name, arguments: args }, options)) as { messages: Record<string, unknown>[] };
   }
 
+  /** `ping`; in the 2026-07-28 era, which has no `ping`, a `server/discover`. */
   async ping(options?: McpClientCallOptions): Promise<void> {
-    await this.request('ping', undefined, options);
+    await this.connect();
+    await this.request(this.modernIdentity ? 'server/discover' : 'ping', undefined, options);
   }
 
   /**
    * Sends any request (connecting first); a session the server forgot is initialized again and the request sent
-   * once more. Rejects with an {@link McpClientError}.
+   * once more. In the 2026-07-28 era an `input_required` result is answered (the call's `onRequest`, else the
+   * client's) and the request retried, and `resultType` is dropped from the result. Rejects with an {@link McpClientError}.
    */
   async request(method: string, params?: Record<string, unknown>, options: McpClientCallOptions = {}): Promise<Record<string, unknown>> {
+    const result = await this.requestOnce(method, params, options);
+    return this.modernIdentity ? this.completeRounds(method, params, options, result) : result;
+  }
+
+  /** Sends a notification (connecting first). */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    await this.connect();
+    await this.transport!.send(this.notificationOf(method, params));
+  }
+
+  /** One request, sent again once after the server forgot the session. */
+  private async requestOnce(method: string, params: Record<string, unknown> | undefined, options: McpClientCallOptions) {
     await this.connect();
     try {
       return await this.exchange(this.transport!, method, params, options);
@@ -172,10 +236,35 @@ export class McpClient {
     }
   }
 
-  /** Sends a notification (connecting first). */
-  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    await this.connect();
-    await this.transport!.send(notification(method, params) as unknown as Record<string, unknown>);
+  /**
+   * The rounds of a 2026-07-28 multi round-trip request: while the server answers `input_required`, answer its
+   * `inputRequests` and send the original params again with `inputResponses` and its `requestState`.
+   */
+  private async completeRounds(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: McpClientCallOptions,
+    first: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    let result = first;
+    for (let round = 0; ; round++) {
+      const type = result.resultType;
+      if (type === undefined || type === 'complete') return completeResult(result);
+      if (type !== 'input_required' || !INPUT_REQUIRED_METHODS.has(method)) {
+        throw new McpClientError('PROTOCOL', `${method} answered resultType ${JSON.stringify(type)}`);
+      }
+      if (round >= MAX_INPUT_ROUNDS)
+        throw new McpClientError('PROTOCOL', `${method} still asked for input after ${MAX_INPUT_ROUNDS} rounds`);
+      const responses = await answerInputRequests(method, result.inputRequests, options.onRequest ?? this.options.onRequest);
+      result = await this.requestOnce(method, retryParams(params, responses, result.requestState), options);
+    }
+  }
+
+  /** A notification, with the 2026-07-28 envelope in that era. */
+  private notificationOf(method: string, params?: Record<string, unknown>): Record<string, unknown> {
+    const identity = this.modernIdentity;
+    const withMeta = identity ? { ...params, _meta: { ...(params?._meta as object), ...modernEnvelope(identity) } } : params;
+    return notification(method, withMeta) as unknown as Record<string, unknown>;
   }
 
   private get reconnectOptions() {
@@ -191,6 +280,8 @@ export class McpClient {
   }
 
   private createTransport(): McpClientTransport {
+    const injected = injectedTransportOf(this);
+    if (injected) return injected();
     if (!('url' in this.options)) return new StdioClientTransport(this.options, this.maxBytes);
     const connectTimeoutMs = this.options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
     return this.legacySse
@@ -217,6 +308,10 @@ export class McpClient {
       this.error = undefined;
       this.reconnectDelay = this.reconnectOptions?.initialDelayMs ?? DEFAULTS.initialDelayMs;
       for (const listener of this.listeners.connected) listener(summary);
+      // A listen of the previous connection ends with it: a fresh one for this connection.
+      this.listening?.abort();
+      this.listening = undefined;
+      this.keepListen();
       return summary;
     } catch (error) {
       const failure = error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The connection failed');
@@ -229,23 +324,42 @@ export class McpClient {
     }
   }
 
-  /** One transport, opened and initialized within `connectTimeoutMs`; closed again when anything fails. */
-  private async openOnce(): Promise<McpServerSummary> {
+  /**
+   * One transport, opened and initialized within `connectTimeoutMs`; closed again when anything fails. Unless
+   * pinned to `legacy` (or on the 2024-11-05 fallback), it first probes `server/discover` for the 2026-07-28 era.
+   */
+  private async openOnce(skipProbe = false): Promise<McpServerSummary> {
     const transport = this.createTransport();
     this.transport = transport;
+    this.modernIdentity = undefined;
+    this.toolParamHeaders = undefined;
     const timeoutMs = this.options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
+    const protocol = this.options.protocol ?? 'auto';
     try {
       const timeout = new Promise<never>((_, reject) =>
         setTimeout(() => reject(new McpClientError('TIMEOUT', `No connection within ${timeoutMs} ms`)), timeoutMs).unref(),
       );
       await Promise.race([transport.open(this.sinkFor(transport)), timeout]);
+      if (protocol !== 'legacy' && !this.legacySse && !skipProbe) {
+        const era = await this.probeEra(transport, timeoutMs);
+        if (era.kind === 'modern') return this.startModern(transport, era.version, era.discover);
+        if (protocol === '2026-07-28') {
+          throw new McpClientError('PROTOCOL', `The server does not speak 2026-07-28 (${era.reason}) and the client is pinned to it`);
+        }
+        this.logger.debug(`${this.describe()}: ${era.reason}; initializing`);
+        if (this.transport !== transport) {
+          // The child did not survive the probe: a fresh one, straight to initialize.
+          this.currentState = 'connecting';
+          return await this.openOnce(true);
+        }
+      }
       const result = await this.exchange(
         transport,
         'initialize',
         {
           protocolVersion: LATEST_PROTOCOL_VERSION,
           capabilities: this.options.capabilities ?? {},
-          clientInfo: this.options.clientInfo ?? { name: 'nest-mcp-client', version: '1.0.0' },
+          clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
         },
         { timeoutMs },
       );
@@ -270,6 +384,74 @@ export class McpClient {
       await transport.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /** The dual-era probe: HTTP through the transport's raw POST (the status counts), a process as one request. */
+  private probeEra(transport: McpClientTransport, timeoutMs: number): Promise<McpNegotiatedEra> {
+    const probe = async (version: string): Promise<McpProbeAnswer> => {
+      const meta = modernEnvelope(this.identityAt(version));
+      if (transport.probe) {
+        const message = {
+          jsonrpc: '2.0',
+          id: `server-discover-probe-${this.nextId++}`,
+          method: 'server/discover',
+          params: { _meta: meta },
+        };
+        return transport.probe(message, AbortSignal.timeout(timeoutMs));
+      }
+      try {
+        // A child answers once it has booted (a Nest app: seconds), so the probe has the whole connect budget.
+        const result = await this.exchange(transport, 'server/discover', undefined, { meta, timeoutMs });
+        return { json: true, body: { jsonrpc: '2.0', id: 0, result } };
+      } catch (error) {
+        if (error instanceof McpClientError && error.code === 'RPC') {
+          return { json: true, body: { jsonrpc: '2.0', id: 0, error: { code: error.rpcCode, message: error.message, data: error.data } } };
+        }
+        return { failure: error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'server/discover failed') };
+      }
+    };
+    return negotiateEra(probe, transport.probe ? 'http' : 'process');
+  }
+
+  private identityAt(protocolVersion: string): ModernIdentity {
+    return { protocolVersion, capabilities: this.options.capabilities ?? {}, clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO };
+  }
+
+  /** The 2026-07-28 era at `version`: no handshake, the envelope on every request from now on. */
+  private startModern(transport: McpClientTransport, version: string, discover: Record<string, unknown>): McpServerSummary {
+    transport.modern?.(version, (tool) => this.toolParamHeaders?.get(tool));
+    this.modernIdentity = this.identityAt(version);
+    const meta = discover._meta as Record<string, unknown> | undefined;
+    const serverInfo = meta?.[MODERN_META.serverInfo] ?? discover.serverInfo ?? { name: 'unknown', version: 'unknown' };
+    return {
+      protocolVersion: version,
+      serverInfo: serverInfo as McpServerSummary['serverInfo'],
+      capabilities: discover.capabilities as Record<string, unknown>,
+      ...(typeof discover.instructions === 'string' && { instructions: discover.instructions }),
+      transport: transport.kind,
+    };
+  }
+
+  /** Opens the 2026-07-28 listen when connected in that era with a notification listener (once; it ends by itself). */
+  private keepListen(): void {
+    const wanted = () => this.modernIdentity !== undefined && this.currentState === 'connected' && this.listeners.notification.size > 0;
+    if (this.listening || !wanted()) return;
+    const listening = new AbortController();
+    this.listening = listening;
+    const open = (): Promise<'stop' | undefined> =>
+      this.exchange(
+        this.transport!,
+        'subscriptions/listen',
+        { notifications: LISTEN_FILTER },
+        { signal: listening.signal, timeoutMs: Infinity },
+      ).then(
+        () => undefined,
+        // A server that refuses to listen (no listChanged to offer: -32601) is not asked again on this connection.
+        (error: unknown) => (error instanceof McpClientError && error.code === 'RPC' ? 'stop' : undefined),
+      );
+    void keepListening(open, () => wanted() && this.transport !== undefined, listening.signal).finally(() => {
+      if (this.listening === listening) this.listening = undefined;
+    });
   }
 
   private scheduleReconnect(): void {
@@ -315,7 +497,8 @@ export class McpClient {
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(new McpClientError('CANCELLED', 'Cancelled before it was sent'));
     const id = this.nextId++;
-    const meta = { ...options.meta, ...(options.onProgress && { progressToken: id }) };
+    const identity = this.modernIdentity;
+    const meta = { ...options.meta, ...(identity && modernEnvelope(identity)), ...(options.onProgress && { progressToken: id }) };
     const message: JsonRpcRequest = {
       jsonrpc: '2.0',
       id,
@@ -332,14 +515,14 @@ export class McpClient {
         if (!this.pending.has(id)) return;
         this.settle(id, undefined, error);
         sending.abort(error);
-        if (method !== 'initialize') {
-          void transport
-            .send(notification('notifications/cancelled', { requestId: id, reason }) as unknown as Record<string, unknown>)
-            .catch(() => undefined);
+        // Over HTTP in the 2026-07-28 era, closing the response (the abort above) is the cancellation.
+        if (method !== 'initialize' && !(identity && transport.kind === 'streamable-http')) {
+          void transport.send(this.notificationOf('notifications/cancelled', { requestId: id, reason })).catch(() => undefined);
         }
       };
       const arm = () => {
         clearTimeout(timer);
+        if (timeoutMs === Infinity) return; // a 2026-07-28 listen: open until it ends
         timer = setTimeout(() => cancel('timeout', new McpClientError('TIMEOUT', `${method} took longer than ${timeoutMs} ms`)), timeoutMs);
       };
       const onAbort = () => cancel('cancelled by the caller', new McpClientError('CANCELLED', 'Cancelled by the caller'));
@@ -422,6 +605,7 @@ export class McpClient {
       }
       return;
     }
+    if (message.method === LISTEN_ACKNOWLEDGED) return;
     for (const listener of this.listeners.notification)
       listener({ method: message.method, ...(message.params && { params: message.params }) });
   }

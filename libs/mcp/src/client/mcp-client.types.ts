@@ -1,14 +1,17 @@
 import type { McpCallToolResult } from '../core/results/content.types.js';
 
-/** What `initialize` told about the server. @publicApi */
+/** What `initialize` (or, in the 2026-07-28 era, `server/discover`) told about the server. @publicApi */
 export interface McpServerSummary {
-  /** The negotiated revision (the newest both sides speak, up to 2025-11-25). */
+  /**
+   * The negotiated revision, the newest both sides speak: `2026-07-28` for the stateless era (no session, an
+   * envelope on every request), else the revision `initialize` agreed (2025-11-25 … 2024-11-05).
+   */
   readonly protocolVersion: string;
   readonly serverInfo: { name: string; version: string; title?: string };
   readonly capabilities: Record<string, unknown>;
   readonly instructions?: string;
-  /** `streamable-http`, `http-sse` (the 2024-11-05 fallback) or `stdio`. */
-  readonly transport: 'streamable-http' | 'http-sse' | 'stdio';
+  /** `streamable-http`, `http-sse` (the 2024-11-05 fallback), `stdio`, or `memory` (`createMcpTestClient` of `@nest-mcp/core/testing`). */
+  readonly transport: 'streamable-http' | 'http-sse' | 'stdio' | 'memory';
 }
 
 /** A tool of the server as `tools/list` sent it. @publicApi */

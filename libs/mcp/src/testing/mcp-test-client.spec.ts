@@ -264,7 +264,7 @@ describe('McpTestClient and the module options', () => {
 });
 
 describe('@nest-mcp/core/testing', () => {
-  it('exports the test client, the SDK transport and the RPC error, and nothing internal', () => {
-    expect(Object.keys(testingFace).sort()).toEqual(['McpInMemoryTransport', 'McpRpcError', 'McpTestClient']);
+  it('exports the test client, the SDK transport, the RPC error and the McpClient factory, and nothing internal', () => {
+    expect(Object.keys(testingFace).sort()).toEqual(['McpInMemoryTransport', 'McpRpcError', 'McpTestClient', 'createMcpTestClient']);
   });
 });

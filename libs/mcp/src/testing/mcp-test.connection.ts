@@ -160,7 +160,8 @@ function checkTestClientOptions(
   return { principal: options.principal === undefined ? undefined : checkPrincipal(where, options.principal), protocolVersion: version };
 }
 
-function checkPrincipal(where: string, principal: McpTestPrincipal): McpPrincipal {
+/** A test principal after its checks, as an authenticator would have made it (`McpConfigurationError` otherwise). */
+export function checkPrincipal(where: string, principal: McpTestPrincipal): McpPrincipal {
   const fail = (problem: string): never => {
     throw new McpConfigurationError(McpTestingMessages.badPrincipal(where, problem));
   };
@@ -184,7 +185,7 @@ function checkPrincipal(where: string, principal: McpTestPrincipal): McpPrincipa
 }
 
 /** The app's instance of `type` anywhere in its module tree, or undefined when it has none. */
-function resolveIn<T>(app: McpTestApp, type: new (...args: never[]) => T): T | undefined {
+export function resolveIn<T>(app: McpTestApp, type: new (...args: never[]) => T): T | undefined {
   try {
     return app.get(type, { strict: false });
   } catch {

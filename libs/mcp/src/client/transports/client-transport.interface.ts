@@ -1,3 +1,6 @@
+import type { McpProbeAnswer } from '../eras/era-probe.js';
+import type { ModernParamHeaders } from '../eras/rev-2026-07-28.wire.js';
+
 /** Where a transport hands what it receives. */
 export interface McpClientTransportSink {
   /** One parsed JSON value from the server (a message, or a batch). */
@@ -10,8 +13,8 @@ export interface McpClientTransportSink {
 
 /** One connection to a server; the client owns the JSON-RPC above it. */
 export interface McpClientTransport {
-  /** `streamable-http`, `http-sse` (2024-11-05) or `stdio`. */
-  readonly kind: 'streamable-http' | 'http-sse' | 'stdio';
+  /** `streamable-http`, `http-sse` (2024-11-05), `stdio` or `memory` (`@nest-mcp/core/testing`). */
+  readonly kind: 'streamable-http' | 'http-sse' | 'stdio' | 'memory';
   /** Connects (spawns the child, opens the SSE stream); messages then reach `sink`. */
   open(sink: McpClientTransportSink): Promise<void>;
   /**
@@ -21,5 +24,15 @@ export interface McpClientTransport {
   send(message: Record<string, unknown>, signal?: AbortSignal): Promise<void>;
   /** `initialize` succeeded with this revision (HTTP sends it as `MCP-Protocol-Version`, opens its GET stream). */
   initialized(protocolVersion: string): void;
+  /**
+   * HTTP only: POSTs the `server/discover` probe of a dual-era client outside the JSON-RPC flow and returns what
+   * came back, status included (the era verdict reads it). stdio and memory probe with an ordinary request.
+   */
+  probe?(message: Record<string, unknown>, signal: AbortSignal): Promise<McpProbeAnswer>;
+  /**
+   * The 2026-07-28 era was chosen at this revision: HTTP adds its headers to every POST (`Mcp-Param-*` from
+   * `paramHeaders`) and keeps no session.
+   */
+  modern?(protocolVersion: string, paramHeaders: ModernParamHeaders): void;
   close(): Promise<void>;
 }

@@ -5,6 +5,8 @@ import type { McpClientTransport, McpClientTransportSink } from './client-transp
 import { fetchOrUnavailable, resolveHeaders, statusError } from './http-headers.js';
 import { httpRequest, type McpHttpAnswer } from './node-http.request.js';
 import { Agent } from 'node:http';
+import type { McpProbeAnswer } from '../eras/era-probe.js';
+import { MODERN_META, modernHeaders, type ModernParamHeaders } from '../eras/rev-2026-07-28.wire.js';
 
 /** Longest wait before the GET stream is opened again after it ended. */
 const MAX_LISTEN_DELAY_MS = 30_000;
@@ -14,12 +16,17 @@ const MAX_LISTEN_DELAY_MS = 30_000;
  * session id of `initialize` and the negotiated revision go on every later request; a GET stream carries the
  * server's own notifications (`list_changed`) when the server offers one. A 404 on a session means the server
  * forgot it (`SESSION_EXPIRED`); a 404 or 405 on the first POST means the URL is no Streamable HTTP endpoint.
+ * In the 2026-07-28 era there is no session and no GET stream: each POST carries `MCP-Protocol-Version`,
+ * `Mcp-Method` and `Mcp-Name`, and closing its response is what cancels it.
  */
 export class StreamableHttpClientTransport implements McpClientTransport {
   readonly kind = 'streamable-http' as const;
   private sink?: McpClientTransportSink;
   private sessionId?: string;
   private protocolVersion?: string;
+  /** Set once the 2026-07-28 era was chosen: every POST carries its headers. */
+  private modernVersion?: string;
+  private paramHeaders?: ModernParamHeaders;
   private readonly closing = new AbortController();
   private listening = false;
   /** Keeps connections to the server open between calls (closed with the transport). */
@@ -42,7 +49,12 @@ export class StreamableHttpClientTransport implements McpClientTransport {
     const hadSession = this.sessionId !== undefined;
     const response = await httpRequest(this.url, {
       method: 'POST',
-      headers: { ...(await this.headers()), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        ...(await this.headers()),
+        ...(this.modernVersion !== undefined && modernHeaders(this.modernVersion, message, this.paramHeaders)),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify(message),
       // The client aborts a request's signal when it fails or the client closes.
       signal: signal ?? this.closing.signal,
@@ -76,6 +88,54 @@ export class StreamableHttpClientTransport implements McpClientTransport {
       return;
     }
     this.sink!.message(parseServerJson(await readBoundedText(response.body, this.maxBytes)));
+  }
+
+  async probe(message: Record<string, unknown>, signal: AbortSignal): Promise<McpProbeAnswer> {
+    const version = String((message.params as { _meta: Record<string, unknown> })._meta[MODERN_META.protocolVersion]);
+    const failure = (error: unknown, what: string): McpProbeAnswer => ({
+      failure: signal.aborted
+        ? new McpClientError('TIMEOUT', 'server/discover got no answer in time')
+        : error instanceof McpClientError
+          ? error
+          : new McpClientError('UNAVAILABLE', what),
+    });
+    let response: McpHttpAnswer;
+    try {
+      response = await httpRequest(this.url, {
+        method: 'POST',
+        headers: {
+          ...(await resolveHeaders(this.options.headers)),
+          ...modernHeaders(version, message),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(message),
+        signal,
+        agent: this.agent,
+      });
+    } catch (error) {
+      return failure(error, 'server/discover could not be sent');
+    }
+    try {
+      if ((response.header('content-type') ?? '').includes('text/event-stream')) {
+        // An SSE answer: the first event that answers the probe.
+        let answer: unknown;
+        await readEventStream(response.body, this.maxBytes, (event) => {
+          const value = answer === undefined && event.data !== '' ? safeJson(event.data) : undefined;
+          if (value !== undefined && isResponseTo(value, message.id as string)) answer = value;
+        });
+        return answer === undefined ? { status: response.status, json: false } : { status: response.status, json: true, body: answer };
+      }
+      const body = safeJson(await readBoundedText(response.body, this.maxBytes));
+      return body === undefined ? { status: response.status, json: false } : { status: response.status, json: true, body };
+    } catch (error) {
+      return failure(error, 'The answer to server/discover broke');
+    }
+  }
+
+  modern(protocolVersion: string, paramHeaders: ModernParamHeaders): void {
+    this.modernVersion = protocolVersion;
+    this.paramHeaders = paramHeaders;
   }
 
   initialized(protocolVersion: string): void {

@@ -159,7 +159,13 @@ export class McpUpstream {
   }
 
   private clientBase() {
-    return { clientInfo: { name: 'nest-mcp-gateway', version: '1.0.0' }, connectTimeoutMs: CONNECT_TIMEOUT_MS, timeoutMs: this.timeoutMs };
+    return {
+      clientInfo: { name: 'nest-mcp-gateway', version: '1.0.0' },
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      timeoutMs: this.timeoutMs,
+      // An upstream is served through one session per tenant, with its log lines relayed: the initialize era.
+      protocol: 'legacy' as const,
+    };
   }
 
   /** Where the upstream is, with the headers of one caller (`{}`: the gateway's own connection). */

@@ -1,0 +1,122 @@
+/**
+ * What the client writes and reads of revision 2026-07-28 (the stateless era): the `_meta` envelope every request
+ * carries, the HTTP headers that mirror it, and the shapes of its results. The client stands on core/ alone, so
+ * these names are its own copy of the spec's (the server's are in eras/rev-2026-07-28/).
+ */
+
+/** The per-request `_meta` keys (always written in full on the wire). */
+export const MODERN_META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const;
+
+/** -32022: the server does not serve the claimed revision; `data.supported` names those it does. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/** Methods whose answer may be `input_required` (multi round-trip requests). */
+export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** The body field `Mcp-Name` mirrors, per method. */
+const MCP_NAME_SOURCE: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/** Who the client is, as the envelope tells it on every request. */
+export interface ModernIdentity {
+  readonly protocolVersion: string;
+  readonly capabilities: Record<string, unknown>;
+  readonly clientInfo: { name: string; version: string; title?: string };
+}
+
+/** The `_meta` envelope of one request: revision, capabilities (required, `{}` for none) and client info. */
+export function modernEnvelope(identity: ModernIdentity): Record<string, unknown> {
+  return {
+    [MODERN_META.protocolVersion]: identity.protocolVersion,
+    [MODERN_META.clientCapabilities]: identity.capabilities,
+    [MODERN_META.clientInfo]: identity.clientInfo,
+  };
+}
+
+/** An argument a tool asks clients to mirror in `Mcp-Param-<name>` (`x-mcp-header` in its input schema). */
+export interface ModernParamHeader {
+  readonly path: readonly string[];
+  readonly name: string;
+}
+
+/** Where a transport finds the `x-mcp-header` arguments of a tool the client has listed. */
+export type ModernParamHeaders = (tool: string) => readonly ModernParamHeader[] | undefined;
+
+const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * The `x-mcp-header` annotations of an input schema that clients may honour: on a string, integer or boolean
+ * property reached from the root through `properties` alone, named by an HTTP token. Others are not mirrored.
+ */
+export function paramHeadersOf(schema: unknown, path: readonly string[] = []): ModernParamHeader[] {
+  const properties = (schema as { properties?: unknown } | null)?.properties;
+  if (typeof properties !== 'object' || properties === null) return [];
+  const found: ModernParamHeader[] = [];
+  for (const [key, property] of Object.entries(properties as Record<string, unknown>)) {
+    if (typeof property !== 'object' || property === null) continue;
+    const { type, 'x-mcp-header': name } = property as { type?: unknown; 'x-mcp-header'?: unknown };
+    if (typeof name === 'string' && HTTP_TOKEN.test(name) && (type === 'string' || type === 'integer' || type === 'boolean')) {
+      found.push({ path: [...path, key], name });
+    }
+    found.push(...paramHeadersOf(property, [...path, key]));
+  }
+  return found;
+}
+
+/**
+ * The headers of one 2026-07-28 POST: `MCP-Protocol-Version` (= the envelope's), `Mcp-Method`, for the methods
+ * that name something `Mcp-Name`, and for `tools/call` the `Mcp-Param-*` of the tool's `x-mcp-header`
+ * arguments. Notifications carry the first two only.
+ */
+export function modernHeaders(
+  protocolVersion: string,
+  message: Record<string, unknown>,
+  paramHeaders?: ModernParamHeaders,
+): Record<string, string> {
+  const method = typeof message.method === 'string' ? message.method : undefined;
+  if (method === undefined) return { 'mcp-protocol-version': protocolVersion };
+  const field = Object.hasOwn(MCP_NAME_SOURCE, method) ? MCP_NAME_SOURCE[method] : undefined;
+  const params = message.params as Record<string, unknown> | undefined;
+  const name = field === undefined ? undefined : params?.[field];
+  const headers: Record<string, string> = {
+    'mcp-protocol-version': protocolVersion,
+    'mcp-method': method,
+    ...(typeof name === 'string' && { 'mcp-name': encodeHeaderValue(name) }),
+  };
+  if (method === 'tools/call' && typeof name === 'string') {
+    for (const param of paramHeaders?.(name) ?? []) {
+      let value: unknown = params?.arguments;
+      for (const key of param.path)
+        value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+      if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isInteger(value))) {
+        headers[`mcp-param-${param.name.toLowerCase()}`] = encodeHeaderValue(String(value));
+      }
+    }
+  }
+  return headers;
+}
+
+/**
+ * A header value as clients must send it: plain visible ASCII as it is; anything else (non-ASCII, control
+ * characters, surrounding spaces, or a value that would read as the sentinel) as `=?base64?<Base64 of UTF-8>?=`.
+ */
+export function encodeHeaderValue(value: string): string {
+  const plain =
+    value !== '' && value === value.trim() && /^[\x20-\x7e]*$/.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='));
+  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+/**
+ * A complete 2026-07-28 result as the caller gets it: `resultType: "complete"` is protocol plumbing and goes;
+ * everything else (`ttlMs`, `cacheScope`, `_meta` with the server's info) stays as the server sent it.
+ */
+export function completeResult(result: Record<string, unknown>): Record<string, unknown> {
+  if (!('resultType' in result)) return result;
+  const { resultType: _resultType, ...rest } = result;
+  return rest;
+}
