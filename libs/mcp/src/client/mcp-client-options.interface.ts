@@ -25,7 +25,8 @@ export interface McpClientCommonOptions {
   reconnect?: McpClientReconnectOptions | false;
   /**
    * Answers the server's own requests (`sampling/createMessage`, `elicitation/create`, `roots/list`); `ping` is
-   * answered by the client. Without it (or when it returns undefined) the server gets -32601.
+   * answered by the client. Without it (or when it returns undefined) the server gets -32601. A call's own
+   * `onRequest` comes first.
    */
   onRequest?: (method: string, params: Record<string, unknown> | undefined) => Promise<Record<string, unknown> | undefined>;
 }
@@ -62,4 +63,12 @@ export interface McpClientCallOptions {
   timeoutMs?: number;
   /** `_meta` sent with the request (a progress token is added to it when `onProgress` is set). */
   meta?: Record<string, unknown>;
+  /**
+   * Answers the server's own requests made while this call runs (`sampling/createMessage`, `elicitation/create`,
+   * `roots/list`), instead of the client's `onRequest`: over Streamable HTTP those on this call's response stream;
+   * over stdio and the GET stream, which do not say which call a request belongs to, only while this is the one
+   * call in flight with an `onRequest`. Returning undefined answers -32601; throwing an McpClientError with an
+   * `rpcCode` answers that error.
+   */
+  onRequest?: (method: string, params: Record<string, unknown> | undefined) => Promise<Record<string, unknown> | undefined>;
 }
