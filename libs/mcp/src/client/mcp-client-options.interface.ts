@@ -40,8 +40,8 @@ export interface McpClientCommonOptions {
   /**
    * Answers the server's own requests (`sampling/createMessage`, `elicitation/create`, `roots/list`); `ping` is
    * answered by the client. Without it (or when it returns undefined) the server gets -32601. In the 2026-07-28
-   * era the same requests arrive inside an `input_required` result and are answered the same way (a call's own
-   * `onRequest` comes first).
+   * era the same requests arrive inside an `input_required` result and are answered the same way. A call's own
+   * `onRequest` comes first.
    */
   onRequest?: (method: string, params: Record<string, unknown> | undefined) => Promise<Record<string, unknown> | undefined>;
 }
@@ -79,9 +79,12 @@ export interface McpClientCallOptions {
   /** `_meta` sent with the request (a progress token is added to it when `onProgress` is set). */
   meta?: Record<string, unknown>;
   /**
-   * Answers the server's requests for input during this call (`elicitation/create`, `sampling/createMessage`,
-   * `roots/list`), before the client's `onRequest`: in the 2026-07-28 era they come in `input_required` results
-   * and the call is retried with the answers (at most 8 rounds). Returning undefined declines.
+   * Answers the server's requests made while this call runs (`sampling/createMessage`, `elicitation/create`,
+   * `roots/list`), before the client's `onRequest`. In the 2026-07-28 era they come in `input_required` results and
+   * the call is retried with the answers (at most 8 rounds; returning undefined declines). In the initialize era:
+   * over Streamable HTTP those on this call's response stream; over stdio and the GET stream, which do not say which
+   * call a request belongs to, only while this is the one call in flight with an `onRequest`; returning undefined
+   * answers -32601, throwing an McpClientError with an `rpcCode` answers that error.
    */
   onRequest?: (method: string, params: Record<string, unknown> | undefined) => Promise<Record<string, unknown> | undefined>;
 }

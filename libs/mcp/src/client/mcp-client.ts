@@ -49,6 +49,8 @@ const DEFAULT_CLIENT_INFO = { name: 'nest-mcp-client', version: '1.0.0' };
 
 interface PendingRequest {
   readonly method: string;
+  /** Answers the server's requests made for this call. */
+  readonly onRequest?: McpClientCallOptions['onRequest'];
   resolve(result: Record<string, unknown>): void;
   reject(error: Error): void;
 }
@@ -467,8 +469,8 @@ export class McpClient {
   /** The sink of one transport: what a replaced transport reports afterwards is ignored. */
   private sinkFor(transport: McpClientTransport): McpClientTransportSink {
     return {
-      message: (value) => {
-        if (this.transport === transport) this.receive(transport, value);
+      message: (value, related) => {
+        if (this.transport === transport) this.receive(transport, value, related);
       },
       lost: (id, error) => this.settle(id, undefined, error),
       closed: (error) => {
@@ -533,6 +535,7 @@ export class McpClient {
       };
       this.pending.set(id, {
         method,
+        onRequest: options.onRequest,
         resolve: (result) => (done(), resolve(result)),
         // A failed request (closed, lost, timed out) stops its HTTP exchange too.
         reject: (error) => (done(), sending.abort(error), reject(error)),
@@ -566,9 +569,9 @@ export class McpClient {
     for (const id of [...this.pending.keys()]) this.settle(id, undefined, error);
   }
 
-  private receive(transport: McpClientTransport, value: unknown): void {
+  private receive(transport: McpClientTransport, value: unknown, related?: JsonRpcId): void {
     if (Array.isArray(value)) {
-      for (const one of value) this.receive(transport, one);
+      for (const one of value) this.receive(transport, one, related);
       return;
     }
     const classified = classifyMessage(value);
@@ -578,7 +581,7 @@ export class McpClient {
       case 'notification':
         return this.notified(classified.message);
       case 'request':
-        return void this.serve(transport, classified.message);
+        return void this.serve(transport, classified.message, related);
       case 'invalid':
         this.logger.debug(`${this.describe()}: ignored an invalid message (${classified.reason})`);
     }
@@ -610,20 +613,40 @@ export class McpClient {
       listener({ method: message.method, ...(message.params && { params: message.params }) });
   }
 
-  /** The server's own requests: `ping`, else `onRequest`, else -32601. */
-  private async serve(transport: McpClientTransport, request: JsonRpcRequest): Promise<void> {
+  /**
+   * The server's own requests: `ping`, else the `onRequest` of {@link answererOf}, else -32601. A handler that
+   * throws an McpClientError with an `rpcCode` answers that error; anything else it throws answers -32603.
+   */
+  private async serve(transport: McpClientTransport, request: JsonRpcRequest, related?: JsonRpcId): Promise<void> {
     let reply: JsonRpcMessage;
     try {
-      const result = request.method === 'ping' ? {} : await this.options.onRequest?.(request.method, request.params);
+      const result = request.method === 'ping' ? {} : await this.answererOf(related)?.(request.method, request.params);
       reply =
         result === undefined
           ? errorResponse(request.id, { code: JsonRpcErrorCode.METHOD_NOT_FOUND, message: `This client does not answer ${request.method}` })
           : successResponse(request.id, result);
     } catch (error) {
       const text = error instanceof McpClientError ? error.message : 'The client could not answer';
-      reply = errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: text });
+      const code = error instanceof McpClientError && error.rpcCode !== undefined ? error.rpcCode : JsonRpcErrorCode.INTERNAL_ERROR;
+      reply = errorResponse(request.id, { code, message: text });
     }
     await transport.send(reply as unknown as Record<string, unknown>).catch(() => undefined);
+  }
+
+  /**
+   * Whose `onRequest` answers a server request: the call whose response stream carried it (Streamable HTTP), else
+   * the one call in flight that has an `onRequest` (stdio and the GET stream say nothing of the call a request
+   * belongs to: with several, an answer could come from the wrong caller), else the client's own.
+   */
+  private answererOf(related: JsonRpcId | undefined): McpClientCallOptions['onRequest'] {
+    if (related !== undefined) return this.pending.get(related)?.onRequest ?? this.options.onRequest;
+    let only: McpClientCallOptions['onRequest'];
+    for (const pending of this.pending.values()) {
+      if (!pending.onRequest) continue;
+      if (only) return this.options.onRequest;
+      only = pending.onRequest;
+    }
+    return only ?? this.options.onRequest;
   }
 
   private async listAll<T>(method: string, key: string, options?: McpClientCallOptions): Promise<T[]> {

@@ -14,6 +14,8 @@ export interface McpMeteredToolCall {
   /** The envelope's error code when `status` is `error`. */
   readonly code?: string;
   readonly seconds: number;
+  /** The upstream server (option `upstreams`) the tool relays to. */
+  readonly upstream?: string;
 }
 
 /**

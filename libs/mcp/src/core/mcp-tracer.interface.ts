@@ -6,6 +6,8 @@ import type { McpCallToolResult } from './results/content.types.js';
 export interface McpTracedToolCall {
   readonly toolName: string;
   readonly sessionId?: string;
+  /** The upstream server the tool relays to. */
+  readonly upstream?: string;
 }
 
 /**

@@ -89,14 +89,23 @@ export class McpCallPipeline {
    * is an envelope result. The whole run is the tool's span (`execute_tool <name>`).
    */
   run(call: McpPipelineCall): Promise<McpCallToolResult> {
-    return this.tracer.tool({ toolName: call.tool.name, sessionId: call.context.sessionId }, () => this.metered(call));
+    const { name: toolName, upstream } = call.tool;
+    return this.tracer.tool({ toolName, sessionId: call.context.sessionId, ...(upstream !== undefined && { upstream }) }, () =>
+      this.metered(call),
+    );
   }
 
   /** Runs the stages and reports the outcome (envelope status and error code) and duration to the metrics. */
   private async metered(call: McpPipelineCall): Promise<McpCallToolResult> {
     const started = process.hrtime.bigint();
     const report = (outcome: Pick<McpMeteredToolCall, 'status' | 'code'>) =>
-      this.metrics.toolCall({ tool: call.tool.name, tenant: call.context.tenant, seconds: secondsSince(started), ...outcome });
+      this.metrics.toolCall({
+        tool: call.tool.name,
+        tenant: call.context.tenant,
+        seconds: secondsSince(started),
+        ...(call.tool.upstream !== undefined && { upstream: call.tool.upstream }),
+        ...outcome,
+      });
     try {
       const result = await this.runStages(call);
       report(outcomeOf(result));

@@ -47,6 +47,8 @@ export interface McpCallableTool {
   readonly idempotencyKey?: string;
   /** Scopes required to see and call the tool (empty: none). */
   readonly scopes: readonly string[];
+  /** The upstream server (option `upstreams`) the tool relays to: a metrics label and a span attribute. */
+  readonly upstream?: string;
   readonly handler: McpToolHandler;
   /** The tool's Nest guards, run by the call pipeline before limits, validation and idempotency (decorated tools). */
   readonly guards?: McpToolGuards;

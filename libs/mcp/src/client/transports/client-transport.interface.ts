@@ -3,8 +3,8 @@ import type { ModernParamHeaders } from '../eras/rev-2026-07-28.wire.js';
 
 /** Where a transport hands what it receives. */
 export interface McpClientTransportSink {
-  /** One parsed JSON value from the server (a message, or a batch). */
-  message(value: unknown): void;
+  /** One parsed JSON value from the server (a message, or a batch); `related`: the request whose response stream carried it. */
+  message(value: unknown, related?: string | number): void;
   /** A request's answer will never come (its response stream ended first). */
   lost(id: string | number, error: Error): void;
   /** The connection is gone (child exited, stream dropped); the client reconnects. */

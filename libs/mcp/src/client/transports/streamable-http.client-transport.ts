@@ -172,7 +172,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
         const value = safeJson(event.data);
         if (value === undefined) return;
         if (isResponseTo(value, id)) answered = true;
-        this.sink!.message(value);
+        this.sink!.message(value, id);
       });
       if (!answered) this.sink!.lost(id, new McpClientError('UNAVAILABLE', 'The response stream ended before the answer'));
     } catch (error) {

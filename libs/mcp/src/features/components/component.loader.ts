@@ -4,6 +4,7 @@ import { McpResourceRegistry } from '../resources/mcp-resource.registry.js';
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import { applyToolTransformations } from '../transforms/tool-transformations.applier.js';
+import type { McpToolSelector } from '../transforms/mcp-tool-transformation.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { MCP_COMPONENT_PROVIDERS, type McpComponent, type McpComponentProvider } from './mcp-component-provider.interface.js';
@@ -19,7 +20,7 @@ export class McpComponentLoader implements OnModuleInit {
     private readonly tools: McpToolRegistry,
     private readonly resources: McpResourceRegistry,
     private readonly prompts: McpPromptRegistry,
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'transforms'>,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'transforms' | 'upstreams'>,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -31,8 +32,12 @@ export class McpComponentLoader implements OnModuleInit {
         else this.add(component);
       }
     }
-    // The transforms see every tool at once: their selectors, and the names they leave, span the providers.
-    for (const tool of applyToolTransformations(tools, this.options.transforms)) this.tools.add(tool);
+    // The transforms see every tool at once: their selectors, and the names they leave, span the providers. An
+    // upstream's tools get them as they come (`McpUpstreamsProvider`): a selector naming one may pick none here.
+    const upstreams = this.options.upstreams.map((upstream) => `${upstream.name}_`);
+    const namesUpstreamTool = (selector: McpToolSelector) =>
+      typeof selector === 'string' && upstreams.some((prefix) => selector.includes(prefix));
+    for (const tool of applyToolTransformations(tools, this.options.transforms, 'transforms', namesUpstreamTool)) this.tools.add(tool);
     for (const provider of this.providers) provider.loaded?.();
   }
 

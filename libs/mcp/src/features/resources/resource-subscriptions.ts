@@ -24,6 +24,8 @@ export class McpResourceSubscriptions implements OnApplicationBootstrap, OnAppli
   private readonly byUri = new Map<string, Map<string, ResourceSubscriber>>();
   private readonly bySubscriber = new Map<string, Set<string>>();
   private stopListening?: () => Promise<void>;
+  /** Told when a URI gains its first subscriber or loses its last (the upstreams watch theirs upstream meanwhile). */
+  private readonly watchers = new Set<(uri: string, watched: boolean) => void>();
 
   constructor(
     sessions: McpSessionService,
@@ -44,9 +46,31 @@ export class McpResourceSubscriptions implements OnApplicationBootstrap, OnAppli
     if (!uris) this.bySubscriber.set(subscriber.key, (uris = new Set()));
     uris.add(uri);
     let subscribers = this.byUri.get(uri);
-    if (!subscribers) this.byUri.set(uri, (subscribers = new Map()));
+    if (!subscribers) {
+      this.byUri.set(uri, (subscribers = new Map()));
+      this.announce(uri, true);
+    }
     subscribers.set(subscriber.key, subscriber);
     return true;
+  }
+
+  /** Listens to URIs gaining their first subscriber and losing their last; returns the unsubscribe function. */
+  onWatchChange(listener: (uri: string, watched: boolean) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  /** A subscription the store keeps began (a Streamable HTTP session with `redis`): told like a first subscriber. */
+  watchedInStore(uri: string): void {
+    this.announce(uri, true);
+  }
+
+  /**
+   * Whether anyone may still watch `uri`: a subscriber here, or, when the store keeps Streamable HTTP sessions'
+   * subscriptions (which this instance does not all know), always.
+   */
+  watched(uri: string): boolean {
+    return this.byUri.has(uri) || this.stored?.enabled === true;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -75,7 +99,10 @@ export class McpResourceSubscriptions implements OnApplicationBootstrap, OnAppli
   unsubscribe(uri: string, key: string): void {
     const subscribers = this.byUri.get(uri);
     subscribers?.delete(key);
-    if (subscribers?.size === 0) this.byUri.delete(uri);
+    if (subscribers?.size === 0) {
+      this.byUri.delete(uri);
+      if (!this.watched(uri)) this.announce(uri, false);
+    }
     const uris = this.bySubscriber.get(key);
     uris?.delete(uri);
     if (uris?.size === 0) this.bySubscriber.delete(key);
@@ -102,6 +129,10 @@ export class McpResourceSubscriptions implements OnApplicationBootstrap, OnAppli
     let reached = this.stored?.deliver(uri, message) ?? 0;
     for (const subscriber of this.byUri.get(uri)?.values() ?? []) if (subscriber.deliver(message)) reached++;
     return reached;
+  }
+
+  private announce(uri: string, watched: boolean): void {
+    for (const listener of this.watchers) listener(uri, watched);
   }
 
   /** URIs a subscriber watches (for tests and diagnostics). */

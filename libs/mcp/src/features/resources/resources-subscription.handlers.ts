@@ -53,7 +53,11 @@ export class ResourcesSubscriptionHandlers implements McpMethodHandlerGroup {
   /** False at the limit; a store outage rejects (`McpStoreUnavailableError`: a retryable answer). */
   private async watch(uri: string, context: McpCall['context']): Promise<boolean> {
     const sessionId = this.stored.sessionOf(context);
-    if (sessionId !== undefined) return this.stored.subscribe(sessionId, uri);
+    if (sessionId !== undefined) {
+      const recorded = await this.stored.subscribe(sessionId, uri);
+      if (recorded) this.subscriptions.watchedInStore(uri);
+      return recorded;
+    }
     const subscriber = subscriberFor(context, this.streams);
     return !subscriber || this.subscriptions.subscribe(uri, subscriber);
   }

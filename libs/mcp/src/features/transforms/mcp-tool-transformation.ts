@@ -21,8 +21,9 @@ export type McpToolSelection = McpToolSelector | readonly McpToolSelector[];
  * A change to the tools as clients see them, made without touching the tools' code: listed in
  * `McpModule.forRoot({ transforms })` and built with {@link renameTool}, {@link describeTool}, {@link hideArguments},
  * {@link renameArguments} and {@link namespaceTools}. Applied once at boot, in list order (a transformation picks
- * tools by their names after the ones before it), to every tool the app declares; tools registered at runtime
- * (`McpToolRegistry.register()`) are not transformed.
+ * tools by their names after the ones before it), to every tool the app declares and to upstream servers' tools
+ * (option `upstreams`) as they are listed; tools registered at runtime (`McpToolRegistry.register()`) are not
+ * transformed.
  * @publicApi
  */
 export type McpToolTransformation =

@@ -25,12 +25,13 @@ export function selectorsOf(selection: unknown, member: string): McpToolSelector
 export function selectTools(
   tools: readonly McpToolDefinition[],
   selectors: readonly McpToolSelector[],
+  mayPickNone?: (selector: McpToolSelector) => boolean,
 ): Set<McpToolDefinition> | McpEmptySelection {
   const picked = new Set<McpToolDefinition>();
   for (const selector of selectors) {
     const matches = matcherOf(selector);
     const found = tools.filter(matches);
-    if (found.length === 0) return new McpEmptySelection(describeSelector(selector));
+    if (found.length === 0 && !mayPickNone?.(selector)) return new McpEmptySelection(describeSelector(selector));
     for (const tool of found) picked.add(tool);
   }
   return picked;

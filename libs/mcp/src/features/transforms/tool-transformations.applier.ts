@@ -22,27 +22,34 @@ interface Plan {
  * The tools as `McpModule.forRoot({ transforms })` shapes them, in list order: each transformation picks among the
  * tools as the ones before it left them. Boot errors (naming `transforms[i]`): a value not built by the transform
  * functions, a selector that picks no tool, an unknown or clashing argument, a required argument hidden without a
- * value, and two tools ending with one name.
+ * value, and two tools ending with one name. `mayPickNone` names the selectors allowed to pick no tool (those of
+ * an upstream server's tools, which come and go).
  */
 export function applyToolTransformations(
   tools: readonly McpToolDefinition[],
   transformations: readonly McpToolTransformation[],
   option = 'transforms',
+  mayPickNone?: (selector: McpToolSelector) => boolean,
 ): McpToolDefinition[] {
   let current = [...tools];
   transformations.forEach((transformation, index) => {
     const at = `${option}[${index}]`;
     const plan = planOf(transformation, at);
-    const picked = plan.include ? picks(current, plan.include, at) : new Set(current);
-    const excluded = plan.exclude ? picks(current, plan.exclude, at) : new Set<McpToolDefinition>();
+    const picked = plan.include ? picks(current, plan.include, at, mayPickNone) : new Set(current);
+    const excluded = plan.exclude ? picks(current, plan.exclude, at, mayPickNone) : new Set<McpToolDefinition>();
     current = current.map((tool) => (picked.has(tool) && !excluded.has(tool) ? plan.transform(tool) : tool));
   });
   checkNames(tools, current);
   return current;
 }
 
-function picks(tools: readonly McpToolDefinition[], selectors: readonly McpToolSelector[], at: string): Set<McpToolDefinition> {
-  const picked = selectTools(tools, selectors);
+function picks(
+  tools: readonly McpToolDefinition[],
+  selectors: readonly McpToolSelector[],
+  at: string,
+  mayPickNone?: (selector: McpToolSelector) => boolean,
+): Set<McpToolDefinition> {
+  const picked = selectTools(tools, selectors, mayPickNone);
   if (!(picked instanceof McpEmptySelection)) return picked;
   const names = tools.map((tool) => tool.name);
   const known = names.length > LISTED_NAMES ? [...names.slice(0, LISTED_NAMES), `and ${names.length - LISTED_NAMES} more`] : names;

@@ -6,6 +6,7 @@ import { callerHeadersOf } from '../../core/caller-headers.js';
 import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpUpstreamOptions } from './mcp-upstream-options.interface.js';
+import { RELAYED_CAPABILITIES, relayClientRequests } from './upstream-client-requests.js';
 import { UpstreamTenantSessions } from './upstream-sessions.js';
 
 /** Time to reach an upstream (connect, spawn, initialize): short, so a down upstream answers `UNAVAILABLE` within 5 s. */
@@ -52,6 +53,10 @@ export class McpUpstream {
   readonly lists: UpstreamLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
   /** Called when a list was read again (after a `list_changed`, or on reconnection). */
   onLists?: (kind: UpstreamListKind) => void;
+  /** Called with the upstream's URI of each `notifications/resources/updated` it sends. */
+  onResourceUpdated?: (uri: string) => void;
+  /** Upstream URIs subscribed to on the gateway's own connection (subscribed again after a reconnection). */
+  private readonly watched = new Set<string>();
 
   constructor(
     readonly options: McpUpstreamOptions,
@@ -108,18 +113,40 @@ export class McpUpstream {
     if (outcome === 'late') this.down(new Error(`no answer within ${budgetMs} ms`));
     // From now on: its list changes, and each reconnection, read the lists again.
     this.own.on('notification', (notification) => {
+      const uri = notification.params?.uri;
+      if (notification.method === 'notifications/resources/updated' && typeof uri === 'string' && this.watched.has(uri)) {
+        this.onResourceUpdated?.(uri);
+      }
       const kind = /^notifications\/(tools|prompts|resources)\/list_changed$/.exec(notification.method)?.[1] as
         UpstreamListKind | undefined;
       if (kind) void this.relist(kind);
     });
-    this.own.on(
-      'connected',
-      () =>
-        void this.refresh().then(
-          () => (['tools', 'prompts', 'resources'] as const).forEach((kind) => this.onLists?.(kind)),
-          (error: unknown) => this.down(error),
-        ),
-    );
+    this.own.on('connected', () => {
+      void this.refresh().then(
+        () => (['tools', 'prompts', 'resources'] as const).forEach((kind) => this.onLists?.(kind)),
+        (error: unknown) => this.down(error),
+      );
+      // A new connection (an HTTP session, a child process) holds none of the old one's subscriptions.
+      if (this.subscribable) for (const uri of this.watched) void this.subscribe('resources/subscribe', uri);
+    });
+  }
+
+  /**
+   * Subscribes to one of the upstream's URIs on the gateway's own connection (once, however many of our callers
+   * watch it): one upstream subscription per URI, not one per caller or tenant. Nothing when it offers none; an
+   * upstream not reached yet is subscribed once connected.
+   */
+  async watch(uri: string): Promise<void> {
+    const known = this.own.server !== undefined;
+    if (this.watched.has(uri) || (known && !this.subscribable)) return;
+    this.watched.add(uri);
+    if (known) await this.subscribe('resources/subscribe', uri);
+  }
+
+  /** Ends the upstream subscription (nobody of ours watches the URI any more). */
+  async unwatch(uri: string): Promise<void> {
+    if (!this.watched.delete(uri) || !this.subscribable) return;
+    await this.subscribe('resources/unsubscribe', uri);
   }
 
   async callTool(name: string, args: Record<string, unknown>, context: McpToolContext) {
@@ -127,6 +154,8 @@ export class McpUpstream {
       ...this.callOptions(context),
       timeoutMs: this.timeoutMs,
       onProgress: (update) => context.reportProgress(update.progress, update.total, update.message),
+      // Its sampling, elicitation and roots requests during the call go to our caller.
+      onRequest: relayClientRequests(context),
     });
   }
 
@@ -161,11 +190,26 @@ export class McpUpstream {
   private clientBase() {
     return {
       clientInfo: { name: 'nest-mcp-gateway', version: '1.0.0' },
+      capabilities: RELAYED_CAPABILITIES,
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
       timeoutMs: this.timeoutMs,
       // An upstream is served through one session per tenant, with its log lines relayed: the initialize era.
       protocol: 'legacy' as const,
     };
+  }
+
+  private get subscribable(): boolean {
+    const resources = this.own.server?.capabilities.resources;
+    return typeof resources === 'object' && resources !== null && (resources as { subscribe?: unknown }).subscribe === true;
+  }
+
+  /** One subscribe or unsubscribe; a failure is logged (the upstream may be down: the reconnection subscribes again). */
+  private async subscribe(method: 'resources/subscribe' | 'resources/unsubscribe', uri: string): Promise<void> {
+    try {
+      await this.own.request(method, { uri }, { timeoutMs: PROBE_TIMEOUT_MS });
+    } catch (error) {
+      this.logger.debug(`Upstream "${this.name}": ${method} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** Where the upstream is, with the headers of one caller (`{}`: the gateway's own connection). */

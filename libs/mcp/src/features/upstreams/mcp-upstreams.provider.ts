@@ -3,11 +3,15 @@ import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { McpPromptRegistry } from '../prompts/mcp-prompt.registry.js';
+import { McpResourceNotifier } from '../resources/mcp-resource.notifier.js';
 import { McpResourceRegistry } from '../resources/mcp-resource.registry.js';
+import { McpResourceSubscriptions } from '../resources/resource-subscriptions.js';
+import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
+import { applyToolTransformations } from '../transforms/tool-transformations.applier.js';
 import { McpUpstream, type UpstreamListKind, type UpstreamStatus } from './mcp-upstream.js';
 import { upstreamPrompt, upstreamResource, upstreamResourceTemplate, upstreamTool } from './upstream-components.js';
-import { isServableToolName } from './upstream-names.js';
+import { isServableToolName, originalUri, upstreamUri } from './upstream-names.js';
 
 /** How long the boot waits for each upstream (in parallel); one slower or down is reached later by its reconnect loop. */
 const BOOT_BUDGET_MS = 5_000;
@@ -32,13 +36,18 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
   private readonly upstreams: McpUpstream[];
   private readonly served = new Map<string, Served>();
 
+  private readonly transforms: McpResolvedOptions['transforms'];
+
   constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) options: Pick<McpResolvedOptions, 'upstreams' | 'toolTimeoutMs'>,
+    @Inject(MCP_RESOLVED_OPTIONS) options: Pick<McpResolvedOptions, 'upstreams' | 'toolTimeoutMs' | 'transforms'>,
     private readonly tools: McpToolRegistry,
     private readonly prompts: McpPromptRegistry,
     private readonly resources: McpResourceRegistry,
+    private readonly subscriptions: McpResourceSubscriptions,
+    private readonly notifier: McpResourceNotifier,
   ) {
     this.upstreams = options.upstreams.map((upstream) => new McpUpstream(upstream, options.toolTimeoutMs));
+    this.transforms = options.transforms;
   }
 
   async prepare(): Promise<void> {
@@ -53,8 +62,10 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
     for (const upstream of this.upstreams) {
       this.served.set(upstream.name, { tools: new Map(), prompts: new Map(), resources: new Map() });
       upstream.onLists = (kind) => this.sync(upstream, kind);
+      upstream.onResourceUpdated = (uri) => this.updated(upstream, uri);
       for (const kind of ['tools', 'prompts', 'resources'] as const) this.sync(upstream, kind);
     }
+    if (this.upstreams.length > 0) this.subscriptions.onWatchChange((uri, watched) => this.watchChanged(uri, watched));
   }
 
   /** Each upstream's state, by name (for `/health`). */
@@ -76,9 +87,11 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
     const wanted = new Set<string>();
     if (kind === 'tools') {
       for (const remote of upstream.lists.tools) {
-        const tool = upstreamTool(upstream, remote);
-        if (!isServableToolName(tool.name)) {
-          this.logger.warn(`Upstream "${upstream.name}": the tool "${remote.name}" is not served (${tool.name} is no valid tool name)`);
+        const tool = this.transformed(upstream, remote.name, upstreamTool(upstream, remote));
+        if (!tool) continue;
+        if (!isServableToolName(tool.name) || wanted.has(tool.name)) {
+          const why = wanted.has(tool.name) ? 'another of its tools has that name' : 'no valid tool name';
+          this.logger.warn(`Upstream "${upstream.name}": the tool "${remote.name}" is not served (${tool.name}: ${why})`);
           continue;
         }
         wanted.add(tool.name);
@@ -113,6 +126,40 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
       );
     }
     this.drop(served.resources, wanted, (key) => this.resources.remove(key));
+  }
+
+  /**
+   * One upstream tool shaped by the `transforms` option, as every other tool is (each on its own: a selector may
+   * pick none of an upstream's tools, which come and go); a transformation that cannot apply is a warning.
+   */
+  private transformed(upstream: McpUpstream, remote: string, tool: McpToolDefinition): McpToolDefinition | undefined {
+    if (this.transforms.length === 0) return tool;
+    try {
+      return applyToolTransformations([tool], this.transforms, 'transforms', () => true)[0];
+    } catch (error) {
+      this.logger.warn(
+        `Upstream "${upstream.name}": the tool "${remote}" is not served: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return undefined;
+    }
+  }
+
+  /**
+   * One upstream subscription per URI while any caller of ours watches it: our first subscriber subscribes
+   * upstream, our last one gone (unsubscribed, session ended) unsubscribes.
+   */
+  private watchChanged(uri: string, watched: boolean): void {
+    for (const upstream of this.upstreams) {
+      const original = originalUri(upstream.name, uri);
+      if (original !== undefined) void (watched ? upstream.watch(original) : upstream.unwatch(original));
+    }
+  }
+
+  /** The upstream's change announced as ours, under our URI. */
+  private updated(upstream: McpUpstream, uri: string): void {
+    const ours = upstreamUri(upstream.name, uri);
+    this.notifier.resourceUpdated(ours);
+    if (!this.subscriptions.watched(ours)) void upstream.unwatch(uri);
   }
 
   /** Registers or replaces one component unless it is unchanged; a clash with a local one is a warning. */

@@ -38,6 +38,7 @@ export function upstreamTool(upstream: McpUpstream, remote: McpRemoteTool): McpT
     checkRawArgs: () => ({ valid: true }),
     timeoutMs: upstream.timeoutMs,
     scopes: upstream.scopes,
+    upstream: upstream.name,
     runtime: true,
     handler: async (args, context) => {
       try {

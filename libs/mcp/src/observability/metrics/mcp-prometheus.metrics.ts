@@ -50,6 +50,8 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
   private readonly toolCalls: Counter<string>;
   private readonly toolErrors: Counter<string>;
   private readonly toolDuration: Histogram<string>;
+  private readonly upstreamCalls: Counter<string>;
+  private readonly upstreamDuration: Histogram<string>;
   private readonly streams: Gauge<string>;
   /** The metrics this server claimed, released at shutdown. */
   private readonly owned: string[] = [];
@@ -84,6 +86,18 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
       name: 'mcp_tool_duration_seconds',
       help: 'Time from the call entering the pipeline to its result (for a job: until it was accepted).',
       labelNames: ['server', 'tool', ...tenant],
+      buckets: DURATION_BUCKETS,
+    });
+    // Upstream tools are counted above like any tool, and here once more by upstream (its configured name: bounded).
+    this.upstreamCalls = this.own(Counter, {
+      name: 'mcp_upstream_calls_total',
+      help: "Calls of upstream servers' tools (option upstreams) by upstream and envelope status.",
+      labelNames: ['server', 'upstream', 'status', ...tenant],
+    });
+    this.upstreamDuration = this.own(Histogram, {
+      name: 'mcp_upstream_call_duration_seconds',
+      help: "Time of a call of an upstream server's tool, from entering the pipeline to its result.",
+      labelNames: ['server', 'upstream', ...tenant],
       buckets: DURATION_BUCKETS,
     });
     const sessions: Gauge<string> = this.own(
@@ -124,6 +138,9 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
     this.toolCalls.inc(this.labels({ tool: call.tool, status: call.status }, call.tenant));
     this.toolDuration.observe(this.labels({ tool: call.tool }, call.tenant), call.seconds);
     if (call.status === 'error') this.toolErrors.inc(this.labels({ tool: call.tool, code: this.boundedCode(call.code) }, call.tenant));
+    if (call.upstream === undefined) return;
+    this.upstreamCalls.inc(this.labels({ upstream: call.upstream, status: call.status }, call.tenant));
+    this.upstreamDuration.observe(this.labels({ upstream: call.upstream }, call.tenant), call.seconds);
   }
 
   sessionOpened(sessionId: string): void {

@@ -111,6 +111,7 @@ export class McpOtelTracer implements McpTracer, OnModuleInit {
     const active = api.context.active();
     const attributes: Attributes = { [A.OPERATION_NAME]: EXECUTE_TOOL, [A.TOOL_NAME]: call.toolName };
     if (call.sessionId !== undefined) attributes[A.SESSION_ID] = call.sessionId;
+    if (call.upstream !== undefined) attributes[A.UPSTREAM_NAME] = call.upstream;
     const span = tracer.startSpan(`${EXECUTE_TOOL} ${call.toolName}`, { kind: api.SpanKind.INTERNAL, attributes }, active);
     try {
       const result = await api.context.with(api.trace.setSpan(active, span), run);

@@ -15,6 +15,8 @@ export const MCP_SPAN_ATTRIBUTES = {
   PROMPT_NAME: 'gen_ai.prompt.name',
   NETWORK_TRANSPORT: 'network.transport',
   NETWORK_PROTOCOL_NAME: 'network.protocol.name',
+  /** This library's own: the upstream server (option `upstreams`) a tool relays to. */
+  UPSTREAM_NAME: 'mcp.upstream.name',
 } as const;
 
 /** `gen_ai.operation.name` of a tool call (the only GenAI operation an MCP server performs). */
