@@ -17,10 +17,10 @@ export interface McpMetricsRegistry {
  * `mcp_tool_errors_total{server,tool,code}`, `mcp_tool_duration_seconds{server,tool}`, `mcp_sessions_active`,
  * `mcp_streams_active` and `mcp_jobs{state}`.
  * @publicApi
- * @example McpModule.forRoot({ name: 'weather', version: '1.0.0', metrics: { path: '/metrics' } })
+ * @example McpModule.forRoot({ name: 'weather', version: '1.0.0', observability: { metrics: { path: '/metrics' } } })
  */
 export interface McpMetricsOptions {
-  /** Collect the metrics (true once `metrics` is given; `false` turns them off). */
+  /** Collect the metrics (true once `observability.metrics` is given; `false` turns them off). */
   enabled?: boolean;
   /**
    * Serve the registry at this path (GET, Prometheus text format) without the MCP authentication: scrape it from

@@ -7,7 +7,7 @@ import type { McpOptionMembers } from './option.builder.js';
 /** Keys of earlier releases that are gone, each with what replaced it (checked before the did-you-mean). */
 const REMOVED_OPTION_KEYS: Readonly<Record<string, string>> = {
   modern:
-    'was split into "requestState" ({ secret, ttlMs }: was modern.requestStateSecret and modern.requestStateTtlMs) and "listChanged" ({ tools, prompts, resources }: was modern.listChanged)',
+    'was split into "requestState" ({ secret, ttlMs }: was modern.requestStateSecret and modern.requestStateTtlMs) and "lists.listChanged" ({ tools, prompts, resources }: was modern.listChanged)',
 };
 
 /**

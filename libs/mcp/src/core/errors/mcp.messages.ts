@@ -67,16 +67,16 @@ const OPTION_ERRORS = bootErrors({
   toolFilterNotProvider: {
     code: 'MCP_ERR_OPTION_TOOL_FILTER_NOT_PROVIDER',
     message: (filter: string) =>
-      `McpModule option "toolFilters": ${filter} is not a provider; add it to the providers of one of your modules.`,
+      `McpModule option "tools.filters": ${filter} is not a provider; add it to the providers of one of your modules.`,
   },
   toolFilterInvalid: {
     code: 'MCP_ERR_OPTION_TOOL_FILTER_INVALID',
-    message: (filter: string) => `McpModule option "toolFilters": ${filter} must implement McpToolFilter (isVisible(tool, principal)).`,
+    message: (filter: string) => `McpModule option "tools.filters": ${filter} must implement McpToolFilter (isVisible(tool, principal)).`,
   },
   toolSearchNameTaken: {
     code: 'MCP_ERR_OPTION_TOOL_SEARCH_NAME_TAKEN',
     message: (name: string, site: string) =>
-      `McpModule option "toolSearch": the tool name "${name}" is taken by ${site}; rename that tool (renameTool() in "transforms" can).`,
+      `McpModule option "tools.search": the tool name "${name}" is taken by ${site}; rename that tool (renameTool() in "tools.transforms" can).`,
   },
 });
 

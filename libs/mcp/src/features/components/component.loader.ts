@@ -10,7 +10,7 @@ import { MCP_COMPONENT_PROVIDERS, type McpComponent, type McpComponentProvider }
 
 /**
  * Fills the registries at `onModuleInit`: every component provider's components, in provider order (tools shaped by
- * the `transforms` option), then each provider's `loaded()` hook. The request path only reads the registries.
+ * the `tools.transforms` option), then each provider's `loaded()` hook. The request path only reads the registries.
  */
 @Injectable()
 export class McpComponentLoader implements OnModuleInit {
@@ -19,7 +19,7 @@ export class McpComponentLoader implements OnModuleInit {
     private readonly tools: McpToolRegistry,
     private readonly resources: McpResourceRegistry,
     private readonly prompts: McpPromptRegistry,
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'transforms'>,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'tools'>,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -32,7 +32,7 @@ export class McpComponentLoader implements OnModuleInit {
       }
     }
     // The transforms see every tool at once: their selectors, and the names they leave, span the providers.
-    for (const tool of applyToolTransformations(tools, this.options.transforms)) this.tools.add(tool);
+    for (const tool of applyToolTransformations(tools, this.options.tools.transforms)) this.tools.add(tool);
     for (const provider of this.providers) provider.loaded?.();
   }
 

@@ -20,7 +20,7 @@ interface Served {
 }
 
 /**
- * Upstream MCP servers as a component provider (module option `upstreams`). `prepare()` connects to each and
+ * Upstream MCP servers as a component provider (module option `sources.upstreams`). `prepare()` connects to each and
  * reads its lists within the boot budget; `loaded()` puts their components in the registries, and every later
  * change (an upstream's `list_changed`, a reconnection) is applied there (`register` / `replace` / `remove`), which
  * announces our own `list_changed`. An upstream that is down keeps the components last listed: its tools answer
@@ -33,12 +33,12 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
   private readonly served = new Map<string, Served>();
 
   constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) options: Pick<McpResolvedOptions, 'upstreams' | 'toolTimeoutMs'>,
+    @Inject(MCP_RESOLVED_OPTIONS) options: Pick<McpResolvedOptions, 'sources' | 'tools'>,
     private readonly tools: McpToolRegistry,
     private readonly prompts: McpPromptRegistry,
     private readonly resources: McpResourceRegistry,
   ) {
-    this.upstreams = options.upstreams.map((upstream) => new McpUpstream(upstream, options.toolTimeoutMs));
+    this.upstreams = options.sources.upstreams.map((upstream) => new McpUpstream(upstream, options.tools.timeoutMs));
   }
 
   async prepare(): Promise<void> {
