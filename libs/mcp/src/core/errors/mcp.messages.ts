@@ -49,6 +49,9 @@ const TOOL_ERRORS = bootErrors({
   },
 });
 
+/** `tools.timeoutMs` as the object literal that sets it: `{ tools: { timeoutMs: ... } }`. */
+const nested = (path: string): string => path.split('.').reduceRight((inner, key) => `{ ${key}: ${inner} }`, '...');
+
 /** Boot errors of the module options (`McpModule.forRoot()`). */
 const OPTION_ERRORS = bootErrors({
   invalidOption: {
@@ -63,6 +66,10 @@ const OPTION_ERRORS = bootErrors({
   removedOption: {
     code: 'MCP_ERR_OPTION_REMOVED',
     message: (option: string, replacement: string) => `McpModule option "${option}" is no longer accepted: it ${replacement}.`,
+  },
+  movedOption: {
+    code: 'MCP_ERR_OPTION_MOVED',
+    message: (option: string, path: string) => `McpModule option "${option}" moved to "${path}" (0.2.0): write ${nested(path)} instead.`,
   },
   toolFilterNotProvider: {
     code: 'MCP_ERR_OPTION_TOOL_FILTER_NOT_PROVIDER',
