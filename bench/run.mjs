@@ -744,11 +744,11 @@ function report({ rows, memory, boot, catalog, started, elapsedS, loadBefore }) 
     '- `bare-nest`: a Nest controller on platform-express with the default body parser, returning a hand-built `tools/call` result (no MCP library).',
   );
   lines.push(
-    "- `ours-route`: a helpdesk-style REST controller (`POST /tickets/:id/comments`, its own bearer-token guard, a `@Body()` DTO under a global `ValidationPipe` from `APP_PIPE`) served as the tool `add_comment` through `McpModule.forRoot({ routes: [TicketsController] })`, called with `tools/call` and the token: each call runs the route's guard, pipe and handler in process.",
+    "- `ours-route`: a helpdesk-style REST controller (`POST /tickets/:id/comments`, its own bearer-token guard, a `@Body()` DTO under a global `ValidationPipe` from `APP_PIPE`) served as the tool `add_comment` through `McpModule.forRoot({ sources: { routes: [TicketsController] } })`, called with `tools/call` and the token: each call runs the route's guard, pipe and handler in process.",
     '- `bare-nest-rest`: the same controller as plain REST on platform-express (default body parser): `POST /tickets/t-1/comments` with `{ text }` and the token. "× bare" of `ours-route` is read against it.',
   );
   lines.push(
-    "- `ours-gateway`: a second app with `McpModule.forRoot({ upstreams: [{ name: 'up', url }] })` in front of the `ours-stateless` app (the upstream in a process of its own, over loopback HTTP; RSS and CPU are the gateway process's), called with `tools/call` of `up_echo`: the gateway's pipeline, its client (one upstream session for the anonymous tenant) and the upstream's own work. Goal: ≥ 0.5× `ours-stateless`, the same call made directly.",
+    "- `ours-gateway`: a second app with `McpModule.forRoot({ sources: { upstreams: [{ name: 'up', url }] } })` in front of the `ours-stateless` app (the upstream in a process of its own, over loopback HTTP; RSS and CPU are the gateway process's), called with `tools/call` of `up_echo`: the gateway's pipeline, its client (one upstream session for the anonymous tenant) and the upstream's own work. Goal: ≥ 0.5× `ours-stateless`, the same call made directly.",
   );
   lines.push(
     "- `sdk`: `@modelcontextprotocol/sdk` 1.x `McpServer` + `StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })` on `createMcpExpressApp()`, a new server and transport per request (the SDK's stateless example); zod `{ text: z.string() }`.",

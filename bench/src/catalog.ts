@@ -95,7 +95,7 @@ export async function start(count: number, search = false) {
   for (let p = 0; p < providerCount; p++) {
     providers.push(makeProvider(p, Math.floor((p * count) / providerCount), Math.floor(((p + 1) * count) / providerCount)));
   }
-  const toolSearch = search ? { toolSearch: { mode: 'beside' as const } } : {};
+  const toolSearch = search ? { tools: { search: { mode: 'beside' as const } } } : {};
   @Module({ imports: [McpModule.forRoot({ name: 'bench-catalog', version: '1.0.0', ...toolSearch })], providers })
   class AppModule {}
   const t1 = performance.now();

@@ -126,7 +126,7 @@ describe('the URLs of the card', () => {
   const remoteUrls = (answer: HttpAnswer) => (answer.json.remotes as { url: string }[]).map((remote) => remote.url);
 
   it('come from publicUrl when it is set, whatever the request says, and name the card after its host', async () => {
-    const app = await startApp({ publicUrl: 'https://mcp.example.com/api/', trustProxy: true });
+    const app = await startApp({ http: { publicUrl: 'https://mcp.example.com/api/', trustProxy: true } });
     try {
       const answer = await getCard(`${app.base}${WELL_KNOWN}`, forwarded);
       expect(remoteUrls(answer)).toEqual(['https://mcp.example.com/api/mcp', 'https://mcp.example.com/api/sse']);
@@ -149,7 +149,7 @@ describe('the URLs of the card', () => {
   });
 
   it('follow X-Forwarded-Proto and X-Forwarded-Host with trustProxy (and say so in Vary; the ETag follows)', async () => {
-    const app = await startApp({ trustProxy: true });
+    const app = await startApp({ http: { trustProxy: true } });
     try {
       const direct = await getCard(`${app.base}${WELL_KNOWN}`);
       const proxied = await getCard(`${app.base}${WELL_KNOWN}`, forwarded);

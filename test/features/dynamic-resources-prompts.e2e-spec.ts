@@ -11,7 +11,7 @@ describe('runtime resources and prompts (SDK client over HTTP)', () => {
   afterAll(() => app?.close());
 
   it('an app with none at boot: register → list_changed, listed, read / got; remove → list_changed, -32002 / -32602', async () => {
-    app = await listenMcp({ name: 'dyn-rp', version: '1.0.0', listChanged: { resources: true, prompts: true } }, []);
+    app = await listenMcp({ name: 'dyn-rp', version: '1.0.0', lists: { listChanged: { resources: true, prompts: true } } }, []);
     const client = new Client({ name: 'dynamic-rp-e2e', version: '1.0.0' });
     const changes = { resources: 0, prompts: 0 };
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changes.resources++);

@@ -78,7 +78,7 @@ describe('runtime tool registration (SDK client over HTTP)', () => {
   afterAll(() => app?.close());
 
   it('register → list_changed, listed, callable through the pipeline; remove → list_changed and -32602', async () => {
-    app = await listenMcp({ name: 'dyn', version: '1.0.0', listChanged: { tools: true } }, [StaticTools]);
+    app = await listenMcp({ name: 'dyn', version: '1.0.0', lists: { listChanged: { tools: true } } }, [StaticTools]);
     const { client, changes } = await sdkClient(app.url);
     // The SDK opens its GET stream after initialize: wait for it before changing the list.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -118,7 +118,7 @@ describe('runtime registration across instances (Redis)', () => {
   const shared = instancesOnOneRedis({
     count: 2,
     start: (redisUrl) =>
-      listenMcp({ name: 'dyn', version: '1.0.0', listChanged: { tools: true }, redis: { url: redisUrl } }, [StaticTools]),
+      listenMcp({ name: 'dyn', version: '1.0.0', lists: { listChanged: { tools: true } }, redis: { url: redisUrl } }, [StaticTools]),
   });
   let a: RunningApp;
   let b: RunningApp;
@@ -136,7 +136,7 @@ describe('runtime registration across instances (Redis)', () => {
 describe('per-caller visibility (raw HTTP, both eras)', () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await listenMcp({ name: 'vis', version: '1.0.0', auth: { apiKeys: API_KEYS }, hideGuardedTools: true }, [
+    app = await listenMcp({ name: 'vis', version: '1.0.0', auth: { apiKeys: API_KEYS }, tools: { hideGuarded: true } }, [
       StaticTools,
       GuardedTools,
       TenantGuard,

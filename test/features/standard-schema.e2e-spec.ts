@@ -69,7 +69,7 @@ describe('Standard Schema tools beside DTO tools (official SDK client)', () => {
   let connected: AppWithSdkClient | undefined;
 
   beforeAll(async () => {
-    connected = await listenWithSdkClient({ name: 'travel', version: '1.0.0', listChanged: { tools: true } }, [TravelTools]);
+    connected = await listenWithSdkClient({ name: 'travel', version: '1.0.0', lists: { listChanged: { tools: true } } }, [TravelTools]);
     ({ app, client } = connected);
   });
 

@@ -43,12 +43,12 @@ class CatalogTools {
 
 type Found = { status: string; data: { tools: { name: string; inputSchema: object }[] } };
 
-describe('tool search (toolSearch: replace), with the SDK client', () => {
+describe('tool search (tools.search: replace), with the SDK client', () => {
   let app: RunningApp;
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    app = await listenMcp({ name: 'search', version: '1.0.0', auth: { apiKeys: API_KEYS }, toolSearch: { mode: 'replace' } }, [
+    app = await listenMcp({ name: 'search', version: '1.0.0', auth: { apiKeys: API_KEYS }, tools: { search: { mode: 'replace' } } }, [
       CatalogTools,
     ]);
   });
@@ -149,12 +149,12 @@ describe('tool search (toolSearch: replace), with the SDK client', () => {
   });
 });
 
-describe('tool search (toolSearch: beside)', () => {
+describe('tool search (tools.search: beside)', () => {
   let app: RunningApp;
   afterAll(() => app?.close());
 
   it('lists the whole catalog and search_tools with it', async () => {
-    app = await listenMcp({ name: 'search', version: '1.0.0', toolSearch: { mode: 'beside' } }, [CatalogTools]);
+    app = await listenMcp({ name: 'search', version: '1.0.0', tools: { search: { mode: 'beside' } } }, [CatalogTools]);
     const client = new Client({ name: 'search-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
     try {

@@ -108,7 +108,7 @@ describe('tool transforms as configuration (official SDK client)', () => {
   let connected: AppWithSdkClient | undefined;
 
   beforeAll(async () => {
-    connected = await listenWithSdkClient({ name: 'tickets', version: '1.0.0', transforms: TRANSFORMS }, [
+    connected = await listenWithSdkClient({ name: 'tickets', version: '1.0.0', tools: { transforms: TRANSFORMS } }, [
       TicketTools,
       BillingTools,
       ReportTools,
@@ -176,7 +176,7 @@ describe('tool transforms as configuration (official SDK client)', () => {
 describe('tool transform boot errors', () => {
   async function bootWith(transforms: McpToolTransformation[]): Promise<McpConfigurationError> {
     class BootModule {}
-    const mcp = McpModule.forRoot({ name: 'bad', version: '1.0.0', transforms });
+    const mcp = McpModule.forRoot({ name: 'bad', version: '1.0.0', tools: { transforms } });
     return (await bootError(() =>
       initApp([{ module: BootModule, imports: [mcp], providers: [TicketTools, BillingTools, RecordingGuard] }]),
     )) as McpConfigurationError;
@@ -185,7 +185,7 @@ describe('tool transform boot errors', () => {
   it('refuses a transform naming an unknown tool', async () => {
     const error = await bootWith([describeTool('search_ticket', 'typo')]);
     expect(error.code).toBe('MCP_ERR_TRANSFORM_TOOL_UNKNOWN');
-    expect(error.message).toContain('"transforms[0]"');
+    expect(error.message).toContain('"tools.transforms[0]"');
     expect(error.message).toContain('"search_ticket"');
   });
 
@@ -223,7 +223,7 @@ describe('a { provider } selector on controller routes', () => {
     const app = await listen([
       {
         module: NotesModule,
-        imports: [McpModule.forRoot({ name: 'notes', version: '1.0.0', transforms })],
+        imports: [McpModule.forRoot({ name: 'notes', version: '1.0.0', tools: { transforms } })],
         controllers: [NotesController],
       },
     ]);

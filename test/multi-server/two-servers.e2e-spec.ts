@@ -156,9 +156,9 @@ describe('boot errors', () => {
     ],
     [
       'the metrics endpoint',
-      { metrics: { path: '/metrics', registry: new Registry() } },
-      { metrics: { path: '/metrics', registry: new Registry() } },
-      /maps \/metrics \(its metrics\.path\).*set metrics\.path on one server only/,
+      { observability: { metrics: { path: '/metrics', registry: new Registry() } } },
+      { observability: { metrics: { path: '/metrics', registry: new Registry() } } },
+      /maps \/metrics \(its observability\.metrics\.path\).*set observability\.metrics\.path on one server only/,
     ],
     ['a route under the other path (job poll URL)', { path: '/mcp' }, { path: '/mcp/jobs' }, /maps \/mcp\/jobs\/:jobId \(its path\)/],
   ])('two servers on %s fail at boot, naming both', async (_, first, second, message) => {
@@ -220,8 +220,8 @@ describe('two servers writing to one Prometheus registry', () => {
     const app = await listen([
       PublicModule,
       AdminModule,
-      publicServer({ metrics: { path: '/metrics', registry } }),
-      adminServer({ metrics: { registry } }),
+      publicServer({ observability: { metrics: { path: '/metrics', registry } } }),
+      adminServer({ observability: { metrics: { registry } } }),
     ]);
     try {
       await post(`${app.base}/public`, rpc(1, 'tools/call', { name: 'hello', arguments: {} }), bearer(PUBLIC_KEY));

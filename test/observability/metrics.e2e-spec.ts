@@ -162,7 +162,7 @@ describe('metrics: options', () => {
             { key: GLOBEX_KEY, tenant: 'globex' },
           ],
         },
-        metrics: { path: '/metrics', registry: new Registry(), tenantLabel: true },
+        observability: { metrics: { path: '/metrics', registry: new Registry(), tenantLabel: true } },
       },
       [MeteredTools],
     );
@@ -179,7 +179,7 @@ describe('metrics: options', () => {
   });
 
   it("without a registry: prom-client's global register, freed at shutdown for the next app", async () => {
-    app = await listenMcp({ name: 'global_one', version: '1.0.0', metrics: {} }, [MeteredTools]);
+    app = await listenMcp({ name: 'global_one', version: '1.0.0', observability: { metrics: {} } }, [MeteredTools]);
     await post(app.url, callTool(1, 'echo_city', { city: 'Oslo' }));
     // No path: nothing served, the app exposes the registry itself.
     expect((await fetch(`${app.base}/metrics`)).status).toBe(404);
@@ -187,19 +187,26 @@ describe('metrics: options', () => {
       'mcp_tool_calls_total{server="global_one",tool="echo_city",status="success"} 1',
     );
     // A second app on the same registry in the same process is refused with the fix.
-    const clash = await bootError(() => listenMcp({ name: 'global_two', version: '1.0.0', metrics: {} }, [MeteredTools]));
+    const clash = await bootError(() =>
+      listenMcp({ name: 'global_two', version: '1.0.0', observability: { metrics: {} } }, [MeteredTools]),
+    );
     expect(clash).toBeInstanceOf(McpConfigurationError);
     expect(clash.message).toContain('mcp_requests_total');
     expect(clash.message).toContain('new Registry()');
     await app.close();
     expect(register.getSingleMetric('mcp_requests_total')).toBeUndefined();
-    app = await listenMcp({ name: 'global_two', version: '1.0.0', metrics: {} }, [MeteredTools]);
+    app = await listenMcp({ name: 'global_two', version: '1.0.0', observability: { metrics: {} } }, [MeteredTools]);
     expect(register.getSingleMetric('mcp_requests_total')).toBeDefined();
   });
 
   it('mcp_jobs{state}: jobs waiting for a worker and running, read from the job queue at scrape time', async () => {
     app = await listenMcp(
-      { name: 'jobs', version: '1.0.0', jobs: { concurrency: 1 }, metrics: { path: '/metrics', registry: new Registry() } },
+      {
+        name: 'jobs',
+        version: '1.0.0',
+        jobs: { concurrency: 1 },
+        observability: { metrics: { path: '/metrics', registry: new Registry() } },
+      },
       [MeteredTools],
     );
     const jobs = async () => {
@@ -221,23 +228,27 @@ describe('metrics: options', () => {
 
   it('metrics.enabled: false registers nothing', async () => {
     const registry = new Registry();
-    app = await listenMcp({ name: 'off', version: '1.0.0', metrics: { enabled: false, path: '/metrics', registry } }, [MeteredTools]);
+    app = await listenMcp({ name: 'off', version: '1.0.0', observability: { metrics: { enabled: false, path: '/metrics', registry } } }, [
+      MeteredTools,
+    ]);
     expect((await registry.metrics()).trim()).toBe('');
     expect((await fetch(`${app.base}/metrics`)).status).toBe(404);
   });
 
   it.each([
-    [{ path: '/mcp' }, '"metrics.path" must not collide with the MCP route /mcp'],
-    [{ path: '/mcp/metrics' }, '"metrics.path" must not collide with the MCP route /mcp'],
-    [{ path: '/sse' }, '"metrics.path" must not collide with the MCP route /sse'],
+    [{ path: '/mcp' }, '"observability.metrics.path" must not collide with the MCP route /mcp'],
+    [{ path: '/mcp/metrics' }, '"observability.metrics.path" must not collide with the MCP route /mcp'],
+    [{ path: '/sse' }, '"observability.metrics.path" must not collide with the MCP route /sse'],
     [{ path: '/.well-known/metrics' }, 'must not collide with the MCP route /.well-known'],
-    [{ path: '/' }, '"metrics.path" must be a non-root URL path'],
-    [{ enabled: 'yes' }, '"metrics.enabled" must be a boolean'],
-    [{ tenantLabel: 1 }, '"metrics.tenantLabel" must be a boolean'],
-    [{ registry: {} }, '"metrics.registry" must be a prom-client Registry'],
-    [{ registy: 'a misspelt key' }, '"metrics.registry"'],
+    [{ path: '/' }, '"observability.metrics.path" must be a non-root URL path'],
+    [{ enabled: 'yes' }, '"observability.metrics.enabled" must be a boolean'],
+    [{ tenantLabel: 1 }, '"observability.metrics.tenantLabel" must be a boolean'],
+    [{ registry: {} }, '"observability.metrics.registry" must be a prom-client Registry'],
+    [{ registy: 'a misspelt key' }, '"observability.metrics.registry"'],
   ])('refuses metrics %j at boot', async (metrics, message) => {
-    const error = await bootError(() => listenMcp({ name: 'bad', version: '1.0.0', metrics: metrics as never }, [MeteredTools]));
+    const error = await bootError(() =>
+      listenMcp({ name: 'bad', version: '1.0.0', observability: { metrics: metrics as never } }, [MeteredTools]),
+    );
     expect(error).toBeInstanceOf(McpConfigurationError);
     expect(error.message).toContain(message);
   });

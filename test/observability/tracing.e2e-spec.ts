@@ -177,7 +177,7 @@ describe('traces (OpenTelemetry, in-memory exporter)', () => {
 describe('traces off', () => {
   it('tracing.enabled false: no span, even with an SDK registered', async () => {
     const capture = captureSpans();
-    const server = await listenMcp({ name: 'untraced', version: '1.0.0', tracing: { enabled: false } }, [TracedTools]);
+    const server = await listenMcp({ name: 'untraced', version: '1.0.0', observability: { tracing: { enabled: false } } }, [TracedTools]);
     try {
       const answer = await post(server.url, callTool(1, 'get_weather', { city: 'Oslo' }), {
         traceparent: traceparent(TRACE_ID, HEADER_SPAN_ID),
@@ -191,7 +191,7 @@ describe('traces off', () => {
   });
 
   it('with @opentelemetry/api but no SDK registered, calls are served as usual (the API no-op tracer)', async () => {
-    const server = await listenMcp({ name: 'noop-traced', version: '1.0.0', tracing: { enabled: true } }, [TracedTools]);
+    const server = await listenMcp({ name: 'noop-traced', version: '1.0.0', observability: { tracing: { enabled: true } } }, [TracedTools]);
     try {
       const answer = await post(server.url, callTool(1, 'get_weather', { city: 'Oslo' }), {
         traceparent: traceparent(TRACE_ID, HEADER_SPAN_ID),

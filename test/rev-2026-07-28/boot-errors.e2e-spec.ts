@@ -50,13 +50,13 @@ describe('2026-07-28 configuration errors fail the boot, naming the place', () =
     expect((error as Error).message).not.toContain('short-secret');
   });
 
-  it('refuses the option group `modern` of earlier releases, saying it was split into requestState and listChanged', async () => {
+  it('refuses the option group `modern` of earlier releases, saying it was split into requestState and lists.listChanged', async () => {
     const error = await bootError(PlainTool, {
       modern: { requestStateSecret: 'x'.repeat(32), listChanged: { tools: true } },
     } as Partial<McpModuleOptions>);
     expect(error).toBeInstanceOf(McpConfigurationError);
     expect((error as Error).message).toMatch(
-      /option "modern" is no longer accepted: it was split into "requestState" .* and "listChanged"/,
+      /option "modern" is no longer accepted: it was split into "requestState" .* and "lists.listChanged"/,
     );
     expect((error as Error).message).not.toContain('x'.repeat(32));
   });
@@ -75,7 +75,7 @@ describe('2026-07-28 configuration errors fail the boot, naming the place', () =
 
   it('boots with valid requestState and listChanged options', async () => {
     expect(
-      await bootError(PlainTool, { requestState: { secret: 'x'.repeat(32), ttlMs: 60_000 }, listChanged: { tools: true } }),
+      await bootError(PlainTool, { requestState: { secret: 'x'.repeat(32), ttlMs: 60_000 }, lists: { listChanged: { tools: true } } }),
     ).toBeUndefined();
   });
 });

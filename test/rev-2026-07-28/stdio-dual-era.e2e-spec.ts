@@ -30,7 +30,7 @@ class StdioConnection {
           name: 'stdio-fixture',
           version: '1.0.0',
           requestState: { secret: REQUEST_STATE_SECRET },
-          listChanged: { tools: true },
+          lists: { listChanged: { tools: true } },
         }),
       ],
       providers: [...REV_2026_07_28_FIXTURES, FixtureResources, ProbeTools],

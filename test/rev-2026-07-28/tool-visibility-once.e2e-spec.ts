@@ -28,7 +28,7 @@ class EchoTools {
 describe('2026-07-28 tools/call computes visibility once per request', () => {
   const fixture = appForBlock(() => {
     @Module({
-      imports: [McpModule.forRoot({ name: 'visibility-once', version: '1.0.0', toolFilters: [CountingFilter] })],
+      imports: [McpModule.forRoot({ name: 'visibility-once', version: '1.0.0', tools: { filters: [CountingFilter] } })],
       providers: [CountingFilter, EchoTools],
     })
     class VisibilityOnceModule {}

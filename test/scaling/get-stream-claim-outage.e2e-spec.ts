@@ -21,9 +21,8 @@ function startInstance(redisUrl: string): Promise<RunningApp> {
   return listenMcp({
     name: 'claims',
     version: '1.0.0',
-    redis: { url: redisUrl },
-    streams: { keepAliveMs: KEEP_ALIVE_MS },
-    instanceLease: LEASE,
+    redis: { url: redisUrl, instanceLease: LEASE },
+    http: { streams: { keepAliveMs: KEEP_ALIVE_MS } },
   });
 }
 

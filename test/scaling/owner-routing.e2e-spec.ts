@@ -25,7 +25,7 @@ class WatchedResource {
 const LEASE = { ttlMs: 1_000, renewMs: 300 };
 
 function startInstance(redisUrl: string): Promise<RunningApp> {
-  return listenMcp({ name: 'owners', version: '1.0.0', redis: { url: redisUrl }, instanceLease: LEASE }, [StreamingTools, WatchedResource]);
+  return listenMcp({ name: 'owners', version: '1.0.0', redis: { url: redisUrl, instanceLease: LEASE } }, [StreamingTools, WatchedResource]);
 }
 
 /**

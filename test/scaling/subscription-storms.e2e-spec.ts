@@ -35,7 +35,7 @@ describe('stored resource subscriptions under storms and churn (two instances, o
   afterAll(async () => void (await raw?.quit()));
   const shared = instancesOnOneRedis({
     count: 2,
-    start: (url) => listenMcp({ name: 'storms', version: '1.0.0', redis: { url }, streams: { keepAliveMs: 200 } }, [AnyResource]),
+    start: (url) => listenMcp({ name: 'storms', version: '1.0.0', redis: { url }, http: { streams: { keepAliveMs: 200 } } }, [AnyResource]),
   });
   let a: RunningApp;
   let b: RunningApp;
@@ -145,9 +145,10 @@ describe('stored resource subscriptions under storms and churn (two instances, o
   });
 
   it('an instance closed while it holds a GET stream leaves no interval of its own running', async () => {
-    const c = await listenMcp({ name: 'storms', version: '1.0.0', redis: { url: shared.redis.url }, streams: { keepAliveMs: 50 } }, [
-      AnyResource,
-    ]);
+    const c = await listenMcp(
+      { name: 'storms', version: '1.0.0', redis: { url: shared.redis.url }, http: { streams: { keepAliveMs: 50 } } },
+      [AnyResource],
+    );
     const { sessionId } = await openSession(c.url);
     expect(await subscribe(c.url, sessionId, 'odd://closing')).toMatchObject({ result: {} });
     const headers = getStreamHeaders(sessionId);

@@ -52,8 +52,8 @@ describe('forged Host headers and the URLs handed out', () => {
   let fixed: RunningApp;
   beforeAll(async () => {
     app = await listenMcp({ name: 'host-check', version: '1.0.0' });
-    proxied = await listenMcp({ name: 'host-check', version: '1.0.0', trustProxy: true });
-    fixed = await listenMcp({ name: 'host-check', version: '1.0.0', publicUrl: 'https://mcp.example.com', trustProxy: true });
+    proxied = await listenMcp({ name: 'host-check', version: '1.0.0', http: { trustProxy: true } });
+    fixed = await listenMcp({ name: 'host-check', version: '1.0.0', http: { publicUrl: 'https://mcp.example.com', trustProxy: true } });
   });
   afterAll(async () => {
     await app?.close();

@@ -208,10 +208,10 @@ describe('request limits (weather-server defaults)', () => {
   });
 });
 
-describe('maxBodyBytes: 1000', () => {
+describe('http.maxBodyBytes: 1000', () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startSecApp({ maxBodyBytes: 1000 });
+    app = await startSecApp({ http: { maxBodyBytes: 1000 } });
   });
   afterAll(() => app?.close());
 
@@ -241,8 +241,8 @@ describe('maxBodyBytes: 1000', () => {
 });
 
 describe('tool timeouts', () => {
-  it('toolTimeoutMs: 100 → a sleeping tool ends with a TIMEOUT envelope, retryable: true', async () => {
-    const app = await startSecApp({ toolTimeoutMs: 100 });
+  it('tools.timeoutMs: 100 → a sleeping tool ends with a TIMEOUT envelope, retryable: true', async () => {
+    const app = await startSecApp({ tools: { timeoutMs: 100 } });
     try {
       const started = Date.now();
       const answer = await post(app.url, callTool(1, 'sleep', { ms: 3000 }));

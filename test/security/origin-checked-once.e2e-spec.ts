@@ -11,7 +11,7 @@ describe('Host and Origin checks per MCP POST', () => {
   let app: RunningApp;
 
   beforeAll(async () => {
-    app = await listenMcp({ name: 'origin-once', version: '1.0.0', allowedHosts: ['127.0.0.1'] });
+    app = await listenMcp({ name: 'origin-once', version: '1.0.0', http: { allowedHosts: ['127.0.0.1'] } });
   });
   afterAll(() => app?.close());
   afterEach(() => jest.restoreAllMocks());

@@ -70,11 +70,11 @@ describe('Origin validation (weather-server defaults)', () => {
   });
 });
 
-describe('Origin validation with allowedOrigins: [https://app.example.com]', () => {
+describe('Origin validation with http.allowedOrigins: [https://app.example.com]', () => {
   let app: RunningApp;
   const KEY = 'origin-suite-api-key-0000000000001';
   beforeAll(async () => {
-    app = await startSecApp({ allowedOrigins: ['https://app.example.com'], auth: { apiKeys: [{ key: KEY, tenant: 'acme' }] } });
+    app = await startSecApp({ http: { allowedOrigins: ['https://app.example.com'] }, auth: { apiKeys: [{ key: KEY, tenant: 'acme' }] } });
   });
   afterAll(() => app?.close());
 

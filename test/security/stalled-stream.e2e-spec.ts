@@ -34,7 +34,7 @@ describe('a client that stops reading its SSE stream', () => {
   beforeEach(async () => {
     app = await listen([
       SecFixtureModule.with({
-        streams: { maxBufferedBytes: BUDGET, maxEventBytesPerStream: REPLAY_BYTES },
+        http: { streams: { maxBufferedBytes: BUDGET, maxEventBytesPerStream: REPLAY_BYTES } },
         limits: { maxStreamsPerTenant: 1 },
       }),
       LargeMessagesModule,

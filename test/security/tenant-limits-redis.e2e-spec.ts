@@ -79,7 +79,7 @@ describe('per-tenant call and stream limits across two instances on one Redis', 
   it('limits.maxConcurrentCallsPerTenant: the slots of an instance that cannot release them any more come back after the lease', async () => {
     // Lease = toolTimeoutMs (1 s) + 5 s grace. Instance A loses Redis for good mid-call (as if killed): its slot
     // is never released, and Redis alone gives it back.
-    const [a, b] = await pair({ toolTimeoutMs: 1_000, limits: { maxConcurrentCallsPerTenant: 1 } });
+    const [a, b] = await pair({ tools: { timeoutMs: 1_000 }, limits: { maxConcurrentCallsPerTenant: 1 } });
     const acquiredBy = Date.now();
     const running = post(a.url, callTool(1, 'sleep', { ms: 300 }), { 'X-API-Key': A });
     await eventually(

@@ -30,7 +30,7 @@ async function start(adapter: HttpAdapterName): Promise<RunningApp> {
   @Module({
     imports: [
       McpModule.forRoot(
-        adapterFixtureOptions('http://127.0.0.1/mcp', { maxBodyBytes: MAX_BODY_BYTES, streams: { keepAliveMs: 100 } } as never),
+        adapterFixtureOptions('http://127.0.0.1/mcp', { http: { maxBodyBytes: MAX_BODY_BYTES, streams: { keepAliveMs: 100 } } } as never),
       ),
     ],
     providers: [AdapterTools],
@@ -175,10 +175,14 @@ describe.each<HttpAdapterName>(['express', 'fastify'])('MCP over HTTP on the %s 
   it("warns at boot, on Fastify only, when Fastify's bodyLimit is below maxBodyBytes (Fastify would refuse first)", async () => {
     const warnings: string[] = [];
     const logger = { log() {}, error() {}, warn: (message: unknown) => void warnings.push(String(message)) };
-    const big = await listenMcp({ ...adapterFixtureOptions('http://127.0.0.1/mcp'), maxBodyBytes: 4 * 1024 * 1024 }, [AdapterTools], {
-      adapter,
-      logger,
-    });
+    const big = await listenMcp(
+      { ...adapterFixtureOptions('http://127.0.0.1/mcp'), http: { maxBodyBytes: 4 * 1024 * 1024 } },
+      [AdapterTools],
+      {
+        adapter,
+        logger,
+      },
+    );
     await big.close();
     const bodyLimitWarnings = warnings.filter((warning) => warning.includes('bodyLimit'));
     if (adapter === 'fastify') expect(bodyLimitWarnings).toEqual([expect.stringContaining('new FastifyAdapter({ bodyLimit: 4194304 })')]);

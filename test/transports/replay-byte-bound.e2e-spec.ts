@@ -59,9 +59,10 @@ describe.each(targets)('streams.maxEventBytesPerStream on %s (Streamable HTTP, L
   beforeAll(async () => {
     const target = await start();
     stop = target.stop;
-    app = await listenMcp({ name: 'replay', version: '1.0.0', streams: { maxEventBytesPerStream: MAX_EVENT_BYTES }, ...target.options }, [
-      BulkyTools,
-    ]);
+    app = await listenMcp(
+      { name: 'replay', version: '1.0.0', http: { streams: { maxEventBytesPerStream: MAX_EVENT_BYTES } }, ...target.options },
+      [BulkyTools],
+    );
     ({ sessionId } = await openSession(app.url));
   }, 30_000);
 

@@ -219,7 +219,7 @@ describe('simple SSE client: endpoint URL with publicUrl', () => {
   let server: RunningApp;
 
   beforeAll(async () => {
-    server = await startFixtureApp({ publicUrl: 'https://mcp.example.com' });
+    server = await startFixtureApp({ http: { publicUrl: 'https://mcp.example.com' } });
   });
 
   afterAll(async () => {
@@ -248,7 +248,7 @@ describe('simple SSE client: endpoint URL with trustProxy', () => {
   let server: RunningApp;
 
   beforeAll(async () => {
-    server = await startFixtureApp({ trustProxy: true });
+    server = await startFixtureApp({ http: { trustProxy: true } });
   });
 
   afterAll(async () => {

@@ -49,7 +49,7 @@ describe('Streamable HTTP transport (fixture server, raw HTTP)', () => {
   let server: RunningApp;
 
   beforeAll(async () => {
-    server = await startFixtureApp({ streams: { keepAliveMs: 60_000 } });
+    server = await startFixtureApp({ http: { streams: { keepAliveMs: 60_000 } } });
   });
 
   afterAll(async () => {
@@ -484,7 +484,7 @@ describe('Streamable HTTP: standalone GET stream', () => {
   let server: RunningApp;
 
   beforeAll(async () => {
-    server = await startFixtureApp({ streams: { keepAliveMs: 50 } });
+    server = await startFixtureApp({ http: { streams: { keepAliveMs: 50 } } });
   });
 
   afterAll(async () => {
@@ -637,7 +637,7 @@ describe('Streamable HTTP: shutdown with open streams', () => {
   }
 
   it('app.close() ends an open standalone GET stream (with a retry hint) and resolves', async () => {
-    const server = await startFixtureApp({ streams: { keepAliveMs: 100 } });
+    const server = await startFixtureApp({ http: { streams: { keepAliveMs: 100 } } });
     const { sessionId } = await openSession(server.url);
     const controller = new AbortController();
     const response = await get(server.url, { 'Mcp-Session-Id': sessionId, Accept: 'text/event-stream' }, controller.signal);
@@ -648,7 +648,7 @@ describe('Streamable HTTP: shutdown with open streams', () => {
   });
 
   it('app.close() ends an open 2024-11-05 HTTP+SSE stream and resolves', async () => {
-    const server = await startFixtureApp({ streams: { keepAliveMs: 100 } });
+    const server = await startFixtureApp({ http: { streams: { keepAliveMs: 100 } } });
     const controller = new AbortController();
     const response = await get(`${server.base}/sse`, { Accept: 'text/event-stream' }, controller.signal);
     const reader = new SseReader(response);

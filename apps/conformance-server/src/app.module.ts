@@ -13,9 +13,9 @@ import { REV_2026_07_28_FIXTURES } from './rev-2026-07-28/rev-2026-07-28.fixture
       name: 'conformance-server',
       version: '1.0.0',
       // DNS-rebinding protection as the suite checks it: a foreign Host or Origin gets 403.
-      allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      http: { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] },
       // 2026-07-28: the trigger tools announce list changes to subscriptions/listen streams.
-      listChanged: { tools: true, prompts: true },
+      lists: { listChanged: { tools: true, prompts: true } },
     }),
   ],
   providers: [ContentTools, InteractiveTools, FixtureResources, FixturePrompts, ...REV_2026_07_28_FIXTURES],

@@ -20,7 +20,7 @@ import { TicketsModule } from './tickets/tickets.module.js';
         version: '1.0.0',
         instructions: 'Support tickets of your tenant: open, list, read, comment on and close them.',
         auth: { jwt: { secret: helpdeskSecret() } },
-        routes: [TicketsController],
+        sources: { routes: [TicketsController] },
       }),
     }),
   ],

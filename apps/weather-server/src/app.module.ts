@@ -37,7 +37,7 @@ const WEATHER_MODULES = [WeatherModule, AirQualityModule, AlertsModule, ReportsM
       useFactory: () => ({
         ...mcpOptionsFromEnv(process.env),
         // get_air_quality is a beta: only the tenants in WEATHER_BETA_TENANTS see and call it.
-        toolFilters: [AirQualityBetaFilter],
+        tools: { filters: [AirQualityBetaFilter] },
       }),
     }),
     ...WEATHER_MODULES,

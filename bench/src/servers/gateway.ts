@@ -29,7 +29,11 @@ export async function start(host: string): Promise<{ app: INestApplication; upst
 
   @Module({
     imports: [
-      McpModule.forRoot({ name: 'bench-gateway', version: '1.0.0', upstreams: [{ name: 'up', url: `http://${host}:${port}/mcp` }] }),
+      McpModule.forRoot({
+        name: 'bench-gateway',
+        version: '1.0.0',
+        sources: { upstreams: [{ name: 'up', url: `http://${host}:${port}/mcp` }] },
+      }),
     ],
   })
   class GatewayModule {}

@@ -55,7 +55,7 @@ export async function start(stack: 'ours-route' | 'bare-nest-rest') {
     return NestFactory.create(RestModule, { logger: false });
   }
   @Module({
-    imports: [McpModule.forRoot({ name: 'bench-route', version: '1.0.0', routes: [TicketsController] })],
+    imports: [McpModule.forRoot({ name: 'bench-route', version: '1.0.0', sources: { routes: [TicketsController] } })],
     controllers: [TicketsController],
     providers: [BearerGuard, VALIDATION],
   })

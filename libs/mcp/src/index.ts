@@ -8,6 +8,11 @@ export type {
   McpModuleExtras,
   McpModuleForRootOptions,
   McpModuleAsyncOptions,
+  McpHttpOptions,
+  McpToolsOptions,
+  McpSourcesOptions,
+  McpListsOptions,
+  McpObservabilityOptions,
   McpSessionOptions,
   McpStreamOptions,
   McpJobOptions,
@@ -189,7 +194,7 @@ export type {
   McpServerSummary,
 } from './client/mcp-client.types.js';
 
-// Upstream MCP servers served behind this one (module option `upstreams`).
+// Upstream MCP servers served behind this one (module option `sources.upstreams`).
 export type { McpUpstreamOptions, McpUpstreamCaller } from './features/upstreams/mcp-upstream-options.interface.js';
 export {
   McpUpstreamsHealthIndicator,

@@ -196,7 +196,7 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     // Prometheus metrics (observability/metrics/), behind the core port MCP_METRICS; the terminus health indicator.
     ...MCP_METRICS_PROVIDERS,
     McpHealthIndicator,
-    // Upstream MCP servers (option `upstreams`) and their health.
+    // Upstream MCP servers (option `sources.upstreams`) and their health.
     McpUpstreamsProvider,
     McpUpstreamsHealthIndicator,
   ],

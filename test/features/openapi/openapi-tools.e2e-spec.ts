@@ -59,11 +59,13 @@ describe('OpenAPI documents as tools (the helpdesk /docs-json, fetched at boot b
     app = await listenMcp({
       name: 'assistant',
       version: '1.0.0',
-      openapi: [
-        { document: `${helpdesk.baseUrl}/docs-json`, forwardAuthorization: true },
-        { name: 'edge', document: EDGE_DOCUMENT, baseUrl: edge.baseUrl, timeoutMs: 300, maxResponseBytes: 8 * 1024 },
-        { name: 'gone', document: EDGE_DOCUMENT, baseUrl: `http://127.0.0.1:${closedPort}`, include: { operations: ['status'] } },
-      ],
+      sources: {
+        openapi: [
+          { document: `${helpdesk.baseUrl}/docs-json`, forwardAuthorization: true },
+          { name: 'edge', document: EDGE_DOCUMENT, baseUrl: edge.baseUrl, timeoutMs: 300, maxResponseBytes: 8 * 1024 },
+          { name: 'gone', document: EDGE_DOCUMENT, baseUrl: `http://127.0.0.1:${closedPort}`, include: { operations: ['status'] } },
+        ],
+      },
     });
     clients.writer = await connect(app, tokens.writer);
     clients.admin = await connect(app, tokens.admin);
@@ -188,15 +190,17 @@ describe('OpenAPI documents as tools (the helpdesk /docs-json, fetched at boot b
     const selective = await listenMcp({
       name: 'selective',
       version: '1.0.0',
-      openapi: [
-        {
-          name: 'helpdesk',
-          document: `${helpdesk.baseUrl}/docs-json`,
-          forwardAuthorization: true,
-          include: { tags: ['tickets'] },
-          exclude: { operations: ['closeTicket', 'add_comment'] },
-        },
-      ],
+      sources: {
+        openapi: [
+          {
+            name: 'helpdesk',
+            document: `${helpdesk.baseUrl}/docs-json`,
+            forwardAuthorization: true,
+            include: { tags: ['tickets'] },
+            exclude: { operations: ['closeTicket', 'add_comment'] },
+          },
+        ],
+      },
     });
     const client = await connect(selective, tokens.writer);
     try {
@@ -214,7 +218,7 @@ describe('OpenAPI documents as tools (the helpdesk /docs-json, fetched at boot b
 
   it('fails the boot with a coded error naming the document when it cannot be fetched', async () => {
     const url = `http://127.0.0.1:${closedPort}/docs-json`;
-    const error = await initApp([McpModule.forRoot({ name: 'nope', version: '1.0.0', openapi: [{ document: url }] })]).catch(
+    const error = await initApp([McpModule.forRoot({ name: 'nope', version: '1.0.0', sources: { openapi: [{ document: url }] } })]).catch(
       (thrown: unknown) => thrown,
     );
     expect(error).toMatchObject({ code: 'MCP_ERR_OPENAPI_UNREACHABLE' });

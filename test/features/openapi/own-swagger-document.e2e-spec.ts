@@ -39,7 +39,7 @@ describe("OpenAPI tools from the app's own SwaggerModule document", () => {
         McpModule.forRoot({
           name: 'self',
           version: '1.0.0',
-          openapi: [{ document: () => ({ ...swagger.document! }), baseUrl: `http://127.0.0.1:${port}` }],
+          sources: { openapi: [{ document: () => ({ ...swagger.document! }), baseUrl: `http://127.0.0.1:${port}` }] },
         }),
       ],
       controllers: [NotesController],

@@ -242,7 +242,7 @@ describe('controller routes that cannot be tools', () => {
   });
 
   it('fails the boot when the routes option lists a class that holds no controller', async () => {
-    const error = await boot([WidgetsModule, EmptyModule, McpModule.forRoot({ ...WIDGETS_MCP, routes: [EmptyModule] })]);
+    const error = await boot([WidgetsModule, EmptyModule, McpModule.forRoot({ ...WIDGETS_MCP, sources: { routes: [EmptyModule] } })]);
     expect(error).toMatchObject({ code: 'MCP_ERR_ROUTE_NOT_A_CONTROLLER' });
   });
 });

@@ -214,7 +214,7 @@ export const WIDGETS_MCP: McpModuleForRootOptions = {
     ],
     jwt: { secret: JWT_SECRET },
   },
-  routes: [WidgetsModule],
+  sources: { routes: [WidgetsModule] },
 };
 
 /** The widgets app: its module listed in `routes`, a global ValidationPipe (APP_PIPE) and interceptor (APP_INTERCEPTOR). */

@@ -111,7 +111,7 @@ describe('upstream servers: client requests, subscriptions, transforms and metri
 
   beforeAll(async () => {
     capture = captureSpans();
-    upstream = await listenMcp({ name: 'up', version: '1.0.0', listChanged: { tools: true } }, [AskingTools]);
+    upstream = await listenMcp({ name: 'up', version: '1.0.0', lists: { listChanged: { tools: true } } }, [AskingTools]);
     upstream.app.get(McpToolRegistry).register({
       name: 'greet',
       description: 'Greets someone',
@@ -128,16 +128,20 @@ describe('upstream servers: client requests, subscriptions, transforms and metri
     gateway = await listenMcp({
       name: 'relay-gateway',
       version: '1.0.0',
-      metrics: { path: '/metrics', registry: new Registry() },
-      upstreams: [
-        { name: 'up', url: upstream.url },
-        { name: 'everything', command: process.execPath, args: [EVERYTHING_MAIN, 'stdio'] },
-      ],
-      transforms: [
-        hideArguments('up_greet', { greeting: 'Hello' }),
-        renameTool('everything_echo', 'say'),
-        describeTool('up_late_*', 'A late tool, described by the gateway'),
-      ],
+      observability: { metrics: { path: '/metrics', registry: new Registry() } },
+      sources: {
+        upstreams: [
+          { name: 'up', url: upstream.url },
+          { name: 'everything', command: process.execPath, args: [EVERYTHING_MAIN, 'stdio'] },
+        ],
+      },
+      tools: {
+        transforms: [
+          hideArguments('up_greet', { greeting: 'Hello' }),
+          renameTool('everything_echo', 'say'),
+          describeTool('up_late_*', 'A late tool, described by the gateway'),
+        ],
+      },
     });
     const capable = new Client(
       { name: 'rich', version: '1.0.0' },

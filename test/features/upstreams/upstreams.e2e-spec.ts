@@ -21,7 +21,7 @@ const KEYS = { acme: 'key-acme-0123456789', globex: 'key-globex-0123456789' };
 
 /** An HTTP upstream built with this library (the streaming fixture's tools and `session_id`); `port` to restart it in place. */
 function startUpstream(port?: number): Promise<RunningApp> {
-  return listenMcp({ name: 'up', version: '1.0.0', listChanged: { tools: true } }, [StreamingTools, SessionTools], {
+  return listenMcp({ name: 'up', version: '1.0.0', lists: { listChanged: { tools: true } } }, [StreamingTools, SessionTools], {
     ...(port !== undefined && { port }),
   });
 }
@@ -51,10 +51,12 @@ describe('upstream MCP servers behind one server (module option upstreams)', () 
           { key: KEYS.globex, tenant: 'globex' },
         ],
       },
-      upstreams: [
-        { name: 'up', url: upstream.url },
-        { name: 'everything', command: process.execPath, args: [EVERYTHING_MAIN, 'stdio'], scopes: ['everything'] },
-      ],
+      sources: {
+        upstreams: [
+          { name: 'up', url: upstream.url },
+          { name: 'everything', command: process.execPath, args: [EVERYTHING_MAIN, 'stdio'], scopes: ['everything'] },
+        ],
+      },
     });
     acme = await connect(gateway.url, KEYS.acme);
     globex = await connect(gateway.url, KEYS.globex);

@@ -56,7 +56,7 @@ export async function startFixture2026(overrides: Partial<McpModuleOptions> = {}
         version: '2.0.0',
         instructions: 'Fixture of the 2026-07-28 e2e tests.',
         requestState: { secret: REQUEST_STATE_SECRET },
-        listChanged: { tools: true, prompts: true },
+        lists: { listChanged: { tools: true, prompts: true } },
         ...overrides,
       }),
     ],

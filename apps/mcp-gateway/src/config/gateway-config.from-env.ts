@@ -45,10 +45,12 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv): GatewayConfig {
       version: '1.0.0',
       title: 'MCP gateway',
       instructions: 'Tools, prompts and resources of several MCP servers, each named after its server (weather_get_forecast).',
-      upstreams: upstreams.mcp,
-      // OpenAPI documents are read at boot: their tools are `<name>_<operation>` like an MCP upstream's.
-      openapi: upstreams.openapi.map(({ openapi, ...source }) => ({ ...source, document: openapi })),
-      metrics: { path: '/metrics', registry: new Registry() },
+      sources: {
+        upstreams: upstreams.mcp,
+        // OpenAPI documents are read at boot: their tools are `<name>_<operation>` like an MCP upstream's.
+        openapi: upstreams.openapi.map(({ openapi, ...source }) => ({ ...source, document: openapi })),
+      },
+      observability: { metrics: { path: '/metrics', registry: new Registry() } },
       ...(env.REDIS_URL && { redis: { url: env.REDIS_URL } }),
       auth: { ...(env.MCP_JWT_SECRET && { jwt: { secret: env.MCP_JWT_SECRET } }) },
     },

@@ -7,16 +7,14 @@ import { mcpOptionsFromEnv } from './mcp-options.from-env.js';
  * server's) and no server card of its own beyond `/admin/mcp/server-card`.
  */
 export function adminMcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
-  const { auth, publicUrl, trustProxy, allowedOrigins, redis } = mcpOptionsFromEnv(env);
+  const { auth, http, redis } = mcpOptionsFromEnv(env);
   return {
     name: 'weather-admin',
     version: '1.0.0',
     title: 'Weather admin',
     instructions: "Administration of the caller's weather data. Every tool needs the weather:admin scope.",
     auth,
-    publicUrl,
-    trustProxy,
-    allowedOrigins,
+    http,
     ...(redis && { redis }),
     serverCard: { description: "Administration of the caller's weather alerts" },
   };

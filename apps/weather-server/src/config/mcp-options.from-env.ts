@@ -32,22 +32,24 @@ export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
     version: '1.0.0',
     title: 'Weather',
     instructions: 'Weather for about seventy cities worldwide. City names may be English or Chinese.',
-    publicUrl: env.MCP_PUBLIC_URL || undefined,
+    http: {
+      publicUrl: env.MCP_PUBLIC_URL || undefined,
+      trustProxy: env.MCP_TRUST_PROXY === 'true',
+      allowedOrigins: env.MCP_ALLOWED_ORIGINS?.split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    },
     serverCard: {
       description: 'Current weather, forecasts and alerts for about seventy cities worldwide',
       ...(env.MCP_SERVER_CARD_NAME && { name: env.MCP_SERVER_CARD_NAME }),
     },
-    trustProxy: env.MCP_TRUST_PROXY === 'true',
-    allowedOrigins: env.MCP_ALLOWED_ORIGINS?.split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
     ...redisFromEnv(env),
     jobs: {
       ...(env.MCP_JOBS_LOCK_DURATION_MS && { lockDurationMs: Number(env.MCP_JOBS_LOCK_DURATION_MS) }),
       ...(env.MCP_JOBS_STALLED_INTERVAL_MS && { stalledIntervalMs: Number(env.MCP_JOBS_STALLED_INTERVAL_MS) }),
     },
     ...(env.MCP_SHUTDOWN_GRACE_MS && { shutdown: { graceMs: Number(env.MCP_SHUTDOWN_GRACE_MS) } }),
-    metrics: { path: '/metrics', registry: new Registry() },
+    observability: { metrics: { path: '/metrics', registry: new Registry() } },
     auth: {
       ...(env.MCP_JWT_SECRET && { jwt: { secret: env.MCP_JWT_SECRET } }),
       ...oauthFromEnv(env),

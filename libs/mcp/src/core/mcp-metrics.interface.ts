@@ -21,7 +21,7 @@ export interface McpMeteredToolCall {
 /**
  * The metrics port of the request path: the dispatcher reports each request, the call pipeline each tool run,
  * the session service and the stream hub what opens and closes. Core only knows this interface;
- * `observability/metrics/` implements it over prom-client, and without the `metrics` option the no-op
+ * `observability/metrics/` implements it over prom-client, and without the `observability.metrics` option the no-op
  * {@link NOOP_MCP_METRICS} runs. Every method returns at once and never throws.
  */
 export interface McpMetrics {

@@ -530,7 +530,7 @@ describe('McpDispatcher', () => {
           @McpTool({ description: '5' })
           t5() {}
         }
-        paged = await bootDispatcher([FiveTools], { pageSize: 2 });
+        paged = await bootDispatcher([FiveTools], { lists: { pageSize: 2 } });
       });
 
       const list = (cursor?: unknown) =>
@@ -582,7 +582,7 @@ describe('McpDispatcher', () => {
         @McpTool({ description: 'b' })
         b() {}
       }
-      const exact = await bootDispatcher([TwoTools], { pageSize: 2 });
+      const exact = await bootDispatcher([TwoTools], { lists: { pageSize: 2 } });
       const result = resultOf(await exact.dispatch({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, CONTEXT));
       expect(result).toEqual({ tools: [expect.objectContaining({ name: 'a' }), expect.objectContaining({ name: 'b' })] });
     });

@@ -18,7 +18,7 @@ const BUS_CHANNEL = 'lists:changed';
  * `listChanged`, which declares `listChanged` for them; announcements of other lists are dropped.
  * @publicApi
  * @example
- * // McpModule.forRoot({ ..., listChanged: { tools: true } })
+ * // McpModule.forRoot({ ..., lists: { listChanged: { tools: true } } })
  * constructor(private readonly lists: McpListChangedNotifier) {}
  * enableBetaTools() {
  *   this.flags.beta = true;
@@ -42,7 +42,7 @@ export class McpListChangedNotifier implements OnApplicationBootstrap {
   /** Declares `listChanged` once every feature has declared itself (a list that is not served stays undeclared). */
   async onApplicationBootstrap(): Promise<void> {
     this.changes?.listen((kind) => this.announce(kind));
-    const wanted = this.options.listChanged;
+    const wanted = this.options.lists.listChanged;
     for (const kind of ['tools', 'prompts', 'resources'] as const) {
       if (wanted[kind] && this.capabilities.has(kind)) this.capabilities.declare(kind, { listChanged: true });
     }

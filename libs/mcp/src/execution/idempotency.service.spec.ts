@@ -9,7 +9,10 @@ import { McpTenantQuotas } from '../stores/tenant-quotas.js';
 import { McpIdempotency } from './idempotency.service.js';
 
 const RENEW_MS = 100;
-const options = resolveMcpOptions({ name: 'idem', version: '1.0.0', instanceLease: { ttlMs: 300, renewMs: RENEW_MS } }, resolvePaths({}));
+const options = resolveMcpOptions(
+  { name: 'idem', version: '1.0.0', redis: { url: 'redis://127.0.0.1:6379', instanceLease: { ttlMs: 300, renewMs: RENEW_MS } } },
+  resolvePaths({}),
+);
 
 /** Only `crossesInstances` matters to the lease: true stands for a Redis bus, false for memory mode. */
 const busThat = (crossesInstances: boolean) => ({ crossesInstances }) as McpMessageBus;
@@ -200,7 +203,12 @@ describe('McpIdempotency: a claim held by a dead instance', () => {
 
   it("a takeover keeps the key's one place in idempotency.maxKeysPerTenant: counted once when kept, freed when the new run fails", async () => {
     const oneKey = resolveMcpOptions(
-      { name: 'idem', version: '1.0.0', instanceLease: { ttlMs: 300, renewMs: RENEW_MS }, idempotency: { maxKeysPerTenant: 1 } },
+      {
+        name: 'idem',
+        version: '1.0.0',
+        redis: { url: 'redis://127.0.0.1:6379', instanceLease: { ttlMs: 300, renewMs: RENEW_MS } },
+        idempotency: { maxKeysPerTenant: 1 },
+      },
       resolvePaths({}),
     );
     const quotaCode = (result: McpCallToolResult) => (result.structuredContent as { error?: { code?: string } }).error?.code;

@@ -6,7 +6,7 @@ import { CALL_LEASE_GRACE_MS, McpTenantLimiter, type CallPermit } from './tenant
 function limiterWith(limits: Partial<McpResolvedOptions['limits']>) {
   let now = 1_000_000;
   const store = new McpMemoryStore(100_000, 60_000, () => now);
-  const options = { toolTimeoutMs: 30_000, limits: { maxConcurrentCallsPerTenant: 100, ...limits } } as McpResolvedOptions;
+  const options = { tools: { timeoutMs: 30_000 }, limits: { maxConcurrentCallsPerTenant: 100, ...limits } } as McpResolvedOptions;
   const limiter = new McpTenantLimiter(options, store);
   return { limiter, store, advance: (ms: number) => (now += ms) };
 }

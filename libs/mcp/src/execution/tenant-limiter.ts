@@ -32,7 +32,7 @@ export class McpTenantLimiter {
   ) {}
 
   /** Takes a call slot for `tenant` for a call that may run `timeoutMs`; rejects only when the store does. */
-  async acquire(tenant: string, timeoutMs = this.options.toolTimeoutMs): Promise<CallPermit> {
+  async acquire(tenant: string, timeoutMs = this.options.tools.timeoutMs): Promise<CallPermit> {
     const { maxConcurrentCallsPerTenant, rateLimit } = this.options.limits;
     const slots = tenantSlotKey('calls', tenant);
     const member = randomUUID();

@@ -111,7 +111,7 @@ export class McpToolHandlerFactory {
   }
 
   /**
-   * Runs the method's and class's guards as `tools/list` sees the tool (arguments `{}`, or the values transforms fix), for `hideGuardedTools`:
+   * Runs the method's and class's guards as `tools/list` sees the tool (arguments `{}`, or the values transforms fix), for `tools.hideGuarded`:
    * false when they refuse. A guard that fails otherwise (it needs arguments) leaves the tool visible, and the call
    * decides. Undefined for request-scoped providers: their guards would need an instance per listing.
    */

@@ -18,10 +18,10 @@ export interface McpMetricsRegistry {
  * `mcp_streams_active`, `mcp_jobs{state}`, and for upstream servers' tools `mcp_upstream_calls_total{server,upstream,status}`
  * and `mcp_upstream_call_duration_seconds{server,upstream}`.
  * @publicApi
- * @example McpModule.forRoot({ name: 'weather', version: '1.0.0', metrics: { path: '/metrics' } })
+ * @example McpModule.forRoot({ name: 'weather', version: '1.0.0', observability: { metrics: { path: '/metrics' } } })
  */
 export interface McpMetricsOptions {
-  /** Collect the metrics (true once `metrics` is given; `false` turns them off). */
+  /** Collect the metrics (true once `observability.metrics` is given; `false` turns them off). */
   enabled?: boolean;
   /**
    * Serve the registry at this path (GET, Prometheus text format) without the MCP authentication: scrape it from

@@ -8,7 +8,7 @@ import type { McpMetricsOptions } from './mcp-metrics-options.interface.js';
 import type { McpServerCardOptions } from './mcp-server-card-options.interface.js';
 
 /**
- * Options of `McpModule.forRoot()` / `forRootAsync()`.
+ * Options of `McpModule.forRoot()` / `forRootAsync()`: the server's identity at the top, everything else in groups.
  * @publicApi
  */
 export interface McpModuleOptions {
@@ -20,16 +20,45 @@ export interface McpModuleOptions {
   description?: string;
   /** Hint for the model, returned by `initialize`. */
   instructions?: string;
-  /** Default timeout of a tool call in milliseconds (30 000). */
-  toolTimeoutMs?: number;
-  /** Tools per `tools/list` page (100). */
-  pageSize?: number;
-  /** Largest accepted request body in bytes (1 MiB); larger bodies get HTTP 413. */
-  maxBodyBytes?: number;
+  /** The HTTP endpoint: its public URL, proxies, DNS-rebinding checks, body size and SSE streams. */
+  http?: McpHttpOptions;
+  /** The tools as callers see them: timeout, filters, transforms, search, guard-based hiding. */
+  tools?: McpToolsOptions;
+  /** Where tools come from besides decorated providers: controllers, OpenAPI documents, upstream MCP servers. */
+  sources?: McpSourcesOptions;
+  /** `tools/list`, `prompts/list` and `resources/list`: page size and change announcements. */
+  lists?: McpListsOptions;
   /** Streamable HTTP sessions. */
   sessions?: McpSessionOptions;
-  /** SSE streams (POST streams, the GET stream, the 2024-11-05 HTTP+SSE stream). */
-  streams?: McpStreamOptions;
+  /** Authentication (JWT Bearer, API keys, or your own authenticator) and OAuth resource metadata. */
+  auth?: McpAuthOptions;
+  /** Bounds against hostile or runaway input. */
+  limits?: McpLimitOptions;
+  /**
+   * Share sessions, stream events, jobs and idempotency keys between instances through Redis (needs the
+   * `ioredis` package). Without it everything lives in this process's memory.
+   */
+  redis?: McpRedisOptions;
+  /** Long-running tools (`@McpTool({ job: true })`). */
+  jobs?: McpJobOptions;
+  /** Graceful shutdown (`app.enableShutdownHooks()`, SIGTERM): how long in-flight calls and jobs may finish. */
+  shutdown?: McpShutdownOptions;
+  /** Idempotency keys (`@McpTool({ idempotencyKey: '...' })`). */
+  idempotency?: McpIdempotencyOptions;
+  /** The `requestState` of 2026-07-28 input rounds (multi round-trip requests): its HMAC key and lifetime. */
+  requestState?: McpRequestStateOptions;
+  /** The Server Card (SEP-2127) at `/.well-known/mcp/server-card.json` and `<path>/server-card`; on by default. */
+  serverCard?: McpServerCardOptions;
+  /** Prometheus metrics and OpenTelemetry traces. */
+  observability?: McpObservabilityOptions;
+}
+
+/**
+ * The HTTP endpoint (module option `http`).
+ * @publicApi
+ * @example http: { publicUrl: 'https://mcp.example.com', trustProxy: true, allowedHosts: ['mcp.example.com'] }
+ */
+export interface McpHttpOptions {
   /**
    * Public base URL of this server (`https://mcp.example.com`), used for the absolute `endpoint` URL of the
    * 2024-11-05 HTTP+SSE transport. Without it the URL is built from the request (`Host`, and `X-Forwarded-*` when `trustProxy` is set).
@@ -37,8 +66,6 @@ export interface McpModuleOptions {
   publicUrl?: string;
   /** Believe `X-Forwarded-Proto` / `X-Forwarded-Host` (set only behind a proxy you control). */
   trustProxy?: boolean;
-  /** Authentication (JWT Bearer, API keys, or your own authenticator) and OAuth resource metadata. */
-  auth?: McpAuthOptions;
   /**
    * Browser origins allowed to call (DNS-rebinding protection). Requests without `Origin` and from localhost
    * origins are always allowed; any other `Origin` gets 403 unless listed here. `['*']` turns the check off.
@@ -49,33 +76,25 @@ export interface McpModuleOptions {
    * server: anything else gets 403 (DNS-rebinding protection for clients that send no Origin). Off when unset.
    */
   allowedHosts?: string[];
-  /** Bounds against hostile or runaway input. */
-  limits?: McpLimitOptions;
-  /**
-   * Share sessions, stream events, jobs and idempotency keys between instances through Redis (needs the
-   * `ioredis` package). Without it everything lives in this process's memory.
-   */
-  redis?: McpRedisOptions;
-  /**
-   * The liveness lease each instance renews in the store while it runs (only with `redis`): requests for a
-   * 2024-11-05 HTTP+SSE session or a live stream held by an instance whose lease expired answer 404.
-   */
-  instanceLease?: McpInstanceLeaseOptions;
-  /** Long-running tools (`@McpTool({ job: true })`). */
-  jobs?: McpJobOptions;
-  /** Graceful shutdown (`app.enableShutdownHooks()`, SIGTERM): how long in-flight calls and jobs may finish. */
-  shutdown?: McpShutdownOptions;
-  /** Idempotency keys (`@McpTool({ idempotencyKey: '...' })`). */
-  idempotency?: McpIdempotencyOptions;
-  /** The `requestState` of 2026-07-28 input rounds (multi round-trip requests): its HMAC key and lifetime. */
-  requestState?: McpRequestStateOptions;
-  /** Lists whose changes you announce with `McpListChangedNotifier` (both eras). */
-  listChanged?: McpListChangedOptions;
+  /** Largest accepted request body in bytes (1 MiB); larger bodies get HTTP 413. */
+  maxBodyBytes?: number;
+  /** SSE streams (POST streams, the GET stream, the 2024-11-05 HTTP+SSE stream). */
+  streams?: McpStreamOptions;
+}
+
+/**
+ * The tools as callers see them (module option `tools`).
+ * @publicApi
+ * @example tools: { timeoutMs: 10_000, search: { mode: 'replace' }, hideGuarded: true }
+ */
+export interface McpToolsOptions {
+  /** Default timeout of a tool call in milliseconds (30 000). */
+  timeoutMs?: number;
   /**
    * Providers (declared in your own modules) implementing `McpToolFilter`: a tool one of them hides is absent from
    * `tools/list` and calling it is an unknown tool (-32602) for that caller.
    */
-  toolFilters?: Type<McpToolFilter>[];
+  filters?: Type<McpToolFilter>[];
   /**
    * Changes to the tools as clients see them, without touching their code, applied once at boot in list order:
    * `renameTool()`, `describeTool()`, `hideArguments()`, `renameArguments()`, `namespaceTools()`. A transform that
@@ -87,18 +106,25 @@ export interface McpModuleOptions {
    * Tool search for large catalogs: a `search_tools` tool (BM25 over names, titles, descriptions and argument names;
    * per caller, only tools it may see) and, in `replace` mode, a `call_tool` tool that calls what it found, listed
    * instead of the catalog. Off unless given. The shape of FastMCP's search transforms (the MCP specification has none yet).
-   * @example toolSearch: { mode: 'replace', maxResults: 10 }
+   * @example search: { mode: 'replace', maxResults: 10 }
    */
-  toolSearch?: McpToolSearchOptions;
+  search?: McpToolSearchOptions;
   /**
    * Hide the tools whose Nest guards (`@UseGuards` on the method or class) refuse the caller, as listing sees it
    * (no arguments). Off by default: a guarded tool is then listed and refused when called.
    */
-  hideGuardedTools?: boolean;
+  hideGuarded?: boolean;
+}
+
+/**
+ * Where tools come from besides decorated providers (module option `sources`).
+ * @publicApi
+ */
+export interface McpSourcesOptions {
   /**
    * Controllers (every route handler) and modules (every handler of their controllers) served as tools, as
    * `@McpRoute()` on each would; `@McpExcludeRoute()` keeps a handler out. Each must hold controllers of this server.
-   * @example McpModule.forRoot({ name: 'helpdesk', version: '1.0.0', routes: [TicketsController] })
+   * @example McpModule.forRoot({ name: 'helpdesk', version: '1.0.0', sources: { routes: [TicketsController] } })
    */
   routes?: Type<unknown>[];
   /**
@@ -111,14 +137,32 @@ export interface McpModuleOptions {
   /**
    * MCP servers served behind this one (a gateway): each upstream's tools and prompts as `<name>_<tool>`, its
    * resources as `<name>+<uri>`, through this server's authentication, scopes, limits, idempotency and metrics.
-   * Turns `listChanged` on for tools, prompts and resources: an upstream's list changes become this server's.
+   * Turns `lists.listChanged` on for tools, prompts and resources: an upstream's list changes become this server's.
    * @example upstreams: [{ name: 'weather', url: 'http://127.0.0.1:3000/mcp' }, { name: 'files', command: 'npx', args: ['my-mcp-server'] }]
    */
   upstreams?: McpUpstreamOptions[];
+}
+
+/**
+ * `tools/list`, `prompts/list` and `resources/list` (module option `lists`).
+ * @publicApi
+ * @example lists: { pageSize: 50, listChanged: { tools: true } }
+ */
+export interface McpListsOptions {
+  /** Items per `tools/list`, `prompts/list` and `resources/list` page (100). */
+  pageSize?: number;
+  /** Lists whose changes you announce with `McpListChangedNotifier` (both eras). */
+  listChanged?: McpListChangedOptions;
+}
+
+/**
+ * Metrics and traces (module option `observability`).
+ * @publicApi
+ * @example observability: { metrics: { path: '/metrics' }, tracing: { enabled: true } }
+ */
+export interface McpObservabilityOptions {
   /** Prometheus metrics (needs the `prom-client` package); off unless given. */
   metrics?: McpMetricsOptions;
-  /** The Server Card (SEP-2127) at `/.well-known/mcp/server-card.json` and `<path>/server-card`; on by default. */
-  serverCard?: McpServerCardOptions;
   /** OpenTelemetry spans per JSON-RPC request and tool call, through `@opentelemetry/api` when it is installed. */
   tracing?: McpTracingOptions;
 }
@@ -130,7 +174,7 @@ export interface McpModuleOptions {
  * `@opentelemetry/api` (an optional peer dependency) to whatever SDK the application registers; none registered,
  * the API's no-op tracer runs.
  * @publicApi
- * @example McpModule.forRoot({ name: 'weather', version: '1.0.0', tracing: { enabled: true } })
+ * @example McpModule.forRoot({ name: 'weather', version: '1.0.0', observability: { tracing: { enabled: true } } })
  */
 export interface McpTracingOptions {
   /**
@@ -231,6 +275,11 @@ export interface McpRedisOptions {
    * pub/sub ignores it).
    */
   keyPrefix?: string;
+  /**
+   * The liveness lease each instance renews in the store while it runs: requests for a 2024-11-05 HTTP+SSE session
+   * or a live stream held by an instance whose lease expired answer 404.
+   */
+  instanceLease?: McpInstanceLeaseOptions;
 }
 
 /**
@@ -255,7 +304,7 @@ export interface McpRedisClusterNode {
 }
 
 /**
- * The liveness lease of an instance (with `redis`): `lease:<instanceId>` in the store, renewed on a timer. An
+ * The liveness lease of an instance (`redis.instanceLease`): `lease:<instanceId>` in the store, renewed on a timer. An
  * instance that stops renewing it (killed, frozen, cut off from Redis) counts as dead once it expires.
  * @publicApi
  */
@@ -297,7 +346,7 @@ export interface McpLimitOptions {
   rateLimit?: { limit: number; windowMs: number };
   /**
    * Open SSE streams per tenant (100; with `redis`, across all instances); more get HTTP 429. A stream's place
-   * is renewed by its keep-alives and lapses three `streams.keepAliveMs` after its instance died.
+   * is renewed by its keep-alives and lapses three `http.streams.keepAliveMs` after its instance died.
    */
   maxStreamsPerTenant?: number;
   /** Live sessions per tenant (1 000; with `redis`, across all instances); more get HTTP 429 on initialize. */
@@ -406,11 +455,11 @@ export type McpModuleAsyncOptions = ConfigurableModuleAsyncOptions<McpModuleOpti
 export type { McpResolvedOptions } from './declarations/module.options.js';
 
 /**
- * `toolSearch`: how the catalog is searched.
+ * `tools.search`: how the catalog is searched.
  * @publicApi
  */
 export interface McpToolSearchOptions {
-  /** On once `toolSearch` is given, unless `false`. */
+  /** On once `tools.search` is given, unless `false`. */
   enabled?: boolean;
   /**
    * `replace` (the default): `tools/list` shows only `search_tools` and `call_tool`; every tool stays callable by

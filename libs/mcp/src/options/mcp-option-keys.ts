@@ -4,10 +4,33 @@ import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js
 import { McpMessages } from '../core/errors/mcp.messages.js';
 import type { McpOptionMembers } from './option.builder.js';
 
-/** Keys of earlier releases that are gone, each with what replaced it (checked before the did-you-mean). */
+/** Keys of earlier releases that are gone, each with what replaced it (checked, as the moved ones, before the did-you-mean). */
 const REMOVED_OPTION_KEYS: Readonly<Record<string, string>> = {
   modern:
-    'was split into "requestState" ({ secret, ttlMs }: was modern.requestStateSecret and modern.requestStateTtlMs) and "listChanged" ({ tools, prompts, resources }: was modern.listChanged)',
+    'was split into "requestState" ({ secret, ttlMs }: was modern.requestStateSecret and modern.requestStateTtlMs) and "lists.listChanged" ({ tools, prompts, resources }: was modern.listChanged)',
+};
+
+/** Top-level keys of 0.1.0 that moved into a group in 0.2.0, each with its new path (CHANGELOG "Moved options"). */
+export const MOVED_OPTION_KEYS: Readonly<Record<string, string>> = {
+  publicUrl: 'http.publicUrl',
+  trustProxy: 'http.trustProxy',
+  allowedOrigins: 'http.allowedOrigins',
+  allowedHosts: 'http.allowedHosts',
+  maxBodyBytes: 'http.maxBodyBytes',
+  streams: 'http.streams',
+  toolTimeoutMs: 'tools.timeoutMs',
+  toolFilters: 'tools.filters',
+  transforms: 'tools.transforms',
+  toolSearch: 'tools.search',
+  hideGuardedTools: 'tools.hideGuarded',
+  routes: 'sources.routes',
+  openapi: 'sources.openapi',
+  upstreams: 'sources.upstreams',
+  pageSize: 'lists.pageSize',
+  listChanged: 'lists.listChanged',
+  instanceLease: 'redis.instanceLease',
+  metrics: 'observability.metrics',
+  tracing: 'observability.tracing',
 };
 
 /**
@@ -24,6 +47,8 @@ function checkLevel(value: object, members: McpOptionMembers<never>, path: strin
   for (const [key, member] of Object.entries(value)) {
     if (path === '' && Object.hasOwn(REMOVED_OPTION_KEYS, key))
       throw new McpConfigurationError(McpMessages.removedOption(key, REMOVED_OPTION_KEYS[key]));
+    if (path === '' && Object.hasOwn(MOVED_OPTION_KEYS, key))
+      throw new McpConfigurationError(McpMessages.movedOption(key, MOVED_OPTION_KEYS[key]));
     const known = Object.hasOwn(members, key) ? members[key] : undefined;
     if (known === undefined) throw unknownKey(path, key, Object.keys(members));
     if (known.each && Array.isArray(member)) {

@@ -22,11 +22,13 @@ describe('resolveMcpOptions: unknown option keys', () => {
     [{ limits: { rateLimit: { limit: 1, window: 10 } } }, '"limits.rateLimit.window"', '"limits.rateLimit.windowMs"'],
     [{ auth: { jwt: { secret: 'x'.repeat(32), requireExpiry: false } } }, '"auth.jwt.requireExpiry"', '"auth.jwt.requireExp"'],
     [{ auth: { apiKeys: [{ key: 'k'.repeat(16), tenant: 't', scope: ['a'] }] } }, '"auth.apiKeys[0].scope"', '"auth.apiKeys[0].scopes"'],
-    [{ listChanged: { tool: true } }, '"listChanged.tool"', '"listChanged.tools"'],
+    [{ lists: { listChanged: { tool: true } } }, '"lists.listChanged.tool"', '"lists.listChanged.tools"'],
     [{ requestState: { ttl: 1000 } }, '"requestState.ttl"', '"requestState.ttlMs"'],
-    [{ streams: { maxBufferBytes: 1 } }, '"streams.maxBufferBytes"', '"streams.maxBufferedBytes"'],
+    [{ http: { streams: { maxBufferBytes: 1 } } }, '"http.streams.maxBufferBytes"', '"http.streams.maxBufferedBytes"'],
     [{ jobs: { concurency: 2 } }, '"jobs.concurency"', '"jobs.concurrency"'],
-    [{ toolTimeout: 5 }, '"toolTimeout"', '"toolTimeoutMs"'],
+    [{ tols: { timeoutMs: 5 } }, '"tols"', '"tools"'],
+    [{ tools: { timeout: 5 } }, '"tools.timeout"', '"tools.timeoutMs"'],
+    [{ observability: { metric: {} } }, '"observability.metric"', '"observability.metrics"'],
   ])('%j names the key and the nearest valid one', (options, unknown, suggestion) => {
     const message = messageOf(options);
     expect(message).toContain(unknown);
@@ -36,7 +38,7 @@ describe('resolveMcpOptions: unknown option keys', () => {
   it('lists the valid keys of the level when none is close', () => {
     const message = messageOf({ redis: { url: 'redis://localhost:6379', zzzzzzzz: 1 } });
     expect(message).toContain('"redis.zzzzzzzz" is unknown');
-    expect(message).toContain('redis.url, redis.keyPrefix');
+    expect(message).toContain('redis.url, redis.keyPrefix, redis.cluster, redis.instanceLease');
   });
 
   it('accepts every documented key, including the extras forRoot() passes through', () => {
@@ -46,7 +48,10 @@ describe('resolveMcpOptions: unknown option keys', () => {
         isGlobal: false,
         ssePath: '/sse',
         messagesPath: '/messages',
-        streams: { maxBufferedBytes: 1024, keepAliveMs: 1000 },
+        http: { streams: { maxBufferedBytes: 1024, keepAliveMs: 1000 }, publicUrl: 'https://mcp.example.com', maxBodyBytes: 1024 },
+        tools: { timeoutMs: 1000, hideGuarded: true, search: { mode: 'beside' } },
+        sources: { routes: [], openapi: [] },
+        observability: { tracing: { enabled: false } },
         limits: { maxStoredKeysPerTenant: 10, rateLimit: { limit: 1, windowMs: 1000 } },
         idempotency: { ttlMs: 1000, maxKeysPerTenant: 10 },
         jobs: { maxQueuedPerTenant: 10, concurrency: 2 },
@@ -55,7 +60,7 @@ describe('resolveMcpOptions: unknown option keys', () => {
           resourceMetadata: { resource: 'https://a.example/mcp', authorizationServers: ['https://as.example'] },
         },
         requestState: { secret: 's'.repeat(32), ttlMs: 1000 },
-        listChanged: { tools: true, prompts: true, resources: true },
+        lists: { pageSize: 10, listChanged: { tools: true, prompts: true, resources: true } },
       }),
     ).not.toThrow();
   });
@@ -75,17 +80,20 @@ describe('resolveMcpOptions: unknown option keys', () => {
   });
 });
 
-describe('resolveMcpOptions: requestState and listChanged', () => {
+describe('resolveMcpOptions: requestState and lists.listChanged', () => {
   it('defaults: no secret (a random key per process), a 10-minute round, no list announced', () => {
     const resolved = resolve({});
     expect(resolved.requestState).toEqual({ secret: undefined, ttlMs: 600_000 });
-    expect(resolved.listChanged).toEqual({ tools: false, prompts: false, resources: false });
+    expect(resolved.lists.listChanged).toEqual({ tools: false, prompts: false, resources: false });
   });
 
   it('keeps a valid secret and TTL, and each list set to true', () => {
-    const resolved = resolve({ requestState: { secret: 's'.repeat(32), ttlMs: 60_000 }, listChanged: { prompts: true, tools: false } });
+    const resolved = resolve({
+      requestState: { secret: 's'.repeat(32), ttlMs: 60_000 },
+      lists: { listChanged: { prompts: true, tools: false } },
+    });
     expect(resolved.requestState).toEqual({ secret: 's'.repeat(32), ttlMs: 60_000 });
-    expect(resolved.listChanged).toEqual({ tools: false, prompts: true, resources: false });
+    expect(resolved.lists.listChanged).toEqual({ tools: false, prompts: true, resources: false });
   });
 
   it('refuses a secret shorter than 32 characters, naming requestState.secret without echoing it', () => {
@@ -97,7 +105,9 @@ describe('resolveMcpOptions: requestState and listChanged', () => {
   it.each([
     [{ requestState: { ttlMs: 0 } }, '"requestState.ttlMs"'],
     [{ requestState: 'secret' }, '"requestState" must be an object'],
-    [{ listChanged: true }, '"listChanged" must be an object'],
+    [{ lists: { listChanged: true } }, '"lists.listChanged" must be an object'],
+    [{ lists: 100 }, '"lists" must be an object'],
+    [{ http: 'https://mcp.example.com' }, '"http" must be an object'],
   ])('%j is refused: %s', (options, text) => {
     expect(messageOf(options)).toContain(text);
   });
@@ -106,35 +116,46 @@ describe('resolveMcpOptions: requestState and listChanged', () => {
     const message = messageOf({ modern: { requestStateSecret: 's'.repeat(32), requestStateTtlMs: 1000, listChanged: { tools: true } } });
     expect(message).toContain('McpModule option "modern" is no longer accepted');
     expect(message).toContain('split into "requestState"');
-    expect(message).toContain('"listChanged"');
+    expect(message).toContain('"lists.listChanged"');
     expect(message).not.toContain('s'.repeat(32));
   });
 });
 
-describe('resolveMcpOptions: instanceLease', () => {
+describe('resolveMcpOptions: redis.instanceLease', () => {
+  const lease = (instanceLease?: object) =>
+    resolve({ redis: { url: 'redis://localhost:6379', ...(instanceLease && { instanceLease }) } }).redis?.instanceLease;
+
   it('defaults to a 5 s lease renewed every 1.5 s; a short ttl alone gets a renewal within it', () => {
-    expect(resolve({}).instanceLease).toEqual({ ttlMs: 5_000, renewMs: 1_500 });
-    expect(resolve({ instanceLease: { ttlMs: 900 } }).instanceLease).toEqual({ ttlMs: 900, renewMs: 300 });
+    expect(lease()).toEqual({ ttlMs: 5_000, renewMs: 1_500 });
+    expect(lease({ ttlMs: 900 })).toEqual({ ttlMs: 900, renewMs: 300 });
   });
 
   it('refuses a renewal interval that is not below the ttl, naming both', () => {
-    expect(messageOf({ instanceLease: { ttlMs: 1_000, renewMs: 1_000 } })).toContain(
-      '"instanceLease.renewMs" must be below instanceLease.ttlMs',
+    const redis = (instanceLease: object) => ({ redis: { url: 'redis://localhost:6379', instanceLease } });
+    expect(messageOf(redis({ ttlMs: 1_000, renewMs: 1_000 }))).toContain(
+      '"redis.instanceLease.renewMs" must be below redis.instanceLease.ttlMs',
     );
-    expect(messageOf({ instanceLease: { ttlMs: 1_000, renwMs: 100 } })).toContain('"instanceLease.renwMs" is unknown');
+    expect(messageOf(redis({ ttlMs: 1_000, renwMs: 100 }))).toContain('"redis.instanceLease.renwMs" is unknown');
   });
 });
 
-describe('resolveMcpOptions: streams.maxEventBytesPerStream', () => {
+describe('resolveMcpOptions: http.streams.maxEventBytesPerStream', () => {
   it('defaults to 8 MiB (twice maxBufferedBytes) beside the count bound, and takes a positive whole number of bytes', () => {
-    expect(resolve({}).streams).toMatchObject({ maxEventsPerStream: 1_000, maxEventBytesPerStream: 8_388_608 });
-    expect(resolve({ streams: { maxEventBytesPerStream: 64 * 1024 } }).streams.maxEventBytesPerStream).toBe(65_536);
+    expect(resolve({}).http.streams).toMatchObject({ maxEventsPerStream: 1_000, maxEventBytesPerStream: 8_388_608 });
+    expect(resolve({ http: { streams: { maxEventBytesPerStream: 64 * 1024 } } }).http.streams.maxEventBytesPerStream).toBe(65_536);
   });
 
   it.each([0, -1, 1.5, Number.NaN, '4MiB'])('refuses %p at boot, naming the option', (value) => {
-    expect(messageOf({ streams: { maxEventBytesPerStream: value } })).toContain(
-      '"streams.maxEventBytesPerStream" must be a positive integer',
+    expect(messageOf({ http: { streams: { maxEventBytesPerStream: value } } })).toContain(
+      '"http.streams.maxEventBytesPerStream" must be a positive integer',
     );
+  });
+});
+
+describe('resolveMcpOptions: the gateway announces its lists', () => {
+  it('turns every lists.listChanged on with sources.upstreams, keeping lists.pageSize', () => {
+    const resolved = resolve({ sources: { upstreams: [{ name: 'up', url: 'http://127.0.0.1:1/mcp' }] }, lists: { pageSize: 7 } });
+    expect(resolved.lists).toEqual({ pageSize: 7, listChanged: { tools: true, prompts: true, resources: true } });
   });
 });
 

@@ -16,8 +16,9 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
   if (!options || typeof options !== 'object') throw invalidOption('options', 'must be an object with at least name and version');
   assertKnownOptionKeys(options, KNOWN_KEYS);
   const resolved: McpResolvedOptions = { ...MCP_MODULE_OPTIONS.resolve(options, '', paths), ...paths };
-  // A gateway's lists change with its upstreams': they are announced whatever `listChanged` says.
-  return resolved.upstreams.length > 0 ? { ...resolved, listChanged: { tools: true, prompts: true, resources: true } } : resolved;
+  // A gateway's lists change with its upstreams': they are announced whatever `lists.listChanged` says.
+  if (resolved.sources.upstreams.length === 0) return resolved;
+  return { ...resolved, lists: { ...resolved.lists, listChanged: { tools: true, prompts: true, resources: true } } };
 }
 
 /** Normalises and checks the module extras: the paths (they must not collide), `wellKnownRoot` and `include`. */

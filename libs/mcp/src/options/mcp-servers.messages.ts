@@ -9,7 +9,8 @@ const ROUTE_FIXES: Readonly<Record<McpServerRoute['option'], string>> = {
   'explorer.path': 'give one of them another explorer.path',
   wellKnownRoot:
     'set wellKnownRoot: false on every server but one (each still serves /.well-known/oauth-protected-resource<path> and <path>/server-card)',
-  'metrics.path': 'set metrics.path on one server only (a registry shared by the servers holds the series of all of them)',
+  'observability.metrics.path':
+    'set observability.metrics.path on one server only (a registry shared by the servers holds the series of all of them)',
 };
 
 /** A server as the messages name it: `"weather" at /mcp`. */

@@ -18,7 +18,7 @@ interface Row {
   readonly meaning: string;
 }
 
-/** The table's rows: `sessions.mode` and, after a dotted name, `maxEventsPerStream` meaning `streams.maxEventsPerStream`. */
+/** The table's rows: `sessions.mode` and, after a dotted name, `maxEventsPerStream` meaning `http.streams.maxEventsPerStream`. */
 function tableRows(readme: string): Row[] {
   const section = readme.split('\n## Module options\n')[1]?.split('\n## ')[0] ?? '';
   return section
@@ -89,14 +89,14 @@ describe('docs/reference/options.md "Module options" table', () => {
 
   it('fails on a key that does not exist and on a missing one', () => {
     const broken = readme
-      .replace('| `hideGuardedTools` |', '| `hideGuardedTool` |')
+      .replace('| `tools.hideGuarded` |', '| `tools.hideGuardd` |')
       .replace('`{ enabled, path, registry, tenantLabel }`', '`{ enabled, path, tenantLabel }`')
       .replace(/\n\| `sessions\.idleTtlMs` \|[^\n]*/, '');
     expect(readmeTableProblems(broken)).toEqual([
-      'lists hideGuardedTool, which is no option',
-      'misses hideGuardedTools',
+      'lists tools.hideGuardd, which is no option',
+      'misses tools.hideGuarded',
       'misses sessions.idleTtlMs',
-      'row metrics misses metrics.registry in its { ... }',
+      'row observability.metrics misses observability.metrics.registry in its { ... }',
     ]);
   });
 });

@@ -31,7 +31,7 @@ describe('serverRoutes', () => {
       '/admin/mcp/server-card',
       '/.well-known/oauth-protected-resource/admin/mcp',
     ]);
-    expect(routesOf({ explorer: { enabled: true }, metrics: { path: '/metrics' } })).toEqual(
+    expect(routesOf({ explorer: { enabled: true }, observability: { metrics: { path: '/metrics' } } })).toEqual(
       expect.arrayContaining(['/mcp/explorer', '/mcp/explorer/app-frame', '/metrics']),
     );
   });

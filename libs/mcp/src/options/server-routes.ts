@@ -4,7 +4,7 @@ import type { McpResolvedOptions } from './mcp-module-options.interface.js';
 export interface McpServerRoute {
   /** `/sse`, `/mcp/jobs/:jobId`: `:name` segments match any value. */
   readonly route: string;
-  readonly option: 'path' | 'ssePath' | 'messagesPath' | 'explorer.path' | 'wellKnownRoot' | 'metrics.path';
+  readonly option: 'path' | 'ssePath' | 'messagesPath' | 'explorer.path' | 'wellKnownRoot' | 'observability.metrics.path';
 }
 
 /** Where the protected-resource metadata of RFC 9728 lives (root, and with the resource's path after it). */
@@ -31,7 +31,8 @@ export function serverRoutes(options: McpResolvedOptions): McpServerRoute[] {
       { route: PROTECTED_RESOURCE_PATH, option: 'wellKnownRoot' },
       { route: SERVER_CARD_WELL_KNOWN_PATH, option: 'wellKnownRoot' },
     );
-  if (options.metrics.enabled && options.metrics.path !== undefined) routes.push({ route: options.metrics.path, option: 'metrics.path' });
+  const { metrics } = options.observability;
+  if (metrics.enabled && metrics.path !== undefined) routes.push({ route: metrics.path, option: 'observability.metrics.path' });
   return routes;
 }
 

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
+import { DEFAULT_INSTANCE_LEASE } from '../options/declarations/redis.options.js';
 import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
 import { storeKey } from '../stores/store-key.js';
 
@@ -13,7 +14,7 @@ export function leaseKey(instanceId: string): string {
 
 /**
  * This instance's identity and liveness lease. With other instances (a bus that crosses them), it renews
- * `lease:<id>` in the shared store every `instanceLease.renewMs`, for `instanceLease.ttlMs`; what an instance
+ * `lease:<id>` in the shared store every `redis.instanceLease.renewMs`, for `redis.instanceLease.ttlMs`; what an instance
  * holds for a session (a 2024-11-05 HTTP+SSE stream, a live SSE stream, the session's GET stream) names its id,
  * so another instance can tell a holder that died (its lease expired) from one that is only elsewhere.
  * In memory mode there is one instance: no lease is written and every holder is alive.
@@ -42,13 +43,18 @@ export class McpInstanceLease implements OnApplicationBootstrap, OnApplicationSh
 
   /** How often the lease is renewed: also how often a follower checks the holder it follows. */
   get renewMs(): number {
-    return this.options.instanceLease.renewMs;
+    return this.lease.renewMs;
+  }
+
+  /** `redis.instanceLease`, or its defaults in memory mode (one instance: nothing is written). */
+  private get lease(): { ttlMs: number; renewMs: number } {
+    return this.options.redis?.instanceLease ?? DEFAULT_INSTANCE_LEASE;
   }
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.spansInstances) return;
     await this.renew();
-    this.timer = setInterval(() => void this.renew(), this.options.instanceLease.renewMs);
+    this.timer = setInterval(() => void this.renew(), this.lease.renewMs);
     this.timer.unref();
   }
 
@@ -75,7 +81,7 @@ export class McpInstanceLease implements OnApplicationBootstrap, OnApplicationSh
 
   private async renew(): Promise<void> {
     try {
-      await this.store.set(leaseKey(this.id), { renewedAt: Date.now() }, this.options.instanceLease.ttlMs);
+      await this.store.set(leaseKey(this.id), { renewedAt: Date.now() }, this.lease.ttlMs);
       if (this.failing) this.logger.log('Instance lease renewed again');
       this.failing = false;
     } catch (error) {

@@ -49,6 +49,9 @@ const TOOL_ERRORS = bootErrors({
   },
 });
 
+/** `tools.timeoutMs` as the object literal that sets it: `{ tools: { timeoutMs: ... } }`. */
+const nested = (path: string): string => path.split('.').reduceRight((inner, key) => `{ ${key}: ${inner} }`, '...');
+
 /** Boot errors of the module options (`McpModule.forRoot()`). */
 const OPTION_ERRORS = bootErrors({
   invalidOption: {
@@ -64,19 +67,23 @@ const OPTION_ERRORS = bootErrors({
     code: 'MCP_ERR_OPTION_REMOVED',
     message: (option: string, replacement: string) => `McpModule option "${option}" is no longer accepted: it ${replacement}.`,
   },
+  movedOption: {
+    code: 'MCP_ERR_OPTION_MOVED',
+    message: (option: string, path: string) => `McpModule option "${option}" moved to "${path}" (0.2.0): write ${nested(path)} instead.`,
+  },
   toolFilterNotProvider: {
     code: 'MCP_ERR_OPTION_TOOL_FILTER_NOT_PROVIDER',
     message: (filter: string) =>
-      `McpModule option "toolFilters": ${filter} is not a provider; add it to the providers of one of your modules.`,
+      `McpModule option "tools.filters": ${filter} is not a provider; add it to the providers of one of your modules.`,
   },
   toolFilterInvalid: {
     code: 'MCP_ERR_OPTION_TOOL_FILTER_INVALID',
-    message: (filter: string) => `McpModule option "toolFilters": ${filter} must implement McpToolFilter (isVisible(tool, principal)).`,
+    message: (filter: string) => `McpModule option "tools.filters": ${filter} must implement McpToolFilter (isVisible(tool, principal)).`,
   },
   toolSearchNameTaken: {
     code: 'MCP_ERR_OPTION_TOOL_SEARCH_NAME_TAKEN',
     message: (name: string, site: string) =>
-      `McpModule option "toolSearch": the tool name "${name}" is taken by ${site}; rename that tool (renameTool() in "transforms" can).`,
+      `McpModule option "tools.search": the tool name "${name}" is taken by ${site}; rename that tool (renameTool() in "tools.transforms" can).`,
   },
 });
 

@@ -122,7 +122,7 @@ describe('MCP Apps on runtime tools (McpToolRegistry.register({ ui }))', () => {
   afterEach(closeMcpApps);
 
   async function runtimeRegistry() {
-    const app = await bootMcp([appProvider({ resourceUri: 'ui://demo/view' })], { options: { listChanged: { tools: true } } });
+    const app = await bootMcp([appProvider({ resourceUri: 'ui://demo/view' })], { options: { lists: { listChanged: { tools: true } } } });
     return { app, tools: app.get(McpToolRegistry) };
   }
 

@@ -11,7 +11,7 @@ import { MCP_COMPONENT_PROVIDERS, type McpComponentProvider } from './mcp-compon
 /**
  * The component providers of one `McpModule`, in load order: `@McpTool()` methods, controller routes, OpenAPI
  * documents, then the other decorated provider methods (resources, MCP Apps UI resources, prompts), then upstream
- * MCP servers (option `upstreams`, whose components reach the registries at runtime). A new source is one more entry
+ * MCP servers (option `sources.upstreams`, whose components reach the registries at runtime). A new source is one more entry
  * here. Runtime registrations (`McpToolRegistry.register` …) need no entry: they build the same components through
  * `McpRuntimeRegistrations` and reach the same registries after boot.
  */

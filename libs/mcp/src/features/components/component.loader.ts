@@ -11,7 +11,7 @@ import { MCP_COMPONENT_PROVIDERS, type McpComponent, type McpComponentProvider }
 
 /**
  * Fills the registries at `onModuleInit`: every component provider's components, in provider order (tools shaped by
- * the `transforms` option), then each provider's `loaded()` hook. The request path only reads the registries.
+ * the `tools.transforms` option), then each provider's `loaded()` hook. The request path only reads the registries.
  */
 @Injectable()
 export class McpComponentLoader implements OnModuleInit {
@@ -20,7 +20,7 @@ export class McpComponentLoader implements OnModuleInit {
     private readonly tools: McpToolRegistry,
     private readonly resources: McpResourceRegistry,
     private readonly prompts: McpPromptRegistry,
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'transforms' | 'upstreams'>,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'tools' | 'sources'>,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -34,10 +34,10 @@ export class McpComponentLoader implements OnModuleInit {
     }
     // The transforms see every tool at once: their selectors, and the names they leave, span the providers. An
     // upstream's tools get them as they come (`McpUpstreamsProvider`): a selector naming one may pick none here.
-    const upstreams = this.options.upstreams.map((upstream) => `${upstream.name}_`);
+    const upstreams = this.options.sources.upstreams.map((upstream) => `${upstream.name}_`);
     const namesUpstreamTool = (selector: McpToolSelector) =>
       typeof selector === 'string' && upstreams.some((prefix) => selector.includes(prefix));
-    for (const tool of applyToolTransformations(tools, this.options.transforms, 'transforms', namesUpstreamTool)) this.tools.add(tool);
+    for (const tool of applyToolTransformations(tools, this.options.tools.transforms, 'tools.transforms', namesUpstreamTool)) this.tools.add(tool);
     for (const provider of this.providers) provider.loaded?.();
   }
 

@@ -28,7 +28,7 @@ export interface McpComponentMessages {
 /** How one kind of component is kept. */
 export interface McpComponentRegistryOptions {
   readonly messages: McpComponentMessages;
-  /** Whether the list may change at runtime (`listChanged: { <kind>: true }`); clients were told otherwise. */
+  /** Whether the list may change at runtime (`lists.listChanged: { <kind>: true }`); clients were told otherwise. */
   readonly changesAtRuntime: boolean;
   /** Announces a runtime change (`notifications/<kind>/list_changed` to every session on every instance). */
   readonly announce: () => void;

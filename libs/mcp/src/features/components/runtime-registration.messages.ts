@@ -43,7 +43,7 @@ export function runtimeRegistrationErrors(kind: RuntimeKind) {
       listChangedOff: {
         code: `MCP_ERR_${area}_LIST_CHANGED_OFF`,
         message: (site: string) =>
-          `${site}: the ${noun}s list changes at runtime, so clients must be told: set listChanged: { ${noun}s: true } in McpModule.forRoot().`,
+          `${site}: the ${noun}s list changes at runtime, so clients must be told: set lists: { listChanged: { ${noun}s: true } } in McpModule.forRoot().`,
       },
       missingHandler: {
         code: `MCP_ERR_${area}_REGISTER_HANDLER_MISSING`,

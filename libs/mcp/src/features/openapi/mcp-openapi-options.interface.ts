@@ -15,7 +15,7 @@ export interface McpOpenApiCaller {
 }
 
 /**
- * An OpenAPI 3.0 or 3.1 document of an HTTP API whose operations become tools (the module option `openapi`). Each
+ * An OpenAPI 3.0 or 3.1 document of an HTTP API whose operations become tools (the module option `sources.openapi`). Each
  * call is a real HTTP request to `baseUrl`. Needs the optional peer dependency `@scalar/openapi-parser`.
  * @publicApi
  * @example
@@ -49,7 +49,7 @@ export interface McpOpenApiSource {
    * forwarded `Authorization` replaces the one given here.
    */
   headers?: Record<string, string> | ((caller: McpOpenApiCaller) => Record<string, string> | Promise<Record<string, string>>);
-  /** How long one request may take, in ms (the module's `toolTimeoutMs` by default); then the call ends as TIMEOUT. */
+  /** How long one request may take, in ms (the module's `tools.timeoutMs` by default); then the call ends as TIMEOUT. */
   timeoutMs?: number;
   /** Largest response body read, in bytes (1 MiB); a larger one is not read further and the call ends as RESPONSE_TOO_LARGE. */
   maxResponseBytes?: number;

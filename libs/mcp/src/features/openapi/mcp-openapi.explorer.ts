@@ -9,7 +9,7 @@ import { loadOpenApiParser } from './openapi-parser.loader.js';
 import { openApiTools } from './openapi-tools.js';
 
 /**
- * The tools of OpenAPI documents (a component provider, the module option `openapi`): `prepare()` loads each
+ * The tools of OpenAPI documents (a component provider, the module option `sources.openapi`): `prepare()` loads each
  * document at boot (`@scalar/openapi-parser`, imported only then), `components()` turns its operations into tools
  * whose calls are HTTP requests to the API. An operation that cannot be a tool is skipped with a warning.
  */
@@ -18,19 +18,19 @@ export class McpOpenApiExplorer implements McpComponentProvider {
   private readonly logger = new Logger('McpModule');
   private documents: { source: McpOpenApiSource; loaded: LoadedOpenApiDocument }[] = [];
 
-  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'openapi' | 'toolTimeoutMs'>) {}
+  constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: Pick<McpResolvedOptions, 'sources' | 'tools'>) {}
 
   async prepare(): Promise<void> {
-    if (this.options.openapi.length === 0) return;
+    if (this.options.sources.openapi.length === 0) return;
     const parser = await loadOpenApiParser();
     this.documents = await Promise.all(
-      this.options.openapi.map(async (source) => ({ source, loaded: await loadOpenApiDocument(source, parser) })),
+      this.options.sources.openapi.map(async (source) => ({ source, loaded: await loadOpenApiDocument(source, parser) })),
     );
   }
 
   *components(): Iterable<McpComponent> {
     const context = {
-      toolTimeoutMs: this.options.toolTimeoutMs,
+      toolTimeoutMs: this.options.tools.timeoutMs,
       warn: (message: string) => this.logger.warn(message),
       compiler: new RawSchemaCompiler(),
     };

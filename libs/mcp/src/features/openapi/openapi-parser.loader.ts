@@ -10,7 +10,7 @@ export interface OpenApiParser {
 const PARSER = '@scalar/openapi-parser';
 
 /**
- * `@scalar/openapi-parser`, imported only when the option `openapi` is used (an optional peer dependency); its
+ * `@scalar/openapi-parser`, imported only when the option `sources.openapi` is used (an optional peer dependency); its
  * absence is a coded boot error. `load` is the import, replaceable in specs.
  */
 export async function loadOpenApiParser(

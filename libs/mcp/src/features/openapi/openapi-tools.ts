@@ -25,7 +25,7 @@ export interface OpenApiToolsContext {
 /**
  * The tools of one loaded document (`loadOpenApiDocument`): its picked operations as tool definitions whose calls
  * are HTTP requests to the API, input schemas compiled now (a schema that does not compile fails the boot), each
- * operation that cannot be a tool said once through `warn`. What the `openapi` option serves, and what another
+ * operation that cannot be a tool said once through `warn`. What the `sources.openapi` option serves, and what another
  * source of the library (a gateway's upstream) can serve from the same fields.
  */
 export function openApiTools(source: McpOpenApiSource, loaded: LoadedOpenApiDocument, context: OpenApiToolsContext): McpToolDefinition[] {

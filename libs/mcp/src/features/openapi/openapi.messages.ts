@@ -5,7 +5,7 @@ export const McpOpenApiMessages = bootErrors({
   parserMissing: {
     code: 'MCP_ERR_OPENAPI_PARSER_MISSING',
     message: (): string =>
-      'The option openapi needs the package @scalar/openapi-parser (an optional peer dependency): npm install @scalar/openapi-parser.',
+      'The option sources.openapi needs the package @scalar/openapi-parser (an optional peer dependency): npm install @scalar/openapi-parser.',
   },
   unreachable: {
     code: 'MCP_ERR_OPENAPI_UNREACHABLE',
@@ -20,7 +20,7 @@ export const McpOpenApiMessages = bootErrors({
   noBaseUrl: {
     code: 'MCP_ERR_OPENAPI_BASE_URL',
     message: (source: string): string =>
-      `The OpenAPI document ${source} has no absolute servers URL to send requests to: set baseUrl (https://api.example.com) on its entry of the option openapi.`,
+      `The OpenAPI document ${source} has no absolute servers URL to send requests to: set baseUrl (https://api.example.com) on its entry of the option sources.openapi.`,
   },
   argumentClash: {
     code: 'MCP_ERR_OPENAPI_ARGUMENT_CLASH',
@@ -31,7 +31,7 @@ export const McpOpenApiMessages = bootErrors({
   unknownSelection: {
     code: 'MCP_ERR_OPENAPI_SELECTION_UNKNOWN',
     message: (source: string, option: string, entry: string): string =>
-      `The option openapi (${source}) ${option} names "${entry}", which no operation of the document has. Name an operationId, a tool name or a tag of the document.`,
+      `The option sources.openapi (${source}) ${option} names "${entry}", which no operation of the document has. Name an operationId, a tool name or a tag of the document.`,
   },
 });
 

@@ -160,7 +160,7 @@ describe('prompts', () => {
     });
 
     it('pages with the module pageSize', async () => {
-      const app = await bootMcp([Prompts, DenyAll], { options: { pageSize: 5 } });
+      const app = await bootMcp([Prompts, DenyAll], { options: { lists: { pageSize: 5 } } });
       const first = await rpc(app, 'prompts/list');
       expect(first.result.prompts).toHaveLength(5);
       const second = await rpc(app, 'prompts/list', { cursor: first.result.nextCursor });

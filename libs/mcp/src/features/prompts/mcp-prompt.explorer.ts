@@ -43,7 +43,7 @@ export class McpPromptExplorer implements McpComponentProvider {
   }
 
   loaded(): void {
-    // Nothing to serve, now or at runtime (`listChanged: { prompts: true }`): no capability, the methods stay -32601.
+    // Nothing to serve, now or at runtime (`lists.listChanged: { prompts: true }`): no capability, the methods stay -32601.
     if (!this.registry.served) return;
     this.capabilities.declare('prompts');
     // Prompt arguments can be completed, answered with no values when nobody completes them.

@@ -31,7 +31,10 @@ const greet = {
   handler: ({ who }: Record<string, string>) => `Hello ${who}`,
 };
 
-async function runtimeRegistry(options: Partial<McpModuleOptions> = { listChanged: { prompts: true } }, providers = [DecoratedPrompts]) {
+async function runtimeRegistry(
+  options: Partial<McpModuleOptions> = { lists: { listChanged: { prompts: true } } },
+  providers = [DecoratedPrompts],
+) {
   const { registry: prompts, ...booted } = await bootRegistry(McpPromptRegistry, providers, options);
   return { ...booted, prompts };
 }
@@ -104,15 +107,15 @@ describe('McpPromptRegistry runtime API', () => {
     expect(changes).toEqual([]);
   });
 
-  it('requires listChanged: { prompts: true }, naming the fix', async () => {
-    const { prompts } = await runtimeRegistry({ listChanged: { tools: true } });
+  it('requires lists.listChanged: { prompts: true }, naming the fix', async () => {
+    const { prompts } = await runtimeRegistry({ lists: { listChanged: { tools: true } } });
     expect(thrown(() => prompts.register(greet)).message).toBe(
-      'McpPromptRegistry.register("greet"): the prompts list changes at runtime, so clients must be told: set listChanged: { prompts: true } in McpModule.forRoot().',
+      'McpPromptRegistry.register("greet"): the prompts list changes at runtime, so clients must be told: set lists: { listChanged: { prompts: true } } in McpModule.forRoot().',
     );
   });
 
-  it('with listChanged.prompts, an app without prompts serves the methods and the capability while empty', async () => {
-    const { app, prompts } = await runtimeRegistry({ listChanged: { prompts: true } }, []);
+  it('with lists.listChanged.prompts, an app without prompts serves the methods and the capability while empty', async () => {
+    const { app, prompts } = await runtimeRegistry({ lists: { listChanged: { prompts: true } } }, []);
     const init = (await dispatch(app, 'initialize', {
       protocolVersion: '2025-11-25',
       capabilities: {},

@@ -15,10 +15,10 @@ import type { McpComponent } from '../components/mcp-component-provider.interfac
  * The prompts of one application: filled at boot by the explorer, and changed at runtime through
  * {@link register}, {@link replace} and {@link remove}, each of which announces
  * `notifications/prompts/list_changed` to every session on every instance (it needs the module option
- * `listChanged: { prompts: true }`). One instance per module instance: two apps in one process never share prompts.
+ * `lists.listChanged: { prompts: true }`). One instance per module instance: two apps in one process never share prompts.
  * @publicApi
  * @example
- * // McpModule.forRoot({ ..., listChanged: { prompts: true } })
+ * // McpModule.forRoot({ ..., lists: { listChanged: { prompts: true } } })
  * constructor(private readonly prompts: McpPromptRegistry) {}
  * addTemplate(template: SavedTemplate) {
  *   this.prompts.register({
@@ -86,9 +86,9 @@ export class McpPromptRegistry {
     return this.prompts.size;
   }
 
-  /** Whether prompts may be registered at runtime (`listChanged: { prompts: true }`). */
+  /** Whether prompts may be registered at runtime (`lists.listChanged: { prompts: true }`). */
   get changesAtRuntime(): boolean {
-    return this.options?.listChanged.prompts === true;
+    return this.options?.lists.listChanged.prompts === true;
   }
 
   /** Whether the `prompts/*` methods and capability are served: something to serve now, or at runtime. */

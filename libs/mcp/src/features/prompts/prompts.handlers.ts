@@ -18,7 +18,7 @@ import { isPlainObject } from '../../core/plain-object.js';
 
 /**
  * `prompts/list` (the descriptors built at boot, a page at a time) and `prompts/get`, served once something
- * declares a prompt, or when prompts may be registered at runtime (`listChanged: { prompts: true }`); otherwise
+ * declares a prompt, or when prompts may be registered at runtime (`lists.listChanged: { prompts: true }`); otherwise
  * both stay unknown (-32601). In `prompts/get` an unknown prompt, arguments that are not strings, unknown or
  * missing required arguments, and DTO validation failures are -32602 (the spec's choice for prompts); a failing
  * handler is a bare -32603.
@@ -30,7 +30,7 @@ export class PromptsHandlers implements McpMethodHandlerGroup {
     {
       method: 'prompts/list',
       isServed: () => this.registry.served,
-      handle: ({ params }: McpCall) => listPage('prompts', this.registry.listDescriptors(), params.cursor, this.options.pageSize),
+      handle: ({ params }: McpCall) => listPage('prompts', this.registry.listDescriptors(), params.cursor, this.options.lists.pageSize),
     },
     { method: 'prompts/get', isServed: () => this.registry.served, handle: (call: McpCall) => this.get(call) },
   ];

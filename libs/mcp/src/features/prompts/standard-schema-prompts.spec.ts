@@ -39,7 +39,7 @@ describe('prompts with Standard Schema arguments', () => {
   });
 
   it('takes a Standard Schema in a runtime registration', async () => {
-    const app = await bootMcp([], { options: { listChanged: { prompts: true } } });
+    const app = await bootMcp([], { options: { lists: { listChanged: { prompts: true } } } });
     app
       .get(McpPromptRegistry)
       .register({ name: 'greet', description: 'Greets', args: z.object({ who: z.string().max(5) }), handler: (args) => `Hi ${args.who}` });

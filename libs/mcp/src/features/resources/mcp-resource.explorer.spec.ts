@@ -217,7 +217,7 @@ describe('resources', () => {
     });
 
     it('pages with the module pageSize and refuses a foreign cursor', async () => {
-      const app = await bootMcp([Resources], { options: { pageSize: 3 } });
+      const app = await bootMcp([Resources], { options: { lists: { pageSize: 3 } } });
       const uris: string[] = [];
       let cursor: string | undefined;
       let pages = 0;

@@ -11,7 +11,7 @@ import { MCP_METADATA } from '../mcp-metadata.accessor.js';
 
 /**
  * The resources and templates of `@McpResource()` and `@McpResourceTemplate()` methods (a component provider) and,
- * once loaded, when there is at least one or resources may be registered at runtime (`listChanged: { resources: true }`), declares
+ * once loaded, when there is at least one or resources may be registered at runtime (`lists.listChanged: { resources: true }`), declares
  * the `resources` capability (the resources method handlers then answer `isServed()` with true).
  * Misconfiguration throws here, so `app.init()` fails with a message naming the method.
  */

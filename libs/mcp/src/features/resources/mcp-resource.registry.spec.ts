@@ -83,7 +83,7 @@ const notes = { uri: 'app://notes', name: 'notes', mimeType: 'text/plain', handl
 const items = { uriTemplate: 'app://items/{id}', name: 'items', handler: ({ id }: Record<string, string>) => `item ${id}` };
 
 async function runtimeRegistry(
-  options: Partial<McpModuleOptions> = { listChanged: { resources: true } },
+  options: Partial<McpModuleOptions> = { lists: { listChanged: { resources: true } } },
   providers = [DecoratedResources],
 ) {
   const { registry: resources, ...booted } = await bootRegistry(McpResourceRegistry, providers, options);
@@ -173,17 +173,17 @@ describe('McpResourceRegistry runtime API', () => {
     expect(changes).toEqual([]);
   });
 
-  it('requires listChanged: { resources: true }, naming the fix', async () => {
-    const { resources } = await runtimeRegistry({ listChanged: { tools: true } });
+  it('requires lists.listChanged: { resources: true }, naming the fix', async () => {
+    const { resources } = await runtimeRegistry({ lists: { listChanged: { tools: true } } });
     const error = thrown(() => resources.register(notes));
     expect(error).toBeInstanceOf(McpConfigurationError);
     expect(error.message).toBe(
-      'McpResourceRegistry.register("app://notes"): the resources list changes at runtime, so clients must be told: set listChanged: { resources: true } in McpModule.forRoot().',
+      'McpResourceRegistry.register("app://notes"): the resources list changes at runtime, so clients must be told: set lists: { listChanged: { resources: true } } in McpModule.forRoot().',
     );
   });
 
-  it('with listChanged.resources, an app without resources serves the methods and the capability while empty', async () => {
-    const { app, resources } = await runtimeRegistry({ listChanged: { resources: true } }, []);
+  it('with lists.listChanged.resources, an app without resources serves the methods and the capability while empty', async () => {
+    const { app, resources } = await runtimeRegistry({ lists: { listChanged: { resources: true } } }, []);
     const init = (await dispatch(app, 'initialize', {
       protocolVersion: '2025-11-25',
       capabilities: {},

@@ -22,11 +22,11 @@ import type {
  * The resources and resource templates of one application: filled at boot by the explorer, and changed at
  * runtime through {@link register}, {@link replace} and {@link remove}, each of which announces
  * `notifications/resources/list_changed` to every session on every instance (it needs the module option
- * `listChanged: { resources: true }`). One instance per module instance: two apps in one process never share
+ * `lists.listChanged: { resources: true }`). One instance per module instance: two apps in one process never share
  * resources.
  * @publicApi
  * @example
- * // McpModule.forRoot({ ..., listChanged: { resources: true } })
+ * // McpModule.forRoot({ ..., lists: { listChanged: { resources: true } } })
  * constructor(private readonly resources: McpResourceRegistry) {}
  * openProject(project: Project) {
  *   const handle = this.resources.register({
@@ -152,9 +152,9 @@ export class McpResourceRegistry {
     return this.templates.size > 0;
   }
 
-  /** Whether resources may be registered at runtime (`listChanged: { resources: true }`). */
+  /** Whether resources may be registered at runtime (`lists.listChanged: { resources: true }`). */
   get changesAtRuntime(): boolean {
-    return this.options?.listChanged.resources === true;
+    return this.options?.lists.listChanged.resources === true;
   }
 
   /** Whether the `resources/*` methods and capability are served: something to serve now, or at runtime. */

@@ -8,7 +8,7 @@ import { McpResourceRegistry } from './mcp-resource.registry.js';
 
 /**
  * `resources/list` (the fixed resources) and `resources/templates/list` (the templates), a page at a time
- * (`pageSize`). Served like `resources/read`.
+ * (`lists.pageSize`). Served like `resources/read`.
  */
 @McpMethodHandlerProvider()
 @Injectable()
@@ -27,7 +27,7 @@ export class ResourcesListHandlers implements McpMethodHandlerGroup {
     return {
       method,
       isServed: () => this.registry.served,
-      handle: ({ params }: McpCall) => listPage(key, list(), params.cursor, this.options.pageSize),
+      handle: ({ params }: McpCall) => listPage(key, list(), params.cursor, this.options.lists.pageSize),
     };
   }
 }

@@ -24,7 +24,7 @@ export class ResourcesReadHandler implements McpMethodHandler {
 
   /**
    * Like every `resources/*` method: served once something declares a resource or a template, or when resources
-   * may be registered at runtime (`listChanged: { resources: true }`); otherwise unknown (-32601), as the
+   * may be registered at runtime (`lists.listChanged: { resources: true }`); otherwise unknown (-32601), as the
    * capability is not declared either.
    */
   isServed(): boolean {

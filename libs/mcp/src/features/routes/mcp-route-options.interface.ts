@@ -15,6 +15,6 @@ export interface McpRouteOptions {
   annotations?: McpToolAnnotations;
   /** Scopes the MCP caller needs to see and call the tool (beside whatever the route's own guards check). */
   scopes?: string[];
-  /** Per-call timeout (ms); default: the module's `toolTimeoutMs`. */
+  /** Per-call timeout (ms); default: the module's `tools.timeoutMs`. */
   timeoutMs?: number;
 }

@@ -16,7 +16,7 @@ import type { McpRouteOptions } from './mcp-route-options.interface.js';
 export const McpRoute = (options: McpRouteOptions = {}): ClassDecorator & MethodDecorator => SetMetadata(MCP_ROUTE_METADATA, options);
 
 /**
- * Keeps a handler of a controller served as tools (`@McpRoute()` on the class, or the module option `routes`) out
+ * Keeps a handler of a controller served as tools (`@McpRoute()` on the class, or the module option `sources.routes`) out
  * of the tools: needed for a route that cannot be one (`@Res()`, file uploads, `@Sse()`).
  * @publicApi
  */

@@ -33,7 +33,7 @@ const HANDLER_ONLY_OPTIONS = ['name', 'description', 'title'] as const;
 
 /**
  * The tools of controller routes (a component provider): every handler with `@McpRoute()`, every handler of a
- * controller with `@McpRoute()` on its class or listed in the module option `routes` (a controller or a module),
+ * controller with `@McpRoute()` on its class or listed in the module option `sources.routes` (a controller or a module),
  * but those with `@McpExcludeRoute()`. Read once at boot; a route that cannot be a tool or whose arguments clash
  * fails the boot.
  */
@@ -84,7 +84,7 @@ export class McpRouteExplorer implements McpComponentProvider {
     const method = (prototype as Record<string, unknown>)[methodName];
     const route = readRoute(controller, prototype, methodName, site);
     const name = options.name ?? methodNameToToolName(methodName);
-    const timeoutMs = options.timeoutMs ?? this.options.toolTimeoutMs;
+    const timeoutMs = options.timeoutMs ?? this.options.tools.timeoutMs;
     checkToolNameAndTimeout(site, name, timeoutMs);
 
     const args = routeArguments(route, method as object, site, this.schemas.dto);
@@ -144,12 +144,12 @@ export class McpRouteExplorer implements McpComponentProvider {
     return wrappers.filter((wrapper) => typeof wrapper.metatype === 'function');
   }
 
-  /** The option `routes`: controller and module classes, each of which must hold controllers of this server. */
+  /** The option `sources.routes`: controller and module classes, each of which must hold controllers of this server. */
   private listed(controllers: readonly InstanceWrapper[]): ReadonlySet<Type<unknown>> {
     const present = new Set<unknown>(controllers.flatMap((wrapper) => [wrapper.metatype, wrapper.host?.metatype]));
-    for (const entry of this.options.routes) {
+    for (const entry of this.options.sources.routes) {
       if (!present.has(entry)) throw new McpConfigurationError(McpRouteMessages.notAController(entry.name || String(entry)));
     }
-    return new Set(this.options.routes);
+    return new Set(this.options.sources.routes);
   }
 }

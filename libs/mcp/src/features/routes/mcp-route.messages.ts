@@ -21,6 +21,6 @@ export const McpRouteMessages = bootErrors({
   notAController: {
     code: 'MCP_ERR_ROUTE_NOT_A_CONTROLLER',
     message: (name: string): string =>
-      `The option routes lists ${name}, which is neither a controller nor a module with controllers that this server serves (its include). List controller or module classes of this server.`,
+      `The option sources.routes lists ${name}, which is neither a controller nor a module with controllers that this server serves (its include). List controller or module classes of this server.`,
   },
 });

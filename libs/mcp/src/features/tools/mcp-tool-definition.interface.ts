@@ -26,7 +26,7 @@ export interface McpToolDefinition extends McpCallableTool {
   /** `visibleTo` of the tool: hides it from the callers it refuses. */
   readonly visibleTo?: McpToolVisibleTo;
   /**
-   * Runs the tool's Nest guards as a listing sees the tool (`hideGuardedTools`: no arguments but the values transforms
+   * Runs the tool's Nest guards as a listing sees the tool (`tools.hideGuarded`: no arguments but the values transforms
    * fix); resolves false when they refuse.
    */
   readonly guardsAdmit?: (context: McpToolContext, args: Record<string, unknown>) => Promise<boolean>;

@@ -9,7 +9,7 @@ import type { McpToolDescriptor } from './mcp-tool-definition.interface.js';
 export type McpToolVisibleTo = (principal: McpPrincipal | undefined) => boolean | Promise<boolean>;
 
 /**
- * A provider that hides tools per caller, listed in the module option `toolFilters` (declare it as a provider in
+ * A provider that hides tools per caller, listed in the module option `tools.filters` (declare it as a provider in
  * your own module: it gets its dependencies injected). Every filter must let a tool through for it to be visible.
  * `principal` is undefined without authentication (stdio without `MCP_API_KEY`, or no `auth` option).
  * @publicApi
@@ -20,7 +20,7 @@ export type McpToolVisibleTo = (principal: McpPrincipal | undefined) => boolean 
  *     return !tool.name.startsWith('beta_') || principal?.tenant === 'acme';
  *   }
  * }
- * // McpModule.forRoot({ ..., toolFilters: [BetaToolsFilter] })
+ * // McpModule.forRoot({ ..., tools: { filters: [BetaToolsFilter] } })
  */
 export interface McpToolFilter {
   isVisible(tool: McpToolDescriptor, principal: McpPrincipal | undefined): boolean | Promise<boolean>;

@@ -54,7 +54,7 @@ export interface McpToolOptions {
    * without a converter). Wrapped in the envelope schema like a converted one.
    */
   outputSchema?: Record<string, unknown>;
-  /** Per-tool timeout; defaults to the module's `toolTimeoutMs`. */
+  /** Per-tool timeout; defaults to the module's `tools.timeoutMs`. */
   timeoutMs?: number;
   /**
    * Long-running tool: the call answers at once with a `pending` envelope (`job_id`, `poll_url`) while the handler

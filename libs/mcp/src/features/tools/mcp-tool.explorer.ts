@@ -61,7 +61,7 @@ export class McpToolExplorer implements McpComponentProvider {
       throw new McpConfigurationError(McpMessages.missingDescription(site));
     }
     const name = options.name ?? methodNameToToolName(methodName);
-    const timeoutMs = options.timeoutMs ?? this.options.toolTimeoutMs;
+    const timeoutMs = options.timeoutMs ?? this.options.tools.timeoutMs;
     checkToolNameAndTimeout(site, name, timeoutMs);
 
     const described = options.input !== undefined || options.inputSchema !== undefined;
@@ -75,7 +75,7 @@ export class McpToolExplorer implements McpComponentProvider {
       timeoutMs,
       job,
       ...this.handlers.createTool(wrapper, methodName, site),
-      ...(this.options.hideGuardedTools && { guardsAdmit: this.handlers.guardsAdmit(wrapper, methodName) }),
+      ...(this.options.tools.hideGuarded && { guardsAdmit: this.handlers.guardsAdmit(wrapper, methodName) }),
     };
   }
 

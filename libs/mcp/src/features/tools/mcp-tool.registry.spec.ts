@@ -12,7 +12,7 @@ class DecoratedTools {
 
 const echo = { name: 'echo', description: 'Echo', handler: () => 'e' };
 
-async function registry(options = { listChanged: { tools: true } }) {
+async function registry(options = { lists: { listChanged: { tools: true } } }) {
   const app = await bootMcp([DecoratedTools], { options });
   return { app, tools: app.get(McpToolRegistry) };
 }
@@ -62,9 +62,9 @@ describe('McpToolRegistry runtime API', () => {
     expect(tools.has('echo')).toBe(false);
   });
 
-  it('requires listChanged: { tools: true }, naming the fix', async () => {
-    const { tools } = await registry({ listChanged: { tools: false } });
-    expect(thrown(() => tools.register(echo)).message).toContain('set listChanged: { tools: true }');
+  it('requires lists.listChanged: { tools: true }, naming the fix', async () => {
+    const { tools } = await registry({ lists: { listChanged: { tools: false } } });
+    expect(thrown(() => tools.register(echo)).message).toContain('set lists: { listChanged: { tools: true } }');
   });
 
   it('fails the boot on a bad visibleTo or toolFilters entry', async () => {
@@ -81,7 +81,7 @@ describe('McpToolRegistry runtime API', () => {
         return true;
       }
     }
-    expect((await bootError(() => bootMcp([], { options: { toolFilters: [NotProvided] } }))).message).toContain(
+    expect((await bootError(() => bootMcp([], { options: { tools: { filters: [NotProvided] } } }))).message).toContain(
       'NotProvided is not a provider',
     );
   });

@@ -21,11 +21,11 @@ const FALLBACK_TIMEOUT_MS = 30_000;
 /**
  * The tools of one application: filled at boot by the explorer, and changed at runtime through
  * {@link register}, {@link replace} and {@link remove}, each of which announces `notifications/tools/list_changed`
- * to every session on every instance (it needs the module option `listChanged: { tools: true }`).
+ * to every session on every instance (it needs the module option `lists.listChanged: { tools: true }`).
  * One instance per module instance: two apps in one process never share tools.
  * @publicApi
  * @example
- * // McpModule.forRoot({ ..., listChanged: { tools: true } })
+ * // McpModule.forRoot({ ..., lists: { listChanged: { tools: true } } })
  * constructor(private readonly tools: McpToolRegistry) {}
  * enablePlugin(plugin: Plugin) {
  *   const handle = this.tools.register({
@@ -53,10 +53,10 @@ export class McpToolRegistry {
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
     @Optional() private readonly changes?: McpListChanges,
   ) {
-    this.builder = new McpRuntimeToolBuilder(options?.toolTimeoutMs ?? FALLBACK_TIMEOUT_MS);
+    this.builder = new McpRuntimeToolBuilder(options?.tools.timeoutMs ?? FALLBACK_TIMEOUT_MS);
     this.tools = new McpComponentRegistry({
       messages: { ...Messages, duplicate: McpMessages.duplicateToolName },
-      changesAtRuntime: !options || options.listChanged.tools,
+      changesAtRuntime: !options || options.lists.listChanged.tools,
       announce: () => {
         this.recount();
         this.changes?.changed('tools');
@@ -154,11 +154,11 @@ export class McpToolRegistry {
   }
 
   /**
-   * True when some tool's visibility runs code per caller (`visibleTo`, `toolFilters`, guards with `hideGuardedTools`).
+   * True when some tool's visibility runs code per caller (`visibleTo`, `tools.filters`, guards with `tools.hideGuarded`).
    * @internal
    */
   get hasPerCallerRules(): boolean {
-    return this.hasPerCallerTools || (this.options?.toolFilters.length ?? 0) > 0;
+    return this.hasPerCallerTools || (this.options?.tools.filters.length ?? 0) > 0;
   }
 
   /**

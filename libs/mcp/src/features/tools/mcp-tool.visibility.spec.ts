@@ -31,7 +31,7 @@ describe('tools/list pages per caller (McpToolVisibility.visiblePage)', () => {
 
   /** 25 tools, pages of 4: tool i is hidden from tenant "a" when i % 3 === 0, and requires scope "x" when i % 5 === 0. */
   async function catalog() {
-    const app = await bootMcp([], { options: { pageSize: 4, listChanged: { tools: true } } });
+    const app = await bootMcp([], { options: { lists: { pageSize: 4, listChanged: { tools: true } } } });
     const probes: string[] = [];
     const registry = app.get(McpToolRegistry);
     for (let i = 0; i < 25; i++) {
@@ -85,7 +85,7 @@ describe('tools/list pages per caller (McpToolVisibility.visiblePage)', () => {
   });
 
   it('gives no cursor when only hidden tools follow the page', async () => {
-    const app = await bootMcp([], { options: { pageSize: 2, listChanged: { tools: true } } });
+    const app = await bootMcp([], { options: { lists: { pageSize: 2, listChanged: { tools: true } } } });
     const registry = app.get(McpToolRegistry);
     for (const [name, hidden] of [
       ['one', false],

@@ -22,7 +22,7 @@ import { McpToolRegistry } from './mcp-tool.registry.js';
 /**
  * Decides which tools exist for a caller: scopes (as before), then a list of per-caller rules in order: an MCP Apps
  * tool for the app only (`ui.visibility: ['app']`) exists only for clients that declared the extension, the tool's
- * `visibleTo`, the `toolFilters` providers and, with `hideGuardedTools`, the tool's Nest guards run as listing sees
+ * `visibleTo`, the `tools.filters` providers and, with `tools.hideGuarded`, the tool's Nest guards run as listing sees
  * the tool (arguments `{}`).
  * `tools/list` lists only visible tools and `tools/call` answers a hidden one like a missing one (-32602), on
  * every era and transport (they all reach the tool through here). A predicate that throws hides the tool.
@@ -39,7 +39,7 @@ export class McpToolVisibility implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const filters = this.options.toolFilters.map((type) => {
+    const filters = this.options.tools.filters.map((type) => {
       let filter: McpToolFilter;
       try {
         filter = this.moduleRef.get(type, { strict: false });

@@ -101,7 +101,7 @@ describe('tools with Standard Schema validators', () => {
   });
 
   it('registers a Standard Schema tool at runtime, validated like a decorated one', async () => {
-    const app = await bootMcp([], { options: { listChanged: { tools: true } } });
+    const app = await bootMcp([], { options: { lists: { listChanged: { tools: true } } } });
     app.get(McpToolRegistry).register({
       name: 'shout',
       description: 'Upper case',

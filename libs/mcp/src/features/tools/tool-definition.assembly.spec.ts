@@ -29,7 +29,7 @@ class ReportTools {
 type ListedTool = { name: string; title?: string; execution?: unknown; annotations?: unknown; outputSchema?: any; inputSchema: any };
 
 async function listed(): Promise<Record<string, ListedTool>> {
-  const app = await bootMcp([ReportTools], { options: { listChanged: { tools: true } } });
+  const app = await bootMcp([ReportTools], { options: { lists: { listChanged: { tools: true } } } });
   app
     .get(McpToolRegistry)
     .register({ name: 'runtime_report', description: 'Registered at runtime', args: CityDto, output: ReportDto, handler: () => ({}) });

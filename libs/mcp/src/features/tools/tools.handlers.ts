@@ -34,8 +34,8 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
       handle: async ({ id, params, context }: McpCall) =>
         // Tool search in `replace` mode: the search tools stand for the catalog (every tool stays callable by name).
         this.search.replacesList
-          ? listPage('tools', this.search.listed(), params.cursor, this.options.pageSize)
-          : this.visibility.visiblePage(context, params.cursor, this.options.pageSize, id),
+          ? listPage('tools', this.search.listed(), params.cursor, this.options.lists.pageSize)
+          : this.visibility.visiblePage(context, params.cursor, this.options.lists.pageSize, id),
     },
     {
       method: 'tools/call',

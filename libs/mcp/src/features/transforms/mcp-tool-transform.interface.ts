@@ -7,7 +7,7 @@ import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.j
  */
 export type McpToolTransform = (tool: McpToolDefinition) => McpToolDefinition;
 
-/** Applies `transforms` in order. */
+/** Applies `tools.transforms` in order. */
 export function transformTool(tool: McpToolDefinition, transforms: readonly McpToolTransform[]): McpToolDefinition {
   return transforms.reduce((shaped, transform) => transform(shaped), tool);
 }

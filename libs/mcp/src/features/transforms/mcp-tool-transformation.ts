@@ -19,7 +19,7 @@ export type McpToolSelection = McpToolSelector | readonly McpToolSelector[];
 
 /**
  * A change to the tools as clients see them, made without touching the tools' code: listed in
- * `McpModule.forRoot({ transforms })` and built with {@link renameTool}, {@link describeTool}, {@link hideArguments},
+ * `McpModule.forRoot({ tools: { transforms } })` and built with {@link renameTool}, {@link describeTool}, {@link hideArguments},
  * {@link renameArguments} and {@link namespaceTools}. Applied once at boot, in list order (a transformation picks
  * tools by their names after the ones before it), to every tool the app declares and to upstream servers' tools
  * (option `upstreams`) as they are listed; tools registered at runtime (`McpToolRegistry.register()`) are not
@@ -41,7 +41,7 @@ export type McpToolTransformation =
 /**
  * Shows a tool under another name; its guards, scopes, idempotency and jobs are unchanged.
  * @publicApi
- * @example McpModule.forRoot({ ..., transforms: [renameTool('get_weather', 'weather_now')] })
+ * @example McpModule.forRoot({ ..., tools: { transforms: [renameTool('get_weather', 'weather_now')] } })
  */
 export function renameTool(tool: string, name: string): McpToolTransformation {
   return { kind: 'renameTool', tool, name };

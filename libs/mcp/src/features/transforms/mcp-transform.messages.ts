@@ -1,6 +1,6 @@
 import { bootErrors } from '../../core/errors/boot-errors.js';
 
-/** Boot errors of tool transforms (`McpModule.forRoot({ transforms })`; codes in `docs/errors.md`). */
+/** Boot errors of tool transforms (`McpModule.forRoot({ tools: { transforms } })`; codes in `docs/errors.md`). */
 export const McpTransformMessages = bootErrors({
   invalid: {
     code: 'MCP_ERR_TRANSFORM_INVALID',

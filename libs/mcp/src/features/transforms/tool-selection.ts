@@ -6,7 +6,7 @@ export class McpEmptySelection {
   constructor(readonly selector: string) {}
 }
 
-/** The selectors of a selection, or the problem with it (for `McpModule option "transforms[i]" <problem>`). */
+/** The selectors of a selection, or the problem with it (for `McpModule option "tools.transforms[i]" <problem>`). */
 export function selectorsOf(selection: unknown, member: string): McpToolSelector[] | string {
   const list = Array.isArray(selection) ? (selection as unknown[]) : [selection];
   if (list.length === 0) return `has an empty "${member}"`;

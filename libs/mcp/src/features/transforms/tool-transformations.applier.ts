@@ -19,8 +19,8 @@ interface Plan {
 }
 
 /**
- * The tools as `McpModule.forRoot({ transforms })` shapes them, in list order: each transformation picks among the
- * tools as the ones before it left them. Boot errors (naming `transforms[i]`): a value not built by the transform
+ * The tools as `McpModule.forRoot({ tools: { transforms } })` shapes them, in list order: each transformation picks among the
+ * tools as the ones before it left them. Boot errors (naming `tools.transforms[i]`): a value not built by the transform
  * functions, a selector that picks no tool, an unknown or clashing argument, a required argument hidden without a
  * value, and two tools ending with one name. `mayPickNone` names the selectors allowed to pick no tool (those of
  * an upstream server's tools, which come and go).
@@ -28,7 +28,7 @@ interface Plan {
 export function applyToolTransformations(
   tools: readonly McpToolDefinition[],
   transformations: readonly McpToolTransformation[],
-  option = 'transforms',
+  option = 'tools.transforms',
   mayPickNone?: (selector: McpToolSelector) => boolean,
 ): McpToolDefinition[] {
   let current = [...tools];

@@ -159,7 +159,7 @@ describe('applyToolTransformations', () => {
   it('refuses a selector that picks no tool, naming the transform and the tools there are', () => {
     const error = thrown(() => apply(renameTool('serch', 'find'))) as McpConfigurationError;
     expect(error.code).toBe('MCP_ERR_TRANSFORM_TOOL_UNKNOWN');
-    expect(error.message).toContain('"transforms[0]"');
+    expect(error.message).toContain('"tools.transforms[0]"');
     expect(error.message).toContain('"serch"');
     expect(error.message).toContain('search, invoice_list, invoice_get');
     expect(codeOf(() => apply(describeTool('report_*', 'x')))).toBe('MCP_ERR_TRANSFORM_TOOL_UNKNOWN');

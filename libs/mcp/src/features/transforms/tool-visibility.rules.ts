@@ -31,12 +31,12 @@ export const appOnlyRule: McpToolVisibilityRule = (tool, request) =>
 /** The tool's own `visibleTo`. */
 export const visibleToRule: McpToolVisibilityRule = (tool, request) => !tool.visibleTo || tool.visibleTo(request.principal);
 
-/** One `toolFilters` provider. */
+/** One `tools.filters` provider. */
 export function filterRule(filter: McpToolFilter): McpToolVisibilityRule {
   return (tool, request) => filter.isVisible(tool.descriptor, request.principal);
 }
 
-/** With `hideGuardedTools`, the tool's Nest guards as a listing sees the tool (arguments `{}`). */
+/** With `tools.hideGuarded`, the tool's Nest guards as a listing sees the tool (arguments `{}`). */
 export const guardsRule: McpToolVisibilityRule = (tool, request, requestId) => {
   if (!tool.guardsAdmit) return true;
   const handle = createToolContext({

@@ -26,7 +26,7 @@ class TenantTools {
 }
 
 async function listedNames(transforms: McpToolTransformation[]): Promise<string[]> {
-  const app = await bootMcp([TenantTools, AcmeOnly], { options: { hideGuardedTools: true, transforms } });
+  const app = await bootMcp([TenantTools, AcmeOnly], { options: { tools: { hideGuarded: true, transforms } } });
   const answer = (await dispatch(app, 'tools/list')) as unknown as { result: { tools: { name: string }[] } };
   return answer.result.tools.map((tool) => tool.name);
 }

@@ -8,7 +8,7 @@ export interface McpUpstreamCaller {
 }
 
 /**
- * One upstream MCP server behind this one (module option `upstreams`): its tools and prompts are served as
+ * One upstream MCP server behind this one (module option `sources.upstreams`): its tools and prompts are served as
  * `<name>_<tool>`, its resources as `<name>+<uri>` (templates likewise), through this server's call pipeline.
  * Give `url` (Streamable HTTP, else 2024-11-05 HTTP+SSE) or `command` (a stdio child process).
  * @publicApi
@@ -31,7 +31,7 @@ export interface McpUpstreamOptions {
   cwd?: string;
   /** Scopes a caller must hold for every component of this upstream: without them its tools are hidden and refused. */
   scopes?: string[];
-  /** Time one call of its tools may take (the module's `toolTimeoutMs`). */
+  /** Time one call of its tools may take (the module's `tools.timeoutMs`). */
   timeoutMs?: number;
   /** HTTP upstreams: upstream sessions kept at once, one per calling tenant (100); the least recently used closes first. */
   maxSessions?: number;

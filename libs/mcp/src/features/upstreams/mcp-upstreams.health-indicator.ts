@@ -22,7 +22,7 @@ export interface McpUpstreamsHealthOptions {
 }
 
 /**
- * A health indicator for `@nestjs/terminus` reporting each upstream of the module option `upstreams` under
+ * A health indicator for `@nestjs/terminus` reporting each upstream of the module option `sources.upstreams` under
  * `<key>.<name>`. An unreachable upstream does not fail the check unless it is `required`: the gateway serves the
  * others meanwhile. It reads the state the upstreams' own pings keep, so a check sends nothing upstream.
  * @publicApi

@@ -24,7 +24,7 @@ interface Served {
 }
 
 /**
- * Upstream MCP servers as a component provider (module option `upstreams`). `prepare()` connects to each and
+ * Upstream MCP servers as a component provider (module option `sources.upstreams`). `prepare()` connects to each and
  * reads its lists within the boot budget; `loaded()` puts their components in the registries, and every later
  * change (an upstream's `list_changed`, a reconnection) is applied there (`register` / `replace` / `remove`), which
  * announces our own `list_changed`. An upstream that is down keeps the components last listed: its tools answer
@@ -36,18 +36,18 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
   private readonly upstreams: McpUpstream[];
   private readonly served = new Map<string, Served>();
 
-  private readonly transforms: McpResolvedOptions['transforms'];
+  private readonly transforms: McpResolvedOptions['tools']['transforms'];
 
   constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) options: Pick<McpResolvedOptions, 'upstreams' | 'toolTimeoutMs' | 'transforms'>,
+    @Inject(MCP_RESOLVED_OPTIONS) options: Pick<McpResolvedOptions, 'sources' | 'tools'>,
     private readonly tools: McpToolRegistry,
     private readonly prompts: McpPromptRegistry,
     private readonly resources: McpResourceRegistry,
     private readonly subscriptions: McpResourceSubscriptions,
     private readonly notifier: McpResourceNotifier,
   ) {
-    this.upstreams = options.upstreams.map((upstream) => new McpUpstream(upstream, options.toolTimeoutMs));
-    this.transforms = options.transforms;
+    this.upstreams = options.sources.upstreams.map((upstream) => new McpUpstream(upstream, options.tools.timeoutMs));
+    this.transforms = options.tools.transforms;
   }
 
   async prepare(): Promise<void> {
@@ -129,13 +129,13 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
   }
 
   /**
-   * One upstream tool shaped by the `transforms` option, as every other tool is (each on its own: a selector may
+   * One upstream tool shaped by the `tools.transforms` option, as every other tool is (each on its own: a selector may
    * pick none of an upstream's tools, which come and go); a transformation that cannot apply is a warning.
    */
   private transformed(upstream: McpUpstream, remote: string, tool: McpToolDefinition): McpToolDefinition | undefined {
     if (this.transforms.length === 0) return tool;
     try {
-      return applyToolTransformations([tool], this.transforms, 'transforms', () => true)[0];
+      return applyToolTransformations([tool], this.transforms, 'tools.transforms', () => true)[0];
     } catch (error) {
       this.logger.warn(
         `Upstream "${upstream.name}": the tool "${remote}" is not served: ${error instanceof Error ? error.message : String(error)}`,

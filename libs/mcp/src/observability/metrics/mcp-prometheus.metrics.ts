@@ -38,7 +38,7 @@ export interface McpPrometheusMetricsDeps {
 /**
  * {@link McpMetrics} over prom-client. Every label value is bounded: methods no handler serves count as `other`,
  * tools are the registered ones, error codes are the catalogue's plus at most {@link MAX_DOMAIN_CODES} domain codes,
- * and the tenant label exists only with `metrics.tenantLabel`. Gauges count this instance (sessions opened here
+ * and the tenant label exists only with `observability.metrics.tenantLabel`. Gauges count this instance (sessions opened here
  * and still within their idle TTL, streams open here), except `mcp_jobs`, which asks the job queue at scrape time
  * (with Redis: the whole BullMQ queue).
  */
@@ -63,9 +63,9 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
   constructor(private readonly deps: McpPrometheusMetricsDeps) {
     const { options, promClient } = deps;
     const { Counter, Gauge, Histogram } = promClient;
-    this.registry = (options.metrics.registry as unknown as Registry | undefined) ?? promClient.register;
+    this.registry = (options.observability.metrics.registry as unknown as Registry | undefined) ?? promClient.register;
     this.server = options.name;
-    this.tenantLabel = options.metrics.tenantLabel;
+    this.tenantLabel = options.observability.metrics.tenantLabel;
     const tenant = this.tenantLabel ? ['tenant'] : [];
     this.requests = this.own(Counter, {
       name: 'mcp_requests_total',
@@ -165,7 +165,7 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
     this.streams.dec({ server: this.server });
   }
 
-  /** The registry's exposition text, for the `metrics.path` endpoint. */
+  /** The registry's exposition text, for the `observability.metrics.path` endpoint. */
   async scrape(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }

@@ -6,7 +6,7 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import { McpPrometheusMetrics } from './mcp-prometheus.metrics.js';
 
 /**
- * Serves the registry at `metrics.path` (GET, Prometheus text format). Registered on the HTTP adapter at
+ * Serves the registry at `observability.metrics.path` (GET, Prometheus text format). Registered on the HTTP adapter at
  * `onModuleInit`, after the controllers and before Nest's 404 handler, because the path may come from async
  * options. It is not an MCP route: no MCP authentication, origin or host check (scrapers send none of those);
  * keep it inside the network.
@@ -22,7 +22,7 @@ export class McpMetricsEndpoint implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const path = this.options.metrics.path;
+    const path = this.options.observability.metrics.path;
     const metrics = this.metrics;
     if (path === undefined || !(metrics instanceof McpPrometheusMetrics)) return;
     const adapter = this.adapterHost?.httpAdapter;

@@ -4,23 +4,24 @@ import { bootErrors } from '../../core/errors/boot-errors.js';
 export const McpMetricsMessages = bootErrors({
   promClientMissing: {
     code: 'MCP_ERR_METRICS_PROM_CLIENT_MISSING',
-    message: () => 'McpModule option "metrics" needs the prom-client package: npm i prom-client (or remove the metrics option).',
+    message: () =>
+      'McpModule option "observability.metrics" needs the prom-client package: npm i prom-client (or remove the observability.metrics option).',
   },
   alreadyRegistered: {
     code: 'MCP_ERR_METRICS_ALREADY_REGISTERED',
     message: (name: string) =>
-      `McpModule option "metrics": the registry already holds a metric named ${name} (another McpModule in this process?). ` +
-      'Give each app its own registry: metrics: { registry: new Registry() } (import { Registry } from "prom-client").',
+      `McpModule option "observability.metrics": the registry already holds a metric named ${name} (another McpModule in this process?). ` +
+      'Give each app its own registry: observability: { metrics: { registry: new Registry() } } (import { Registry } from "prom-client").',
   },
   sameServerName: {
     code: 'MCP_ERR_METRICS_SERVER_NAME_SHARED',
     message: (name: string, server: string) =>
-      `McpModule option "metrics": two servers named "${server}" write ${name} to one registry, so their series would merge. ` +
-      'Give the servers different names, or each its own registry: metrics: { registry: new Registry() }.',
+      `McpModule option "observability.metrics": two servers named "${server}" write ${name} to one registry, so their series would merge. ` +
+      'Give the servers different names, or each its own registry: observability: { metrics: { registry: new Registry() } }.',
   },
   labelsDiffer: {
     code: 'MCP_ERR_METRICS_LABELS_DIFFER',
     message: (name: string, server: string) =>
-      `McpModule option "metrics" of "${server}": the servers sharing its registry must agree on metrics.tenantLabel (${name} has one set of labels).`,
+      `McpModule option "observability.metrics" of "${server}": the servers sharing its registry must agree on observability.metrics.tenantLabel (${name} has one set of labels).`,
   },
 });

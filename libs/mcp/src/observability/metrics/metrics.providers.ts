@@ -6,7 +6,7 @@ import { McpMetricsEndpoint } from './metrics.endpoint.js';
 import { createMcpMetrics } from './metrics.factory.js';
 import { McpMetricFamilies } from './metric-families.js';
 
-/** The metrics behind the core port `MCP_METRICS` (the no-op without the `metrics` option) and their endpoint. */
+/** The metrics behind the core port `MCP_METRICS` (the no-op without the `observability.metrics` option) and their endpoint. */
 export const MCP_METRICS_PROVIDERS: Provider[] = [
   { provide: MCP_METRICS, useFactory: createMcpMetrics, inject: [MCP_RESOLVED_OPTIONS, ModuleRef, McpMetricFamilies] },
   McpMetricsEndpoint,

@@ -16,8 +16,10 @@ describe('McpOtelTracer without @opentelemetry/api installed', () => {
   });
 
   it('tracing.enabled true: app.init() fails, naming the option and the package to install', async () => {
-    const error = await bootError(() => bootMcp([], { options: { tracing: { enabled: true } } }));
+    const error = await bootError(() => bootMcp([], { options: { observability: { tracing: { enabled: true } } } }));
     expect(error).toBeInstanceOf(McpConfigurationError);
-    expect(error.message).toMatch(/"tracing\.enabled" is true but @opentelemetry\/api is not installed.*npm install @opentelemetry\/api/);
+    expect(error.message).toMatch(
+      /"observability\.tracing\.enabled" is true but @opentelemetry\/api is not installed.*npm install @opentelemetry\/api/,
+    );
   });
 });

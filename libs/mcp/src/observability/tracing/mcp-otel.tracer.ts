@@ -21,7 +21,7 @@ const TARGET_ATTRIBUTE: Readonly<Record<string, string>> = { 'tools/call': A.TOO
 const RESOURCE_METHODS = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
 
 /**
- * The {@link McpTracer} over `@opentelemetry/api`, loaded at boot. Until then, with `tracing.enabled: false`, or
+ * The {@link McpTracer} over `@opentelemetry/api`, loaded at boot. Until then, with `observability.tracing.enabled: false`, or
  * without the package, it runs the request path untouched; with the package but no SDK registered too.
  */
 @Injectable()
@@ -34,8 +34,8 @@ export class McpOtelTracer implements McpTracer, OnModuleInit {
   constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions) {}
 
   async onModuleInit(): Promise<void> {
-    if (!this.options.tracing.enabled) return;
-    this.api = await loadOtelApi(this.options.tracing.required);
+    if (!this.options.observability.tracing.enabled) return;
+    this.api = await loadOtelApi(this.options.observability.tracing.required);
     // A proxy: an SDK registered after boot still receives the spans.
     this.tracer = this.api?.trace.getTracer(TRACER_NAME);
     this.noopDelegate = this.api && new this.api.ProxyTracerProvider().getDelegate();

@@ -22,7 +22,7 @@ describe('loadOtelApi', () => {
   it('without the package but tracing.enabled true: a boot error naming the option and the fix', async () => {
     const error = await loadOtelApi(true, notInstalled as () => Promise<McpOtelApi>).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(McpConfigurationError);
-    expect((error as Error).message).toContain('"tracing.enabled" is true but @opentelemetry/api is not installed');
+    expect((error as Error).message).toContain('"observability.tracing.enabled" is true but @opentelemetry/api is not installed');
     expect((error as Error).message).toContain('npm install @opentelemetry/api');
   });
 
@@ -34,7 +34,8 @@ describe('loadOtelApi', () => {
 
 describe('resolveMcpOptions: tracing', () => {
   const resolve = (tracing: unknown) =>
-    resolveMcpOptions({ name: 'traced', version: '1.0.0', tracing } as McpModuleOptions, resolvePaths({})).tracing;
+    resolveMcpOptions({ name: 'traced', version: '1.0.0', observability: { tracing } } as McpModuleOptions, resolvePaths({})).observability
+      .tracing;
 
   it('defaults to on when the package is there, without requiring it', () => {
     expect(resolve(undefined)).toEqual({ enabled: true, required: false });
@@ -47,9 +48,9 @@ describe('resolveMcpOptions: tracing', () => {
   });
 
   it.each([
-    [true, '"tracing" must be an object such as { enabled: true }'],
-    [{ enabled: 'yes' }, '"tracing.enabled" must be a boolean, got yes'],
-    [{ enable: true }, 'did you mean "tracing.enabled"?'],
+    [true, '"observability.tracing" must be an object such as { enabled: true }'],
+    [{ enabled: 'yes' }, '"observability.tracing.enabled" must be a boolean, got yes'],
+    [{ enable: true }, 'did you mean "observability.tracing.enabled"?'],
   ])('%j fails the boot', (tracing, message) => {
     expect(() => resolve(tracing)).toThrow(McpConfigurationError);
     expect(() => resolve(tracing)).toThrow(message);

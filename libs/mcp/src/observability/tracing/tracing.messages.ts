@@ -5,6 +5,6 @@ export const McpTracingMessages = bootErrors({
   apiMissing: {
     code: 'MCP_ERR_TRACING_API_MISSING',
     message: () =>
-      'McpModule option "tracing.enabled" is true but @opentelemetry/api is not installed: install it (npm install @opentelemetry/api), or leave tracing.enabled unset to trace only when the package is there.',
+      'McpModule option "observability.tracing.enabled" is true but @opentelemetry/api is not installed: install it (npm install @opentelemetry/api), or leave observability.tracing.enabled unset to trace only when the package is there.',
   },
 });

@@ -12,7 +12,7 @@ const isRegistry = (registry: unknown) =>
   );
 
 /**
- * `metrics`: on once given (unless `enabled: false`). Its `path` may not take a route of the endpoint (the MCP
+ * `observability.metrics`: on once given (unless `enabled: false`). Its `path` may not take a route of the endpoint (the MCP
  * paths, anything under `<path>/`, the explorer page, the `/.well-known/` documents), and a `registry` must be a
  * prom-client `Registry` (undefined: prom-client's global `register`).
  */
@@ -33,7 +33,7 @@ export const MCP_METRICS_OPTIONS = group<McpMetricsOptions, McpResolvedPaths>()(
   { object: 'such as { path: "/metrics" }', absent: { enabled: false, tenantLabel: false } },
 );
 
-/** `tracing`: on unless `enabled: false`; `enabled: true` makes a missing `@opentelemetry/api` a boot error. */
+/** `observability.tracing`: on unless `enabled: false`; `enabled: true` makes a missing `@opentelemetry/api` a boot error. */
 export const MCP_TRACING_OPTIONS = group<McpTracingOptions>()(
   { enabled: flag(undefined) },
   {

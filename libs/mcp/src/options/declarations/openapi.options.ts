@@ -17,7 +17,7 @@ const SELECTION = group<McpOpenApiSelection>()(
   },
 );
 
-/** One entry of `openapi`: a document, where its requests go, and how they are authenticated and bounded. */
+/** One entry of `sources.openapi`: a document, where its requests go, and how they are authenticated and bounded. */
 const OPENAPI_SOURCE = group<McpOpenApiSource>()(
   {
     name: option<string, string | undefined>((name, at) => {
@@ -55,7 +55,7 @@ const SOURCES = list(OPENAPI_SOURCE, 'must be an array of { document, name?, bas
   },
 });
 
-/** `openapi`: OpenAPI documents whose operations are tools; `[]` when unset. */
+/** `sources.openapi`: OpenAPI documents whose operations are tools; `[]` when unset. */
 export const MCP_OPENAPI_OPTIONS: McpOptionDeclaration<McpOpenApiSource[], McpOpenApiSource[]> = {
   ...SOURCES,
   resolve: (value, at, context) => SOURCES.resolve(value, at, context) ?? [],

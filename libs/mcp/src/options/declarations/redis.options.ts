@@ -4,7 +4,7 @@ import type {
   McpRedisClusterOptions,
   McpRedisOptions,
 } from '../mcp-module-options.interface.js';
-import { group, invalidOption, list, option, optional } from '../option.builder.js';
+import { group, invalidOption, list, option, optional, type ResolvedOption } from '../option.builder.js';
 import { checked, given, positiveInteger } from '../option.values.js';
 import type { McpResolvedPaths } from './endpoint.options.js';
 
@@ -38,11 +38,26 @@ const CLUSTER = group<McpRedisClusterOptions>()(
   { object: CLUSTER_EXAMPLE },
 );
 
+/** `redis.instanceLease`: renewed well within its lifetime, or an instance would look dead between two renewals. */
+export const MCP_INSTANCE_LEASE_OPTIONS = group<McpInstanceLeaseOptions>()(
+  { ttlMs: positiveInteger(5_000), renewMs: positiveInteger(undefined) },
+  {
+    finish: ({ ttlMs, renewMs = Math.min(1_500, Math.floor(ttlMs / 3) || 1) }, at) => {
+      if (renewMs >= ttlMs) throw invalidOption(`${at}.renewMs`, `must be below ${at}.ttlMs (${ttlMs})`);
+      return { ttlMs, renewMs };
+    },
+  },
+);
+
+/** The lease without `redis` (one instance, nothing written): what the checks between instances' holders wait for. */
+export const DEFAULT_INSTANCE_LEASE = MCP_INSTANCE_LEASE_OPTIONS.resolve(undefined, 'redis.instanceLease', undefined);
+
 /** The `redis` option once checked: exactly one of `url` and `cluster`, and the key prefix. */
 export type McpResolvedRedisOptions = (
   { url: string; cluster?: undefined } | { url?: undefined; cluster: Required<McpRedisClusterOptions> }
 ) & {
   keyPrefix: string;
+  instanceLease: ResolvedOption<typeof MCP_INSTANCE_LEASE_OPTIONS>;
 };
 
 /** `redis`: exactly one of a redis:// or rediss:// URL and a cluster (checked here, so a typo fails the boot, not a request). */
@@ -59,13 +74,14 @@ export const MCP_REDIS_OPTIONS = optional(
         return keyPrefix ?? defaultKeyPrefix(paths.path);
       }),
       cluster: optional(CLUSTER),
+      instanceLease: MCP_INSTANCE_LEASE_OPTIONS,
     },
     {
       object: 'such as { url: "redis://localhost:6379" }',
-      finish: ({ url, keyPrefix, cluster }, at): McpResolvedRedisOptions => {
+      finish: ({ url, keyPrefix, cluster, instanceLease }, at): McpResolvedRedisOptions => {
         if ((url === undefined) === (cluster === undefined))
           throw invalidOption(at, 'needs exactly one of url (one server) and cluster (a Redis Cluster), not both or neither');
-        if (cluster === undefined) return { url: url!, keyPrefix };
+        if (cluster === undefined) return { url: url!, keyPrefix, instanceLease };
         // Redis Cluster hashes the first {...} of a key: a prefix with a lone or empty brace would hide the tenant tags
         // that keep a script's keys on one slot (a complete tag puts every key on one slot: legal, but no spread).
         const open = keyPrefix.indexOf('{');
@@ -74,7 +90,7 @@ export const MCP_REDIS_OPTIONS = optional(
             `${at}.keyPrefix`,
             'must hold no "{" or "}" with redis.cluster (or one complete {tag}, which puts every key on one slot)',
           );
-        return { cluster, keyPrefix };
+        return { cluster, keyPrefix, instanceLease };
       },
     },
   ),
@@ -87,14 +103,3 @@ export const MCP_REDIS_OPTIONS = optional(
 export function defaultKeyPrefix(path: string): string {
   return path === '/mcp' ? DEFAULT_REDIS_KEY_PREFIX : `${DEFAULT_REDIS_KEY_PREFIX}${path.slice(1)}:`;
 }
-
-/** `instanceLease`: renewed well within its lifetime, or an instance would look dead between two renewals. */
-export const MCP_INSTANCE_LEASE_OPTIONS = group<McpInstanceLeaseOptions>()(
-  { ttlMs: positiveInteger(5_000), renewMs: positiveInteger(undefined) },
-  {
-    finish: ({ ttlMs, renewMs = Math.min(1_500, Math.floor(ttlMs / 3) || 1) }, at) => {
-      if (renewMs >= ttlMs) throw invalidOption(`${at}.renewMs`, `must be below ${at}.ttlMs (${ttlMs})`);
-      return { ttlMs, renewMs };
-    },
-  },
-);

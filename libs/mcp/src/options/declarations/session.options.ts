@@ -10,7 +10,7 @@ export const MCP_SESSION_OPTIONS = group<McpSessionOptions>()({
   idleTtlMs: positiveInteger(30 * 60_000),
 });
 
-/** `streams`: SSE keep-alives, replay buffers and backpressure. */
+/** `http.streams`: SSE keep-alives, replay buffers and backpressure. */
 export const MCP_STREAM_OPTIONS = group<McpStreamOptions>()({
   keepAliveMs: positiveInteger(15_000),
   maxEventsPerStream: positiveInteger(1_000),

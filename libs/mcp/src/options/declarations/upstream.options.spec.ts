@@ -2,22 +2,22 @@ import { resolveMcpOptions, resolvePaths } from '../mcp-options.resolver.js';
 import type { McpModuleOptions } from '../mcp-module-options.interface.js';
 
 const resolve = (upstreams: unknown) =>
-  resolveMcpOptions({ name: 'gateway', version: '1.0.0', upstreams } as McpModuleOptions, resolvePaths({}));
+  resolveMcpOptions({ name: 'gateway', version: '1.0.0', sources: { upstreams } } as McpModuleOptions, resolvePaths({}));
 
-describe('module option upstreams', () => {
-  it('defaults to none and leaves listChanged as given', () => {
+describe('module option sources.upstreams', () => {
+  it('defaults to none and leaves lists.listChanged as given', () => {
     const options = resolveMcpOptions({ name: 'gateway', version: '1.0.0' }, resolvePaths({}));
-    expect(options.upstreams).toEqual([]);
-    expect(options.listChanged).toEqual({ tools: false, prompts: false, resources: false });
+    expect(options.sources.upstreams).toEqual([]);
+    expect(options.lists.listChanged).toEqual({ tools: false, prompts: false, resources: false });
   });
 
-  it('accepts url and command entries, and turns listChanged on for the three lists', () => {
+  it('accepts url and command entries, and turns lists.listChanged on for the three lists', () => {
     const options = resolve([
       { name: 'weather', url: 'http://127.0.0.1:3000/mcp', headers: { 'x-api-key': 'k' }, scopes: ['weather'] },
       { name: 'everything', command: 'node', args: ['server.js'], env: { A: '1' } },
     ]);
-    expect(options.upstreams.map((upstream) => upstream.name)).toEqual(['weather', 'everything']);
-    expect(options.listChanged).toEqual({ tools: true, prompts: true, resources: true });
+    expect(options.sources.upstreams.map((upstream) => upstream.name)).toEqual(['weather', 'everything']);
+    expect(options.lists.listChanged).toEqual({ tools: true, prompts: true, resources: true });
   });
 
   it.each([

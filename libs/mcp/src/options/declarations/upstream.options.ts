@@ -48,7 +48,7 @@ function memberProblem(key: string, value: unknown): string | undefined {
   }
 }
 
-/** Checks one entry; throws naming `upstreams[i].<field>`. */
+/** Checks one entry; throws naming `sources.upstreams[i].<field>`. */
 function checkUpstream(entry: unknown, at: string, names: Set<string>): McpUpstreamOptions {
   if (!isPlainObject(entry)) throw invalidOption(at, 'must be an object such as { name, url } or { name, command, args }');
   const name = entry.name;
@@ -74,7 +74,7 @@ function checkUpstream(entry: unknown, at: string, names: Set<string>): McpUpstr
   return entry as unknown as McpUpstreamOptions;
 }
 
-/** `upstreams`: MCP servers served behind this one; none by default. */
+/** `sources.upstreams`: MCP servers served behind this one; none by default. */
 export const upstreamList = () =>
   option<McpUpstreamOptions[], readonly McpUpstreamOptions[]>((value, at) => {
     if (value === undefined) return [];

@@ -7,7 +7,7 @@ import { MCP_METADATA } from '../../features/mcp-metadata.accessor.js';
 
 /**
  * The `@McpTaskSupport()` declarations of one application, by the declaring method's site (`Class#method`: a tool
- * keeps it when the `transforms` option renames it), collected once at boot. A declaration
+ * keeps it when the `tools.transforms` option renames it), collected once at boot. A declaration
  * on a method that is not a job tool fails the boot, naming the method.
  */
 @Injectable()

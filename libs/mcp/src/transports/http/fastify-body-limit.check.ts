@@ -6,7 +6,7 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 
 /**
  * Fastify parses every JSON body itself, `bodyParser: false` or not, under its own `bodyLimit` (1 MiB by default,
- * the default `maxBodyBytes` too): a larger `maxBodyBytes` is then never reached, since Fastify refuses first (still
+ * the default `http.maxBodyBytes` too): a larger `http.maxBodyBytes` is then never reached, since Fastify refuses first (still
  * with our 413 answer). Legal but surprising, so it is said once at boot, with the fix.
  */
 @Injectable()
@@ -21,11 +21,12 @@ export class McpFastifyBodyLimitCheck implements OnApplicationBootstrap {
     const adapter = this.adapterHost.httpAdapter;
     if (adapter?.getType() !== 'fastify') return;
     const bodyLimit = (adapter.getInstance() as { initialConfig?: { bodyLimit?: number } }).initialConfig?.bodyLimit;
-    const { maxBodyBytes, path } = this.options;
+    const { path } = this.options;
+    const { maxBodyBytes } = this.options.http;
     if (bodyLimit === undefined || bodyLimit >= maxBodyBytes) return;
     this.notices.warn(
       'McpModule',
-      `${path}: maxBodyBytes is ${maxBodyBytes} but Fastify's bodyLimit is ${bodyLimit}, so MCP bodies over ${bodyLimit} bytes get 413; ` +
+      `${path}: http.maxBodyBytes is ${maxBodyBytes} but Fastify's bodyLimit is ${bodyLimit}, so MCP bodies over ${bodyLimit} bytes get 413; ` +
         `raise it with new FastifyAdapter({ bodyLimit: ${maxBodyBytes} })`,
     );
   }

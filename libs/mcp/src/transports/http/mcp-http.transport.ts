@@ -73,7 +73,7 @@ export class McpHttpTransport {
     if (accept && !ACCEPTABLE.test(accept)) {
       return sendHttpError(response, 406, 'Not Acceptable: accept application/json and text/event-stream');
     }
-    const received = receiveJson(request, response, this.options.maxBodyBytes, this.options.limits.bodyTimeoutMs);
+    const received = receiveJson(request, response, this.options.http.maxBodyBytes, this.options.limits.bodyTimeoutMs);
     // A body the adapter already parsed comes back at once: no await (a tick) for it. A JSON value is no Promise.
     const body = received instanceof Promise ? await received : received;
     if (body === receiveJson.NO_BODY) return;
@@ -100,13 +100,13 @@ export class McpHttpTransport {
             tenantOf(principal),
             sessionId,
             canStream,
-            priming ? this.options.streams.retryMs : undefined,
+            priming ? this.options.http.streams.retryMs : undefined,
           );
           reply = opened;
           return {
             send: canStream ? (message) => opened.send(message) : undefined,
             onInsufficientScope: (scopes) => opened.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
-            closeStream: canStream && sessionId ? () => opened.closeConnection(this.options.streams.retryMs) : undefined,
+            closeStream: canStream && sessionId ? () => opened.closeConnection(this.options.http.streams.retryMs) : undefined,
           };
         },
       }),
@@ -255,7 +255,7 @@ export class McpHttpTransport {
     );
     writer.open();
     stream.attach(writer);
-    if (this.engine.primes(session)) stream.prime(this.options.streams.retryMs);
+    if (this.engine.primes(session)) stream.prime(this.options.http.streams.retryMs);
     this.hub.setStandalone(session.id, stream);
   }
 }

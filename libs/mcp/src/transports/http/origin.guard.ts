@@ -20,7 +20,7 @@ const CHECKED = Symbol('mcp.hostAndOriginChecked');
 
 /**
  * DNS-rebinding protection (spec: servers MUST validate Origin): a request carrying an `Origin` that is neither
- * local nor in `allowedOrigins` gets 403. Requests without `Origin` (non-browser clients) pass.
+ * local nor in `http.allowedOrigins` gets 403. Requests without `Origin` (non-browser clients) pass.
  */
 @Injectable()
 export class McpOriginGuard implements CanActivate {
@@ -29,9 +29,9 @@ export class McpOriginGuard implements CanActivate {
   private readonly hosts?: Set<string>;
 
   constructor(@Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions) {
-    if (options.allowedHosts) this.hosts = new Set(options.allowedHosts);
-    this.allowAll = options.allowedOrigins.includes('*');
-    this.allowed = new Set(options.allowedOrigins.map((origin) => origin.replace(/\/+$/, '').toLowerCase()));
+    if (options.http.allowedHosts) this.hosts = new Set(options.http.allowedHosts);
+    this.allowAll = options.http.allowedOrigins.includes('*');
+    this.allowed = new Set(options.http.allowedOrigins.map((origin) => origin.replace(/\/+$/, '').toLowerCase()));
   }
 
   canActivate(context: ExecutionContext): boolean {

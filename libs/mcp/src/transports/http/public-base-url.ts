@@ -11,15 +11,15 @@ export const BAD_HOST = 'Bad Request: Host, X-Forwarded-Host or X-Forwarded-Prot
 
 /**
  * Scheme, host and global prefix of the URL the client used, for the absolute URLs the server hands out (the
- * 2024-11-05 `endpoint` event, the Server Card's remotes): the configured `publicUrl` as it is (it names the public
+ * 2024-11-05 `endpoint` event, the Server Card's remotes): the configured `http.publicUrl` as it is (it names the public
  * base, prefix included), else the request's scheme and host, with `X-Forwarded-Proto` / `X-Forwarded-Host` only when
- * `trustProxy` is set, since anyone can send them, followed by `globalPrefix` (`/api`, read from Nest at boot).
+ * `http.trustProxy` is set, since anyone can send them, followed by `globalPrefix` (`/api`, read from Nest at boot).
  * Undefined when a header the URL would be built from is not a plain `host[:port]` or `http`/`https`: a forged
  * `Host: evil.example/x?` must not turn into a URL handed to the client (the caller answers 400).
  */
 export function publicBaseUrl(
   request: IncomingMessage,
-  options: Pick<McpResolvedOptions, 'publicUrl' | 'trustProxy'>,
+  options: Pick<McpResolvedOptions['http'], 'publicUrl' | 'trustProxy'>,
   globalPrefix: string,
 ): string | undefined {
   if (options.publicUrl) return options.publicUrl;

@@ -25,7 +25,7 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
 /**
  * The MCP Server Card (SEP-2127) at `/.well-known/mcp/server-card.json` and at `<path>/server-card` (the location
  * the current draft reserves): no guards, like the protected-resource metadata, since it is discovery metadata
- * with nothing secret in it. Built per request, because its URLs follow the request's host unless `publicUrl`
+ * with nothing secret in it. Built per request, because its URLs follow the request's host unless `http.publicUrl`
  * is set; cacheable with `Cache-Control` and a strong `ETag` (304 on a matching `If-None-Match`).
  * Always routed (the options may arrive asynchronously); 404 when `serverCard.enabled` is false.
  */
@@ -59,13 +59,13 @@ export function createServerCardController(paths: McpResolvedPaths): Type<unknow
     private send(request: IncomingMessage, response: ServerResponse): void {
       if (!this.options.serverCard.enabled) return sendHttpError(response, 404, 'No server card is served here');
       // The card's URLs are the endpoint's: the prefix Nest puts before the MCP path, wherever the card itself is.
-      const baseUrl = publicBaseUrl(request, this.options, this.globalPrefix.of(this.options.path));
+      const baseUrl = publicBaseUrl(request, this.options.http, this.globalPrefix.of(this.options.path));
       if (baseUrl === undefined) return sendHttpError(response, 400, BAD_HOST);
       const contentType = acceptsCardType(request) ? SERVER_CARD_MEDIA_TYPE : 'application/json';
       const body = JSON.stringify(buildServerCard(this.options, baseUrl));
       // Strong validator of these exact bytes in this media type (a representation differs by either).
       const etag = `"${createHash('sha256').update(`${contentType}\n${body}`).digest('base64url').slice(0, 27)}"`;
-      const proxied = this.options.trustProxy && !this.options.publicUrl;
+      const proxied = this.options.http.trustProxy && !this.options.http.publicUrl;
       const headers = {
         ...CORS_HEADERS,
         'Cache-Control': `public, max-age=${this.options.serverCard.maxAgeSec}`,

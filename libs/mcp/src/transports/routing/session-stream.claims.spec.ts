@@ -7,7 +7,12 @@ import { McpSessionStreamClaims } from './session-stream.claims.js';
 const KEEP_ALIVE_MS = 1_000;
 /** Instance leases far longer than any claim here: both instances stay alive, only claims expire. */
 const options = resolveMcpOptions(
-  { name: 'claims', version: '1.0.0', streams: { keepAliveMs: KEEP_ALIVE_MS }, instanceLease: { ttlMs: 600_000, renewMs: 60_000 } },
+  {
+    name: 'claims',
+    version: '1.0.0',
+    http: { streams: { keepAliveMs: KEEP_ALIVE_MS } },
+    redis: { url: 'redis://127.0.0.1:6379', instanceLease: { ttlMs: 600_000, renewMs: 60_000 } },
+  },
   resolvePaths({}),
 );
 /** A bus that crosses instances, as Redis does: the leases are written and checked. */
@@ -25,7 +30,7 @@ describe('McpSessionStreamClaims (memory store, controlled clock)', () => {
     store = new McpMemoryStore(100_000, 30_000, () => now);
     leases = [new McpInstanceLease(store, sharedBus, options), new McpInstanceLease(store, sharedBus, options)];
     for (const lease of leases) await lease.onApplicationBootstrap();
-    [a, b] = leases.map((lease) => new McpSessionStreamClaims(store, lease, options.streams.keepAliveMs));
+    [a, b] = leases.map((lease) => new McpSessionStreamClaims(store, lease, options.http.streams.keepAliveMs));
   });
 
   afterEach(async () => {

@@ -14,7 +14,7 @@ const KEEP_ALIVES_PER_LEASE = 3;
  * The one-GET-stream-per-session rule across instances: the instance opening a session's GET stream claims
  * `get-stream:<session>` in the shared store, and lets go when the stream ends. A claim whose instance's lease
  * expired is taken over, so a dead instance blocks nobody for longer than its lease. The claim itself is a short
- * lease, three `streams.keepAliveMs`, renewed every keep-alive interval while the stream is open: a release that
+ * lease, three `http.streams.keepAliveMs`, renewed every keep-alive interval while the stream is open: a release that
  * failed (a store outage as the stream closed) keeps the session's next GET on another instance out (409) for
  * that long at most, and one on the instance it names takes it back at once.
  */
@@ -25,7 +25,7 @@ export class McpSessionStreamClaims {
   constructor(
     private readonly store: McpKeyValueStore,
     private readonly lease: McpInstanceLease,
-    /** `streams.keepAliveMs`: also how often the holder renews its claim ({@link refresh}). */
+    /** `http.streams.keepAliveMs`: also how often the holder renews its claim ({@link refresh}). */
     readonly renewMs: number,
   ) {
     this.ttlMs = renewMs * KEEP_ALIVES_PER_LEASE;

@@ -61,7 +61,7 @@ export class McpHttpSseTransport {
     if (this.hub.isDraining) return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down');
     // The endpoint event hands out an absolute URL: refuse a forged Host before anything is opened.
     const messagesPath = this.options.messagesPath;
-    const base = publicBaseUrl(request, this.options, this.globalPrefix.of(messagesPath));
+    const base = publicBaseUrl(request, this.options.http, this.globalPrefix.of(messagesPath));
     if (base === undefined) return sendHttpError(response, 400, BAD_HOST);
     const principal = principalOf(request);
     const tenant = tenantOf(principal);
@@ -99,7 +99,7 @@ export class McpHttpSseTransport {
       await this.sessions.end(session.id);
       return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
     }
-    const body = await receiveJson(request, response, this.options.maxBodyBytes, this.options.limits.bodyTimeoutMs);
+    const body = await receiveJson(request, response, this.options.http.maxBodyBytes, this.options.limits.bodyTimeoutMs);
     if (body === receiveJson.NO_BODY) return;
     const headers = {
       traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),

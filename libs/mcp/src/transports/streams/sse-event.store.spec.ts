@@ -15,7 +15,7 @@ function makeStore(maxEventsPerStream = 1000, maxEventBytesPerStream = 4 * 1024 
   const memory = new McpMemoryStore(1000, 60_000);
   const options = {
     sessions: { mode: 'optional', idleTtlMs: 60_000 },
-    streams: { keepAliveMs: 15_000, maxEventsPerStream, maxEventBytesPerStream, retryMs: 1000 },
+    http: { streams: { keepAliveMs: 15_000, maxEventsPerStream, maxEventBytesPerStream, retryMs: 1000 } },
   } as McpResolvedOptions;
   return { memory, events: new SseEventStore(memory, options) };
 }

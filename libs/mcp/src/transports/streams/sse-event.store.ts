@@ -17,7 +17,7 @@ export interface StoredSseEvent {
    */
   end?: true;
   /**
-   * Set on the stand-in stored for an event larger than `streams.maxEventBytesPerStream` on its own (its message
+   * Set on the stand-in stored for an event larger than `http.streams.maxEventBytesPerStream` on its own (its message
    * is null): the event was sent live, and its id stays known so a client that received it can resume after it.
    */
   tooLarge?: true;
@@ -50,12 +50,12 @@ export class SseEventStore {
   ) {}
 
   /**
-   * Keeps `event`, dropping the stream's oldest beyond `streams.maxEventsPerStream` events or
-   * `streams.maxEventBytesPerStream` bytes. An event over the byte bound alone is kept as a stand-in: storing it
+   * Keeps `event`, dropping the stream's oldest beyond `http.streams.maxEventsPerStream` events or
+   * `http.streams.maxEventBytesPerStream` bytes. An event over the byte bound alone is kept as a stand-in: storing it
    * would push out every other event and still exceed the bound.
    */
   async append(sessionId: string, streamId: string, event: StoredSseEvent): Promise<void> {
-    const { maxEventsPerStream, maxEventBytesPerStream: maxBytes } = this.options.streams;
+    const { maxEventsPerStream, maxEventBytesPerStream: maxBytes } = this.options.http.streams;
     const oversized: StoredSseEvent = { id: event.id, message: null, tooLarge: true };
     await this.store.append(this.key(sessionId, streamId), event, maxEventsPerStream, this.options.sessions.idleTtlMs, {
       maxBytes,

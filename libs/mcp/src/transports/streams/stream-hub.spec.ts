@@ -8,7 +8,7 @@ const message = (method: string): JsonRpcMessage => ({ jsonrpc: '2.0', method })
 
 /** Boots McpModule and opens a GET stream of session `s1` on this instance, over a recording response. */
 async function hubWithSessionStream() {
-  const app = await bootMcp([], { options: { streams: { retryMs: 250 } } });
+  const app = await bootMcp([], { options: { http: { streams: { retryMs: 250 } } } });
   const hub = app.get(McpStreamHub);
   const response = new RecordingResponse();
   const stream = hub.open(undefined);

@@ -62,7 +62,7 @@ export class McpStreamHub
     private readonly lease: McpInstanceLease,
     @Inject(MCP_STORE) store: McpKeyValueStore,
   ) {
-    this.claims = new McpSessionStreamClaims(store, lease, options.streams.keepAliveMs);
+    this.claims = new McpSessionStreamClaims(store, lease, options.http.streams.keepAliveMs);
     this.slots = new McpStreamSlots(store, options);
   }
 
@@ -243,7 +243,7 @@ export class McpStreamHub
 
   /**
    * Wraps a response as an SSE connection with keep-alives, counted against `tenant` until the socket closes;
-   * then it is forgotten and `onClose` runs. A reader that leaves more than `streams.maxBufferedBytes` unread
+   * then it is forgotten and `onClose` runs. A reader that leaves more than `http.streams.maxBufferedBytes` unread
    * is cut (the socket closes, so the same happens); `streamId` names the stream in the warning (a connection
    * without one, such as 2024-11-05 HTTP+SSE, gets a fresh id: session ids stay out of logs).
    */
@@ -253,12 +253,12 @@ export class McpStreamHub
     onClose: (writer: SseWriter) => void,
     streamId = newStreamId(),
   ): SseWriter {
-    const maxBufferedBytes = this.options.streams.maxBufferedBytes;
+    const maxBufferedBytes = this.options.http.streams.maxBufferedBytes;
     const writer = new SseWriter(response, {
       maxBufferedBytes,
       onCut: () =>
         this.logger.warn(
-          `SSE stream ${streamId} cut: its reader left more than ${maxBufferedBytes} bytes unread (streams.maxBufferedBytes)`,
+          `SSE stream ${streamId} cut: its reader left more than ${maxBufferedBytes} bytes unread (http.streams.maxBufferedBytes)`,
         ),
     });
     // Shutting down: the caller opens it in this tick (headers out), then it ends with the retry hint.
@@ -269,7 +269,7 @@ export class McpStreamHub
     const keepAlive = setInterval(() => {
       writer.comment('keepalive');
       slot.renew();
-    }, this.options.streams.keepAliveMs);
+    }, this.options.http.streams.keepAliveMs);
     keepAlive.unref();
     response.on('close', () => {
       clearInterval(keepAlive);
@@ -340,7 +340,7 @@ export class McpStreamHub
   }
 
   private endWithRetry(writer: SseWriter): void {
-    writer.retry(this.options.streams.retryMs);
+    writer.retry(this.options.http.streams.retryMs);
     writer.end();
   }
 }

@@ -81,7 +81,7 @@ export class McpStreamSlots {
   }
 
   private get leaseMs(): number {
-    return this.options.streams.keepAliveMs * 3;
+    return this.options.http.streams.keepAliveMs * 3;
   }
 
   private key(tenant: string): string {

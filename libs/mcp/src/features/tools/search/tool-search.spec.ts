@@ -21,7 +21,7 @@ describe('McpToolSearch', () => {
   afterEach(closeMcpApps);
 
   it('keeps the index in step with tools registered, replaced and removed at runtime', async () => {
-    const app = await bootMcp([Tools], { options: { toolSearch: { mode: 'beside' }, listChanged: { tools: true } } });
+    const app = await bootMcp([Tools], { options: { tools: { search: { mode: 'beside' } }, lists: { listChanged: { tools: true } } } });
     const registry = app.get(McpToolRegistry);
     expect(await found(app, 'forecast')).toEqual(['get_weather']);
     const handle = registry.register({ name: 'tide_forecast', description: 'Tides of a harbour', handler: () => 'high' });
@@ -49,7 +49,7 @@ describe('McpToolSearch', () => {
         return 'mine';
       }
     }
-    const error = await bootError(() => bootMcp([Taken], { options: { toolSearch: {} } }));
+    const error = await bootError(() => bootMcp([Taken], { options: { tools: { search: {} } } }));
     expect(error).toBeInstanceOf(McpConfigurationError);
     expect(error.message).toContain('the tool name "call_tool" is taken by Taken#callTool');
   });

@@ -11,7 +11,7 @@ import { McpToolVisibility } from '../mcp-tool.visibility.js';
 import type { McpVisibilityRequest } from '../../transforms/tool-visibility.rules.js';
 import { Bm25Index, tokenize } from './bm25.index.js';
 
-/** `toolSearch` once resolved (unset: `enabled: false`). */
+/** `tools.search` once resolved (unset: `enabled: false`). */
 type ResolvedToolSearch = Required<McpToolSearchOptions>;
 
 export const SEARCH_TOOL = 'search_tools';
@@ -51,7 +51,7 @@ function wordsOf(descriptor: McpToolDescriptor): string[] {
 }
 
 /**
- * Tool search (`toolSearch` option): a BM25 index of the catalog, built at bootstrap and kept in step with every
+ * Tool search (`tools.search` option): a BM25 index of the catalog, built at bootstrap and kept in step with every
  * change of the registry (a tool registered, replaced or removed is indexed or dropped on its own, not the whole
  * catalog again), and the `search_tools` tool that queries it for one caller: only tools that caller may see,
  * decided by the same rules as `tools/list`.
@@ -72,9 +72,9 @@ export class McpToolSearch implements OnApplicationBootstrap {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  /** The resolved `toolSearch` option. */
+  /** The resolved `tools.search` option. */
   private get settings(): ResolvedToolSearch {
-    return this.options.toolSearch as ResolvedToolSearch;
+    return this.options.tools.search as ResolvedToolSearch;
   }
 
   get enabled(): boolean {

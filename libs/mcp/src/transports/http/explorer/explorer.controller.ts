@@ -14,7 +14,7 @@ import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
 /**
  * The explorer page's controller, a class per module instance like the endpoint's (its path is known only when the
  * module is defined). The page holds no data, so it needs no credentials: the calls it makes go through the endpoint
- * and its guards with the credentials typed into it. The Host check (`allowedHosts`) still applies. `app-frame` is the
+ * and its guards with the credentials typed into it. The Host check (`http.allowedHosts`) still applies. `app-frame` is the
  * sandbox proxy MCP Apps render in (see explorer-app-frame.ts): no data either, only a policy built from `?csp=`.
  * The page is rendered at its first request, once the app's global prefix (which its links carry) is settled.
  */
