@@ -37,7 +37,8 @@ export class McpComponentLoader implements OnModuleInit {
     const upstreams = this.options.sources.upstreams.map((upstream) => `${upstream.name}_`);
     const namesUpstreamTool = (selector: McpToolSelector) =>
       typeof selector === 'string' && upstreams.some((prefix) => selector.includes(prefix));
-    for (const tool of applyToolTransformations(tools, this.options.tools.transforms, 'tools.transforms', namesUpstreamTool)) this.tools.add(tool);
+    for (const tool of applyToolTransformations(tools, this.options.tools.transforms, 'tools.transforms', namesUpstreamTool))
+      this.tools.add(tool);
     for (const provider of this.providers) provider.loaded?.();
   }
 
