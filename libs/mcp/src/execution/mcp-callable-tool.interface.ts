@@ -8,9 +8,12 @@ export type McpToolHandler = (args: unknown, context: McpToolContext) => Promise
 
 /**
  * Runs a tool's Nest guards on the raw arguments: resolves undefined when they admit the call, or what one of the
- * tool's exception filters answered their refusal with; a refusal no filter answers rejects.
+ * tool's exception filters answered their refusal with; a refusal no filter answers rejects. `none()` is true when
+ * the tool has no guard at all (none on its class or method, no global one): the pipeline then skips the stage.
  */
-export type McpToolGuards = (args: unknown, context: McpToolContext) => Promise<{ answered: unknown } | undefined>;
+export type McpToolGuards = ((args: unknown, context: McpToolContext) => Promise<{ answered: unknown } | undefined>) & {
+  readonly none?: () => boolean;
+};
 
 /** Outcome of checking arguments against a hand-written schema. */
 export type RawSchemaCheck = { valid: true } | { valid: false; fields: string[]; message: string };

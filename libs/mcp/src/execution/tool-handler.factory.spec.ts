@@ -11,8 +11,8 @@ import {
   type ExceptionFilter,
   type INestApplication,
 } from '@nestjs/common';
-import { REQUEST } from '@nestjs/core';
-import { McpTool } from '../index.js';
+import { APP_GUARD, REQUEST } from '@nestjs/core';
+import { McpTool, McpToolRegistry } from '../index.js';
 import { bootMcp, closeMcpApps, dispatch } from '../../../../test/kit/boot-mcp.js';
 
 /** One per call's DI context: the guard marks it, the method reads the mark. */
@@ -93,5 +93,59 @@ describe('McpToolHandlerFactory.createTool', () => {
 
   it("a tool's exception filter still sees its guard's refusal, and its answer is the call's result", async () => {
     expect(await envelopeOf(app, 'filtered')).toEqual({ status: 'success', data: { refused: 'softly' } });
+  });
+});
+
+@Injectable()
+class PlainTools {
+  @McpTool({ name: 'plain', description: 'No guard of its own.' })
+  plain() {
+    return 'ran';
+  }
+}
+
+/** Counts the calls it sees; refuses when told to. */
+@Injectable()
+class CountingGuard implements CanActivate {
+  static seen = 0;
+  static refuse = false;
+  canActivate(): boolean {
+    CountingGuard.seen++;
+    return !CountingGuard.refuse;
+  }
+}
+
+const guardsOf = (app: INestApplication, name: string) =>
+  (app.get(McpToolRegistry) as unknown as { get(name: string): { guards?: { none?: () => boolean } } | undefined }).get(name)?.guards;
+
+/** A tool without any guard skips the guard stage; a guard from any of Nest's sources still runs. */
+describe('McpToolHandlerFactory.createTool: the guard stage only where a guard applies', () => {
+  afterAll(() => closeMcpApps());
+  beforeEach(() => {
+    CountingGuard.seen = 0;
+    CountingGuard.refuse = false;
+  });
+
+  it('no guard on the class, the method or globally: none() is true and the call runs', async () => {
+    const app = await bootMcp([PlainTools, ScopedTools, CallScratch, MarkingGuard]);
+    expect(await envelopeOf(app, 'plain')).toEqual({ status: 'success', data: 'ran' });
+    expect(guardsOf(app, 'plain')?.none?.()).toBe(true);
+    expect(guardsOf(app, 'scoped')?.none?.()).toBe(false);
+  });
+
+  it('a global guard added after init (useGlobalGuards) runs, and refuses', async () => {
+    const app = await bootMcp([PlainTools]);
+    app.useGlobalGuards(new CountingGuard());
+    expect(await envelopeOf(app, 'plain')).toEqual({ status: 'success', data: 'ran' });
+    expect(CountingGuard.seen).toBe(1);
+    CountingGuard.refuse = true;
+    expect(await envelopeOf(app, 'plain')).toMatchObject({ status: 'error', error: { code: 'FORBIDDEN' } });
+  });
+
+  it('an APP_GUARD runs, and refuses', async () => {
+    const app = await bootMcp([PlainTools, { provide: APP_GUARD, useClass: CountingGuard }]);
+    CountingGuard.refuse = true;
+    expect(await envelopeOf(app, 'plain')).toMatchObject({ status: 'error', error: { code: 'FORBIDDEN' } });
+    expect(CountingGuard.seen).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
-import { HttpException, Injectable, Logger } from '@nestjs/common';
-import { ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
+import { HttpException, Injectable, Logger, type Type } from '@nestjs/common';
+import { GUARDS_METADATA } from '@nestjs/common/constants.js';
+import { ApplicationConfig, ContextIdFactory, ExternalContextCreator, ModuleRef, Reflector } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { MCP_CONTEXT_TYPE, MCP_PARAMS_METADATA } from '../mcp.constants.js';
 import { McpMessages } from '../core/errors/mcp.messages.js';
@@ -44,6 +45,8 @@ export class McpToolHandlerFactory {
   constructor(
     private readonly externalContextCreator: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
+    private readonly reflector: Reflector,
+    private readonly config: ApplicationConfig,
   ) {}
 
   /** The method behind its guards, interceptors, pipes and filters, for a resource, prompt or completion. */
@@ -65,13 +68,27 @@ export class McpToolHandlerFactory {
     const guarded = this.handlerOf(wrapper, site, (instance, contextId) =>
       this.wrap(instance, toolGuardsCallback(instance[methodName], instance.constructor), methodName, TOOL_GUARDS, contextId, false),
     );
-    return {
-      handler,
-      guards: async (args, context) => {
-        const outcome = await guarded(args, context);
-        return outcome === GUARDS_ADMITTED ? undefined : { answered: outcome };
-      },
+    let none: boolean | undefined;
+    const guards = async (args: unknown, context: McpToolContext) => {
+      const outcome = await guarded(args, context);
+      return outcome === GUARDS_ADMITTED ? undefined : { answered: outcome };
     };
+    // Decided on the first call, as the guards' context is: global guards (`useGlobalGuards`, APP_GUARD) are known then.
+    return { handler, guards: Object.assign(guards, { none: () => (none ??= !this.hasGuards(wrapper, methodName)) }) };
+  }
+
+  /** Whether any guard applies to the method: on its class, on the method, or global (Nest's own sources of guards). */
+  private hasGuards(wrapper: InstanceWrapper, methodName: string): boolean {
+    const type = wrapper.metatype as Type<unknown> | undefined;
+    const method = type?.prototype?.[methodName] as ((...args: unknown[]) => unknown) | undefined;
+    const declared = (target: Type<unknown> | ((...args: unknown[]) => unknown) | undefined) =>
+      target ? ((this.reflector.get(GUARDS_METADATA, target) as unknown[] | undefined)?.length ?? 0) : 0;
+    return (
+      declared(type) > 0 ||
+      declared(method) > 0 ||
+      this.config.getGlobalGuards().length > 0 ||
+      this.config.getGlobalRequestGuards().length > 0
+    );
   }
 
   /**

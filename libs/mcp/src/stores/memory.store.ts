@@ -188,8 +188,8 @@ export class McpMemoryStore implements McpKeyValueStore {
     for (const key of setKeys) {
       const slots = this.slotSets.get(key);
       if (!slots) continue;
+      // An emptied set stays until the sweep: a tenant whose calls do not overlap would drop and rebuild it per call.
       slots.delete(member);
-      if (slots.size === 0) this.dropSlotSet(key);
     }
   }
 
