@@ -243,7 +243,8 @@ export class McpMemoryStore implements McpKeyValueStore {
         slots.delete(member);
       }
     }
-    if (slots.size === 0) this.dropSlotSet(key);
+    // Only the periodic sweep drops an empty set: a head sweep runs as a member is about to be added to it.
+    if (whole && slots.size === 0) this.dropSlotSet(key);
   }
 
   private dropSlotSet(key: string): void {

@@ -54,7 +54,7 @@ export class McpFastifyEarlyChecks implements OnApplicationBootstrap {
       };
       // The guards' order: Host and Origin first (403), then the credentials (401).
       try {
-        this.origin.check(raw);
+        this.origin.checkEarly(raw);
       } catch (error) {
         return refuse(error);
       }

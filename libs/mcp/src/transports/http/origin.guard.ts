@@ -15,8 +15,12 @@ function hostnameOf(host: string | undefined): string {
 
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Marks a request whose Host and Origin passed: Fastify's early hook checks them before the body is read. */
-const CHECKED = Symbol('mcp.hostAndOriginChecked');
+/**
+ * Requests Fastify's early hook checked before their body was read. Shared by every instance: `@UseGuards()` gets
+ * its own instance of the guard, not the hook's. A WeakSet, not a mark on Node's request: a property added per
+ * request changes the object's shape on the hot path.
+ */
+const CHECKED_EARLY = new WeakSet<IncomingMessage>();
 
 /**
  * DNS-rebinding protection (spec: servers MUST validate Origin): a request carrying an `Origin` that is neither
@@ -37,18 +41,23 @@ export class McpOriginGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = nodeRequestOf(context.switchToHttp().getRequest());
     // Checked already by Fastify's onRequest hook (McpFastifyEarlyChecks): not twice.
-    if (!(CHECKED in request)) this.check(request);
+    if (!CHECKED_EARLY.has(request)) this.check(request);
     return true;
   }
 
-  /** Throws the 403 refusal for a Host or Origin this server does not serve; also run by Fastify's early hook. */
+  /** Fastify's early hook: {@link check} before the body is read, remembered so the guard does not check again. */
+  checkEarly(request: IncomingMessage): void {
+    this.check(request);
+    CHECKED_EARLY.add(request);
+  }
+
+  /** Throws the 403 refusal for a Host or Origin this server does not serve. */
   check(request: IncomingMessage): void {
     const { origin, host } = request.headers;
     if (this.hosts && !this.hosts.has(hostnameOf(host)))
       throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Host is not allowed'));
     if (origin !== undefined && !this.allowAll && !this.isAllowed(origin))
       throw new McpHttpRefusal('FORBIDDEN', MCP_ERROR_CODES.FORBIDDEN.message('this Origin is not allowed'));
-    (request as IncomingMessage & { [CHECKED]?: true })[CHECKED] = true;
   }
 
   private isAllowed(origin: string): boolean {
