@@ -1,5 +1,5 @@
 import { mcpNameSource } from '../../../libs/mcp/src/eras/rev-2026-07-28/header-values.js';
-import { encodeHeaderValue } from '../../kit/header-values.js';
+import { encodeHeaderValue } from '../../../libs/mcp/src/client/eras/rev-2026-07-28.wire.js';
 import { expectWireValid } from './wire-schema.js';
 import { type HeaderOverrides, type HttpAnswer, post, postStream, withHeaders } from '../../kit/http.js';
 import { SseReader } from '../../kit/sse.js';

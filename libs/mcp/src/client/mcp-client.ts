@@ -24,15 +24,8 @@ import { negotiateEra, type McpNegotiatedEra } from './eras/era-negotiation.js';
 import type { McpProbeAnswer } from './eras/era-probe.js';
 import { keepListening, LISTEN_ACKNOWLEDGED, LISTEN_FILTER } from './eras/listen-loop.js';
 import { answerInputRequests, MAX_INPUT_ROUNDS, retryParams } from './eras/input-rounds.js';
-import {
-  completeResult,
-  INPUT_REQUIRED_METHODS,
-  MODERN_META,
-  modernEnvelope,
-  paramHeadersOf,
-  type ModernIdentity,
-  type ModernParamHeader,
-} from './eras/rev-2026-07-28.wire.js';
+import { INPUT_REQUIRED_METHODS, META } from '../core/rev-2026-07-28.constants.js';
+import { completeResult, modernEnvelope, paramHeadersOf, type ModernIdentity, type ModernParamHeader } from './eras/rev-2026-07-28.wire.js';
 
 const DEFAULTS = {
   timeoutMs: 60_000,
@@ -424,7 +417,7 @@ export class McpClient {
     transport.modern?.(version, (tool) => this.toolParamHeaders?.get(tool));
     this.modernIdentity = this.identityAt(version);
     const meta = discover._meta as Record<string, unknown> | undefined;
-    const serverInfo = meta?.[MODERN_META.serverInfo] ?? discover.serverInfo ?? { name: 'unknown', version: 'unknown' };
+    const serverInfo = meta?.[META.serverInfo] ?? discover.serverInfo ?? { name: 'unknown', version: 'unknown' };
     return {
       protocolVersion: version,
       serverInfo: serverInfo as McpServerSummary['serverInfo'],

@@ -1,5 +1,5 @@
 import { routeMessage, type EraClaim, type McpEra } from './era-router.js';
-import { META } from './rev-2026-07-28/rev-2026-07-28.constants.js';
+import { META } from '../core/rev-2026-07-28.constants.js';
 
 const envelope = (version = '2026-07-28', extra: Record<string, unknown> = {}) => ({
   _meta: { [META.protocolVersion]: version, [META.clientCapabilities]: {}, ...extra },

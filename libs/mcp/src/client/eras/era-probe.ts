@@ -1,7 +1,7 @@
 import { eraOfRevision, REV_2026_07_28_VERSIONS } from '../../core/protocol-revisions.js';
 import { McpClientError } from '../mcp-client.error.js';
 import { statusError } from '../transports/http-headers.js';
-import { UNSUPPORTED_PROTOCOL_VERSION } from './rev-2026-07-28.wire.js';
+import { Rev20260728ErrorCode } from '../../core/rev-2026-07-28.constants.js';
 
 /**
  * What the `server/discover` probe got back. HTTP: the status and the body (parsed JSON, or `json: false`).
@@ -59,7 +59,8 @@ export function probeVerdict(answer: McpProbeAnswer, connection: 'http' | 'proce
 }
 
 function errorVerdict(error: Record<string, unknown>): McpProbeVerdict {
-  if (error.code !== UNSUPPORTED_PROTOCOL_VERSION) return { kind: 'legacy', reason: `server/discover answered ${String(error.code)}` };
+  if (error.code !== Rev20260728ErrorCode.UNSUPPORTED_PROTOCOL_VERSION)
+    return { kind: 'legacy', reason: `server/discover answered ${String(error.code)}` };
   const supported = isObject(error.data) ? error.data.supported : undefined;
   if (!Array.isArray(supported) || !supported.every((version) => typeof version === 'string')) {
     return { kind: 'legacy', reason: '-32022 without data.supported' };

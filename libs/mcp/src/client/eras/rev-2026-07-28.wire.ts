@@ -1,26 +1,9 @@
 /**
  * What the client writes and reads of revision 2026-07-28 (the stateless era): the `_meta` envelope every request
- * carries, the HTTP headers that mirror it, and the shapes of its results. The client stands on core/ alone, so
- * these names are its own copy of the spec's (the server's are in eras/rev-2026-07-28/).
+ * carries, the HTTP headers that mirror it, and the shapes of its results. The wire names (`_meta` keys, error
+ * codes, which field `Mcp-Name` mirrors) are core's, shared with the server.
  */
-
-/** The per-request `_meta` keys (always written in full on the wire). */
-export const MODERN_META = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  clientInfo: 'io.modelcontextprotocol/clientInfo',
-  serverInfo: 'io.modelcontextprotocol/serverInfo',
-  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
-} as const;
-
-/** -32022: the server does not serve the claimed revision; `data.supported` names those it does. */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-
-/** Methods whose answer may be `input_required` (multi round-trip requests). */
-export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
-
-/** The body field `Mcp-Name` mirrors, per method. */
-const MCP_NAME_SOURCE: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+import { META, MCP_NAME_SOURCE } from '../../core/rev-2026-07-28.constants.js';
 
 /** Who the client is, as the envelope tells it on every request. */
 export interface ModernIdentity {
@@ -32,9 +15,9 @@ export interface ModernIdentity {
 /** The `_meta` envelope of one request: revision, capabilities (required, `{}` for none) and client info. */
 export function modernEnvelope(identity: ModernIdentity): Record<string, unknown> {
   return {
-    [MODERN_META.protocolVersion]: identity.protocolVersion,
-    [MODERN_META.clientCapabilities]: identity.capabilities,
-    [MODERN_META.clientInfo]: identity.clientInfo,
+    [META.protocolVersion]: identity.protocolVersion,
+    [META.clientCapabilities]: identity.capabilities,
+    [META.clientInfo]: identity.clientInfo,
   };
 }
 

@@ -6,7 +6,8 @@ import { fetchOrUnavailable, resolveHeaders, statusError } from './http-headers.
 import { httpRequest, type McpHttpAnswer } from './node-http.request.js';
 import { Agent } from 'node:http';
 import type { McpProbeAnswer } from '../eras/era-probe.js';
-import { MODERN_META, modernHeaders, type ModernParamHeaders } from '../eras/rev-2026-07-28.wire.js';
+import { META } from '../../core/rev-2026-07-28.constants.js';
+import { modernHeaders, type ModernParamHeaders } from '../eras/rev-2026-07-28.wire.js';
 
 /** Longest wait before the GET stream is opened again after it ended. */
 const MAX_LISTEN_DELAY_MS = 30_000;
@@ -91,7 +92,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   }
 
   async probe(message: Record<string, unknown>, signal: AbortSignal): Promise<McpProbeAnswer> {
-    const version = String((message.params as { _meta: Record<string, unknown> })._meta[MODERN_META.protocolVersion]);
+    const version = String((message.params as { _meta: Record<string, unknown> })._meta[META.protocolVersion]);
     const failure = (error: unknown, what: string): McpProbeAnswer => ({
       failure: signal.aborted
         ? new McpClientError('TIMEOUT', 'server/discover got no answer in time')

@@ -1,6 +1,6 @@
 import { LOG_LEVELS } from '../../execution/tool-context.factory.js';
 import type { McpLogLevel } from '../../core/mcp-tool-context.interface.js';
-import { META } from './rev-2026-07-28.constants.js';
+import { META } from '../../core/rev-2026-07-28.constants.js';
 import { isPlainObject } from '../../core/plain-object.js';
 
 /**

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../core/plain-object.js';
-import { MCP_NAME_SOURCE } from './rev-2026-07-28.constants.js';
+import { MCP_NAME_SOURCE } from '../../core/rev-2026-07-28.constants.js';
 
 /**
  * Header value rules of 2026-07-28 (Streamable HTTP, "Request Metadata" and "Custom Headers"): optional

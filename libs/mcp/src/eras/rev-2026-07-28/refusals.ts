@@ -4,7 +4,7 @@ import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
 import type { EnvelopeIssue } from './envelope.js';
 import { REV_2026_07_28_VERSIONS } from '../../core/protocol-revisions.js';
-import { Rev20260728ErrorCode } from './rev-2026-07-28.constants.js';
+import { Rev20260728ErrorCode } from '../../core/rev-2026-07-28.constants.js';
 
 /**
  * A refusal of a 2026-07-28 request before it reaches a handler, with the HTTP status the revision assigns it

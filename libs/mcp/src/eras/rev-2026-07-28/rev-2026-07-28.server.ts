@@ -24,7 +24,13 @@ import { paramHeaderMismatch, scanParamHeaders, type McpParamHeader } from './he
 import { McpRev20260728Refusal, rev20260728HttpStatus, Rev20260728Refusals } from './refusals.js';
 import { Rev20260728Messages } from './rev-2026-07-28.messages.js';
 import { REV_2026_07_28_VERSIONS } from '../../core/protocol-revisions.js';
-import { CACHEABLE_METHODS, DISPATCHED_METHODS, INPUT_REQUIRED_METHODS, META, TASKS_EXTENSION } from './rev-2026-07-28.constants.js';
+import {
+  CACHEABLE_METHODS,
+  DISPATCHED_METHODS,
+  INPUT_REQUIRED_METHODS,
+  META,
+  TASKS_EXTENSION,
+} from '../../core/rev-2026-07-28.constants.js';
 import { McpClientInput } from '../../core/mcp-client-input.service.js';
 import { McpInputRound } from './mrtr/input-round.js';
 import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';

@@ -17,7 +17,7 @@ import { McpJobService } from '../engine/mcp-job.service.js';
 import { type McpRev20260728Envelope } from '../../eras/rev-2026-07-28/envelope.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import { Rev20260728Refusals } from '../../eras/rev-2026-07-28/refusals.js';
-import { TASKS_EXTENSION } from '../../eras/rev-2026-07-28/rev-2026-07-28.constants.js';
+import { TASKS_EXTENSION } from '../../core/rev-2026-07-28.constants.js';
 import { isValidInputResponse } from '../../eras/rev-2026-07-28/mrtr/input-responses.js';
 import { McpInputRound } from '../../eras/rev-2026-07-28/mrtr/input-round.js';
 import { createTaskResult, isCreateTaskResult, taskOf } from './rev-2026-07-28.task-mapper.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { routeMessage } from '../../eras/era-router.js';
-import { META } from '../../eras/rev-2026-07-28/rev-2026-07-28.constants.js';
+import { META } from '../../core/rev-2026-07-28.constants.js';
 import { classifyHttpPost } from './http-era.classifier.js';
 
 /** Node exposes header names in lower case; a repeated header arrives as an array. */

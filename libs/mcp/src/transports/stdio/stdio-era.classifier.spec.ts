@@ -1,5 +1,5 @@
 import { routeMessage } from '../../eras/era-router.js';
-import { META } from '../../eras/rev-2026-07-28/rev-2026-07-28.constants.js';
+import { META } from '../../core/rev-2026-07-28.constants.js';
 import { classifyStdioMessage } from './stdio-era.classifier.js';
 
 const claimed = {

@@ -8,7 +8,7 @@ import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../../core/sessi
 import { type McpRev20260728Envelope } from '../envelope.js';
 import { isPlainObject } from '../../../core/plain-object.js';
 import { Rev20260728Refusals } from '../refusals.js';
-import { META, TASKS_EXTENSION } from '../rev-2026-07-28.constants.js';
+import { META, TASKS_EXTENSION } from '../../../core/rev-2026-07-28.constants.js';
 
 /** The notification filter of `subscriptions/listen` (what the client asks for, then what the server honours). */
 export interface McpListenFilter {
