@@ -12,6 +12,8 @@ export type CallPermit = { granted: true; release: () => Promise<void> } | { gra
 export const CALL_LEASE_GRACE_MS = 5_000;
 /** A refusal by the concurrency cap: the slot is likely to free within a call's duration. */
 const CONCURRENCY_RETRY_AFTER_MS = 100;
+/** Tenants whose keys are remembered; past this many the memo starts over (bounded memory, whatever the tenants). */
+const KEY_MEMO_SIZE = 1_000;
 
 /**
  * Per-tenant fairness: a cap on concurrent tool calls (`limits.maxConcurrentCallsPerTenant`) and an optional
@@ -31,12 +33,15 @@ export class McpTenantLimiter {
     @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
   ) {}
 
+  /** Each tenant's `calls:{<tenant>}` and `rate:{<tenant>}` keys: escaping them on every call showed in profiles. */
+  private readonly keys = new Map<string, { slots: string; window: string }>();
+
   /** Takes a call slot for `tenant` for a call that may run `timeoutMs`; rejects only when the store does. */
   async acquire(tenant: string, timeoutMs = this.options.tools.timeoutMs): Promise<CallPermit> {
     const { maxConcurrentCallsPerTenant, rateLimit } = this.options.limits;
-    const slots = tenantSlotKey('calls', tenant);
+    const { slots, window: windowKey } = this.keysOf(tenant);
     const member = randomUUID();
-    const window = rateLimit && { key: tenantSlotKey('rate', tenant), limit: rateLimit.limit, ms: rateLimit.windowMs };
+    const window = rateLimit && { key: windowKey, limit: rateLimit.limit, ms: rateLimit.windowMs };
     const admission = await this.store.admit(
       member,
       window,
@@ -58,5 +63,15 @@ export class McpTenantLimiter {
       // Once only; a store that cannot be told leaves the slot to its lease.
       release: () => (released ??= this.store.releaseSlot(member, [slots]).catch(() => undefined)),
     };
+  }
+
+  private keysOf(tenant: string): { slots: string; window: string } {
+    let keys = this.keys.get(tenant);
+    if (!keys) {
+      if (this.keys.size >= KEY_MEMO_SIZE) this.keys.clear();
+      keys = { slots: tenantSlotKey('calls', tenant), window: tenantSlotKey('rate', tenant) };
+      this.keys.set(tenant, keys);
+    }
+    return keys;
   }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { sendJson, sendRefusal } from './http-json-rpc.responses.js';
-import { boundBodyTime } from './body-deadline.js';
+import { bodyArrived, boundBodyTime } from './body-deadline.js';
 import { readJsonBody, type BodyReadResult } from './request-body.reader.js';
 
 const NO_BODY = Symbol('no body');
@@ -21,11 +21,14 @@ export function receiveJson(request: IncomingMessage, response: ServerResponse, 
   // Still to be read from the stream (express without a body parser): its time is bounded from here.
   if (!request.readableEnded) boundBodyTime(request, response, timeoutMs);
   const body = readJsonBody(request, maxBytes);
-  return body instanceof Promise ? body.then((read) => bodyOrRefusal(read, response, maxBytes)) : bodyOrRefusal(body, response, maxBytes);
+  return body instanceof Promise
+    ? body.then((read) => bodyOrRefusal(read, request, response, maxBytes))
+    : bodyOrRefusal(body, request, response, maxBytes);
 }
 
 /** The value read, or `NO_BODY` once the failure is answered. */
-function bodyOrRefusal(body: BodyReadResult, response: ServerResponse, maxBytes: number): unknown {
+function bodyOrRefusal(body: BodyReadResult, request: IncomingMessage, response: ServerResponse, maxBytes: number): unknown {
+  bodyArrived(request);
   if (body.ok) return body.value;
   if (body.failure === 'too-large') sendRefusal(response, 'PAYLOAD_TOO_LARGE', `the limit is ${maxBytes} bytes`);
   else if (body.failure === 'aborted') response.destroy();
