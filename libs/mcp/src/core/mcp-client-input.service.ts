@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { McpElicitationRequest, McpElicitationResult, McpSamplingRequest, McpSamplingResult } from './mcp-tool-context.interface.js';
 import { McpToolError } from './errors/mcp-tool.error.js';
@@ -23,8 +24,29 @@ export interface McpInputDestination {
  * }
  */
 @Injectable()
-export class McpClientInput {
+export class McpClientInput implements OnApplicationBootstrap {
   private readonly rounds = new AsyncLocalStorage<McpInputDestination>();
+  /**
+   * Whether a provider or controller of the app injects this service. Only then do requests run inside the async
+   * context: on Node 20 and 22 the first `AsyncLocalStorage.run` turns on promise hooks for the whole process, about
+   * a tenth of a 2026-07-28 call's cost, paid by every request for a service most apps never use.
+   */
+  private injected = false;
+
+  constructor(private readonly modules: ModulesContainer) {}
+
+  /** Reads Nest's record of resolved dependencies; the library's own modules (those providing this service) do not count. */
+  onApplicationBootstrap(): void {
+    this.injected = [...this.modules.values()].some(
+      (module) =>
+        !module.providers.has(McpClientInput) &&
+        [...module.providers.values(), ...module.controllers.values()].some((wrapper) =>
+          [...(wrapper.getCtorMetadata() ?? []), ...(wrapper.getPropertiesMetadata() ?? []).map((property) => property.wrapper)].some(
+            (dependency) => dependency?.token === McpClientInput,
+          ),
+        ),
+    );
+  }
 
   elicit(params: McpElicitationRequest): Promise<McpElicitationResult> {
     return this.ask('elicitation/create', params) as Promise<McpElicitationResult>;
@@ -43,11 +65,13 @@ export class McpClientInput {
    * @internal
    */
   runWith<T>(round: McpInputDestination, work: () => Promise<T>): Promise<T> {
-    return this.rounds.run(round, work);
+    return this.injected ? this.rounds.run(round, work) : work();
   }
 
   private async ask(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const round = this.rounds.getStore();
+    // Reached without being injected (looked up through a ModuleRef): later requests carry the context.
+    if (!round && !this.injected) this.injected = true;
     if (!round)
       throw new McpToolError(
         'CLIENT_UNREACHABLE',
