@@ -493,15 +493,16 @@ export class McpClient {
     if (signal?.aborted) return Promise.reject(new McpClientError('CANCELLED', 'Cancelled before it was sent'));
     const id = this.nextId++;
     const identity = this.modernIdentity;
-    const meta = { ...options.meta, ...(identity && modernEnvelope(identity)), ...(options.onProgress && { progressToken: id }) };
-    const message: JsonRpcRequest = {
-      jsonrpc: '2.0',
-      id,
-      method,
-      ...((params !== undefined || Object.keys(meta).length > 0) && {
-        params: { ...params, ...(Object.keys(meta).length > 0 && { _meta: meta }) },
-      }),
-    };
+    const meta: Record<string, unknown> = Object.assign({}, options.meta, identity && modernEnvelope(identity));
+    if (options.onProgress) meta.progressToken = id;
+    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
+    // Assignments rather than `{ ...params, _meta }`: that shape of literal costs microseconds on Node 20.
+    const withMeta = Object.keys(meta).length > 0;
+    if (params !== undefined || withMeta) {
+      const sent: Record<string, unknown> = Object.assign({}, params);
+      if (withMeta) sent._meta = meta;
+      message.params = sent;
+    }
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULTS.timeoutMs;
     const sending = new AbortController();
     return new Promise<Record<string, unknown>>((resolve, reject) => {

@@ -151,7 +151,7 @@ export class McpUpstream {
 
   async callTool(name: string, args: Record<string, unknown>, context: McpToolContext) {
     return this.clientFor(context).callTool(name, args, {
-      ...this.callOptions(context),
+      signal: context.signal,
       timeoutMs: this.timeoutMs,
       onProgress: (update) => context.reportProgress(update.progress, update.total, update.message),
       // Its sampling, elicitation and roots requests during the call go to our caller.
@@ -222,7 +222,8 @@ export class McpUpstream {
       headers: async () => {
         resolved ??= Promise.resolve(credentials?.(caller) ?? {});
         const forwarded = authorization?.();
-        return { ...headers, ...(await resolved), ...(forwarded && { authorization: forwarded }) };
+        // Object.assign: a literal that starts with a spread and adds more is slow on Node 20 (microseconds per call).
+        return Object.assign({}, headers, await resolved, forwarded ? { authorization: forwarded } : undefined);
       },
     };
   }
