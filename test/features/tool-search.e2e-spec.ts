@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Injectable } from '@nestjs/common';
-import { McpArgs, McpTool } from '@nest-mcp/core';
+import { McpArgs, McpContext, McpTool, type McpToolContext } from '@nest-mcp/core';
 import { IsString } from 'class-validator';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';
@@ -38,6 +38,11 @@ class CatalogTools {
   @McpTool({ description: 'The weather report of the beta programme', visibleTo: (principal) => principal?.tenant === 'beta' })
   betaWeatherReport() {
     return 'beta report';
+  }
+
+  @McpTool({ description: 'Reports whether its own call was cancelled' })
+  cancellationProbe(@McpContext() context: McpToolContext) {
+    return { aborted: context.signal.aborted };
   }
 }
 
@@ -107,6 +112,15 @@ describe('tool search (tools.search: replace), with the SDK client', () => {
     expect(JSON.stringify(direct.content)).toContain('Sunny in Oslo');
   });
 
+  it('a tool called through call_tool gets its call signal, as when called by name', async () => {
+    const client = await clientWith('key-plain-0123456789');
+    const direct = await client.callTool({ name: 'cancellation_probe', arguments: {} });
+    expect(direct.structuredContent).toEqual({ status: 'success', data: { aborted: false } });
+    const found = await client.callTool({ name: 'call_tool', arguments: { name: 'cancellation_probe', arguments: {} } });
+    expect(found.isError).toBe(false);
+    expect(found.structuredContent).toEqual({ status: 'success', data: { aborted: false } });
+  });
+
   it('2026-07-28: search_tools and call_tool work on the stateless revision too', async () => {
     const found = await call2026(
       app.url,
@@ -159,7 +173,13 @@ describe('tool search (tools.search: beside)', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['get_weather', 'convert_currency', 'send_invoice', 'search_tools']);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'get_weather',
+        'convert_currency',
+        'send_invoice',
+        'cancellation_probe',
+        'search_tools',
+      ]);
       const result = await client.callTool({ name: 'search_tools', arguments: { query: 'currency', limit: 1 } });
       expect((result.structuredContent as Found).data.tools.map((tool) => tool.name)).toEqual(['convert_currency']);
     } finally {

@@ -31,15 +31,20 @@ type Failure = PlanFailure;
  * so unknown properties are errors too. A DTO with a validation plan compiled at boot gets the same answer from the
  * plan, without either library's per-call work.
  */
-export async function validateArguments(
+export function validateArguments(
   type: DtoClass,
   raw: Record<string, unknown>,
   mode: ArgumentValidationMode = DEFAULT_MODE,
-): Promise<ArgumentValidation> {
+): ArgumentValidation | Promise<ArgumentValidation> {
   const planned = mode.plan && validateByPlan(mode.plan, raw, mode);
   if (planned) return planned;
   // The sync path saves a promise chain per rule; it is chosen at boot only for DTOs without async rules.
   if (mode.sync) return validateArgumentsSync(type, raw, mode);
+  return validateAsync(type, raw, mode);
+}
+
+/** class-validator's own asynchronous run, for DTOs with async rules. */
+async function validateAsync(type: DtoClass, raw: Record<string, unknown>, mode: ArgumentValidationMode): Promise<ArgumentValidation> {
   const nulls = mode.nulls?.(raw) ?? NO_NULLS;
   const value = toInstance(type, raw);
   return verdict(value, await validate(value, VALIDATOR_OPTIONS), nulls);

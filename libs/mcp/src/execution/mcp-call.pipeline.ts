@@ -119,7 +119,9 @@ export class McpCallPipeline {
   private async runStages(call: McpPipelineCall): Promise<McpCallToolResult> {
     const { tool, context } = call;
     const args = toolArguments(tool, call.args);
-    const refused = await this.runner.guard(tool, args, context, call.controller);
+    // Stages that decide at once answer a value, not a promise: no tick for them.
+    const guarding = this.runner.guard(tool, args, context, call.controller);
+    const refused = guarding && (await guarding);
     if (refused) return refused;
     let permit: CallPermit;
     try {
@@ -138,7 +140,8 @@ export class McpCallPipeline {
       );
     }
     try {
-      const checked = await this.runner.validate(tool, args);
+      const checking = this.runner.validate(tool, args);
+      const checked = checking instanceof Promise ? await checking : checking;
       if (!checked.valid) return checked.result;
       // Bounded at shutdown (`shutdown.graceMs`, then UNAVAILABLE), inside the idempotency key so that releases it.
       const execute = (): Promise<McpCallToolResult> =>

@@ -7,7 +7,7 @@ import type { McpEnvelope } from '../core/results/envelope.types.js';
 import { envelopeToCallToolResult, errorResult, McpEnvelopeResult, McpRawResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { MCP_ERROR_CODES } from '../core/errors/error-codes.js';
-import { toInstance, validateArguments } from './argument-validator.js';
+import { toInstance, validateArguments, type ArgumentValidation } from './argument-validator.js';
 import { errorToEnvelope } from './error-envelope.js';
 import { errorLogText } from '../core/error-log-text.js';
 import { McpControlFlowSignal } from '../core/control-flow.signal.js';
@@ -46,47 +46,37 @@ export class McpToolCallRunner {
     return this.invoke(tool, args, context, controller);
   }
 
-  /** Checks arguments against the tool's DTO or hand-written schema; a failure is a VALIDATION_ERROR result. */
-  async validate(
-    tool: McpCallableTool,
-    rawArgs: Record<string, unknown>,
-  ): Promise<{ valid: true; args: object } | { valid: false; result: McpCallToolResult }> {
-    const toCaller = tool.toCallerField;
-    const invalid = (message: string, fields: string[]) => ({
-      valid: false as const,
-      result: errorResult(
-        errorBody('VALIDATION_ERROR', message, { retryable: false, fields: toCaller ? fields.map((field) => toCaller(field)) : fields }),
-      ),
-    });
+  /**
+   * Checks arguments against the tool's DTO or hand-written schema; a failure is a VALIDATION_ERROR result. A value,
+   * not a promise, when the check is synchronous (a compiled plan, a raw schema): no tick per call.
+   */
+  validate(tool: McpCallableTool, rawArgs: Record<string, unknown>): ArgsCheck | Promise<ArgsCheck> {
     if (tool.argsType) {
-      const validation = await validateArguments(tool.argsType, rawArgs, tool.validation);
-      return validation.valid ? { valid: true, args: validation.value } : invalid(validation.message, validation.fields);
+      const validation = validateArguments(tool.argsType, rawArgs, tool.validation);
+      return validation instanceof Promise ? validation.then((settled) => checkOf(tool, settled)) : checkOf(tool, validation);
     }
-    if (tool.parseArgs) {
-      const validation = await tool.parseArgs(rawArgs);
-      return validation.valid ? { valid: true, args: validation.value } : invalid(validation.message, validation.fields);
-    }
+    if (tool.parseArgs) return Promise.resolve(tool.parseArgs(rawArgs)).then((validation) => checkOf(tool, validation));
     if (tool.checkRawArgs) {
       const check = tool.checkRawArgs(rawArgs);
-      return check.valid ? { valid: true, args: rawArgs } : invalid(check.message, check.fields);
+      return check.valid ? { valid: true, args: rawArgs } : invalidArgs(tool, check.message, check.fields);
     }
     // The advertised schema of an argument-less tool forbids properties; the server agrees with it.
     const fields = Object.keys(rawArgs);
     return fields.length === 0
       ? { valid: true, args: rawArgs }
-      : invalid(`Invalid arguments: this tool takes none (got ${fields.join(', ')})`, fields);
+      : invalidArgs(tool, `Invalid arguments: this tool takes none (got ${fields.join(', ')})`, fields);
   }
 
   /**
    * Runs the tool's Nest guards on the raw arguments, under the tool's timeout: undefined when they admit the call,
    * else the result it ends with (FORBIDDEN for a refusal, what a tool's exception filter answered, TIMEOUT).
    */
-  async guard(
+  guard(
     tool: McpCallableTool,
     rawArgs: Record<string, unknown>,
     context: McpToolContext,
     controller: AbortController,
-  ): Promise<McpCallToolResult | undefined> {
+  ): Promise<McpCallToolResult | undefined> | undefined {
     const guards = tool.guards;
     // No guard anywhere: no Nest context, timer and race spent on nothing (most tools, on every call).
     if (!guards || guards.none?.()) return undefined;
@@ -156,6 +146,24 @@ export class McpToolCallRunner {
     else this.logger.verbose(McpMessages.toolAnsweredError(tool.name, clientText(internal ? 'CANCELLED' : envelope.error.code), requestId));
     return envelopeToCallToolResult(envelope);
   }
+}
+
+/** What argument validation decides: the arguments the handler gets, or the VALIDATION_ERROR result. */
+export type ArgsCheck = { valid: true; args: object } | { valid: false; result: McpCallToolResult };
+
+function checkOf(tool: McpCallableTool, validation: ArgumentValidation): ArgsCheck {
+  return validation.valid ? { valid: true, args: validation.value } : invalidArgs(tool, validation.message, validation.fields);
+}
+
+/** The VALIDATION_ERROR result, its fields named as the caller sees them (a transform may rename arguments). */
+function invalidArgs(tool: McpCallableTool, message: string, fields: string[]): ArgsCheck {
+  const toCaller = tool.toCallerField;
+  return {
+    valid: false,
+    result: errorResult(
+      errorBody('VALIDATION_ERROR', message, { retryable: false, fields: toCaller ? fields.map((field) => toCaller(field)) : fields }),
+    ),
+  };
 }
 
 /** A plain value is the `data` of a success envelope; builders and raw results pass through. */

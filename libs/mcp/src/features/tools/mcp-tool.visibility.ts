@@ -106,22 +106,59 @@ export class McpToolVisibility implements OnModuleInit {
     );
   }
 
-  /** The tool of this name when this caller may see it; undefined for a hidden tool and a missing one alike. */
-  async visibleTool(name: string, request: McpVisibilityRequest, requestId: JsonRpcId = 0): Promise<McpToolDefinition | undefined> {
+  /**
+   * The tool of this name when this caller may see it; undefined for a hidden tool and a missing one alike. A value,
+   * not a promise, when every rule answered at once (the usual case: no tick per call).
+   */
+  visibleTool(
+    name: string,
+    request: McpVisibilityRequest,
+    requestId: JsonRpcId = 0,
+  ): McpToolDefinition | undefined | Promise<McpToolDefinition | undefined> {
     const tool = this.registry.get(name);
-    return tool && (await this.isVisible(tool, request, requestId)) ? tool : undefined;
+    if (!tool) return undefined;
+    const visible = this.isVisible(tool, request, requestId);
+    return typeof visible === 'boolean' ? (visible ? tool : undefined) : visible.then((shown) => (shown ? tool : undefined));
   }
 
-  /** Scopes are not checked here: a tool the caller lacks scopes for is listed away but refused with 403 (step-up). */
-  async isVisible(tool: McpToolDefinition, request: McpVisibilityRequest, requestId: JsonRpcId = 0): Promise<boolean> {
+  /**
+   * Runs the rules in order; synchronous verdicts are read at once, the first promise hands the rest to
+   * {@link settle}. Scopes are not checked here: a tool the caller lacks scopes for is listed away but refused with
+   * 403 (step-up).
+   */
+  isVisible(tool: McpToolDefinition, request: McpVisibilityRequest, requestId: JsonRpcId = 0): boolean | Promise<boolean> {
+    for (let index = 0; index < this.rules.length; index++) {
+      let verdict: boolean | Promise<boolean>;
+      try {
+        verdict = this.rules[index](tool, request, requestId);
+      } catch (error) {
+        return this.hidden(tool, error);
+      }
+      if (typeof verdict !== 'boolean') return this.settle(verdict, index, tool, request, requestId);
+      if (!verdict) return false;
+    }
+    return true;
+  }
+
+  private async settle(
+    pending: Promise<boolean>,
+    index: number,
+    tool: McpToolDefinition,
+    request: McpVisibilityRequest,
+    requestId: JsonRpcId,
+  ): Promise<boolean> {
     try {
-      for (const rule of this.rules) if (!(await rule(tool, request, requestId))) return false;
+      if (!(await pending)) return false;
+      for (let next = index + 1; next < this.rules.length; next++) if (!(await this.rules[next](tool, request, requestId))) return false;
       return true;
     } catch (error) {
-      this.logger.warn(
-        `Tool ${tool.name} is hidden: its visibility check threw (${error instanceof Error ? error.message : String(error)})`,
-      );
-      return false;
+      return this.hidden(tool, error);
     }
+  }
+
+  /** A rule that throws hides the tool (logged). */
+  private hidden(tool: McpToolDefinition, error: unknown): false {
+    this.logger.warn(`Tool ${tool.name} is hidden: its visibility check threw (${error instanceof Error ? error.message : String(error)})`);
+    return false;
   }
 }

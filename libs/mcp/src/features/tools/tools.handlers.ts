@@ -39,10 +39,12 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
     },
     {
       method: 'tools/call',
-      handle: async (call: McpCall) => {
+      handle: (call: McpCall) => {
         const params = this.aliased(call.params);
-        const target = params === call.params ? call : { ...call, params };
-        return this.callTool(target, await this.visibility.visibleTool(toolNameOf(target), target.context, target.id));
+        const target = params === call.params ? call : withParams(call, params);
+        // Visibility decided at once (the usual case) costs no tick.
+        const tool = this.visibility.visibleTool(toolNameOf(target), target.context, target.id);
+        return tool instanceof Promise ? tool.then((visible) => this.callTool(target, visible)) : this.callTool(target, tool);
       },
     },
   ];
@@ -127,4 +129,20 @@ function toolNameOf(call: McpCall): string {
 
 function asRecord(result: McpCallToolResult): Record<string, unknown> {
   return result as unknown as Record<string, unknown>;
+}
+
+/**
+ * `call` with other params. Not a spread: a call's `signal` is a getter of its class (its controller is made on first
+ * read), which a spread would drop, leaving the tool a context without a signal.
+ */
+function withParams(call: McpCall, params: McpCall['params']): McpCall {
+  return {
+    id: call.id,
+    params,
+    context: call.context,
+    controller: call.controller,
+    get signal() {
+      return call.signal;
+    },
+  };
 }
