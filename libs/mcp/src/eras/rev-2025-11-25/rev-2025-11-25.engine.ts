@@ -8,6 +8,7 @@ import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcId, JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
 import { errorCodeSpec } from '../../core/errors/error-codes.js';
+import { idOf } from '../../core/json-rpc/json-rpc.codec.js';
 import { clientText } from '../../core/client-text.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import {
@@ -103,8 +104,7 @@ export class McpRev20251125Engine {
   /** A connection or stream that holds its own state: only the batch rule can refuse. */
   private held(body: unknown, channel: McpRev20251125Channel): Conversation | McpAnswer {
     const protocolVersion = channel.session?.protocolVersion ?? channel.connection!.protocolVersion;
-    if (this.refusesBatch(body, protocolVersion)) return invalidBatch();
-    return { session: channel.session, protocolVersion };
+    return this.refusesBatch(body, protocolVersion) ? refused('invalid-batch', null) : { session: channel.session, protocolVersion };
   }
 
   /**
@@ -127,10 +127,10 @@ export class McpRev20251125Engine {
   }
 
   /**
-   * The revision in force: the header's when supported, else the session's or the default. Negotiation happens in
-   * the initialize body; afterwards an unsupported header is a 400 (spec 2025-06-18). The `server/discover` probe
-   * must instead reach the dispatcher, whose -32601 at HTTP 200 sends dual-era clients back to `initialize`.
+   * The revision in force: the header's when supported, else the session's or the default. An unsupported header
+   * is a 400 (spec 2025-06-18) except on `initialize` and the `server/discover` probe (-32601 at HTTP 200).
    */
+
   private negotiated(body: unknown, channel: McpRev20251125Channel, session: McpSessionRecord | undefined): Conversation | McpAnswer {
     const named = channel.protocolVersion;
     const supported = named !== undefined && isSupportedProtocolVersion(named);
@@ -138,8 +138,7 @@ export class McpRev20251125Engine {
     const probe = method === 'server/discover' && isPlainObject(body) && 'id' in body;
     if (named !== undefined && !supported && method !== 'initialize' && !probe) return refused('unsupported-version', idOf(body), named);
     const protocolVersion = supported ? named : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
-    if (this.refusesBatch(body, protocolVersion)) return invalidBatch();
-    return { session, protocolVersion };
+    return this.refusesBatch(body, protocolVersion) ? refused('invalid-batch', null) : { session, protocolVersion };
   }
 
   private context(conversation: Conversation, channel: McpRev20251125Channel, stream: McpChannelStream | undefined): McpRequestContext {
@@ -249,10 +248,6 @@ function refused(reason: McpRefusalReason, id: JsonRpcId | null, detail?: string
   return { kind: 'refused', reason, id, error: REFUSALS[reason](detail) };
 }
 
-function invalidBatch(): McpAnswer {
-  return refused('invalid-batch', null);
-}
-
 function isInitialized(
   message: unknown,
   answer: JsonRpcResponse | undefined,
@@ -262,9 +257,4 @@ function isInitialized(
 
 function methodOf(message: unknown): string | undefined {
   return isPlainObject(message) && typeof message.method === 'string' ? message.method : undefined;
-}
-
-function idOf(message: unknown): JsonRpcId | null {
-  const id = isPlainObject(message) ? message.id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

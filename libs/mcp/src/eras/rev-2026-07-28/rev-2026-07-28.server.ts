@@ -113,8 +113,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
 
   /** Capabilities as the revision defines them: what is served, `tasks` as an extension rather than a key. */
   serverCapabilities(): Record<string, unknown> {
-    const { tasks: _tasks20251125, ...served } = structuredClone(this.capabilities.toJSON()) as Record<string, Record<string, unknown>>;
-    const capabilities: Record<string, unknown> = served;
+    const { tasks: _tasks20251125, ...capabilities } = structuredClone(this.capabilities.toJSON()) as Record<string, unknown>;
     if (this.tasks.enabled) capabilities.extensions = { ...(capabilities.extensions as object | undefined), [TASKS_EXTENSION]: {} };
     return capabilities;
   }
@@ -182,7 +181,10 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
           : undefined;
       if (tool) this.checkParamHeaders(tool, params, channel);
       if (tool && this.tasks.runsAsTask(tool, envelope))
-        return this.dispatch(call, channel, (input) => this.callAsTask(call, channel, tool, input));
+        return this.dispatch(call, channel, (input) => ({
+          method: request.method,
+          handle: () => this.callAsTask(call, channel, tool, input),
+        }));
       // The shared handler calls the tool looked up here (a hidden one answers like a missing one, -32602):
       // visibility, with its filters and guard probes, is decided once per request.
       return this.dispatch(call, channel, () => this.tools.resolved(tool));
@@ -256,27 +258,22 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       this.dispatcher.dispatchRequest({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);
     const answer = mrtr ? await this.clientInput.runWith(round, dispatch) : await dispatch();
     round.assertAnswersValid();
-    if (round.asked.size > 0 && input) return this.inputRequired(request, round, input.round, channel.principal);
+    if (round.asked.size > 0 && input)
+      return {
+        status: 200,
+        response: successResponse(request.id, this.inputRequiredResult(request, round, input.round, channel.principal)),
+      };
     if (round.missing && !(answer && 'result' in answer)) throw Rev20260728Refusals.missingCapability(round.missing);
     if (!answer) return undefined;
     if ('error' in answer) return this.failure(request, answer.error);
-    return this.complete(request, answer.result, channel.principal);
+    return { status: 200, response: successResponse(request.id, this.shapeResult(request.method, answer.result, channel.principal)) };
   }
 
   /**
-   * A job tool called with the tasks extension (a handler of its own for this `tools/call`): `CreateTaskResult`,
-   * or first the `input_required` rounds.
+   * A job tool called with the tasks extension (the handler of this `tools/call`): `CreateTaskResult`, or first
+   * the `input_required` rounds.
    */
-  private callAsTask(
-    call: McpRev20260728Call,
-    channel: McpRev20260728Channel,
-    tool: McpToolDefinition,
-    input: RoundInput,
-  ): McpMethodHandler {
-    return { method: call.request.method, handle: () => this.startTask(call, channel, tool, input) };
-  }
-
-  private async startTask(
+  private async callAsTask(
     call: McpRev20260728Call,
     channel: McpRev20260728Channel,
     tool: McpToolDefinition,
@@ -335,15 +332,6 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     return { known: state.answers, responses, round: state.round + 1 };
   }
 
-  private inputRequired(
-    request: JsonRpcRequest,
-    round: McpInputRound,
-    roundNumber: number,
-    principal: McpPrincipal | undefined,
-  ): McpRev20260728Answer {
-    return { status: 200, response: successResponse(request.id, this.inputRequiredResult(request, round, roundNumber, principal)) };
-  }
-
   /** `input_required`: the open input requests, and a fresh `requestState` carrying every answer used so far. */
   private inputRequiredResult(
     request: JsonRpcRequest,
@@ -358,13 +346,12 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       round: roundNumber,
       answers: round.used,
     });
-    const result = {
+    return {
       resultType: 'input_required',
       inputRequests: Object.fromEntries(round.asked),
       requestState,
       _meta: { [META.serverInfo]: this.serverInfo },
     };
-    return result;
   }
 
   /** The params a `requestState` is bound to: the target and its arguments, nothing a retry may change. */
@@ -388,10 +375,6 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       if (message.method === 'notifications/message' && envelope.logLevel === undefined) return;
       send(message);
     };
-  }
-
-  private complete(request: JsonRpcRequest, result: Record<string, unknown>, principal: McpPrincipal | undefined): McpRev20260728Answer {
-    return { status: 200, response: successResponse(request.id, this.shapeResult(request.method, result, principal)) };
   }
 
   /** An error answer: a missing resource is -32602 with its URI (-32002 is gone); the status follows the code. */
