@@ -14,13 +14,9 @@ interface Pending {
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 5 * 60_000;
 
 /**
- * Server → client requests (sampling, elicitation, roots) issued during a call: each gets a unique id within
- * its scope (session or connection), goes out on the call's channel, and is settled when the client's response
- * comes back as a later message in the same scope.
- *
- * With several instances the response may be POSTed to another instance than the one waiting: ids carry this
- * instance's tag, the waiting instance listens on the bus for its pending request, and an instance that gets a
- * response nobody waits for here forwards it there.
+ * Server → client requests issued during a call: a unique id per scope (session or connection), settled by the
+ * client's response in that scope. A response POSTed to another instance is forwarded over the bus to the one
+ * waiting (ids carry its tag).
  */
 @Injectable()
 export class McpClientRequests {

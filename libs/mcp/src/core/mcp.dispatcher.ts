@@ -183,7 +183,6 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
    * Cancels the request `id` in flight in `scope` (signal aborted, no answer) where no `notifications/cancelled`
    * does: a closed 2026-07-28 response stream, an input round. Unknown ids are ignored.
    */
-
   cancel(scope: string, id: JsonRpcId, reason?: string): void {
     this.cancelHere(scope, id, reason);
   }

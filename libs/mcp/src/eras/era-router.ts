@@ -1,6 +1,5 @@
 import { clientText } from '../core/client-text.js';
 import { classifyMessage, idOf } from '../core/json-rpc/json-rpc.codec.js';
-
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../core/json-rpc/json-rpc.types.js';
 import { hasVersionClaim, missingEnvelopeKeys, readEnvelope, type McpRev20260728Envelope } from './rev-2026-07-28/envelope.js';
 import { isPlainObject } from '../core/plain-object.js';
@@ -39,7 +38,6 @@ export type EraRoute =
       /** A claim-less `initialize`: the opening of a 2025-11-25 connection (stdio pins it). */
       readonly opening: boolean;
       /** A claim-less `server/discover`: a dual-era probe, answered -32601 (HTTP 200) by 2025-11-25. */
-
       readonly probe: boolean;
     }
   | {

@@ -12,11 +12,8 @@ export interface McpMetricsRegistry {
 }
 
 /**
- * Prometheus metrics through `prom-client` (an optional peer dependency: install it to use them):
- * `mcp_requests_total{server,method,outcome}`, `mcp_tool_calls_total{server,tool,status}`,
- * `mcp_tool_errors_total{server,tool,code}`, `mcp_tool_duration_seconds{server,tool}`, `mcp_sessions_active`,
- * `mcp_streams_active`, `mcp_jobs{state}`, and for upstream servers' tools `mcp_upstream_calls_total{server,upstream,status}`
- * and `mcp_upstream_call_duration_seconds{server,upstream}`.
+ * Prometheus metrics through `prom-client` (an optional peer): requests, tool calls, errors and durations,
+ * sessions, streams, jobs and upstream calls (`mcp_*`, listed in the observability guide).
  * @publicApi
  * @example McpModule.forRoot({ name: 'weather', version: '1.0.0', observability: { metrics: { path: '/metrics' } } })
  */

@@ -153,7 +153,6 @@ export interface McpTracingOptions {
 }
 
 /** The signed `requestState` a 2026-07-28 `input_required` round hands the client. @publicApi */
-
 export interface McpRequestStateOptions {
   /** HMAC key (32+ characters), the same on every instance; default: random per process, with a boot warning. */
   secret?: string;

@@ -34,10 +34,8 @@ export const MOVED_OPTION_KEYS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Refuses a key no declaration knows (`sesions`, `limits.maxSesionsPerTenant`), naming its path and the nearest
- * valid key: a misspelt option would otherwise boot silently with its default. Only plain objects are checked; a
- * class instance (a user's authenticator, a config object) is the user's own and passes as it is. Runs before any
- * value is checked, so a typo is reported first.
+ * Refuses a key no declaration knows (`sesions`), naming the nearest valid key: a typo would otherwise boot with
+ * its default. Only plain objects are checked (class instances are the user's), before any value.
  */
 export function assertKnownOptionKeys(options: object, members: McpOptionMembers<never>): void {
   checkLevel(options, members, '');

@@ -13,10 +13,8 @@ interface McpDefinedServer {
 }
 
 /**
- * The MCP servers (`McpModule.forRoot` / `forRootAsync` imports) of one app, one instance per app (see
- * `McpServersModule`). Each server adds itself once its options are resolved, while Nest creates the providers: before
- * any route is mapped, so a second server on a route of the first fails the boot instead of being shadowed by it
- * (express) or refused with a bare duplicate-route error (fastify). Servers sharing a Redis key space fail it too.
+ * The MCP servers of one app. Each adds itself once its options are resolved, before any route is mapped, so two
+ * servers on one route or one Redis key space fail the boot instead of shadowing each other.
  */
 export class McpServerDirectory {
   private readonly servers: McpDefinedServer[] = [];

@@ -13,11 +13,9 @@ export function leaseKey(instanceId: string): string {
 }
 
 /**
- * This instance's identity and liveness lease. With other instances (a bus that crosses them), it renews
- * `lease:<id>` in the shared store every `redis.instanceLease.renewMs`, for `redis.instanceLease.ttlMs`; what an instance
- * holds for a session (a 2024-11-05 HTTP+SSE stream, a live SSE stream, the session's GET stream) names its id,
- * so another instance can tell a holder that died (its lease expired) from one that is only elsewhere.
- * In memory mode there is one instance: no lease is written and every holder is alive.
+ * This instance's id and liveness lease: with other instances it renews `lease:<id>` in the shared store, so a
+ * holder of a stream that died (lease expired) can be told from one that is only elsewhere. In memory every holder
+ * is alive.
  */
 @Injectable()
 export class McpInstanceLease implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -27,11 +27,9 @@ function sessionKey(id: string): string {
 }
 
 /**
- * Sessions: cryptographically random ids (visible ASCII), stored with an idle TTL that every use refreshes,
- * and bound to the principal that created them (spec security best practices: a session is never a credential).
- * Each live session holds a place in its tenant's quotas (`limits.maxSessionsPerTenant`, and with job and
- * idempotency records `limits.maxStoredKeysPerTenant`), so refusing one more costs one store call. A request on a
- * session costs two: the read, and one `touch` that refreshes the record's idle TTL and its quota places together.
+ * Sessions: random ids with an idle TTL every use refreshes, bound to the principal that created them (spec
+ * security best practices: a session is never a credential), each holding a place in its tenant's quotas. A
+ * request on a session costs two store calls: the read, and a `touch` of the record and its quota places.
  */
 @Injectable()
 export class McpSessionService implements OnApplicationBootstrap, OnApplicationShutdown {

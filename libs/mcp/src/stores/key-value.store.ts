@@ -69,7 +69,6 @@ export interface McpWindowCounter {
 }
 
 /** What {@link McpKeyValueStore.admit} decided: admitted, or refused by the window or by the set at `fullSet`. @publicApi */
-
 export type McpAdmission =
   | { admitted: true }
   | { admitted: false; fullWindow: true; retryAfterMs: number }

@@ -18,14 +18,9 @@ const QUOTAS_OF: Record<McpTenantRecordKind, readonly McpTenantQuotaOption[]> = 
 };
 
 /**
- * Per-tenant quotas on what the store holds (sessions, job records, idempotency records), so a tenant that
- * floods the server is refused (`QUOTA_EXCEEDED`, retryable) instead of pushing anyone else's data out.
- *
- * Each quota is a slot set per tenant in the store (`reserveSlot`): one atomic call per admission, counts that
- * go down when a record is deleted (`release`) or expires (members carry the record's TTL), no scan of the
- * tenant's records. In memory that is a map per tenant; with Redis a sorted set per tenant, so every quota,
- * the session cap included, holds for the tenant across all instances rather than per instance. Records a
- * tenant cannot multiply (its job index, stream events bounded per session) are not counted.
+ * Per-tenant quotas on the sessions, job and idempotency records the store holds: a flooding tenant is refused
+ * (`QUOTA_EXCEEDED`, retryable) instead of pushing anyone else's data out. Each quota is a slot set per tenant
+ * (`reserveSlot`, members carrying the record's TTL), so it holds across instances with Redis and needs no scan.
  */
 @Injectable()
 export class McpTenantQuotas {

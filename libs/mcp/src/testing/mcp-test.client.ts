@@ -137,7 +137,6 @@ export class McpTestClient {
       return;
     }
     // A server request: this client declares no capability for it; answer at once rather than let it time out.
-
     void this.connection
       .dispatch({
         jsonrpc: '2.0',

@@ -81,7 +81,6 @@ export class McpTestConnection {
     if (!dispatcher || !engine) throw new McpConfigurationError(McpTestingMessages.noMcpModule(where));
     if (resolveIn(app, McpAuthService)?.enabled && !checked.principal)
       throw new McpConfigurationError(McpTestingMessages.principalRequired(where));
-
     return new McpTestConnection(where, engine, dispatcher, checked.principal, checked.protocolVersion, deliver);
   }
 

@@ -51,7 +51,6 @@ export function idOf(message: unknown): JsonRpcId | null {
 }
 
 /** Builds a success response. */
-
 export function successResponse(id: JsonRpcId, result: Record<string, unknown>): JsonRpcSuccessResponse {
   return { jsonrpc: '2.0', id, result };
 }

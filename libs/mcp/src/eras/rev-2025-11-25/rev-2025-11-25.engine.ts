@@ -130,7 +130,6 @@ export class McpRev20251125Engine {
    * The revision in force: the header's when supported, else the session's or the default. An unsupported header
    * is a 400 (spec 2025-06-18) except on `initialize` and the `server/discover` probe (-32601 at HTTP 200).
    */
-
   private negotiated(body: unknown, channel: McpRev20251125Channel, session: McpSessionRecord | undefined): Conversation | McpAnswer {
     const named = channel.protocolVersion;
     const supported = named !== undefined && isSupportedProtocolVersion(named);

@@ -14,10 +14,8 @@ interface Family {
 }
 
 /**
- * The metrics the MCP servers of one app share (one instance per app, see `McpServersModule`): a registry holds one
- * `mcp_requests_total`, and each server adds its series to it under its own `server` label. A metric of that name
- * the servers did not create, the same server name twice, or servers that disagree on `observability.metrics.tenantLabel` fail the
- * boot: their series would clash.
+ * The metrics the servers of one app share, each under its own `server` label. A foreign metric of the same name,
+ * a server name twice, or disagreeing `tenantLabel`s fail the boot: their series would clash.
  */
 @Injectable()
 export class McpMetricFamilies {

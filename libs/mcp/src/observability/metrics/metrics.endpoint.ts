@@ -6,10 +6,8 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import { McpPrometheusMetrics } from './mcp-prometheus.metrics.js';
 
 /**
- * Serves the registry at `observability.metrics.path` (GET, Prometheus text format). Registered on the HTTP adapter at
- * `onModuleInit`, after the controllers and before Nest's 404 handler, because the path may come from async
- * options. It is not an MCP route: no MCP authentication, origin or host check (scrapers send none of those);
- * keep it inside the network.
+ * Serves the registry at `observability.metrics.path`, registered on the adapter at `onModuleInit` (the path may
+ * come from async options). No MCP authentication, origin or host check: keep it inside the network.
  */
 @Injectable()
 export class McpMetricsEndpoint implements OnModuleInit {

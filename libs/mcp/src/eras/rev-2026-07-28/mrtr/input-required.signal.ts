@@ -14,9 +14,8 @@ export class McpInputRequiredSignal extends McpControlFlowSignal {
 }
 
 /**
- * Thrown by `context.elicit()`, `sample()` or `listRoots()` in a 2026-07-28 request whose client did not declare
- * the capability they need (`elicitation`, `sampling`, `roots`). Uncaught, the request ends with -32021 naming
- * the capability; a handler that can do without it may catch this and carry on.
+ * Thrown by `context.elicit()`, `sample()` or `listRoots()` in a 2026-07-28 request whose client lacks the
+ * capability. Uncaught, the request ends with -32021; a handler that can do without it may catch this.
  * @publicApi
  * @example
  * try {
