@@ -28,11 +28,6 @@ export class McpClientRequests {
 
   constructor(@Inject(MCP_BUS) private readonly bus: McpMessageBus) {}
 
-  /** False with the in-memory bus: no other instance can receive a response for us. */
-  private get spansInstances(): boolean {
-    return this.bus.crossesInstances;
-  }
-
   async request(input: {
     scope: string | undefined;
     send: ((message: JsonRpcMessage) => void) | undefined;
@@ -93,7 +88,8 @@ export class McpClientRequests {
    */
   settle(scope: string | undefined, response: JsonRpcResponse): boolean {
     if (this.settleHere(scope, response)) return true;
-    if (scope === undefined || typeof response.id !== 'string' || !response.id.startsWith('srv-') || !this.spansInstances) return false;
+    if (scope === undefined || typeof response.id !== 'string' || !response.id.startsWith('srv-') || !this.bus.crossesInstances)
+      return false;
     this.bus.publish(responseChannel(scope, response.id), response).catch((error: unknown) => {
       this.logger.warn(`Client response ${response.id} not forwarded: ${error instanceof Error ? error.message : String(error)}`);
     });
@@ -114,7 +110,7 @@ export class McpClientRequests {
    * that cannot subscribe now only costs the cross-instance path: a response POSTed here still settles.
    */
   private async listen(scope: string, id: string): Promise<() => void> {
-    if (!this.spansInstances) return () => undefined;
+    if (!this.bus.crossesInstances) return () => undefined;
     try {
       const unsubscribe = await this.bus.subscribe(responseChannel(scope, id), (message) =>
         this.settleHere(scope, message as JsonRpcResponse),

@@ -52,10 +52,7 @@ export class McpServerDirectory {
     if (this.servers.length >= this.expected) this.settle();
   }
 
-  /**
-   * Resolves once every server of the app is added and none clashes; rejects with the clash. Redis connections wait
-   * for it, so a boot that fails on a clash has opened none (a half-booted app cannot be closed).
-   */
+  /** Resolves once every server is added and none clashes; Redis connections wait for it (a half-booted app cannot close). */
   allAdded(): Promise<void> {
     return this.complete;
   }

@@ -81,10 +81,7 @@ export class McpSessionService implements OnApplicationBootstrap, OnApplicationS
     return record;
   }
 
-  /**
-   * The session if it exists and belongs to `principal`; refreshes its idle TTL and its place in the quotas (one
-   * `touch`: the record is not rewritten). Someone else's session is not refreshed.
-   */
+  /** The session if it exists and belongs to `principal`, its idle TTL and quota places refreshed (one `touch`). */
   async find(id: string, principal: McpPrincipal | undefined): Promise<McpSessionRecord | undefined> {
     const record = await this.store.get<McpSessionRecord>(sessionKey(id));
     if (!record || record.owner !== ownerOf(principal)) return undefined;
@@ -95,7 +92,12 @@ export class McpSessionService implements OnApplicationBootstrap, OnApplicationS
   }
 
   async update(record: McpSessionRecord): Promise<void> {
-    await Promise.all([this.store.set(sessionKey(record.id), record, this.options.sessions.idleTtlMs), this.keepCounted(record)]);
+    const ttlMs = this.options.sessions.idleTtlMs;
+    // A session in use stays counted as long as it lives; it was admitted already, so a full quota is ignored.
+    await Promise.all([
+      this.store.set(sessionKey(record.id), record, ttlMs),
+      this.quotas.reserve(record.tenant, 'session', sessionKey(record.id), ttlMs),
+    ]);
   }
 
   async end(id: string): Promise<void> {
@@ -120,10 +122,5 @@ export class McpSessionService implements OnApplicationBootstrap, OnApplicationS
   /** Lets an instance close what it holds for a session another instance ended (its GET stream, after a DELETE there). */
   onEndElsewhere(listener: (sessionId: string) => void): void {
     this.elsewhereListeners.add(listener);
-  }
-
-  /** A session in use stays counted as long as it lives; it was admitted already, so a full quota is ignored. */
-  private async keepCounted(record: McpSessionRecord): Promise<void> {
-    await this.quotas.reserve(record.tenant, 'session', sessionKey(record.id), this.options.sessions.idleTtlMs);
   }
 }

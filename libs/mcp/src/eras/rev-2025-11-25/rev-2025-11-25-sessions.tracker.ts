@@ -4,9 +4,8 @@ import { Injectable } from '@nestjs/common';
 const MAX_TRACKED_SESSIONS = 10_000;
 
 /**
- * 2025-era sessions this instance has seen, so list changes can reach their GET streams: the stream hub
- * finds a session's stream by id but does not enumerate them. Fed by the era router with the `Mcp-Session-Id`
- * of 2025-era POSTs; an id whose stream is gone simply reaches nothing.
+ * 2025-era sessions seen here (their POSTs' `Mcp-Session-Id`), so list changes can reach their GET streams: the
+ * stream hub does not enumerate streams.
  */
 @Injectable()
 export class McpRev20251125SessionTracker {

@@ -35,9 +35,8 @@ interface Conversation {
 }
 
 /**
- * The engine of the session era (revisions 2024-11-05 … 2025-11-25): sessions (`sessions.mode`), batches,
- * `initialize` (which creates the session or sets the connection's revision), protocol-version negotiation and the
- * request context, above the shared dispatcher. Transports frame bytes and render its {@link McpAnswer}.
+ * The engine of the session era (2024-11-05 … 2025-11-25): sessions, batches, `initialize`, version negotiation
+ * and the request context, above the dispatcher. Transports frame bytes and render its {@link McpAnswer}.
  */
 @Injectable()
 export class McpRev20251125Engine {
@@ -53,10 +52,7 @@ export class McpRev20251125Engine {
     return { protocolVersion };
   }
 
-  /**
-   * Opens the session of a 2024-11-05 HTTP+SSE stream, which lives as long as the stream and speaks 2024-11-05
-   * until its `initialize`; undefined when the tenant has too many sessions.
-   */
+  /** Opens the session of a 2024-11-05 HTTP+SSE stream; undefined when the tenant has too many sessions. */
   openStreamSession(principal: McpPrincipal | undefined, instance: string): Promise<McpSessionRecord | undefined> {
     return this.sessions.create({
       transport: 'sse',
@@ -174,10 +170,7 @@ export class McpRev20251125Engine {
     return { kind: 'reply', reply: replies.length === 0 ? undefined : replies };
   }
 
-  /**
-   * HTTP+SSE (2024-11-05): the POST is accepted at once and each answer goes out on the session's stream as soon
-   * as it is ready (a batch's too); an `initialize` sets the session's revision and the client's capabilities.
-   */
+  /** HTTP+SSE (2024-11-05): the POST is accepted at once, each answer goes out on the session's stream when ready. */
   private onStream(body: unknown, conversation: Conversation, channel: McpRev20251125Channel): McpAnswer {
     const send = channel.stream?.({ sessionId: conversation.session?.id, priming: false }).send;
     const context = this.context(conversation, channel, { send });
@@ -190,10 +183,7 @@ export class McpRev20251125Engine {
     return { kind: 'accepted' };
   }
 
-  /**
-   * After a successful `initialize`: the connection speaks the negotiated revision; HTTP+SSE updates its session;
-   * Streamable HTTP creates one unless stateless (refused when the tenant has too many).
-   */
+  /** After `initialize`: the connection or HTTP+SSE session takes the revision; Streamable HTTP creates a session. */
   private async initialized(
     message: unknown,
     answer: JsonRpcResponse & { result: Record<string, unknown> },

@@ -6,11 +6,7 @@ import type { EnvelopeIssue } from './envelope.js';
 import { REV_2026_07_28_VERSIONS } from '../../core/protocol-revisions.js';
 import { Rev20260728ErrorCode } from '../../core/rev-2026-07-28.constants.js';
 
-/**
- * A refusal of a 2026-07-28 request before it reaches a handler, with the HTTP status the revision assigns it
- * (400 for envelope, header, version and capability problems; 404 for unknown methods). Over stdio only the
- * JSON-RPC error travels.
- */
+/** A refusal of a 2026-07-28 request before any handler, with its HTTP status (400, or 404 for unknown methods). */
 export class McpRev20260728Refusal extends McpProtocolError {
   constructor(
     readonly status: number,

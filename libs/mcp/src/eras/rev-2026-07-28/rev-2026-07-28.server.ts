@@ -66,12 +66,10 @@ export interface McpRev20260728Answer {
 }
 
 /**
- * The transport-agnostic side of the 2026-07-28 era, above the shared dispatcher. Every request stands alone:
- * version, client capabilities and log level come from its `_meta` envelope, never from a session. It runs the
- * last steps of the request ladder (capabilities the request needs, `Mcp-Param-*` headers), sends every request
- * through the dispatcher (the shared handlers, or this era's own methods: `server/discover`, the tasks
- * extension), and reshapes the answers for the revision: `resultType`, `_meta` server identity, caching hints,
- * `input_required` rounds, -32602 for missing resources.
+ * The transport-agnostic side of the 2026-07-28 era: every request stands alone (its `_meta` envelope, never a
+ * session). It runs the last steps of the ladder (`Mcp-Param-*` headers), sends each request through the
+ * dispatcher, and reshapes the answers for the revision (`resultType`, server identity, caching hints,
+ * `input_required` rounds, -32602 for missing resources).
  */
 @Injectable()
 export class McpRev20260728Server implements OnApplicationBootstrap {
@@ -192,10 +190,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     return this.dispatch(call, channel, own && (() => own));
   }
 
-  /**
-   * This era's own methods, served through the dispatcher like the shared ones (same cancellation, error mapping
-   * and logging) but only here: the 2025-11-25 era has no `server/discover`, and its `tasks/*` differ.
-   */
+  /** This era's own methods (`server/discover`, its `tasks/*`), served through the dispatcher like the shared ones. */
   private ownMethod(call: McpRev20260728Call, channel: McpRev20260728Channel): McpMethodHandler {
     const { request, envelope } = call;
     const handle =
@@ -219,10 +214,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     return result;
   }
 
-  /**
-   * A request through the dispatcher, with this request's context (and an input round where MRTR applies); `own`
-   * gives the handler of a method this era serves itself, from the answers the request carries.
-   */
+  /** A request through the dispatcher in its own context and input round; `own` gives the handler of an own method. */
   private async dispatch(
     call: McpRev20260728Call,
     channel: McpRev20260728Channel,

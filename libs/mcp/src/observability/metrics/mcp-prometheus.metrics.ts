@@ -173,10 +173,7 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
     for (const name of this.owned.splice(0)) this.deps.families.release(this.registry, name, this.server);
   }
 
-  /**
-   * The metric `config.name` this server writes to, shared with the app's other servers in the same registry
-   * (created on first claim, in no registry of prom-client's own; with `refresh`, collected before each scrape).
-   */
+  /** The metric `config.name`, shared with the app's other servers (`refresh` runs before each scrape). */
   private own<T extends Counter<string> | Gauge<string> | Histogram<string>>(
     Metric: new (config: MetricConfig & { registers: []; collect?: () => Promise<void> }) => T,
     config: MetricConfig,

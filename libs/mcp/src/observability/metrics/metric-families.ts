@@ -21,10 +21,7 @@ interface Family {
 export class McpMetricFamilies {
   private readonly families = new Map<Registry, Map<string, Family>>();
 
-  /**
-   * The metric `name` in `registry` for `server`: created with `create` (handed the collect hook of every server
-   * writing to it) and registered by the first server, reused by the others.
-   */
+  /** The metric `name` in `registry`: created and registered by the first server, reused by the others. */
   claim<T extends object>(
     registry: Registry,
     name: string,

@@ -41,11 +41,7 @@ export class McpOtelTracer implements McpTracer, OnModuleInit {
     this.noopDelegate = this.api && new this.api.ProxyTracerProvider().getDelegate();
   }
 
-  /**
-   * Whether an SDK is registered now. Without one every span would be a no-op, but building its name, attributes
-   * and contexts still cost about a tenth of a simple call: skip them. Checked per request, so an SDK registered
-   * after boot is picked up.
-   */
+  /** Whether an SDK is registered now (per request): without one, building no-op spans costs a tenth of a call. */
   private recording(api: McpOtelApi): boolean {
     const provider = api.trace.getTracerProvider() as { getDelegate?: () => unknown };
     return provider.getDelegate?.() !== this.noopDelegate;
