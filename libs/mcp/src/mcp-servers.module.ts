@@ -4,10 +4,7 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
 import { McpMetricFamilies } from './observability/metrics/metric-families.js';
 import { McpBootNotices } from './core/boot-notices.js';
 
-/**
- * What the MCP servers of one app share (a static module Nest creates once per app): the server directory, the
- * metric families of one Prometheus registry, and the boot notices (a warning said once).
- */
+/** What the MCP servers of one app share (created once per app): the directory, metric families, boot notices. */
 @Module({
   providers: [
     {

@@ -82,10 +82,7 @@ export class McpClientRequests {
     });
   }
 
-  /**
-   * Settles the request a client response answers. With other instances, a response nobody waits for here is
-   * forwarded to the instance that does. False when it was ignored (as the spec allows for unknown ids).
-   */
+  /** Settles the request a response answers, else forwards it to the instance waiting; false when ignored (unknown ids). */
   settle(scope: string | undefined, response: JsonRpcResponse): boolean {
     if (this.settleHere(scope, response)) return true;
     if (scope === undefined || typeof response.id !== 'string' || !response.id.startsWith('srv-') || !this.bus.crossesInstances)
@@ -105,10 +102,7 @@ export class McpClientRequests {
     return true;
   }
 
-  /**
-   * Subscribes to responses forwarded for one pending request; resolves with the function that ends it. A bus
-   * that cannot subscribe now only costs the cross-instance path: a response POSTed here still settles.
-   */
+  /** Subscribes to responses forwarded for one request; a bus that cannot subscribe only costs the cross-instance path. */
   private async listen(scope: string, id: string): Promise<() => void> {
     if (!this.bus.crossesInstances) return () => undefined;
     try {

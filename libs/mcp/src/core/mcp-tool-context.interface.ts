@@ -37,10 +37,7 @@ export interface McpToolContext {
   elicit(params: McpElicitationRequest, options?: McpClientRequestOptions): Promise<McpElicitationResult>;
   /** The client's roots (`roots/list`); needs a client that declared `roots`. */
   listRoots(options?: McpClientRequestOptions): Promise<{ roots: { uri: string; name?: string }[] }>;
-  /**
-   * Closes the HTTP connection of this call's SSE stream after a `retry:` hint; the client reconnects with
-   * `Last-Event-ID` and receives the rest, result included (SEP-1699 polling). Does nothing where unsupported.
-   */
+  /** Closes this call's SSE connection after a `retry:` hint; the client resumes with `Last-Event-ID` (SEP-1699). No-op elsewhere. */
   closeSseStream(): void;
 }
 

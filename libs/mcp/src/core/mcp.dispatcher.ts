@@ -86,10 +86,7 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
     await this.stopRelay?.().catch(() => undefined);
   }
 
-  /**
-   * Handles one message: the response to a request, or `undefined` for notifications, client responses and
-   * cancelled requests. `handler` serves a request in place of the registered one (an era's own method).
-   */
+  /** Handles one message: a request's response, else `undefined`; `handler` replaces the registered one (an era's own method). */
   async dispatch(value: unknown, context: McpRequestContext, handler?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
     const violation = violatedJsonLimit(value, this.limits);
     if (violation) return invalidRequest(idOf(value), violation);
@@ -109,10 +106,7 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
     }
   }
 
-  /**
-   * Handles one request an era already classified (2026-07-28: the router read it once), with the same JSON
-   * limits, cancellation, error mapping, tracing and metrics as {@link dispatch}.
-   */
+  /** Handles one request an era already classified, with the same limits, cancellation, errors and metrics as {@link dispatch}. */
   dispatchRequest(request: JsonRpcRequest, context: McpRequestContext, handler?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
     const violation = violatedJsonLimit(request, this.limits);
     return violation ? Promise.resolve(invalidRequest(request.id, violation)) : this.served(request, context, handler);
@@ -179,10 +173,7 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
     });
   }
 
-  /**
-   * Cancels the request `id` in flight in `scope` (signal aborted, no answer) where no `notifications/cancelled`
-   * does: a closed 2026-07-28 response stream, an input round. Unknown ids are ignored.
-   */
+  /** Cancels the request `id` in `scope` without a `notifications/cancelled` (closed stream, input round); unknown ids are ignored. */
   cancel(scope: string, id: JsonRpcId, reason?: string): void {
     this.cancelHere(scope, id, reason);
   }

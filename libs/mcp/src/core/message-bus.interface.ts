@@ -17,10 +17,7 @@ export interface McpMessageBus {
    * tell; code that must know reads only a 0 as "not received".
    */
   publish(channel: string, message: unknown): Promise<number | void>;
-  /**
-   * Calls `handler` with each message published to `channel` from now on; resolves once the subscription is
-   * active, with a function that ends it.
-   */
+  /** Calls `handler` with each later message on `channel`; resolves, once active, with the function that ends it. */
   subscribe(channel: string, handler: (message: unknown) => void): Promise<() => Promise<void>>;
   /** Rejects when the bus cannot be reached (health checks); absent for the in-process bus. */
   ping?(): Promise<void>;

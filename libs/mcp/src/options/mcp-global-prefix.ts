@@ -6,10 +6,7 @@ interface ExcludedRoute {
   pathRegex?: RegExp;
 }
 
-/**
- * The app's global prefix, which the URLs the server hands out must carry (`endpoint`, `poll_url`,
- * `resource_metadata`, card, explorer). Read once at first use, after boot; a route it `exclude`s gets none.
- */
+/** The app's global prefix, for the URLs the server hands out; read once, after boot (a route it `exclude`s gets none). */
 @Injectable()
 export class McpGlobalPrefix {
   private read?: { prefix: string; exclude: readonly ExcludedRoute[] };

@@ -33,10 +33,7 @@ export const MOVED_OPTION_KEYS: Readonly<Record<string, string>> = {
   tracing: 'observability.tracing',
 };
 
-/**
- * Refuses a key no declaration knows (`sesions`), naming the nearest valid key: a typo would otherwise boot with
- * its default. Only plain objects are checked (class instances are the user's), before any value.
- */
+/** Refuses an unknown key (`sesions`) of a plain object, naming the nearest valid one: a typo would boot with its default. */
 export function assertKnownOptionKeys(options: object, members: McpOptionMembers<never>): void {
   checkLevel(options, members, '');
 }

@@ -12,10 +12,7 @@ interface McpDefinedServer {
   readonly keySpace?: { readonly nodes: readonly string[]; readonly keyPrefix: string };
 }
 
-/**
- * The MCP servers of one app. Each adds itself once its options are resolved, before any route is mapped, so two
- * servers on one route or one Redis key space fail the boot instead of shadowing each other.
- */
+/** The MCP servers of one app, added before any route is mapped: two on one route or Redis key space fail the boot. */
 export class McpServerDirectory {
   private readonly servers: McpDefinedServer[] = [];
   private readonly complete: Promise<void>;

@@ -78,10 +78,7 @@ export function group<T extends object, C = unknown>() {
   });
 }
 
-/**
- * A list of objects, each resolved by `item` under `<at>[i]`; unset stays unset unless `required` (then it must be a
- * non-empty array). `notArray` is the problem a value that is not (or an empty one) is refused with.
- */
+/** A list of objects resolved by `item` under `<at>[i]`; unset stays unset unless `required` (then non-empty). */
 export function list<T, Out, C, R extends boolean = false>(
   item: McpOptionDeclaration<T, Out, C>,
   notArray: string,

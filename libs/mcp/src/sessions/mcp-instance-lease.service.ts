@@ -20,10 +20,7 @@ export function leaseKey(instanceId: string): string {
 @Injectable()
 export class McpInstanceLease implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('McpInstanceLease');
-  /**
-   * Random per process: a restarted instance is a new one (what the old one held died with it). Hex, so ids
-   * built on it (`<instance>_<stream>`) split at their first `_`.
-   */
+  /** Random per process (a restart is a new instance); hex, so ids built on it (`<instance>_<stream>`) split at `_`. */
   readonly id = randomBytes(6).toString('hex');
   private timer?: NodeJS.Timeout;
   private failing = false;
@@ -68,10 +65,7 @@ export class McpInstanceLease implements OnApplicationBootstrap, OnApplicationSh
     await this.store.delete(leaseKey(this.id)).catch(() => undefined);
   }
 
-  /**
-   * False only when `instanceId` names another instance whose lease is gone. An unknown holder (a record of
-   * an older release) counts as alive. Rejects with `McpStoreUnavailableError` while the store is down.
-   */
+  /** False only for another instance whose lease is gone (an unknown holder is alive); rejects while the store is down. */
   async isAlive(instanceId: string | undefined): Promise<boolean> {
     if (!this.spansInstances || instanceId === undefined || instanceId === this.id) return true;
     return (await this.store.get(leaseKey(instanceId))) !== undefined;

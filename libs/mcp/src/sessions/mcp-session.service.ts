@@ -14,10 +14,7 @@ import { tenantOf } from '../core/tenant.js';
 /** Bus channel on which a session's end reaches the other instances (they close what they hold for it). */
 const SESSION_ENDED_CHANNEL = 'sessions:ended';
 
-/**
- * The owner string a session (or a 2026 request state) is bound to: tenant and subject of the principal, each
- * escaped, so tenant `x\0y` with subject `bob` and tenant `x` with subject `y\0bob` are different owners.
- */
+/** The owner a session (or request state) is bound to: the principal's tenant and subject, each escaped (no collisions). */
 export function ownerOf(principal: McpPrincipal | undefined): string {
   return principal ? storeKey('principal', principal.tenant, principal.subject) : 'anonymous';
 }

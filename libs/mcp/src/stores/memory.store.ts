@@ -15,10 +15,7 @@ import {
 /** One item of a list: its JSON text and that text's size in UTF-8 bytes, measured once when it is appended. */
 type ListItem = { json: string; bytes: number };
 
-/**
- * A key holds JSON text or a list of JSON texts, as a Redis string or list would. A list keeps the total of its
- * items' sizes, so a byte bound costs nothing per item kept: only what is appended or dropped is measured.
- */
+/** A key holds JSON text or a list of them, as in Redis; a list keeps its byte total, so only appends and drops are measured. */
 type Entry = { kind: 'value'; json: string; expiresAt: number } | { kind: 'list'; items: ListItem[]; bytes: number; expiresAt: number };
 
 /** The members of one slot set with their expiry, in the order they were last reserved. */

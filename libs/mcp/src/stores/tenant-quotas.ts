@@ -29,10 +29,7 @@ export class McpTenantQuotas {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  /**
-   * Counts the record stored under `key` for `ttlMs` (counting it again refreshes its expiry). Resolves with
-   * the option of the quota that is full, or undefined when the record was counted.
-   */
+  /** Counts the record under `key` for `ttlMs` (again: refreshes it); resolves with the full quota's option, or undefined. */
   async reserve(tenant: string, kind: McpTenantRecordKind, key: string, ttlMs: number): Promise<McpTenantQuotaOption | undefined> {
     const quotas = QUOTAS_OF[kind];
     const sets: McpSlotSet[] = quotas.map((quota) => ({ key: this.setKey(quota, tenant), limit: this.limitOf(quota) }));
@@ -51,10 +48,7 @@ export class McpTenantQuotas {
     return new McpQuotaExceededError(quotaMessage(quota, this.limitOf(quota)));
   }
 
-  /**
-   * Keeps the record stored under `key` alive for `ttlMs` and its place in the quotas with it, in one store call;
-   * false when the record is gone.
-   */
+  /** Keeps the record under `key` and its quota places alive for `ttlMs` (one store call); false when it is gone. */
   touch(tenant: string, kind: McpTenantRecordKind, key: string, ttlMs: number): Promise<boolean> {
     return this.store.touch(key, ttlMs, { member: key, setKeys: QUOTAS_OF[kind].map((quota) => this.setKey(quota, tenant)) });
   }

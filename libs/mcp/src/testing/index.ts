@@ -1,7 +1,4 @@
-/**
- * `@nest-mcp/core/testing`: call an app in-process (`McpTestClient`), connect the SDK `Client` to it
- * (`McpInMemoryTransport`), or wire an `McpClient` to it (`createMcpTestClient`). Nothing in the library imports it.
- */
+/** `@nest-mcp/core/testing`: in-process test tools over an app; nothing in the library imports this face. */
 export { McpTestClient } from './mcp-test.client.js';
 export type { McpTestToolCall, McpTestPrompt, McpTestNotification } from './mcp-test.client.js';
 export { McpInMemoryTransport } from './mcp-in-memory.transport.js';

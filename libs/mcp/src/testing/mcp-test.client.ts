@@ -62,10 +62,7 @@ export class McpTestClient {
 
   private constructor() {}
 
-  /**
-   * Opens a client on `app` (initialised here if it was not). `McpConfigurationError` for bad options, an app
-   * without `McpModule`, or no `principal` where the app authenticates.
-   */
+  /** Opens a client on `app` (initialised here if needed); `McpConfigurationError` for bad options, app or principal. */
   static async create(app: McpTestApp, options?: McpTestClientOptions): Promise<McpTestClient> {
     const client = new McpTestClient();
     client.connection = await McpTestConnection.open('McpTestClient.create', app, options, (message) => client.receive(message));

@@ -42,10 +42,7 @@ export type McpTestApp = Pick<INestApplicationContext, 'get' | 'init'>;
 
 const OPTION_KEYS = new Set(['principal', 'protocolVersion']);
 
-/**
- * One in-process connection to the 2025-era engine, shared by `McpTestClient` and `McpInMemoryTransport`; server
- * messages go to `deliver`. Every message crosses as JSON, as on a socket.
- */
+/** One in-process connection to the 2025-era engine (test client and in-memory transport); messages cross as JSON. */
 export class McpTestConnection {
   private readonly connection: McpConnectionState;
   private closed = false;

@@ -3,10 +3,7 @@ import { Injectable } from '@nestjs/common';
 /** How many recent session ids are remembered (the oldest go first). */
 const MAX_TRACKED_SESSIONS = 10_000;
 
-/**
- * 2025-era sessions seen here (their POSTs' `Mcp-Session-Id`), so list changes can reach their GET streams: the
- * stream hub does not enumerate streams.
- */
+/** 2025-era sessions seen here, so list changes reach their GET streams (the stream hub does not enumerate them). */
 @Injectable()
 export class McpRev20251125SessionTracker {
   private readonly ids = new Set<string>();

@@ -83,10 +83,7 @@ export class McpRev20251125Engine {
     return this.initialized(body, answer, opened, channel);
   }
 
-  /**
-   * The batch rule of a revision (batches exist in 2025-03-26 only), bounded like any JSON collection, without
-   * `initialize` (it opens a session: alone). Exposed for HTTP+SSE, which checks before forwarding to the holder.
-   */
+  /** The batch rule of a revision (2025-03-26 only), bounded, without `initialize`; also checked by HTTP+SSE before forwarding. */
   refusesBatch(body: unknown, protocolVersion: string): boolean {
     return (
       Array.isArray(body) &&
@@ -103,10 +100,7 @@ export class McpRev20251125Engine {
     return this.refusesBatch(body, protocolVersion) ? refused('invalid-batch', null) : { session: channel.session, protocolVersion };
   }
 
-  /**
-   * Streamable HTTP: the session the message names, by `sessions.mode`, and the revision its header names.
-   * Synchronous unless a session must be looked up (no tick spent on a stateless or session-less POST).
-   */
+  /** Streamable HTTP: the session the message names (by `sessions.mode`) and its header's revision; sync unless a lookup is due. */
   private named(body: unknown, channel: McpRev20251125Channel): Conversation | McpAnswer | Promise<Conversation | McpAnswer> {
     this.tracker.seen(channel.sessionId);
     const isInitialize = methodOf(body) === 'initialize';

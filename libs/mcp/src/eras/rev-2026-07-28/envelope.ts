@@ -43,10 +43,7 @@ export function missingEnvelopeKeys(params: unknown): string[] {
 
 const CAPABILITY_OBJECTS = ['roots', 'sampling', 'elicitation', 'experimental', 'extensions'] as const;
 
-/**
- * Reads and checks the envelope of a claiming request. `logLevel` is checked separately (its failure is an
- * in-band -32602, not an envelope refusal), see {@link envelopeLogLevel}.
- */
+/** Reads and checks a claiming request's envelope (`logLevel` apart: an in-band -32602, see {@link envelopeLogLevel}). */
 export function readEnvelope(params: unknown): { ok: true; envelope: McpRev20260728Envelope } | { ok: false; issue: EnvelopeIssue } {
   const meta = metaOf(params);
   if (!meta) return { ok: false, issue: { key: '_meta', problem: 'missing' } };

@@ -261,10 +261,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     return { status: 200, response: successResponse(request.id, this.shapeResult(request.method, answer.result, channel.principal)) };
   }
 
-  /**
-   * A job tool called with the tasks extension (the handler of this `tools/call`): `CreateTaskResult`, or first
-   * the `input_required` rounds.
-   */
+  /** A job tool called with the tasks extension: `CreateTaskResult`, or first the `input_required` rounds. */
   private async callAsTask(
     call: McpRev20260728Call,
     channel: McpRev20260728Channel,
@@ -298,10 +295,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     }
   }
 
-  /**
-   * The answers a retry carries: `requestState` (verified: signature, expiry, caller, method and arguments) and
-   * `inputResponses` (an object). Anything else is -32602.
-   */
+  /** The answers a retry carries: a verified `requestState` and `inputResponses` (an object); anything else is -32602. */
   private roundInput(request: JsonRpcRequest, principal: McpPrincipal | undefined): RoundInput {
     const params = request.params ?? {};
     if ('inputResponses' in params && !isPlainObject(params.inputResponses)) {

@@ -13,10 +13,7 @@ interface Family {
   readonly servers: Map<string, (() => void | Promise<void>) | undefined>;
 }
 
-/**
- * The metrics the servers of one app share, each under its own `server` label. A foreign metric of the same name,
- * a server name twice, or disagreeing `tenantLabel`s fail the boot: their series would clash.
- */
+/** The metrics an app's servers share, each under its `server` label; a clash of names or `tenantLabel`s fails the boot. */
 @Injectable()
 export class McpMetricFamilies {
   private readonly families = new Map<Registry, Map<string, Family>>();

@@ -5,10 +5,7 @@ import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { McpPrometheusMetrics } from './mcp-prometheus.metrics.js';
 
-/**
- * Serves the registry at `observability.metrics.path`, registered on the adapter at `onModuleInit` (the path may
- * come from async options). No MCP authentication, origin or host check: keep it inside the network.
- */
+/** Serves the registry at `observability.metrics.path`, without MCP auth, Origin or Host checks: keep it inside the network. */
 @Injectable()
 export class McpMetricsEndpoint implements OnModuleInit {
   private readonly logger = new Logger('McpModule');

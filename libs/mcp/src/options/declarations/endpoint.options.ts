@@ -48,10 +48,7 @@ export const MCP_ENDPOINT_OPTIONS = group<McpModuleExtras>()(
 /** What is fixed when the module is defined: the endpoint paths, the host-level documents and the scanned modules. */
 export type McpResolvedPaths = ResolvedOption<typeof MCP_ENDPOINT_OPTIONS>;
 
-/**
- * The explorer page's path (`<path>/explorer`), or `false` unless enabled; checked even while off. It may not take
- * a route of the endpoint: the MCP paths, `<path>/jobs/` or the `/.well-known/` documents.
- */
+/** `<path>/explorer` (checked even while off), or `false`; it may not take an MCP, `<path>/jobs/` or well-known route. */
 function explorerPath(explorer: { enabled: boolean; path?: string } | undefined, path: string, used: string[]): string | false {
   if (explorer === undefined) return false;
   const explorerPath = normalizePath(explorer.path ?? `${path}/explorer`, 'explorer.path');

@@ -72,10 +72,7 @@ export class McpListenService {
     );
   }
 
-  /**
-   * Opens a listen: sends the acknowledgement with the honoured subset, then delivers. Throws -32601 when
-   * nothing is subscribable, -32602 for a missing filter, -32021 for `taskIds` without the tasks extension.
-   */
+  /** Opens a listen and sends its acknowledgement; -32601 if nothing is subscribable, -32602 bad filter, -32021 `taskIds`. */
   open(
     id: JsonRpcId,
     params: Record<string, unknown>,
