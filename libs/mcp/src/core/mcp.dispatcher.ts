@@ -40,10 +40,8 @@ interface RelayedCancellation {
 }
 
 /**
- * The transport-agnostic JSON-RPC core: one parsed message in, at most one response out. It holds no
- * per-client state beyond the calls in flight (for cancellation); the protocol revision and the caller travel
- * with each message in its `McpRequestContext`. Its methods are the `@McpMethodHandlerProvider()` providers,
- * collected at `onModuleInit` and read at `onApplicationBootstrap` (see `method-handler.collector.ts`).
+ * The transport-agnostic JSON-RPC core: one parsed message in, at most one response out, no per-client state
+ * beyond the calls in flight. Its methods are the `@McpMethodHandlerProvider()` providers.
  */
 @Injectable()
 export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {

@@ -1,7 +1,6 @@
 /**
- * Publish/subscribe between the instances of one server: how instance B reaches a stream that instance A
- * holds open (a response, a notification, a cancellation). Messages are JSON values, delivered at most once to
- * the handlers subscribed when they arrive; nothing is kept for a subscriber that comes later (use the store).
+ * Publish/subscribe between the instances of one server (how B reaches a stream A holds): JSON values, delivered
+ * at most once to the handlers subscribed when they arrive; nothing is kept.
  * @publicApi
  */
 export interface McpMessageBus {

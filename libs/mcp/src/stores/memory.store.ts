@@ -26,11 +26,8 @@ const FULL_SWEEP_INTERVAL_MS = 1_000;
 const ALL_KEYS = Symbol('all keys');
 
 /**
- * The default store: process memory with TTLs. Per-tenant quotas (slot sets) keep one tenant from filling it;
- * `maxKeys` is a safety cap over everything: at the cap a write of a new key is refused with
- * `McpQuotaExceededError` (retryable) and nothing live is evicted, so a flood never costs anyone else their
- * sessions, jobs or idempotency records. Expired entries are dropped lazily and by a periodic sweep.
- * Behaves like `McpRedisStore` (JSON copies, the same errors), so code tested here runs unchanged on Redis.
+ * The default store: process memory with TTLs, behaving like `McpRedisStore` (JSON copies, the same errors). At
+ * `maxKeys` a new key is refused with `McpQuotaExceededError` and nothing live is evicted.
  * @publicApi
  */
 export class McpMemoryStore implements McpKeyValueStore {
