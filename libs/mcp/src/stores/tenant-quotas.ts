@@ -32,7 +32,7 @@ export class McpTenantQuotas {
   /** Counts the record under `key` for `ttlMs` (again: refreshes it); resolves with the full quota's option, or undefined. */
   async reserve(tenant: string, kind: McpTenantRecordKind, key: string, ttlMs: number): Promise<McpTenantQuotaOption | undefined> {
     const quotas = QUOTAS_OF[kind];
-    const sets: McpSlotSet[] = quotas.map((quota) => ({ key: this.setKey(quota, tenant), limit: this.limitOf(quota) }));
+    const sets: McpSlotSet[] = quotas.map((quota) => ({ key: setKey(quota, tenant), limit: LIMIT_OF[quota](this.options) }));
     const full = await this.store.reserveSlot(key, sets, ttlMs);
     return full < 0 ? undefined : quotas[full];
   }
@@ -45,37 +45,32 @@ export class McpTenantQuotas {
 
   /** The error that refuses a record because `quota` is full. */
   refusal(quota: McpTenantQuotaOption): McpQuotaExceededError {
-    return new McpQuotaExceededError(quotaMessage(quota, this.limitOf(quota)));
+    return new McpQuotaExceededError(quotaMessage(quota, LIMIT_OF[quota](this.options)));
   }
 
   /** Keeps the record under `key` and its quota places alive for `ttlMs` (one store call); false when it is gone. */
   touch(tenant: string, kind: McpTenantRecordKind, key: string, ttlMs: number): Promise<boolean> {
-    return this.store.touch(key, ttlMs, { member: key, setKeys: QUOTAS_OF[kind].map((quota) => this.setKey(quota, tenant)) });
+    return this.store.touch(key, ttlMs, { member: key, setKeys: QUOTAS_OF[kind].map((quota) => setKey(quota, tenant)) });
   }
 
   /** Uncounts a deleted record. */
   release(tenant: string, kind: McpTenantRecordKind, key: string): Promise<void> {
     return this.store.releaseSlot(
       key,
-      QUOTAS_OF[kind].map((quota) => this.setKey(quota, tenant)),
+      QUOTAS_OF[kind].map((quota) => setKey(quota, tenant)),
     );
   }
+}
 
-  private limitOf(quota: McpTenantQuotaOption): number {
-    switch (quota) {
-      case 'limits.maxStoredKeysPerTenant':
-        return this.options.limits.maxStoredKeysPerTenant;
-      case 'limits.maxSessionsPerTenant':
-        return this.options.limits.maxSessionsPerTenant;
-      case 'idempotency.maxKeysPerTenant':
-        return this.options.idempotency.maxKeysPerTenant;
-    }
-  }
+const LIMIT_OF: Record<McpTenantQuotaOption, (options: McpResolvedOptions) => number> = {
+  'limits.maxStoredKeysPerTenant': (options) => options.limits.maxStoredKeysPerTenant,
+  'limits.maxSessionsPerTenant': (options) => options.limits.maxSessionsPerTenant,
+  'idempotency.maxKeysPerTenant': (options) => options.idempotency.maxKeysPerTenant,
+};
 
-  /** `quota:{<tenant>}:<quota>`: one hash tag per tenant, so the atomic script over a tenant's sets stays on one Redis Cluster slot. */
-  private setKey(quota: McpTenantQuotaOption, tenant: string): string {
-    return tenantSlotKey('quota', tenant, quota);
-  }
+/** `quota:{<tenant>}:<quota>`: one hash tag per tenant, so the atomic script over a tenant's sets stays on one Redis Cluster slot. */
+function setKey(quota: McpTenantQuotaOption, tenant: string): string {
+  return tenantSlotKey('quota', tenant, quota);
 }
 
 /** The caller-facing text of a refusal: which quota, its size, and that waiting helps (no tenant name echoed). */
