@@ -5,10 +5,7 @@ import type { McpLogLevel } from './mcp-log-level.js';
 
 export type { McpLogLevel };
 
-/**
- * What a tool handler knows about the call it serves (inject it with `@McpContext()`).
- * @publicApi
- */
+/** What a tool handler knows about the call it serves (inject it with `@McpContext()`). @publicApi */
 export interface McpToolContext {
   /** JSON-RPC id of the `tools/call` request. */
   readonly requestId: JsonRpcId;
@@ -28,10 +25,7 @@ export interface McpToolContext {
   reportProgress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message` to the client when its level is at or above the session's level. */
   log(level: McpLogLevel, data: unknown, logger?: string): void;
-  /**
-   * Asks the client's model for a completion (`sampling/createMessage`). Needs a client that declared `sampling`,
-   * a session and a streaming response; otherwise throws an `McpToolError`.
-   */
+  /** Asks the client's model (`sampling/createMessage`); needs `sampling`, a session and a streaming response, else `McpToolError`. */
   sample(params: McpSamplingRequest, options?: McpClientRequestOptions): Promise<McpSamplingResult>;
   /** Asks the user for input (`elicitation/create`); needs a client that declared `elicitation` (and the mode). */
   elicit(params: McpElicitationRequest, options?: McpClientRequestOptions): Promise<McpElicitationResult>;

@@ -8,9 +8,8 @@ export interface McpServerCardOptions {
   /** Serve the card (`true`); `false` answers 404 on both paths. */
   enabled?: boolean;
   /**
-   * The card's `name`, reverse-DNS with exactly one `/` (`com.example/weather`): set it to a namespace you own.
-   * Default: the public host reversed, then `/` and the module's `name` (`com.example.mcp/weather-server` for
-   * `https://mcp.example.com`), from `http.publicUrl` or else the request's host.
+   * The card's `name`, reverse-DNS with one `/` (`com.example/weather`), in a namespace you own. Default: the public
+   * host reversed, `/`, the module's `name` (`com.example.mcp/weather-server` for `https://mcp.example.com`).
    */
   name?: string;
   /** The card's `description`, 1 to 100 characters. Default: the module's `description` (cut to 100), else `MCP server <title or name>`. */
