@@ -3,10 +3,7 @@ import type { McpLogLevel } from '../../core/mcp-tool-context.interface.js';
 import { META } from '../../core/rev-2026-07-28.constants.js';
 import { isPlainObject } from '../../core/plain-object.js';
 
-/**
- * The per-request `_meta` envelope of a 2026-07-28 request: everything a request says about its client, read
- * from the request itself and never from an earlier one (there is no session).
- */
+/** The `_meta` envelope of a 2026-07-28 request: all it says about its client, read from it alone (there is no session). */
 export interface McpRev20260728Envelope {
   readonly protocolVersion: string;
   /** `ClientCapabilities` this request may rely on (`{}`: none of the optional ones). */

@@ -17,10 +17,7 @@ export function stripOws(value: string): string {
   return value.replace(/^[ \t]+|[ \t]+$/g, '');
 }
 
-/**
- * The value a header stands for: a `=?base64?…?=` value's payload decoded (undefined, to refuse, when it is not
- * canonical Base64 of UTF-8), any other value as it is.
- */
+/** A header's value: a `=?base64?…?=` payload decoded (undefined unless canonical Base64 of UTF-8), any other as is. */
 export function decodeHeaderValue(raw: string): string | undefined {
   const value = stripOws(raw);
   if (!(
