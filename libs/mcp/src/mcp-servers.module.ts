@@ -4,11 +4,7 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
 import { McpMetricFamilies } from './observability/metrics/metric-families.js';
 import { McpBootNotices } from './core/boot-notices.js';
 
-/**
- * What the MCP servers of one app share: every `McpModule.forRoot` imports this static module, which Nest creates once
- * per app (so two apps in one process share nothing). The directory refuses servers on each other's routes or Redis
- * key space; the metric families let them write to one Prometheus registry; the boot notices say a warning once.
- */
+/** What the MCP servers of one app share (created once per app): the directory, metric families, boot notices. */
 @Module({
   providers: [
     {

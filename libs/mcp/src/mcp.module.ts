@@ -105,9 +105,8 @@ import { McpServerDirectory } from './options/mcp-server.directory.js';
 import { McpIdleConnectionsCloser } from './transports/http/idle-connections.closer.js';
 
 /**
- * Turns `@McpTool()` methods of any provider (or of the modules in `include`) into an MCP server served over
- * Streamable HTTP. Each `forRoot` / `forRootAsync` import is a server of its own (name, path, auth, registries,
- * sessions, streams, metrics); servers of one app may share no route and no Redis key space.
+ * Serves the `@McpTool()` methods of the app's providers (or `include`'s) as an MCP server. Each `forRoot` /
+ * `forRootAsync` import is a server of its own, sharing no route and no Redis key space with the others.
  * @publicApi
  * @example
  * @Module({ imports: [McpModule.forRoot({ name: 'weather', version: '1.0.0' })], providers: [WeatherTools] })

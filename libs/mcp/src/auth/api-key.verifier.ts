@@ -9,10 +9,7 @@ interface StoredKey {
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
-/**
- * API keys compared in constant time: both sides are hashed to equal-length digests, compared with
- * `timingSafeEqual`, and every key is compared (no early exit), so timing tells nothing about any key.
- */
+/** API keys compared in constant time: equal-length digests, `timingSafeEqual`, every key compared (no early exit). */
 export class ApiKeyVerifier {
   private readonly keys: StoredKey[];
 

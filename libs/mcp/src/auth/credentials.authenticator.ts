@@ -9,10 +9,7 @@ import { OAuthResourceServer } from './oauth/oauth-resource-server.js';
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
 
-/**
- * The built-in authenticator: `X-API-Key`, or `Authorization: Bearer` holding a JWT, an opaque OAuth access token
- * or an API key (simple HTTP clients often send their API key as a Bearer token).
- */
+/** The built-in authenticator: `X-API-Key`, or a Bearer JWT, opaque OAuth token or API key (clients send keys as Bearer too). */
 export class CredentialsAuthenticator implements McpAuthenticator {
   private readonly jwt?: JwtVerifier;
   private readonly oauth?: OAuthResourceServer;

@@ -23,10 +23,7 @@ function isJwksOutage(error: unknown): boolean {
   return error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error.code === 'ERR_JOSE_GENERIC';
 }
 
-/**
- * Verifies JWT Bearer tokens with jose: signature, algorithm allow-list, exp/nbf, iss and aud; then the lifetime
- * rules jose leaves to the caller (an `exp` is required, bounded, and `iat` is not in the future).
- */
+/** Verifies JWT Bearer tokens with jose, then the lifetime rules jose leaves to us (`exp` required and bounded, no future `iat`). */
 export class JwtVerifier {
   private readonly key: Uint8Array | KeyObject | JWTVerifyGetKey;
   private readonly algorithms: string[];
@@ -35,21 +32,16 @@ export class JwtVerifier {
     private readonly options: McpJwtOptions,
     private readonly jwks: JwksTuning = {},
   ) {
-    if (options.secret !== undefined) {
-      this.key = new TextEncoder().encode(options.secret);
-      this.algorithms = options.algorithms ?? ['HS256'];
-    } else if (options.publicKey !== undefined) {
-      this.key = createPublicKey(options.publicKey);
-      this.algorithms = options.algorithms ?? ['RS256', 'ES256'];
-    } else {
-      // Cached; an unknown `kid` triggers a refetch, at most every 30 s (jose's cooldown).
+    this.algorithms = options.algorithms ?? (options.secret !== undefined ? ['HS256'] : ['RS256', 'ES256']);
+    // A JWKS is cached; an unknown `kid` triggers a refetch, at most every 30 s (jose's cooldown).
+    if (options.secret !== undefined) this.key = new TextEncoder().encode(options.secret);
+    else if (options.publicKey !== undefined) this.key = createPublicKey(options.publicKey);
+    else
       this.key = createRemoteJWKSet(new URL(String(options.jwksUrl)), {
         cacheMaxAge: 10 * 60_000,
         cooldownDuration: jwks.cooldownMs ?? 30_000,
         ...(jwks.timeoutMs !== undefined && { timeoutDuration: jwks.timeoutMs }),
       });
-      this.algorithms = options.algorithms ?? ['RS256', 'ES256'];
-    }
   }
 
   async verify(token: string): Promise<McpPrincipal> {

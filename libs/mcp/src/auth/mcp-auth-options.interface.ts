@@ -17,10 +17,7 @@ export interface McpJwtOptions {
   clockToleranceSec?: number;
   /** Refuse tokens without an `exp` claim (true): such a token, once leaked, would work forever. */
   requireExp?: boolean;
-  /**
-   * Longest accepted token lifetime, in seconds (86 400, one day): a token whose `exp` lies further than this
-   * beyond now, or beyond its `iat` when present, is refused (as is an `iat` in the future).
-   */
+  /** Longest accepted lifetime in seconds (86 400): `exp` further beyond now (or `iat`) is refused, as is a future `iat`. */
   maxTokenLifetimeSec?: number;
   /** Claim holding the tenant (`tenant_id`, falling back to `sub`). */
   tenantClaim?: string;
@@ -30,10 +27,7 @@ export interface McpJwtOptions {
 export interface McpOAuthIntrospectionOptions {
   clientId: string;
   clientSecret: string;
-  /**
-   * Longest time an introspection answer is reused, in ms (60 000); never beyond the token's own `exp`.
-   * A revoked token keeps working on this server for at most this long.
-   */
+  /** How long an introspection answer is reused (60 000 ms, never past `exp`): a revoked token works at most this long. */
   cacheMaxMs?: number;
   /** Most answers kept (10 000); the oldest goes first. */
   cacheMaxEntries?: number;
@@ -48,10 +42,7 @@ export interface McpOAuthIntrospectionOptions {
 export interface McpOAuthOptions {
   /** The authorization server's issuer identifier, exactly as its metadata's `issuer` (e.g. `https://idp.example.com/realms/acme`). */
   issuer: string;
-  /**
-   * This server's MCP URL as clients reach it (`https://mcp.example.com/mcp`): the RFC 9728 `resource` and the
-   * default audience. Defaults to `auth.resourceMetadata.resource`; one of the two is required.
-   */
+  /** This server's MCP URL (`https://mcp.example.com/mcp`): RFC 9728 `resource`, default audience; else `resourceMetadata`'s. */
   resource?: string;
   /** Accepted `aud` values (default: `resource`); a token naming none of them is refused. */
   audience?: string | string[];
@@ -87,10 +78,7 @@ export interface McpOAuthBridgeUpstreamOptions {
  */
 export interface McpOAuthBridgeOptions {
   upstream: McpOAuthBridgeUpstreamOptions;
-  /**
-   * This server's MCP URL as clients reach it (`https://mcp.example.com/mcp`): the tokens' audience. Defaults to
-   * `auth.resourceMetadata.resource`; one of the two is required.
-   */
+  /** This server's MCP URL (`https://mcp.example.com/mcp`), the tokens' audience; else `auth.resourceMetadata.resource`. */
   resource?: string;
   /** This authorization server's issuer: the origin of `resource` by default (its endpoints live under `/oauth/`). */
   issuer?: string;
@@ -102,10 +90,7 @@ export interface McpOAuthBridgeOptions {
   accessTokenTtlMs?: number;
   /** Refresh-token (grant) lifetime, ms (2 592 000 000, 30 days); each refresh rotates the token. */
   refreshTokenTtlMs?: number;
-  /**
-   * Accept client ID metadata documents (true): a `client_id` that is an https URL is fetched (5 KiB, `timeoutMs`,
-   * no redirect) and must list the redirect URI; it stands for a registration.
-   */
+  /** Accept https `client_id` URLs whose metadata document (5 KiB, no redirect) lists the redirect URI (true). */
   clientIdMetadataDocuments?: boolean;
   /** Also accept `http://127.0.0.1/...` (loopback) client ID URLs (false): for tests and local development only. */
   allowHttpLoopbackClientIds?: boolean;
@@ -135,11 +120,7 @@ export interface McpResourceMetadataOptions {
   resourceName?: string;
 }
 
-/**
- * Authentication of every MCP route. Without any of `jwt`, `oauth`, `apiKeys` or `authenticator`, access is open
- * (tenant `default`) and a warning is logged at boot.
- * @publicApi
- */
+/** Authentication of every MCP route; without any, access is open (tenant `default`) with a boot warning. @publicApi */
 export interface McpAuthOptions {
   jwt?: McpJwtOptions;
   /** An OAuth 2.1 authorization server; may sit beside `jwt` (tokens are told apart by `iss`) and `apiKeys`. */

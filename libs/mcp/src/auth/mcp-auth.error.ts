@@ -1,10 +1,7 @@
 /** Why authentication failed; each code is an envelope code with HTTP status 401. @publicApi */
 export type McpAuthErrorCode = 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
 
-/**
- * Thrown by authenticators. Its message goes to the client, so it must not describe the secret or the token.
- * @publicApi
- */
+/** Thrown by authenticators; its message goes to the client, so it must not describe the secret or the token. @publicApi */
 export class McpAuthError extends Error {
   constructor(
     readonly code: McpAuthErrorCode,

@@ -10,11 +10,7 @@ export interface McpCredentials {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/**
- * Turns credentials into a principal. Return `undefined` when no credentials were given; throw
- * `McpAuthError` when they are wrong.
- * @publicApi
- */
+/** Turns credentials into a principal: `undefined` when none were given, `McpAuthError` when they are wrong. @publicApi */
 export interface McpAuthenticator {
   authenticate(credentials: McpCredentials): Promise<McpPrincipal | undefined>;
 }

@@ -2,10 +2,7 @@ import type { JWTPayload } from 'jose';
 import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import { McpAuthError } from './mcp-auth.error.js';
 
-/**
- * Verified claims → principal: tenant from the tenant claim (else `sub`), scopes from `scope` (space-separated)
- * or `scp` (array or string).
- */
+/** Verified claims → principal: tenant from the tenant claim (else `sub`), scopes from `scope` or `scp`. */
 export function principalFromClaims(claims: JWTPayload, tenantClaim = 'tenant_id'): McpPrincipal {
   const subject = typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : undefined;
   const tenantValue = claims[tenantClaim];

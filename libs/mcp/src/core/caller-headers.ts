@@ -18,10 +18,7 @@ export function bearerHeaders(token: string | undefined): Readonly<Record<string
   return token ? { authorization: `Bearer ${token}` } : undefined;
 }
 
-/**
- * Where a tool context keeps its caller's credential headers: a symbol, so they stay out of the public
- * `McpToolContext` (tools see the verified principal, never the raw token) and out of its JSON.
- */
+/** A symbol holding the caller's credential headers, out of the public `McpToolContext` and its JSON. */
 export const CALLER_HEADERS: unique symbol = Symbol('mcp:caller-headers');
 
 /** The credential headers of the call a tool context serves (none in-memory or when the caller sent none). */

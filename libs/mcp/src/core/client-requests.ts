@@ -14,13 +14,9 @@ interface Pending {
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 5 * 60_000;
 
 /**
- * Server → client requests (sampling, elicitation, roots) issued during a call: each gets a unique id within
- * its scope (session or connection), goes out on the call's channel, and is settled when the client's response
- * comes back as a later message in the same scope.
- *
- * With several instances the response may be POSTed to another instance than the one waiting: ids carry this
- * instance's tag, the waiting instance listens on the bus for its pending request, and an instance that gets a
- * response nobody waits for here forwards it there.
+ * Server → client requests issued during a call: a unique id per scope (session or connection), settled by the
+ * client's response in that scope. A response POSTed to another instance is forwarded over the bus to the one
+ * waiting (ids carry its tag).
  */
 @Injectable()
 export class McpClientRequests {
@@ -31,11 +27,6 @@ export class McpClientRequests {
   private readonly tag = randomBytes(6).toString('base64url');
 
   constructor(@Inject(MCP_BUS) private readonly bus: McpMessageBus) {}
-
-  /** False with the in-memory bus: no other instance can receive a response for us. */
-  private get spansInstances(): boolean {
-    return this.bus.crossesInstances;
-  }
 
   async request(input: {
     scope: string | undefined;
@@ -91,13 +82,11 @@ export class McpClientRequests {
     });
   }
 
-  /**
-   * Settles the request a client response answers. With other instances, a response nobody waits for here is
-   * forwarded to the instance that does. False when it was ignored (as the spec allows for unknown ids).
-   */
+  /** Settles the request a response answers, else forwards it to the instance waiting; false when ignored (unknown ids). */
   settle(scope: string | undefined, response: JsonRpcResponse): boolean {
     if (this.settleHere(scope, response)) return true;
-    if (scope === undefined || typeof response.id !== 'string' || !response.id.startsWith('srv-') || !this.spansInstances) return false;
+    if (scope === undefined || typeof response.id !== 'string' || !response.id.startsWith('srv-') || !this.bus.crossesInstances)
+      return false;
     this.bus.publish(responseChannel(scope, response.id), response).catch((error: unknown) => {
       this.logger.warn(`Client response ${response.id} not forwarded: ${error instanceof Error ? error.message : String(error)}`);
     });
@@ -113,12 +102,9 @@ export class McpClientRequests {
     return true;
   }
 
-  /**
-   * Subscribes to responses forwarded for one pending request; resolves with the function that ends it. A bus
-   * that cannot subscribe now only costs the cross-instance path: a response POSTed here still settles.
-   */
+  /** Subscribes to responses forwarded for one request; a bus that cannot subscribe only costs the cross-instance path. */
   private async listen(scope: string, id: string): Promise<() => void> {
-    if (!this.spansInstances) return () => undefined;
+    if (!this.bus.crossesInstances) return () => undefined;
     try {
       const unsubscribe = await this.bus.subscribe(responseChannel(scope, id), (message) =>
         this.settleHere(scope, message as JsonRpcResponse),

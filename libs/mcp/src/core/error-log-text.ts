@@ -3,10 +3,7 @@ import { clientText } from './client-text.js';
 /** Longest log line an unexpected error gets: its stack, enough to find the failing frame. */
 const ERROR_LOG_MAX_CHARACTERS = 4_000;
 
-/**
- * An unexpected error as one log line: its stack (or message), with line breaks and control characters escaped
- * (the message may quote client input) and its length bounded.
- */
+/** An unexpected error as one log line: its stack (or message), control characters escaped, length bounded. */
 export function errorLogText(error: unknown): string {
   const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : safeString(error);
   return clientText(text, ERROR_LOG_MAX_CHARACTERS);

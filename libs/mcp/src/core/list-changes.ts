@@ -5,10 +5,7 @@ export type McpListKind = 'tools' | 'prompts' | 'resources';
 
 type Listener = (kind: McpListKind) => void;
 
-/**
- * The port between what changes a list at runtime (the feature registries) and what tells clients about it (the
- * eras' list-changed notifier): features cannot import eras, so both meet here.
- */
+/** Where the registries (features) tell the list-changed notifier (eras) about runtime changes: features cannot import eras. */
 @Injectable()
 export class McpListChanges {
   private readonly listeners: Listener[] = [];

@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-/**
- * Server capabilities declared by `initialize`. Each feature declares its own when it has something to serve
- * (tools, resources, prompts, completions...), so only what is really served is announced.
- */
+/** Server capabilities declared by `initialize`, each declared by its feature only when it has something to serve. */
 @Injectable()
 export class McpCapabilities {
   private readonly declared: Record<string, Record<string, unknown>> = { tools: {}, logging: {} };

@@ -15,9 +15,8 @@ export interface McpConnectionState {
 export type McpChannelStream = Pick<McpRequestContext, 'send' | 'onInsufficientScope' | 'closeStream'>;
 
 /**
- * What a transport hands an era engine with the bytes it framed: who sent them, what the channel names beside
- * them (a session id, a revision header), where server messages go. The engine does everything else (sessions,
- * batches, `initialize`, negotiation, the request context) and says what to send in an {@link McpAnswer}.
+ * What a transport hands an era engine with the bytes it framed: the sender, what the channel names beside them,
+ * where server messages go. The engine does the rest and says what to send in an {@link McpAnswer}.
  */
 export interface McpChannel {
   readonly transport: McpRequestContext['transport'];
@@ -34,10 +33,7 @@ export interface McpChannel {
   readonly traceHeaders?: Readonly<Record<string, string>>;
   /** The credential headers the caller sent (`McpRequestContext.callerHeaders`). */
   readonly callerHeaders?: Readonly<Record<string, string>>;
-  /**
-   * Opens the streaming side of one answer once the session (if any) and the revision are known: HTTP answers a
-   * POST with an SSE stream (primed when `priming`), stdio writes to stdout. Undefined: one answer, no stream.
-   */
+  /** Opens the streaming side of one answer once session and revision are known; undefined: one answer, no stream. */
   readonly stream?: (served: { readonly sessionId?: string; readonly priming: boolean }) => McpChannelStream;
 }
 
@@ -67,9 +63,6 @@ export type McpAnswer =
       /** The HTTP status the era gives this answer (2026-07-28 maps its errors to statuses); 200 when absent. */
       readonly status?: number;
     }
-  /**
-   * Accepted; the answers follow on the channel's stream as they are ready (2024-11-05 HTTP+SSE, a 2026-07-28
-   * `subscriptions/listen`), or the transport already answered (it refused the stream).
-   */
+  /** Accepted: the answers follow on the channel's stream (HTTP+SSE, `subscriptions/listen`), or were already sent. */
   | { readonly kind: 'accepted' }
   | { readonly kind: 'refused'; readonly reason: McpRefusalReason; readonly id: JsonRpcId | null; readonly error: JsonRpcErrorObject };

@@ -1,7 +1,4 @@
-/**
- * The HTTP request headers of MCP's Streamable HTTP transport (and the API key credential), lower-case as Node
- * exposes them; HTTP header names are case-insensitive, so clients may send them so too.
- */
+/** Streamable HTTP's request headers (and the API key's), lower-case as Node exposes them (names are case-insensitive). */
 export const McpHttpHeader = {
   sessionId: 'mcp-session-id',
   protocolVersion: 'mcp-protocol-version',

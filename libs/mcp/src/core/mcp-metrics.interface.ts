@@ -19,10 +19,8 @@ export interface McpMeteredToolCall {
 }
 
 /**
- * The metrics port of the request path: the dispatcher reports each request, the call pipeline each tool run,
- * the session service and the stream hub what opens and closes. Core only knows this interface;
- * `observability/metrics/` implements it over prom-client, and without the `observability.metrics` option the no-op
- * {@link NOOP_MCP_METRICS} runs. Every method returns at once and never throws.
+ * The metrics port of the request path, implemented in `observability/metrics/` ({@link NOOP_MCP_METRICS} without
+ * the option). Every method returns at once and never throws.
  */
 export interface McpMetrics {
   /** `method` is undefined for a method no handler serves (counted as `other`: label values stay bounded). */

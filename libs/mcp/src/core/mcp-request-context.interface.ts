@@ -2,10 +2,7 @@ import type { JsonRpcMessage } from './json-rpc/json-rpc.types.js';
 import type { McpPrincipal } from './mcp-principal.interface.js';
 import type { McpLogLevel } from './mcp-log-level.js';
 
-/**
- * What a transport tells the dispatcher about one incoming message. The dispatcher never sees HTTP or stdio:
- * everything transport-specific is reduced to these fields.
- */
+/** What a transport tells the dispatcher about one incoming message: all it knows of HTTP or stdio. */
 export interface McpRequestContext {
   /** `memory`: `@nest-mcp/core/testing` (McpTestClient, McpInMemoryTransport), one in-process connection. */
   readonly transport: 'http' | 'sse' | 'stdio' | 'memory';
@@ -13,10 +10,7 @@ export interface McpRequestContext {
   readonly protocolVersion: string;
   readonly sessionId?: string;
   readonly principal?: McpPrincipal;
-  /**
-   * Sends a server message tied to this request (progress, log lines, server requests): the POST's SSE stream,
-   * the 2024-11-05 HTTP+SSE stream or stdout. Undefined when the transport can only answer with one JSON response.
-   */
+  /** Sends a server message tied to this request (SSE stream or stdout); undefined when only one JSON answer fits. */
   readonly send?: (message: JsonRpcMessage) => void;
   /** Lowest level of `notifications/message` the client asked for (`logging/setLevel`); undefined: all. */
   readonly logLevel?: McpLogLevel;
@@ -24,31 +18,16 @@ export interface McpRequestContext {
   readonly clientCapabilities?: Record<string, unknown>;
   /** Stores the level set by `logging/setLevel` for later requests; undefined without a session. */
   readonly setLogLevel?: (level: McpLogLevel) => Promise<void>;
-  /**
-   * Asks the transport to refuse the request for missing scopes at its own level (HTTP 403 with a step-up
-   * challenge); absent where there is no such level (stdio), and the refusal is then an error envelope.
-   */
+  /** Refuses for missing scopes at the transport's level (HTTP 403 step-up); absent on stdio (an error envelope then). */
   readonly onInsufficientScope?: (scopes: string[]) => void;
-  /**
-   * Ends the HTTP connection of the call's SSE stream after a `retry:` hint, keeping the stream itself: the client
-   * reconnects with `Last-Event-ID` and gets the rest (SEP-1699 polling). Absent where that cannot work.
-   */
+  /** Ends the SSE stream's HTTP connection after a `retry:` hint, keeping the stream for `Last-Event-ID` (SEP-1699). */
   readonly closeStream?: () => void;
-  /**
-   * Replaces the default delivery of server → client requests (`sampling/createMessage`, `elicitation/create`,
-   * `roots/list`) for this request; the 2026 era answers them from the retry's `inputResponses` instead.
-   */
+  /** Replaces the delivery of server → client requests for this request (2026: answered from `inputResponses`). */
   readonly askClient?: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** Scope in which `notifications/cancelled` ids are looked up (a session or a connection). */
   readonly cancellationScope?: string;
-  /**
-   * The W3C trace context the transport received with the message (HTTP `traceparent`, `tracestate`, `baggage`
-   * headers, lower-case names), read by tracing when `params._meta` carries none. Absent over stdio.
-   */
+  /** W3C trace headers received with the message (lower-case names), read when `params._meta` carries none. */
   readonly traceHeaders?: Readonly<Record<string, string>>;
-  /**
-   * The headers that carried the caller's credentials (`authorization`, `x-api-key`; over stdio the launch token as
-   * `authorization: Bearer`), for controller routes called as tools: their REST guards read them.
-   */
+  /** The caller's credential headers (`authorization`, `x-api-key`; stdio's launch token), for routes called as tools. */
   readonly callerHeaders?: Readonly<Record<string, string>>;
 }

@@ -5,10 +5,7 @@ import type { McpLogLevel } from './mcp-log-level.js';
 
 export type { McpLogLevel };
 
-/**
- * What a tool handler knows about the call it serves (inject it with `@McpContext()`).
- * @publicApi
- */
+/** What a tool handler knows about the call it serves (inject it with `@McpContext()`). @publicApi */
 export interface McpToolContext {
   /** JSON-RPC id of the `tools/call` request. */
   readonly requestId: JsonRpcId;
@@ -28,19 +25,13 @@ export interface McpToolContext {
   reportProgress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message` to the client when its level is at or above the session's level. */
   log(level: McpLogLevel, data: unknown, logger?: string): void;
-  /**
-   * Asks the client's model for a completion (`sampling/createMessage`). Needs a client that declared `sampling`,
-   * a session and a streaming response; otherwise throws an `McpToolError`.
-   */
+  /** Asks the client's model (`sampling/createMessage`); needs `sampling`, a session and a streaming response, else `McpToolError`. */
   sample(params: McpSamplingRequest, options?: McpClientRequestOptions): Promise<McpSamplingResult>;
   /** Asks the user for input (`elicitation/create`); needs a client that declared `elicitation` (and the mode). */
   elicit(params: McpElicitationRequest, options?: McpClientRequestOptions): Promise<McpElicitationResult>;
   /** The client's roots (`roots/list`); needs a client that declared `roots`. */
   listRoots(options?: McpClientRequestOptions): Promise<{ roots: { uri: string; name?: string }[] }>;
-  /**
-   * Closes the HTTP connection of this call's SSE stream after a `retry:` hint; the client reconnects with
-   * `Last-Event-ID` and receives the rest, result included (SEP-1699 polling). Does nothing where unsupported.
-   */
+  /** Closes this call's SSE connection after a `retry:` hint; the client resumes with `Last-Event-ID` (SEP-1699). No-op elsewhere. */
   closeSseStream(): void;
 }
 

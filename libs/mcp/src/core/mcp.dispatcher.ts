@@ -14,7 +14,7 @@ import { violatedJsonLimit, type JsonLimits } from './json-rpc/json-limits.js';
 import type { McpRequestContext } from './mcp-request-context.interface.js';
 import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
 import { collectMethodHandlers, servedMethods, type McpContributedHandler } from './method-handler.collector.js';
-import { classifyMessage, errorResponse, successResponse } from './json-rpc/json-rpc.codec.js';
+import { classifyMessage, errorResponse, idOf, successResponse } from './json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from './json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcParams, JsonRpcRequest, JsonRpcResponse } from './json-rpc/json-rpc.types.js';
 import { McpProtocolError } from './errors/protocol-error.js';
@@ -40,10 +40,8 @@ interface RelayedCancellation {
 }
 
 /**
- * The transport-agnostic JSON-RPC core: one parsed message in, at most one response out. It holds no
- * per-client state beyond the calls in flight (for cancellation); the protocol revision and the caller travel
- * with each message in its `McpRequestContext`. Its methods are the `@McpMethodHandlerProvider()` providers,
- * collected at `onModuleInit` and read at `onApplicationBootstrap` (see `method-handler.collector.ts`).
+ * The transport-agnostic JSON-RPC core: one parsed message in, at most one response out, no per-client state
+ * beyond the calls in flight. Its methods are the `@McpMethodHandlerProvider()` providers.
  */
 @Injectable()
 export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
@@ -86,21 +84,10 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
     await this.stopRelay?.().catch(() => undefined);
   }
 
-  /**
-   * Handles one message. Resolves to the response for a request, or `undefined` for notifications,
-   * client responses and cancelled requests (which must get no answer). `handler` serves a request in place of
-   * the registered one: an era's own method (2026-07-28's `server/discover`), with the same cancellation, error
-   * mapping and logging.
-   */
+  /** Handles one message: a request's response, else `undefined`; `handler` replaces the registered one (an era's own method). */
   async dispatch(value: unknown, context: McpRequestContext, handler?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
     const violation = violatedJsonLimit(value, this.limits);
-    if (violation) {
-      const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
-      return errorResponse(typeof id === 'string' || typeof id === 'number' ? id : null, {
-        code: JsonRpcErrorCode.INVALID_REQUEST,
-        message: `Invalid Request: ${violation}`,
-      });
-    }
+    if (violation) return invalidRequest(idOf(value), violation);
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case 'request':
@@ -113,30 +100,28 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
         return undefined;
       case 'invalid':
         this.metrics.request(undefined, 'error', context);
-        return errorResponse(classified.id, { code: JsonRpcErrorCode.INVALID_REQUEST, message: `Invalid Request: ${classified.reason}` });
+        return invalidRequest(classified.id, classified.reason);
     }
   }
 
-  /**
-   * Handles one request an era already classified (2026-07-28: the router read it once), with the same JSON
-   * limits, cancellation, error mapping, tracing and metrics as {@link dispatch}.
-   */
+  /** Handles one request an era already classified, with the same limits, cancellation, errors and metrics as {@link dispatch}. */
   dispatchRequest(request: JsonRpcRequest, context: McpRequestContext, handler?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
     const violation = violatedJsonLimit(request, this.limits);
-    if (violation)
-      return Promise.resolve(
-        errorResponse(request.id, { code: JsonRpcErrorCode.INVALID_REQUEST, message: `Invalid Request: ${violation}` }),
-      );
-    return this.served(request, context, handler);
+    return violation ? Promise.resolve(invalidRequest(request.id, violation)) : this.served(request, context, handler);
   }
 
-  private served(request: JsonRpcRequest, context: McpRequestContext, handler?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
-    return this.counted(request, context, handler, this.handleRequest(request, context, handler));
-  }
-
-  private handleRequest(request: JsonRpcRequest, context: McpRequestContext, own?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
+  /** Answers a request, traced, and reports its outcome to the metrics (a method no handler serves without its name). */
+  private async served(request: JsonRpcRequest, context: McpRequestContext, own?: McpMethodHandler): Promise<JsonRpcResponse | undefined> {
     const handler = own ?? this.handlers.get(request.method);
-    return this.tracer.request(request, context, handler !== undefined, () => this.answer(request, context, handler));
+    const method = handler ? request.method : undefined;
+    try {
+      const response = await this.tracer.request(request, context, handler !== undefined, () => this.answer(request, context, handler));
+      this.metrics.request(method, response === undefined ? 'cancelled' : 'error' in response ? 'error' : 'success', context);
+      return response;
+    } catch (error) {
+      this.metrics.request(method, 'error', context);
+      throw error;
+    }
   }
 
   private async answer(
@@ -144,12 +129,11 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
     context: McpRequestContext,
     handler?: McpMethodHandler,
   ): Promise<JsonRpcResponse | undefined> {
-    if (!handler) {
+    if (!handler)
       return errorResponse(request.id, {
         code: JsonRpcErrorCode.METHOD_NOT_FOUND,
         message: `Method not found: ${clientText(request.method)}`,
       });
-    }
     const controller = new LazyAbortController();
     const key = this.inFlightKey(context, request.id);
     if (key) this.inFlight.set(key, controller);
@@ -173,24 +157,6 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
     }
   }
 
-  /** Reports the request's outcome to the metrics; a method no handler serves is reported without its name. */
-  private async counted(
-    request: JsonRpcRequest,
-    context: McpRequestContext,
-    own: McpMethodHandler | undefined,
-    answer: Promise<JsonRpcResponse | undefined>,
-  ): Promise<JsonRpcResponse | undefined> {
-    const method = own || this.handlers.has(request.method) ? request.method : undefined;
-    try {
-      const response = await answer;
-      this.metrics.request(method, response === undefined ? 'cancelled' : 'error' in response ? 'error' : 'success', context);
-      return response;
-    } catch (error) {
-      this.metrics.request(method, 'error', context);
-      throw error;
-    }
-  }
-
   private handleNotification(message: JsonRpcNotification, context: McpRequestContext): void {
     if (message.method !== 'notifications/cancelled') return; // initialized, roots/list_changed...: nothing to do
     const requestId = message.params?.requestId;
@@ -205,11 +171,7 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
     });
   }
 
-  /**
-   * Cancels the request `id` in flight in `scope` (its context's `cancellationScope`): its handler's signal
-   * aborts and it is answered with nothing. For what cancels without a `notifications/cancelled`: a closed
-   * 2026-07-28 response stream, an input round that interrupts its handler. Unknown ids are ignored.
-   */
+  /** Cancels the request `id` in `scope` without a `notifications/cancelled` (closed stream, input round); unknown ids are ignored. */
   cancel(scope: string, id: JsonRpcId, reason?: string): void {
     this.cancelHere(scope, id, reason);
   }
@@ -229,6 +191,10 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
   private inFlightKey(context: Pick<McpRequestContext, 'cancellationScope'>, id: JsonRpcId): string | undefined {
     return context.cancellationScope === undefined ? undefined : `${context.cancellationScope}\u0000${typeof id}:${String(id)}`;
   }
+}
+
+function invalidRequest(id: JsonRpcId | null, reason: string): JsonRpcResponse {
+  return errorResponse(id, { code: JsonRpcErrorCode.INVALID_REQUEST, message: `Invalid Request: ${reason}` });
 }
 
 /** One request as its handler sees it; `signal` is read through, so its controller is made only if used. */

@@ -1,7 +1,6 @@
 /**
- * Publish/subscribe between the instances of one server: how instance B reaches a stream that instance A
- * holds open (a response, a notification, a cancellation). Messages are JSON values, delivered at most once to
- * the handlers subscribed when they arrive; nothing is kept for a subscriber that comes later (use the store).
+ * Publish/subscribe between the instances of one server (how B reaches a stream A holds): JSON values, delivered
+ * at most once to the handlers subscribed when they arrive; nothing is kept.
  * @publicApi
  */
 export interface McpMessageBus {
@@ -17,10 +16,7 @@ export interface McpMessageBus {
    * tell; code that must know reads only a 0 as "not received".
    */
   publish(channel: string, message: unknown): Promise<number | void>;
-  /**
-   * Calls `handler` with each message published to `channel` from now on; resolves once the subscription is
-   * active, with a function that ends it.
-   */
+  /** Calls `handler` with each later message on `channel`; resolves, once active, with the function that ends it. */
   subscribe(channel: string, handler: (message: unknown) => void): Promise<() => Promise<void>>;
   /** Rejects when the bus cannot be reached (health checks); absent for the in-process bus. */
   ping?(): Promise<void>;

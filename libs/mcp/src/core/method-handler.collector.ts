@@ -34,10 +34,7 @@ export function collectMethodHandlers(discovery: DiscoveryService, owner?: objec
   return found;
 }
 
-/**
- * The method table (read step, at `onApplicationBootstrap`): the handlers that say they are served. Two served
- * handlers for one method are a boot error, never a silent override.
- */
+/** The method table (at `onApplicationBootstrap`): served handlers; two for one method are a boot error. */
 export function servedMethods(contributed: readonly McpContributedHandler[]): Map<string, McpMethodHandler> {
   const table = new Map<string, McpMethodHandler>();
   const sites = new Map<string, string>();

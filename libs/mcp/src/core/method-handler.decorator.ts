@@ -4,9 +4,8 @@ import { SetMetadata } from '@nestjs/common';
 export const MCP_METHOD_HANDLER_METADATA = 'mcp:method-handler';
 
 /**
- * Marks a provider that implements `McpMethodHandler` (or `McpMethodHandlerGroup`, several methods): the dispatcher collects every such provider at
- * `onModuleInit` and, at `onApplicationBootstrap` (once every explorer has filled its registry), serves those
- * whose `isServed()` is true. This is the one way a feature contributes methods; nothing calls the dispatcher.
+ * Marks an `McpMethodHandler` (or `McpMethodHandlerGroup`) provider: the one way a feature contributes methods.
+ * Collected at `onModuleInit`, served at `onApplicationBootstrap` (registries filled) when `isServed()` is true.
  * @example
  * @McpMethodHandlerProvider()
  * @Injectable()

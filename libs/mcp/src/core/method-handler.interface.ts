@@ -11,10 +11,7 @@ export interface McpCall {
   readonly controller: AbortController;
 }
 
-/**
- * Serves one JSON-RPC method; throws `McpProtocolError` for protocol errors. Contributed to the dispatcher by
- * decorating the provider with `@McpMethodHandlerProvider()`.
- */
+/** Serves one JSON-RPC method (`McpProtocolError` for protocol errors); contributed by `@McpMethodHandlerProvider()`. */
 export interface McpMethodHandler {
   readonly method: string;
   /**

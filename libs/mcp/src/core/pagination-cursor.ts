@@ -19,10 +19,7 @@ export function decodeCursor(cursor: unknown, total: number): number {
   throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: unknown or expired cursor');
 }
 
-/**
- * One page of a list result (`resources/list`, `prompts/list`...) under `key`: `pageSize` items from the offset
- * the cursor stands for, with a `nextCursor` only when more follow. A cursor we did not issue is -32602.
- */
+/** One page of a list under `key` from the cursor's offset, `nextCursor` when more follow; a foreign cursor is -32602. */
 export function listPage<T>(key: string, items: readonly T[], cursor: unknown, pageSize: number): Record<string, unknown> {
   const start = decodeCursor(cursor, items.length);
   const end = start + pageSize;

@@ -1,11 +1,8 @@
-/**
- * The one table of the protocol revisions this server serves, and what differs between them. Code that behaves
- * differently per revision reads a row here instead of comparing revision strings.
- */
+// The one table of the served protocol revisions: code that differs per revision reads a row, never compares strings.
 
 /**
- * The protocol eras this server serves, each named by its newest revision: `2025-11-25` (2024-11-05 …
- * 2025-11-25: `initialize`, sessions) and `2026-07-28` (stateless, a `_meta` envelope on every request).
+ * The protocol eras, each named by its newest revision: `2025-11-25` (2024-11-05 … 2025-11-25: `initialize`,
+ * sessions) and `2026-07-28` (stateless, a `_meta` envelope on every request).
  * @publicApi
  */
 export type McpEra = '2025-11-25' | '2026-07-28';
@@ -118,10 +115,7 @@ export function isServedRev20260728(version: unknown): boolean {
 /** The first revision of the 2026-07-28 era: revision strings compare lexically, so anything at or above it belongs to it. */
 const FIRST_REV_2026_07_28 = REV_2026_07_28_VERSIONS[REV_2026_07_28_VERSIONS.length - 1];
 
-/**
- * The era a claimed revision string belongs to, served or not: at or above the first 2026-07-28 revision is the
- * 2026-07-28 era (unknown future strings such as `v999.0.0` included), anything below is the 2025-11-25 era.
- */
+/** The era of a claimed revision, served or not: from the first 2026-07-28 one up (`v999.0.0` too) it is 2026-07-28. */
 export function eraOfRevision(version: string): McpEra {
   return version >= FIRST_REV_2026_07_28 ? '2026-07-28' : '2025-11-25';
 }

@@ -1,7 +1,4 @@
-/**
- * Wire constants of protocol revision 2026-07-28 (the stateless era). Which revisions belong to the era is in
- * the revisions table, core/protocol-revisions.ts.
- */
+/** Wire constants of revision 2026-07-28 (its revisions are in core/protocol-revisions.ts). */
 
 /** The per-request `_meta` envelope keys. */
 export const META = {

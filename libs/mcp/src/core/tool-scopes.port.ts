@@ -1,7 +1,4 @@
-/**
- * The port between the tool registry (features) and the RFC 9728 document (transports): every scope some tool
- * requires, for `scopes_supported`. Transports cannot import features, so both meet here.
- */
+/** Every scope some tool requires (RFC 9728 `scopes_supported`): the port between features and transports. */
 export const MCP_TOOL_SCOPES = Symbol('MCP_TOOL_SCOPES');
 
 /** Reads the scopes at each call: tools registered at runtime count too. */

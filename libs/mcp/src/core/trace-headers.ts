@@ -1,10 +1,7 @@
 /** The W3C Trace Context and Baggage headers a transport passes on to tracing. */
 const TRACE_HEADER_NAMES = ['traceparent', 'tracestate', 'baggage'] as const;
 
-/**
- * The trace headers among a message's transport headers (`header` reads one, by lower-case name), or undefined
- * when it has none: what `McpRequestContext.traceHeaders` carries.
- */
+/** The trace headers among a message's transport headers (by lower-case name), or undefined when it has none. */
 export function traceHeadersFrom(header: (name: string) => string | undefined): Readonly<Record<string, string>> | undefined {
   return headersNamed(TRACE_HEADER_NAMES, header);
 }

@@ -1,5 +1,5 @@
 import { clientText } from '../core/client-text.js';
-import { classifyMessage } from '../core/json-rpc/json-rpc.codec.js';
+import { classifyMessage, idOf } from '../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../core/json-rpc/json-rpc.types.js';
 import { hasVersionClaim, missingEnvelopeKeys, readEnvelope, type McpRev20260728Envelope } from './rev-2026-07-28/envelope.js';
 import { isPlainObject } from '../core/plain-object.js';
@@ -17,22 +17,14 @@ export interface EraHeaders {
   readonly name?: string;
 }
 
-/**
- * What a transport's `classify` read from one incoming message: the message itself, and the revision the channel
- * names beside it. The router alone turns that into an era ({@link routeMessage}); a transport never reads
- * `_meta` keys itself.
- */
+/** One incoming message and the revision its channel names; only {@link routeMessage} turns that into an era. */
 export interface EraClaim {
   readonly message: unknown;
-  /**
-   * The revision named outside the body: the `MCP-Protocol-Version` header of one HTTP POST, or the revision of
-   * the era a stdio connection is pinned to. Undefined when nothing names one.
-   */
+  /** The revision named outside the body: the HTTP `MCP-Protocol-Version` header, or a stdio connection's pinned era. */
   readonly channelRevision?: string;
   /**
-   * True when `channelRevision` is the pinned era of a connection (stdio) rather than one message's header
-   * (HTTP). A pinned 2025-11-25 connection is served as such whatever its messages claim; a pinned 2026-07-28
-   * one drops stray responses and refuses a fallback to `initialize` and anything that is not a message.
+   * `channelRevision` is a connection's pinned era (stdio): 2025-11-25 stays so whatever messages claim; 2026-07-28
+   * drops stray responses and refuses `initialize` and non-messages.
    */
   readonly pinned: boolean;
   /** The 2026-07-28 headers to check against the body (HTTP); undefined where there are none (stdio). */
@@ -45,10 +37,7 @@ export type EraRoute =
       readonly era: '2025-11-25';
       /** A claim-less `initialize`: the opening of a 2025-11-25 connection (stdio pins it). */
       readonly opening: boolean;
-      /**
-       * A claim-less `server/discover`: a dual-era client's probe, answered by the 2025-11-25 era with -32601
-       * (at HTTP 200, whatever `MCP-Protocol-Version` says), which sends it back to `initialize`.
-       */
+      /** A claim-less `server/discover`: a dual-era probe, answered -32601 (HTTP 200) by 2025-11-25. */
       readonly probe: boolean;
     }
   | {
@@ -97,16 +86,8 @@ export function routeMessage(claim: EraClaim): EraRoute {
     if (!claims && !channel2026) return era2025(message);
     const classified = classifyMessage(message);
     if (classified.kind !== 'notification') return refused(null, Rev20260728Refusals.invalidRequest(reasonOf(classified)));
-    if (headers?.method !== undefined && headers.method !== message.method) {
-      return refused(
-        null,
-        Rev20260728Refusals.headerMismatch(
-          'Mcp-Method',
-          `the header names ${clientText(headers.method)}, the body ${clientText(message.method)}`,
-        ),
-      );
-    }
-    return { era: '2026-07-28', kind: 'notification', notification: classified.message };
+    const mismatch = methodMismatch(message.method, headers);
+    return mismatch ? refused(null, mismatch) : { era: '2026-07-28', kind: 'notification', notification: classified.message };
   }
 
   const id = idOf(message);
@@ -150,12 +131,8 @@ function checkEnvelope(request: JsonRpcRequest, headers: EraHeaders | undefined)
       `the header names ${clientText(headers.protocolVersion)}, the _meta envelope ${clientText(envelope.protocolVersion)}`,
     );
   }
-  if (headers?.method !== undefined && headers.method !== request.method) {
-    throw Rev20260728Refusals.headerMismatch(
-      'Mcp-Method',
-      `the header names ${clientText(headers.method)}, the body ${clientText(request.method)}`,
-    );
-  }
+  const mismatch = methodMismatch(request.method, headers);
+  if (mismatch) throw mismatch;
   if (!isServedRev20260728(envelope.protocolVersion)) throw Rev20260728Refusals.unsupportedVersion(envelope.protocolVersion);
   return envelope;
 }
@@ -178,6 +155,11 @@ function checkRequiredHeaders(request: JsonRpcRequest, headers: EraHeaders): voi
     throw Rev20260728Refusals.headerMismatch('Mcp-Name', `the header does not match params.${source.field}`);
 }
 
+function methodMismatch(method: string, headers: EraHeaders | undefined): McpRev20260728Refusal | undefined {
+  if (headers?.method === undefined || headers.method === method) return undefined;
+  return Rev20260728Refusals.headerMismatch('Mcp-Method', `the header names ${clientText(headers.method)}, the body ${clientText(method)}`);
+}
+
 /** A valid 2026 claim: a well-formed envelope naming a 2026 revision (served or not). */
 function carriesRev20260728Claim(params: unknown): boolean {
   const read = readEnvelope(params);
@@ -191,11 +173,6 @@ function era2025(message: unknown): EraRoute {
 
 function refused(id: JsonRpcId | null, refusal: McpRev20260728Refusal): EraRoute {
   return { era: 'refused', id, refusal };
-}
-
-function idOf(message: unknown): JsonRpcId | null {
-  const id = isPlainObject(message) ? message.id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function reasonOf(classified: ReturnType<typeof classifyMessage>): string {

@@ -25,10 +25,7 @@ export interface McpEraConnection {
   readonly rev20260728: McpRev20260728Connection;
 }
 
-/**
- * The one entry of transports that speak both eras (Streamable HTTP, stdio): classifies each message once
- * ({@link routeMessage}) and hands it to the engine of its era; a refusal of the router is answered here.
- */
+/** The entry of transports that speak both eras: classifies each message once ({@link routeMessage}) for its engine. */
 @Injectable()
 export class McpEraRouter {
   constructor(

@@ -12,10 +12,8 @@ type ListKind = 'tools' | 'prompts' | 'resources';
 const BUS_CHANNEL = 'lists:changed';
 
 /**
- * Announces that a list (tools, prompts, resources) changed: `notifications/<kind>/list_changed` goes to the
- * `subscriptions/listen` streams that asked for it (2026-07-28) and to the GET streams of 2025-era sessions,
- * on every instance when a message bus is configured. Enable the lists you announce with the module option
- * `listChanged`, which declares `listChanged` for them; announcements of other lists are dropped.
+ * Announces that a list changed: `notifications/<kind>/list_changed` goes to `subscriptions/listen` streams and
+ * 2025-era GET streams on every instance. Only lists enabled in `lists.listChanged` are announced.
  * @publicApi
  * @example
  * // McpModule.forRoot({ ..., lists: { listChanged: { tools: true } } })

@@ -14,10 +14,7 @@ export function editDistance(a: string, b: string): number {
   return previous[right.length];
 }
 
-/**
- * The candidate nearest to `name` by edit distance, if it is near enough to be a plausible typo (at most a
- * third of the longer name, and at least 2 edits allowed), else `undefined`.
- */
+/** The candidate nearest to `name` when a plausible typo (edits ≤ a third of the longer name, at least 2), else undefined. */
 export function closestName(name: string, candidates: readonly string[]): string | undefined {
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {

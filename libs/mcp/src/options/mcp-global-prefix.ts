@@ -6,12 +6,7 @@ interface ExcludedRoute {
   pathRegex?: RegExp;
 }
 
-/**
- * The application's global prefix (`app.setGlobalPrefix('api')`) as the URLs the server hands out must carry it: the
- * 2024-11-05 `endpoint` event, a job's `poll_url`, `resource_metadata`, the Server Card's and the explorer's links.
- * Nest takes the prefix before `init()` and routes with it from then on, so it is read once, at the first use after
- * boot (no request can come earlier); a route the prefix `exclude`s gets none.
- */
+/** The app's global prefix, for the URLs the server hands out; read once, after boot (a route it `exclude`s gets none). */
 @Injectable()
 export class McpGlobalPrefix {
   private read?: { prefix: string; exclude: readonly ExcludedRoute[] };

@@ -1,8 +1,4 @@
-/**
- * The prom-client registry the metrics go into: prom-client's `Registry`. Only the members used here are named, so
- * this package's types need no prom-client.
- * @publicApi
- */
+/** A prom-client `Registry`, named by the members used here (so these types need no prom-client). @publicApi */
 export interface McpMetricsRegistry {
   readonly contentType: string;
   metrics(): Promise<string>;
@@ -12,28 +8,17 @@ export interface McpMetricsRegistry {
 }
 
 /**
- * Prometheus metrics through `prom-client` (an optional peer dependency: install it to use them):
- * `mcp_requests_total{server,method,outcome}`, `mcp_tool_calls_total{server,tool,status}`,
- * `mcp_tool_errors_total{server,tool,code}`, `mcp_tool_duration_seconds{server,tool}`, `mcp_sessions_active`,
- * `mcp_streams_active`, `mcp_jobs{state}`, and for upstream servers' tools `mcp_upstream_calls_total{server,upstream,status}`
- * and `mcp_upstream_call_duration_seconds{server,upstream}`.
+ * Prometheus metrics through `prom-client` (an optional peer): requests, tool calls, errors and durations,
+ * sessions, streams, jobs and upstream calls (`mcp_*`, listed in the observability guide).
  * @publicApi
  * @example McpModule.forRoot({ name: 'weather', version: '1.0.0', observability: { metrics: { path: '/metrics' } } })
  */
 export interface McpMetricsOptions {
   /** Collect the metrics (true once `observability.metrics` is given; `false` turns them off). */
   enabled?: boolean;
-  /**
-   * Serve the registry at this path (GET, Prometheus text format) without the MCP authentication: scrape it from
-   * inside your network and keep the path off the public proxy. Unset: nothing is served (expose the registry
-   * yourself). Must not collide with the MCP paths.
-   */
+  /** Serve the registry here (GET, no MCP authentication: keep it off the public proxy); unset, expose it yourself. */
   path?: string;
-  /**
-   * The registry the metrics are registered in (prom-client's global `register`); one per app in one process. The
-   * servers of one app may share one: each writes its series under its own `server` label (their names must differ,
-   * and so must only one of them serve `path`).
-   */
+  /** The registry (prom-client's global `register`); an app's servers may share one, each under its `server` label. */
   registry?: McpMetricsRegistry;
   /** Add a `tenant` label to the request and tool metrics (false: a series per tenant can be very many). */
   tenantLabel?: boolean;

@@ -33,12 +33,7 @@ export const MOVED_OPTION_KEYS: Readonly<Record<string, string>> = {
   tracing: 'observability.tracing',
 };
 
-/**
- * Refuses a key no declaration knows (`sesions`, `limits.maxSesionsPerTenant`), naming its path and the nearest
- * valid key: a misspelt option would otherwise boot silently with its default. Only plain objects are checked; a
- * class instance (a user's authenticator, a config object) is the user's own and passes as it is. Runs before any
- * value is checked, so a typo is reported first.
- */
+/** Refuses an unknown key (`sesions`) of a plain object, naming the nearest valid one: a typo would boot with its default. */
 export function assertKnownOptionKeys(options: object, members: McpOptionMembers<never>): void {
   checkLevel(options, members, '');
 }

@@ -1,8 +1,6 @@
 /**
- * The MCP Server Card (SEP-2127): a static JSON document describing this server (identity, and the absolute URLs
- * of its Streamable HTTP and, when enabled, 2024-11-05 HTTP+SSE endpoints) that clients and crawlers read before
- * connecting. Served unauthenticated at `GET /.well-known/mcp/server-card.json` and at `GET <path>/server-card`
- * (the location the draft reserves), with `Cache-Control`, an `ETag` and CORS for browsers. On by default.
+ * The MCP Server Card (SEP-2127): a static JSON document of this server's identity and endpoints, served
+ * unauthenticated at `/.well-known/mcp/server-card.json` and `<path>/server-card` (cached, CORS). On by default.
  * @publicApi
  * @example serverCard: { name: 'com.example/weather', description: 'Current weather and forecasts for 70 cities' }
  */
@@ -10,9 +8,8 @@ export interface McpServerCardOptions {
   /** Serve the card (`true`); `false` answers 404 on both paths. */
   enabled?: boolean;
   /**
-   * The card's `name`, reverse-DNS with exactly one `/` (`com.example/weather`): set it to a namespace you own.
-   * Default: the public host reversed, then `/` and the module's `name` (`com.example.mcp/weather-server` for
-   * `https://mcp.example.com`), from `http.publicUrl` or else the request's host.
+   * The card's `name`, reverse-DNS with one `/` (`com.example/weather`), in a namespace you own. Default: the public
+   * host reversed, `/`, the module's `name` (`com.example.mcp/weather-server` for `https://mcp.example.com`).
    */
   name?: string;
   /** The card's `description`, 1 to 100 characters. Default: the module's `description` (cut to 100), else `MCP server <title or name>`. */

@@ -12,12 +12,7 @@ interface McpDefinedServer {
   readonly keySpace?: { readonly nodes: readonly string[]; readonly keyPrefix: string };
 }
 
-/**
- * The MCP servers (`McpModule.forRoot` / `forRootAsync` imports) of one app, one instance per app (see
- * `McpServersModule`). Each server adds itself once its options are resolved, while Nest creates the providers: before
- * any route is mapped, so a second server on a route of the first fails the boot instead of being shadowed by it
- * (express) or refused with a bare duplicate-route error (fastify). Servers sharing a Redis key space fail it too.
- */
+/** The MCP servers of one app, added before any route is mapped: two on one route or Redis key space fail the boot. */
 export class McpServerDirectory {
   private readonly servers: McpDefinedServer[] = [];
   private readonly complete: Promise<void>;
@@ -54,10 +49,7 @@ export class McpServerDirectory {
     if (this.servers.length >= this.expected) this.settle();
   }
 
-  /**
-   * Resolves once every server of the app is added and none clashes; rejects with the clash. Redis connections wait
-   * for it, so a boot that fails on a clash has opened none (a half-booted app cannot be closed).
-   */
+  /** Resolves once every server is added and none clashes; Redis connections wait for it (a half-booted app cannot close). */
   allAdded(): Promise<void> {
     return this.complete;
   }

@@ -2,9 +2,8 @@ import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js
 import { McpMessages } from '../core/errors/mcp.messages.js';
 
 /**
- * One declared option: how its value is checked and defaulted, and, for an object or a list of objects, the
- * members it may hold (the known-key check walks them). `In` is what the user writes (the public interface's
- * type), `Out` what the library reads, `C` what resolving needs beside the value (the endpoint paths).
+ * One declared option: its check and default and, for objects, its members (the known-key check walks them).
+ * `In` is what the user writes, `Out` what the library reads, `C` what resolving needs beside (the paths).
  */
 export interface McpOptionDeclaration<In, Out, C = unknown> {
   /** `value` as given (undefined when unset); `at` names the option in errors (`limits.rateLimit.windowMs`). */
@@ -56,8 +55,7 @@ interface GroupSettings<M, Out, C> {
 
 /**
  * An object option: each member resolved in order under `<at>.<key>`, then `finish`. The compiler holds the
- * members to exactly the keys of `T`, each declared for what `T` allows there, so the public interface and the
- * declaration cannot drift apart.
+ * members to exactly the keys of `T`, so the public interface and the declaration cannot drift apart.
  * @example group<McpSessionOptions>()({ mode: oneOf(['optional', 'required', 'stateless'], 'optional'), idleTtlMs: positiveInteger(1_800_000) })
  */
 export function group<T extends object, C = unknown>() {
@@ -80,10 +78,7 @@ export function group<T extends object, C = unknown>() {
   });
 }
 
-/**
- * A list of objects, each resolved by `item` under `<at>[i]`; unset stays unset unless `required` (then it must be a
- * non-empty array). `notArray` is the problem a value that is not (or an empty one) is refused with.
- */
+/** A list of objects resolved by `item` under `<at>[i]`; unset stays unset unless `required` (then non-empty). */
 export function list<T, Out, C, R extends boolean = false>(
   item: McpOptionDeclaration<T, Out, C>,
   notArray: string,

@@ -11,10 +11,7 @@ export interface McpServerRoute {
 const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 const SERVER_CARD_WELL_KNOWN_PATH = '/.well-known/mcp/server-card.json';
 
-/**
- * Every route one server maps (its controllers, and the metrics endpoint), whatever the HTTP method: two servers in
- * one app may share none of them. Without the global prefix, which Nest puts before every server's routes alike.
- */
+/** Every route one server maps, any method (two servers share none), without the global prefix every server gets alike. */
 export function serverRoutes(options: McpResolvedOptions): McpServerRoute[] {
   const { path, ssePath, messagesPath, explorerPath } = options;
   const routes: McpServerRoute[] = [

@@ -13,19 +13,14 @@ export function leaseKey(instanceId: string): string {
 }
 
 /**
- * This instance's identity and liveness lease. With other instances (a bus that crosses them), it renews
- * `lease:<id>` in the shared store every `redis.instanceLease.renewMs`, for `redis.instanceLease.ttlMs`; what an instance
- * holds for a session (a 2024-11-05 HTTP+SSE stream, a live SSE stream, the session's GET stream) names its id,
- * so another instance can tell a holder that died (its lease expired) from one that is only elsewhere.
- * In memory mode there is one instance: no lease is written and every holder is alive.
+ * This instance's id and liveness lease: with other instances it renews `lease:<id>` in the shared store, so a
+ * holder of a stream that died (lease expired) can be told from one that is only elsewhere. In memory every holder
+ * is alive.
  */
 @Injectable()
 export class McpInstanceLease implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('McpInstanceLease');
-  /**
-   * Random per process: a restarted instance is a new one (what the old one held died with it). Hex, so ids
-   * built on it (`<instance>_<stream>`) split at their first `_`.
-   */
+  /** Random per process (a restart is a new instance); hex, so ids built on it (`<instance>_<stream>`) split at `_`. */
   readonly id = randomBytes(6).toString('hex');
   private timer?: NodeJS.Timeout;
   private failing = false;
@@ -70,10 +65,7 @@ export class McpInstanceLease implements OnApplicationBootstrap, OnApplicationSh
     await this.store.delete(leaseKey(this.id)).catch(() => undefined);
   }
 
-  /**
-   * False only when `instanceId` names another instance whose lease is gone. An unknown holder (a record of
-   * an older release) counts as alive. Rejects with `McpStoreUnavailableError` while the store is down.
-   */
+  /** False only for another instance whose lease is gone (an unknown holder is alive); rejects while the store is down. */
   async isAlive(instanceId: string | undefined): Promise<boolean> {
     if (!this.spansInstances || instanceId === undefined || instanceId === this.id) return true;
     return (await this.store.get(leaseKey(instanceId))) !== undefined;

@@ -14,10 +14,7 @@ import { tenantOf } from '../core/tenant.js';
 /** Bus channel on which a session's end reaches the other instances (they close what they hold for it). */
 const SESSION_ENDED_CHANNEL = 'sessions:ended';
 
-/**
- * The owner string a session (or a 2026 request state) is bound to: tenant and subject of the principal, each
- * escaped, so tenant `x\0y` with subject `bob` and tenant `x` with subject `y\0bob` are different owners.
- */
+/** The owner a session (or request state) is bound to: the principal's tenant and subject, each escaped (no collisions). */
 export function ownerOf(principal: McpPrincipal | undefined): string {
   return principal ? storeKey('principal', principal.tenant, principal.subject) : 'anonymous';
 }
@@ -27,11 +24,9 @@ function sessionKey(id: string): string {
 }
 
 /**
- * Sessions: cryptographically random ids (visible ASCII), stored with an idle TTL that every use refreshes,
- * and bound to the principal that created them (spec security best practices: a session is never a credential).
- * Each live session holds a place in its tenant's quotas (`limits.maxSessionsPerTenant`, and with job and
- * idempotency records `limits.maxStoredKeysPerTenant`), so refusing one more costs one store call. A request on a
- * session costs two: the read, and one `touch` that refreshes the record's idle TTL and its quota places together.
+ * Sessions: random ids with an idle TTL every use refreshes, bound to the principal that created them (spec
+ * security best practices: a session is never a credential), each holding a place in its tenant's quotas. A
+ * request on a session costs two store calls: the read, and a `touch` of the record and its quota places.
  */
 @Injectable()
 export class McpSessionService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -83,10 +78,7 @@ export class McpSessionService implements OnApplicationBootstrap, OnApplicationS
     return record;
   }
 
-  /**
-   * The session if it exists and belongs to `principal`; refreshes its idle TTL and its place in the quotas (one
-   * `touch`: the record is not rewritten). Someone else's session is not refreshed.
-   */
+  /** The session if it exists and belongs to `principal`, its idle TTL and quota places refreshed (one `touch`). */
   async find(id: string, principal: McpPrincipal | undefined): Promise<McpSessionRecord | undefined> {
     const record = await this.store.get<McpSessionRecord>(sessionKey(id));
     if (!record || record.owner !== ownerOf(principal)) return undefined;
@@ -97,7 +89,12 @@ export class McpSessionService implements OnApplicationBootstrap, OnApplicationS
   }
 
   async update(record: McpSessionRecord): Promise<void> {
-    await Promise.all([this.store.set(sessionKey(record.id), record, this.options.sessions.idleTtlMs), this.keepCounted(record)]);
+    const ttlMs = this.options.sessions.idleTtlMs;
+    // A session in use stays counted as long as it lives; it was admitted already, so a full quota is ignored.
+    await Promise.all([
+      this.store.set(sessionKey(record.id), record, ttlMs),
+      this.quotas.reserve(record.tenant, 'session', sessionKey(record.id), ttlMs),
+    ]);
   }
 
   async end(id: string): Promise<void> {
@@ -122,10 +119,5 @@ export class McpSessionService implements OnApplicationBootstrap, OnApplicationS
   /** Lets an instance close what it holds for a session another instance ended (its GET stream, after a DELETE there). */
   onEndElsewhere(listener: (sessionId: string) => void): void {
     this.elsewhereListeners.add(listener);
-  }
-
-  /** A session in use stays counted as long as it lives; it was admitted already, so a full quota is ignored. */
-  private async keepCounted(record: McpSessionRecord): Promise<void> {
-    await this.quotas.reserve(record.tenant, 'session', sessionKey(record.id), this.options.sessions.idleTtlMs);
   }
 }

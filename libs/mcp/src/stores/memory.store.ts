@@ -15,10 +15,7 @@ import {
 /** One item of a list: its JSON text and that text's size in UTF-8 bytes, measured once when it is appended. */
 type ListItem = { json: string; bytes: number };
 
-/**
- * A key holds JSON text or a list of JSON texts, as a Redis string or list would. A list keeps the total of its
- * items' sizes, so a byte bound costs nothing per item kept: only what is appended or dropped is measured.
- */
+/** A key holds JSON text or a list of them, as in Redis; a list keeps its byte total, so only appends and drops are measured. */
 type Entry = { kind: 'value'; json: string; expiresAt: number } | { kind: 'list'; items: ListItem[]; bytes: number; expiresAt: number };
 
 /** The members of one slot set with their expiry, in the order they were last reserved. */
@@ -29,11 +26,8 @@ const FULL_SWEEP_INTERVAL_MS = 1_000;
 const ALL_KEYS = Symbol('all keys');
 
 /**
- * The default store: process memory with TTLs. Per-tenant quotas (slot sets) keep one tenant from filling it;
- * `maxKeys` is a safety cap over everything: at the cap a write of a new key is refused with
- * `McpQuotaExceededError` (retryable) and nothing live is evicted, so a flood never costs anyone else their
- * sessions, jobs or idempotency records. Expired entries are dropped lazily and by a periodic sweep.
- * Behaves like `McpRedisStore` (JSON copies, the same errors), so code tested here runs unchanged on Redis.
+ * The default store: process memory with TTLs, behaving like `McpRedisStore` (JSON copies, the same errors). At
+ * `maxKeys` a new key is refused with `McpQuotaExceededError` and nothing live is evicted.
  * @publicApi
  */
 export class McpMemoryStore implements McpKeyValueStore {
@@ -58,14 +52,14 @@ export class McpMemoryStore implements McpKeyValueStore {
 
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
     assertTtl(ttlMs);
-    this.write(key, { kind: 'value', json: encodeValue(value), expiresAt: this.now() + ttlMs });
+    this.writeValue(key, encodeValue(value), this.now() + ttlMs);
   }
 
   async setIfAbsent<T>(key: string, value: T, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
     const json = encodeValue(value);
     if (this.live(key)) return false;
-    this.write(key, { kind: 'value', json, expiresAt: this.now() + ttlMs });
+    this.writeValue(key, json, this.now() + ttlMs);
     return true;
   }
 
@@ -76,7 +70,7 @@ export class McpMemoryStore implements McpKeyValueStore {
     const entry = this.live(key);
     const current = entry && this.valueOf(entry);
     if (current !== expectedJson) return false;
-    this.write(key, { kind: 'value', json, expiresAt: this.now() + ttlMs });
+    this.writeValue(key, json, this.now() + ttlMs);
     return true;
   }
 
@@ -91,13 +85,9 @@ export class McpMemoryStore implements McpKeyValueStore {
   async increment(key: string, ttlMs: number): Promise<number> {
     assertTtl(ttlMs);
     const entry = this.live(key);
-    if (!entry) {
-      this.write(key, { kind: 'value', json: '1', expiresAt: this.now() + ttlMs });
-      return 1;
-    }
-    const current = decodeValue<unknown>(this.valueOf(entry));
+    const current = entry ? decodeValue<unknown>(this.valueOf(entry)) : 0;
     if (typeof current !== 'number' || !Number.isSafeInteger(current + 1)) throw new Error(NOT_AN_INTEGER);
-    this.write(key, { kind: 'value', json: String(current + 1), expiresAt: entry.expiresAt });
+    this.writeValue(key, String(current + 1), entry?.expiresAt ?? this.now() + ttlMs);
     return current + 1;
   }
 
@@ -143,7 +133,7 @@ export class McpMemoryStore implements McpKeyValueStore {
     if (window && counter && counted >= window.limit) return { admitted: false, fullWindow: true, retryAfterMs: counter.expiresAt - now };
     const fullSet = this.reserveNow(member, sets, ttlMs, now);
     if (fullSet >= 0) return { admitted: false, fullWindow: false, fullSet };
-    if (window) this.write(window.key, { kind: 'value', json: String(counted + 1), expiresAt: counter?.expiresAt ?? now + window.ms });
+    if (window) this.writeValue(window.key, String(counted + 1), counter?.expiresAt ?? now + window.ms);
     return { admitted: true };
   }
 
@@ -156,15 +146,23 @@ export class McpMemoryStore implements McpKeyValueStore {
       if (slots.size >= limit && this.mayFullSweep(key, now)) this.sweepSlots(key, slots, now, true);
       return slots.size >= limit;
     });
-    if (full >= 0) return full;
-    for (const { key } of sets) {
+    if (full < 0)
+      this.count(
+        member,
+        sets.map(({ key }) => key),
+        now + ttlMs,
+      );
+    return full;
+  }
+
+  private count(member: string, setKeys: readonly string[], expiresAt: number): void {
+    for (const key of setKeys) {
       let slots = this.slotSets.get(key);
       if (!slots) this.slotSets.set(key, (slots = new Map()));
       // Re-inserting keeps the map in last-reserved order, which the head sweep relies on.
       slots.delete(member);
-      slots.set(member, now + ttlMs);
+      slots.set(member, expiresAt);
     }
-    return -1;
   }
 
   async touch(key: string, ttlMs: number, slot?: { member: string; setKeys: readonly string[] }): Promise<boolean> {
@@ -173,24 +171,13 @@ export class McpMemoryStore implements McpKeyValueStore {
     if (!entry) return false;
     const now = this.now();
     entry.expiresAt = now + ttlMs;
-    if (!slot) return true;
-    for (const setKey of slot.setKeys) {
-      let slots = this.slotSets.get(setKey);
-      if (!slots) this.slotSets.set(setKey, (slots = new Map()));
-      // Re-inserting keeps the map in last-reserved order, which the head sweep relies on.
-      slots.delete(slot.member);
-      slots.set(slot.member, now + ttlMs);
-    }
+    if (slot) this.count(slot.member, slot.setKeys, now + ttlMs);
     return true;
   }
 
   async releaseSlot(member: string, setKeys: readonly string[]): Promise<void> {
-    for (const key of setKeys) {
-      const slots = this.slotSets.get(key);
-      if (!slots) continue;
-      // An emptied set stays until the sweep: a tenant whose calls do not overlap would drop and rebuild it per call.
-      slots.delete(member);
-    }
+    // An emptied set stays until the sweep: a tenant whose calls do not overlap would drop and rebuild it per call.
+    for (const key of setKeys) this.slotSets.get(key)?.delete(member);
   }
 
   async close(): Promise<void> {
@@ -213,6 +200,10 @@ export class McpMemoryStore implements McpKeyValueStore {
       return undefined;
     }
     return entry;
+  }
+
+  private writeValue(key: string, json: string, expiresAt: number): void {
+    this.write(key, { kind: 'value', json, expiresAt });
   }
 
   private write(key: string, entry: Entry): void {
@@ -244,12 +235,10 @@ export class McpMemoryStore implements McpKeyValueStore {
       }
     }
     // Only the periodic sweep drops an empty set: a head sweep runs as a member is about to be added to it.
-    if (whole && slots.size === 0) this.dropSlotSet(key);
-  }
-
-  private dropSlotSet(key: string): void {
-    this.slotSets.delete(key);
-    this.fullSweepAt.delete(key);
+    if (whole && slots.size === 0) {
+      this.slotSets.delete(key);
+      this.fullSweepAt.delete(key);
+    }
   }
 
   private mayFullSweep(key: string | typeof ALL_KEYS, now: number): boolean {

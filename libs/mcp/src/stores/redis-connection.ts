@@ -34,10 +34,7 @@ export const FAIL_FAST_CONNECTION_OPTIONS: RedisOptions = {
   disconnectTimeout: 200,
 };
 
-/**
- * Connection settings (`settings`, the fail-fast ones by default) shaped for a cluster: ioredis takes per-node
- * settings in `redisOptions` and retries a lost cluster with its own strategy. Ours win over the user's.
- */
+/** Connection settings shaped for a cluster (per-node `redisOptions`, its own retry strategy); ours win over the user's. */
 export function clusterConnectionOptions(
   user: Record<string, unknown> = {},
   settings: RedisOptions = FAIL_FAST_CONNECTION_OPTIONS,

@@ -20,10 +20,8 @@ type Handler = (message: unknown) => void;
 type Logger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
 
 /**
- * `McpMessageBus` on Redis pub/sub: one connection publishes, a dedicated one subscribes (a subscribed Redis
- * connection can run nothing else). Channels carry the key prefix, which matters here: pub/sub ignores the
- * database number, so the prefix is what keeps two servers on one Redis apart. Messages published while a
- * subscriber is disconnected are lost (Redis pub/sub keeps nothing); subscriptions come back on reconnect.
+ * `McpMessageBus` on Redis pub/sub, with a dedicated subscriber connection. Channels carry the key prefix (pub/sub
+ * ignores the database number); messages sent while the subscriber is down are lost.
  * @publicApi
  */
 export class McpRedisBus implements McpMessageBus {
@@ -55,10 +53,7 @@ export class McpRedisBus implements McpMessageBus {
     }
   }
 
-  /**
-   * Resolves to the number of subscribed connections Redis delivered to (PUBLISH's reply): 0 when nobody listens.
-   * On a Redis Cluster nothing: PUBLISH there counts only the node's own subscribers, while the others get it too.
-   */
+  /** PUBLISH's count of receivers (0: nobody listens); undefined on a Cluster, where it counts only one node's. */
   async publish(channel: string, message: unknown): Promise<number | undefined> {
     const json = encodeValue(message, 'message');
     const receivers = await runCommand(this.publisher, (client) => publishingNode(client).publish(this.prefix + channel, json));
@@ -87,10 +82,7 @@ export class McpRedisBus implements McpMessageBus {
     };
   }
 
-  /**
-   * PING on the publishing connection, and the subscribing one must be connected (a subscribed connection runs
-   * only pub/sub commands); rejects with `McpStoreUnavailableError` otherwise.
-   */
+  /** PING on the publisher, and the subscriber (which runs only pub/sub) connected; else `McpStoreUnavailableError`. */
   async ping(): Promise<void> {
     await runCommand(this.publisher, (client) => client.ping());
     if (this.subscriber.client.status !== 'ready')
@@ -111,10 +103,7 @@ export class McpRedisBus implements McpMessageBus {
     if (handlers?.size === 0) this.handlers.delete(channel);
   }
 
-  /**
-   * Brings the Redis subscription of `channel` in line with its handlers. Queued per channel, so an UNSUBSCRIBE
-   * for the last handler can never overtake the SUBSCRIBE of the next one.
-   */
+  /** Aligns the Redis subscription with the handlers, queued per channel so an UNSUBSCRIBE never overtakes a SUBSCRIBE. */
   private sync(channel: string): Promise<void> {
     const step = async () => {
       const wanted = this.handlers.has(channel);
@@ -153,11 +142,7 @@ export class McpRedisBus implements McpMessageBus {
   }
 }
 
-/**
- * On a Redis Cluster every message goes in through one master (the first by address): messages entering through
- * different nodes can reach a subscriber out of order, while one node forwards what it got in order. Elsewhere the
- * client itself.
- */
+/** On a Cluster every message enters through one master (the first by address), which keeps them in order. */
 function publishingNode(client: RedisClient): Pick<RedisClient, 'publish'> {
   if (!client.isCluster) return client;
   const masters = (client as Cluster).nodes('master');

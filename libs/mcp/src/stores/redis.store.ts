@@ -36,13 +36,10 @@ local value = redis.call('INCR', KEYS[1])
 if value == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return value`;
 
-// A slot set is a sorted set: member → expiry (ms, Redis clock, so every instance agrees). Expired members go
-// first (ZREMRANGEBYSCORE, amortised O(1)), then ZCARD is the exact live count. Deciding and adding in one
-// script keeps two instances from both taking the last slot. An optional fixed-window counter goes first
-// (KEYS[1] when ARGV[3] is '1'): checked before the sets, counted only once they all took the member.
-// KEYS: [window], the sets. ARGV: 1 = member, 2 = ttl in ms, 3 = '1' with a window, 4 = its limit,
-// 5 = its length in ms, 6.. = the limit of each set. Answers {-1, 0} admitted, {-2, ms left} window full,
-// {index of the full set, 0}.
+// A slot set is a sorted set: member → expiry (ms, Redis clock, so every instance agrees); expired members go
+// first, then ZCARD is the exact live count. One script, so two instances cannot both take the last slot.
+// KEYS: [window], the sets. ARGV: 1 = member, 2 = ttl in ms, 3 = '1' with a window, 4 = its limit, 5 = its length
+// in ms, 6.. = each set's limit. Answers {-1, 0} admitted, {-2, ms left} window full, {index of the full set, 0}.
 const ADMIT = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -88,11 +85,10 @@ for i = first, #KEYS do
 end
 return 1`;
 
-// A list is one Redis hash, so its byte total lives in its own key (one key per script: any Redis Cluster slot
-// will do) and every step is O(1): 'h' = the sequence number of its oldest item, 'n' = the one the next item
-// gets, 'b' = the bytes of JSON text it holds, '<sequence>' = an item. Dropping the oldest reads its size with
-// HSTRLEN, never its text. A Redis list (as releases up to 0.1 stored lists) is converted on its next append.
-// KEYS: the list. ARGV: 1 = item JSON, 2 = maxLength, 3 = maxBytes (0: none), 4 = ttl in ms.
+// A list is one Redis hash (one key: any Cluster slot will do), every step O(1): 'h' = oldest sequence number,
+// 'n' = the next one, 'b' = bytes of JSON held, '<sequence>' = an item (dropped by its HSTRLEN, never read). A Redis
+// list (releases up to 0.1) is converted on its next append. ARGV: 1 = item JSON, 2 = maxLength, 3 = maxBytes (0:
+// none), 4 = ttl in ms.
 const APPEND = `
 local key = KEYS[1]
 if redis.call('TYPE', key).ok == 'list' then
@@ -123,10 +119,8 @@ return 0`;
 const ITEM_FIELD = /^\d+$/;
 
 /**
- * `McpKeyValueStore` on Redis (ioredis), so several instances share sessions, stream events, jobs and
- * idempotency keys. Values are JSON text; a list is a Redis hash of its items and their byte total. While Redis
- * is unreachable every operation rejects at once with `McpStoreUnavailableError` and the connection keeps
- * retrying in the background. `McpModule.forRoot({ redis: { url } })` creates one; create your own with `McpRedisStore.connect()`.
+ * `McpKeyValueStore` on Redis (ioredis). While Redis is unreachable every operation rejects at once with
+ * `McpStoreUnavailableError` and the connection keeps retrying. The `redis` option creates one.
  * @publicApi
  * @example
  * const store = await McpRedisStore.connect({ url: 'redis://localhost:6379', keyPrefix: 'weather:' });

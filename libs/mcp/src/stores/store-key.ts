@@ -1,9 +1,6 @@
 /**
- * Store keys and owner strings are built from parts joined by `:`. Tenants, subjects, tool names and client
- * keys are caller-controlled, so each part is escaped: `%`, `:` and control characters become `%XX`, and a
- * lone UTF-16 surrogate (which UTF-8 would turn into U+FFFD, merging two tenants in Redis) becomes `%uXXXX`.
- * No escaped part contains `:`, so `job:acme:eu:<id>`-style collisions (tenant `acme:eu` versus tenant `acme`
- * asking for job `eu:<id>`) cannot happen. Other characters (`/`, non-ASCII letters) stay readable.
+ * Store keys join caller-controlled parts with `:`, so each part is escaped: `%`, `:` and control characters
+ * become `%XX` (no `job:acme:eu:<id>` collisions), a lone surrogate `%uXXXX` (UTF-8 would merge it into U+FFFD).
  */
 const ESCAPED = /[%:\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
@@ -21,10 +18,8 @@ export function storeKey(...parts: string[]): string {
 }
 
 /**
- * `tenantSlotKey('quota', tenant, 'limits.maxSessionsPerTenant')` → `quota:{<tenant>}:limits.maxSessionsPerTenant`.
- * Redis Cluster hashes only what the first `{...}` holds, so every key built here for one tenant lands on one
- * slot: a script may touch several of them (its quota sets, its call counters), and tenants still spread over
- * the cluster. Braces inside the tenant are escaped too, so the tag always ends where the tenant does.
+ * `quota:{<tenant>}:...`: Redis Cluster hashes only the first `{...}`, so one tenant's keys share a slot (one
+ * script may touch several) while tenants spread. Braces in the tenant are escaped, so the tag ends with it.
  */
 export function tenantSlotKey(kind: string, tenant: string, ...rest: string[]): string {
   const tag = encodeKeyPart(tenant).replace(/[{}]/g, (brace) => (brace === '{' ? '%7B' : '%7D'));

@@ -1,7 +1,4 @@
-/**
- * What every store and bus puts on the wire: JSON text. The memory implementations encode too, so a value
- * that would change shape in Redis (a Date, a Map, an `undefined` member) changes the same way in tests.
- */
+/** Every store and bus holds JSON text, memory ones too, so a value that changes shape in Redis changes in tests alike. */
 export function encodeValue(value: unknown, what = 'value'): string {
   const encoded = JSON.stringify(value);
   // JSON.stringify returns undefined for undefined, functions and symbols: nothing Redis could hold.
@@ -36,10 +33,7 @@ export interface AppendOptions<T> {
   oversized?: T;
 }
 
-/**
- * The JSON text `append` keeps for `value` (validating the options) and its UTF-8 bytes: `oversized` in place of a
- * value whose text alone exceeds `maxBytes`. Each value is encoded once, also when it is measured.
- */
+/** The JSON text `append` keeps for `value` (`oversized` for one over `maxBytes`) and its UTF-8 bytes, encoded once. */
 export function appendedText<T>(value: T, options: AppendOptions<T>): { json: string; bytes: number } {
   if (options.maxBytes !== undefined) assertMaxBytes(options.maxBytes);
   const json = encodeValue(value);

@@ -18,14 +18,9 @@ const QUOTAS_OF: Record<McpTenantRecordKind, readonly McpTenantQuotaOption[]> = 
 };
 
 /**
- * Per-tenant quotas on what the store holds (sessions, job records, idempotency records), so a tenant that
- * floods the server is refused (`QUOTA_EXCEEDED`, retryable) instead of pushing anyone else's data out.
- *
- * Each quota is a slot set per tenant in the store (`reserveSlot`): one atomic call per admission, counts that
- * go down when a record is deleted (`release`) or expires (members carry the record's TTL), no scan of the
- * tenant's records. In memory that is a map per tenant; with Redis a sorted set per tenant, so every quota,
- * the session cap included, holds for the tenant across all instances rather than per instance. Records a
- * tenant cannot multiply (its job index, stream events bounded per session) are not counted.
+ * Per-tenant quotas on the sessions, job and idempotency records the store holds: a flooding tenant is refused
+ * (`QUOTA_EXCEEDED`, retryable) instead of pushing anyone else's data out. Each quota is a slot set per tenant
+ * (`reserveSlot`, members carrying the record's TTL), so it holds across instances with Redis and needs no scan.
  */
 @Injectable()
 export class McpTenantQuotas {
@@ -34,13 +29,10 @@ export class McpTenantQuotas {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  /**
-   * Counts the record stored under `key` for `ttlMs` (counting it again refreshes its expiry). Resolves with
-   * the option of the quota that is full, or undefined when the record was counted.
-   */
+  /** Counts the record under `key` for `ttlMs` (again: refreshes it); resolves with the full quota's option, or undefined. */
   async reserve(tenant: string, kind: McpTenantRecordKind, key: string, ttlMs: number): Promise<McpTenantQuotaOption | undefined> {
     const quotas = QUOTAS_OF[kind];
-    const sets: McpSlotSet[] = quotas.map((quota) => ({ key: this.setKey(quota, tenant), limit: this.limitOf(quota) }));
+    const sets: McpSlotSet[] = quotas.map((quota) => ({ key: setKey(quota, tenant), limit: LIMIT_OF[quota](this.options) }));
     const full = await this.store.reserveSlot(key, sets, ttlMs);
     return full < 0 ? undefined : quotas[full];
   }
@@ -53,40 +45,32 @@ export class McpTenantQuotas {
 
   /** The error that refuses a record because `quota` is full. */
   refusal(quota: McpTenantQuotaOption): McpQuotaExceededError {
-    return new McpQuotaExceededError(quotaMessage(quota, this.limitOf(quota)));
+    return new McpQuotaExceededError(quotaMessage(quota, LIMIT_OF[quota](this.options)));
   }
 
-  /**
-   * Keeps the record stored under `key` alive for `ttlMs` and its place in the quotas with it, in one store call;
-   * false when the record is gone.
-   */
+  /** Keeps the record under `key` and its quota places alive for `ttlMs` (one store call); false when it is gone. */
   touch(tenant: string, kind: McpTenantRecordKind, key: string, ttlMs: number): Promise<boolean> {
-    return this.store.touch(key, ttlMs, { member: key, setKeys: QUOTAS_OF[kind].map((quota) => this.setKey(quota, tenant)) });
+    return this.store.touch(key, ttlMs, { member: key, setKeys: QUOTAS_OF[kind].map((quota) => setKey(quota, tenant)) });
   }
 
   /** Uncounts a deleted record. */
   release(tenant: string, kind: McpTenantRecordKind, key: string): Promise<void> {
     return this.store.releaseSlot(
       key,
-      QUOTAS_OF[kind].map((quota) => this.setKey(quota, tenant)),
+      QUOTAS_OF[kind].map((quota) => setKey(quota, tenant)),
     );
   }
+}
 
-  private limitOf(quota: McpTenantQuotaOption): number {
-    switch (quota) {
-      case 'limits.maxStoredKeysPerTenant':
-        return this.options.limits.maxStoredKeysPerTenant;
-      case 'limits.maxSessionsPerTenant':
-        return this.options.limits.maxSessionsPerTenant;
-      case 'idempotency.maxKeysPerTenant':
-        return this.options.idempotency.maxKeysPerTenant;
-    }
-  }
+const LIMIT_OF: Record<McpTenantQuotaOption, (options: McpResolvedOptions) => number> = {
+  'limits.maxStoredKeysPerTenant': (options) => options.limits.maxStoredKeysPerTenant,
+  'limits.maxSessionsPerTenant': (options) => options.limits.maxSessionsPerTenant,
+  'idempotency.maxKeysPerTenant': (options) => options.idempotency.maxKeysPerTenant,
+};
 
-  /** `quota:{<tenant>}:<quota>`: one hash tag per tenant, so the atomic script over a tenant's sets stays on one Redis Cluster slot. */
-  private setKey(quota: McpTenantQuotaOption, tenant: string): string {
-    return tenantSlotKey('quota', tenant, quota);
-  }
+/** `quota:{<tenant>}:<quota>`: one hash tag per tenant, so the atomic script over a tenant's sets stays on one Redis Cluster slot. */
+function setKey(quota: McpTenantQuotaOption, tenant: string): string {
+  return tenantSlotKey('quota', tenant, quota);
 }
 
 /** The caller-facing text of a refusal: which quota, its size, and that waiting helps (no tenant name echoed). */

@@ -8,14 +8,9 @@ export type McpTransportMessage = Record<string, unknown>;
 const WHERE = 'McpInMemoryTransport';
 
 /**
- * An in-process transport for the official MCP SDK `Client`: it has the SDK's `Transport` shape (start, send,
- * close, onmessage, onclose, onerror, sessionId, setProtocolVersion) without importing the SDK, and hands every
- * message, `initialize` included, to the app's dispatcher with the request context an HTTP call gets. Server
- * messages (responses, progress, log lines, elicitation and sampling requests) come back through `onmessage`;
- * the client's answers to server requests go in through `send`, as on a socket. Messages cross as JSON.
- *
- * The connection opens in `start()` (which `client.connect()` calls): the app is initialised if it was not, and
- * the options are checked there (`McpConfigurationError`).
+ * An in-process transport for the official MCP SDK `Client` (the SDK's `Transport` shape, without importing it):
+ * every message goes to the app's dispatcher as JSON, server messages come back through `onmessage`. `start()`
+ * (called by `client.connect()`) initialises the app and checks the options (`McpConfigurationError`).
  * @publicApi
  * @example
  * ```ts

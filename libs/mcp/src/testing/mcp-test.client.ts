@@ -37,14 +37,9 @@ export interface McpTestPrompt {
 const MAX_PAGES = 1_000;
 
 /**
- * Calls an app's tools, resources and prompts in-process, with no socket: every request goes through the same
- * dispatcher and call pipeline as Streamable HTTP (guards, interceptors, filters, scopes, validation, limits,
- * idempotency), as JSON, so a test sees what a client sees. Tool failures come back as envelopes; protocol
- * errors (unknown tool, bad params, missing resource) reject with {@link McpRpcError}.
- *
- * One difference from HTTP: a scope refusal is the `FORBIDDEN` envelope (HTTP adds a 403 with a step-up
- * challenge around the same envelope). It speaks the revisions `initialize` negotiates; test the 2026-07-28
- * era over HTTP.
+ * Calls an app's tools, resources and prompts in-process, as JSON through the same dispatcher and call pipeline
+ * as Streamable HTTP. Tool failures come back as envelopes; protocol errors reject with {@link McpRpcError}.
+ * Unlike HTTP, a scope refusal is only the `FORBIDDEN` envelope (no 403); test the 2026-07-28 era over HTTP.
  * @publicApi
  * @example
  * ```ts
@@ -60,21 +55,14 @@ const MAX_PAGES = 1_000;
  * ```
  */
 export class McpTestClient {
-  /**
-   * Server messages sent while requests ran, oldest first: `notifications/progress`, `notifications/message`
-   * (log lines at or above the level of `logging/setLevel`), list changes.
-   */
+  /** Server notifications sent while requests ran (progress, log lines at the `logging/setLevel` level, list changes). */
   readonly notifications: McpTestNotification[] = [];
   private nextId = 0;
   private connection!: McpTestConnection;
 
   private constructor() {}
 
-  /**
-   * Opens a client on `app` (an `INestApplication` or a compiled `TestingModule`; initialised here if it was
-   * not). Fails with `McpConfigurationError` for bad options, an app without `McpModule`, or a missing
-   * `principal` where the app authenticates its callers.
-   */
+  /** Opens a client on `app` (initialised here if needed); `McpConfigurationError` for bad options, app or principal. */
   static async create(app: McpTestApp, options?: McpTestClientOptions): Promise<McpTestClient> {
     const client = new McpTestClient();
     client.connection = await McpTestConnection.open('McpTestClient.create', app, options, (message) => client.receive(message));
@@ -112,10 +100,7 @@ export class McpTestClient {
     return (await this.request('prompts/get', { name, arguments: args })) as unknown as McpGetPromptResult;
   }
 
-  /**
-   * Any other request (`ping`, `completion/complete`, `resources/templates/list`, `logging/setLevel`...):
-   * resolves to its `result`, rejects with {@link McpRpcError} for an error answer.
-   */
+  /** Any other request (`ping`, `completion/complete`...): its `result`, or a {@link McpRpcError} rejection. */
   async request(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     const answer = await this.connection.dispatch({ jsonrpc: '2.0', id: ++this.nextId, method, params });
     if (!answer) throw new Error(McpTestingMessages.unanswered(method));
@@ -148,8 +133,7 @@ export class McpTestClient {
       );
       return;
     }
-    // A server request (sampling, elicitation, roots): this client declares no capability for them, so a tool
-    // only gets here by skipping that check; answer at once rather than leave it waiting for its timeout.
+    // A server request: this client declares no capability for it; answer at once rather than let it time out.
     void this.connection
       .dispatch({
         jsonrpc: '2.0',

@@ -17,10 +17,7 @@ import {
 import { McpTestingMessages } from './mcp-testing.messages.js';
 import { tenantOf } from '../core/tenant.js';
 
-/**
- * The caller a test speaks as: what an authenticator would have made of its credentials.
- * @publicApi
- */
+/** The caller a test speaks as: what an authenticator would have made of its credentials. @publicApi */
 export interface McpTestPrincipal {
   /** Stable id of the caller (a JWT's `sub`, an API key's id). */
   subject: string;
@@ -32,10 +29,7 @@ export interface McpTestPrincipal {
   claims?: Record<string, unknown>;
 }
 
-/**
- * Options of `McpTestClient.create` and `new McpInMemoryTransport`, checked when the connection opens.
- * @publicApi
- */
+/** Options of `McpTestClient.create` and `new McpInMemoryTransport`, checked when the connection opens. @publicApi */
 export interface McpTestClientOptions {
   /** Who calls. Required when the app configures authentication (over HTTP a call without credentials is a 401). */
   principal?: McpTestPrincipal;
@@ -43,21 +37,12 @@ export interface McpTestClientOptions {
   protocolVersion?: McpProtocolVersion;
 }
 
-/**
- * What the test client needs of the app under test: an `INestApplication` or a compiled `TestingModule`, which
- * it initialises (`init()` runs the lifecycle hooks once; no socket is opened).
- * @publicApi
- */
+/** The app under test: an `INestApplication` or a compiled `TestingModule` (initialised; no socket is opened). @publicApi */
 export type McpTestApp = Pick<INestApplicationContext, 'get' | 'init'>;
 
 const OPTION_KEYS = new Set(['principal', 'protocolVersion']);
 
-/**
- * One in-process connection to an app's dispatcher, shared by `McpTestClient` and `McpInMemoryTransport`: the
- * request context the HTTP transport would build (principal, protocol version, a cancellation scope), with
- * server messages (progress, log lines, server requests) going to `deliver`. Every message crosses as JSON, as
- * it would on a socket.
- */
+/** One in-process connection to the 2025-era engine (test client and in-memory transport); messages cross as JSON. */
 export class McpTestConnection {
   private readonly connection: McpConnectionState;
   private closed = false;
@@ -83,25 +68,20 @@ export class McpTestConnection {
     deliver: (message: JsonRpcMessage) => void,
   ): Promise<McpTestConnection> {
     const checked = checkTestClientOptions(where, options);
-    if (typeof app !== 'object' || app === null || typeof app.get !== 'function') {
+    if (typeof app !== 'object' || app === null || typeof app.get !== 'function')
       throw new McpConfigurationError(McpTestingMessages.notAnApp(where));
-    }
     // A compiled TestingModule has not run onModuleInit/onApplicationBootstrap yet (the dispatcher's handlers are
     // collected there); init() is idempotent on an app that already ran it.
     if (typeof app.init === 'function') await app.init();
     const dispatcher = resolveIn(app, McpDispatcher);
     const engine = resolveIn(app, McpRev20251125Engine);
     if (!dispatcher || !engine) throw new McpConfigurationError(McpTestingMessages.noMcpModule(where));
-    if (resolveIn(app, McpAuthService)?.enabled && !checked.principal) {
+    if (resolveIn(app, McpAuthService)?.enabled && !checked.principal)
       throw new McpConfigurationError(McpTestingMessages.principalRequired(where));
-    }
     return new McpTestConnection(where, engine, dispatcher, checked.principal, checked.protocolVersion, deliver);
   }
 
-  /**
-   * Sends one client message through the dispatcher. Resolves to its answer, or undefined for notifications,
-   * responses to server requests, and requests cancelled by {@link close}.
-   */
+  /** Sends one client message; its answer, or undefined for notifications, responses and requests {@link close} cancelled. */
   async dispatch(message: JsonRpcMessage): Promise<JsonRpcResponse | undefined> {
     if (this.closed) throw new Error(McpTestingMessages.closed(this.where));
     const wire = overTheWire(message);

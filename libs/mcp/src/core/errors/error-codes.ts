@@ -25,10 +25,8 @@ const SERVER_ERROR = JsonRpcErrorCode.SERVER_ERROR;
 const withDetail = (prefix: string) => (detail?: string) => (detail ? `${prefix}: ${detail}` : prefix);
 
 /**
- * The one catalogue of error codes: for each, the JSON-RPC code and HTTP status of a refusal, the default
- * `retryable` flag (and retry hint), and its message. The transports, the refusal filter, the dispatcher and the
- * tool pipeline read it. Tool authors may use their own domain codes too (`CITY_NOT_FOUND`); unknown codes
- * default to `retryable: false`.
+ * The one catalogue of error codes: JSON-RPC code, HTTP status, `retryable` flag (and hint) and message of each.
+ * Tools may use domain codes of their own (`CITY_NOT_FOUND`), not retryable by default.
  * @publicApi
  */
 export const MCP_ERROR_CODES = {

@@ -1,10 +1,8 @@
 import type { McpBootErrorCode, McpBootErrorDetail } from './boot-errors.js';
 
 /**
- * Thrown at boot for misconfiguration (bad options, duplicate or malformed tool names, untyped arguments): the
- * message names the place and the fix, `code` is a stable `MCP_ERR_*` code listed in `docs/errors.md`. As in Node's
- * own errors, the stack and `String(error)` read `McpConfigurationError [MCP_ERR_…]: message`, and the message is
- * left as is.
+ * Thrown at boot for misconfiguration: the message names the place and the fix, `code` is a stable `MCP_ERR_*`
+ * code listed in `docs/errors.md` (shown as in Node's errors: `McpConfigurationError [MCP_ERR_…]: message`).
  * @publicApi
  * @example
  * if (error instanceof McpConfigurationError && error.code === 'MCP_ERR_TOOL_NAME_DUPLICATE') …

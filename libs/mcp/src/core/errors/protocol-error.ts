@@ -1,9 +1,6 @@
 import type { JsonRpcErrorObject } from '../json-rpc/json-rpc.types.js';
 
-/**
- * A JSON-RPC protocol error (unknown method or tool, bad params...). Thrown inside the dispatcher and turned
- * into an error response; its message is written for the client, so it must never carry internals.
- */
+/** A JSON-RPC protocol error turned into an error response; its message is for the client, so never internals. */
 export class McpProtocolError extends Error {
   constructor(
     readonly code: number,

@@ -2,10 +2,8 @@ import { MCP_ERROR_CODES } from './error-codes.js';
 import { McpToolError } from './mcp-tool.error.js';
 
 /**
- * A write the store refused because a tenant holds its quota of records (sessions, jobs, idempotency keys) or
- * the memory store holds its maximum of keys. Retryable: room comes back as records expire or are deleted.
- * Nothing is evicted to make room, so one tenant's flood never costs another tenant its data. Answered as
- * `QUOTA_EXCEEDED` (HTTP 429 when a whole request is refused).
+ * A write refused because a tenant holds its quota of records, or the memory store is full. Nothing is evicted
+ * (one tenant's flood never costs another its data); answered as retryable `QUOTA_EXCEEDED` (HTTP 429).
  * @publicApi
  */
 export class McpQuotaExceededError extends McpToolError {

@@ -3,10 +3,8 @@ import { MCP_ERROR_CODES } from './error-codes.js';
 import { errorBody } from './mcp-tool.error.js';
 
 /**
- * The shared store or message bus (Redis) cannot be reached right now: the connection is down, being
- * re-established, or a command timed out. Retryable: answered as `UNAVAILABLE` (HTTP 503, JSON-RPC -32000, or
- * an error envelope), never as a 500. Its message is for the server log (it may name the Redis host); clients
- * get the catalogue's text. The original error is in `cause`.
+ * The shared store or bus (Redis) cannot be reached right now. Answered as retryable `UNAVAILABLE` (503), never a
+ * 500; the message (which may name the host) is for the log only, the original error in `cause`.
  * @publicApi
  */
 export class McpStoreUnavailableError extends Error {

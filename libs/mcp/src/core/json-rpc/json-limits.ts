@@ -4,10 +4,7 @@ export interface JsonLimits {
   maxCollectionSize: number;
 }
 
-/**
- * The first bound a value breaks, or undefined. Iterative, so a hostile nesting depth cannot overflow the stack
- * here (and the value never reaches recursive code such as class-transformer).
- */
+/** The first bound a value breaks, or undefined; iterative, so hostile nesting cannot overflow the stack. */
 export function violatedJsonLimit(value: unknown, limits: JsonLimits): string | undefined {
   const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
   while (stack.length > 0) {

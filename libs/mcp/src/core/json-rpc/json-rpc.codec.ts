@@ -44,6 +44,12 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
   return { kind: 'invalid', id, reason: 'Not a JSON-RPC request, notification or response' };
 }
 
+/** The id of a message, or null where none can be read. */
+export function idOf(message: unknown): JsonRpcId | null {
+  const id = isPlainObject(message) ? message.id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
 /** Builds a success response. */
 export function successResponse(id: JsonRpcId, result: Record<string, unknown>): JsonRpcSuccessResponse {
   return { jsonrpc: '2.0', id, result };

@@ -3,11 +3,7 @@ import { Injectable } from '@nestjs/common';
 /** How many recent session ids are remembered (the oldest go first). */
 const MAX_TRACKED_SESSIONS = 10_000;
 
-/**
- * 2025-era sessions this instance has seen, so list changes can reach their GET streams: the stream hub
- * finds a session's stream by id but does not enumerate them. Fed by the era router with the `Mcp-Session-Id`
- * of 2025-era POSTs; an id whose stream is gone simply reaches nothing.
- */
+/** 2025-era sessions seen here, so list changes reach their GET streams (the stream hub does not enumerate them). */
 @Injectable()
 export class McpRev20251125SessionTracker {
   private readonly ids = new Set<string>();

@@ -8,6 +8,7 @@ import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcId, JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
 import { errorCodeSpec } from '../../core/errors/error-codes.js';
+import { idOf } from '../../core/json-rpc/json-rpc.codec.js';
 import { clientText } from '../../core/client-text.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import {
@@ -34,9 +35,8 @@ interface Conversation {
 }
 
 /**
- * The engine of the session era (revisions 2024-11-05 … 2025-11-25): sessions (`sessions.mode`), batches,
- * `initialize` (which creates the session or sets the connection's revision), protocol-version negotiation and the
- * request context, above the shared dispatcher. Transports frame bytes and render its {@link McpAnswer}.
+ * The engine of the session era (2024-11-05 … 2025-11-25): sessions, batches, `initialize`, version negotiation
+ * and the request context, above the dispatcher. Transports frame bytes and render its {@link McpAnswer}.
  */
 @Injectable()
 export class McpRev20251125Engine {
@@ -52,10 +52,7 @@ export class McpRev20251125Engine {
     return { protocolVersion };
   }
 
-  /**
-   * Opens the session of a 2024-11-05 HTTP+SSE stream, which lives as long as the stream and speaks 2024-11-05
-   * until its `initialize`; undefined when the tenant has too many sessions.
-   */
+  /** Opens the session of a 2024-11-05 HTTP+SSE stream; undefined when the tenant has too many sessions. */
   openStreamSession(principal: McpPrincipal | undefined, instance: string): Promise<McpSessionRecord | undefined> {
     return this.sessions.create({
       transport: 'sse',
@@ -86,10 +83,7 @@ export class McpRev20251125Engine {
     return this.initialized(body, answer, opened, channel);
   }
 
-  /**
-   * The batch rule of a revision (batches exist in 2025-03-26 only), bounded like any JSON collection, without
-   * `initialize` (it opens a session: alone). Exposed for HTTP+SSE, which checks before forwarding to the holder.
-   */
+  /** The batch rule of a revision (2025-03-26 only), bounded, without `initialize`; also checked by HTTP+SSE before forwarding. */
   refusesBatch(body: unknown, protocolVersion: string): boolean {
     return (
       Array.isArray(body) &&
@@ -103,14 +97,10 @@ export class McpRev20251125Engine {
   /** A connection or stream that holds its own state: only the batch rule can refuse. */
   private held(body: unknown, channel: McpRev20251125Channel): Conversation | McpAnswer {
     const protocolVersion = channel.session?.protocolVersion ?? channel.connection!.protocolVersion;
-    if (this.refusesBatch(body, protocolVersion)) return invalidBatch();
-    return { session: channel.session, protocolVersion };
+    return this.refusesBatch(body, protocolVersion) ? refused('invalid-batch', null) : { session: channel.session, protocolVersion };
   }
 
-  /**
-   * Streamable HTTP: the session the message names, by `sessions.mode`, and the revision its header names.
-   * Synchronous unless a session must be looked up (no tick spent on a stateless or session-less POST).
-   */
+  /** Streamable HTTP: the session the message names (by `sessions.mode`) and its header's revision; sync unless a lookup is due. */
   private named(body: unknown, channel: McpRev20251125Channel): Conversation | McpAnswer | Promise<Conversation | McpAnswer> {
     this.tracker.seen(channel.sessionId);
     const isInitialize = methodOf(body) === 'initialize';
@@ -127,9 +117,8 @@ export class McpRev20251125Engine {
   }
 
   /**
-   * The revision in force: the header's when supported, else the session's or the default. Negotiation happens in
-   * the initialize body; afterwards an unsupported header is a 400 (spec 2025-06-18). The `server/discover` probe
-   * must instead reach the dispatcher, whose -32601 at HTTP 200 sends dual-era clients back to `initialize`.
+   * The revision in force: the header's when supported, else the session's or the default. An unsupported header
+   * is a 400 (spec 2025-06-18) except on `initialize` and the `server/discover` probe (-32601 at HTTP 200).
    */
   private negotiated(body: unknown, channel: McpRev20251125Channel, session: McpSessionRecord | undefined): Conversation | McpAnswer {
     const named = channel.protocolVersion;
@@ -138,8 +127,7 @@ export class McpRev20251125Engine {
     const probe = method === 'server/discover' && isPlainObject(body) && 'id' in body;
     if (named !== undefined && !supported && method !== 'initialize' && !probe) return refused('unsupported-version', idOf(body), named);
     const protocolVersion = supported ? named : (session?.protocolVersion ?? DEFAULT_HTTP_PROTOCOL_VERSION);
-    if (this.refusesBatch(body, protocolVersion)) return invalidBatch();
-    return { session, protocolVersion };
+    return this.refusesBatch(body, protocolVersion) ? refused('invalid-batch', null) : { session, protocolVersion };
   }
 
   private context(conversation: Conversation, channel: McpRev20251125Channel, stream: McpChannelStream | undefined): McpRequestContext {
@@ -176,10 +164,7 @@ export class McpRev20251125Engine {
     return { kind: 'reply', reply: replies.length === 0 ? undefined : replies };
   }
 
-  /**
-   * HTTP+SSE (2024-11-05): the POST is accepted at once and each answer goes out on the session's stream as soon
-   * as it is ready (a batch's too); an `initialize` sets the session's revision and the client's capabilities.
-   */
+  /** HTTP+SSE (2024-11-05): the POST is accepted at once, each answer goes out on the session's stream when ready. */
   private onStream(body: unknown, conversation: Conversation, channel: McpRev20251125Channel): McpAnswer {
     const send = channel.stream?.({ sessionId: conversation.session?.id, priming: false }).send;
     const context = this.context(conversation, channel, { send });
@@ -192,10 +177,7 @@ export class McpRev20251125Engine {
     return { kind: 'accepted' };
   }
 
-  /**
-   * After a successful `initialize`: the connection speaks the negotiated revision; HTTP+SSE updates its session;
-   * Streamable HTTP creates one unless stateless (refused when the tenant has too many).
-   */
+  /** After `initialize`: the connection or HTTP+SSE session takes the revision; Streamable HTTP creates a session. */
   private async initialized(
     message: unknown,
     answer: JsonRpcResponse & { result: Record<string, unknown> },
@@ -249,10 +231,6 @@ function refused(reason: McpRefusalReason, id: JsonRpcId | null, detail?: string
   return { kind: 'refused', reason, id, error: REFUSALS[reason](detail) };
 }
 
-function invalidBatch(): McpAnswer {
-  return refused('invalid-batch', null);
-}
-
 function isInitialized(
   message: unknown,
   answer: JsonRpcResponse | undefined,
@@ -262,9 +240,4 @@ function isInitialized(
 
 function methodOf(message: unknown): string | undefined {
   return isPlainObject(message) && typeof message.method === 'string' ? message.method : undefined;
-}
-
-function idOf(message: unknown): JsonRpcId | null {
-  const id = isPlainObject(message) ? message.id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

@@ -3,10 +3,7 @@ import type { McpLogLevel } from '../../core/mcp-tool-context.interface.js';
 import { META } from '../../core/rev-2026-07-28.constants.js';
 import { isPlainObject } from '../../core/plain-object.js';
 
-/**
- * The per-request `_meta` envelope of a 2026-07-28 request: everything a request says about its client, read
- * from the request itself and never from an earlier one (there is no session).
- */
+/** The `_meta` envelope of a 2026-07-28 request: all it says about its client, read from it alone (there is no session). */
 export interface McpRev20260728Envelope {
   readonly protocolVersion: string;
   /** `ClientCapabilities` this request may rely on (`{}`: none of the optional ones). */
@@ -43,10 +40,7 @@ export function missingEnvelopeKeys(params: unknown): string[] {
 
 const CAPABILITY_OBJECTS = ['roots', 'sampling', 'elicitation', 'experimental', 'extensions'] as const;
 
-/**
- * Reads and checks the envelope of a claiming request. `logLevel` is checked separately (its failure is an
- * in-band -32602, not an envelope refusal), see {@link envelopeLogLevel}.
- */
+/** Reads and checks a claiming request's envelope (`logLevel` apart: an in-band -32602, see {@link envelopeLogLevel}). */
 export function readEnvelope(params: unknown): { ok: true; envelope: McpRev20260728Envelope } | { ok: false; issue: EnvelopeIssue } {
   const meta = metaOf(params);
   if (!meta) return { ok: false, issue: { key: '_meta', problem: 'missing' } };

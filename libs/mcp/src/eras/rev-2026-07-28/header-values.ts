@@ -1,11 +1,8 @@
 import { isPlainObject } from '../../core/plain-object.js';
 import { MCP_NAME_SOURCE } from '../../core/rev-2026-07-28.constants.js';
 
-/**
- * Header value rules of 2026-07-28 (Streamable HTTP, "Request Metadata" and "Custom Headers"): optional
- * whitespace around a value is not part of it, and a value that is not plain visible ASCII travels as
- * `=?base64?<Base64 of its UTF-8>?=` (clients encode: `test/kit/header-values.ts`). Pure functions of the request ladder.
- */
+// Header value rules of 2026-07-28 ("Request Metadata", "Custom Headers"): optional whitespace is not part of a
+// value, and one that is not plain visible ASCII travels as `=?base64?<Base64 of its UTF-8>?=`.
 
 const SENTINEL_PREFIX = '=?base64?';
 const SENTINEL_SUFFIX = '?=';
@@ -20,11 +17,7 @@ export function stripOws(value: string): string {
   return value.replace(/^[ \t]+|[ \t]+$/g, '');
 }
 
-/**
- * The value a header stands for: the decoded payload of a `=?base64?…?=` value, the value itself otherwise (a
- * value lacking either marker is literal). `undefined` for a sentinel whose payload is not canonical Base64 of
- * UTF-8, which servers must refuse.
- */
+/** A header's value: a `=?base64?…?=` payload decoded (undefined unless canonical Base64 of UTF-8), any other as is. */
 export function decodeHeaderValue(raw: string): string | undefined {
   const value = stripOws(raw);
   if (!(
@@ -83,10 +76,8 @@ const UNREACHABLE_KEYWORDS = [
 const NAMED_SUBSCHEMAS: ReadonlySet<string> = new Set(['patternProperties', 'dependentSchemas', '$defs', 'definitions']);
 
 /**
- * Collects the `x-mcp-header` annotations of an input schema and checks the rules clients enforce (they drop
- * the whole tool otherwise): a non-empty RFC 9110 token, unique case-insensitively, only on `string`,
- * `integer` or `boolean` properties, reachable from the root through `properties` keys only.
- * @returns the annotations, or the first broken rule
+ * The `x-mcp-header` annotations of an input schema, or the first rule broken that clients enforce (an RFC 9110
+ * token, unique case-insensitively, on a `string`, `integer` or `boolean` property reached through `properties`).
  */
 export function scanParamHeaders(schema: unknown): { ok: true; headers: McpParamHeader[] } | { ok: false; problem: string } {
   const headers: McpParamHeader[] = [];
@@ -143,9 +134,8 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
 }
 
 /**
- * Cross-checks the `Mcp-Param-*` headers of a `tools/call` against its arguments: a body value needs its
- * header, decoding to the same value (integers compare numerically); a null or absent body value needs none.
- * @returns a description of the first mismatch, or undefined
+ * The first mismatch of a `tools/call`'s `Mcp-Param-*` headers with its arguments: each non-null argument needs
+ * its header, decoding to the same value (integers compare numerically).
  */
 export function paramHeaderMismatch(
   declared: readonly McpParamHeader[],

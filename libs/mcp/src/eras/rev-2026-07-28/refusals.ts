@@ -6,11 +6,7 @@ import type { EnvelopeIssue } from './envelope.js';
 import { REV_2026_07_28_VERSIONS } from '../../core/protocol-revisions.js';
 import { Rev20260728ErrorCode } from '../../core/rev-2026-07-28.constants.js';
 
-/**
- * A refusal of a 2026-07-28 request before it reaches a handler, with the HTTP status the revision assigns it
- * (400 for envelope, header, version and capability problems; 404 for unknown methods). Over stdio only the
- * JSON-RPC error travels.
- */
+/** A refusal of a 2026-07-28 request before any handler, with its HTTP status (400, or 404 for unknown methods). */
 export class McpRev20260728Refusal extends McpProtocolError {
   constructor(
     readonly status: number,
@@ -25,44 +21,35 @@ export class McpRev20260728Refusal extends McpProtocolError {
 
 /** The refusals of the 2026-07-28 request ladder, one builder per case. */
 export const Rev20260728Refusals = {
-  invalidRequest: (reason: string) => new McpRev20260728Refusal(400, JsonRpcErrorCode.INVALID_REQUEST, `Invalid Request: ${reason}`),
+  invalidRequest: (reason: string) => badRequest(JsonRpcErrorCode.INVALID_REQUEST, `Invalid Request: ${reason}`),
   invalidEnvelope: (issue: EnvelopeIssue) =>
-    new McpRev20260728Refusal(400, JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: _meta envelope key ${issue.key}: ${issue.problem}`, {
-      envelope: issue,
-    }),
+    badRequest(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: _meta envelope key ${issue.key}: ${issue.problem}`, { envelope: issue }),
   missingEnvelope: (missing: readonly string[]) =>
-    new McpRev20260728Refusal(
-      400,
+    badRequest(
       JsonRpcErrorCode.INVALID_PARAMS,
       `Invalid params: a 2026-07-28 request needs the _meta envelope key(s) ${missing.join(', ')}`,
-      {
-        envelope: { missing },
-      },
+      { envelope: { missing } },
     ),
   headerMismatch: (header: string, problem: string) =>
-    new McpRev20260728Refusal(400, Rev20260728ErrorCode.HEADER_MISMATCH, `Header mismatch: ${problem}`, { mismatch: { header, problem } }),
+    badRequest(Rev20260728ErrorCode.HEADER_MISMATCH, `Header mismatch: ${problem}`, { mismatch: { header, problem } }),
   unsupportedVersion: (requested: string) =>
-    new McpRev20260728Refusal(
-      400,
-      Rev20260728ErrorCode.UNSUPPORTED_PROTOCOL_VERSION,
-      `Unsupported protocol version: ${clientText(requested)}`,
-      {
-        supported: [...REV_2026_07_28_VERSIONS],
-        requested: clientText(requested),
-      },
-    ),
+    badRequest(Rev20260728ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${clientText(requested)}`, {
+      supported: [...REV_2026_07_28_VERSIONS],
+      requested: clientText(requested),
+    }),
   missingCapability: (requiredCapabilities: Record<string, unknown>) =>
-    new McpRev20260728Refusal(
-      400,
+    badRequest(
       Rev20260728ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY,
       `Missing required client capability: ${describe(requiredCapabilities)}`,
-      {
-        requiredCapabilities,
-      },
+      { requiredCapabilities },
     ),
   methodNotFound: (method: string) =>
     new McpRev20260728Refusal(404, JsonRpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${clientText(method)}`),
 } as const;
+
+function badRequest(code: number, message: string, data?: unknown): McpRev20260728Refusal {
+  return new McpRev20260728Refusal(400, code, message, data);
+}
 
 function describe(capabilities: Record<string, unknown>): string {
   const extensions = capabilities.extensions as Record<string, unknown> | undefined;
@@ -70,11 +57,7 @@ function describe(capabilities: Record<string, unknown>): string {
   return [...names, ...Object.keys(extensions ?? {})].join(', ');
 }
 
-/**
- * The HTTP status of a JSON-RPC error a 2026-07-28 request ended with: handler errors stay in-band on 200, except
- * method-not-found (404: the method or its feature is not served) and a missing client capability (400, which
- * the spec attaches to the error itself).
- */
+/** A 2026-07-28 error's HTTP status: in-band 200, but 404 for method-not-found and 400 for a missing capability (the spec's). */
 export function rev20260728HttpStatus(error: JsonRpcErrorObject): number {
   if (error.code === JsonRpcErrorCode.METHOD_NOT_FOUND) return 404;
   if (error.code === Rev20260728ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY) return 400;

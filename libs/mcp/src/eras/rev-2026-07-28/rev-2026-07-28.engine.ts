@@ -18,18 +18,13 @@ export interface McpRev20260728Connection {
 export interface McpRev20260728EngineChannel extends McpRev20260728Channel {
   /** The connection whose listens `notifications/cancelled` may end (stdio); undefined on HTTP. */
   readonly connection?: McpRev20260728Connection;
-  /**
-   * Opens the stream of a `subscriptions/listen` (`close` ends the listen when the client goes away); undefined
-   * when the transport refused it itself (HTTP: too many streams for the tenant, already answered).
-   */
+  /** Opens the stream of a `subscriptions/listen`; undefined when the transport refused (and answered) it itself. */
   readonly listenStream: (close: () => void) => ListenSink | undefined | Promise<ListenSink | undefined>;
 }
 
 /**
- * The engine of the 2026-07-28 era, behind the same shape as the session era's: one message the era router
- * classified (never classified again), served in a request context of its own. Requests go to
- * {@link McpRev20260728Server}; a `subscriptions/listen` stays open on the stream the transport gives it; a
- * `notifications/cancelled` ends a listen of the connection or cancels one of its requests.
+ * The engine of the 2026-07-28 era: requests go to {@link McpRev20260728Server}, a `subscriptions/listen` stays
+ * open on the transport's stream, a `notifications/cancelled` ends a listen or cancels a request.
  */
 @Injectable()
 export class McpRev20260728Engine {

@@ -66,12 +66,10 @@ export interface McpRev20260728Answer {
 }
 
 /**
- * The transport-agnostic side of the 2026-07-28 era, above the shared dispatcher. Every request stands alone:
- * version, client capabilities and log level come from its `_meta` envelope, never from a session. It runs the
- * last steps of the request ladder (capabilities the request needs, `Mcp-Param-*` headers), sends every request
- * through the dispatcher (the shared handlers, or this era's own methods: `server/discover`, the tasks
- * extension), and reshapes the answers for the revision: `resultType`, `_meta` server identity, caching hints,
- * `input_required` rounds, -32602 for missing resources.
+ * The transport-agnostic side of the 2026-07-28 era: every request stands alone (its `_meta` envelope, never a
+ * session). It runs the last steps of the ladder (`Mcp-Param-*` headers), sends each request through the
+ * dispatcher, and reshapes the answers for the revision (`resultType`, server identity, caching hints,
+ * `input_required` rounds, -32602 for missing resources).
  */
 @Injectable()
 export class McpRev20260728Server implements OnApplicationBootstrap {
@@ -116,8 +114,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
 
   /** Capabilities as the revision defines them: what is served, `tasks` as an extension rather than a key. */
   serverCapabilities(): Record<string, unknown> {
-    const { tasks: _tasks20251125, ...served } = structuredClone(this.capabilities.toJSON()) as Record<string, Record<string, unknown>>;
-    const capabilities: Record<string, unknown> = served;
+    const { tasks: _tasks20251125, ...capabilities } = structuredClone(this.capabilities.toJSON()) as Record<string, unknown>;
     if (this.tasks.enabled) capabilities.extensions = { ...(capabilities.extensions as object | undefined), [TASKS_EXTENSION]: {} };
     return capabilities;
   }
@@ -191,7 +188,10 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
           : undefined;
       if (tool) this.checkParamHeaders(tool, params, channel);
       if (tool && this.tasks.runsAsTask(tool, envelope))
-        return this.dispatch(call, channel, (input) => this.callAsTask(call, channel, tool, input));
+        return this.dispatch(call, channel, (input) => ({
+          method: request.method,
+          handle: () => this.callAsTask(call, channel, tool, input),
+        }));
       // The shared handler calls the tool looked up here (a hidden one answers like a missing one, -32602):
       // visibility, with its filters and guard probes, is decided once per request.
       return this.dispatch(call, channel, () => this.tools.resolved(tool));
@@ -199,10 +199,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     return this.dispatch(call, channel, own && (() => own));
   }
 
-  /**
-   * This era's own methods, served through the dispatcher like the shared ones (same cancellation, error mapping
-   * and logging) but only here: the 2025-11-25 era has no `server/discover`, and its `tasks/*` differ.
-   */
+  /** This era's own methods (`server/discover`, its `tasks/*`), served through the dispatcher like the shared ones. */
   private ownMethod(call: McpRev20260728Call, channel: McpRev20260728Channel): McpMethodHandler {
     const { request, envelope } = call;
     const handle =
@@ -226,10 +223,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     return result;
   }
 
-  /**
-   * A request through the dispatcher, with this request's context (and an input round where MRTR applies); `own`
-   * gives the handler of a method this era serves itself, from the answers the request carries.
-   */
+  /** A request through the dispatcher in its own context and input round; `own` gives the handler of an own method. */
   private async dispatch(
     call: McpRev20260728Call,
     channel: McpRev20260728Channel,
@@ -265,27 +259,19 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       this.dispatcher.dispatchRequest({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);
     const answer = mrtr ? await this.clientInput.runWith(round, dispatch) : await dispatch();
     round.assertAnswersValid();
-    if (round.asked.size > 0 && input) return this.inputRequired(request, round, input.round, channel.principal);
+    if (round.asked.size > 0 && input)
+      return {
+        status: 200,
+        response: successResponse(request.id, this.inputRequiredResult(request, round, input.round, channel.principal)),
+      };
     if (round.missing && !(answer && 'result' in answer)) throw Rev20260728Refusals.missingCapability(round.missing);
     if (!answer) return undefined;
     if ('error' in answer) return this.failure(request, answer.error);
-    return this.complete(request, answer.result, channel.principal);
+    return { status: 200, response: successResponse(request.id, this.shapeResult(request.method, answer.result, channel.principal)) };
   }
 
-  /**
-   * A job tool called with the tasks extension (a handler of its own for this `tools/call`): `CreateTaskResult`,
-   * or first the `input_required` rounds.
-   */
-  private callAsTask(
-    call: McpRev20260728Call,
-    channel: McpRev20260728Channel,
-    tool: McpToolDefinition,
-    input: RoundInput,
-  ): McpMethodHandler {
-    return { method: call.request.method, handle: () => this.startTask(call, channel, tool, input) };
-  }
-
-  private async startTask(
+  /** A job tool called with the tasks extension: `CreateTaskResult`, or first the `input_required` rounds. */
+  private async callAsTask(
     call: McpRev20260728Call,
     channel: McpRev20260728Channel,
     tool: McpToolDefinition,
@@ -318,10 +304,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     }
   }
 
-  /**
-   * The answers a retry carries: `requestState` (verified: signature, expiry, caller, method and arguments) and
-   * `inputResponses` (an object). Anything else is -32602.
-   */
+  /** The answers a retry carries: a verified `requestState` and `inputResponses` (an object); anything else is -32602. */
   private roundInput(request: JsonRpcRequest, principal: McpPrincipal | undefined): RoundInput {
     const params = request.params ?? {};
     if ('inputResponses' in params && !isPlainObject(params.inputResponses)) {
@@ -344,15 +327,6 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     return { known: state.answers, responses, round: state.round + 1 };
   }
 
-  private inputRequired(
-    request: JsonRpcRequest,
-    round: McpInputRound,
-    roundNumber: number,
-    principal: McpPrincipal | undefined,
-  ): McpRev20260728Answer {
-    return { status: 200, response: successResponse(request.id, this.inputRequiredResult(request, round, roundNumber, principal)) };
-  }
-
   /** `input_required`: the open input requests, and a fresh `requestState` carrying every answer used so far. */
   private inputRequiredResult(
     request: JsonRpcRequest,
@@ -367,13 +341,12 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       round: roundNumber,
       answers: round.used,
     });
-    const result = {
+    return {
       resultType: 'input_required',
       inputRequests: Object.fromEntries(round.asked),
       requestState,
       _meta: { [META.serverInfo]: this.serverInfo },
     };
-    return result;
   }
 
   /** The params a `requestState` is bound to: the target and its arguments, nothing a retry may change. */
@@ -397,10 +370,6 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       if (message.method === 'notifications/message' && envelope.logLevel === undefined) return;
       send(message);
     };
-  }
-
-  private complete(request: JsonRpcRequest, result: Record<string, unknown>, principal: McpPrincipal | undefined): McpRev20260728Answer {
-    return { status: 200, response: successResponse(request.id, this.shapeResult(request.method, result, principal)) };
   }
 
   /** An error answer: a missing resource is -32602 with its URI (-32002 is gone); the status follows the code. */

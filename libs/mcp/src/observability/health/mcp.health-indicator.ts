@@ -21,10 +21,8 @@ const DEFAULT_TIMEOUT_MS = 1_000;
 const TIMED_OUT = Symbol('timed out');
 
 /**
- * A health indicator for `@nestjs/terminus`: pings the store, the message bus and the job queue (with the `redis`
- * option all three are Redis connections; in memory they are always up), each with a short timeout, and reports
- * each part under its own key, so a 503 names the part that failed. It needs nothing from terminus at run time:
- * its result is the plain object terminus reads, and a `down` part makes `HealthCheckService.check` answer 503.
+ * A `@nestjs/terminus` health indicator (needing nothing from terminus at run time): pings the store, bus and job
+ * queue with a short timeout and reports each under its own key, so a 503 names the part that failed.
  * @publicApi
  * @example
  * @Controller('health')

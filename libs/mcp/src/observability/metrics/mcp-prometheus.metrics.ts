@@ -36,11 +36,9 @@ export interface McpPrometheusMetricsDeps {
 }
 
 /**
- * {@link McpMetrics} over prom-client. Every label value is bounded: methods no handler serves count as `other`,
- * tools are the registered ones, error codes are the catalogue's plus at most {@link MAX_DOMAIN_CODES} domain codes,
- * and the tenant label exists only with `observability.metrics.tenantLabel`. Gauges count this instance (sessions opened here
- * and still within their idle TTL, streams open here), except `mcp_jobs`, which asks the job queue at scrape time
- * (with Redis: the whole BullMQ queue).
+ * {@link McpMetrics} over prom-client. Every label value is bounded (unserved methods are `other`, at most
+ * {@link MAX_DOMAIN_CODES} domain codes, tenants only with `tenantLabel`). Gauges count this instance, except
+ * `mcp_jobs`, read from the job queue at scrape time.
  */
 export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
   readonly registry: Registry;
@@ -175,10 +173,7 @@ export class McpPrometheusMetrics implements McpMetrics, OnModuleDestroy {
     for (const name of this.owned.splice(0)) this.deps.families.release(this.registry, name, this.server);
   }
 
-  /**
-   * The metric `config.name` this server writes to, shared with the app's other servers in the same registry
-   * (created on first claim, in no registry of prom-client's own; with `refresh`, collected before each scrape).
-   */
+  /** The metric `config.name`, shared with the app's other servers (`refresh` runs before each scrape). */
   private own<T extends Counter<string> | Gauge<string> | Histogram<string>>(
     Metric: new (config: MetricConfig & { registers: []; collect?: () => Promise<void> }) => T,
     config: MetricConfig,

@@ -13,20 +13,12 @@ interface Family {
   readonly servers: Map<string, (() => void | Promise<void>) | undefined>;
 }
 
-/**
- * The metrics the MCP servers of one app share (one instance per app, see `McpServersModule`): a registry holds one
- * `mcp_requests_total`, and each server adds its series to it under its own `server` label. A metric of that name
- * the servers did not create, the same server name twice, or servers that disagree on `observability.metrics.tenantLabel` fail the
- * boot: their series would clash.
- */
+/** The metrics an app's servers share, each under its `server` label; a clash of names or `tenantLabel`s fails the boot. */
 @Injectable()
 export class McpMetricFamilies {
   private readonly families = new Map<Registry, Map<string, Family>>();
 
-  /**
-   * The metric `name` in `registry` for `server`: created with `create` (handed the collect hook of every server
-   * writing to it) and registered by the first server, reused by the others.
-   */
+  /** The metric `name` in `registry`: created and registered by the first server, reused by the others. */
   claim<T extends object>(
     registry: Registry,
     name: string,

@@ -5,12 +5,7 @@ import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { McpPrometheusMetrics } from './mcp-prometheus.metrics.js';
 
-/**
- * Serves the registry at `observability.metrics.path` (GET, Prometheus text format). Registered on the HTTP adapter at
- * `onModuleInit`, after the controllers and before Nest's 404 handler, because the path may come from async
- * options. It is not an MCP route: no MCP authentication, origin or host check (scrapers send none of those);
- * keep it inside the network.
- */
+/** Serves the registry at `observability.metrics.path`, without MCP auth, Origin or Host checks: keep it inside the network. */
 @Injectable()
 export class McpMetricsEndpoint implements OnModuleInit {
   private readonly logger = new Logger('McpModule');

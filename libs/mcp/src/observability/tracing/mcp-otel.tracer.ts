@@ -20,10 +20,7 @@ const TARGET_PATTERN = /^[A-Za-z0-9_.\-/]{1,128}$/;
 const TARGET_ATTRIBUTE: Readonly<Record<string, string>> = { 'tools/call': A.TOOL_NAME, 'prompts/get': A.PROMPT_NAME };
 const RESOURCE_METHODS = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
 
-/**
- * The {@link McpTracer} over `@opentelemetry/api`, loaded at boot. Until then, with `observability.tracing.enabled: false`, or
- * without the package, it runs the request path untouched; with the package but no SDK registered too.
- */
+/** The {@link McpTracer} over `@opentelemetry/api`; off, or without the package or an SDK, it leaves the request path untouched. */
 @Injectable()
 export class McpOtelTracer implements McpTracer, OnModuleInit {
   private api?: McpOtelApi;
@@ -41,11 +38,7 @@ export class McpOtelTracer implements McpTracer, OnModuleInit {
     this.noopDelegate = this.api && new this.api.ProxyTracerProvider().getDelegate();
   }
 
-  /**
-   * Whether an SDK is registered now. Without one every span would be a no-op, but building its name, attributes
-   * and contexts still cost about a tenth of a simple call: skip them. Checked per request, so an SDK registered
-   * after boot is picked up.
-   */
+  /** Whether an SDK is registered now (per request): without one, building no-op spans costs a tenth of a call. */
   private recording(api: McpOtelApi): boolean {
     const provider = api.trace.getTracerProvider() as { getDelegate?: () => unknown };
     return provider.getDelegate?.() !== this.noopDelegate;

@@ -1,7 +1,4 @@
-/**
- * The attribute names of the OpenTelemetry semantic conventions for MCP (`mcp.*`, `jsonrpc.*`, `rpc.*`,
- * `network.*`) and GenAI tool execution (`gen_ai.*`), as the spans of this module set them.
- */
+/** Attribute names of the OpenTelemetry semantic conventions for MCP and GenAI tool execution, as these spans set them. */
 export const MCP_SPAN_ATTRIBUTES = {
   METHOD_NAME: 'mcp.method.name',
   SESSION_ID: 'mcp.session.id',

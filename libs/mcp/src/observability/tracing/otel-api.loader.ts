@@ -8,10 +8,7 @@ export type McpOtelApi = Pick<
   'trace' | 'context' | 'propagation' | 'SpanKind' | 'SpanStatusCode' | 'isSpanContextValid' | 'ProxyTracerProvider'
 >;
 
-/**
- * `@opentelemetry/api`, imported at boot only when tracing is on (it is an optional peer dependency): undefined when
- * it is not installed, unless `required` (the user asked for tracing), when that fails the boot.
- */
+/** `@opentelemetry/api`, imported when tracing is on (optional peer): undefined if absent, a boot error if `required`. */
 export async function loadOtelApi(
   required: boolean,
   importer: () => Promise<McpOtelApi> = () => import('@opentelemetry/api'),

@@ -3,10 +3,7 @@ import type { TextMapGetter } from '@opentelemetry/api';
 /** A W3C trace context carrier: `params._meta` of a request, or the trace headers its transport received. */
 export type McpTraceCarrier = Readonly<Record<string, unknown>>;
 
-/**
- * Reads `traceparent`, `tracestate` and `baggage` for the configured propagator. `_meta` keys are unprefixed for
- * these (SEP-414); header names arrive lower-case. Only strings are read: `_meta` is the client's JSON.
- */
+/** Reads `traceparent`, `tracestate`, `baggage` (unprefixed `_meta` keys, SEP-414; lower-case headers), strings only. */
 export const MCP_TRACE_CARRIER_GETTER: TextMapGetter<McpTraceCarrier> = {
   keys: (carrier) => Object.keys(carrier),
   get: (carrier, key) => {

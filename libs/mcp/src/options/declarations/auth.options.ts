@@ -19,6 +19,12 @@ export const JWT_LIFETIME_DEFAULTS = { requireExp: true, maxTokenLifetimeSec: 86
 /** A URL checked and kept as the user wrote it. */
 const keptHttpUrl = <T extends string | undefined>() => option<string, T>((value, at) => (checkHttpUrl(value, at), value as T));
 
+const requiredHttpUrl = (what: string) =>
+  option<string, string>((url, at) => {
+    if (!checkHttpUrl(url, at)) throw invalidOption(at, `is required: ${what}`);
+    return url!;
+  });
+
 function isPublicKey(pem: string): boolean {
   try {
     return createPublicKey(pem) !== undefined;
@@ -97,10 +103,7 @@ const INTROSPECTION = group<McpOAuthIntrospectionOptions>()({
 
 /** `auth.oauth`: an issuer URL and this server's resource (given here or in `resourceMetadata`). */
 const OAUTH = group<McpOAuthOptions>()({
-  issuer: option<string, string>((issuer, at) => {
-    if (!checkHttpUrl(issuer, at)) throw invalidOption(at, "is required: the authorization server's issuer URL");
-    return issuer!;
-  }),
+  issuer: requiredHttpUrl("the authorization server's issuer URL"),
   resource: keptHttpUrl<string | undefined>(),
   audience: checked<string | string[]>(
     (audience) =>
@@ -132,10 +135,7 @@ export const OAUTH_BRIDGE_DEFAULTS = {
 /** `auth.bridge.upstream`: the OpenID provider and this server's confidential client there. */
 const BRIDGE_UPSTREAM = group<McpOAuthBridgeUpstreamOptions>()(
   {
-    issuer: option<string, string>((issuer, at) => {
-      if (!checkHttpUrl(issuer, at)) throw invalidOption(at, "is required: the OpenID provider's issuer URL");
-      return issuer!;
-    }),
+    issuer: requiredHttpUrl("the OpenID provider's issuer URL"),
     clientId: nonEmptyString("this server's client id at the provider"),
     clientSecret: nonEmptyString('the secret of that client'),
     scopes: checked<string[]>(
@@ -194,43 +194,36 @@ export const MCP_AUTH_OPTIONS = group<McpAuthOptions>()(
   },
 );
 
-/**
- * With `oauth`, the resource defaults to the metadata's and the RFC 9728 document lists the issuer (built from
- * `oauth` alone when `resourceMetadata` is not given).
- */
-function withOAuthResource<T extends { oauth?: McpOAuthOptions; resourceMetadata?: McpResourceMetadataOptions }>(auth: T, at: string): T {
+/** With `oauth`, the resource defaults to the metadata's and the RFC 9728 document lists the issuer. */
+function withOAuthResource<T extends McpAuthOptions>(auth: T, at: string): T {
   const oauth = auth.oauth;
   if (!oauth) return auth;
-  const resource = oauth.resource ?? auth.resourceMetadata?.resource;
-  if (!resource)
-    throw invalidOption(
-      `${at}.oauth.resource`,
-      "is required (this server's MCP URL, e.g. https://mcp.example.com/mcp) unless auth.resourceMetadata.resource gives it",
-    );
-  const metadata = auth.resourceMetadata ?? { resource, authorizationServers: [] };
-  const authorizationServers = metadata.authorizationServers.includes(oauth.issuer)
-    ? metadata.authorizationServers
-    : [oauth.issuer, ...metadata.authorizationServers];
-  return { ...auth, oauth: { ...oauth, resource }, resourceMetadata: { ...metadata, authorizationServers } };
+  const resource = resourceOf(oauth.resource, auth, `${at}.oauth.resource`);
+  return { ...auth, oauth: { ...oauth, resource }, resourceMetadata: listing(auth.resourceMetadata, resource, oauth.issuer) };
 }
 
 /** With `bridge`, the resource and issuer are settled and the RFC 9728 document names the bridge. */
-function withBridgeResource<T extends { bridge?: McpOAuthBridgeOptions; resourceMetadata?: McpResourceMetadataOptions }>(
-  auth: T,
-  at: string,
-): T {
+function withBridgeResource<T extends McpAuthOptions>(auth: T, at: string): T {
   const bridge = auth.bridge;
   if (!bridge) return auth;
-  const resource = bridge.resource ?? auth.resourceMetadata?.resource;
+  const resource = resourceOf(bridge.resource, auth, `${at}.bridge.resource`);
+  const issuer = (bridge.issuer ?? new URL(resource).origin).replace(/\/+$/, '');
+  return { ...auth, bridge: { ...bridge, resource, issuer }, resourceMetadata: listing(auth.resourceMetadata, resource, issuer) };
+}
+
+function resourceOf(own: string | undefined, auth: McpAuthOptions, at: string): string {
+  const resource = own ?? auth.resourceMetadata?.resource;
   if (!resource)
     throw invalidOption(
-      `${at}.bridge.resource`,
+      at,
       "is required (this server's MCP URL, e.g. https://mcp.example.com/mcp) unless auth.resourceMetadata.resource gives it",
     );
-  const issuer = (bridge.issuer ?? new URL(resource).origin).replace(/\/+$/, '');
-  const metadata = auth.resourceMetadata ?? { resource, authorizationServers: [] };
-  const authorizationServers = metadata.authorizationServers.includes(issuer)
-    ? metadata.authorizationServers
-    : [issuer, ...metadata.authorizationServers];
-  return { ...auth, bridge: { ...bridge, resource, issuer }, resourceMetadata: { ...metadata, authorizationServers } };
+  return resource;
+}
+
+/** The RFC 9728 document listing `issuer` (built from it alone when `resourceMetadata` is not given). */
+function listing(metadata: McpResourceMetadataOptions | undefined, resource: string, issuer: string): McpResourceMetadataOptions {
+  const listed = metadata ?? { resource, authorizationServers: [] };
+  const servers = listed.authorizationServers;
+  return { ...listed, authorizationServers: servers.includes(issuer) ? servers : [issuer, ...servers] };
 }

@@ -6,10 +6,7 @@ import { flag, given, listOf, normalizePath, urlPath } from '../option.values.js
 /** The explorer page: its path is checked once the endpoint's routes are known. */
 const EXPLORER = group<McpExplorerOptions>()({ enabled: flag(false), path: given<string>() }, { object: 'such as { enabled: true }' });
 
-/**
- * The extras, known when the module is defined (before any async factory runs): the endpoint paths (they must not
- * collide), the explorer page, `wellKnownRoot` and the scanned modules. `isGlobal` is Nest's, passed as it is.
- */
+/** The extras, known before any async factory runs: paths (which must not collide), explorer, `wellKnownRoot`, `include`. */
 export const MCP_ENDPOINT_OPTIONS = group<McpModuleExtras>()(
   {
     path: urlPath('/mcp'),
@@ -51,11 +48,7 @@ export const MCP_ENDPOINT_OPTIONS = group<McpModuleExtras>()(
 /** What is fixed when the module is defined: the endpoint paths, the host-level documents and the scanned modules. */
 export type McpResolvedPaths = ResolvedOption<typeof MCP_ENDPOINT_OPTIONS>;
 
-/**
- * The explorer page's path (`<path>/explorer`), or `false` unless `explorer.enabled` is true. A given path is checked
- * even while the page is off, so a typo fails the boot that would have shown it. It may not take a route of the
- * endpoint: the MCP paths themselves, the job poll URLs under `<path>/jobs/` or the `/.well-known/` documents.
- */
+/** `<path>/explorer` (checked even while off), or `false`; it may not take an MCP, `<path>/jobs/` or well-known route. */
 function explorerPath(explorer: { enabled: boolean; path?: string } | undefined, path: string, used: string[]): string | false {
   if (explorer === undefined) return false;
   const explorerPath = normalizePath(explorer.path ?? `${path}/explorer`, 'explorer.path');

@@ -11,11 +11,8 @@ const MAX_STALLED_COUNT = 100;
 const MAX_GRACE_MS = 10 * 60_000;
 
 /**
- * `jobs`, with defaults chosen so that another instance takes over the job of one that died within 10 s: a dead
- * worker's lock lapses at most `lockDurationMs` after its last renewal, and the stalled check that finds it runs
- * every `stalledIntervalMs`, so takeover comes within `lockDurationMs + stalledIntervalMs` (8 s) plus the pick-up.
- * BullMQ renews locks every `lockDurationMs / 2` (3 s): a handler may block the event loop that long without
- * losing its job to another instance. Values that could not work or would stall takeover are refused.
+ * `jobs`, defaulted so a dead instance's job is taken over within 10 s (`lockDurationMs + stalledIntervalMs`, 8 s,
+ * plus the pick-up); BullMQ renews locks every `lockDurationMs / 2`. Values that would stall takeover are refused.
  */
 export const MCP_JOB_OPTIONS = group<McpJobOptions>()(
   {

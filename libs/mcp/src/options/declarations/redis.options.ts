@@ -96,10 +96,7 @@ export const MCP_REDIS_OPTIONS = optional(
   ),
 );
 
-/**
- * The default `redis.keyPrefix`, one per server so two servers on one Redis never share sessions, streams or jobs:
- * `mcp:` at the default path `/mcp` (the keys of existing deployments), `mcp:<path>:` elsewhere (`mcp:admin/mcp:`).
- */
+/** The default `redis.keyPrefix`, one per server: `mcp:` at `/mcp` (existing deployments' keys), else `mcp:<path>:`. */
 export function defaultKeyPrefix(path: string): string {
   return path === '/mcp' ? DEFAULT_REDIS_KEY_PREFIX : `${DEFAULT_REDIS_KEY_PREFIX}${path.slice(1)}:`;
 }

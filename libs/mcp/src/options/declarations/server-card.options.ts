@@ -37,10 +37,7 @@ const ICON = group<NonNullable<McpServerCardOptions['icons']>[number]>()(
   { object: 'such as { src: "https://example.com/icon.png" }' },
 );
 
-/**
- * `serverCard`, checked at boot so a card that the schema would reject never ships: each value the user set must be
- * valid as it stands (values inherited from the module options are fitted when the card is built instead).
- */
+/** `serverCard`, checked at boot: each value the user set must be valid as it stands (inherited ones are fitted). */
 export const MCP_SERVER_CARD_OPTIONS = group<McpServerCardOptions>()(
   {
     enabled: flag(true),

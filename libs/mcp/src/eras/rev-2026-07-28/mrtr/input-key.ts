@@ -2,9 +2,8 @@
 export const MCP_INPUT_KEY = Symbol.for('nest-mcp/inputKey');
 
 /**
- * Names the input request that `context.elicit()` or `context.sample()` makes in a 2026-07-28 request: the key
- * the `input_required` result lists it under and the client answers it with (default: `elicit-<n>` /
- * `sample-<n>` / `roots-<n>`, by call order). Keys must be unique within one request. Older revisions ignore it.
+ * Names the input request of `context.elicit()` or `sample()` in a 2026-07-28 `input_required` result (default
+ * `elicit-<n>`, `sample-<n>`, `roots-<n>`); unique within one request, ignored by older revisions.
  * @publicApi
  * @example
  * const answer = await context.elicit(withMcpInputKey('user_name', { message: 'What is your name?', requestedSchema }));

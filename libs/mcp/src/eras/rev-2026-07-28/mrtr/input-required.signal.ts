@@ -1,9 +1,8 @@
 import { McpControlFlowSignal } from '../../../core/control-flow.signal.js';
 
 /**
- * Thrown by `context.elicit()`, `sample()` or `listRoots()` in a 2026-07-28 request whose answer the client has
- * not sent yet. The request then answers `input_required` and the client retries with the answer; the handler
- * runs again from the start. Let it propagate: catching it does not stop the round.
+ * Thrown by `context.elicit()`, `sample()` or `listRoots()` in a 2026-07-28 request the client has not answered
+ * yet: the request answers `input_required` and the handler reruns on the retry. Catching it does not stop the round.
  * @publicApi
  */
 export class McpInputRequiredSignal extends McpControlFlowSignal {
@@ -14,9 +13,8 @@ export class McpInputRequiredSignal extends McpControlFlowSignal {
 }
 
 /**
- * Thrown by `context.elicit()`, `sample()` or `listRoots()` in a 2026-07-28 request whose client did not declare
- * the capability they need (`elicitation`, `sampling`, `roots`). Uncaught, the request ends with -32021 naming
- * the capability; a handler that can do without it may catch this and carry on.
+ * Thrown by `context.elicit()`, `sample()` or `listRoots()` in a 2026-07-28 request whose client lacks the
+ * capability. Uncaught, the request ends with -32021; a handler that can do without it may catch this.
  * @publicApi
  * @example
  * try {

@@ -7,10 +7,7 @@ export const INPUT_METHODS: Readonly<Record<string, { prefix: string; capability
   'roots/list': { prefix: 'roots', capability: 'roots' },
 };
 
-/**
- * Whether a client's answer has the shape of the result its method returns (`ElicitResult`,
- * `CreateMessageResult`, `ListRootsResult`); a handler must never see a number where it expects an object.
- */
+/** Whether a client's answer has the shape its method's result type has (a handler never sees a number for an object). */
 export function isValidInputResponse(method: string, value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   switch (method) {

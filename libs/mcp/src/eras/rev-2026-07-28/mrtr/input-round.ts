@@ -26,14 +26,10 @@ export interface InputRoundOptions {
 }
 
 /**
- * One run of a handler in a multi round-trip request (2026-07-28 MRTR). The handler's `elicit()`, `sample()` and
- * `listRoots()` calls land in {@link ask} in call order; each gets a key (`withMcpInputKey`, else
- * `elicit-<n>`, `sample-<n>`, `roots-<n>`) and is answered from earlier rounds or this request's
- * `inputResponses`. An unanswered one is recorded and interrupts the handler: the request then answers
- * `input_required` with everything recorded, and the client retries with the answers. Handlers therefore run
- * again from the start on every round: what they do before asking must be safe to repeat.
- *
- * The outcome is read from the recorded state, not from what the handler returned, so a handler that catches
+ * One run of a handler in a multi round-trip request (2026-07-28 MRTR): its `elicit()`, `sample()` and
+ * `listRoots()` calls land in {@link ask}, keyed (`withMcpInputKey`, else `elicit-<n>`...) and answered from earlier
+ * rounds or `inputResponses`. An unanswered one interrupts the handler and the request answers `input_required`;
+ * handlers rerun from the start each round. The outcome is read from the recorded state, so a handler that catches
  * the interruption cannot turn a pending round into a complete result.
  */
 export class McpInputRound {

@@ -42,10 +42,8 @@ interface Listener {
 }
 
 /**
- * `subscriptions/listen` (2026-07-28): long-lived streams that receive the notifications their filter asks for
- * and this server can deliver (`listChanged` and `subscribe` capabilities), each tagged with the listen's
- * request id as `_meta.subscriptionId`. The acknowledgement comes first. Listens live on the instance holding
- * their stream; nothing survives a reconnect (clients listen again).
+ * `subscriptions/listen` (2026-07-28): streams of the notifications their filter asks for and the server can
+ * deliver, tagged `_meta.subscriptionId`. Listens live on the instance holding the stream; none survives a reconnect.
  */
 @Injectable()
 export class McpListenService {
@@ -72,10 +70,7 @@ export class McpListenService {
     );
   }
 
-  /**
-   * Opens a listen: sends the acknowledgement with the honoured subset, then delivers. Throws -32601 when
-   * nothing is subscribable, -32602 for a missing filter, -32021 for `taskIds` without the tasks extension.
-   */
+  /** Opens a listen and sends its acknowledgement; -32601 if nothing is subscribable, -32602 bad filter, -32021 `taskIds`. */
   open(
     id: JsonRpcId,
     params: Record<string, unknown>,
