@@ -47,11 +47,6 @@ export function sendRestError(response: ServerResponse, status: number, code: st
   sendJson(response, status, { error: { code, message } }, { 'Cache-Control': 'no-store' });
 }
 
-/** `Retry-After` of a refused stream: another stream of the tenant may end within seconds. */
-export const STREAM_RETRY_AFTER_MS = 5_000;
-/** `Retry-After` of a refused session: sessions free up as they expire or are deleted. */
-export const SESSION_RETRY_AFTER_MS = 60_000;
-
 /**
  * Refuses a whole HTTP request with a catalogue code: its HTTP status, JSON-RPC code, message (`detail` says what
  * exactly) and retry hint as `Retry-After` (`retryAfterMs` overrides the catalogue's).
@@ -66,4 +61,19 @@ export function sendRefusal(
   const retryAfterMs = options.retryAfterMs ?? spec.retryAfterMs;
   const headers = { ...(retryAfterMs !== undefined && { 'Retry-After': retryAfterHeader(retryAfterMs) }), ...options.headers };
   sendHttpError(response, spec.httpStatus, spec.message(detail), { code: spec.jsonRpcCode, id: options.id, headers });
+}
+
+/** 429 at `limits.maxStreamsPerTenant`; `Retry-After` 5 s: another stream of the tenant may end within seconds. */
+export function sendTooManyStreams(response: ServerResponse, id?: JsonRpcId): void {
+  sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { id, retryAfterMs: 5_000 });
+}
+
+/** 429 at the tenant's session cap; `Retry-After` 60 s: sessions free up as they expire or are deleted. */
+export function sendTooManySessions(response: ServerResponse, id?: JsonRpcId | null): void {
+  sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { id, retryAfterMs: 60_000 });
+}
+
+/** 404 with `SESSION_NOT_FOUND`: the client starts a new session. */
+export function sendSessionNotFound(response: ServerResponse, message = 'Session not found'): void {
+  sendHttpError(response, 404, message, { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
 }

@@ -10,7 +10,7 @@ import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRev20260728EngineChannel } from '../../eras/rev-2026-07-28/rev-2026-07-28.engine.js';
 import type { ListenSink } from '../../eras/rev-2026-07-28/subscriptions/listen.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
-import { sendRefusal, STREAM_RETRY_AFTER_MS } from './http-json-rpc.responses.js';
+import { sendTooManyStreams } from './http-json-rpc.responses.js';
 import { headerOf } from './incoming-json.js';
 import { PostReply } from './post-reply.js';
 import type { SseWriter } from './sse-writer.js';
@@ -80,10 +80,7 @@ export class McpHttpRev20260728Handler {
     rpc: JsonRpcRequest,
     close: () => void,
   ): Promise<ListenSink | undefined> {
-    if (!(await this.hub.hasRoomFor(tenant))) {
-      sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { id: rpc.id, retryAfterMs: STREAM_RETRY_AFTER_MS });
-      return undefined;
-    }
+    if (!(await this.hub.hasRoomFor(tenant))) return void sendTooManyStreams(response, rpc.id);
     let writer: SseWriter | undefined;
     const stream = (): SseWriter => {
       if (!writer) {

@@ -45,9 +45,10 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
     async get(@Req() adapterRequest: unknown, @Res() adapterResponse: unknown): Promise<void> {
       const request = nodeRequestOf(adapterRequest);
       const response = nodeResponseOf(adapterResponse);
-      if (await this.transport.handleGet(request, response)) return;
-      if (paths.ssePath !== false && /text\/event-stream/i.test(request.headers.accept ?? '')) return this.sse.open(request, response);
-      sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required for a GET stream');
+      await this.transport.handleGet(request, response, () => {
+        if (paths.ssePath !== false && /text\/event-stream/i.test(request.headers.accept ?? '')) return this.sse.open(request, response);
+        sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required for a GET stream');
+      });
     }
 
     /** `poll_url` of a job: the same JSON `get_job_status` returns, behind the same guards. */

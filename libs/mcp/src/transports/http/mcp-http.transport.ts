@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
-import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
@@ -12,9 +11,10 @@ import {
   sendHttpError,
   sendJson,
   sendRefusal,
+  sendSessionNotFound,
   sendStatus,
-  STREAM_RETRY_AFTER_MS,
-  SESSION_RETRY_AFTER_MS,
+  sendTooManySessions,
+  sendTooManyStreams,
 } from './http-json-rpc.responses.js';
 import { headerOf, idOf, receiveJson } from './incoming-json.js';
 import { principalOf } from './request-principal.js';
@@ -123,11 +123,7 @@ export class McpHttpTransport {
     }
     switch (answer.kind) {
       case 'refused':
-        if (answer.reason === 'too-many-sessions')
-          return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', {
-            id: answer.id,
-            retryAfterMs: SESSION_RETRY_AFTER_MS,
-          });
+        if (answer.reason === 'too-many-sessions') return sendTooManySessions(response, answer.id);
         return sendJson(response, REFUSAL_STATUS[answer.reason], errorResponse(answer.id, answer.error));
       case 'accepted':
         return; // a listen stream is open, or it was refused already
@@ -141,26 +137,19 @@ export class McpHttpTransport {
     sendStatus(response, 202);
   }
 
-  async handleGet(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
-    if (this.options.sessions.mode === 'stateless') {
-      sendHttpError(response, 405, 'Method Not Allowed: this server is stateless', { headers: { Allow: 'POST' } });
-      return true;
-    }
+  /** A GET without a session goes to `withoutSession` (the caller may serve HTTP+SSE (2024-11-05) there). */
+  async handleGet(request: IncomingMessage, response: ServerResponse, withoutSession: () => Promise<void> | void): Promise<void> {
+    if (this.options.sessions.mode === 'stateless')
+      return sendHttpError(response, 405, 'Method Not Allowed: this server is stateless', { headers: { Allow: 'POST' } });
     const sessionId = headerOf(request, SESSION_HEADER);
-    if (sessionId === undefined) return false; // the caller may serve HTTP+SSE (2024-11-05) here
-    if (!/text\/event-stream/i.test(headerOf(request, 'accept') ?? '')) {
-      sendHttpError(response, 406, 'Not Acceptable: a GET stream needs Accept: text/event-stream');
-      return true;
-    }
+    if (sessionId === undefined) return withoutSession();
+    if (!EVENT_STREAM.test(headerOf(request, 'accept') ?? ''))
+      return sendHttpError(response, 406, 'Not Acceptable: a GET stream needs Accept: text/event-stream');
     const session = await this.sessions.find(sessionId, principalOf(request));
-    if (!session) {
-      sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
-      return true;
-    }
+    if (!session) return sendSessionNotFound(response);
     const lastEventId = headerOf(request, 'last-event-id');
     if (lastEventId !== undefined) await this.resume(session, lastEventId, request, response);
     else await this.openStandalone(session, request, response);
-    return true;
   }
 
   async handleDelete(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -169,7 +158,7 @@ export class McpHttpTransport {
     const sessionId = headerOf(request, SESSION_HEADER);
     if (sessionId === undefined) return sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required');
     const session = await this.sessions.find(sessionId, principalOf(request));
-    if (!session) return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    if (!session) return sendSessionNotFound(response);
     await this.sessions.end(session.id);
     this.endStandalone(session.id);
     sendStatus(response, 200);
@@ -190,15 +179,11 @@ export class McpHttpTransport {
     let missed = await this.events.after(session.id, lastEventId);
     if (!missed) return sendHttpError(response, 404, 'Unknown Last-Event-ID for this session');
     const tenant = tenantOf(principalOf(request));
-    if (!(await this.hub.hasRoomFor(tenant)))
-      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
+    if (!(await this.hub.hasRoomFor(tenant))) return sendTooManyStreams(response);
     const live = this.hub.find(missed.streamId);
     // Not held here: ended, live on another instance (followed there), or lost with an instance that died.
     const remote = live ? undefined : await this.hub.remoteStateOf(missed.streamId, missed.ended);
-    if (remote === 'lost')
-      return sendHttpError(response, 404, 'Session not found: the instance holding this stream stopped', {
-        code: JsonRpcErrorCode.SESSION_NOT_FOUND,
-      });
+    if (remote === 'lost') return sendSessionNotFound(response, 'Session not found: the instance holding this stream stopped');
     const writer = this.hub.connect(response, tenant, (closed) => live?.detach(closed), missed.streamId);
     writer.open();
     let lastId = lastEventId;
@@ -239,7 +224,7 @@ export class McpHttpTransport {
     });
     if (!room) {
       letGo();
-      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
+      return sendTooManyStreams(response);
     }
     if (response.destroyed) return letGo(); // gone while we waited
     const stream = this.hub.open(session.id);

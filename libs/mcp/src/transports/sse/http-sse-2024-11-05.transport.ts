@@ -7,7 +7,14 @@ import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.e
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
-import { sendHttpError, sendRefusal, sendStatus, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from '../http/http-json-rpc.responses.js';
+import {
+  sendHttpError,
+  sendRefusal,
+  sendSessionNotFound,
+  sendStatus,
+  sendTooManySessions,
+  sendTooManyStreams,
+} from '../http/http-json-rpc.responses.js';
 import { headerOf, receiveJson } from '../http/incoming-json.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
 import { callerHeadersFrom } from '../../core/caller-headers.js';
@@ -65,11 +72,9 @@ export class McpHttpSseTransport {
     if (base === undefined) return sendHttpError(response, 400, BAD_HOST);
     const principal = principalOf(request);
     const tenant = tenantOf(principal);
-    if (!(await this.hub.hasRoomFor(tenant)))
-      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
+    if (!(await this.hub.hasRoomFor(tenant))) return sendTooManyStreams(response);
     const session = await this.engine.openStreamSession(principal, this.lease.id);
-    if (!session)
-      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { retryAfterMs: SESSION_RETRY_AFTER_MS });
+    if (!session) return sendTooManySessions(response);
     // Messages POSTed to other instances come here while the stream is open; held before the client learns the
     // messages URL, so none can arrive before.
     const route = this.router.hold(sseRoute(session.id), (forwarded) => this.receiveForwarded(session.id, forwarded));
@@ -92,12 +97,11 @@ export class McpHttpSseTransport {
     const writer = this.connections.get(sessionId);
     // Not held here: with other instances, the stream may be held by one of them (the session record says it exists).
     const session = writer || this.router.spansInstances ? await this.sessions.find(sessionId, principal) : undefined;
-    if (!session || session.transport !== 'sse')
-      return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    if (!session || session.transport !== 'sse') return sendSessionNotFound(response);
     // Its stream died with its instance (lease expired): gone, so the client reconnects instead of losing messages.
     if (!writer && !(await this.lease.isAlive(session.instance))) {
       await this.sessions.end(session.id);
-      return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+      return sendSessionNotFound(response);
     }
     const body = await receiveJson(request, response, this.options.http.maxBodyBytes, this.options.limits.bodyTimeoutMs);
     if (body === receiveJson.NO_BODY) return;
@@ -129,7 +133,7 @@ export class McpHttpSseTransport {
     if (await this.lease.isAlive(session.instance))
       return sendRefusal(response, 'UNAVAILABLE', 'the instance holding this stream is not listening; retry shortly');
     await this.sessions.end(session.id);
-    return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    return sendSessionNotFound(response);
   }
 
   /** A POST another instance accepted for a stream held here. */

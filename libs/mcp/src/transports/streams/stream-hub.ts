@@ -53,6 +53,7 @@ export class McpStreamHub
   /** Per session with a GET stream here, the timer that keeps its claim from expiring while it is open. */
   private readonly claimRefreshes = new Map<string, NodeJS.Timeout>();
   private followRequests?: Promise<() => Promise<void>>;
+  private draining = false;
 
   constructor(
     private readonly events: SseEventStore,
@@ -86,10 +87,7 @@ export class McpStreamHub
     return stream;
   }
 
-  /**
-   * Forgets a finished stream once its events are stored (replay then reads the store); its end is stored too,
-   * so that another instance resuming it replays it rather than follow it.
-   */
+  /** Forgets a finished stream once its events are stored (replay reads them there), its end too (for other instances). */
   release(stream: LiveStream): void {
     if (this.router.spansInstances) stream.end();
     void stream.flushed().then(() => {
@@ -112,10 +110,7 @@ export class McpStreamHub
     return (await this.lease.isAlive(holder)) ? 'live' : 'lost';
   }
 
-  /**
-   * Continues on `writer` a stream live on another instance (see {@link remoteStateOf}) after `afterId`, the last
-   * event the client has, until that instance ends it or dies.
-   */
+  /** Continues on `writer`, after the client's `afterId`, a stream live on another instance until it ends or dies there. */
   followRemote(sessionId: string, streamId: string, afterId: string, writer: SseWriter): void {
     const holder = instanceOfStream(streamId);
     if (holder === undefined) return writer.end();
@@ -317,26 +312,19 @@ export class McpStreamHub
         this.logger.error(`A shutdown hook failed before the streams ended: ${reasonOf(error)}`);
       }
     }
-    this.draining = true;
-    this.endAll();
+    this.beforeApplicationShutdown();
   }
 
   /** Again just before the HTTP server closes, for anything opened meanwhile. */
   beforeApplicationShutdown(): void {
     this.draining = true;
-    this.endAll();
+    for (const writer of this.writers) this.endWithRetry(writer);
+    this.writers.clear();
   }
 
   /** True once shutdown has started: callers that open streams asynchronously refuse new ones (503). */
   get isDraining(): boolean {
     return this.draining;
-  }
-
-  private draining = false;
-
-  private endAll(): void {
-    for (const writer of this.writers) this.endWithRetry(writer);
-    this.writers.clear();
   }
 
   private endWithRetry(writer: SseWriter): void {
