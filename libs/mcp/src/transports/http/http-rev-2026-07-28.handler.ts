@@ -8,7 +8,6 @@ import type { JsonRpcRequest } from '../../core/json-rpc/json-rpc.types.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRev20260728EngineChannel } from '../../eras/rev-2026-07-28/rev-2026-07-28.engine.js';
-import type { ListenSink } from '../../eras/rev-2026-07-28/subscriptions/listen.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
 import { sendTooManyStreams } from './http-json-rpc.responses.js';
 import { headerOf } from './incoming-json.js';
@@ -74,26 +73,18 @@ export class McpHttpRev20260728Handler {
   }
 
   /** The SSE stream of a `subscriptions/listen`, opened at its first message; refused when the tenant has too many. */
-  private async listenStream(
-    response: ServerResponse,
-    tenant: string,
-    rpc: JsonRpcRequest,
-    close: () => void,
-  ): Promise<ListenSink | undefined> {
+  private async listenStream(response: ServerResponse, tenant: string, rpc: JsonRpcRequest, close: () => void) {
     if (!(await this.hub.hasRoomFor(tenant))) return void sendTooManyStreams(response, rpc.id);
     let writer: SseWriter | undefined;
-    const stream = (): SseWriter => {
-      if (!writer) {
-        writer = this.hub.connect(response, tenant, close);
-        writer.open();
-      }
-      return writer;
+    const send = (message: unknown) => {
+      if (!writer) (writer = this.hub.connect(response, tenant, close)).open();
+      writer.event(JSON.stringify(message), { event: 'message' });
     };
     return {
-      send: (message) => void stream().event(JSON.stringify(message), { event: 'message' }),
-      end: (final) => {
-        stream().event(JSON.stringify(final), { event: 'message' });
-        stream().end();
+      send,
+      end: (final: unknown) => {
+        send(final);
+        writer!.end();
       },
     };
   }

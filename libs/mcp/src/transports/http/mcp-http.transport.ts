@@ -48,9 +48,8 @@ const REFUSAL_STATUS: Record<Exclude<McpRefusalReason, 'too-many-sessions'>, num
 };
 
 /**
- * Streamable HTTP (2025-03-26 and later): POST carries client messages, GET opens the session's stream or
- * resumes one, DELETE ends a session. Frames bytes: each POST goes to the era router with its channel, and the
- * engine's answer comes back as a status, headers and a body; knows nothing of sessions rules or tools.
+ * Streamable HTTP (2025-03-26 and later): POST carries client messages to the era router with their channel, GET
+ * opens or resumes the session's stream, DELETE ends a session. Knows nothing of session rules or tools.
  */
 @Injectable()
 export class McpHttpTransport {
@@ -77,8 +76,7 @@ export class McpHttpTransport {
     // A body the adapter already parsed comes back at once: no await (a tick) for it. A JSON value is no Promise.
     const body = received instanceof Promise ? await received : received;
     if (body === receiveJson.NO_BODY) return;
-    // Shutting down: a new request is better served by another instance; client answers and notifications still
-    // reach the calls finishing here (shutdown.graceMs).
+    // Shutting down: a new request goes elsewhere; answers and notifications still reach calls finishing here.
     if (this.hub.isDraining && carriesRequest(body))
       return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down', { id: idOf(body) });
     const principal = principalOf(request);
@@ -171,9 +169,8 @@ export class McpHttpTransport {
   }
 
   /**
-   * GET with `Last-Event-ID`: replay what the client missed on that stream, then continue it if still live.
-   * The replay waits for the socket to drain (a cut reader may have missed more than the byte budget), and reads
-   * the store again for what arrived meanwhile before it hands the connection to the live stream.
+   * GET with `Last-Event-ID`: replays what the client missed (waiting for the socket to drain: the byte budget would
+   * cut it), reads again what arrived meanwhile, then hands the connection to the stream if it is still live.
    */
   private async resume(session: McpSessionRecord, lastEventId: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
     let missed = await this.events.after(session.id, lastEventId);
@@ -196,16 +193,15 @@ export class McpHttpTransport {
         }
         missed = await this.events.after(session.id, lastId);
       }
-      // What the live stream sent during the last read reached no connection (its last events, if it completed
-      // meanwhile): once stored it is replayed too, and the hand-over happens in the tick that finds nothing
-      // missing. A re-read that finds nothing new (the store failed to keep it) goes on as it is.
+      // What the live stream sent during the last read reached no connection: replayed once stored; the hand-over
+      // happens in the tick that finds nothing missing. A re-read that finds nothing new (not stored) goes on.
       if (!missed || !live || live.lastEventId === lastId) break;
       await live.flushed();
       missed = await this.events.after(session.id, lastId);
       if (missed?.events.length === 0) break;
     }
-    // The client's position was lost mid-replay (dropped by the bounds, or behind an event too large to keep):
-    // ended, its next resume is told so (404) rather than handed a stream with a silent gap.
+    // The position was lost mid-replay (bounds, or an event too large to keep): ended, so the next resume gets 404
+    // rather than a stream with a silent gap.
     if (!missed) return writer.end();
     if (live && !live.done) live.attach(writer);
     else if (remote === 'live' && missed && !missed.ended) this.hub.followRemote(session.id, missed.streamId, lastId, writer);

@@ -16,9 +16,8 @@ function hostnameOf(host: string | undefined): string {
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * Requests Fastify's early hook checked before their body was read. Shared by every instance: `@UseGuards()` gets
- * its own instance of the guard, not the hook's. A WeakSet, not a mark on Node's request: a property added per
- * request changes the object's shape on the hot path.
+ * Requests Fastify's early hook checked, shared by every instance (`@UseGuards()` gets its own). A WeakSet: a property
+ * added per request would change the object's shape on the hot path.
  */
 const CHECKED_EARLY = new WeakSet<IncomingMessage>();
 

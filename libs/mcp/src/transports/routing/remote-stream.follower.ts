@@ -32,12 +32,10 @@ export interface RemoteStreamSource {
 }
 
 /**
- * Continues, on this instance's connection `writer`, a live stream held by another instance: subscribes to the
- * events the holder publishes for it, asks the holder to publish them, and writes each one in order. The event
- * store is the reference: an event that arrives out of sequence (one published before the holder got the
- * request, or lost on the bus) is read back from it, and so is everything before the end. Every
- * `lease.renewMs` it reads the store again and checks the holder's lease, so a lost message or a holder that
- * died ends the connection within a lease period; a closed connection lets go of everything at that check.
+ * Continues on `writer` a live stream held by another instance: subscribes to the events the holder publishes, asks
+ * it to publish, and writes each in order. The store is the reference: an event out of sequence is read back from it,
+ * and every `lease.renewMs` the store is read again and the holder's lease checked, so a lost message or a dead
+ * holder ends the connection within a lease period.
  */
 export function followRemoteStream(
   source: RemoteStreamSource,

@@ -25,14 +25,11 @@ import { McpStreamSlots } from './stream-slots.js';
 import { SseEventStore } from './sse-event.store.js';
 
 /**
- * The streams this instance holds: POST streams in progress, one standalone GET stream per session, and the
- * open connections (closed with a `retry:` hint at shutdown so clients resume elsewhere). While it holds a
- * session's GET stream, it takes that session's notifications sent from other instances. Features and eras see
- * it only as {@link McpSessionStreams} (token `MCP_SESSION_STREAMS`).
- *
- * Across instances (see {@link McpInstanceLease}): stream ids name the instance that opened them, a session's GET
- * stream is claimed in the store (one per session cluster-wide), and a stream resumed on another instance while
- * it is live here is followed from there: this instance publishes its events once asked to.
+ * The streams this instance holds: POST streams in progress, one GET stream per session, and the open connections
+ * (closed with a `retry:` hint at shutdown so clients resume elsewhere); features and eras see it as
+ * {@link McpSessionStreams}. Across instances: stream ids name the instance that opened them, a session's GET stream
+ * is claimed in the store (one per session) and takes its notifications sent elsewhere, and a stream resumed on
+ * another instance while live here is published for it to follow.
  */
 @Injectable()
 export class McpStreamHub
@@ -99,11 +96,7 @@ export class McpStreamHub
     return this.streams.get(streamId);
   }
 
-  /**
-   * What became of a stream this instance does not hold (`find` gave nothing), given whether its events after
-   * the client's position include its end: `ended` (or no known holder: replay only), `live` on an instance
-   * whose lease lives (follow it there), or `lost` with an instance whose lease expired.
-   */
+  /** A stream not held here: `ended` (or no known holder: replay only), `live` elsewhere, or `lost` with its instance. */
   async remoteStateOf(streamId: string, ended: boolean): Promise<'ended' | 'live' | 'lost'> {
     const holder = instanceOfStream(streamId);
     if (ended || !this.router.spansInstances || holder === undefined || holder === this.lease.id) return 'ended';
@@ -118,9 +111,8 @@ export class McpStreamHub
   }
 
   /**
-   * Claims the session's one GET stream for this instance, across instances: false when one is open (or being
-   * opened) here, or on another instance whose lease lives. Rejects while the store is down. A true claim is
-   * followed by `setStandalone`, with the stream or with undefined to let go.
+   * Claims the session's one GET stream, across instances: false when one is open (or being opened) here or on a
+   * live instance; rejects while the store is down. A true claim is followed by `setStandalone` (undefined: let go).
    */
   async claimStandalone(sessionId: string): Promise<boolean> {
     if (this.standalone.has(sessionId) || this.claiming.has(sessionId)) return false;
@@ -162,9 +154,8 @@ export class McpStreamHub
   }
 
   /**
-   * The claim is a short lease (three keep-alive intervals): renewed every interval while the stream is open. One
-   * that lapsed (renewals failed) and was taken by a GET on another instance ends the stream here: two GET
-   * streams of one session would each carry its notifications.
+   * Renews the claim (a lease of three keep-alives) every interval; one that lapsed and was taken elsewhere ends the
+   * stream here: two GET streams of one session would each carry its notifications.
    */
   private keepClaimed(sessionId: string): void {
     if (!this.router.spansInstances || this.claimRefreshes.has(sessionId)) return;
@@ -193,11 +184,6 @@ export class McpStreamHub
     else publish({ id: `${streamId}.0`, message: null, end: true });
   }
 
-  /**
-   * Sends a server notification on the session's GET stream, on whichever instance holds it. True when it was
-   * written here or handed to the other instances; false when no stream can be reached (single instance: none
-   * is open here).
-   */
   notifySession(sessionId: string, message: JsonRpcMessage): boolean {
     if (this.notifyHere(sessionId, message)) return true;
     if (!this.router.spansInstances) return false;
@@ -207,10 +193,6 @@ export class McpStreamHub
     return true;
   }
 
-  /**
-   * Sends on the session's GET stream only if this instance holds it. For announcements already broadcast to
-   * every instance (each would otherwise forward its copy to the holder).
-   */
   notifyHere(sessionId: string, message: JsonRpcMessage): boolean {
     const stream = this.standalone.get(sessionId);
     if (!stream) return false;
@@ -218,29 +200,22 @@ export class McpStreamHub
     return true;
   }
 
-  /** Runs `hook` once, at the start of shutdown, before the open streams end (see {@link onModuleDestroy}). */
   beforeStreamsEnd(hook: () => void): void {
     this.endHooks.push(hook);
   }
 
-  /** Calls `listener` whenever a session's GET stream starts or stops being held here (see {@link setStandalone}). */
   onStandaloneStream(listener: (sessionId: string, open: boolean) => void): void {
     this.standaloneListeners.push(listener);
   }
 
-  /**
-   * Takes one of `tenant`'s `limits.maxStreamsPerTenant` places (across instances with `redis`) for the stream
-   * the caller connects next; false when all are taken. Rejects while the store is down.
-   */
+  /** Takes one of `tenant`'s `limits.maxStreamsPerTenant` places for the next stream; rejects while the store is down. */
   hasRoomFor(tenant: string): Promise<boolean> {
     return this.slots.reserve(tenant);
   }
 
   /**
-   * Wraps a response as an SSE connection with keep-alives, counted against `tenant` until the socket closes;
-   * then it is forgotten and `onClose` runs. A reader that leaves more than `http.streams.maxBufferedBytes` unread
-   * is cut (the socket closes, so the same happens); `streamId` names the stream in the warning (a connection
-   * without one, such as 2024-11-05 HTTP+SSE, gets a fresh id: session ids stay out of logs).
+   * Wraps a response as an SSE connection with keep-alives, counted against `tenant` until the socket closes (then
+   * `onClose` runs). `streamId` names it in the cut warning; without one a fresh id does: session ids stay out of logs.
    */
   connect(
     response: import('node:http').ServerResponse,
@@ -298,10 +273,8 @@ export class McpStreamHub
   }
 
   /**
-   * Shutdown starts: every open connection ends after a `retry:` hint, so clients reconnect (to another
-   * instance) at once rather than after running jobs and calls have drained. From now on a new stream is ended
-   * the same way right after it opens: a long-lived socket would hold the HTTP server's close open. The
-   * `beforeStreamsEnd` hooks run first, while their streams can still take a final message.
+   * Shutdown starts: every connection ends after a `retry:` hint, so clients reconnect elsewhere at once rather than
+   * after calls drain, and so does each new one (a long-lived socket would hold the HTTP server's close open).
    */
   onModuleDestroy(): void {
     for (const hook of this.endHooks.splice(0)) {

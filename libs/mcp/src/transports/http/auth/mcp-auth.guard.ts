@@ -26,10 +26,7 @@ export class McpAuthGuard implements CanActivate {
   }
 }
 
-/**
- * Authenticates one request and leaves its principal on it; throws the `McpHttpRefusal` (401 with its
- * `WWW-Authenticate` challenge, 503 with `Retry-After` while the authorization server is down) otherwise.
- */
+/** Authenticates one request and leaves its principal on it; throws the 401 (with its challenge) or 503 refusal otherwise. */
 export async function authenticateRequest(auth: McpAuthService, request: IncomingMessage): Promise<void> {
   try {
     (request as unknown as Record<string, unknown>)[MCP_PRINCIPAL_REQUEST_KEY] = await auth.authenticate(credentialsOf(request));

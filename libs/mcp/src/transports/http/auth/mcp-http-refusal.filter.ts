@@ -21,10 +21,7 @@ export class McpHttpRefusalFilter implements ExceptionFilter {
   }
 }
 
-/**
- * Answers a whole request with the refusal: its status and headers, a JSON-RPC error whose `data` is the envelope,
- * and the request's id where the caller knows it.
- */
+/** Answers a whole request with the refusal: its status and headers, a JSON-RPC error whose `data` is the envelope. */
 export function sendRefusalOf(response: ServerResponse, refusal: McpHttpRefusal, id: JsonRpcId | null = null): void {
   const envelope = {
     status: 'error',
@@ -33,10 +30,7 @@ export function sendRefusalOf(response: ServerResponse, refusal: McpHttpRefusal,
   sendHttpError(response, refusal.status, refusal.message, { code: refusal.jsonRpcCode, id, headers: refusal.headers, data: envelope });
 }
 
-/**
- * A store outage (Redis down) is temporary: `UNAVAILABLE` (503) with the catalogue's text, never the error's own
- * (it names the Redis host). A quota refusal (a tenant's, or the memory store's cap) keeps its message: `QUOTA_EXCEEDED` (429).
- */
+/** A store outage: `UNAVAILABLE` with the catalogue's text, never its own (it names the Redis host); a quota keeps its message. */
 export function refusalOf(caught: McpHttpRefusal | McpStoreUnavailableError | McpQuotaExceededError): McpHttpRefusal {
   if (caught instanceof McpStoreUnavailableError) return new McpHttpRefusal('UNAVAILABLE');
   if (caught instanceof McpQuotaExceededError)

@@ -1,5 +1,4 @@
 import { Controller, Get, Inject, Optional, Res, VERSION_NEUTRAL, type Type } from '@nestjs/common';
-import type { ServerResponse } from 'node:http';
 import { McpGlobalPrefix } from '../../../options/mcp-global-prefix.js';
 import { nodeResponseOf } from '../http-exchange.js';
 import { MCP_RESOLVED_OPTIONS } from '../../../core/mcp-resolved-options.token.js';
@@ -42,11 +41,8 @@ export function createProtectedResourceController(mcpPath: string, root = true):
 
     // The host-level document only where this server keeps `wellKnownRoot` (one server of an app may).
     @Get(root ? ['/', mcpPath] : mcpPath)
-    forPath(@Res() response: unknown): void {
-      this.send(nodeResponseOf(response));
-    }
-
-    private send(response: ServerResponse): void {
+    forPath(@Res() adapterResponse: unknown): void {
+      const response = nodeResponseOf(adapterResponse);
       this.document ??= this.build();
       if (!this.document) return sendHttpError(response, 404, 'No protected resource metadata is configured');
       const scopes = this.document.scopes_supported ? [] : (this.toolScopes?.() ?? []);

@@ -1,14 +1,9 @@
 /**
- * The explorer's sandbox proxy for MCP Apps (extension `io.modelcontextprotocol/ui`, the spec's "sandbox proxy"):
- * `GET <explorer>/app-frame`, a tiny document the explorer page frames with `sandbox="allow-scripts"`. It says
- * `ui/notifications/sandbox-proxy-ready` to its parent, receives the app's HTML in
- * `ui/notifications/sandbox-resource-ready` and writes it into itself, so the app runs under this response's
- * Content-Security-Policy instead of the page's.
- *
- * Why a route and not `srcdoc`: a `srcdoc`, `blob:` or `data:` iframe inherits the explorer page's policy (Chromium
- * 156 refuses the app's inline script under the page's `script-src 'sha256-…'` in all three), and the page's policy
- * must stay strict because the page holds the credentials typed into it. This document carries no data of its own:
- * the HTML is read through the endpoint by the page (with its credentials) and posted in.
+ * The MCP Apps "sandbox proxy" of the explorer: `GET <explorer>/app-frame`, framed by the page with
+ * `sandbox="allow-scripts"`. It receives the app's HTML in `ui/notifications/sandbox-resource-ready` and writes it
+ * into itself, so the app runs under this response's Content-Security-Policy instead of the page's. Not `srcdoc`:
+ * a `srcdoc`, `blob:` or `data:` iframe inherits the page's strict policy (the page holds the credentials typed into
+ * it), under which Chromium refuses the app's inline script. The document carries no data of its own.
  */
 
 /** The `_meta.ui.csp` keys of the extension, mapped to the directives they open. */
@@ -51,9 +46,8 @@ export function parseAppFrameCsp(raw: unknown): McpAppFrameCsp | string {
 const sources = (domains: string[] | undefined, fallback: string) => (domains?.length ? domains.join(' ') : fallback);
 
 /**
- * The frame's policy: the spec's default for an app (inline script and style, `data:` images, nothing else) widened by
- * the origins the resource declared. `sandbox allow-scripts` keeps the document in an opaque origin even if it is
- * opened outside the explorer's sandboxed iframe, and `frame-ancestors 'self'` lets only the explorer frame it.
+ * The spec's default policy for an app (inline script and style, `data:` images) widened by the resource's origins;
+ * `sandbox allow-scripts` keeps the document in an opaque origin even outside the explorer's sandboxed iframe.
  */
 export function appFrameContentSecurityPolicy(csp: McpAppFrameCsp): string {
   const resources = csp.resourceDomains?.length ? ` ${csp.resourceDomains.join(' ')}` : '';
@@ -73,11 +67,7 @@ export function appFrameContentSecurityPolicy(csp: McpAppFrameCsp): string {
   ].join('; ');
 }
 
-/**
- * The proxy's script: only its parent, on this server's origin, may hand it the HTML, once. `document.write` keeps
- * this document (and so this response's policy); the app's own scripts then talk to the explorer directly, since
- * the app's `window.parent` is the page.
- */
+/** Only its parent, on this origin, may hand it the HTML, once; `document.write` keeps this response's policy. */
 const APP_FRAME_SCRIPT = `(function () {
   if (window.parent === window) return;
   var origin = new URL(location.href).origin;

@@ -12,11 +12,8 @@ import { renderExplorerPage, type McpExplorerPage } from './explorer.page.js';
 import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
 
 /**
- * The explorer page's controller, a class per module instance like the endpoint's (its path is known only when the
- * module is defined). The page holds no data, so it needs no credentials: the calls it makes go through the endpoint
- * and its guards with the credentials typed into it. The Host check (`http.allowedHosts`) still applies. `app-frame` is the
- * sandbox proxy MCP Apps render in (see explorer-app-frame.ts): no data either, only a policy built from `?csp=`.
- * The page is rendered at its first request, once the app's global prefix (which its links carry) is settled.
+ * The explorer page and its `app-frame`, a class per module instance. They hold no data, so no credentials are asked:
+ * the page's calls go through the endpoint's guards. Rendered at the first request, once the global prefix is settled.
  */
 export function createMcpExplorerController(explorerPath: string, endpointPath: string): Type<unknown> {
   @HiddenFromOpenApi()
