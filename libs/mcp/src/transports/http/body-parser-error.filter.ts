@@ -10,9 +10,8 @@ import { sendJson, sendRefusal } from './http-json-rpc.responses.js';
 const PARSER_STATUSES = new Set([400, 413, 415]);
 
 /**
- * An application-wide body parser (Nest's on express; Fastify always parses) fails a bad body before our route runs:
- * for MCP POST endpoints this gives the answers the endpoint gives when it reads the body itself (-32700 at 400, 413,
- * 415), the same on either adapter. Everything else goes to Nest's default handling.
+ * An application-wide body parser fails a bad body before our route runs: for MCP POST endpoints this gives the
+ * answers the endpoint gives itself (-32700 at 400, 413, 415), the same on either adapter; the rest goes to Nest.
  */
 @Catch()
 export class McpBodyParserErrorFilter extends BaseExceptionFilter {
@@ -50,20 +49,16 @@ export class McpBodyParserErrorFilter extends BaseExceptionFilter {
     super.catch(exception, host);
   }
 
-  private isMcpPostPath(path: string): boolean {
-    return this.mcpPostPaths().some((mcpPath) => path.endsWith(mcpPath));
-  }
-
   /** Every MCP server's POST paths: Nest hands an exception to the first global filter, maybe another server's. */
-  private mcpPostPaths(): readonly string[] {
-    if (this.postPaths) return this.postPaths;
-    const servers = this.discovery
-      .getProviders()
-      .filter((wrapper) => wrapper.token === MCP_RESOLVED_OPTIONS && wrapper.instance)
-      .map((wrapper) => wrapper.instance as McpResolvedOptions);
-    return (this.postPaths = [
-      ...new Set((servers.length ? servers : [this.options]).flatMap(({ path, messagesPath }) => [path, messagesPath])),
-    ]);
+  private isMcpPostPath(path: string): boolean {
+    if (!this.postPaths) {
+      const servers = this.discovery
+        .getProviders()
+        .filter((wrapper) => wrapper.token === MCP_RESOLVED_OPTIONS && wrapper.instance)
+        .map((wrapper) => wrapper.instance as McpResolvedOptions);
+      this.postPaths = (servers.length ? servers : [this.options]).flatMap(({ path, messagesPath }) => [path, messagesPath]);
+    }
+    return this.postPaths.some((mcpPath) => path.endsWith(mcpPath));
   }
 }
 

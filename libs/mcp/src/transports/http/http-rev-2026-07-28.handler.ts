@@ -23,10 +23,8 @@ export interface McpHttpRev20260728Exchange {
 }
 
 /**
- * Streamable HTTP's framing of a 2026-07-28 request. A request has no session: `Mcp-Session-Id` is ignored and
- * none is minted. Its answer is one JSON response, or an SSE stream when the request sends progress or log lines
- * first (and the client accepts SSE); the client closing the response cancels the request. A
- * `subscriptions/listen` is an SSE stream that stays open.
+ * Streamable HTTP's framing of a 2026-07-28 request: no session (`Mcp-Session-Id` ignored); one JSON response, or an
+ * SSE stream once it sends progress or logs, or a `subscriptions/listen`. Closing the response cancels the request.
  */
 @Injectable()
 export class McpHttpRev20260728Handler {

@@ -18,11 +18,9 @@ import {
 } from './http-json-rpc.responses.js';
 import { headerOf, idOf, receiveJson } from './incoming-json.js';
 import { principalOf } from './request-principal.js';
-import type { SseWriter } from './sse-writer.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { McpEraRouter } from '../../eras/mcp-era.router.js';
 import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
-import type { McpRefusalReason } from '../../core/mcp-channel.interface.js';
 import { classifyHttpPost } from './http-era.classifier.js';
 import { McpHttpRev20260728Handler, type McpHttpRev20260728Exchange } from './http-rev-2026-07-28.handler.js';
 import { McpStoreUnavailableError } from '../../core/errors/store-unavailable.error.js';
@@ -38,19 +36,8 @@ const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 /** An `Accept` that takes one of our answers (JSON or an event stream). */
 const ACCEPTABLE = /application\/json|text\/event-stream|\*\/\*|application\/\*/i;
 const EVENT_STREAM = /text\/event-stream/i;
-/** The HTTP status of each refusal of the era engine. */
-const REFUSAL_STATUS: Record<Exclude<McpRefusalReason, 'too-many-sessions'>, number> = {
-  'session-required': 400,
-  'session-initialized': 400,
-  'session-not-found': 404,
-  'unsupported-version': 400,
-  'invalid-batch': 400,
-};
 
-/**
- * Streamable HTTP (2025-03-26 and later): POST carries client messages to the era router with their channel, GET
- * opens or resumes the session's stream, DELETE ends a session. Knows nothing of session rules or tools.
- */
+/** Streamable HTTP: POST goes to the era router with its channel, GET opens or resumes a stream, DELETE ends a session. */
 @Injectable()
 export class McpHttpTransport {
   constructor(
@@ -69,9 +56,8 @@ export class McpHttpTransport {
 
   async handlePost(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const accept = headerOf(request, 'accept');
-    if (accept && !ACCEPTABLE.test(accept)) {
+    if (accept && !ACCEPTABLE.test(accept))
       return sendHttpError(response, 406, 'Not Acceptable: accept application/json and text/event-stream');
-    }
     const received = receiveJson(request, response, this.options.http.maxBodyBytes, this.options.limits.bodyTimeoutMs);
     // A body the adapter already parsed comes back at once: no await (a tick) for it. A JSON value is no Promise.
     const body = received instanceof Promise ? await received : received;
@@ -81,6 +67,7 @@ export class McpHttpTransport {
       return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down', { id: idOf(body) });
     const principal = principalOf(request);
     const canStream = accept !== undefined && EVENT_STREAM.test(accept);
+    const { retryMs } = this.options.http.streams;
     let reply: PostReply | undefined;
     let rev20260728: McpHttpRev20260728Exchange | undefined;
     const serving = this.router.serve(classifyHttpPost(request, body), {
@@ -92,19 +79,12 @@ export class McpHttpTransport {
         traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
         callerHeaders: callerHeadersFrom((name) => headerOf(request, name)),
         stream: ({ sessionId, priming }) => {
-          const opened = new PostReply(
-            response,
-            this.hub,
-            tenantOf(principal),
-            sessionId,
-            canStream,
-            priming ? this.options.http.streams.retryMs : undefined,
-          );
+          const opened = new PostReply(response, this.hub, tenantOf(principal), sessionId, canStream, priming ? retryMs : undefined);
           reply = opened;
           return {
             send: canStream ? (message) => opened.send(message) : undefined,
             onInsufficientScope: (scopes) => opened.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
-            closeStream: canStream && sessionId ? () => opened.closeConnection(this.options.http.streams.retryMs) : undefined,
+            closeStream: canStream && sessionId ? () => opened.closeConnection(retryMs) : undefined,
           };
         },
       }),
@@ -122,7 +102,7 @@ export class McpHttpTransport {
     switch (answer.kind) {
       case 'refused':
         if (answer.reason === 'too-many-sessions') return sendTooManySessions(response, answer.id);
-        return sendJson(response, REFUSAL_STATUS[answer.reason], errorResponse(answer.id, answer.error));
+        return sendJson(response, answer.reason === 'session-not-found' ? 404 : 400, errorResponse(answer.id, answer.error));
       case 'accepted':
         return; // a listen stream is open, or it was refused already
     }
@@ -162,7 +142,6 @@ export class McpHttpTransport {
     sendStatus(response, 200);
   }
 
-  /** Ends the session's GET stream held here, if any. */
   private endStandalone(sessionId: string): void {
     this.hub.standaloneOf(sessionId)?.complete();
     this.hub.setStandalone(sessionId, undefined);
@@ -224,16 +203,12 @@ export class McpHttpTransport {
     }
     if (response.destroyed) return letGo(); // gone while we waited
     const stream = this.hub.open(session.id);
-    const writer: SseWriter = this.hub.connect(
-      response,
-      tenant,
-      () => {
-        stream.detach(writer);
-        if (this.hub.standaloneOf(session.id) === stream) this.hub.setStandalone(session.id, undefined);
-        this.hub.release(stream);
-      },
-      stream.id,
-    );
+    const onClose = () => {
+      stream.detach(writer);
+      if (this.hub.standaloneOf(session.id) === stream) this.hub.setStandalone(session.id, undefined);
+      this.hub.release(stream);
+    };
+    const writer = this.hub.connect(response, tenant, onClose, stream.id);
     writer.open();
     stream.attach(writer);
     if (this.engine.primes(session)) stream.prime(this.options.http.streams.retryMs);

@@ -8,6 +8,7 @@ import type { SseWriter } from './sse-writer.js';
 /** The answer to one POST: JSON, or, once the call sends a message and the client accepts SSE, an event stream. */
 export class PostReply {
   private stream?: LiveStream;
+  private writer?: SseWriter;
   private abandoned = false;
   private refusal?: { status: number; headers: Record<string, string> };
 
@@ -46,8 +47,6 @@ export class PostReply {
     stream.detach(this.writer);
     this.writer.end();
   }
-
-  private writer?: SseWriter;
 
   private ensureStream(primeRetryMs = this.primeRetryMs): LiveStream | undefined {
     if (this.stream) return this.stream;

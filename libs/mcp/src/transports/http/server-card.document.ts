@@ -8,7 +8,6 @@ export const SERVER_CARD_SCHEMA_URL = 'https://static.modelcontextprotocol.io/sc
 /** The media type of a Server Card (SEP-2127 discovery). */
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
 
-/** One `remotes[]` entry: where and how to connect. */
 interface ServerCardRemote {
   type: 'streamable-http' | 'sse';
   url: string;
@@ -18,10 +17,7 @@ interface ServerCardRemote {
 /** Revisions whose HTTP transport is Streamable HTTP, per the revisions table (both eras). */
 const STREAMABLE_HTTP_VERSIONS = MCP_PROTOCOL_REVISIONS.filter((row) => row.httpTransport === 'streamable-http').map((row) => row.version);
 
-/**
- * The Server Card as seen from `baseUrl` (see `publicBaseUrl`): v1 schema fields only. Tools, resources and prompts
- * stay out on purpose: the draft leaves them to the runtime list operations.
- */
+/** The Server Card seen from `baseUrl`; tools, resources and prompts stay out: the draft leaves them to the list operations. */
 export function buildServerCard(options: McpResolvedOptions, baseUrl: string): Record<string, unknown> {
   const card = options.serverCard;
   const remotes: ServerCardRemote[] = [

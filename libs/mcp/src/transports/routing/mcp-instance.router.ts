@@ -3,9 +3,8 @@ import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js
 import { storeKey } from '../../stores/store-key.js';
 
 /**
- * What an instance can hold and be reached for: a 2024-11-05 HTTP+SSE stream (its POSTs), a GET stream (its
- * notifications), a live stream's events (for followers) and the instance itself (follow requests). `legacy-sse`
- * is part of the bus channel name: kept so instances of the previous release still reach it in a rolling upgrade.
+ * What an instance holds and is reached for. `legacy-sse` is part of the bus channel name: kept so instances of the
+ * previous release still reach it in a rolling upgrade.
  */
 export type McpRoute =
   | { kind: 'legacy-sse'; sessionId: string }
@@ -26,10 +25,7 @@ export function channelOf(route: McpRoute): string {
   }
 }
 
-/**
- * Reaches the instance that holds a stream over `MCP_BUS`: the holder subscribes to the route's channel, any instance
- * publishes there. With the in-memory bus nothing is subscribed or published.
- */
+/** Reaches a stream's holder over `MCP_BUS`: the holder subscribes to the route's channel, any instance publishes. */
 @Injectable()
 export class McpInstanceRouter {
   constructor(@Inject(MCP_BUS) private readonly bus: McpMessageBus) {}

@@ -13,10 +13,7 @@ export interface FollowedEvent {
   event: StoredSseEvent;
 }
 
-/**
- * The instance a stream id was opened on: ids are `<instance>_<random>` (the instance id is hex, without `_`).
- * Undefined for an id of an older release, which named no instance.
- */
+/** The instance a stream id (`<instance>_<random>`) was opened on; undefined for an older release's id. */
 export function instanceOfStream(streamId: string): string | undefined {
   const cut = streamId.indexOf('_');
   return cut > 0 ? streamId.slice(0, cut) : undefined;
@@ -25,17 +22,15 @@ export function instanceOfStream(streamId: string): string | undefined {
 export interface RemoteStreamSource {
   sessionId: string;
   streamId: string;
-  /** The instance holding the stream. */
   holder: string;
   /** The id of the last event the client has (replayed or its own `Last-Event-ID`). */
   afterId: string;
 }
 
 /**
- * Continues on `writer` a live stream held by another instance: subscribes to the events the holder publishes, asks
- * it to publish, and writes each in order. The store is the reference: an event out of sequence is read back from it,
- * and every `lease.renewMs` the store is read again and the holder's lease checked, so a lost message or a dead
- * holder ends the connection within a lease period.
+ * Continues on `writer` a live stream held by another instance, from the events it publishes. The store is the
+ * reference: an event out of sequence is read back from it, and so is the store every `lease.renewMs` (with the
+ * holder's lease checked), so a lost message or a dead holder ends the connection within a lease period.
  */
 export function followRemoteStream(
   source: RemoteStreamSource,

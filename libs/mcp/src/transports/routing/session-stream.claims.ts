@@ -11,12 +11,10 @@ interface GetStreamClaim {
 const KEEP_ALIVES_PER_LEASE = 3;
 
 /**
- * One GET stream per session across instances: its instance claims `get-stream:<session>` in the store and lets go
- * when it ends. A claim of a dead instance is taken over; the claim itself lives three `http.streams.keepAliveMs`,
- * renewed every interval, so a failed release keeps another instance's GET out (409) for that long at most.
+ * One GET stream per session across instances, claimed in the store; a dead instance's claim is taken over, and a
+ * claim lives three keep-alives unless renewed, so a failed release keeps another instance out (409) that long at most.
  */
 export class McpSessionStreamClaims {
-  /** How long a claim lives unless renewed. */
   readonly ttlMs: number;
   private readonly mine: GetStreamClaim;
 
@@ -53,6 +51,4 @@ export class McpSessionStreamClaims {
   }
 }
 
-function claimKey(sessionId: string): string {
-  return storeKey('get-stream', sessionId);
-}
+const claimKey = (sessionId: string) => storeKey('get-stream', sessionId);

@@ -39,10 +39,8 @@ interface ForwardedPost {
 }
 
 /**
- * HTTP+SSE of revision 2024-11-05: GET opens a stream whose first event is `endpoint` with an absolute messages URL;
- * each POST there is accepted with 202 and answered on the stream. A session lives as long as its stream. A POST that
- * reaches another instance than the stream's is forwarded on the session's route, and accepted once the bus says the
- * holder received it.
+ * HTTP+SSE of revision 2024-11-05: GET opens a stream whose first event is `endpoint` (an absolute messages URL); each
+ * POST there gets 202 and is answered on the stream. A POST reaching another instance is forwarded on the bus.
  */
 @Injectable()
 export class McpHttpSseTransport {
@@ -130,7 +128,6 @@ export class McpHttpSseTransport {
     return sendSessionNotFound(response);
   }
 
-  /** A POST another instance accepted for a stream held here. */
   private receiveForwarded(sessionId: string, message: unknown): void {
     const forwarded = message as Partial<ForwardedPost> | null;
     const writer = this.connections.get(sessionId);
@@ -145,7 +142,5 @@ export class McpHttpSseTransport {
   }
 }
 
-function sseRoute(sessionId: string): McpRoute {
-  // The bus name stays `legacy-sse`: instances of an older release may still hold these routes.
-  return { kind: 'legacy-sse', sessionId };
-}
+// The bus name stays `legacy-sse`: instances of an older release may still hold these routes.
+const sseRoute = (sessionId: string): McpRoute => ({ kind: 'legacy-sse', sessionId });

@@ -36,10 +36,7 @@ interface StdioConnection {
   readonly principal?: McpPrincipal;
 }
 
-/**
- * stdio transport: newline-delimited JSON-RPC (no Content-Length framing), one message per line, UTF-8.
- * Requests are served concurrently; `serve()` resolves once stdin has ended and every call has answered.
- */
+/** Newline-delimited JSON-RPC, one message per line; requests served concurrently, `serve()` resolves after the last answer. */
 @Injectable()
 export class McpStdioTransport {
   private readonly logger = new Logger('McpStdio');

@@ -3,9 +3,8 @@ import type { SseWriter } from '../http/sse-writer.js';
 import { eventId, type SseEventStore, type StoredSseEvent } from './sse-event.store.js';
 
 /**
- * One logical SSE stream (a POST's response or a session's GET stream). It outlives its connection: messages keep
- * being stored, and a GET with `Last-Event-ID` replays them and re-attaches (on another instance: follows it, and
- * each event is then published once stored).
+ * One logical SSE stream (a POST's response or a session's GET stream). It outlives its connection: its messages are
+ * stored, and a GET with `Last-Event-ID` replays them and re-attaches (or, on another instance, follows it).
  */
 export class LiveStream {
   private sequence = 0;

@@ -17,24 +17,17 @@ export interface StoredSseEvent {
 }
 
 /** The sequence number of an event id (`<streamId>.<n>`), or NaN. */
-export function sequenceOf(id: string): number {
-  return Number(id.slice(id.lastIndexOf('.') + 1));
-}
+export const sequenceOf = (id: string): number => Number(id.slice(id.lastIndexOf('.') + 1));
 
 /** Event ids are `<streamId>.<sequence>`: the stream is read back from the id (spec 2025-11-25 SHOULD). */
-export function eventId(streamId: string, sequence: number): string {
-  return `${streamId}.${sequence}`;
-}
+export const eventId = (streamId: string, sequence: number): string => `${streamId}.${sequence}`;
 
 function streamOf(id: string): string | undefined {
   const dot = id.lastIndexOf('.');
   return dot > 0 ? id.slice(0, dot) : undefined;
 }
 
-/**
- * Events of resumable streams, keyed by session and stream, so a `Last-Event-ID` from another session can
- * never replay anything (cross-session replay is a known vulnerability class). Bounded per stream.
- */
+/** Events of resumable streams keyed by session and stream: a `Last-Event-ID` of another session replays nothing. */
 @Injectable()
 export class SseEventStore {
   constructor(
@@ -49,10 +42,8 @@ export class SseEventStore {
   async append(sessionId: string, streamId: string, event: StoredSseEvent): Promise<void> {
     const { maxEventsPerStream, maxEventBytesPerStream: maxBytes } = this.options.http.streams;
     const oversized: StoredSseEvent = { id: event.id, message: null, tooLarge: true };
-    await this.store.append(this.key(sessionId, streamId), event, maxEventsPerStream, this.options.sessions.idleTtlMs, {
-      maxBytes,
-      oversized,
-    });
+    const ttlMs = this.options.sessions.idleTtlMs;
+    await this.store.append(this.key(sessionId, streamId), event, maxEventsPerStream, ttlMs, { maxBytes, oversized });
   }
 
   /**

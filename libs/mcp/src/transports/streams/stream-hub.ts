@@ -25,11 +25,9 @@ import { McpStreamSlots } from './stream-slots.js';
 import { SseEventStore } from './sse-event.store.js';
 
 /**
- * The streams this instance holds: POST streams in progress, one GET stream per session, and the open connections
- * (closed with a `retry:` hint at shutdown so clients resume elsewhere); features and eras see it as
- * {@link McpSessionStreams}. Across instances: stream ids name the instance that opened them, a session's GET stream
- * is claimed in the store (one per session) and takes its notifications sent elsewhere, and a stream resumed on
- * another instance while live here is published for it to follow.
+ * The streams this instance holds (POST streams, one GET stream per session, the open connections), seen by features
+ * and eras as {@link McpSessionStreams}. Across instances: stream ids name the instance that opened them, a session's
+ * GET stream is claimed in the store, and a stream resumed elsewhere while live here is published for it to follow.
  */
 @Injectable()
 export class McpStreamHub
@@ -38,8 +36,8 @@ export class McpStreamHub
   private readonly logger = new Logger('McpStreamHub');
   private readonly streams = new Map<string, LiveStream>();
   private readonly standalone = new Map<string, LiveStream>();
-  /** Per session with a GET stream here, its route subscription (resolving to the function that ends it). */
-  private readonly routes = new Map<string, Promise<() => Promise<void>>>();
+  /** Per session with a GET stream here, across instances: its route subscription and the timer renewing its claim. */
+  private readonly held = new Map<string, { route: Promise<() => Promise<void>>; renewal: NodeJS.Timeout }>();
   private readonly writers = new Set<SseWriter>();
   private readonly slots: McpStreamSlots;
   private readonly endHooks: Array<() => void> = [];
@@ -47,8 +45,6 @@ export class McpStreamHub
   /** Sessions whose GET stream this instance is claiming in the store right now (a second GET meanwhile: 409). */
   private readonly claiming = new Set<string>();
   private readonly claims: McpSessionStreamClaims;
-  /** Per session with a GET stream here, the timer that keeps its claim from expiring while it is open. */
-  private readonly claimRefreshes = new Map<string, NodeJS.Timeout>();
   private followRequests?: Promise<() => Promise<void>>;
   private draining = false;
 
@@ -137,36 +133,44 @@ export class McpStreamHub
     this.claiming.delete(sessionId);
     if (stream) {
       this.standalone.set(sessionId, stream);
-      this.holdRoute(sessionId);
-      this.keepClaimed(sessionId);
+      this.holdAcrossInstances(sessionId);
       for (const listener of this.standaloneListeners) listener(sessionId, true);
     } else {
       if (this.standalone.delete(sessionId)) for (const listener of this.standaloneListeners) listener(sessionId, false);
-      clearInterval(this.claimRefreshes.get(sessionId));
-      this.claimRefreshes.delete(sessionId);
+      const held = this.held.get(sessionId);
+      this.held.delete(sessionId);
+      clearInterval(held?.renewal);
       // Also when none was open here: a claim taken for a connection that closed before it opened.
       if (this.router.spansInstances)
         this.claims
           .release(sessionId)
           .catch((error: unknown) => this.logger.warn(`GET stream claim of session ${sessionId} not released: ${reasonOf(error)}`));
-      this.releaseRoute(sessionId);
+      void held?.route.then((release) => release()).catch(() => undefined);
     }
   }
 
   /**
-   * Renews the claim (a lease of three keep-alives) every interval; one that lapsed and was taken elsewhere ends the
-   * stream here: two GET streams of one session would each carry its notifications.
+   * While the session's GET stream is open here: takes its notifications sent from other instances, and renews its
+   * claim (a lease of three keep-alives) every interval; a claim that lapsed and was taken elsewhere ends the stream
+   * here: two GET streams of one session would each carry its notifications.
    */
-  private keepClaimed(sessionId: string): void {
-    if (!this.router.spansInstances || this.claimRefreshes.has(sessionId)) return;
+  private holdAcrossInstances(sessionId: string): void {
+    if (!this.router.spansInstances || this.held.has(sessionId)) return;
+    const route = this.router
+      .hold(sessionStreamRoute(sessionId), (message) => this.notifyHere(sessionId, message as JsonRpcMessage))
+      .catch((error: unknown) => {
+        // The stream still works for what this instance sends; only notifications from elsewhere are missed.
+        this.logger.warn(`Session ${sessionId} cannot take notifications from other instances: ${reasonOf(error)}`);
+        return async () => undefined;
+      });
     const renew = async () => {
       if (await this.claims.refresh(sessionId)) return;
       this.logger.warn(`GET stream of a session ended here: its claim lapsed and another instance holds the session's GET stream now`);
       this.standalone.get(sessionId)?.complete();
     };
-    const timer = setInterval(() => void renew().catch(() => undefined), this.claims.renewMs);
-    timer.unref();
-    this.claimRefreshes.set(sessionId, timer);
+    const renewal = setInterval(() => void renew().catch(() => undefined), this.claims.renewMs);
+    renewal.unref();
+    this.held.set(sessionId, { route, renewal });
   }
 
   /** Another instance resumes a stream held here: its events are published from now on (or its end, if over). */
@@ -251,27 +255,6 @@ export class McpStreamHub
     return writer;
   }
 
-  /** Takes the session's notifications from other instances while its GET stream is open here. */
-  private holdRoute(sessionId: string): void {
-    if (!this.router.spansInstances || this.routes.has(sessionId)) return;
-    const held = this.router.hold(sessionStreamRoute(sessionId), (message) => this.notifyHere(sessionId, message as JsonRpcMessage));
-    this.routes.set(
-      sessionId,
-      held.catch((error: unknown) => {
-        // The stream still works for what this instance sends; only notifications from elsewhere are missed.
-        this.logger.warn(`Session ${sessionId} cannot take notifications from other instances: ${reasonOf(error)}`);
-        return async () => undefined;
-      }),
-    );
-  }
-
-  private releaseRoute(sessionId: string): void {
-    const held = this.routes.get(sessionId);
-    if (!held) return;
-    this.routes.delete(sessionId);
-    void held.then((release) => release()).catch(() => undefined);
-  }
-
   /**
    * Shutdown starts: every connection ends after a `retry:` hint, so clients reconnect elsewhere at once rather than
    * after calls drain, and so does each new one (a long-lived socket would hold the HTTP server's close open).
@@ -312,9 +295,7 @@ function newStreamId(instanceId?: string): string {
   return instanceId === undefined ? random : `${instanceId}_${random}`;
 }
 
-function sessionStreamRoute(sessionId: string): McpRoute {
-  return { kind: 'session-stream', sessionId };
-}
+const sessionStreamRoute = (sessionId: string): McpRoute => ({ kind: 'session-stream', sessionId });
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

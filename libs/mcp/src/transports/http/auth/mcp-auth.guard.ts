@@ -8,10 +8,7 @@ import { McpAuthService } from '../../../auth/mcp-auth.service.js';
 import { McpAuthUnavailableError } from '../../../auth/mcp-auth-unavailable.error.js';
 import { McpHttpRefusal } from './mcp-http-refusal.exception.js';
 
-/**
- * Authenticates every request to an MCP route (each request on its own: a session id is never a credential)
- * and leaves the principal on Node's request (behind either adapter's) for the transports.
- */
+/** Authenticates every MCP request on its own (a session id is never a credential); the principal goes on Node's request. */
 @Injectable()
 export class McpAuthGuard implements CanActivate {
   constructor(private readonly auth: McpAuthService) {}

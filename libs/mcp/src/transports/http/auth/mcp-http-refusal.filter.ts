@@ -8,10 +8,7 @@ import { McpHttpRefusal } from './mcp-http-refusal.exception.js';
 import { McpStoreUnavailableError } from '../../../core/errors/store-unavailable.error.js';
 import { McpQuotaExceededError } from '../../../core/errors/quota-exceeded.error.js';
 
-/**
- * Renders refusals of the MCP guards and the typed store errors that end a whole request: status, headers and
- * JSON-RPC code from the catalogue, and a JSON-RPC error carrying the envelope.
- */
+/** Renders the guards' refusals and the store errors that end a whole request, as JSON-RPC errors carrying the envelope. */
 @Catch(McpHttpRefusal, McpStoreUnavailableError, McpQuotaExceededError)
 export class McpHttpRefusalFilter implements ExceptionFilter {
   catch(caught: McpHttpRefusal | McpStoreUnavailableError | McpQuotaExceededError, host: ArgumentsHost): void {

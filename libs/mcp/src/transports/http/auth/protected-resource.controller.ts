@@ -7,10 +7,7 @@ import { sendHttpError, sendJson } from '../http-json-rpc.responses.js';
 import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
 import { MCP_TOOL_SCOPES, type McpToolScopesSource } from '../../../core/tool-scopes.port.js';
 
-/**
- * RFC 9728 metadata at the root and at the path-specific well-known URL (clients try both, spec 2025-11-25).
- * Always routed (the options may arrive asynchronously); 404 until `auth.resourceMetadata` is configured.
- */
+/** RFC 9728 metadata at the root and path-specific well-known URLs (clients try both); always routed, 404 until configured. */
 export function createProtectedResourceController(mcpPath: string, root = true): Type<unknown> {
   @HiddenFromOpenApi()
   @Controller({ path: '.well-known/oauth-protected-resource', version: VERSION_NEUTRAL })

@@ -1,9 +1,7 @@
 /**
- * The MCP Apps "sandbox proxy" of the explorer: `GET <explorer>/app-frame`, framed by the page with
- * `sandbox="allow-scripts"`. It receives the app's HTML in `ui/notifications/sandbox-resource-ready` and writes it
- * into itself, so the app runs under this response's Content-Security-Policy instead of the page's. Not `srcdoc`:
- * a `srcdoc`, `blob:` or `data:` iframe inherits the page's strict policy (the page holds the credentials typed into
- * it), under which Chromium refuses the app's inline script. The document carries no data of its own.
+ * The MCP Apps sandbox proxy of the explorer (`<explorer>/app-frame`): it writes the app's HTML it is posted into
+ * itself, so the app runs under this response's policy. Not `srcdoc`: a `srcdoc`, `blob:` or `data:` iframe inherits
+ * the page's strict policy (the page holds credentials), under which Chromium refuses the app's inline script.
  */
 
 /** The `_meta.ui.csp` keys of the extension, mapped to the directives they open. */
@@ -16,10 +14,7 @@ export interface McpAppFrameCsp {
 
 const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
 
-/**
- * One CSP host source (`https://api.example.com`, `https://*.example.com:443`, `wss://x.example.com/path`): no
- * quote, semicolon, comma or space can get through, so no directive can be injected into the frame's policy.
- */
+/** One CSP host source: no quote, semicolon, comma or space gets through, so no directive can be injected. */
 const SOURCE = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?(?:\/[^\s;,'"]*)?$/i;
 
 /** Reads the frame's `?csp=` (the JSON of the resource's `_meta.ui.csp`); a string naming the problem when bad. */
@@ -45,10 +40,7 @@ export function parseAppFrameCsp(raw: unknown): McpAppFrameCsp | string {
 
 const sources = (domains: string[] | undefined, fallback: string) => (domains?.length ? domains.join(' ') : fallback);
 
-/**
- * The spec's default policy for an app (inline script and style, `data:` images) widened by the resource's origins;
- * `sandbox allow-scripts` keeps the document in an opaque origin even outside the explorer's sandboxed iframe.
- */
+/** The spec's default app policy widened by the resource's origins; `sandbox` keeps an opaque origin outside the iframe too. */
 export function appFrameContentSecurityPolicy(csp: McpAppFrameCsp): string {
   const resources = csp.resourceDomains?.length ? ` ${csp.resourceDomains.join(' ')}` : '';
   return [
@@ -86,7 +78,6 @@ const APP_FRAME_SCRIPT = `(function () {
 /** The proxy document, before the app replaces it. */
 export const APP_FRAME_HTML = `<!doctype html><html><head><meta charset="utf-8"></head><body><script>${APP_FRAME_SCRIPT}</script></body></html>`;
 
-/** Headers of the proxy document under `policy`. */
 export function appFrameHeaders(policy: string): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',

@@ -1,15 +1,10 @@
 /// <reference lib="dom" />
 /**
- * The explorer page's script: a browser MCP client of 2025-11-25 over Streamable HTTP. It opens a session, lists the
- * catalogue, builds a form per tool from its `inputSchema`, calls with the credentials typed into the page and renders
- * the envelope, polling `get_job_status` while a job is pending. As an MCP Apps host (`io.modelcontextprotocol/ui`) it
- * renders a tool's `_meta.ui.resourceUri` app in a sandboxed iframe of the proxy `<explorer>/app-frame`. The DOM is
- * built with `createElement`/`textContent` only, so nothing a server returns is ever parsed as markup.
- *
- * The page inlines `runExplorerClient`'s source text (explorer.script.ts): everything it uses lives inside that one
- * function or comes in through `shared`; the rest of this module is types. The DOM lib (referenced above) reaches the
- * whole library program, so eslint's `no-restricted-globals` keeps the server's code off the browser's globals, and
- * no declaration file the package ships names a DOM type.
+ * The explorer page's script: a browser MCP client of 2025-11-25 over Streamable HTTP, and an MCP Apps host (apps run
+ * in a sandboxed iframe of the proxy `<explorer>/app-frame`). The DOM is built with `createElement`/`textContent` only,
+ * so nothing a server returns is ever parsed as markup. The page inlines `runExplorerClient`'s source text
+ * (explorer.script.ts): everything it uses lives inside it or comes in through `shared`. The DOM lib reaches the whole
+ * library program, so eslint's `no-restricted-globals` keeps the server's code off the browser's globals.
  */
 
 /** The protocol constants the script shares with the server (core/), handed in as JSON: it can import nothing. */
@@ -30,7 +25,6 @@ interface PageConfig {
   version: string;
 }
 
-/** A JSON-RPC answer as the page reads it. */
 interface Reply {
   jsonrpc?: string;
   id?: unknown;
@@ -48,21 +42,15 @@ interface Session {
   apps?: Map<string, Promise<UiApp>>;
 }
 
+type Bound = 'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'multipleOf';
 /** The JSON Schema keywords the forms read. */
-interface Schema {
+interface Schema extends Partial<Record<Bound, number>> {
   type?: string | string[];
   enum?: unknown[];
   const?: unknown;
   default?: unknown;
   description?: string;
   examples?: unknown[];
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  multipleOf?: number;
   properties?: Record<string, Schema>;
   required?: unknown;
 }
@@ -351,7 +339,6 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     return type + (bounds.length ? ' · ' + bounds.join(', ') : '');
   }
 
-  /** A field for one property. */
   function fieldFor(name: string, schema: Schema, required: boolean): Field {
     const id = 'f-' + Math.random().toString(36).slice(2);
     const kind = kindOf(schema);
@@ -368,8 +355,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
       });
       read = () => ({ value: input.value === '' ? undefined : choices[Number(input.value)] });
     } else if (kind === 'boolean' && (required || hasDefault)) {
-      const box = el('input', { id, name, type: 'checkbox', checked: schema.default === true });
-      input = box;
+      const box = (input = el('input', { id, name, type: 'checkbox', checked: schema.default === true }));
       read = () => ({ value: box.checked });
     } else if (kind === 'boolean') {
       input = el(
@@ -437,11 +423,8 @@ export function runExplorerClient(shared: McpExplorerShared): void {
       required ? el('span', { className: 'req', title: 'required', text: '*' }) : null,
       el('span', { className: 'type', text: typeLabel(schema) + (hasDefault ? ' · default ' + JSON.stringify(schema.default) : '') }),
     ]);
-    const node = el('div', { className: 'field', 'data-field': name }, [
-      label,
-      schema.description ? el('p', { className: 'hint', text: schema.description }) : null,
-      input,
-    ]);
+    const hint = schema.description ? el('p', { className: 'hint', text: schema.description }) : null;
+    const node = el('div', { className: 'field', 'data-field': name }, [label, hint, input]);
     return { name, node, input, read };
   }
 
@@ -565,15 +548,8 @@ export function runExplorerClient(shared: McpExplorerShared): void {
   function renderAnswer(reply: Reply, tookMs: number): AnswerView {
     const took = el('span', { className: 'took', text: Math.round(tookMs) + ' ms' });
     if (reply.error) {
-      const node = el('div', { className: 'envelope', 'data-status': 'protocol-error' }, [
-        el('div', { className: 'head' }, [
-          el('span', { text: 'JSON-RPC error' }),
-          el('span', { className: 'code', text: String(reply.error.code) }),
-          took,
-        ]),
-        el('p', { className: 'message', text: reply.error.message }),
-        raw('Response', reply, true),
-      ]);
+      const head = [el('span', { text: 'JSON-RPC error' }), el('span', { className: 'code', text: String(reply.error.code) }), took];
+      const node = protocolError(head, reply.error.message, raw('Response', reply, true));
       return { envelope: undefined, node, progress: null, polls: null };
     }
     const envelope = envelopeOf(reply.result);
@@ -610,11 +586,12 @@ export function runExplorerClient(shared: McpExplorerShared): void {
   }
 
   function failureView(error: unknown): HTMLElement {
-    return el('div', { className: 'envelope', 'data-status': 'protocol-error' }, [
-      el('div', { className: 'head' }, [el('span', { text: 'Request failed' })]),
-      el('p', { className: 'message', text: messageOf(error) }),
-      el('pre', { text: '' }),
-    ]);
+    return protocolError([el('span', { text: 'Request failed' })], messageOf(error), el('pre', { text: '' }));
+  }
+
+  function protocolError(head: Child[], message: string, last: HTMLElement): HTMLElement {
+    const children = [el('div', { className: 'head' }, head), el('p', { className: 'message', text: message }), last];
+    return el('div', { className: 'envelope', 'data-status': 'protocol-error' }, children);
   }
 
   /** Polls get_job_status until the job is no longer pending, showing its progress; the view becomes the result. */
@@ -623,10 +600,8 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     const progress = view.progress!;
     const log = view.polls!;
     const cancel = el('button', { type: 'button', className: 'secondary', text: 'Cancel job' });
-    cancel.addEventListener(
-      'click',
-      () => void request('tools/call', { name: 'cancel_job', arguments: { job_id: jobId } }).catch(() => {}),
-    );
+    const cancelJob = () => request('tools/call', { name: 'cancel_job', arguments: { job_id: jobId } }).catch(() => {});
+    cancel.addEventListener('click', () => void cancelJob());
     progress.append(cancel);
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -11,10 +11,7 @@ import { APP_FRAME_HTML, appFrameContentSecurityPolicy, appFrameHeaders, parseAp
 import { renderExplorerPage, type McpExplorerPage } from './explorer.page.js';
 import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
 
-/**
- * The explorer page and its `app-frame`, a class per module instance. They hold no data, so no credentials are asked:
- * the page's calls go through the endpoint's guards. Rendered at the first request, once the global prefix is settled.
- */
+/** The explorer page and its `app-frame`: no data, so no credentials (the page's calls go through the endpoint's guards). */
 export function createMcpExplorerController(explorerPath: string, endpointPath: string): Type<unknown> {
   @HiddenFromOpenApi()
   @Controller({ path: explorerPath, version: VERSION_NEUTRAL })
@@ -30,6 +27,7 @@ export function createMcpExplorerController(explorerPath: string, endpointPath: 
 
     @Get()
     show(@Res() response: unknown): void {
+      // At the first request: the global prefix the page's links carry is settled by then.
       const page = (this.page ??= renderExplorerPage({
         title: this.options.title ?? this.options.name,
         version: this.options.version,

@@ -22,9 +22,8 @@ export interface McpExplorerPage {
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
- * Only the inline script and stylesheet (by hash) and this origin: a tool's output rendered in the page cannot
- * exfiltrate the credentials typed into it. `img-src data:` for the inline favicon, `frame-src 'self'` for the MCP
- * Apps sandbox proxy (explorer-app-frame.ts).
+ * Only the inline script and stylesheet (by hash) and this origin: a tool's output cannot exfiltrate the credentials
+ * typed into the page. `img-src data:` for the favicon, `frame-src 'self'` for the MCP Apps sandbox proxy.
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
