@@ -34,12 +34,6 @@ function bodyOrRefusal(body: BodyReadResult, response: ServerResponse, maxBytes:
 
 receiveJson.NO_BODY = NO_BODY;
 
-/** The `method` of a single message, if it has one. */
-export function methodOf(value: unknown): string | undefined {
-  const method = typeof value === 'object' && value !== null ? (value as { method?: unknown }).method : undefined;
-  return typeof method === 'string' ? method : undefined;
-}
-
 /** The `id` of a single message, or null. */
 export function idOf(value: unknown): string | number | null {
   const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;

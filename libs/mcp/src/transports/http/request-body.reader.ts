@@ -1,11 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { parsedBodyOf } from './http-exchange.js';
 
-/** Why a body could not be read; the HTTP layer maps each to a status. */
-export type BodyReadFailure = 'too-large' | 'unparsable' | 'aborted';
-
-/** A read body: the parsed JSON value, or the failure. */
-export type BodyReadResult = { ok: true; value: unknown } | { ok: false; failure: BodyReadFailure };
+/** A read body: the parsed JSON value, or why it could not be read (the HTTP layer maps each to a status). */
+export type BodyReadResult = { ok: true; value: unknown } | { ok: false; failure: 'too-large' | 'unparsable' | 'aborted' };
 
 /**
  * The parsed JSON body of a POST: an application-wide parser's result when one ran (still under a declared
