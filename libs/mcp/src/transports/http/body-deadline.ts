@@ -14,14 +14,10 @@ const pending = new Map<IncomingMessage, PendingBody>();
 let sweeper: NodeJS.Timeout | undefined;
 
 /**
- * Bounds the time the body of `request` may take: once `timeoutMs` pass before its last byte, the request is
- * answered 408 (when nothing was sent yet) and its connection closed. Express has Node's 300 s for the whole request,
- * Fastify none at all (`requestTimeout: 0`): a client sending one byte every few seconds would hold a socket and a
- * buffer for as long as it likes. Called at each adapter's earliest point (Fastify's `onRequest`, express's read).
- *
- * One sweep every {@link BODY_SWEEP_MS} serves every request (a timer and two listeners per request cost the hot path
- * more than the bound is worth). The reader forgets a request as soon as its body is in ({@link bodyArrived}): one
- * kept until the next sweep would outlive a young-generation collection and be copied to the old generation.
+ * Answers 408 and closes the connection once `timeoutMs` pass before the body's last byte: express has Node's 300 s
+ * for the whole request, Fastify none, so a client sending a byte every few seconds would hold a socket and a buffer.
+ * One sweep serves every request (a timer and two listeners each cost the hot path more); the reader forgets a body
+ * once it is in ({@link bodyArrived}), so no request outlives a young-generation collection here.
  */
 export function boundBodyTime(request: IncomingMessage, response: ServerResponse, timeoutMs: number): void {
   if (request.complete || timeoutMs <= 0) return;

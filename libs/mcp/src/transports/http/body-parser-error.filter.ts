@@ -10,10 +10,8 @@ import { sendJson, sendRefusal } from './http-json-rpc.responses.js';
 const PARSER_STATUSES = new Set([400, 413, 415]);
 
 /**
- * When the application keeps a body parser (Nest's JSON parser on express; Fastify always parses), a malformed,
- * oversized or unparsable-type body fails before our route runs. For MCP POST endpoints this turns those failures
- * into the answers the endpoint gives when it reads the body itself (-32700 at 400, 413, 415, JSON-RPC bodies), so a
- * client sees the same on either adapter; everything else goes to Nest's default handling untouched.
+ * An application-wide body parser fails a bad body before our route runs: for MCP POST endpoints this gives the
+ * answers the endpoint gives itself (-32700 at 400, 413, 415), the same on either adapter; the rest goes to Nest.
  */
 @Catch()
 export class McpBodyParserErrorFilter extends BaseExceptionFilter {
@@ -32,7 +30,6 @@ export class McpBodyParserErrorFilter extends BaseExceptionFilter {
     if (host.getType() !== 'http' || !(this.applicationRef ?? this.httpAdapterHost?.httpAdapter)) throw exception;
     if (!(exception instanceof HttpException)) {
       // A client that hung up mid-upload (Fastify's parser fails with ECONNRESET): nobody to answer, nothing to log.
-      // Anything else is Nest's default handling.
       if (isClientAbort(exception) && this.isMcpPostPath(requestPathOf(nodeRequestOf(host.switchToHttp().getRequest<unknown>()))))
         return void nodeResponseOf(host.switchToHttp().getResponse()).destroy();
       return super.catch(exception, host);
@@ -52,31 +49,20 @@ export class McpBodyParserErrorFilter extends BaseExceptionFilter {
     super.catch(exception, host);
   }
 
+  /** Every MCP server's POST paths: Nest hands an exception to the first global filter, maybe another server's. */
   private isMcpPostPath(path: string): boolean {
-    return this.mcpPostPaths().some((mcpPath) => path.endsWith(mcpPath));
-  }
-
-  /**
-   * The POST paths of every MCP server in the app: each server registers this filter, and Nest gives an exception to
-   * the first global filter that catches it, which may be another server's. Collected once, at the first failure.
-   */
-  private mcpPostPaths(): readonly string[] {
-    if (this.postPaths) return this.postPaths;
-    const servers = this.discovery
-      .getProviders()
-      .filter((wrapper) => wrapper.token === MCP_RESOLVED_OPTIONS && wrapper.instance)
-      .map((wrapper) => wrapper.instance as McpResolvedOptions);
-    return (this.postPaths = [
-      ...new Set((servers.length ? servers : [this.options]).flatMap(({ path, messagesPath }) => [path, messagesPath])),
-    ]);
+    if (!this.postPaths) {
+      const servers = this.discovery
+        .getProviders()
+        .filter((wrapper) => wrapper.token === MCP_RESOLVED_OPTIONS && wrapper.instance)
+        .map((wrapper) => wrapper.instance as McpResolvedOptions);
+      this.postPaths = (servers.length ? servers : [this.options]).flatMap(({ path, messagesPath }) => [path, messagesPath]);
+    }
+    return this.postPaths.some((mcpPath) => path.endsWith(mcpPath));
   }
 }
 
-/**
- * Whether the exception came from the adapter's body parser rather than from a handler: Fastify's content-type
- * parser fails with `FST_ERR_CTP_*` errors (kept as the cause by Nest's Fastify adapter); express's runs as a
- * middleware, before any route matched (`request.route` unset).
- */
+/** From the body parser, not a handler: Fastify's fails with `FST_ERR_CTP_*` (the cause); express's before any route matched. */
 function isParserFailure(exception: HttpException, adapterRequest: unknown): boolean {
   const code = (exception.cause as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string') return code.startsWith('FST_ERR_CTP_');
@@ -86,10 +72,6 @@ function isParserFailure(exception: HttpException, adapterRequest: unknown): boo
 
 /** An upload the client aborted: Node's `aborted` / `ECONNRESET` as a body parser reports it. */
 function isClientAbort(exception: unknown): boolean {
-  const error = exception as { code?: unknown; message?: unknown } | null;
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error.code === 'ECONNRESET' || error.code === 'ECONNABORTED' || error.message === 'aborted')
-  );
+  const { code, message } = ((typeof exception === 'object' && exception) || {}) as { code?: unknown; message?: unknown };
+  return code === 'ECONNRESET' || code === 'ECONNABORTED' || message === 'aborted';
 }

@@ -4,11 +4,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 
-/**
- * Fastify parses every JSON body itself, `bodyParser: false` or not, under its own `bodyLimit` (1 MiB by default,
- * the default `http.maxBodyBytes` too): a larger `http.maxBodyBytes` is then never reached, since Fastify refuses first (still
- * with our 413 answer). Legal but surprising, so it is said once at boot, with the fix.
- */
+/** Fastify parses every JSON body under its own `bodyLimit`: a larger `http.maxBodyBytes` is never reached. Said at boot. */
 @Injectable()
 export class McpFastifyBodyLimitCheck implements OnApplicationBootstrap {
   constructor(

@@ -21,11 +21,9 @@ interface FastifyHooks {
 }
 
 /**
- * Fastify parses a body before any Nest guard runs, so a POST without valid credentials would have its whole body
- * read (and buffered) first, for as long as the client takes. For the MCP POST routes this `onRequest` hook runs
- * before the body is read: it bounds the body's time ({@link boundBodyTime}), checks Host and Origin with
- * `McpOriginGuard` (which then skips the request), and, with authentication on, authenticates the request then (401
- * at once, as on express), leaving the principal for `McpAuthGuard`.
+ * Fastify parses a body before any Nest guard runs, so a POST without valid credentials would be buffered first. For
+ * the MCP POST routes this `onRequest` hook bounds the body's time, checks Host and Origin and authenticates (401 at
+ * once, as on express) before the body is read; the guards then skip what was checked.
  */
 @Injectable()
 export class McpFastifyEarlyChecks implements OnApplicationBootstrap {

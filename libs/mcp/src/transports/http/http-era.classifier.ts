@@ -4,11 +4,7 @@ import { stripOws } from '../../eras/rev-2026-07-28/header-values.js';
 import { Rev20260728Header } from '../../core/rev-2026-07-28.constants.js';
 import { headerOf } from './incoming-json.js';
 
-/**
- * How Streamable HTTP reads the revision a POST claims, for the era router: the body, and beside it the
- * `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers (trimmed of optional whitespace). Nothing is
- * pinned: every POST is classified on its own.
- */
+/** A POST's claim for the era router: the body and the revision headers (trimmed of optional whitespace); never pinned. */
 export function classifyHttpPost(request: IncomingMessage, body: unknown): EraClaim {
   const protocolVersion = optional(headerOf(request, Rev20260728Header.protocolVersion));
   return {

@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * The one seam between Nest's HTTP adapters and the transports: `@Req()` / `@Res()` are express's `Request` and
- * `Response` (Node's `IncomingMessage` / `ServerResponse` themselves) or Fastify's `FastifyRequest` / `FastifyReply`
- * (wrappers holding them as `raw`). The transports read and write Node's objects only, so both adapters behave alike
- * and neither is needed at run time (both are optional peers; nothing here imports them).
+ * The one seam between Nest's HTTP adapters and the transports: express passes Node's request and response, Fastify
+ * wrappers holding them as `raw`. The transports use Node's objects only, so both adapters behave alike and neither
+ * is imported (both are optional peers).
  */
 
 /** What Fastify's request adds around Node's: the raw message and the body its content-type parser produced. */
@@ -29,10 +28,7 @@ function isWrapper(value: unknown): boolean {
   return typeof (value as { on?: unknown }).on !== 'function' && typeof (value as { raw?: unknown }).raw === 'object';
 }
 
-/**
- * Node's request behind what the adapter passed. A body Fastify already parsed is kept on it, for
- * {@link parsedBodyOf}; the principal the guards attach goes on it too, so every transport finds both there.
- */
+/** Node's request behind what the adapter passed, with the body Fastify already parsed kept on it ({@link parsedBodyOf}). */
 export function nodeRequestOf(request: unknown): IncomingMessage {
   if (!isWrapper(request)) return request as IncomingMessage;
   const fastify = request as FastifyLikeRequest;
@@ -41,9 +37,8 @@ export function nodeRequestOf(request: unknown): IncomingMessage {
 }
 
 /**
- * Node's response behind what the adapter passed, ready to be written to. Fastify's reply is hijacked first, so
- * Fastify neither sends a second answer nor warns about one; the headers already set on the reply (`@Header()`,
- * `@fastify/cors`) are copied over, since a hijacked reply no longer sends them.
+ * Node's response behind what the adapter passed. Fastify's reply is hijacked (so it sends no second answer) and the
+ * headers set on it (`@Header()`, `@fastify/cors`) copied over, since a hijacked reply no longer sends them.
  */
 export function nodeResponseOf(response: unknown): ServerResponse {
   if (!isWrapper(response)) return response as ServerResponse;

@@ -4,10 +4,7 @@ import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcId } from '../../core/json-rpc/json-rpc.types.js';
 import { errorCodeSpec, retryAfterHeader, type McpBuiltInErrorCode } from '../../core/errors/error-codes.js';
 
-/**
- * Sends one JSON value with an exact Content-Length. The body goes to `end` as a string: Node then writes head and
- * body as one string in one socket write, where a Buffer body makes a two-chunk `writev` (and a copy of the text).
- */
+/** One JSON value with an exact Content-Length; a string body makes head and body one socket write (a Buffer: a `writev`). */
 export function sendJson(response: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
   const text = JSON.stringify(body);
   if (headers) for (const name in headers) response.setHeader(name, headers[name]);
@@ -39,23 +36,12 @@ export function sendHttpError(
   sendJson(response, status, errorResponse(options.id ?? null, error), options.headers);
 }
 
-/**
- * The error answer of a REST route of the library (a job's `poll_url`): `{ "error": { "code", "message" } }`, not a
- * JSON-RPC error, since no JSON-RPC request was made.
- */
+/** The error of a REST route (a job's `poll_url`): `{ "error": { "code", "message" } }`, as no JSON-RPC request was made. */
 export function sendRestError(response: ServerResponse, status: number, code: string, message: string): void {
   sendJson(response, status, { error: { code, message } }, { 'Cache-Control': 'no-store' });
 }
 
-/** `Retry-After` of a refused stream: another stream of the tenant may end within seconds. */
-export const STREAM_RETRY_AFTER_MS = 5_000;
-/** `Retry-After` of a refused session: sessions free up as they expire or are deleted. */
-export const SESSION_RETRY_AFTER_MS = 60_000;
-
-/**
- * Refuses a whole HTTP request with a catalogue code: its HTTP status, JSON-RPC code, message (`detail` says what
- * exactly) and retry hint as `Retry-After` (`retryAfterMs` overrides the catalogue's).
- */
+/** Refuses a whole HTTP request with a catalogue code: its status, JSON-RPC code, message and `Retry-After`. */
 export function sendRefusal(
   response: ServerResponse,
   code: McpBuiltInErrorCode,
@@ -66,4 +52,19 @@ export function sendRefusal(
   const retryAfterMs = options.retryAfterMs ?? spec.retryAfterMs;
   const headers = { ...(retryAfterMs !== undefined && { 'Retry-After': retryAfterHeader(retryAfterMs) }), ...options.headers };
   sendHttpError(response, spec.httpStatus, spec.message(detail), { code: spec.jsonRpcCode, id: options.id, headers });
+}
+
+/** 429 at `limits.maxStreamsPerTenant`; `Retry-After` 5 s: another stream of the tenant may end within seconds. */
+export function sendTooManyStreams(response: ServerResponse, id?: JsonRpcId): void {
+  sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { id, retryAfterMs: 5_000 });
+}
+
+/** 429 at the tenant's session cap; `Retry-After` 60 s: sessions free up as they expire or are deleted. */
+export function sendTooManySessions(response: ServerResponse, id?: JsonRpcId | null): void {
+  sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { id, retryAfterMs: 60_000 });
+}
+
+/** 404 with `SESSION_NOT_FOUND`: the client starts a new session. */
+export function sendSessionNotFound(response: ServerResponse, message = 'Session not found'): void {
+  sendHttpError(response, 404, message, { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
 }

@@ -8,9 +8,8 @@ import type { JsonRpcRequest } from '../../core/json-rpc/json-rpc.types.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRev20260728EngineChannel } from '../../eras/rev-2026-07-28/rev-2026-07-28.engine.js';
-import type { ListenSink } from '../../eras/rev-2026-07-28/subscriptions/listen.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
-import { sendRefusal, STREAM_RETRY_AFTER_MS } from './http-json-rpc.responses.js';
+import { sendTooManyStreams } from './http-json-rpc.responses.js';
 import { headerOf } from './incoming-json.js';
 import { PostReply } from './post-reply.js';
 import type { SseWriter } from './sse-writer.js';
@@ -24,10 +23,8 @@ export interface McpHttpRev20260728Exchange {
 }
 
 /**
- * Streamable HTTP's framing of a 2026-07-28 request. A request has no session: `Mcp-Session-Id` is ignored and
- * none is minted. Its answer is one JSON response, or an SSE stream when the request sends progress or log lines
- * first (and the client accepts SSE); the client closing the response cancels the request. A
- * `subscriptions/listen` is an SSE stream that stays open.
+ * Streamable HTTP's framing of a 2026-07-28 request: no session (`Mcp-Session-Id` ignored); one JSON response, or an
+ * SSE stream once it sends progress or logs, or a `subscriptions/listen`. Closing the response cancels the request.
  */
 @Injectable()
 export class McpHttpRev20260728Handler {
@@ -74,29 +71,18 @@ export class McpHttpRev20260728Handler {
   }
 
   /** The SSE stream of a `subscriptions/listen`, opened at its first message; refused when the tenant has too many. */
-  private async listenStream(
-    response: ServerResponse,
-    tenant: string,
-    rpc: JsonRpcRequest,
-    close: () => void,
-  ): Promise<ListenSink | undefined> {
-    if (!(await this.hub.hasRoomFor(tenant))) {
-      sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { id: rpc.id, retryAfterMs: STREAM_RETRY_AFTER_MS });
-      return undefined;
-    }
+  private async listenStream(response: ServerResponse, tenant: string, rpc: JsonRpcRequest, close: () => void) {
+    if (!(await this.hub.hasRoomFor(tenant))) return void sendTooManyStreams(response, rpc.id);
     let writer: SseWriter | undefined;
-    const stream = (): SseWriter => {
-      if (!writer) {
-        writer = this.hub.connect(response, tenant, close);
-        writer.open();
-      }
-      return writer;
+    const send = (message: unknown) => {
+      if (!writer) (writer = this.hub.connect(response, tenant, close)).open();
+      writer.event(JSON.stringify(message), { event: 'message' });
     };
     return {
-      send: (message) => void stream().event(JSON.stringify(message), { event: 'message' }),
-      end: (final) => {
-        stream().event(JSON.stringify(final), { event: 'message' });
-        stream().end();
+      send,
+      end: (final: unknown) => {
+        send(final);
+        writer!.end();
       },
     };
   }

@@ -4,12 +4,9 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 
 /**
- * Ends, when the HTTP server closes, the connections no request is being served on. Node's `server.close()` ends
- * idle keep-alive connections but waits for one that never sent a request (a browser's preconnect, a client that
- * connected and waits) until its headers time out, which kept an idle server from exiting on SIGTERM (on both
- * adapters). A connection with a request in progress is left to finish, then ended: a busy server still drains.
- * Nest closes the HTTP server after every `beforeApplicationShutdown` hook, so the calls in flight have had their
- * grace (`shutdown.graceMs`) by then.
+ * Ends, when the HTTP server closes, the connections no request is served on: Node's `server.close()` waits for one
+ * that never sent a request (a browser's preconnect) until its headers time out, which kept an idle server from
+ * exiting on SIGTERM. A request in progress is left to finish (Nest closes the server after the shutdown grace).
  */
 @Injectable()
 export class McpIdleConnectionsCloser implements OnApplicationBootstrap {
@@ -28,11 +25,7 @@ const watched = new WeakSet<Server>();
 /** Node's own record of the response a connection is writing (set while one is in progress, null between requests). */
 type TrackedSocket = Socket & { _httpMessage?: { once(event: 'close', listener: () => void): unknown } | null };
 
-/**
- * Tracks `server`'s connections and makes its `close()` end those not serving a request (see {@link McpIdleConnectionsCloser}).
- * Nothing runs per request: whether a connection is serving one is read at close time from Node's own record of
- * the response in progress (a listener per request cost every request a closure and two listener operations).
- */
+/** Tracks `server`'s connections; nothing runs per request: `close()` reads Node's record of the response in progress. */
 export function endIdleConnectionsOnClose(server: Server): void {
   if (watched.has(server)) return;
   watched.add(server);

@@ -8,9 +8,8 @@ const NO_BODY = Symbol('no body');
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
- * The JSON body of an MCP POST, or `NO_BODY` after answering the refusal itself: 415 for a non-JSON content
- * type, 413 over the limit, 400 with -32700 for unparsable JSON. A promise only when the body is still to be read
- * from the stream; a body an application-wide parser already read comes back at once (no tick per request).
+ * The JSON body of an MCP POST, or `NO_BODY` once refused (415, 413, 400 with -32700); a promise only when still to
+ * be read from the stream (no tick per request for a body already parsed).
  */
 export function receiveJson(request: IncomingMessage, response: ServerResponse, maxBytes: number, timeoutMs: number): unknown {
   const type = request.headers['content-type'];
@@ -37,12 +36,6 @@ function bodyOrRefusal(body: BodyReadResult, request: IncomingMessage, response:
 }
 
 receiveJson.NO_BODY = NO_BODY;
-
-/** The `method` of a single message, if it has one. */
-export function methodOf(value: unknown): string | undefined {
-  const method = typeof value === 'object' && value !== null ? (value as { method?: unknown }).method : undefined;
-  return typeof method === 'string' ? method : undefined;
-}
 
 /** The `id` of a single message, or null. */
 export function idOf(value: unknown): string | number | null {

@@ -14,11 +14,8 @@ import { tenantOf } from '../../core/tenant.js';
 import { HiddenFromOpenApi } from './hidden-from-openapi.decorator.js';
 
 /**
- * Builds the controllers of one module instance: a class per instance, because the paths are only known when
- * the module is defined and decorators must not be re-applied to a shared class. `@Req()` / `@Res()` are whatever
- * the adapter passes (express or Fastify); the transports get Node's request and response (see http-exchange.ts).
- * The routes are `VERSION_NEUTRAL`: URI versioning (`/v1/...`) is the app's API version, while an MCP endpoint's
- * version is the protocol revision it negotiates, so `defaultVersion` does not move it.
+ * The controllers of one module instance: a class per instance, since the paths are known only when the module is
+ * defined. `VERSION_NEUTRAL`: URI versioning is the app's API version, an MCP endpoint's is the revision it negotiates.
  */
 export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
   @HiddenFromOpenApi()
@@ -37,17 +34,15 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
       await this.transport.handlePost(nodeRequestOf(request), nodeResponseOf(response));
     }
 
-    /**
-     * With a session: the session's stream. Without one and asking for SSE: HTTP+SSE (2024-11-05) on the same URL, the
-     * fallback the spec tells clients to try, so a client configured with only `/mcp` works in every mode.
-     */
+    /** Without a session and asking for SSE: HTTP+SSE (2024-11-05) on the same URL, the fallback the spec tells clients to try. */
     @Get()
     async get(@Req() adapterRequest: unknown, @Res() adapterResponse: unknown): Promise<void> {
       const request = nodeRequestOf(adapterRequest);
       const response = nodeResponseOf(adapterResponse);
-      if (await this.transport.handleGet(request, response)) return;
-      if (paths.ssePath !== false && /text\/event-stream/i.test(request.headers.accept ?? '')) return this.sse.open(request, response);
-      sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required for a GET stream');
+      await this.transport.handleGet(request, response, () => {
+        if (paths.ssePath !== false && /text\/event-stream/i.test(request.headers.accept ?? '')) return this.sse.open(request, response);
+        sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required for a GET stream');
+      });
     }
 
     /** `poll_url` of a job: the same JSON `get_job_status` returns, behind the same guards. */

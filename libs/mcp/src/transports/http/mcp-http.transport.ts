@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
-import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
@@ -12,17 +11,16 @@ import {
   sendHttpError,
   sendJson,
   sendRefusal,
+  sendSessionNotFound,
   sendStatus,
-  STREAM_RETRY_AFTER_MS,
-  SESSION_RETRY_AFTER_MS,
+  sendTooManySessions,
+  sendTooManyStreams,
 } from './http-json-rpc.responses.js';
 import { headerOf, idOf, receiveJson } from './incoming-json.js';
 import { principalOf } from './request-principal.js';
-import type { SseWriter } from './sse-writer.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { McpEraRouter } from '../../eras/mcp-era.router.js';
 import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
-import type { McpRefusalReason } from '../../core/mcp-channel.interface.js';
 import { classifyHttpPost } from './http-era.classifier.js';
 import { McpHttpRev20260728Handler, type McpHttpRev20260728Exchange } from './http-rev-2026-07-28.handler.js';
 import { McpStoreUnavailableError } from '../../core/errors/store-unavailable.error.js';
@@ -38,20 +36,8 @@ const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 /** An `Accept` that takes one of our answers (JSON or an event stream). */
 const ACCEPTABLE = /application\/json|text\/event-stream|\*\/\*|application\/\*/i;
 const EVENT_STREAM = /text\/event-stream/i;
-/** The HTTP status of each refusal of the era engine. */
-const REFUSAL_STATUS: Record<Exclude<McpRefusalReason, 'too-many-sessions'>, number> = {
-  'session-required': 400,
-  'session-initialized': 400,
-  'session-not-found': 404,
-  'unsupported-version': 400,
-  'invalid-batch': 400,
-};
 
-/**
- * Streamable HTTP (2025-03-26 and later): POST carries client messages, GET opens the session's stream or
- * resumes one, DELETE ends a session. Frames bytes: each POST goes to the era router with its channel, and the
- * engine's answer comes back as a status, headers and a body; knows nothing of sessions rules or tools.
- */
+/** Streamable HTTP: POST goes to the era router with its channel, GET opens or resumes a stream, DELETE ends a session. */
 @Injectable()
 export class McpHttpTransport {
   constructor(
@@ -70,19 +56,18 @@ export class McpHttpTransport {
 
   async handlePost(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const accept = headerOf(request, 'accept');
-    if (accept && !ACCEPTABLE.test(accept)) {
+    if (accept && !ACCEPTABLE.test(accept))
       return sendHttpError(response, 406, 'Not Acceptable: accept application/json and text/event-stream');
-    }
     const received = receiveJson(request, response, this.options.http.maxBodyBytes, this.options.limits.bodyTimeoutMs);
     // A body the adapter already parsed comes back at once: no await (a tick) for it. A JSON value is no Promise.
     const body = received instanceof Promise ? await received : received;
     if (body === receiveJson.NO_BODY) return;
-    // Shutting down: a new request is better served by another instance; client answers and notifications still
-    // reach the calls finishing here (shutdown.graceMs).
+    // Shutting down: a new request goes elsewhere; answers and notifications still reach calls finishing here.
     if (this.hub.isDraining && carriesRequest(body))
       return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down', { id: idOf(body) });
     const principal = principalOf(request);
     const canStream = accept !== undefined && EVENT_STREAM.test(accept);
+    const { retryMs } = this.options.http.streams;
     let reply: PostReply | undefined;
     let rev20260728: McpHttpRev20260728Exchange | undefined;
     const serving = this.router.serve(classifyHttpPost(request, body), {
@@ -94,19 +79,12 @@ export class McpHttpTransport {
         traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
         callerHeaders: callerHeadersFrom((name) => headerOf(request, name)),
         stream: ({ sessionId, priming }) => {
-          const opened = new PostReply(
-            response,
-            this.hub,
-            tenantOf(principal),
-            sessionId,
-            canStream,
-            priming ? this.options.http.streams.retryMs : undefined,
-          );
+          const opened = new PostReply(response, this.hub, tenantOf(principal), sessionId, canStream, priming ? retryMs : undefined);
           reply = opened;
           return {
             send: canStream ? (message) => opened.send(message) : undefined,
             onInsufficientScope: (scopes) => opened.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
-            closeStream: canStream && sessionId ? () => opened.closeConnection(this.options.http.streams.retryMs) : undefined,
+            closeStream: canStream && sessionId ? () => opened.closeConnection(retryMs) : undefined,
           };
         },
       }),
@@ -123,12 +101,8 @@ export class McpHttpTransport {
     }
     switch (answer.kind) {
       case 'refused':
-        if (answer.reason === 'too-many-sessions')
-          return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', {
-            id: answer.id,
-            retryAfterMs: SESSION_RETRY_AFTER_MS,
-          });
-        return sendJson(response, REFUSAL_STATUS[answer.reason], errorResponse(answer.id, answer.error));
+        if (answer.reason === 'too-many-sessions') return sendTooManySessions(response, answer.id);
+        return sendJson(response, answer.reason === 'session-not-found' ? 404 : 400, errorResponse(answer.id, answer.error));
       case 'accepted':
         return; // a listen stream is open, or it was refused already
     }
@@ -141,26 +115,19 @@ export class McpHttpTransport {
     sendStatus(response, 202);
   }
 
-  async handleGet(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
-    if (this.options.sessions.mode === 'stateless') {
-      sendHttpError(response, 405, 'Method Not Allowed: this server is stateless', { headers: { Allow: 'POST' } });
-      return true;
-    }
+  /** A GET without a session goes to `withoutSession` (the caller may serve HTTP+SSE (2024-11-05) there). */
+  async handleGet(request: IncomingMessage, response: ServerResponse, withoutSession: () => Promise<void> | void): Promise<void> {
+    if (this.options.sessions.mode === 'stateless')
+      return sendHttpError(response, 405, 'Method Not Allowed: this server is stateless', { headers: { Allow: 'POST' } });
     const sessionId = headerOf(request, SESSION_HEADER);
-    if (sessionId === undefined) return false; // the caller may serve HTTP+SSE (2024-11-05) here
-    if (!/text\/event-stream/i.test(headerOf(request, 'accept') ?? '')) {
-      sendHttpError(response, 406, 'Not Acceptable: a GET stream needs Accept: text/event-stream');
-      return true;
-    }
+    if (sessionId === undefined) return withoutSession();
+    if (!EVENT_STREAM.test(headerOf(request, 'accept') ?? ''))
+      return sendHttpError(response, 406, 'Not Acceptable: a GET stream needs Accept: text/event-stream');
     const session = await this.sessions.find(sessionId, principalOf(request));
-    if (!session) {
-      sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
-      return true;
-    }
+    if (!session) return sendSessionNotFound(response);
     const lastEventId = headerOf(request, 'last-event-id');
     if (lastEventId !== undefined) await this.resume(session, lastEventId, request, response);
     else await this.openStandalone(session, request, response);
-    return true;
   }
 
   async handleDelete(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -169,36 +136,30 @@ export class McpHttpTransport {
     const sessionId = headerOf(request, SESSION_HEADER);
     if (sessionId === undefined) return sendHttpError(response, 400, 'Bad Request: Mcp-Session-Id header required');
     const session = await this.sessions.find(sessionId, principalOf(request));
-    if (!session) return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    if (!session) return sendSessionNotFound(response);
     await this.sessions.end(session.id);
     this.endStandalone(session.id);
     sendStatus(response, 200);
   }
 
-  /** Ends the session's GET stream held here, if any. */
   private endStandalone(sessionId: string): void {
     this.hub.standaloneOf(sessionId)?.complete();
     this.hub.setStandalone(sessionId, undefined);
   }
 
   /**
-   * GET with `Last-Event-ID`: replay what the client missed on that stream, then continue it if still live.
-   * The replay waits for the socket to drain (a cut reader may have missed more than the byte budget), and reads
-   * the store again for what arrived meanwhile before it hands the connection to the live stream.
+   * GET with `Last-Event-ID`: replays what the client missed (waiting for the socket to drain: the byte budget would
+   * cut it), reads again what arrived meanwhile, then hands the connection to the stream if it is still live.
    */
   private async resume(session: McpSessionRecord, lastEventId: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
     let missed = await this.events.after(session.id, lastEventId);
     if (!missed) return sendHttpError(response, 404, 'Unknown Last-Event-ID for this session');
     const tenant = tenantOf(principalOf(request));
-    if (!(await this.hub.hasRoomFor(tenant)))
-      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
+    if (!(await this.hub.hasRoomFor(tenant))) return sendTooManyStreams(response);
     const live = this.hub.find(missed.streamId);
     // Not held here: ended, live on another instance (followed there), or lost with an instance that died.
     const remote = live ? undefined : await this.hub.remoteStateOf(missed.streamId, missed.ended);
-    if (remote === 'lost')
-      return sendHttpError(response, 404, 'Session not found: the instance holding this stream stopped', {
-        code: JsonRpcErrorCode.SESSION_NOT_FOUND,
-      });
+    if (remote === 'lost') return sendSessionNotFound(response, 'Session not found: the instance holding this stream stopped');
     const writer = this.hub.connect(response, tenant, (closed) => live?.detach(closed), missed.streamId);
     writer.open();
     let lastId = lastEventId;
@@ -211,16 +172,15 @@ export class McpHttpTransport {
         }
         missed = await this.events.after(session.id, lastId);
       }
-      // What the live stream sent during the last read reached no connection (its last events, if it completed
-      // meanwhile): once stored it is replayed too, and the hand-over happens in the tick that finds nothing
-      // missing. A re-read that finds nothing new (the store failed to keep it) goes on as it is.
+      // What the live stream sent during the last read reached no connection: replayed once stored; the hand-over
+      // happens in the tick that finds nothing missing. A re-read that finds nothing new (not stored) goes on.
       if (!missed || !live || live.lastEventId === lastId) break;
       await live.flushed();
       missed = await this.events.after(session.id, lastId);
       if (missed?.events.length === 0) break;
     }
-    // The client's position was lost mid-replay (dropped by the bounds, or behind an event too large to keep):
-    // ended, its next resume is told so (404) rather than handed a stream with a silent gap.
+    // The position was lost mid-replay (bounds, or an event too large to keep): ended, so the next resume gets 404
+    // rather than a stream with a silent gap.
     if (!missed) return writer.end();
     if (live && !live.done) live.attach(writer);
     else if (remote === 'live' && missed && !missed.ended) this.hub.followRemote(session.id, missed.streamId, lastId, writer);
@@ -239,20 +199,16 @@ export class McpHttpTransport {
     });
     if (!room) {
       letGo();
-      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
+      return sendTooManyStreams(response);
     }
     if (response.destroyed) return letGo(); // gone while we waited
     const stream = this.hub.open(session.id);
-    const writer: SseWriter = this.hub.connect(
-      response,
-      tenant,
-      () => {
-        stream.detach(writer);
-        if (this.hub.standaloneOf(session.id) === stream) this.hub.setStandalone(session.id, undefined);
-        this.hub.release(stream);
-      },
-      stream.id,
-    );
+    const onClose = () => {
+      stream.detach(writer);
+      if (this.hub.standaloneOf(session.id) === stream) this.hub.setStandalone(session.id, undefined);
+      this.hub.release(stream);
+    };
+    const writer = this.hub.connect(response, tenant, onClose, stream.id);
     writer.open();
     stream.attach(writer);
     if (this.engine.primes(session)) stream.prime(this.options.http.streams.retryMs);

@@ -15,17 +15,10 @@ function hostnameOf(host: string | undefined): string {
 
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/**
- * Requests Fastify's early hook checked before their body was read. Shared by every instance: `@UseGuards()` gets
- * its own instance of the guard, not the hook's. A WeakSet, not a mark on Node's request: a property added per
- * request changes the object's shape on the hot path.
- */
+/** Requests Fastify's early hook checked, for every instance; a WeakSet: a mark on the request would change its shape. */
 const CHECKED_EARLY = new WeakSet<IncomingMessage>();
 
-/**
- * DNS-rebinding protection (spec: servers MUST validate Origin): a request carrying an `Origin` that is neither
- * local nor in `http.allowedOrigins` gets 403. Requests without `Origin` (non-browser clients) pass.
- */
+/** DNS-rebinding protection (spec: servers MUST validate Origin): an `Origin` neither local nor allowed gets 403. */
 @Injectable()
 export class McpOriginGuard implements CanActivate {
   private readonly allowed: Set<string>;

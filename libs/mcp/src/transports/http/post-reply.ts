@@ -5,13 +5,10 @@ import type { McpStreamHub } from '../streams/stream-hub.js';
 import { sendJson, sendStatus } from './http-json-rpc.responses.js';
 import type { SseWriter } from './sse-writer.js';
 
-/**
- * The answer to one POST, of either era: plain JSON unless the call sends a message first; then, if the client
- * accepts SSE, an event stream (resumable within a 2025-11-25 session) that carries those messages and ends with
- * the response.
- */
+/** The answer to one POST: JSON, or, once the call sends a message and the client accepts SSE, an event stream. */
 export class PostReply {
   private stream?: LiveStream;
+  private writer?: SseWriter;
   private abandoned = false;
   private refusal?: { status: number; headers: Record<string, string> };
 
@@ -30,10 +27,7 @@ export class PostReply {
     this.refusal = { status, headers };
   }
 
-  /**
-   * The client closed the connection before the answer (a 2026-07-28 request is cancelled by that): nothing more
-   * is written, and the stream, if one was opened, is let go.
-   */
+  /** The client closed the connection before the answer: nothing more is written, an opened stream is let go. */
   abandon(): void {
     this.abandoned = true;
     if (this.stream) this.hub.release(this.stream);
@@ -53,8 +47,6 @@ export class PostReply {
     stream.detach(this.writer);
     this.writer.end();
   }
-
-  private writer?: SseWriter;
 
   private ensureStream(primeRetryMs = this.primeRetryMs): LiveStream | undefined {
     if (this.stream) return this.stream;

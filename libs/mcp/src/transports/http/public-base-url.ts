@@ -10,12 +10,9 @@ const SCHEME = /^https?$/i;
 export const BAD_HOST = 'Bad Request: Host, X-Forwarded-Host or X-Forwarded-Proto is not a valid host[:port] or http(s) scheme';
 
 /**
- * Scheme, host and global prefix of the URL the client used, for the absolute URLs the server hands out (the
- * 2024-11-05 `endpoint` event, the Server Card's remotes): the configured `http.publicUrl` as it is (it names the public
- * base, prefix included), else the request's scheme and host, with `X-Forwarded-Proto` / `X-Forwarded-Host` only when
- * `http.trustProxy` is set, since anyone can send them, followed by `globalPrefix` (`/api`, read from Nest at boot).
- * Undefined when a header the URL would be built from is not a plain `host[:port]` or `http`/`https`: a forged
- * `Host: evil.example/x?` must not turn into a URL handed to the client (the caller answers 400).
+ * The base of the absolute URLs handed out (the 2024-11-05 `endpoint` event, the Server Card): `http.publicUrl`, else
+ * the request's scheme and host (`X-Forwarded-*` only with `http.trustProxy`: anyone can send them) and `globalPrefix`.
+ * Undefined for a host or scheme that is not plain: a forged `Host: evil.example/x?` must not reach the client.
  */
 export function publicBaseUrl(
   request: IncomingMessage,

@@ -1,16 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { parsedBodyOf } from './http-exchange.js';
 
-/** Why a body could not be read; the HTTP layer maps each to a status. */
-export type BodyReadFailure = 'too-large' | 'unparsable' | 'aborted';
-
-/** A read body: the parsed JSON value, or the failure. */
-export type BodyReadResult = { ok: true; value: unknown } | { ok: false; failure: BodyReadFailure };
+/** A read body: the parsed JSON value, or why it could not be read (the HTTP layer maps each to a status). */
+export type BodyReadResult = { ok: true; value: unknown } | { ok: false; failure: 'too-large' | 'unparsable' | 'aborted' };
 
 /**
- * The parsed JSON body of a POST. When an application-wide parser (Nest's default on express, Fastify's own) already
- * ran, its result is used, still under `maxBytes` when the request declared its length; otherwise the stream is read
- * here under `maxBytes`, so an MCP-only app (`bodyParser: false` on express) gets our limit and our -32700 answers.
+ * The parsed JSON body of a POST: an application-wide parser's result when one ran (still under a declared
+ * `maxBytes`), else the stream read here under `maxBytes`, so `bodyParser: false` gets our limit and -32700 answers.
  */
 export function readJsonBody(request: IncomingMessage, maxBytes: number): BodyReadResult | Promise<BodyReadResult> {
   const declared = Number(request.headers['content-length']);
@@ -30,9 +26,8 @@ async function readStreamed(request: IncomingMessage, maxBytes: number): Promise
   if (typeof raw === 'string') return { ok: false, failure: raw };
   try {
     const text = raw.toString('utf8');
-    // Fastify refuses prototype-poisoning keys; so do we, with one answer on both adapters. The substring check keeps
-    // the common body on the plain parse; a `\u` escape can spell either key (`"\u005f_proto__"`), so a body with
-    // any escape takes the reviver, which sees the decoded keys.
+    // Fastify refuses prototype-poisoning keys; so do we. Only a body that may hold one takes the reviver, which sees
+    // decoded keys: a `\u` escape can spell either (`"\u005f_proto__"`).
     const suspicious = text.includes('__proto__') || text.includes('constructor') || text.includes('\\u');
     return { ok: true, value: suspicious ? JSON.parse(text, refusePrototypePoisoning) : JSON.parse(text) };
   } catch {
@@ -49,10 +44,7 @@ function refusePrototypePoisoning(key: string, value: unknown): unknown {
   return value;
 }
 
-/**
- * The body's bytes, read with plain listeners (cheaper per request than an async iterator), without a copy
- * when it arrives in one chunk; stops reading past `maxBytes`.
- */
+/** The body's bytes, with plain listeners (cheaper than an async iterator), not copied when in one chunk; stops past `maxBytes`. */
 export function readRaw(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too-large' | 'aborted'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Controller, Get, Inject, Options, Req, Res, VERSION_NEUTRAL, type Type } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpResolvedPaths } from '../../options/mcp-options.resolver.js';
@@ -23,11 +23,9 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The MCP Server Card (SEP-2127) at `/.well-known/mcp/server-card.json` and at `<path>/server-card` (the location
- * the current draft reserves): no guards, like the protected-resource metadata, since it is discovery metadata
- * with nothing secret in it. Built per request, because its URLs follow the request's host unless `http.publicUrl`
- * is set; cacheable with `Cache-Control` and a strong `ETag` (304 on a matching `If-None-Match`).
- * Always routed (the options may arrive asynchronously); 404 when `serverCard.enabled` is false.
+ * The MCP Server Card (SEP-2127) at the well-known path and at `<path>/server-card` (reserved by the draft): no guards,
+ * it is public discovery metadata. Built per request (its URLs follow the request's host unless `http.publicUrl` is
+ * set), with a strong `ETag`. Always routed (the options may arrive asynchronously); 404 when disabled.
  */
 export function createServerCardController(paths: McpResolvedPaths): Type<unknown> {
   const reservedPath = `${paths.path}/server-card`;
@@ -42,11 +40,6 @@ export function createServerCardController(paths: McpResolvedPaths): Type<unknow
       private readonly globalPrefix: McpGlobalPrefix,
     ) {}
 
-    @Get(routes)
-    reserved(@Req() request: unknown, @Res() response: unknown): void {
-      this.send(nodeRequestOf(request), nodeResponseOf(response));
-    }
-
     // `If-None-Match` is not a CORS-safelisted header: a browser's revalidation is preflighted.
     @Options(routes)
     preflight(@Res() adapterResponse: unknown): void {
@@ -56,7 +49,10 @@ export function createServerCardController(paths: McpResolvedPaths): Type<unknow
       sendStatus(response, 204);
     }
 
-    private send(request: IncomingMessage, response: ServerResponse): void {
+    @Get(routes)
+    reserved(@Req() adapterRequest: unknown, @Res() adapterResponse: unknown): void {
+      const request = nodeRequestOf(adapterRequest);
+      const response = nodeResponseOf(adapterResponse);
       if (!this.options.serverCard.enabled) return sendHttpError(response, 404, 'No server card is served here');
       // The card's URLs are the endpoint's: the prefix Nest puts before the MCP path, wherever the card itself is.
       const baseUrl = publicBaseUrl(request, this.options.http, this.globalPrefix.of(this.options.path));

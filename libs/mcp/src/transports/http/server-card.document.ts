@@ -8,7 +8,6 @@ export const SERVER_CARD_SCHEMA_URL = 'https://static.modelcontextprotocol.io/sc
 /** The media type of a Server Card (SEP-2127 discovery). */
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
 
-/** One `remotes[]` entry: where and how to connect. */
 interface ServerCardRemote {
   type: 'streamable-http' | 'sse';
   url: string;
@@ -18,11 +17,7 @@ interface ServerCardRemote {
 /** Revisions whose HTTP transport is Streamable HTTP, per the revisions table (both eras). */
 const STREAMABLE_HTTP_VERSIONS = MCP_PROTOCOL_REVISIONS.filter((row) => row.httpTransport === 'streamable-http').map((row) => row.version);
 
-/**
- * The Server Card of this server as seen from `baseUrl` (scheme, host and global prefix, see `publicBaseUrl`).
- * Only fields of the v1 schema: identity, the configured optional metadata and one remote per HTTP transport.
- * Tools, resources and prompts stay out on purpose: the draft leaves them to the runtime list operations.
- */
+/** The Server Card seen from `baseUrl`; tools, resources and prompts stay out: the draft leaves them to the list operations. */
 export function buildServerCard(options: McpResolvedOptions, baseUrl: string): Record<string, unknown> {
   const card = options.serverCard;
   const remotes: ServerCardRemote[] = [
@@ -46,9 +41,8 @@ export function buildServerCard(options: McpResolvedOptions, baseUrl: string): R
 }
 
 /**
- * `<host reversed>/<module name>`: `mcp.example.com` → `com.example.mcp/weather-server`. A host that is no DNS name
- * (an IP address, a single label such as `localhost`) has nothing to reverse: it becomes one label under `local`
- * (`127.0.0.1` → `local.127-0-0-1/weather-server`), still the reverse-DNS form, and plainly not a public namespace.
+ * `<host reversed>/<module name>`: `mcp.example.com` → `com.example.mcp/weather-server`; a host that is no DNS name
+ * becomes one label under `local` (`127.0.0.1` → `local.127-0-0-1/weather-server`): plainly not a public namespace.
  */
 export function defaultCardName(hostname: string, serverName: string): string {
   const host = hostname

@@ -15,13 +15,9 @@ export interface SseByteBudget {
 }
 
 /**
- * Writes Server-Sent Events frames; one JSON-RPC message per `data:` line (JSON never contains raw newlines).
- *
- * A reader that stops reading makes every frame wait in this process's memory. Before each write the writer
- * looks at what is still unflushed (`writableLength`: the response's and its socket's buffers); past the budget
- * the connection is destroyed (not ended: an end would queue behind the backlog and keep it) and the frame is
- * dropped. No grace period: the budget is the slack, and a reader that keeps up never comes near it. One frame
- * may pass the budget, so a single message larger than it still reaches a reader that keeps up.
+ * Writes Server-Sent Events frames, one JSON-RPC message per `data:` line (JSON has no raw newlines). A reader that
+ * stops reading makes frames wait in memory: past the budget of unflushed bytes the connection is destroyed (an end
+ * would queue behind the backlog) and the frame dropped. One frame may pass it, so a large message still gets through.
  */
 export class SseWriter {
   private cut = false;

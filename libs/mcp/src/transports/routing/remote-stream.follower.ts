@@ -13,10 +13,7 @@ export interface FollowedEvent {
   event: StoredSseEvent;
 }
 
-/**
- * The instance a stream id was opened on: ids are `<instance>_<random>` (the instance id is hex, without `_`).
- * Undefined for an id of an older release, which named no instance.
- */
+/** The instance a stream id (`<instance>_<random>`) was opened on; undefined for an older release's id. */
 export function instanceOfStream(streamId: string): string | undefined {
   const cut = streamId.indexOf('_');
   return cut > 0 ? streamId.slice(0, cut) : undefined;
@@ -25,19 +22,15 @@ export function instanceOfStream(streamId: string): string | undefined {
 export interface RemoteStreamSource {
   sessionId: string;
   streamId: string;
-  /** The instance holding the stream. */
   holder: string;
   /** The id of the last event the client has (replayed or its own `Last-Event-ID`). */
   afterId: string;
 }
 
 /**
- * Continues, on this instance's connection `writer`, a live stream held by another instance: subscribes to the
- * events the holder publishes for it, asks the holder to publish them, and writes each one in order. The event
- * store is the reference: an event that arrives out of sequence (one published before the holder got the
- * request, or lost on the bus) is read back from it, and so is everything before the end. Every
- * `lease.renewMs` it reads the store again and checks the holder's lease, so a lost message or a holder that
- * died ends the connection within a lease period; a closed connection lets go of everything at that check.
+ * Continues on `writer` a live stream held by another instance, from the events it publishes. The store is the
+ * reference: an event out of sequence is read back from it, and so is the store every `lease.renewMs` (with the
+ * holder's lease checked), so a lost message or a dead holder ends the connection within a lease period.
  */
 export function followRemoteStream(
   source: RemoteStreamSource,

@@ -11,16 +11,12 @@ interface GetStreamClaim {
 const KEEP_ALIVES_PER_LEASE = 3;
 
 /**
- * The one-GET-stream-per-session rule across instances: the instance opening a session's GET stream claims
- * `get-stream:<session>` in the shared store, and lets go when the stream ends. A claim whose instance's lease
- * expired is taken over, so a dead instance blocks nobody for longer than its lease. The claim itself is a short
- * lease, three `http.streams.keepAliveMs`, renewed every keep-alive interval while the stream is open: a release that
- * failed (a store outage as the stream closed) keeps the session's next GET on another instance out (409) for
- * that long at most, and one on the instance it names takes it back at once.
+ * One GET stream per session across instances, claimed in the store; a dead instance's claim is taken over, and a
+ * claim lives three keep-alives unless renewed, so a failed release keeps another instance out (409) that long at most.
  */
 export class McpSessionStreamClaims {
-  /** How long a claim lives unless renewed. */
   readonly ttlMs: number;
+  private readonly mine: GetStreamClaim;
 
   constructor(
     private readonly store: McpKeyValueStore,
@@ -29,41 +25,30 @@ export class McpSessionStreamClaims {
     readonly renewMs: number,
   ) {
     this.ttlMs = renewMs * KEEP_ALIVES_PER_LEASE;
+    this.mine = { instance: lease.id };
   }
 
-  /**
-   * True when this instance now holds the session's GET stream. The caller has checked that it holds none
-   * itself, so a claim naming this instance is a leftover (its release failed) and is taken back.
-   */
+  /** True when this instance now holds the session's GET stream; a claim naming this instance is a leftover, taken back. */
   async claim(sessionId: string): Promise<boolean> {
     const key = claimKey(sessionId);
-    const mine: GetStreamClaim = { instance: this.lease.id };
-    if (await this.store.setIfAbsent(key, mine, this.ttlMs)) return true;
+    if (await this.store.setIfAbsent(key, this.mine, this.ttlMs)) return true;
     const held = await this.store.get<GetStreamClaim>(key);
-    if (held === undefined) return this.store.setIfAbsent(key, mine, this.ttlMs);
+    if (held === undefined) return this.store.setIfAbsent(key, this.mine, this.ttlMs);
     if (held.instance !== this.lease.id && (await this.lease.isAlive(held.instance))) return false;
     // Atomic: of two instances taking over the same dead claim, one wins.
-    return this.store.compareAndSet(key, held, mine, this.ttlMs);
+    return this.store.compareAndSet(key, held, this.mine, this.ttlMs);
   }
 
-  /**
-   * Extends the claim's life while this instance's stream is open: every `renewMs`. A claim that lapsed meanwhile
-   * (renewals failed through a store outage) is taken again if nobody took it since. False when another instance
-   * holds it now: the stream here must end, the session has one elsewhere.
-   */
+  /** Extends the claim (or takes a lapsed one back); false when another instance holds it now: the stream here must end. */
   async refresh(sessionId: string): Promise<boolean> {
     const key = claimKey(sessionId);
-    const mine: GetStreamClaim = { instance: this.lease.id };
-    return (await this.store.compareAndSet(key, mine, mine, this.ttlMs)) || this.store.setIfAbsent(key, mine, this.ttlMs);
+    return (await this.store.compareAndSet(key, this.mine, this.mine, this.ttlMs)) || this.store.setIfAbsent(key, this.mine, this.ttlMs);
   }
 
   /** Lets go of the session's claim if this instance still holds it (another may have taken it over). */
   async release(sessionId: string): Promise<void> {
-    const mine: GetStreamClaim = { instance: this.lease.id };
-    await this.store.deleteIfEquals(claimKey(sessionId), mine);
+    await this.store.deleteIfEquals(claimKey(sessionId), this.mine);
   }
 }
 
-function claimKey(sessionId: string): string {
-  return storeKey('get-stream', sessionId);
-}
+const claimKey = (sessionId: string) => storeKey('get-stream', sessionId);

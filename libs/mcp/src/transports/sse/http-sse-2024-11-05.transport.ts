@@ -7,7 +7,14 @@ import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.e
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
-import { sendHttpError, sendRefusal, sendStatus, STREAM_RETRY_AFTER_MS, SESSION_RETRY_AFTER_MS } from '../http/http-json-rpc.responses.js';
+import {
+  sendHttpError,
+  sendRefusal,
+  sendSessionNotFound,
+  sendStatus,
+  sendTooManySessions,
+  sendTooManyStreams,
+} from '../http/http-json-rpc.responses.js';
 import { headerOf, receiveJson } from '../http/incoming-json.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
 import { callerHeadersFrom } from '../../core/caller-headers.js';
@@ -32,14 +39,8 @@ interface ForwardedPost {
 }
 
 /**
- * HTTP+SSE of revision 2024-11-05 (clients configured with `transport: sse`): GET opens a stream whose first event is
- * `endpoint` with an absolute messages URL; each POST there is accepted with 202 and answered on the stream.
- * A session lives as long as its stream.
- *
- * Behind a load balancer the POST may reach another instance than the one holding the stream: that instance
- * checks the session (shared store) and its owner, forwards the message on the session's route and answers 202
- * once the bus says the holder received it (503 + Retry-After when nobody did); the holder dispatches it and
- * answers on the stream, as for a POST it received itself.
+ * HTTP+SSE of revision 2024-11-05: GET opens a stream whose first event is `endpoint` (an absolute messages URL); each
+ * POST there gets 202 and is answered on the stream. A POST reaching another instance is forwarded on the bus.
  */
 @Injectable()
 export class McpHttpSseTransport {
@@ -65,13 +66,10 @@ export class McpHttpSseTransport {
     if (base === undefined) return sendHttpError(response, 400, BAD_HOST);
     const principal = principalOf(request);
     const tenant = tenantOf(principal);
-    if (!(await this.hub.hasRoomFor(tenant)))
-      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open streams', { retryAfterMs: STREAM_RETRY_AFTER_MS });
+    if (!(await this.hub.hasRoomFor(tenant))) return sendTooManyStreams(response);
     const session = await this.engine.openStreamSession(principal, this.lease.id);
-    if (!session)
-      return sendRefusal(response, 'RATE_LIMITED', 'this tenant has too many open sessions', { retryAfterMs: SESSION_RETRY_AFTER_MS });
-    // Messages POSTed to other instances come here while the stream is open; held before the client learns the
-    // messages URL, so none can arrive before.
+    if (!session) return sendTooManySessions(response);
+    // Held before the client learns the messages URL, so no POST forwarded from another instance arrives before.
     const route = this.router.hold(sseRoute(session.id), (forwarded) => this.receiveForwarded(session.id, forwarded));
     const writer = this.hub.connect(response, tenant, () => {
       this.connections.delete(session.id);
@@ -92,16 +90,18 @@ export class McpHttpSseTransport {
     const writer = this.connections.get(sessionId);
     // Not held here: with other instances, the stream may be held by one of them (the session record says it exists).
     const session = writer || this.router.spansInstances ? await this.sessions.find(sessionId, principal) : undefined;
-    if (!session || session.transport !== 'sse')
-      return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    if (!session || session.transport !== 'sse') return sendSessionNotFound(response);
     // Its stream died with its instance (lease expired): gone, so the client reconnects instead of losing messages.
     if (!writer && !(await this.lease.isAlive(session.instance))) {
       await this.sessions.end(session.id);
-      return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+      return sendSessionNotFound(response);
     }
     const body = await receiveJson(request, response, this.options.http.maxBodyBytes, this.options.limits.bodyTimeoutMs);
     if (body === receiveJson.NO_BODY) return;
-    const headers = {
+    const post: ForwardedPost = {
+      session,
+      principal,
+      body,
       traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
       callerHeaders: callerHeadersFrom((name) => headerOf(request, name)),
     };
@@ -112,48 +112,35 @@ export class McpHttpSseTransport {
       });
     }
     if (!writer) {
-      const forwarded: ForwardedPost = { session, principal, body, ...headers };
       // Rejects while the bus is down: 503, nothing accepted.
-      if (await this.router.forward(sseRoute(sessionId), forwarded)) return sendStatus(response, 202);
+      if (await this.router.forward(sseRoute(sessionId), post)) return sendStatus(response, 202);
       return this.refuseUnheard(session, response);
     }
     sendStatus(response, 202);
-    this.dispatchAll(session, principal, body, writer, headers);
+    this.dispatchAll(post, writer);
   }
 
-  /**
-   * A forwarded POST reached nobody: the holder is gone if its lease expired (404, the client reconnects), else
-   * it is resubscribing after a bus outage or dying (503 + Retry-After: the retry lands or then finds it gone).
-   */
+  /** A forwarded POST reached nobody: 404 if the holder's lease expired, else 503 (resubscribing after a bus outage). */
   private async refuseUnheard(session: McpSessionRecord, response: ServerResponse): Promise<void> {
     if (await this.lease.isAlive(session.instance))
       return sendRefusal(response, 'UNAVAILABLE', 'the instance holding this stream is not listening; retry shortly');
     await this.sessions.end(session.id);
-    return sendHttpError(response, 404, 'Session not found', { code: JsonRpcErrorCode.SESSION_NOT_FOUND });
+    return sendSessionNotFound(response);
   }
 
-  /** A POST another instance accepted for a stream held here. */
   private receiveForwarded(sessionId: string, message: unknown): void {
     const forwarded = message as Partial<ForwardedPost> | null;
     const writer = this.connections.get(sessionId);
     if (!writer || forwarded?.session?.id !== sessionId || forwarded.body === undefined) return;
-    this.dispatchAll(forwarded.session, forwarded.principal, forwarded.body, writer, forwarded);
+    this.dispatchAll(forwarded as ForwardedPost, writer);
   }
 
   /** Serves the message(s) of one POST; answers go out on the stream, in the order they are ready. */
-  private dispatchAll(
-    session: McpSessionRecord,
-    principal: McpPrincipal | undefined,
-    body: unknown,
-    writer: SseWriter,
-    { traceHeaders, callerHeaders }: Pick<ForwardedPost, 'traceHeaders' | 'callerHeaders'>,
-  ): void {
+  private dispatchAll({ session, principal, body, traceHeaders, callerHeaders }: ForwardedPost, writer: SseWriter): void {
     const send = (message: unknown) => writer.event(JSON.stringify(message), { event: 'message' });
     void this.engine.serve(body, { transport: 'sse', principal, session, traceHeaders, callerHeaders, stream: () => ({ send }) });
   }
 }
 
-function sseRoute(sessionId: string): McpRoute {
-  // The bus name stays `legacy-sse`: instances of an older release may still hold these routes.
-  return { kind: 'legacy-sse', sessionId };
-}
+// The bus name stays `legacy-sse`: instances of an older release may still hold these routes.
+const sseRoute = (sessionId: string): McpRoute => ({ kind: 'legacy-sse', sessionId });

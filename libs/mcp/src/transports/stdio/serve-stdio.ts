@@ -1,7 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { McpAuthError } from '../../auth/mcp-auth.error.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
-import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { clientText } from '../../core/client-text.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import { McpStdioTransport, type McpStdioOptions } from './stdio.transport.js';
@@ -49,11 +48,7 @@ export async function serveMcpOverStdio(app: INestApplicationContext, options: M
 }
 
 /** The stdio caller, from credentials given at launch; refused ones close the app and name where they were set. */
-async function authenticateLaunch(
-  auth: McpAuthService,
-  app: INestApplicationContext,
-  options: McpStdioOptions,
-): Promise<McpPrincipal | undefined> {
+async function authenticateLaunch(auth: McpAuthService, app: INestApplicationContext, options: McpStdioOptions) {
   try {
     return await auth.authenticate({ bearer: options.credentials, headers: {} });
   } catch (error) {
@@ -72,10 +67,7 @@ async function authenticateLaunch(
  * The server stdio serves: the app's only one, or the one `name` names. Nest lists a token's instances module by
  * module in one order, so the i-th transport, auth service and options belong to the same server.
  */
-async function stdioServer(
-  app: INestApplicationContext,
-  name: string | undefined,
-): Promise<{ transport: McpStdioTransport; auth: McpAuthService }> {
+async function stdioServer(app: INestApplicationContext, name: string | undefined) {
   const transports = app.get(McpStdioTransport, { strict: false, each: true });
   const auths = app.get(McpAuthService, { strict: false, each: true });
   const names = app.get<McpResolvedOptions>(MCP_RESOLVED_OPTIONS, { strict: false, each: true }).map((options) => options.name);

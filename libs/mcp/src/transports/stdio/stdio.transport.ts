@@ -26,20 +26,17 @@ export interface McpStdioOptions {
 
 /** The state of the one client a stdio server has. */
 interface StdioConnection {
-  /** The era the client chose with its first real message (see `routeMessage`); undefined until then. */
+  /** The era the client chose with its first real message; undefined until then. */
   era?: McpEra;
   /** Where this connection's 2026-07-28 requests are cancelled (`notifications/cancelled`). */
   readonly scope20260728: string;
-  /** What each era keeps of the client (2025-11-25: revision, capabilities, log level; 2026-07-28: listens). */
   readonly eras: McpEraConnection;
   /** The launch token as REST guards read it, for controller routes called as tools. */
   readonly callerHeaders?: Readonly<Record<string, string>>;
+  readonly principal?: McpPrincipal;
 }
 
-/**
- * stdio transport: newline-delimited JSON-RPC (no Content-Length framing), one message per line, UTF-8.
- * Requests are served concurrently; `serve()` resolves once stdin has ended and every call has answered.
- */
+/** Newline-delimited JSON-RPC, one message per line; requests served concurrently, `serve()` resolves after the last answer. */
 @Injectable()
 export class McpStdioTransport {
   private readonly logger = new Logger('McpStdio');
@@ -55,6 +52,7 @@ export class McpStdioTransport {
       scope20260728: `stdio-2026-07-28:${++this.connections}`,
       eras: this.router.openConnection(),
       callerHeaders: options.principal ? bearerHeaders(options.credentials) : undefined,
+      principal: options.principal,
     };
     const inFlight = new Set<Promise<void>>();
     const lines = createInterface({ input, crlfDelay: Infinity });
@@ -64,7 +62,7 @@ export class McpStdioTransport {
     for await (const rawLine of lines) {
       const line = rawLine.trim();
       if (line === '') continue;
-      const work = this.handleLine(line, connection, options.principal, send).catch((error: unknown) =>
+      const work = this.handleLine(line, connection, send).catch((error: unknown) =>
         this.logger.error('stdio message failed', error instanceof Error ? error.stack : String(error)),
       );
       inFlight.add(work);
@@ -74,25 +72,21 @@ export class McpStdioTransport {
     this.router.closeConnection(connection.eras);
   }
 
-  private async handleLine(
-    line: string,
-    connection: StdioConnection,
-    principal: McpPrincipal | undefined,
-    send: (message: JsonRpcMessage) => void,
-  ): Promise<void> {
+  private async handleLine(line: string, connection: StdioConnection, send: (message: JsonRpcMessage) => void): Promise<void> {
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
       return send(parseErrorResponse());
     }
+    const { principal, callerHeaders } = connection;
     const serving = this.router.serve(classifyStdioMessage(value, connection.era), {
       rev20251125: () => ({
         transport: 'stdio',
         principal,
         connection: connection.eras.rev20251125,
         cancellationScope: 'stdio',
-        callerHeaders: connection.callerHeaders,
+        callerHeaders,
         stream: () => ({ send }),
       }),
       rev20260728: () => ({
@@ -100,7 +94,7 @@ export class McpStdioTransport {
         principal,
         send,
         cancellationScope: connection.scope20260728,
-        callerHeaders: connection.callerHeaders,
+        callerHeaders,
         connection: connection.eras.rev20260728,
         listenStream: () => ({ send, end: send }),
       }),

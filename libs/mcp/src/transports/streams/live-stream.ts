@@ -3,10 +3,8 @@ import type { SseWriter } from '../http/sse-writer.js';
 import { eventId, type SseEventStore, type StoredSseEvent } from './sse-event.store.js';
 
 /**
- * One logical SSE stream (a POST's response stream or a session's GET stream). It outlives its HTTP
- * connection: when the client drops, messages keep being stored, and a GET with `Last-Event-ID` replays them
- * and re-attaches a new connection. A GET with `Last-Event-ID` sent to another instance follows it from there:
- * once followed, each event is published (after it is stored) for that instance to forward.
+ * One logical SSE stream (a POST's response or a session's GET stream). It outlives its connection: its messages are
+ * stored, and a GET with `Last-Event-ID` replays them and re-attaches (or, on another instance, follows it).
  */
 export class LiveStream {
   private sequence = 0;
@@ -66,19 +64,13 @@ export class LiveStream {
     this.writer?.event(JSON.stringify(message), { event: 'message', id });
   }
 
-  /**
-   * From now on hands each event to `publish` once it is stored, for followers on other instances (one publisher
-   * serves them all); a stream that already ended publishes its end marker at once.
-   */
+  /** Hands each event to `publish` once stored, for followers elsewhere; an ended stream publishes its end at once. */
   follow(publish: (event: StoredSseEvent) => void): void {
     this.publish = publish;
     if (this.ended) void this.persisted.then(() => publish({ id: eventId(this.id, this.sequence), message: null, end: true }));
   }
 
-  /**
-   * The instance lets the stream go (after its response, or when its connection closed): an end marker is
-   * stored after the last event, so another instance resuming it replays and stops instead of following.
-   */
+  /** Stores an end marker after the last event, so another instance resuming it replays rather than follows. */
   end(): void {
     if (this.ended) return;
     this.ended = true;

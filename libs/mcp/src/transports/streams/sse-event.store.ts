@@ -10,38 +10,24 @@ export interface StoredSseEvent {
   id: string;
   /** Null for the priming event, which only gives the client an id to resume from. */
   message: JsonRpcMessage | null;
-  /**
-   * Set on the marker stored when the stream ended on its instance (its message is null, so a release that
-   * does not know the marker replays it as a priming event: nothing). A stream without it is live, or its
-   * instance died.
-   */
+  /** The marker stored when the stream ended on its instance (null message); without it, live or its instance died. */
   end?: true;
-  /**
-   * Set on the stand-in stored for an event larger than `http.streams.maxEventBytesPerStream` on its own (its message
-   * is null): the event was sent live, and its id stays known so a client that received it can resume after it.
-   */
+  /** The stand-in of an event over `http.streams.maxEventBytesPerStream` alone: sent live, its id stays resumable. */
   tooLarge?: true;
 }
 
 /** The sequence number of an event id (`<streamId>.<n>`), or NaN. */
-export function sequenceOf(id: string): number {
-  return Number(id.slice(id.lastIndexOf('.') + 1));
-}
+export const sequenceOf = (id: string): number => Number(id.slice(id.lastIndexOf('.') + 1));
 
 /** Event ids are `<streamId>.<sequence>`: the stream is read back from the id (spec 2025-11-25 SHOULD). */
-export function eventId(streamId: string, sequence: number): string {
-  return `${streamId}.${sequence}`;
-}
+export const eventId = (streamId: string, sequence: number): string => `${streamId}.${sequence}`;
 
 function streamOf(id: string): string | undefined {
   const dot = id.lastIndexOf('.');
   return dot > 0 ? id.slice(0, dot) : undefined;
 }
 
-/**
- * Events of resumable streams, keyed by session and stream, so a `Last-Event-ID` from another session can
- * never replay anything (cross-session replay is a known vulnerability class). Bounded per stream.
- */
+/** Events of resumable streams keyed by session and stream: a `Last-Event-ID` of another session replays nothing. */
 @Injectable()
 export class SseEventStore {
   constructor(
@@ -50,23 +36,19 @@ export class SseEventStore {
   ) {}
 
   /**
-   * Keeps `event`, dropping the stream's oldest beyond `http.streams.maxEventsPerStream` events or
-   * `http.streams.maxEventBytesPerStream` bytes. An event over the byte bound alone is kept as a stand-in: storing it
-   * would push out every other event and still exceed the bound.
+   * Keeps `event`, dropping the stream's oldest beyond `http.streams.maxEventsPerStream` / `maxEventBytesPerStream`;
+   * one over the byte bound alone is kept as a stand-in (it would push out every other event and still not fit).
    */
   async append(sessionId: string, streamId: string, event: StoredSseEvent): Promise<void> {
     const { maxEventsPerStream, maxEventBytesPerStream: maxBytes } = this.options.http.streams;
     const oversized: StoredSseEvent = { id: event.id, message: null, tooLarge: true };
-    await this.store.append(this.key(sessionId, streamId), event, maxEventsPerStream, this.options.sessions.idleTtlMs, {
-      maxBytes,
-      oversized,
-    });
+    const ttlMs = this.options.sessions.idleTtlMs;
+    await this.store.append(this.key(sessionId, streamId), event, maxEventsPerStream, ttlMs, { maxBytes, oversized });
   }
 
   /**
-   * The stream a `Last-Event-ID` belongs to, the events after it and whether the stream has ended; undefined when
-   * the id is unknown in this session (never stored, or dropped by the bounds) or when the replay would have to
-   * skip an event too large to keep: either way the client's position is lost, and a gap must not pass for a replay.
+   * The stream of a `Last-Event-ID`, the events after it and whether it ended; undefined when the id is unknown in
+   * this session or the replay would skip an event too large to keep: a gap must not pass for a replay.
    */
   async after(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredSseEvent[]; ended: boolean } | undefined> {
     const streamId = streamOf(lastEventId);

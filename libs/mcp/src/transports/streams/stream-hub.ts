@@ -25,14 +25,9 @@ import { McpStreamSlots } from './stream-slots.js';
 import { SseEventStore } from './sse-event.store.js';
 
 /**
- * The streams this instance holds: POST streams in progress, one standalone GET stream per session, and the
- * open connections (closed with a `retry:` hint at shutdown so clients resume elsewhere). While it holds a
- * session's GET stream, it takes that session's notifications sent from other instances. Features and eras see
- * it only as {@link McpSessionStreams} (token `MCP_SESSION_STREAMS`).
- *
- * Across instances (see {@link McpInstanceLease}): stream ids name the instance that opened them, a session's GET
- * stream is claimed in the store (one per session cluster-wide), and a stream resumed on another instance while
- * it is live here is followed from there: this instance publishes its events once asked to.
+ * The streams this instance holds (POST streams, one GET stream per session, the open connections), seen by features
+ * and eras as {@link McpSessionStreams}. Across instances: stream ids name the instance that opened them, a session's
+ * GET stream is claimed in the store, and a stream resumed elsewhere while live here is published for it to follow.
  */
 @Injectable()
 export class McpStreamHub
@@ -41,8 +36,8 @@ export class McpStreamHub
   private readonly logger = new Logger('McpStreamHub');
   private readonly streams = new Map<string, LiveStream>();
   private readonly standalone = new Map<string, LiveStream>();
-  /** Per session with a GET stream here, its route subscription (resolving to the function that ends it). */
-  private readonly routes = new Map<string, Promise<() => Promise<void>>>();
+  /** Per session with a GET stream here, across instances: its route subscription and the timer renewing its claim. */
+  private readonly held = new Map<string, { route: Promise<() => Promise<void>>; renewal: NodeJS.Timeout }>();
   private readonly writers = new Set<SseWriter>();
   private readonly slots: McpStreamSlots;
   private readonly endHooks: Array<() => void> = [];
@@ -50,9 +45,8 @@ export class McpStreamHub
   /** Sessions whose GET stream this instance is claiming in the store right now (a second GET meanwhile: 409). */
   private readonly claiming = new Set<string>();
   private readonly claims: McpSessionStreamClaims;
-  /** Per session with a GET stream here, the timer that keeps its claim from expiring while it is open. */
-  private readonly claimRefreshes = new Map<string, NodeJS.Timeout>();
   private followRequests?: Promise<() => Promise<void>>;
+  private draining = false;
 
   constructor(
     private readonly events: SseEventStore,
@@ -86,10 +80,7 @@ export class McpStreamHub
     return stream;
   }
 
-  /**
-   * Forgets a finished stream once its events are stored (replay then reads the store); its end is stored too,
-   * so that another instance resuming it replays it rather than follow it.
-   */
+  /** Forgets a finished stream once its events are stored (replay reads them there), its end too (for other instances). */
   release(stream: LiveStream): void {
     if (this.router.spansInstances) stream.end();
     void stream.flushed().then(() => {
@@ -101,21 +92,14 @@ export class McpStreamHub
     return this.streams.get(streamId);
   }
 
-  /**
-   * What became of a stream this instance does not hold (`find` gave nothing), given whether its events after
-   * the client's position include its end: `ended` (or no known holder: replay only), `live` on an instance
-   * whose lease lives (follow it there), or `lost` with an instance whose lease expired.
-   */
+  /** A stream not held here: `ended` (or no known holder: replay only), `live` elsewhere, or `lost` with its instance. */
   async remoteStateOf(streamId: string, ended: boolean): Promise<'ended' | 'live' | 'lost'> {
     const holder = instanceOfStream(streamId);
     if (ended || !this.router.spansInstances || holder === undefined || holder === this.lease.id) return 'ended';
     return (await this.lease.isAlive(holder)) ? 'live' : 'lost';
   }
 
-  /**
-   * Continues on `writer` a stream live on another instance (see {@link remoteStateOf}) after `afterId`, the last
-   * event the client has, until that instance ends it or dies.
-   */
+  /** Continues on `writer`, after the client's `afterId`, a stream live on another instance until it ends or dies there. */
   followRemote(sessionId: string, streamId: string, afterId: string, writer: SseWriter): void {
     const holder = instanceOfStream(streamId);
     if (holder === undefined) return writer.end();
@@ -123,9 +107,8 @@ export class McpStreamHub
   }
 
   /**
-   * Claims the session's one GET stream for this instance, across instances: false when one is open (or being
-   * opened) here, or on another instance whose lease lives. Rejects while the store is down. A true claim is
-   * followed by `setStandalone`, with the stream or with undefined to let go.
+   * Claims the session's one GET stream, across instances: false when one is open (or being opened) here or on a
+   * live instance; rejects while the store is down. A true claim is followed by `setStandalone` (undefined: let go).
    */
   async claimStandalone(sessionId: string): Promise<boolean> {
     if (this.standalone.has(sessionId) || this.claiming.has(sessionId)) return false;
@@ -150,37 +133,44 @@ export class McpStreamHub
     this.claiming.delete(sessionId);
     if (stream) {
       this.standalone.set(sessionId, stream);
-      this.holdRoute(sessionId);
-      this.keepClaimed(sessionId);
+      this.holdAcrossInstances(sessionId);
       for (const listener of this.standaloneListeners) listener(sessionId, true);
     } else {
       if (this.standalone.delete(sessionId)) for (const listener of this.standaloneListeners) listener(sessionId, false);
-      clearInterval(this.claimRefreshes.get(sessionId));
-      this.claimRefreshes.delete(sessionId);
+      const held = this.held.get(sessionId);
+      this.held.delete(sessionId);
+      clearInterval(held?.renewal);
       // Also when none was open here: a claim taken for a connection that closed before it opened.
       if (this.router.spansInstances)
         this.claims
           .release(sessionId)
           .catch((error: unknown) => this.logger.warn(`GET stream claim of session ${sessionId} not released: ${reasonOf(error)}`));
-      this.releaseRoute(sessionId);
+      void held?.route.then((release) => release()).catch(() => undefined);
     }
   }
 
   /**
-   * The claim is a short lease (three keep-alive intervals): renewed every interval while the stream is open. One
-   * that lapsed (renewals failed) and was taken by a GET on another instance ends the stream here: two GET
-   * streams of one session would each carry its notifications.
+   * While the session's GET stream is open here: takes its notifications sent from other instances, and renews its
+   * claim (a lease of three keep-alives) every interval; a claim that lapsed and was taken elsewhere ends the stream
+   * here: two GET streams of one session would each carry its notifications.
    */
-  private keepClaimed(sessionId: string): void {
-    if (!this.router.spansInstances || this.claimRefreshes.has(sessionId)) return;
+  private holdAcrossInstances(sessionId: string): void {
+    if (!this.router.spansInstances || this.held.has(sessionId)) return;
+    const route = this.router
+      .hold(sessionStreamRoute(sessionId), (message) => this.notifyHere(sessionId, message as JsonRpcMessage))
+      .catch((error: unknown) => {
+        // The stream still works for what this instance sends; only notifications from elsewhere are missed.
+        this.logger.warn(`Session ${sessionId} cannot take notifications from other instances: ${reasonOf(error)}`);
+        return async () => undefined;
+      });
     const renew = async () => {
       if (await this.claims.refresh(sessionId)) return;
       this.logger.warn(`GET stream of a session ended here: its claim lapsed and another instance holds the session's GET stream now`);
       this.standalone.get(sessionId)?.complete();
     };
-    const timer = setInterval(() => void renew().catch(() => undefined), this.claims.renewMs);
-    timer.unref();
-    this.claimRefreshes.set(sessionId, timer);
+    const renewal = setInterval(() => void renew().catch(() => undefined), this.claims.renewMs);
+    renewal.unref();
+    this.held.set(sessionId, { route, renewal });
   }
 
   /** Another instance resumes a stream held here: its events are published from now on (or its end, if over). */
@@ -198,11 +188,6 @@ export class McpStreamHub
     else publish({ id: `${streamId}.0`, message: null, end: true });
   }
 
-  /**
-   * Sends a server notification on the session's GET stream, on whichever instance holds it. True when it was
-   * written here or handed to the other instances; false when no stream can be reached (single instance: none
-   * is open here).
-   */
   notifySession(sessionId: string, message: JsonRpcMessage): boolean {
     if (this.notifyHere(sessionId, message)) return true;
     if (!this.router.spansInstances) return false;
@@ -212,10 +197,6 @@ export class McpStreamHub
     return true;
   }
 
-  /**
-   * Sends on the session's GET stream only if this instance holds it. For announcements already broadcast to
-   * every instance (each would otherwise forward its copy to the holder).
-   */
   notifyHere(sessionId: string, message: JsonRpcMessage): boolean {
     const stream = this.standalone.get(sessionId);
     if (!stream) return false;
@@ -223,29 +204,22 @@ export class McpStreamHub
     return true;
   }
 
-  /** Runs `hook` once, at the start of shutdown, before the open streams end (see {@link onModuleDestroy}). */
   beforeStreamsEnd(hook: () => void): void {
     this.endHooks.push(hook);
   }
 
-  /** Calls `listener` whenever a session's GET stream starts or stops being held here (see {@link setStandalone}). */
   onStandaloneStream(listener: (sessionId: string, open: boolean) => void): void {
     this.standaloneListeners.push(listener);
   }
 
-  /**
-   * Takes one of `tenant`'s `limits.maxStreamsPerTenant` places (across instances with `redis`) for the stream
-   * the caller connects next; false when all are taken. Rejects while the store is down.
-   */
+  /** Takes one of `tenant`'s `limits.maxStreamsPerTenant` places for the next stream; rejects while the store is down. */
   hasRoomFor(tenant: string): Promise<boolean> {
     return this.slots.reserve(tenant);
   }
 
   /**
-   * Wraps a response as an SSE connection with keep-alives, counted against `tenant` until the socket closes;
-   * then it is forgotten and `onClose` runs. A reader that leaves more than `http.streams.maxBufferedBytes` unread
-   * is cut (the socket closes, so the same happens); `streamId` names the stream in the warning (a connection
-   * without one, such as 2024-11-05 HTTP+SSE, gets a fresh id: session ids stay out of logs).
+   * Wraps a response as an SSE connection with keep-alives, counted against `tenant` until the socket closes (then
+   * `onClose` runs). `streamId` names it in the cut warning; without one a fresh id does: session ids stay out of logs.
    */
   connect(
     response: import('node:http').ServerResponse,
@@ -281,32 +255,9 @@ export class McpStreamHub
     return writer;
   }
 
-  /** Takes the session's notifications from other instances while its GET stream is open here. */
-  private holdRoute(sessionId: string): void {
-    if (!this.router.spansInstances || this.routes.has(sessionId)) return;
-    const held = this.router.hold(sessionStreamRoute(sessionId), (message) => this.notifyHere(sessionId, message as JsonRpcMessage));
-    this.routes.set(
-      sessionId,
-      held.catch((error: unknown) => {
-        // The stream still works for what this instance sends; only notifications from elsewhere are missed.
-        this.logger.warn(`Session ${sessionId} cannot take notifications from other instances: ${reasonOf(error)}`);
-        return async () => undefined;
-      }),
-    );
-  }
-
-  private releaseRoute(sessionId: string): void {
-    const held = this.routes.get(sessionId);
-    if (!held) return;
-    this.routes.delete(sessionId);
-    void held.then((release) => release()).catch(() => undefined);
-  }
-
   /**
-   * Shutdown starts: every open connection ends after a `retry:` hint, so clients reconnect (to another
-   * instance) at once rather than after running jobs and calls have drained. From now on a new stream is ended
-   * the same way right after it opens: a long-lived socket would hold the HTTP server's close open. The
-   * `beforeStreamsEnd` hooks run first, while their streams can still take a final message.
+   * Shutdown starts: every connection ends after a `retry:` hint, so clients reconnect elsewhere at once rather than
+   * after calls drain, and so does each new one (a long-lived socket would hold the HTTP server's close open).
    */
   onModuleDestroy(): void {
     for (const hook of this.endHooks.splice(0)) {
@@ -317,26 +268,19 @@ export class McpStreamHub
         this.logger.error(`A shutdown hook failed before the streams ended: ${reasonOf(error)}`);
       }
     }
-    this.draining = true;
-    this.endAll();
+    this.beforeApplicationShutdown();
   }
 
   /** Again just before the HTTP server closes, for anything opened meanwhile. */
   beforeApplicationShutdown(): void {
     this.draining = true;
-    this.endAll();
+    for (const writer of this.writers) this.endWithRetry(writer);
+    this.writers.clear();
   }
 
   /** True once shutdown has started: callers that open streams asynchronously refuse new ones (503). */
   get isDraining(): boolean {
     return this.draining;
-  }
-
-  private draining = false;
-
-  private endAll(): void {
-    for (const writer of this.writers) this.endWithRetry(writer);
-    this.writers.clear();
   }
 
   private endWithRetry(writer: SseWriter): void {
@@ -351,9 +295,7 @@ function newStreamId(instanceId?: string): string {
   return instanceId === undefined ? random : `${instanceId}_${random}`;
 }
 
-function sessionStreamRoute(sessionId: string): McpRoute {
-  return { kind: 'session-stream', sessionId };
-}
+const sessionStreamRoute = (sessionId: string): McpRoute => ({ kind: 'session-stream', sessionId });
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -15,11 +15,9 @@ const UNCLAIMED_MS = 10_000;
 const UNCAPPED = Number.MAX_SAFE_INTEGER;
 
 /**
- * `limits.maxStreamsPerTenant`, counted in the store: a slot set per tenant (`streams:{<tenant>}`), in this
- * process without `redis` and in Redis with it, so the cap holds across instances. A stream's slot lives for
- * three keep-alive intervals and is renewed by each keep-alive, so the places of streams of a killed instance
- * come back within that lease. `reserve` takes the place before the response starts (a refusal is still an
- * HTTP 429); the next `claim` for the tenant, when the stream connects, takes it over.
+ * `limits.maxStreamsPerTenant`, counted in the store (so across instances with `redis`): a slot lives three
+ * keep-alives and is renewed by each, so a killed instance's places come back. `reserve` takes the place before the
+ * response starts (a refusal is still an HTTP 429); the tenant's next `claim`, as the stream connects, takes it over.
  */
 export class McpStreamSlots {
   /** Per tenant, the places reserved and not yet connected, oldest first. */

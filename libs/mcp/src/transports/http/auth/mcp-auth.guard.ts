@@ -8,10 +8,7 @@ import { McpAuthService } from '../../../auth/mcp-auth.service.js';
 import { McpAuthUnavailableError } from '../../../auth/mcp-auth-unavailable.error.js';
 import { McpHttpRefusal } from './mcp-http-refusal.exception.js';
 
-/**
- * Authenticates every request to an MCP route (each request on its own: a session id is never a credential)
- * and leaves the principal on Node's request (behind either adapter's) for the transports.
- */
+/** Authenticates every MCP request on its own (a session id is never a credential); the principal goes on Node's request. */
 @Injectable()
 export class McpAuthGuard implements CanActivate {
   constructor(private readonly auth: McpAuthService) {}
@@ -26,10 +23,7 @@ export class McpAuthGuard implements CanActivate {
   }
 }
 
-/**
- * Authenticates one request and leaves its principal on it; throws the `McpHttpRefusal` (401 with its
- * `WWW-Authenticate` challenge, 503 with `Retry-After` while the authorization server is down) otherwise.
- */
+/** Authenticates one request and leaves its principal on it; throws the 401 (with its challenge) or 503 refusal otherwise. */
 export async function authenticateRequest(auth: McpAuthService, request: IncomingMessage): Promise<void> {
   try {
     (request as unknown as Record<string, unknown>)[MCP_PRINCIPAL_REQUEST_KEY] = await auth.authenticate(credentialsOf(request));

@@ -1,10 +1,6 @@
 import { errorCodeSpec, retryAfterHeader, type McpBuiltInErrorCode } from '../../../core/errors/error-codes.js';
 
-/**
- * Refuses a whole MCP HTTP request with a catalogue code: the catalogue gives its HTTP status (401, 403, 429,
- * 503...), JSON-RPC code, `retryable` flag and retry hint (sent as `Retry-After`); the body is a JSON-RPC error
- * whose `data` is the error envelope. Rendered by `McpHttpRefusalFilter`.
- */
+/** Refuses a whole MCP HTTP request with a catalogue code (status, JSON-RPC code, retry hint); see `McpHttpRefusalFilter`. */
 export class McpHttpRefusal extends Error {
   readonly status: number;
   readonly jsonRpcCode: number;

@@ -8,10 +8,7 @@ import { McpHttpRefusal } from './mcp-http-refusal.exception.js';
 import { McpStoreUnavailableError } from '../../../core/errors/store-unavailable.error.js';
 import { McpQuotaExceededError } from '../../../core/errors/quota-exceeded.error.js';
 
-/**
- * Renders refusals of the MCP guards and the typed store errors that end a whole request: status, headers and
- * JSON-RPC code from the catalogue, and a JSON-RPC error carrying the envelope.
- */
+/** Renders the guards' refusals and the store errors that end a whole request, as JSON-RPC errors carrying the envelope. */
 @Catch(McpHttpRefusal, McpStoreUnavailableError, McpQuotaExceededError)
 export class McpHttpRefusalFilter implements ExceptionFilter {
   catch(caught: McpHttpRefusal | McpStoreUnavailableError | McpQuotaExceededError, host: ArgumentsHost): void {
@@ -21,10 +18,7 @@ export class McpHttpRefusalFilter implements ExceptionFilter {
   }
 }
 
-/**
- * Answers a whole request with the refusal: its status and headers, a JSON-RPC error whose `data` is the envelope,
- * and the request's id where the caller knows it.
- */
+/** Answers a whole request with the refusal: its status and headers, a JSON-RPC error whose `data` is the envelope. */
 export function sendRefusalOf(response: ServerResponse, refusal: McpHttpRefusal, id: JsonRpcId | null = null): void {
   const envelope = {
     status: 'error',
@@ -33,10 +27,7 @@ export function sendRefusalOf(response: ServerResponse, refusal: McpHttpRefusal,
   sendHttpError(response, refusal.status, refusal.message, { code: refusal.jsonRpcCode, id, headers: refusal.headers, data: envelope });
 }
 
-/**
- * A store outage (Redis down) is temporary: `UNAVAILABLE` (503) with the catalogue's text, never the error's own
- * (it names the Redis host). A quota refusal (a tenant's, or the memory store's cap) keeps its message: `QUOTA_EXCEEDED` (429).
- */
+/** A store outage: `UNAVAILABLE` with the catalogue's text, never its own (it names the Redis host); a quota keeps its message. */
 export function refusalOf(caught: McpHttpRefusal | McpStoreUnavailableError | McpQuotaExceededError): McpHttpRefusal {
   if (caught instanceof McpStoreUnavailableError) return new McpHttpRefusal('UNAVAILABLE');
   if (caught instanceof McpQuotaExceededError)

@@ -1,5 +1,4 @@
 import { Controller, Get, Inject, Optional, Res, VERSION_NEUTRAL, type Type } from '@nestjs/common';
-import type { ServerResponse } from 'node:http';
 import { McpGlobalPrefix } from '../../../options/mcp-global-prefix.js';
 import { nodeResponseOf } from '../http-exchange.js';
 import { MCP_RESOLVED_OPTIONS } from '../../../core/mcp-resolved-options.token.js';
@@ -8,10 +7,7 @@ import { sendHttpError, sendJson } from '../http-json-rpc.responses.js';
 import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
 import { MCP_TOOL_SCOPES, type McpToolScopesSource } from '../../../core/tool-scopes.port.js';
 
-/**
- * RFC 9728 metadata at the root and at the path-specific well-known URL (clients try both, spec 2025-11-25).
- * Always routed (the options may arrive asynchronously); 404 until `auth.resourceMetadata` is configured.
- */
+/** RFC 9728 metadata at the root and path-specific well-known URLs (clients try both); always routed, 404 until configured. */
 export function createProtectedResourceController(mcpPath: string, root = true): Type<unknown> {
   @HiddenFromOpenApi()
   @Controller({ path: '.well-known/oauth-protected-resource', version: VERSION_NEUTRAL })
@@ -42,11 +38,8 @@ export function createProtectedResourceController(mcpPath: string, root = true):
 
     // The host-level document only where this server keeps `wellKnownRoot` (one server of an app may).
     @Get(root ? ['/', mcpPath] : mcpPath)
-    forPath(@Res() response: unknown): void {
-      this.send(nodeResponseOf(response));
-    }
-
-    private send(response: ServerResponse): void {
+    forPath(@Res() adapterResponse: unknown): void {
+      const response = nodeResponseOf(adapterResponse);
       this.document ??= this.build();
       if (!this.document) return sendHttpError(response, 404, 'No protected resource metadata is configured');
       const scopes = this.document.scopes_supported ? [] : (this.toolScopes?.() ?? []);

@@ -1,14 +1,7 @@
 /**
- * The explorer's sandbox proxy for MCP Apps (extension `io.modelcontextprotocol/ui`, the spec's "sandbox proxy"):
- * `GET <explorer>/app-frame`, a tiny document the explorer page frames with `sandbox="allow-scripts"`. It says
- * `ui/notifications/sandbox-proxy-ready` to its parent, receives the app's HTML in
- * `ui/notifications/sandbox-resource-ready` and writes it into itself, so the app runs under this response's
- * Content-Security-Policy instead of the page's.
- *
- * Why a route and not `srcdoc`: a `srcdoc`, `blob:` or `data:` iframe inherits the explorer page's policy (Chromium
- * 156 refuses the app's inline script under the page's `script-src 'sha256-…'` in all three), and the page's policy
- * must stay strict because the page holds the credentials typed into it. This document carries no data of its own:
- * the HTML is read through the endpoint by the page (with its credentials) and posted in.
+ * The MCP Apps sandbox proxy of the explorer (`<explorer>/app-frame`): it writes the app's HTML it is posted into
+ * itself, so the app runs under this response's policy. Not `srcdoc`: a `srcdoc`, `blob:` or `data:` iframe inherits
+ * the page's strict policy (the page holds credentials), under which Chromium refuses the app's inline script.
  */
 
 /** The `_meta.ui.csp` keys of the extension, mapped to the directives they open. */
@@ -21,10 +14,7 @@ export interface McpAppFrameCsp {
 
 const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
 
-/**
- * One CSP host source (`https://api.example.com`, `https://*.example.com:443`, `wss://x.example.com/path`): no
- * quote, semicolon, comma or space can get through, so no directive can be injected into the frame's policy.
- */
+/** One CSP host source: no quote, semicolon, comma or space gets through, so no directive can be injected. */
 const SOURCE = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?(?:\/[^\s;,'"]*)?$/i;
 
 /** Reads the frame's `?csp=` (the JSON of the resource's `_meta.ui.csp`); a string naming the problem when bad. */
@@ -50,11 +40,7 @@ export function parseAppFrameCsp(raw: unknown): McpAppFrameCsp | string {
 
 const sources = (domains: string[] | undefined, fallback: string) => (domains?.length ? domains.join(' ') : fallback);
 
-/**
- * The frame's policy: the spec's default for an app (inline script and style, `data:` images, nothing else) widened by
- * the origins the resource declared. `sandbox allow-scripts` keeps the document in an opaque origin even if it is
- * opened outside the explorer's sandboxed iframe, and `frame-ancestors 'self'` lets only the explorer frame it.
- */
+/** The spec's default app policy widened by the resource's origins; `sandbox` keeps an opaque origin outside the iframe too. */
 export function appFrameContentSecurityPolicy(csp: McpAppFrameCsp): string {
   const resources = csp.resourceDomains?.length ? ` ${csp.resourceDomains.join(' ')}` : '';
   return [
@@ -73,11 +59,7 @@ export function appFrameContentSecurityPolicy(csp: McpAppFrameCsp): string {
   ].join('; ');
 }
 
-/**
- * The proxy's script: only its parent, on this server's origin, may hand it the HTML, once. `document.write` keeps
- * this document (and so this response's policy); the app's own scripts then talk to the explorer directly, since
- * the app's `window.parent` is the page.
- */
+/** Only its parent, on this origin, may hand it the HTML, once; `document.write` keeps this response's policy. */
 const APP_FRAME_SCRIPT = `(function () {
   if (window.parent === window) return;
   var origin = new URL(location.href).origin;
@@ -96,7 +78,6 @@ const APP_FRAME_SCRIPT = `(function () {
 /** The proxy document, before the app replaces it. */
 export const APP_FRAME_HTML = `<!doctype html><html><head><meta charset="utf-8"></head><body><script>${APP_FRAME_SCRIPT}</script></body></html>`;
 
-/** Headers of the proxy document under `policy`. */
 export function appFrameHeaders(policy: string): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',

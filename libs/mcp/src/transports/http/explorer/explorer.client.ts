@@ -1,19 +1,10 @@
 /// <reference lib="dom" />
 /**
- * The explorer page's script: a small MCP client of the 2025-11-25 revision over Streamable HTTP, written for the
- * browser. It opens a session (`initialize`, `notifications/initialized`), lists tools, resources and prompts, builds
- * a form per tool from its `inputSchema`, calls through the endpoint with the credentials typed into the page and
- * renders the envelope, polling `get_job_status` while a job is pending. As an MCP Apps host (extension
- * `io.modelcontextprotocol/ui`) it renders a tool's `_meta.ui.resourceUri` app beside the result, in a sandboxed
- * iframe of the sandbox proxy `<explorer>/app-frame`, and speaks the host side of the postMessage protocol. It reads
- * its settings from the page's JSON data block and builds the DOM with `createElement`/`textContent` only, so nothing
- * a server returns is ever parsed as markup.
- *
- * It runs in the browser, not here: the page inlines `runExplorerClient`'s source text (explorer.script.ts). So
- * everything it uses lives inside that one function or comes in through `shared`; the module around it holds only
- * types, which compile away. TypeScript's DOM lib (the reference above) types the browser's globals; it reaches the
- * whole library program, so eslint's `no-restricted-globals` keeps the server's code off them, and no declaration
- * file the package ships names a DOM type.
+ * The explorer page's script: a browser MCP client of 2025-11-25 over Streamable HTTP, and an MCP Apps host (apps run
+ * in a sandboxed iframe of the proxy `<explorer>/app-frame`). The DOM is built with `createElement`/`textContent` only,
+ * so nothing a server returns is ever parsed as markup. The page inlines `runExplorerClient`'s source text
+ * (explorer.script.ts): everything it uses lives inside it or comes in through `shared`. The DOM lib reaches the whole
+ * library program, so eslint's `no-restricted-globals` keeps the server's code off the browser's globals.
  */
 
 /** The protocol constants the script shares with the server (core/), handed in as JSON: it can import nothing. */
@@ -34,7 +25,6 @@ interface PageConfig {
   version: string;
 }
 
-/** A JSON-RPC answer as the page reads it. */
 interface Reply {
   jsonrpc?: string;
   id?: unknown;
@@ -42,12 +32,6 @@ interface Reply {
   params?: Record<string, unknown>;
   result?: Record<string, unknown>;
   error?: { code: number; message: string };
-}
-
-interface Answer {
-  status: number;
-  reply: Reply;
-  headers: Headers;
 }
 
 interface Session {
@@ -58,21 +42,15 @@ interface Session {
   apps?: Map<string, Promise<UiApp>>;
 }
 
+type Bound = 'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'multipleOf';
 /** The JSON Schema keywords the forms read. */
-interface Schema {
+interface Schema extends Partial<Record<Bound, number>> {
   type?: string | string[];
   enum?: unknown[];
   const?: unknown;
   default?: unknown;
   description?: string;
   examples?: unknown[];
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  multipleOf?: number;
   properties?: Record<string, Schema>;
   required?: unknown;
 }
@@ -134,6 +112,8 @@ interface UiApp {
 
 type Attributes = Record<string, string | number | boolean | null | undefined>;
 type Child = HTMLElement | string | null | undefined;
+/** A catalogue button: its kind (`data-kind`), name (`data-name`), label, subtitle and the panel it opens. */
+type Entry = [kind: string, name: string, label: string, sub: string | undefined, panel: () => HTMLElement];
 type FormField = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 /** The page script: called once in the browser with the shared protocol constants. */
@@ -147,7 +127,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
   const POLL_MS = 400;
   let session: Session = { id: null, version: null, capabilities: {} };
   let nextId = 1;
-  const panels = new Map<string, { node: HTMLElement; stopped: boolean }>();
+  const panels = new Map<string, HTMLElement>();
 
   function el<Tag extends keyof HTMLElementTagNameMap>(
     tag: Tag,
@@ -169,79 +149,66 @@ export function runExplorerClient(shared: McpExplorerShared): void {
   const messageOf = (error: unknown) => (error as Error).message;
 
   // ---- transport -------------------------------------------------------------------------------------------
-  function credentialHeaders(): Record<string, string> {
-    const kind = $<HTMLSelectElement>('auth-kind').value;
-    const value = $<HTMLInputElement>('auth-value').value.trim();
-    if (!value) return {};
-    return kind === 'apikey' ? { [shared.apiKeyHeader]: value } : { Authorization: 'Bearer ' + value };
-  }
-
   function headers(): Record<string, string> {
     const result: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
     if (session.id) result[shared.sessionHeader] = session.id;
     if (session.version) result[shared.protocolVersionHeader] = session.version;
-    return Object.assign(result, credentialHeaders());
+    const credential = $<HTMLInputElement>('auth-value').value.trim();
+    if (credential && $<HTMLSelectElement>('auth-kind').value === 'apikey') result[shared.apiKeyHeader] = credential;
+    else if (credential) result.Authorization = 'Bearer ' + credential;
+    return result;
   }
 
-  /** The JSON-RPC messages of an answer: one JSON body, or the data of each SSE event. */
+  /** The JSON-RPC messages of an answer: one JSON body, or the data of each SSE event (keep-alives and partial ones skipped). */
   function messagesOf(contentType: string, text: string): Reply[] {
-    if (!contentType.includes('text/event-stream')) {
+    const datas = !contentType.includes('text/event-stream')
+      ? [text]
+      : text.split(/\r?\n\r?\n/).map((block) =>
+          block
+            .split(/\r?\n/)
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(5).replace(/^ /, ''))
+            .join('\n'),
+        );
+    return datas.flatMap((data) => {
       try {
-        return text ? [JSON.parse(text)] : [];
+        return data ? [JSON.parse(data) as Reply] : [];
       } catch {
         return [];
       }
-    }
-    const messages: Reply[] = [];
-    for (const block of text.split(/\r?\n\r?\n/)) {
-      const data = block
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).replace(/^ /, ''))
-        .join('\n');
-      if (data)
-        try {
-          messages.push(JSON.parse(data));
-        } catch {
-          // a keep-alive or a partial event
-        }
-    }
-    return messages;
+    });
   }
 
   async function send(message: Record<string, unknown>) {
     const response = await fetch(endpoint, { method: 'POST', headers: headers(), body: JSON.stringify(message), cache: 'no-store' });
     const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      messages: messagesOf(response.headers.get('content-type') ?? '', text),
-      text,
-    };
+    return { response, text, messages: messagesOf(response.headers.get('content-type') ?? '', text) };
   }
 
   /** One request; a session the server forgot (404) is reopened once, as the spec tells clients to. */
-  async function request(method: string, params?: Record<string, unknown>, reopened?: boolean): Promise<Answer> {
+  async function request(method: string, params?: Record<string, unknown>, reopened?: boolean): Promise<Reply> {
     const id = nextId++;
     const answer = await send({ jsonrpc: '2.0', id, method, params: params ?? {} });
-    if (answer.status === 404 && session.id && !reopened) {
+    if (answer.response.status === 404 && session.id && !reopened) {
       await openSession();
       return request(method, params, true);
     }
     const reply = answer.messages.find((message) => message && message.id === id);
-    if (reply) return { status: answer.status, reply, headers: answer.headers };
-    const failure = answer.messages[0]?.error;
-    throw httpError(answer.status, failure ? failure.message : answer.text);
+    if (reply) return reply;
+    throw httpError(answer);
   }
 
-  function httpError(status: number, detail: string | undefined): Error {
+  /** An answer without the reply asked for, with a hint for the statuses the page's user can fix. */
+  function httpError({ response, text, messages }: Awaited<ReturnType<typeof send>>): Error {
+    const { status } = response;
     const hint =
       status === 401
         ? ' (this server needs credentials: enter a Bearer token or an API key above)'
         : status === 403
           ? " (refused: missing scope, or this page's origin is not in allowedOrigins)"
           : '';
-    return Object.assign(new Error('HTTP ' + status + ': ' + String(detail ?? '').slice(0, 300) + hint), { status });
+    const detail = messages[0]?.error ? messages[0].error.message : text;
+    return new Error('HTTP ' + status + ': ' + String(detail ?? '').slice(0, 300) + hint);
   }
 
   async function openSession(): Promise<void> {
@@ -257,10 +224,10 @@ export function runExplorerClient(shared: McpExplorerShared): void {
         clientInfo: { name: 'nest-mcp-explorer', version: config.version },
       },
     });
-    const reply = answer.messages[0];
-    if (answer.status !== 200 || !reply?.result) throw httpError(answer.status, reply?.error ? reply.error.message : answer.text);
-    const result = reply.result as { protocolVersion: string; capabilities?: Session['capabilities']; serverInfo?: Session['serverInfo'] };
-    session.id = answer.headers.get(shared.sessionHeader);
+    const result = answer.messages[0]?.result as
+      { protocolVersion: string; capabilities?: Session['capabilities']; serverInfo?: Session['serverInfo'] } | undefined;
+    if (answer.response.status !== 200 || !result) throw httpError(answer);
+    session.id = answer.response.headers.get(shared.sessionHeader);
     session.version = result.protocolVersion;
     session.capabilities = result.capabilities ?? {};
     session.serverInfo = result.serverInfo ?? {};
@@ -272,11 +239,10 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     let items: Item[] = [];
     let cursor: unknown;
     do {
-      const answer = await request(method, cursor ? { cursor } : {});
-      if (answer.reply.error) throw new Error(method + ': ' + answer.reply.error.message);
-      const result = answer.reply.result ?? {};
-      items = items.concat((result[key] as Item[] | undefined) ?? []);
-      cursor = result.nextCursor;
+      const reply = await request(method, cursor ? { cursor } : {});
+      if (reply.error) throw new Error(method + ': ' + reply.error.message);
+      items = items.concat((reply.result?.[key] as Item[] | undefined) ?? []);
+      cursor = reply.result?.nextCursor;
     } while (cursor);
     return items;
   }
@@ -286,7 +252,6 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     const status = $('connection');
     status.className = '';
     status.textContent = 'Connecting…';
-    panels.forEach((panel) => (panel.stopped = true));
     panels.clear();
     for (const id of ['tool-list', 'resource-list', 'prompt-list']) $(id).replaceChildren();
     $('detail').replaceChildren(el('p', { className: 'placeholder', text: 'Pick a tool, resource or prompt on the left.' }));
@@ -294,24 +259,25 @@ export function runExplorerClient(shared: McpExplorerShared): void {
       await openSession();
       const info = session.serverInfo ?? {};
       status.className = 'connected';
-      status.textContent =
-        'Connected to ' +
-        (info.title || info.name || 'server') +
-        ' ' +
-        (info.version || '') +
-        ' · ' +
-        session.version +
-        (session.id ? ' · session ' + session.id.slice(0, 8) + '…' : '');
+      const sessionNote = session.id ? ' · session ' + session.id.slice(0, 8) + '…' : '';
+      status.textContent = `Connected to ${info.title || info.name || 'server'} ${info.version || ''} · ${session.version}${sessionNote}`;
       const caps = session.capabilities;
       await Promise.all([
-        caps.tools ? listAll<Tool>('tools/list', 'tools').then(showTools) : showNone('tool-list', 'tools'),
+        caps.tools ? listAll<Tool>('tools/list', 'tools').then((tools) => showList('tool', tools.map(toolEntry))) : showList('tool', null),
         caps.resources
           ? Promise.all([
               listAll<Resource & { uri: string }>('resources/list', 'resources'),
               listAll<Resource & { uriTemplate: string }>('resources/templates/list', 'resourceTemplates').catch(() => []),
-            ]).then(([resources, templates]) => showResources(resources, templates))
-          : showNone('resource-list', 'resources'),
-        caps.prompts ? listAll<Prompt>('prompts/list', 'prompts').then(showPrompts) : showNone('prompt-list', 'prompts'),
+            ]).then(([resources, templates]) =>
+              showList('resource', [
+                ...resources.map((item) => readEntry('resource', item, item.uri)),
+                ...templates.map((item) => readEntry('template', item, item.uriTemplate)),
+              ]),
+            )
+          : showList('resource', null),
+        caps.prompts
+          ? listAll<Prompt>('prompts/list', 'prompts').then((prompts) => showList('prompt', prompts.map(promptEntry)))
+          : showList('prompt', null),
       ]);
       document.body.setAttribute('data-ready', 'true');
     } catch (error) {
@@ -321,67 +287,44 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     }
   }
 
-  function showNone(listId: string, what: string): void {
-    $(listId).append(el('li', { className: 'empty', text: 'No ' + what + ' on this server' }));
+  const toolEntry = (tool: Tool): Entry => ['tool', tool.name, tool.name, tool.title, () => toolPanel(tool)];
+  const promptEntry = (prompt: Prompt): Entry => ['prompt', prompt.name, prompt.name, prompt.title, () => promptPanel(prompt)];
+  function readEntry(kind: string, item: Resource, uri: string): Entry {
+    return [kind, uri, item.name || uri, uri, () => readPanel(item, uri, kind === 'template')];
   }
 
-  function addEntry(listId: string, kind: string, key: string, label: string, sub: string | undefined, build: () => HTMLElement): void {
-    const button = el('button', { type: 'button', 'data-kind': kind, 'data-name': key }, [label, sub ? el('small', { text: sub }) : null]);
-    button.addEventListener('click', () => select(kind + ':' + key, build));
-    $(listId).append(el('li', null, [button]));
+  /** Fills the `what` list of the catalogue and its count; null when the server lacks the capability (no count). */
+  function showList(what: string, entries: Entry[] | null): void {
+    const list = $(what + '-list');
+    if (entries) $(what + '-count').textContent = String(entries.length);
+    if (!entries?.length) return void list.append(el('li', { className: 'empty', text: 'No ' + what + 's on this server' }));
+    for (const [kind, name, label, sub, panel] of entries) {
+      const button = el('button', { type: 'button', 'data-kind': kind, 'data-name': name }, [label, sub && el('small', { text: sub })]);
+      button.addEventListener('click', () => select(button, kind + ':' + name, panel));
+      list.append(el('li', null, [button]));
+    }
   }
 
-  function select(key: string, build: () => HTMLElement): void {
-    document.querySelectorAll('nav button[aria-current]').forEach((button) => button.removeAttribute('aria-current'));
-    const parts = key.split(':');
-    const button = document.querySelector(
-      'nav button[data-kind="' + parts[0] + '"][data-name="' + CSS.escape(parts.slice(1).join(':')) + '"]',
-    );
-    if (button) button.setAttribute('aria-current', 'true');
-    if (!panels.has(key)) panels.set(key, { node: build(), stopped: false });
-    panels.forEach((panel, other) => (panel.node.hidden = other !== key));
+  function select(button: HTMLElement, key: string, build: () => HTMLElement): void {
+    document.querySelectorAll('nav button[aria-current]').forEach((current) => current.removeAttribute('aria-current'));
+    button.setAttribute('aria-current', 'true');
+    if (!panels.has(key)) panels.set(key, build());
+    panels.forEach((panel, other) => (panel.hidden = other !== key));
     const main = $('detail');
-    const chosen = panels.get(key)!.node;
+    const chosen = panels.get(key)!;
     if (!main.contains(chosen)) {
       main.querySelectorAll('.placeholder').forEach((node) => node.remove());
       main.append(chosen);
     }
   }
 
-  function showTools(tools: Tool[]): void {
-    $('tool-count').textContent = String(tools.length);
-    if (!tools.length) return showNone('tool-list', 'tools');
-    for (const tool of tools) addEntry('tool-list', 'tool', tool.name, tool.name, tool.title, () => toolPanel(tool));
-  }
-
-  function showResources(resources: (Resource & { uri: string })[], templates: (Resource & { uriTemplate: string })[]): void {
-    $('resource-count').textContent = String(resources.length + templates.length);
-    if (!resources.length && !templates.length) return showNone('resource-list', 'resources');
-    for (const resource of resources)
-      addEntry('resource-list', 'resource', resource.uri, resource.name || resource.uri, resource.uri, () =>
-        readPanel(resource, resource.uri, false),
-      );
-    for (const template of templates)
-      addEntry('resource-list', 'template', template.uriTemplate, template.name || template.uriTemplate, template.uriTemplate, () =>
-        readPanel(template, template.uriTemplate, true),
-      );
-  }
-
-  function showPrompts(prompts: Prompt[]): void {
-    $('prompt-count').textContent = String(prompts.length);
-    if (!prompts.length) return showNone('prompt-list', 'prompts');
-    for (const prompt of prompts) addEntry('prompt-list', 'prompt', prompt.name, prompt.name, prompt.title, () => promptPanel(prompt));
-  }
-
   // ---- forms from JSON Schema ------------------------------------------------------------------------------
   /** The one type a property's field edits: 'null' aside; several types, anyOf and oneOf fall back to JSON. */
   function kindOf(schema: Schema): string {
-    if (Array.isArray(schema.enum) && schema.enum.length) return 'enum';
-    if ('const' in schema) return 'enum';
+    if ((Array.isArray(schema.enum) && schema.enum.length) || 'const' in schema) return 'enum';
     const types = Array.isArray(schema.type) ? schema.type.filter((type) => type !== 'null') : [schema.type];
-    if (types.length !== 1) return 'json';
-    const kinds: Record<string, string> = { string: 'string', number: 'number', integer: 'integer', boolean: 'boolean' };
-    return kinds[String(types[0])] ?? 'json';
+    const type = String(types[0]);
+    return types.length === 1 && ['string', 'number', 'integer', 'boolean'].includes(type) ? type : 'json';
   }
 
   function typeLabel(schema: Schema): string {
@@ -396,7 +339,6 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     return type + (bounds.length ? ' · ' + bounds.join(', ') : '');
   }
 
-  /** A field for one property. */
   function fieldFor(name: string, schema: Schema, required: boolean): Field {
     const id = 'f-' + Math.random().toString(36).slice(2);
     const kind = kindOf(schema);
@@ -413,15 +355,14 @@ export function runExplorerClient(shared: McpExplorerShared): void {
       });
       read = () => ({ value: input.value === '' ? undefined : choices[Number(input.value)] });
     } else if (kind === 'boolean' && (required || hasDefault)) {
-      const box = el('input', { id, name, type: 'checkbox', checked: schema.default === true });
-      input = box;
+      const box = (input = el('input', { id, name, type: 'checkbox', checked: schema.default === true }));
       read = () => ({ value: box.checked });
     } else if (kind === 'boolean') {
-      input = el('select', { id, name }, [
-        el('option', { value: '', text: '(not set)' }),
-        el('option', { value: 'true', text: 'true' }),
-        el('option', { value: 'false', text: 'false' }),
-      ]);
+      input = el(
+        'select',
+        { id, name },
+        ['', 'true', 'false'].map((value) => el('option', { value, text: value || '(not set)' })),
+      );
       read = () => ({ value: input.value === '' ? undefined : input.value === 'true' });
     } else if (kind === 'number' || kind === 'integer') {
       input = el('input', {
@@ -482,11 +423,8 @@ export function runExplorerClient(shared: McpExplorerShared): void {
       required ? el('span', { className: 'req', title: 'required', text: '*' }) : null,
       el('span', { className: 'type', text: typeLabel(schema) + (hasDefault ? ' · default ' + JSON.stringify(schema.default) : '') }),
     ]);
-    const node = el('div', { className: 'field', 'data-field': name }, [
-      label,
-      schema.description ? el('p', { className: 'hint', text: schema.description }) : null,
-      input,
-    ]);
+    const hint = schema.description ? el('p', { className: 'hint', text: schema.description }) : null;
+    const node = el('div', { className: 'field', 'data-field': name }, [label, hint, input]);
     return { name, node, input, read };
   }
 
@@ -525,32 +463,21 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     const fields = Object.keys(schema.properties ?? {}).map((name) =>
       fieldFor(name, schema.properties![name] ?? {}, required.includes(name)),
     );
-    const submit = el('button', { type: 'submit', className: 'primary', text: 'Call ' + tool.name });
-    const form = el('form', { className: 'call', 'data-tool': tool.name, novalidate: true }, [
-      ...(fields.length ? fields.map((field) => field.node) : [el('p', { className: 'hint', text: 'This tool takes no arguments.' })]),
-      submit,
-    ]);
-    const result = el('div', { className: 'result' });
-    const badges = el('div', { className: 'badges' });
-    const annotations = tool.annotations ?? {};
-    for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'])
-      if (annotations[hint] === true) badges.append(el('span', { className: 'badge', text: hint.replace(/Hint$/, '') }));
-    if (tool.execution?.taskSupport) badges.append(el('span', { className: 'badge', text: 'task: ' + tool.execution.taskSupport }));
     const ui = uiOf(tool);
-    if (ui) badges.append(el('span', { className: 'badge', text: 'app: ' + ui.resourceUri }));
-    if (ui && Array.isArray(ui.visibility) && !ui.visibility.includes('model'))
-      badges.append(el('span', { className: 'badge', text: 'app only' }));
-    const section = el('section', { className: 'item tool', 'data-tool': tool.name }, [
-      el('h2', { text: tool.name }),
-      el('p', { className: 'description', text: tool.description || tool.title || '' }),
-      badges,
-      form,
-      result,
-    ]);
+    const badges = [
+      ...['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']
+        .filter((hint) => tool.annotations?.[hint] === true)
+        .map((hint) => hint.replace(/Hint$/, '')),
+      tool.execution?.taskSupport && 'task: ' + tool.execution.taskSupport,
+      ui && 'app: ' + ui.resourceUri,
+      ui && Array.isArray(ui.visibility) && !ui.visibility.includes('model') && 'app only',
+    ].map((text) => (text ? el('span', { className: 'badge', text }) : null));
+    const result = el('div', { className: 'result' });
+    const noArguments = el('p', { className: 'hint', text: 'This tool takes no arguments.' });
+    const inputs = fields.length ? fields.map((field) => field.node) : [noArguments];
     let run = 0;
-    form.addEventListener('submit', async (event) => {
+    const form = callForm({ 'data-tool': tool.name }, inputs, 'Call ' + tool.name, async (submit) => {
       // The server is the judge of bounds and formats (the point of the page): only input that cannot be encoded stops here.
-      event.preventDefault();
       clearMarks(fields);
       const args = argumentsOf(fields);
       if (!args) return;
@@ -559,17 +486,15 @@ export function runExplorerClient(shared: McpExplorerShared): void {
       submit.disabled = true;
       const started = performance.now();
       try {
-        const answer = await request('tools/call', { name: tool.name, arguments: args });
+        const reply = await request('tools/call', { name: tool.name, arguments: args });
         if (superseded()) return;
-        const view = renderAnswer(answer.reply, performance.now() - started);
+        const view = renderAnswer(reply, performance.now() - started);
         result.replaceChildren(view.node);
         const envelope = view.envelope;
-        if (ui && !answer.reply.error && envelope?.status !== 'pending')
-          result.prepend(appView(tool, ui, args, answer.reply.result, superseded));
+        if (ui && !reply.error && envelope?.status !== 'pending') result.prepend(appView(tool, ui, args, reply.result, superseded));
         if (envelope?.status === 'error' && Array.isArray(envelope.error?.fields)) {
           for (const path of envelope.error.fields) {
-            const top = String(path).split(/[.[]/)[0];
-            const field = fields.find((candidate) => candidate.name === top);
+            const field = fields.find((candidate) => candidate.name === String(path).split(/[.[]/)[0]);
             if (field) markField(field, envelope.error.message);
           }
         }
@@ -580,7 +505,24 @@ export function runExplorerClient(shared: McpExplorerShared): void {
         if (!superseded()) submit.disabled = false;
       }
     });
-    return section;
+    const section = { className: 'item tool', 'data-tool': tool.name };
+    return panel(section, tool.name, tool.description || tool.title || '', [el('div', { className: 'badges' }, badges), form, result]);
+  }
+
+  /** A call form: `children`, then a submit button that runs `onSubmit` (the page never navigates). */
+  function callForm(attrs: Attributes, children: Child[], label: string, onSubmit: (submit: HTMLButtonElement) => unknown) {
+    const submit = el('button', { type: 'submit', className: 'primary', text: label });
+    const form = el('form', { className: 'call', ...attrs, novalidate: true }, [...children, submit]);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void onSubmit(submit);
+    });
+    return form;
+  }
+
+  /** A panel of the detail area: heading, description, then `children`. */
+  function panel(attrs: Attributes, title: string, description: string, children: Child[]): HTMLElement {
+    return el('section', attrs, [el('h2', { text: title }), el('p', { className: 'description', text: description }), ...children]);
   }
 
   /** The tool envelope of a result: structuredContent, or the JSON text of its first content block. */
@@ -606,15 +548,8 @@ export function runExplorerClient(shared: McpExplorerShared): void {
   function renderAnswer(reply: Reply, tookMs: number): AnswerView {
     const took = el('span', { className: 'took', text: Math.round(tookMs) + ' ms' });
     if (reply.error) {
-      const node = el('div', { className: 'envelope', 'data-status': 'protocol-error' }, [
-        el('div', { className: 'head' }, [
-          el('span', { text: 'JSON-RPC error' }),
-          el('span', { className: 'code', text: String(reply.error.code) }),
-          took,
-        ]),
-        el('p', { className: 'message', text: reply.error.message }),
-        raw('Response', reply, true),
-      ]);
+      const head = [el('span', { text: 'JSON-RPC error' }), el('span', { className: 'code', text: String(reply.error.code) }), took];
+      const node = protocolError(head, reply.error.message, raw('Response', reply, true));
       return { envelope: undefined, node, progress: null, polls: null };
     }
     const envelope = envelopeOf(reply.result);
@@ -651,11 +586,12 @@ export function runExplorerClient(shared: McpExplorerShared): void {
   }
 
   function failureView(error: unknown): HTMLElement {
-    return el('div', { className: 'envelope', 'data-status': 'protocol-error' }, [
-      el('div', { className: 'head' }, [el('span', { text: 'Request failed' })]),
-      el('p', { className: 'message', text: messageOf(error) }),
-      el('pre', { text: '' }),
-    ]);
+    return protocolError([el('span', { text: 'Request failed' })], messageOf(error), el('pre', { text: '' }));
+  }
+
+  function protocolError(head: Child[], message: string, last: HTMLElement): HTMLElement {
+    const children = [el('div', { className: 'head' }, head), el('p', { className: 'message', text: message }), last];
+    return el('div', { className: 'envelope', 'data-status': 'protocol-error' }, children);
   }
 
   /** Polls get_job_status until the job is no longer pending, showing its progress; the view becomes the result. */
@@ -664,19 +600,17 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     const progress = view.progress!;
     const log = view.polls!;
     const cancel = el('button', { type: 'button', className: 'secondary', text: 'Cancel job' });
-    cancel.addEventListener(
-      'click',
-      () => void request('tools/call', { name: 'cancel_job', arguments: { job_id: jobId } }).catch(() => {}),
-    );
+    const cancelJob = () => request('tools/call', { name: 'cancel_job', arguments: { job_id: jobId } }).catch(() => {});
+    cancel.addEventListener('click', () => void cancelJob());
     progress.append(cancel);
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       if (superseded()) return;
-      const answer = await request('tools/call', { name: 'get_job_status', arguments: { job_id: jobId } });
+      const reply = await request('tools/call', { name: 'get_job_status', arguments: { job_id: jobId } });
       if (superseded()) return;
       polls += 1;
       view.node.setAttribute('data-polls', String(polls));
-      const envelope = answer.reply.error ? undefined : envelopeOf(answer.reply.result);
+      const envelope = reply.error ? undefined : envelopeOf(reply.result);
       if (envelope?.status === 'pending') {
         const data = envelope.data ?? {};
         const bar = progress.querySelector('progress')!;
@@ -691,7 +625,7 @@ export function runExplorerClient(shared: McpExplorerShared): void {
         log.append(el('li', { text: 'pending · ' + text }));
         continue;
       }
-      const final = renderAnswer(answer.reply, performance.now() - started);
+      const final = renderAnswer(reply, performance.now() - started);
       final.node.setAttribute('data-polls', String(polls));
       final.node.setAttribute('data-job-id', jobId);
       log.append(el('li', { text: (envelope ? envelope.status : 'answer') + ' after ' + polls + ' poll' + (polls === 1 ? '' : 's') }));
@@ -716,9 +650,9 @@ export function runExplorerClient(shared: McpExplorerShared): void {
   function readApp(uri: string): Promise<UiApp> {
     const apps = (session.apps ??= new Map());
     if (!apps.has(uri)) {
-      const app = request('resources/read', { uri }).then((answer) => {
-        if (answer.reply.error) throw new Error('resources/read ' + uri + ': ' + answer.reply.error.message);
-        const contents = (answer.reply.result?.contents ?? []) as { mimeType?: string; text?: unknown; _meta?: { ui?: UiApp['meta'] } }[];
+      const app = request('resources/read', { uri }).then((reply) => {
+        if (reply.error) throw new Error('resources/read ' + uri + ': ' + reply.error.message);
+        const contents = (reply.result?.contents ?? []) as { mimeType?: string; text?: unknown; _meta?: { ui?: UiApp['meta'] } }[];
         const content = contents.find((item) => item.mimeType === shared.uiMimeType && typeof item.text === 'string');
         if (!content) throw new Error('resources/read ' + uri + ': no ' + shared.uiMimeType + ' text content');
         return { html: content.text as string, meta: content._meta?.ui ?? {} };
@@ -815,9 +749,9 @@ export function runExplorerClient(shared: McpExplorerShared): void {
   async function showRead(result: HTMLElement, method: string, params: Record<string, unknown>): Promise<void> {
     const started = performance.now();
     try {
-      const answer = await request(method, params);
-      const reply = answer.reply.error ? answer.reply : { result: { structuredContent: { status: 'success', data: answer.reply.result } } };
-      result.replaceChildren(renderAnswer(reply, performance.now() - started).node);
+      const reply = await request(method, params);
+      const shown = reply.error ? reply : { result: { structuredContent: { status: 'success', data: reply.result } } };
+      result.replaceChildren(renderAnswer(shown, performance.now() - started).node);
     } catch (error) {
       result.replaceChildren(failureView(error));
     }
@@ -825,50 +759,26 @@ export function runExplorerClient(shared: McpExplorerShared): void {
 
   function readPanel(resource: Resource, uri: string, isTemplate: boolean): HTMLElement {
     const input = el('input', { type: 'text', name: 'uri', value: uri, autocomplete: 'off', spellcheck: 'false' });
-    const submit = el('button', { type: 'submit', className: 'primary', text: 'Read' });
+    const hint = isTemplate ? el('p', { className: 'hint', text: 'Fill in the {placeholders} of the template.' }) : null;
     const result = el('div', { className: 'result' });
-    const form = el('form', { className: 'call', 'data-resource': uri, novalidate: true }, [
-      el('div', { className: 'field' }, [
-        el('label', { text: 'uri' }),
-        isTemplate ? el('p', { className: 'hint', text: 'Fill in the {placeholders} of the template.' }) : null,
-        input,
-      ]),
-      submit,
-    ]);
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      void showRead(result, 'resources/read', { uri: input.value });
-    });
-    return el('section', { className: 'item resource' }, [
-      el('h2', { text: resource.name || uri }),
-      el('p', { className: 'description', text: (resource.description || '') + (resource.mimeType ? ' · ' + resource.mimeType : '') }),
-      form,
-      result,
-    ]);
+    const field = el('div', { className: 'field' }, [el('label', { text: 'uri' }), hint, input]);
+    const form = callForm({ 'data-resource': uri }, [field], 'Read', () => showRead(result, 'resources/read', { uri: input.value }));
+    const description = (resource.description || '') + (resource.mimeType ? ' · ' + resource.mimeType : '');
+    return panel({ className: 'item resource' }, resource.name || uri, description, [form, result]);
   }
 
   function promptPanel(prompt: Prompt): HTMLElement {
     const fields = (prompt.arguments ?? []).map((argument) =>
       fieldFor(argument.name, { type: 'string', description: argument.description }, argument.required === true),
     );
-    const submit = el('button', { type: 'submit', className: 'primary', text: 'Get prompt' });
     const result = el('div', { className: 'result' });
-    const form = el('form', { className: 'call', 'data-prompt': prompt.name, novalidate: true }, [
-      ...fields.map((field) => field.node),
-      submit,
-    ]);
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
+    const inputs = fields.map((field) => field.node);
+    const form = callForm({ 'data-prompt': prompt.name }, inputs, 'Get prompt', () => {
       clearMarks(fields);
       const args = argumentsOf(fields);
       if (args) void showRead(result, 'prompts/get', { name: prompt.name, arguments: args });
     });
-    return el('section', { className: 'item prompt' }, [
-      el('h2', { text: prompt.name }),
-      el('p', { className: 'description', text: prompt.description || '' }),
-      form,
-      result,
-    ]);
+    return panel({ className: 'item prompt' }, prompt.name, prompt.description || '', [form, result]);
   }
 
   // ---- start -------------------------------------------------------------------------------------------------

@@ -11,13 +11,7 @@ import { APP_FRAME_HTML, appFrameContentSecurityPolicy, appFrameHeaders, parseAp
 import { renderExplorerPage, type McpExplorerPage } from './explorer.page.js';
 import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
 
-/**
- * The explorer page's controller, a class per module instance like the endpoint's (its path is known only when the
- * module is defined). The page holds no data, so it needs no credentials: the calls it makes go through the endpoint
- * and its guards with the credentials typed into it. The Host check (`http.allowedHosts`) still applies. `app-frame` is the
- * sandbox proxy MCP Apps render in (see explorer-app-frame.ts): no data either, only a policy built from `?csp=`.
- * The page is rendered at its first request, once the app's global prefix (which its links carry) is settled.
- */
+/** The explorer page and its `app-frame`: no data, so no credentials (the page's calls go through the endpoint's guards). */
 export function createMcpExplorerController(explorerPath: string, endpointPath: string): Type<unknown> {
   @HiddenFromOpenApi()
   @Controller({ path: explorerPath, version: VERSION_NEUTRAL })
@@ -33,6 +27,7 @@ export function createMcpExplorerController(explorerPath: string, endpointPath: 
 
     @Get()
     show(@Res() response: unknown): void {
+      // At the first request: the global prefix the page's links carry is settled by then.
       const page = (this.page ??= renderExplorerPage({
         title: this.options.title ?? this.options.name,
         version: this.options.version,

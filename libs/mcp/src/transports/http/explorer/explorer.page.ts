@@ -2,15 +2,12 @@ import { createHash } from 'node:crypto';
 import { EXPLORER_SCRIPT } from './explorer.script.js';
 import { EXPLORER_STYLES } from './explorer.styles.js';
 
-/** What the explorer page needs to know about the server it explores. */
+/** What the explorer page needs to know about the server it explores (paths include the global prefix). */
 export interface McpExplorerPageSettings {
-  /** `serverInfo.title`, else its name: the page's heading. */
   title: string;
-  /** `serverInfo.version`, shown beside the heading and sent as the page's clientInfo version. */
+  /** Shown beside the heading and sent as the page's clientInfo version. */
   version: string;
-  /** Path of the explorer page (`/mcp/explorer`). */
   explorerPath: string;
-  /** Path of the Streamable HTTP endpoint (`/mcp`). */
   endpointPath: string;
   /** The revision the page's `initialize` asks for. */
   protocolVersion: string;
@@ -25,11 +22,8 @@ export interface McpExplorerPage {
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
- * Nothing but the inline script and stylesheet (by hash), and requests to this origin (the endpoint). No other
- * origin can be reached, framed into or posted to, so a tool's output rendered in the page cannot exfiltrate the
- * credentials typed into it. `img-src data:` only for the inline favicon (no request for `/favicon.ico`).
- * `frame-src 'self'` only for the MCP Apps sandbox proxy (`<explorer>/app-frame`, its own policy): a `srcdoc`
- * iframe would inherit this policy and could not run an app's inline script.
+ * Only the inline script and stylesheet (by hash) and this origin: a tool's output cannot exfiltrate the credentials
+ * typed into the page. `img-src data:` for the favicon, `frame-src 'self'` for the MCP Apps sandbox proxy.
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -64,11 +58,7 @@ export function endpointRelativeTo(explorerPath: string, endpointPath: string): 
   return `${depth === 0 ? './' : '../'.repeat(depth)}${endpointPath.replace(/^\/+/, '')}`;
 }
 
-/**
- * The explorer page: one self-contained HTML document (markup, stylesheet, script inline; no CDN, no other origin).
- * Its settings travel in a JSON data block, which the browser never executes; `<` is escaped in it so no value
- * can close the element.
- */
+/** One self-contained HTML document; its settings travel in a JSON data block, `<` escaped so no value can close it. */
 export function renderExplorerPage(settings: McpExplorerPageSettings): McpExplorerPage {
   const config = JSON.stringify({
     endpoint: endpointRelativeTo(settings.explorerPath, settings.endpointPath),

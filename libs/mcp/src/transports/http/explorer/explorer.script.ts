@@ -14,9 +14,5 @@ const SHARED: McpExplorerShared = {
   uiProtocolVersion: MCP_UI_PROTOCOL_VERSION,
 };
 
-/**
- * The explorer page's inline script: the compiled source of {@link runExplorerClient}, called with the shared
- * constants. Built once at boot, so the page's Content-Security-Policy hashes exactly this text. `<` is escaped in
- * the JSON so no value can close the `<script>` element.
- */
+/** The compiled source of {@link runExplorerClient}, built once so the page's policy hashes exactly this text; `<` escaped. */
 export const EXPLORER_SCRIPT = `(${runExplorerClient.toString()})(${JSON.stringify(SHARED).replace(/</g, '\\u003c')});`;

@@ -1,7 +1,4 @@
-/**
- * The explorer page's stylesheet, inlined in a `<style>` element whose hash the Content-Security-Policy allows.
- * The page sets no `style` attribute anywhere (the policy would refuse it): states are classes and data attributes.
- */
+/** The page's stylesheet, allowed by hash; the page sets no `style` attribute (the policy would refuse it). */
 export const EXPLORER_STYLES = String.raw`
 :root {
   --bg: #f6f7f9; --panel: #fff; --ink: #1d2330; --muted: #5f6b7a; --line: #dde1e7; --accent: #2f5bd3;
