@@ -45,9 +45,7 @@ export async function validateArguments(
   return verdict(value, await validate(value, VALIDATOR_OPTIONS), nulls);
 }
 
-/**
- * {@link validateArguments} with `validateSync`, for DTOs without async rules (which `validateSync` would skip).
- */
+/** {@link validateArguments} with `validateSync`, for DTOs without async rules (which `validateSync` would skip). */
 export function validateArgumentsSync(
   type: DtoClass,
   raw: Record<string, unknown>,

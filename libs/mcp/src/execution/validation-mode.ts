@@ -6,12 +6,7 @@ import { compileValidationPlan, type ValidationPlan } from './validation/validat
 import { readValidationMetadata } from './validation/validation-metadata.reader.js';
 import type { McpClassRef } from '../core/class-ref.js';
 
-/**
- * How a tool's arguments are validated, decided once per DTO at boot.
- *
- * @example
- * const mode: ArgumentValidationMode = argumentValidationMode(GetWeatherDto, descriptor.inputSchema);
- */
+/** How a tool's arguments are validated, decided once per DTO at boot. */
 export interface ArgumentValidationMode {
   /** True when the DTO has no async rules, so `validateSync` is equivalent. */
   readonly sync: boolean;

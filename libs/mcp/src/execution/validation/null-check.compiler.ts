@@ -1,13 +1,7 @@
 import type { JsonSchema } from '../../core/json-schema.types.js';
 import { isPlainObject } from '../../core/plain-object.js';
 
-/**
- * The `null` values found in one arguments object, by dotted path (`unit`, `location.city`, `stops.0.name`): the
- * same paths class-validator's errors flatten to.
- *
- * @example
- * const findings: NullFindings = { refused: ['unit'], declared: ['nickname'] };
- */
+/** The `null` values of one arguments object, by the dotted paths class-validator's errors flatten to (`stops.0.name`). */
 export interface NullFindings {
   /** Nulls the schema does not allow: VALIDATION_ERROR, whatever class-validator says. */
   readonly refused: readonly string[];
@@ -15,13 +9,7 @@ export interface NullFindings {
   readonly declared: readonly string[];
 }
 
-/**
- * Finds the nulls of an arguments object and what the schema says about each.
- *
- * @example
- * const check: NullCheck = compileNullCheck(inputSchema);
- * check({ city: 'Paris', unit: null }); // { refused: ['unit'], declared: [] }
- */
+/** Finds the nulls of an arguments object and what the schema says about each. */
 export type NullCheck = (args: unknown) => NullFindings;
 
 /**
@@ -43,10 +31,6 @@ const NO_NULLS: NullFindings = Object.freeze({ refused: Object.freeze([]), decla
  * Compiles, once at boot, the null check of a generated inputSchema: class-validator's `@IsOptional()` skips
  * `null` as it skips a missing value, so the server would accept nulls the advertised schema refuses. The check
  * walks only the declared properties (nested objects, `$ref`s and array items included) of the arguments.
- *
- * @example
- * const check = compileNullCheck({ type: 'object', properties: { unit: { type: 'string' } } });
- * check({ unit: null }).refused; // ['unit']
  */
 export function compileNullCheck(schema: JsonSchema): NullCheck {
   const root = new NullRuleBuilder(schema).ruleFor(schema);

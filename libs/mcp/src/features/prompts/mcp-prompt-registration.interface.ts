@@ -25,10 +25,7 @@ export interface McpPromptRegistration<Args = Record<string, string>> {
   handler: (args: Args, context: McpPromptContext) => unknown;
 }
 
-/**
- * A prompt registered at runtime: replace or remove it later.
- * @publicApi
- */
+/** A prompt registered at runtime: replace or remove it later. @publicApi */
 export interface McpPromptHandle {
   readonly name: string;
   /** Swaps the definition (same name), announcing `notifications/prompts/list_changed`. */

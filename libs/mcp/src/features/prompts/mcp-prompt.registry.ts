@@ -46,10 +46,7 @@ export class McpPromptRegistry {
     this.runtime = new McpRuntimeRegistrations(new McpRuntimePromptBuilder(), () => this.prompts);
   }
 
-  /**
-   * Adds a prompt; a second prompt with the same name is a boot error naming both sites.
-   * @internal
-   */
+  /** Adds a prompt; a second prompt with the same name is a boot error naming both sites. @internal */
   add(prompt: McpPromptDefinition): void {
     this.prompts.add(prompt.name, prompt);
   }
@@ -96,10 +93,7 @@ export class McpPromptRegistry {
     return this.prompts.size > 0 || this.changesAtRuntime;
   }
 
-  /**
-   * `prompts/list` entries in registration order.
-   * @internal
-   */
+  /** `prompts/list` entries in registration order. @internal */
   listDescriptors(): readonly McpPromptDescriptor[] {
     return this.prompts.descriptors();
   }

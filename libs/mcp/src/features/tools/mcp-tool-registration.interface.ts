@@ -42,10 +42,7 @@ export interface McpToolRegistration<Args = unknown> {
   handler: (args: Args, context: McpToolContext) => unknown;
 }
 
-/**
- * A tool registered at runtime: replace or remove it later.
- * @publicApi
- */
+/** A tool registered at runtime: replace or remove it later. @publicApi */
 export interface McpToolHandle {
   readonly name: string;
   /** Swaps the definition (same name), announcing `notifications/tools/list_changed`. */

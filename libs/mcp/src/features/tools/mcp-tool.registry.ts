@@ -65,10 +65,7 @@ export class McpToolRegistry {
     this.runtime = new McpRuntimeRegistrations(this.builder, () => this.tools);
   }
 
-  /**
-   * Adds a tool; a second tool with the same name is a boot error naming both sites.
-   * @internal
-   */
+  /** Adds a tool; a second tool with the same name is a boot error naming both sites. @internal */
   add(tool: McpToolDefinition): void {
     this.tools.add(tool.name, tool);
     if (tool.scopes.length > 0) this.hasScopedTools = true;
@@ -77,10 +74,7 @@ export class McpToolRegistry {
     if (isAppOnlyTool(tool.descriptor)) this.hasAppOnlyTools = true;
   }
 
-  /**
-   * Every scope some tool requires, sorted (RFC 9728 `scopes_supported`).
-   * @internal
-   */
+  /** Every scope some tool requires, sorted (RFC 9728 `scopes_supported`). @internal */
   requiredScopes(): string[] {
     if (!this.hasScopedTools) return [];
     return [...new Set([...this.tools.values()].flatMap((tool) => tool.scopes))].sort();
@@ -137,42 +131,27 @@ export class McpToolRegistry {
     return this.tools.get(name);
   }
 
-  /**
-   * True when some tool runs as a job.
-   * @internal
-   */
+  /** True when some tool runs as a job. @internal */
   get hasJobs(): boolean {
     return this.hasJobTools;
   }
 
-  /**
-   * True when `tools/list` may differ between callers (scopes, `visibleTo`, filters, guards).
-   * @internal
-   */
+  /** True when `tools/list` may differ between callers (scopes, `visibleTo`, filters, guards). @internal */
   get listsPerCaller(): boolean {
     return this.hasScopedTools || this.hasPerCallerRules;
   }
 
-  /**
-   * True when some tool's visibility runs code per caller (`visibleTo`, `tools.filters`, guards with `tools.hideGuarded`).
-   * @internal
-   */
+  /** True when some tool's visibility runs code per caller (`visibleTo`, `tools.filters`, guards with `tools.hideGuarded`). @internal */
   get hasPerCallerRules(): boolean {
     return this.hasPerCallerTools || (this.options?.tools.filters.length ?? 0) > 0;
   }
 
-  /**
-   * True when some tool is for MCP Apps only (listed only to clients that declared the extension).
-   * @internal
-   */
+  /** True when some tool is for MCP Apps only (listed only to clients that declared the extension). @internal */
   get hasAppOnly(): boolean {
     return this.hasAppOnlyTools;
   }
 
-  /**
-   * True when some tool requires scopes.
-   * @internal
-   */
+  /** True when some tool requires scopes. @internal */
   get hasScopes(): boolean {
     return this.hasScopedTools;
   }
@@ -186,18 +165,12 @@ export class McpToolRegistry {
     return this.tools.descriptors();
   }
 
-  /**
-   * The tools in registration order, index for index with {@link listDescriptors}.
-   * @internal
-   */
+  /** The tools in registration order, index for index with {@link listDescriptors}. @internal */
   inOrder(): readonly McpToolDefinition[] {
     return this.tools.inOrder();
   }
 
-  /**
-   * Checks each runtime tool's `ui.resourceUri` from now on (McpAppsExplorer, once the UI resources are known).
-   * @internal
-   */
+  /** Checks each runtime tool's `ui.resourceUri` from now on (McpAppsExplorer, once the UI resources are known). @internal */
   checkRuntimeUi(check: (descriptor: McpToolDescriptor, site: string) => void): void {
     this.builder.checkUi = check;
   }
