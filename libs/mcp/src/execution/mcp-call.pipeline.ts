@@ -151,10 +151,9 @@ export class McpCallPipeline {
         ? await this.idempotency.run({ tenant: context.tenant, tool: tool.name, key, args, waitMs: tool.timeoutMs }, execute)
         : await execute();
     } catch (error) {
-      // A job refused by the tenant's quotas: a retryable envelope, not an internal error.
-      if (error instanceof McpQuotaExceededError) return errorResult(error.toErrorBody());
-      // The idempotency key or the job record could not be written (store down): retryable, as the catalogue says.
-      if (error instanceof McpStoreUnavailableError) return errorResult(error.toErrorBody());
+      // A job refused by the tenant's quotas, or the idempotency key or job record not written (store down): a
+      // retryable envelope, as the catalogue says, not an internal error.
+      if (error instanceof McpQuotaExceededError || error instanceof McpStoreUnavailableError) return errorResult(error.toErrorBody());
       throw error;
     } finally {
       // Never rejects: a release the store cannot take leaves the slot to its lease.

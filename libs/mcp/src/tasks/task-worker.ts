@@ -203,7 +203,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
   }
 
   private async run(submission: McpJobSubmission, controller: AbortController, wakeups: McpTaskWakeups): Promise<McpJobRunEnd> {
-    const { tenant, jobId } = submission;
+    const { tenant, jobId, task } = submission;
     // Cancelled while it waited in the queue, or finished by a worker that died before telling the queue: done.
     const record = await this.jobs.get(tenant, jobId);
     if (!record || isFinal(record.status)) return 'recorded';
@@ -213,59 +213,39 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
       await this.jobs.update(tenant, jobId, { status: 'error', result });
       return 'recorded';
     }
-    if (submission.task && this.channels) return this.runTask(submission, record, tool, controller, wakeups, this.channels);
+    // A queued task: its revision's channel takes its questions from the start and records its outcome.
+    const channel = task && this.channels?.open({ record, tool, spec: task, signal: controller.signal, wakeups });
     const context = this.jobContext({
-      requestId: jobId,
+      requestId: channel ? task!.requestId : jobId,
       tool,
       tenant,
       transport: submission.transport,
       protocolVersion: submission.protocolVersion,
       principal: submission.principal,
-      askClient: unreachable,
+      clientCapabilities: channel ? task!.clientCapabilities : undefined,
+      askClient: channel?.askClient ?? unreachable,
       signal: controller.signal,
       record: () => record,
     });
+    const work = this.runner.invokeAccepted(tool, submission.args, context, controller);
+    if (channel) {
+      const outcome = work.then(
+        (result): McpRunOutcome => ({ result }),
+        (error: unknown): McpRunOutcome => ({ error }),
+      );
+      const run = await interruptible(outcome, controller.signal);
+      if (run.interrupted) return 'interrupted';
+      await channel.settle(run.value);
+      return 'recorded';
+    }
     try {
-      const run = await interruptible(this.runner.invokeAccepted(tool, submission.args, context, controller), controller.signal);
+      const run = await interruptible(work, controller.signal);
       if (run.interrupted) return 'interrupted';
       const result = run.value;
       await recordOutcome(() => this.jobs.update(tenant, jobId, { status: result.isError ? 'error' : 'success', result }));
     } catch (error) {
       this.logger.error(`Job ${jobId} (${submission.tool}) could not be recorded`, error instanceof Error ? error.stack : String(error));
     }
-    return 'recorded';
-  }
-
-  /** A queued task: its revision's channel takes its questions from the start and records its outcome. */
-  private async runTask(
-    submission: McpJobSubmission,
-    record: McpJobRecord,
-    tool: McpToolDefinition,
-    controller: AbortController,
-    wakeups: McpTaskWakeups,
-    channels: McpTaskChannels,
-  ): Promise<McpJobRunEnd> {
-    const task = submission.task!;
-    const channel = channels.open({ record, tool, spec: task, signal: controller.signal, wakeups });
-    const context = this.jobContext({
-      requestId: task.requestId,
-      tool,
-      tenant: submission.tenant,
-      transport: submission.transport,
-      protocolVersion: submission.protocolVersion,
-      principal: submission.principal,
-      clientCapabilities: task.clientCapabilities,
-      askClient: channel.askClient,
-      signal: controller.signal,
-      record: () => record,
-    });
-    const outcome = this.runner.invokeAccepted(tool, submission.args, context, controller).then(
-      (result): McpRunOutcome => ({ result }),
-      (error: unknown): McpRunOutcome => ({ error }),
-    );
-    const run = await interruptible(outcome, controller.signal);
-    if (run.interrupted) return 'interrupted';
-    await channel.settle(run.value);
     return 'recorded';
   }
 }

@@ -13,12 +13,11 @@ const VISIBILITIES: readonly McpUiToolVisibility[] = ['model', 'app'];
  * in the message (`"ui"` for `McpToolRegistry.register()`).
  */
 export function toolUiMeta(site: string, ui: McpToolUiOptions, option?: string): Record<string, unknown> {
-  if (!isPlainObject(ui)) throw new McpConfigurationError(McpAppsMessages.invalidToolUi(site, 'must be an object', option));
+  const fail = (problem: string) => new McpConfigurationError(McpAppsMessages.invalidToolUi(site, problem, option));
+  if (!isPlainObject(ui)) throw fail('must be an object');
   const { resourceUri, visibility } = ui;
   if (typeof resourceUri !== 'string' || !resourceUri.startsWith('ui://') || resourceUri.length <= 'ui://'.length) {
-    throw new McpConfigurationError(
-      McpAppsMessages.invalidToolUi(site, `has resourceUri ${JSON.stringify(resourceUri)}, not a ui:// URI`, option),
-    );
+    throw fail(`has resourceUri ${JSON.stringify(resourceUri)}, not a ui:// URI`);
   }
   if (
     visibility !== undefined &&
@@ -27,13 +26,7 @@ export function toolUiMeta(site: string, ui: McpToolUiOptions, option?: string):
       visibility.some((scope) => !VISIBILITIES.includes(scope)) ||
       new Set(visibility).size !== visibility.length)
   ) {
-    throw new McpConfigurationError(
-      McpAppsMessages.invalidToolUi(
-        site,
-        `has visibility ${JSON.stringify(visibility)}: expected a non-empty list of 'model' and 'app'`,
-        option,
-      ),
-    );
+    throw fail(`has visibility ${JSON.stringify(visibility)}: expected a non-empty list of 'model' and 'app'`);
   }
   return {
     ui: { resourceUri, ...(visibility !== undefined && { visibility: [...visibility] }) },

@@ -139,10 +139,7 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
       await this.queue.add(JOB_NAME, submission, options);
     } catch (error) {
       void this.turns.release(tenant, jobId).catch(() => undefined);
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(describeRedisTarget(this.deps.options.redis!), reason), {
-        cause: error,
-      });
+      throw this.unavailable(error);
     }
   }
 
@@ -173,14 +170,16 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
 
   /** PING on the producer's connection (fail-fast: rejects at once while Redis is down). */
   async ping(): Promise<void> {
-    try {
-      await this.producer.ping();
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(describeRedisTarget(this.deps.options.redis!), reason), {
-        cause: error,
-      });
-    }
+    await this.producer.ping().catch((error: unknown) => {
+      throw this.unavailable(error);
+    });
+  }
+
+  private unavailable(error: unknown): McpStoreUnavailableError {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new McpStoreUnavailableError(McpStoreMessages.unavailable(describeRedisTarget(this.deps.options.redis!), reason), {
+      cause: error,
+    });
   }
 
   /**
@@ -230,10 +229,7 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
       ? errorBody('UNAVAILABLE', 'The job was interrupted: the instances running it stopped. Start it again.', { retryable: true })
       : errorBody('INTERNAL_ERROR', 'The job could not be run; the error was logged on the server.');
     try {
-      await this.deps.jobs.update(tenant, jobId, {
-        status: 'error',
-        result: errorResult(envelope),
-      });
+      await this.deps.jobs.update(tenant, jobId, { status: 'error', result: errorResult(envelope) });
     } catch (cause) {
       this.logger.error(McpJobMessages.notMarked(jobId), cause instanceof Error ? cause.stack : String(cause));
     }
