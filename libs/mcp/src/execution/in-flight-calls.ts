@@ -33,7 +33,7 @@ export class McpInFlightCalls implements OnModuleDestroy, BeforeApplicationShutd
       done,
       interrupt: () => {
         controller.abort(new Error('The instance is shutting down'));
-        interrupted(unavailable());
+        interrupted(errorResult(errorBody('UNAVAILABLE', 'This server instance is shutting down; retry the call.', { retryable: true })));
       },
     };
     this.calls.add(call);
@@ -60,8 +60,4 @@ export class McpInFlightCalls implements OnModuleDestroy, BeforeApplicationShutd
     clearTimeout(timer);
     for (const call of this.calls) call.interrupt();
   }
-}
-
-function unavailable(): McpCallToolResult {
-  return errorResult(errorBody('UNAVAILABLE', 'This server instance is shutting down; retry the call.', { retryable: true }));
 }

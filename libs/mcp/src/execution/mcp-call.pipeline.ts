@@ -102,7 +102,7 @@ export class McpCallPipeline {
       this.metrics.toolCall({
         tool: call.tool.name,
         tenant: call.context.tenant,
-        seconds: secondsSince(started),
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
         ...(call.tool.upstream !== undefined && { upstream: call.tool.upstream }),
         ...outcome,
       });
@@ -187,8 +187,4 @@ function outcomeOf(result: McpCallToolResult): Pick<McpMeteredToolCall, 'status'
     return { status: 'error', code: typeof code === 'string' ? code : undefined };
   }
   return { status: 'success' };
-}
-
-function secondsSince(started: bigint): number {
-  return Number(process.hrtime.bigint() - started) / 1e9;
 }

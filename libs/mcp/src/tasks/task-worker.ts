@@ -94,10 +94,8 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
   }
 
   /**
-   * Graceful shutdown: running jobs and tasks may finish until `shutdown.graceMs` after shutdown began; those
-   * still running then are interrupted (their signal aborts with {@link McpShutdownInterruption}), resolve as
-   * `interrupted`, and their queue hands them back. The queue calls it before it waits for its worker: Nest runs
-   * the shutdown hooks of dependants before those of their dependencies.
+   * {@link McpJobWorker.drain}: the interrupted runs' signals abort with {@link McpShutdownInterruption}. The queue calls
+   * it before it waits for its worker: Nest runs the shutdown hooks of dependants before those of their dependencies.
    */
   async drain(): Promise<void> {
     this.onModuleDestroy();
@@ -111,11 +109,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
     await settled();
   }
 
-  /**
-   * Runs a queued job unless it is already over. Resolves once its outcome is recorded (or logged as
-   * unrecordable), or with `interrupted` when shutdown stopped it first (nothing recorded); rejects only when the
-   * job could not be read before it started, never for the tool's failure.
-   */
+  /** Runs a queued job unless it is already over (an outcome it cannot record is logged, never rejected). */
   execute(submission: McpJobSubmission): Promise<McpJobRunEnd> {
     const controller = new AbortController();
     const wakeups = new McpTaskWakeups();

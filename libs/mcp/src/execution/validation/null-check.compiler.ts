@@ -25,6 +25,9 @@ interface ValueRule {
   items?: ValueRule;
 }
 
+/** The findings of one check while it runs. */
+type Found = { refused: string[]; declared: string[] };
+
 const NO_NULLS: NullFindings = Object.freeze({ refused: Object.freeze([]), declared: Object.freeze([]) });
 
 /**
@@ -38,7 +41,7 @@ export function compileNullCheck(schema: JsonSchema): NullCheck {
   const properties = root.properties;
   return (args) => {
     if (!isPlainObject(args)) return NO_NULLS;
-    const findings = { refused: [] as string[], declared: [] as string[] };
+    const findings: Found = { refused: [], declared: [] };
     checkProperties(args, properties, '', findings);
     return findings.refused.length === 0 && findings.declared.length === 0 ? NO_NULLS : findings;
   };
@@ -48,14 +51,14 @@ function checkProperties(
   value: Record<string, unknown>,
   properties: ReadonlyMap<string, ValueRule>,
   prefix: string,
-  findings: { refused: string[]; declared: string[] },
+  findings: Found,
 ): void {
   for (const [name, rule] of properties) {
     if (Object.hasOwn(value, name)) checkValue(value[name], rule, prefix ? `${prefix}.${name}` : name, findings);
   }
 }
 
-function checkValue(value: unknown, rule: ValueRule, path: string, findings: { refused: string[]; declared: string[] }): void {
+function checkValue(value: unknown, rule: ValueRule, path: string, findings: Found): void {
   if (value === null) {
     if (rule.nulls === 'refused') findings.refused.push(path);
     else if (rule.nulls === 'declared') findings.declared.push(path);

@@ -8,10 +8,8 @@ import { fixedResourceDescriptor, resourceTemplateDescriptor } from './resource-
 import { MCP_METADATA } from '../mcp-metadata.accessor.js';
 
 /**
- * The resources and templates of `@McpResource()` and `@McpResourceTemplate()` methods (a component provider) and,
- * once loaded, when there is at least one or resources may be registered at runtime (`lists.listChanged: { resources: true }`), declares
- * the `resources` capability (the resources method handlers then answer `isServed()` with true).
- * Misconfiguration throws here, so `app.init()` fails with a message naming the method.
+ * The resources and templates of `@McpResource()` and `@McpResourceTemplate()` methods (a component provider); once
+ * loaded, declares `resources` when the registry is served. Misconfiguration fails `app.init()` naming the method.
  */
 @Injectable()
 export class McpResourceExplorer implements McpComponentProvider {

@@ -36,7 +36,7 @@ export class McpResourceNotifier implements OnApplicationBootstrap, BeforeApplic
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.spansInstances) return;
+    if (!this.bus.crossesInstances) return;
     this.stopListening = await this.bus.subscribe(RESOURCE_UPDATED_CHANNEL, (message) => {
       const { uri, origin } = (message ?? {}) as { uri?: unknown; origin?: unknown };
       if (typeof uri === 'string' && origin !== this.origin) this.deliver(uri);
@@ -54,7 +54,7 @@ export class McpResourceNotifier implements OnApplicationBootstrap, BeforeApplic
    * is counted where its GET stream is open).
    */
   resourceUpdated(uri: string): number {
-    if (this.spansInstances) {
+    if (this.bus.crossesInstances) {
       this.bus.publish(RESOURCE_UPDATED_CHANNEL, { uri, origin: this.origin }).catch((error: unknown) => {
         this.logger.warn(
           `The change of ${uri} reaches only this instance's subscribers: ${error instanceof Error ? error.message : String(error)}`,
@@ -66,9 +66,5 @@ export class McpResourceNotifier implements OnApplicationBootstrap, BeforeApplic
 
   private deliver(uri: string): number {
     return this.subscriptions.deliver(uri, notification('notifications/resources/updated', { uri }));
-  }
-
-  private get spansInstances(): boolean {
-    return this.bus.crossesInstances;
   }
 }

@@ -14,7 +14,6 @@ import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, roomFor } from './resource-subscripti
 /** Bus channel on which a change to a session's stored subscriptions reaches the instance holding its GET stream. */
 const SUBSCRIPTIONS_CHANGED_CHANNEL = 'resources:subscriptions';
 
-/** Writes of one session's record that lose a compare-and-set race in a row before the call gives up (retryable). */
 /**
  * Compare-and-set rounds of one write. Another busy instance can win a dozen in a row on a loaded machine; with the
  * backoff below, 24 rounds wait at most about 1.8 s before answering a retryable UNAVAILABLE.
@@ -175,10 +174,7 @@ export class McpStoredResourceSubscriptions implements OnApplicationBootstrap, O
    */
   private write(sessionId: string, uri: string, watching: boolean): Promise<boolean> {
     const write = (this.writing.get(sessionId) ?? Promise.resolve()).then(() => this.writeNow(sessionId, uri, watching));
-    const settled = write.then(
-      () => undefined,
-      () => undefined,
-    );
+    const settled = write.then(() => undefined).catch(() => undefined);
     this.writing.set(sessionId, settled);
     void settled.then(() => {
       if (this.writing.get(sessionId) === settled) this.writing.delete(sessionId);

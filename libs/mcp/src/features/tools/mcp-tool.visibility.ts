@@ -20,12 +20,10 @@ import type { McpToolFilter } from './mcp-tool-filter.interface.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 
 /**
- * Decides which tools exist for a caller: scopes (as before), then a list of per-caller rules in order: an MCP Apps
- * tool for the app only (`ui.visibility: ['app']`) exists only for clients that declared the extension, the tool's
- * `visibleTo`, the `tools.filters` providers and, with `tools.hideGuarded`, the tool's Nest guards run as listing sees
- * the tool (arguments `{}`).
- * `tools/list` lists only visible tools and `tools/call` answers a hidden one like a missing one (-32602), on
- * every era and transport (they all reach the tool through here). A predicate that throws hides the tool.
+ * Decides which tools exist for a caller: scopes, then the per-caller rules in order (an app-only MCP Apps tool for
+ * clients that declared the extension, `visibleTo`, `tools.filters`, with `tools.hideGuarded` the tool's guards).
+ * Every era and transport reaches tools through here: `tools/call` answers a hidden tool like a missing one (-32602).
+ * A predicate that throws hides the tool.
  */
 @Injectable()
 export class McpToolVisibility implements OnModuleInit {

@@ -45,14 +45,12 @@ export interface McpBullJobQueueDeps {
 
 /**
  * `MCP_JOB_QUEUE` with the redis option: jobs wait in a BullMQ queue in Redis, and a worker on every instance
- * runs them through the task worker (`McpJobWorker`), so a job accepted by one instance may run on another and outlives the
- * instance that accepted it.
+ * runs them through the task worker (`McpJobWorker`), so a job accepted by one instance may run on another and
+ * outlives the instance that accepted it.
  *
  * - A worker that dies mid-job stops renewing its lock; after `jobs.lockDurationMs` another instance's stalled
  *   check puts the job back in the queue (up to `jobs.maxStalledCount` times), then it is failed and its record
  *   marked `error` (`UNAVAILABLE`, retryable).
- * - `abort()` aborts the job if it runs here, else takes it out of the queue if it still waits; the job service's
- *   cancel tells the other instances (the worker's bus signal).
  * - At shutdown the worker stops taking jobs; running ones get `shutdown.graceMs` to finish, and those the tasks
  *   worker interrupts then are moved back to the queue's waiting list, so another instance takes them at once
  *   instead of after a lock expiry. Queued jobs stay for the others.
@@ -182,11 +180,7 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
     });
   }
 
-  /**
-   * Graceful shutdown: the worker takes no new job and waits for its running ones, which the tasks worker bounds
-   * by `shutdown.graceMs` (results recorded before the store closes, or the job handed back); jobs still queued
-   * stay in Redis for the other instances.
-   */
+  /** Running jobs end (recorded before the store closes, or handed back); queued ones stay for the others. */
   async beforeApplicationShutdown(): Promise<void> {
     const closing = this.worker?.close().catch((error: unknown) => this.reportError(error));
     await this.deps.worker.drain();

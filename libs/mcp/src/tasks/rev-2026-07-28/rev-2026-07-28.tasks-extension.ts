@@ -103,10 +103,8 @@ export class McpRev20260728TasksExtension {
   }
 
   /**
-   * Runs a task-capable call through the call pipeline. By default the task is created at once (durably: a
-   * `tasks/get` right after the answer finds it) and queued. An `inputFirst` tool runs first, here: its questions
-   * come back as `input_required` rounds, and its task is queued when it reports progress or has run for a second
-   * (or recorded, when it finished within that second).
+   * Runs a task-capable call through the call pipeline. The task is created at once (durably: a `tasks/get` right
+   * after the answer finds it) and queued; an `inputFirst` tool runs here first ({@link runFirst}).
    */
   async call(input: TaskCallInput): Promise<TaskCallOutcome> {
     const { tool, envelope } = input;
