@@ -24,9 +24,7 @@ type DtoClass = new (...args: never[]) => object;
 
 /**
  * Re-validates arguments on the server: the null check compiled from the advertised schema, then class-transformer
- * builds the DTO (keeping property defaults) and class-validator checks it with whitelist and forbidNonWhitelisted,
- * so unknown properties are errors too. A DTO with a validation plan compiled at boot gets the same answer from the
- * plan, without either library's per-call work.
+ * and class-validator (whitelist, forbidNonWhitelisted), or the same answer from the DTO's compiled plan.
  */
 export async function validateArguments(
   type: DtoClass,

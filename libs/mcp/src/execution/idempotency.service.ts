@@ -33,10 +33,8 @@ const CLAIM_MARGIN_MS = 5_000;
  * fails (throws, INTERNAL_ERROR, TIMEOUT, CANCELLED, UNAVAILABLE, anything retryable) the key is released and
  * the next call with it runs again, so a failure is never replayed for the key's lifetime.
  *
- * Across instances the running record names its holder's lease: a call waiting on it checks that lease about once
- * per `redis.instanceLease.renewMs` and, once the holder is dead (killed mid-call), takes the claim over with a
- * compare-and-set of the record it read (one of many waiters wins; the others wait for its result) and runs the
- * call itself, instead of waiting out the claim.
+ * Across instances the running record names its holder's lease: a waiting call checks it once per renewal and,
+ * once the holder is dead, takes the claim over (a compare-and-set: one waiter wins) and runs the call itself.
  */
 @Injectable()
 export class McpIdempotency {

@@ -35,11 +35,7 @@ export function toolCallback(method: Method, owner: object): Method {
   });
 }
 
-/**
- * The stand-in for a tool method when only its guards run (before limits, validation and idempotency): the same
- * metadata and filters as {@link toolCallback}, and a body that only says the guards let it through. Made once per
- * method.
- */
+/** The stand-in for a tool method when only its guards run: {@link toolCallback}'s metadata and filters, and no work. */
 export function toolGuardsCallback(method: Method, owner: object): Method {
   return once(guardCallbacks, method, owner, () => GUARDS_ADMITTED);
 }

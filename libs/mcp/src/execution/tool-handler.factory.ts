@@ -29,10 +29,8 @@ function isRefusal(error: unknown): boolean {
 }
 
 /**
- * Builds the functions that call a provider method through Nest's ExternalContextCreator, so `@UseGuards`,
- * `@UseInterceptors`, pipes and exception filters work as on controllers: in one piece for resources, prompts
- * and completions ({@link create}), in two for tools ({@link createTool}), whose guards the call pipeline runs
- * before the tenant's limits, validation and idempotency.
+ * Calls provider methods through Nest's ExternalContextCreator, so guards, interceptors, pipes and filters work as on
+ * controllers: in one piece ({@link create}), or in two for tools, whose guards the pipeline runs first ({@link createTool}).
  */
 @Injectable()
 export class McpToolHandlerFactory {
@@ -49,10 +47,10 @@ export class McpToolHandlerFactory {
     private readonly config: ApplicationConfig,
   ) {}
 
-  /** The method behind its guards, interceptors, pipes and filters, for a resource, prompt or completion. */
-  create(wrapper: InstanceWrapper, methodName: string, site: string): McpToolHandler {
+  /** The method behind its guards (unless `options` say otherwise), interceptors, pipes and filters. */
+  create(wrapper: InstanceWrapper, methodName: string, site: string, options = CONTEXT_OPTIONS): McpToolHandler {
     return this.handlerOf(wrapper, site, (instance, contextId) =>
-      this.wrap(instance, toolCallback(instance[methodName], instance.constructor), methodName, CONTEXT_OPTIONS, contextId),
+      this.wrap(instance, toolCallback(instance[methodName], instance.constructor), methodName, options, contextId),
     );
   }
 
@@ -62,9 +60,7 @@ export class McpToolHandlerFactory {
    * through the tool's exception filters, so a filter still sees a guard's refusal, as it did when one handler ran both.
    */
   createTool(wrapper: InstanceWrapper, methodName: string, site: string): { handler: McpToolHandler; guards: McpToolGuards } {
-    const handler = this.handlerOf(wrapper, site, (instance, contextId) =>
-      this.wrap(instance, toolCallback(instance[methodName], instance.constructor), methodName, TOOL_METHOD, contextId),
-    );
+    const handler = this.create(wrapper, methodName, site, TOOL_METHOD);
     const guarded = this.handlerOf(wrapper, site, (instance, contextId) =>
       this.wrap(instance, toolGuardsCallback(instance[methodName], instance.constructor), methodName, TOOL_GUARDS, contextId, false),
     );

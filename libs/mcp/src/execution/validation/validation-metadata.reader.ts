@@ -31,11 +31,9 @@ export function lineage(target: McpClassRef): McpClassRef[] {
 }
 
 /**
- * The rules class-validator applies to an instance of `target` when validating without groups: its own rules, then
- * the inherited ones it does not redefine (same property and same rule type). Same result as
- * `getMetadataStorage().getTargetValidationMetadatas(target, '', true, false)`, but that method scans every class
- * ever registered on each call, which makes schema generation quadratic in the number of DTOs; this reads the same
- * storage along the prototype chain only, and falls back to the public method if the storage's shape is unknown.
+ * The rules class-validator applies to `target` without groups: its own, then the inherited ones it does not redefine.
+ * `getTargetValidationMetadatas(target, '', true, false)` answers the same but scans every registered class per call
+ * (quadratic boots); this walks the prototype chain, falling back to it if the storage's shape is unknown.
  */
 export function readValidationMetadata(target: McpClassRef): ValidationMetadata[] {
   const storage = getMetadataStorage();

@@ -97,11 +97,9 @@ const REFERENCE = Symbol('reference path');
 class Unsupported extends Error {}
 
 /**
- * Compiles, once at boot, the validation of a DTO into plain functions that build the same instance as
- * class-transformer's `plainToInstance` and report the same failures, messages included, as class-validator's
- * `validateSync` with the server's options, without their per-call metadata lookups: the rules' own constraint
- * functions and default messages are called directly. A DTO with anything the plan does not reproduce exactly gets
- * a reason instead, and keeps the reference path.
+ * Compiles, once at boot, a DTO's validation into plain functions that build the instance `plainToInstance` builds
+ * and report the failures `validateSync` reports (messages included), calling the rules' own constraints without
+ * per-call metadata lookups. A DTO the plan does not reproduce exactly gets a reason and keeps the reference path.
  */
 export function compileValidationPlan(type: McpClassRef): PlanCompilation {
   try {
@@ -329,6 +327,9 @@ interface TypeMetadata {
   readonly options?: { discriminator?: unknown };
 }
 
+/** The class-transformer decorators that change a value, by the name of their metadata map. */
+const TRANSFORM_DECORATORS = { transform: '@Transform', expose: '@Expose', exclude: '@Exclude' } as const;
+
 /** class-transformer's metadata maps (its storage has no public way to list a class's decorators). */
 class TransformerMetadata {
   private constructor(private readonly maps: Record<'type' | 'transform' | 'expose' | 'exclude', Map<unknown, Map<unknown, unknown>>>) {}
@@ -351,12 +352,8 @@ class TransformerMetadata {
   /** Throws when the class (or an ancestor) uses @Transform, @Expose or @Exclude. */
   assertNoTransforms(target: McpClassRef): void {
     for (const type of lineage(target)) {
-      for (const [kind, label] of [
-        ['transform', '@Transform'],
-        ['expose', '@Expose'],
-        ['exclude', '@Exclude'],
-      ] as const) {
-        const entries = this.maps[kind].get(type);
+      for (const [kind, label] of Object.entries(TRANSFORM_DECORATORS)) {
+        const entries = this.maps[kind as keyof typeof TRANSFORM_DECORATORS].get(type);
         if (entries && entries.size > 0) throw new Unsupported(`${type.name} uses ${label}`);
       }
     }

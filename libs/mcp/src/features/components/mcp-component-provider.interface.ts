@@ -15,10 +15,7 @@ export type McpComponent =
  * their kind; a source that changes later goes through the registries' `register` / `replace` / `remove`.
  */
 export interface McpComponentProvider {
-  /**
-   * Asynchronous work before {@link components} (at boot, every provider's before any provider's components): load
-   * what building them needs, such as an optional schema converter.
-   */
+  /** Asynchronous work before any provider's {@link components}: load what building them needs (a schema converter). */
   prepare?(): Promise<void>;
   /** Everything this source serves at boot; a misconfigured component throws an McpConfigurationError naming its site. */
   components(): Iterable<McpComponent>;

@@ -19,11 +19,9 @@ import type {
 } from './mcp-resource-definition.interface.js';
 
 /**
- * The resources and resource templates of one application: filled at boot by the explorer, and changed at
- * runtime through {@link register}, {@link replace} and {@link remove}, each of which announces
- * `notifications/resources/list_changed` to every session on every instance (it needs the module option
- * `lists.listChanged: { resources: true }`). One instance per module instance: two apps in one process never share
- * resources.
+ * The resources and templates of one module instance: filled at boot, changed at runtime through {@link register},
+ * {@link replace} and {@link remove}, each announcing `notifications/resources/list_changed` (needs
+ * `lists.listChanged: { resources: true }`).
  * @publicApi
  * @example
  * // McpModule.forRoot({ ..., lists: { listChanged: { resources: true } } })

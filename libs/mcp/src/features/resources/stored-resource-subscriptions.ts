@@ -63,11 +63,9 @@ export function subscriptionsKey(sessionId: string): string {
  * per session, at most {@link MAX_SUBSCRIPTIONS_PER_SUBSCRIBER} URIs, living `sessions.idleTtlMs` past its last
  * write or refresh, deleted when the session ends), so they outlive the instance that received `resources/subscribe`.
  *
- * Delivery happens at the instance holding the session's GET stream (one per session cluster-wide): it reads the
- * record when the stream opens, learns later subscribes and unsubscribes over the bus, keeps the record alive while
- * the stream is open, and sends each change it hears of, from any instance, on that stream. A change reaches a
- * session once however many instances run, and survives the death of the instance the client subscribed through.
- * Memory here: the subscriptions of the GET streams this instance holds.
+ * Delivery happens at the instance holding the session's GET stream: it reads the record when the stream opens,
+ * learns later changes over the bus, keeps the record alive while the stream is open, and sends each change it hears
+ * of on that stream, once. Memory here: the subscriptions of the GET streams this instance holds.
  */
 @Injectable()
 export class McpStoredResourceSubscriptions implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -51,10 +51,8 @@ export class McpToolVisibility implements OnModuleInit {
   }
 
   /**
-   * One `tools/list` page for this caller: up to `pageSize` of the descriptors it may see, in registration order,
-   * from where `cursor` points, and the cursor of the next page when one more visible tool follows. The cursor is a
-   * position in the whole catalog, so a page only runs the per-caller rules (scopes, `visibleTo`, filters, guards)
-   * of the tools it walks over: the page's own and one more, never those of the whole catalog.
+   * One `tools/list` page for this caller, and the next cursor when one more visible tool follows. The cursor is a
+   * position in the whole catalog, so a page runs the per-caller rules of the tools it walks over only (and one more).
    */
   async visiblePage(
     request: McpVisibilityRequest,

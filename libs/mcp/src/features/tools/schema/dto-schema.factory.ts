@@ -70,11 +70,9 @@ const NON_NULL_TYPES: readonly JsonSchemaTypeName[] = ['string', 'number', 'bool
 const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
 
 /**
- * Builds the JSON Schema (draft 2020-12, self-contained) of a class-validator DTO: properties come from
- * class-validator's metadata (inherited ones included), types from the type decorators, `@Type()` and
- * `design:type`, defaults from property initialisers, and descriptions from `@McpProperty()` or `@ApiProperty()`.
- * Nested DTOs are inlined; only recursive ones go to `$defs`, referenced as `#/$defs/ClassName`. Each instance
- * caches what it builds, so create one per application.
+ * Builds the JSON Schema (draft 2020-12) of a class-validator DTO: properties from its rules (inherited included),
+ * types from the type decorators, `@Type()` and `design:type`, defaults from initialisers, descriptions from
+ * `@McpProperty()` or `@ApiProperty()`. Only recursive nested DTOs go to `$defs`. Each instance caches what it builds.
  */
 export class DtoSchemaFactory {
   private readonly debug: (message: string) => void;
