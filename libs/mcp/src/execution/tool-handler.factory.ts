@@ -55,9 +55,8 @@ export class McpToolHandlerFactory {
   }
 
   /**
-   * A tool's two stages: `guards` runs its Nest guards (class, method and global) with the raw arguments, as Nest
-   * runs guards before pipes; `handler` runs its interceptors, pipes and method with the validated ones. Both go
-   * through the tool's exception filters, so a filter still sees a guard's refusal, as it did when one handler ran both.
+   * A tool's two stages: `guards` with the raw arguments (Nest runs guards before pipes), `handler` (interceptors, pipes,
+   * method) with the validated ones; both through the tool's exception filters, so they still see a guard's refusal.
    */
   createTool(wrapper: InstanceWrapper, methodName: string, site: string): { handler: McpToolHandler; guards: McpToolGuards } {
     const handler = this.create(wrapper, methodName, site, TOOL_METHOD);
@@ -124,9 +123,8 @@ export class McpToolHandlerFactory {
   }
 
   /**
-   * Runs the method's and class's guards as `tools/list` sees the tool (arguments `{}`, or the values transforms fix), for `tools.hideGuarded`:
-   * false when they refuse. A guard that fails otherwise (it needs arguments) leaves the tool visible, and the call
-   * decides. Undefined for request-scoped providers: their guards would need an instance per listing.
+   * Runs the tool's guards as `tools/list` sees it (`tools.hideGuarded`): false when they refuse; a guard that fails
+   * otherwise leaves the tool visible. Undefined for request-scoped providers (an instance per listing).
    */
   guardsAdmit(
     wrapper: InstanceWrapper,

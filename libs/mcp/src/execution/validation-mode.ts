@@ -61,9 +61,8 @@ export function lazyArgumentValidationMode(type: McpClassRef, inputSchema: JsonS
 }
 
 /**
- * Whether a DTO can be validated synchronously: true when none of its rules is an async custom constraint.
- * `validateSync` skips async rules, so any doubt (a nested DTO, whose class is only known per value) keeps the
- * async path. Decided once per DTO at boot.
+ * Whether a DTO can be validated synchronously (`validateSync` skips async rules): no async custom constraint, and no
+ * nested DTO, whose class is only known per value.
  */
 export function canValidateSync(type: McpClassRef): boolean {
   const storage = getMetadataStorage();

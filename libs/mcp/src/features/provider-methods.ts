@@ -24,10 +24,8 @@ export interface ProviderMethod {
 }
 
 /**
- * Every method of every provider this server serves (all of the app's, or those declared in the `include`d
- * modules), walked once at boot and shared by all the explorers (tools, resources, prompts, completions, UI
- * resources, task support): aliases skipped (the same instance listed twice), static providers through their
- * instance, request-scoped and transient ones through their class, and values without a prototype ignored.
+ * Every method of every provider this server serves (the app's, or the `include`d modules'), walked once at boot for all
+ * the explorers: aliases skipped, static providers through their instance, scoped ones through their class.
  */
 @Injectable()
 export class McpProviderMethods {

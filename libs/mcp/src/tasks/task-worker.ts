@@ -50,11 +50,9 @@ interface RunningJob {
 }
 
 /**
- * Runs the jobs and tasks of this instance, whatever queue hands them over (memory or BullMQ) and whatever
- * revision created them: the one running map, the one drain at shutdown and the one bus channel through which
- * a cancellation or an answer reaches the instance running the job. A job's progress and outcome go to its
- * record; a task (`McpJobSubmission.task`) gets its input channel and its settlement from the revision that
- * queued it ({@link MCP_TASK_CHANNELS}).
+ * Runs this instance's jobs and tasks, whatever queue hands them over and whatever revision created them: the one
+ * running map, drain at shutdown and bus channel for cancellations and answers. A task's input channel and settlement
+ * come from the revision that queued it ({@link MCP_TASK_CHANNELS}).
  */
 @Injectable()
 export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
@@ -144,10 +142,8 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
   }
 
   /**
-   * The context a job's or task's handler gets, from the factory a call's context comes from: the identity,
-   * revision and transport of the request that started it, questions through `askClient`, and progress into
-   * the job record (`onUntracked` runs for progress reported before the record exists; a cancelled or timed-out
-   * run reports nothing more). Logs are dropped: there is no stream behind a job.
+   * A job's or task's handler context, with the identity, revision and transport of the request that started it:
+   * questions through `askClient`, progress into the job record (`onUntracked` before it exists), logs dropped.
    */
   jobContext(input: {
     requestId: JsonRpcId;

@@ -142,11 +142,8 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
   }
 
   /**
-   * Aborts the job if it runs here, else takes it out of the queue if it still waits (its record is final, so no
-   * worker need take and skip it): a tenant that queues and cancels over and over, each cancel freeing its place
-   * in `jobs.maxQueuedPerTenant`, piles nothing up in Redis, and its turns count only what still waits. A job that
-   * runs elsewhere is locked (BullMQ removes no active job): the worker's bus signal (`McpJobService.cancel` sends
-   * it) aborts it there.
+   * Aborts the job if it runs here, else takes it out of the queue (its record is final), so a tenant that queues and
+   * cancels over and over piles nothing up in Redis. A job running elsewhere is locked: the worker's bus signal aborts it.
    */
   async abort(jobId: string): Promise<void> {
     if (this.deps.worker.abort(jobId)) return;

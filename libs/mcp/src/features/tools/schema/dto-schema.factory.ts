@@ -215,7 +215,6 @@ export class DtoSchemaFactory {
 
   /** Own enumerable values of `new Dto()`: what class-transformer keeps when an argument is missing. */
   private readInitialValues(target: McpClassRef): Map<string, unknown> {
-    const values = new Map<string, unknown>();
     let instance: unknown;
     try {
       instance = new (target as new () => unknown)();
@@ -223,12 +222,8 @@ export class DtoSchemaFactory {
       this.debug(
         `${target.name}: new ${target.name}() threw (${error instanceof Error ? error.message : String(error)}); property defaults are not read`,
       );
-      return values;
     }
-    if (instance !== null && typeof instance === 'object') {
-      for (const [key, value] of Object.entries(instance)) values.set(key, value);
-    }
-    return values;
+    return new Map(instance !== null && typeof instance === 'object' ? Object.entries(instance) : []);
   }
 
   private buildProperty(
