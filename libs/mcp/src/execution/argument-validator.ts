@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, validateSync, type ValidationError } from 'class-validator';
 import type { NullFindings } from './validation/null-check.compiler.js';
-import type { PlanFailure, ValidationPlan } from './validation/validation-plan.compiler.js';
+import type { PlanFailure as Failure } from './validation/validation-plan.compiler.js';
 import type { ArgumentValidationMode } from './validation-mode.js';
 import { clientText, clientTextList } from '../core/client-text.js';
 
@@ -22,22 +22,18 @@ const NO_NULLS: NullFindings = { refused: [], declared: [] };
 
 type DtoClass = new (...args: never[]) => object;
 
-/** One failed path and its messages (the plan's failures have the same shape). */
-type Failure = PlanFailure;
-
 /**
  * Re-validates arguments on the server: the null check compiled from the advertised schema, then class-transformer
- * builds the DTO (keeping property defaults) and class-validator checks it with whitelist and forbidNonWhitelisted,
- * so unknown properties are errors too. A DTO with a validation plan compiled at boot gets the same answer from the
- * plan, without either library's per-call work.
+ * and class-validator (whitelist, forbidNonWhitelisted), or the same answer from the DTO's compiled plan.
  */
 export function validateArguments(
   type: DtoClass,
   raw: Record<string, unknown>,
   mode: ArgumentValidationMode = DEFAULT_MODE,
 ): ArgumentValidation | Promise<ArgumentValidation> {
-  const planned = mode.plan && validateByPlan(mode.plan, raw, mode);
-  if (planned) return planned;
+  // The plan's answer, unless it leaves this input to class-transformer and class-validator.
+  const planned = mode.plan?.(raw);
+  if (planned) return decide(planned.value, planned.failures, mode.nulls?.(raw) ?? NO_NULLS);
   // The sync path saves a promise chain per rule; it is chosen at boot only for DTOs without async rules.
   if (mode.sync) return validateArgumentsSync(type, raw, mode);
   return validateAsync(type, raw, mode);
@@ -50,9 +46,7 @@ async function validateAsync(type: DtoClass, raw: Record<string, unknown>, mode:
   return verdict(value, await validate(value, VALIDATOR_OPTIONS), nulls);
 }
 
-/**
- * {@link validateArguments} with `validateSync`, for DTOs without async rules (which `validateSync` would skip).
- */
+/** {@link validateArguments} with `validateSync`, for DTOs without async rules (which `validateSync` would skip). */
 export function validateArgumentsSync(
   type: DtoClass,
   raw: Record<string, unknown>,
@@ -61,12 +55,6 @@ export function validateArgumentsSync(
   const nulls = mode.nulls?.(raw) ?? NO_NULLS;
   const value = toInstance(type, raw);
   return verdict(value, validateSync(value, VALIDATOR_OPTIONS), nulls);
-}
-
-/** The plan's answer, or undefined for an input it leaves to class-transformer and class-validator. */
-function validateByPlan(plan: ValidationPlan, raw: Record<string, unknown>, mode: ArgumentValidationMode): ArgumentValidation | undefined {
-  const outcome = plan(raw);
-  return outcome && decide(outcome.value, outcome.failures, mode.nulls?.(raw) ?? NO_NULLS);
 }
 
 /**

@@ -10,8 +10,8 @@ import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error
  * in the server log), and `internal` is set so the caller logs it.
  */
 export function errorToEnvelope(error: unknown): { envelope: McpErrorEnvelope; internal: boolean } {
-  if (error instanceof McpToolError) return { envelope: { status: 'error', error: error.toErrorBody() }, internal: false };
-  if (error instanceof McpStoreUnavailableError) return { envelope: { status: 'error', error: error.toErrorBody() }, internal: false };
+  if (error instanceof McpToolError || error instanceof McpStoreUnavailableError)
+    return { envelope: { status: 'error', error: error.toErrorBody() }, internal: false };
   if (error instanceof HttpException && error.getStatus() < 500) {
     // A guard's 403, a pipe's 400...: the catalogue says which code each status is.
     const code = errorCodeForHttpStatus(error.getStatus());

@@ -33,10 +33,8 @@ const CLAIM_MARGIN_MS = 5_000;
  * fails (throws, INTERNAL_ERROR, TIMEOUT, CANCELLED, UNAVAILABLE, anything retryable) the key is released and
  * the next call with it runs again, so a failure is never replayed for the key's lifetime.
  *
- * Across instances the running record names its holder's lease: a call waiting on it checks that lease about once
- * per `redis.instanceLease.renewMs` and, once the holder is dead (killed mid-call), takes the claim over with a
- * compare-and-set of the record it read (one of many waiters wins; the others wait for its result) and runs the
- * call itself, instead of waiting out the claim.
+ * Across instances the running record names its holder's lease: a waiting call checks it once per renewal and,
+ * once the holder is dead, takes the claim over (a compare-and-set: one waiter wins) and runs the call itself.
  */
 @Injectable()
 export class McpIdempotency {
@@ -51,16 +49,17 @@ export class McpIdempotency {
     input: { tenant: string; tool: string; key: string; args: Record<string, unknown>; waitMs: number },
     execute: () => Promise<McpCallToolResult>,
   ): Promise<McpCallToolResult> {
-    const storeKey = recordKeyOf(input);
+    // Tenant, tool and client key escaped, so tenant `a:b` and tenant `a` never share a record.
+    const recordKey = storeKey('idem', input.tenant, input.tool, input.key);
     const fingerprint = fingerprintOf(input.args);
     const claimTtlMs = input.waitMs + CLAIM_MARGIN_MS;
     const claim = this.claimOf(fingerprint);
-    if (await this.store.setIfAbsent<IdempotencyRecord>(storeKey, claim, claimTtlMs))
-      return this.runClaimed(input.tenant, storeKey, claim, claimTtlMs, execute);
+    if (await this.store.setIfAbsent<IdempotencyRecord>(recordKey, claim, claimTtlMs))
+      return this.runClaimed(input.tenant, recordKey, claim, claimTtlMs, execute);
     const deadline = Date.now() + input.waitMs;
     let nextLeaseCheck = 0; // the first read checks at once: the holder may have died long ago
     for (;;) {
-      const existing = await this.store.get<IdempotencyRecord>(storeKey);
+      const existing = await this.store.get<IdempotencyRecord>(recordKey);
       if (!existing) return this.run(input, execute); // the first call failed or expired: run now
       if (existing.fingerprint !== fingerprint) {
         return errorResult(
@@ -77,8 +76,8 @@ export class McpIdempotency {
         nextLeaseCheck = Date.now() + this.lease.renewMs;
         if (!(await this.lease.isAlive(existing.holder))) {
           // Atomic on the record read: of several waiters one takes over, the others go on waiting for its result.
-          if (await this.store.compareAndSet<IdempotencyRecord>(storeKey, existing, claim, claimTtlMs))
-            return this.runClaimed(input.tenant, storeKey, claim, claimTtlMs, execute);
+          if (await this.store.compareAndSet<IdempotencyRecord>(recordKey, existing, claim, claimTtlMs))
+            return this.runClaimed(input.tenant, recordKey, claim, claimTtlMs, execute);
           continue;
         }
       }
@@ -138,11 +137,6 @@ export class McpIdempotency {
     }
     await this.quotas.release(tenant, 'idempotency', key);
   }
-}
-
-/** The record's key: tenant, tool and client key escaped, so tenant `a:b` and tenant `a` never share one. */
-function recordKeyOf(input: { tenant: string; tool: string; key: string }): string {
-  return storeKey('idem', input.tenant, input.tool, input.key);
 }
 
 /** Codes that say the call did not run to its end (it crashed, ran out of time, was stopped or could not start). */

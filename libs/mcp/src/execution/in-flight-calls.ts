@@ -12,9 +12,8 @@ interface InFlightCall {
 }
 
 /**
- * The tool calls running on this instance, so that shutdown can bound them: on SIGTERM each gets
- * `shutdown.graceMs` to finish, then its signal aborts and its caller gets a retryable `UNAVAILABLE` at once
- * (whatever the handler does next), which releases its idempotency key so the retry runs on another instance.
+ * The tool calls running here: at shutdown each gets `shutdown.graceMs`, then its signal aborts and its caller gets a
+ * retryable `UNAVAILABLE` at once, which releases its idempotency key so the retry runs on another instance.
  */
 @Injectable()
 export class McpInFlightCalls implements OnModuleDestroy, BeforeApplicationShutdown {
@@ -33,7 +32,7 @@ export class McpInFlightCalls implements OnModuleDestroy, BeforeApplicationShutd
       done,
       interrupt: () => {
         controller.abort(new Error('The instance is shutting down'));
-        interrupted(unavailable());
+        interrupted(errorResult(errorBody('UNAVAILABLE', 'This server instance is shutting down; retry the call.', { retryable: true })));
       },
     };
     this.calls.add(call);
@@ -60,8 +59,4 @@ export class McpInFlightCalls implements OnModuleDestroy, BeforeApplicationShutd
     clearTimeout(timer);
     for (const call of this.calls) call.interrupt();
   }
-}
-
-function unavailable(): McpCallToolResult {
-  return errorResult(errorBody('UNAVAILABLE', 'This server instance is shutting down; retry the call.', { retryable: true }));
 }

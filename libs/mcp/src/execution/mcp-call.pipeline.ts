@@ -102,7 +102,7 @@ export class McpCallPipeline {
       this.metrics.toolCall({
         tool: call.tool.name,
         tenant: call.context.tenant,
-        seconds: secondsSince(started),
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
         ...(call.tool.upstream !== undefined && { upstream: call.tool.upstream }),
         ...outcome,
       });
@@ -154,10 +154,9 @@ export class McpCallPipeline {
         ? await this.idempotency.run({ tenant: context.tenant, tool: tool.name, key, args, waitMs: tool.timeoutMs }, execute)
         : await execute();
     } catch (error) {
-      // A job refused by the tenant's quotas: a retryable envelope, not an internal error.
-      if (error instanceof McpQuotaExceededError) return errorResult(error.toErrorBody());
-      // The idempotency key or the job record could not be written (store down): retryable, as the catalogue says.
-      if (error instanceof McpStoreUnavailableError) return errorResult(error.toErrorBody());
+      // A job refused by the tenant's quotas, or the idempotency key or job record not written (store down): a
+      // retryable envelope, as the catalogue says, not an internal error.
+      if (error instanceof McpQuotaExceededError || error instanceof McpStoreUnavailableError) return errorResult(error.toErrorBody());
       throw error;
     } finally {
       // Never rejects: a release the store cannot take leaves the slot to its lease.
@@ -191,8 +190,4 @@ function outcomeOf(result: McpCallToolResult): Pick<McpMeteredToolCall, 'status'
     return { status: 'error', code: typeof code === 'string' ? code : undefined };
   }
   return { status: 'success' };
-}
-
-function secondsSince(started: bigint): number {
-  return Number(process.hrtime.bigint() - started) / 1e9;
 }

@@ -21,10 +21,9 @@ const KEY_MEMO_SIZE = 1_000;
  * store by one atomic call per admission (`admit`): in this process's memory without `redis`, in Redis with it,
  * so the limits hold for the whole deployment however many instances share it.
  *
- * A call's slot is a member of the tenant's slot set that expires after the call's timeout plus a grace
- * ({@link CALL_LEASE_GRACE_MS}): released when the call ends, it also comes back by itself when the instance
- * running the call dies. Keys: `calls:{<tenant>}` (the slots) and `rate:{<tenant>}` (the window), one hash tag
- * per tenant so the script stays on one Redis Cluster slot.
+ * A call's slot expires after the call's timeout plus {@link CALL_LEASE_GRACE_MS}, so it comes back by itself when
+ * the instance running the call dies. Keys `calls:{<tenant>}` and `rate:{<tenant>}` share one hash tag per tenant
+ * so the script stays on one Redis Cluster slot.
  */
 @Injectable()
 export class McpTenantLimiter {

@@ -17,19 +17,16 @@ import { clientText } from '../core/client-text.js';
 class ToolTimeout extends Error {}
 
 /**
- * Runs the stages of one tool call that touch the tool: its guards, the validation of its arguments, its handler
- * under its timeout; and turns whatever comes back (a value, an envelope, raw content, a thrown error) into a
- * `CallToolResult`. `McpCallPipeline` decides their order.
+ * The stages of a tool call that touch the tool (guards, validation, the handler under its timeout), each turning
+ * whatever comes back into a `CallToolResult`; `McpCallPipeline` decides their order.
  */
 @Injectable()
 export class McpToolCallRunner {
   private readonly logger = new Logger('McpModule');
 
   /**
-   * Runs a job, whose arguments were validated once, when its call was accepted. The job travels as JSON (BullMQ
-   * stores it in Redis), where a DTO instance would lose its class, its nested classes and its Dates, so it carries
-   * the raw arguments that validation accepted; the DTO instance is rebuilt here the way validation built it
-   * (class-transformer), without validating them a second time.
+   * Runs a job with the raw arguments its call's validation accepted (a DTO instance would lose its classes and Dates
+   * as JSON in Redis): the instance is rebuilt as validation built it, without validating a second time.
    */
   async invokeAccepted(
     tool: McpCallableTool,

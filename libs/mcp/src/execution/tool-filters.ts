@@ -24,10 +24,8 @@ const callbacks = new WeakMap<Method, Method>();
 const guardCallbacks = new WeakMap<Method, Method>();
 
 /**
- * The function handed to ExternalContextCreator for a tool method: it calls the method, carries a copy of its
- * metadata (guards, interceptors and `Reflector` reads see what the method declares), and lists the class's and
- * the method's filters after {@link RethrowToCallRunner}. Nest tries method filters first, then class filters,
- * so theirs still win and the rethrow comes last. Made once per method.
+ * The function ExternalContextCreator wraps for a tool method (made once): it calls the method, carries a copy of its
+ * metadata, and lists the class's and method's filters after {@link RethrowToCallRunner} (Nest tries them first).
  */
 export function toolCallback(method: Method, owner: object): Method {
   return once(callbacks, method, owner, function (this: unknown, ...args: unknown[]) {
@@ -35,11 +33,7 @@ export function toolCallback(method: Method, owner: object): Method {
   });
 }
 
-/**
- * The stand-in for a tool method when only its guards run (before limits, validation and idempotency): the same
- * metadata and filters as {@link toolCallback}, and a body that only says the guards let it through. Made once per
- * method.
- */
+/** The stand-in for a tool method when only its guards run: {@link toolCallback}'s metadata and filters, and no work. */
 export function toolGuardsCallback(method: Method, owner: object): Method {
   return once(guardCallbacks, method, owner, () => GUARDS_ADMITTED);
 }

@@ -29,10 +29,8 @@ function isRefusal(error: unknown): boolean {
 }
 
 /**
- * Builds the functions that call a provider method through Nest's ExternalContextCreator, so `@UseGuards`,
- * `@UseInterceptors`, pipes and exception filters work as on controllers: in one piece for resources, prompts
- * and completions ({@link create}), in two for tools ({@link createTool}), whose guards the call pipeline runs
- * before the tenant's limits, validation and idempotency.
+ * Calls provider methods through Nest's ExternalContextCreator, so guards, interceptors, pipes and filters work as on
+ * controllers: in one piece ({@link create}), or in two for tools, whose guards the pipeline runs first ({@link createTool}).
  */
 @Injectable()
 export class McpToolHandlerFactory {
@@ -49,22 +47,19 @@ export class McpToolHandlerFactory {
     private readonly config: ApplicationConfig,
   ) {}
 
-  /** The method behind its guards, interceptors, pipes and filters, for a resource, prompt or completion. */
-  create(wrapper: InstanceWrapper, methodName: string, site: string): McpToolHandler {
+  /** The method behind its guards (unless `options` say otherwise), interceptors, pipes and filters. */
+  create(wrapper: InstanceWrapper, methodName: string, site: string, options = CONTEXT_OPTIONS): McpToolHandler {
     return this.handlerOf(wrapper, site, (instance, contextId) =>
-      this.wrap(instance, toolCallback(instance[methodName], instance.constructor), methodName, CONTEXT_OPTIONS, contextId),
+      this.wrap(instance, toolCallback(instance[methodName], instance.constructor), methodName, options, contextId),
     );
   }
 
   /**
-   * A tool's two stages: `guards` runs its Nest guards (class, method and global) with the raw arguments, as Nest
-   * runs guards before pipes; `handler` runs its interceptors, pipes and method with the validated ones. Both go
-   * through the tool's exception filters, so a filter still sees a guard's refusal, as it did when one handler ran both.
+   * A tool's two stages: `guards` with the raw arguments (Nest runs guards before pipes), `handler` (interceptors, pipes,
+   * method) with the validated ones; both through the tool's exception filters, so they still see a guard's refusal.
    */
   createTool(wrapper: InstanceWrapper, methodName: string, site: string): { handler: McpToolHandler; guards: McpToolGuards } {
-    const handler = this.handlerOf(wrapper, site, (instance, contextId) =>
-      this.wrap(instance, toolCallback(instance[methodName], instance.constructor), methodName, TOOL_METHOD, contextId),
-    );
+    const handler = this.create(wrapper, methodName, site, TOOL_METHOD);
     const guarded = this.handlerOf(wrapper, site, (instance, contextId) =>
       this.wrap(instance, toolGuardsCallback(instance[methodName], instance.constructor), methodName, TOOL_GUARDS, contextId, false),
     );
@@ -128,9 +123,8 @@ export class McpToolHandlerFactory {
   }
 
   /**
-   * Runs the method's and class's guards as `tools/list` sees the tool (arguments `{}`, or the values transforms fix), for `tools.hideGuarded`:
-   * false when they refuse. A guard that fails otherwise (it needs arguments) leaves the tool visible, and the call
-   * decides. Undefined for request-scoped providers: their guards would need an instance per listing.
+   * Runs the tool's guards as `tools/list` sees it (`tools.hideGuarded`): false when they refuse; a guard that fails
+   * otherwise leaves the tool visible. Undefined for request-scoped providers (an instance per listing).
    */
   guardsAdmit(
     wrapper: InstanceWrapper,

@@ -6,12 +6,7 @@ import { compileValidationPlan, type ValidationPlan } from './validation/validat
 import { readValidationMetadata } from './validation/validation-metadata.reader.js';
 import type { McpClassRef } from '../core/class-ref.js';
 
-/**
- * How a tool's arguments are validated, decided once per DTO at boot.
- *
- * @example
- * const mode: ArgumentValidationMode = argumentValidationMode(GetWeatherDto, descriptor.inputSchema);
- */
+/** How a tool's arguments are validated, decided once per DTO at boot. */
 export interface ArgumentValidationMode {
   /** True when the DTO has no async rules, so `validateSync` is equivalent. */
   readonly sync: boolean;
@@ -66,9 +61,8 @@ export function lazyArgumentValidationMode(type: McpClassRef, inputSchema: JsonS
 }
 
 /**
- * Whether a DTO can be validated synchronously: true when none of its rules is an async custom constraint.
- * `validateSync` skips async rules, so any doubt (a nested DTO, whose class is only known per value) keeps the
- * async path. Decided once per DTO at boot.
+ * Whether a DTO can be validated synchronously (`validateSync` skips async rules): no async custom constraint, and no
+ * nested DTO, whose class is only known per value.
  */
 export function canValidateSync(type: McpClassRef): boolean {
   const storage = getMetadataStorage();

@@ -13,9 +13,8 @@ import { errorLogText } from '../core/error-log-text.js';
 export type McpFeatureHandler<C extends McpHandlerContext> = (payload: unknown, context: C) => Promise<unknown>;
 
 /**
- * Runs `invoke` with a handler context for `call`: the tools' context factory builds it, so progress (with the
- * request's `_meta.progressToken`) and logs go to the request's channel at the session's level, and stop when
- * the request ends.
+ * Runs `invoke` with a handler context for `call`, built by the tools' context factory: progress and logs go to the
+ * request's channel and stop when the request ends.
  */
 export async function withHandlerContext<T>(call: McpCall, invoke: (context: McpHandlerContext) => Promise<T>): Promise<T> {
   const meta = call.params._meta;

@@ -43,11 +43,7 @@ export const MCP_METADATA = {
   apiOperation: key<{ summary?: unknown; description?: unknown }>(SWAGGER_API_OPERATION),
 } as const;
 
-/**
- * Reads what the decorators recorded, by the keys of {@link MCP_METADATA} (explorers, the decorated methods
- * provider and the task-support registry all read through it). `get` takes the method function
- * (`ProviderMethod.method`) or the class and answers undefined for anything else.
- */
+/** Reads what the decorators recorded, by the keys of {@link MCP_METADATA}; `get` takes a method function or a class. */
 @Injectable()
 export class McpMetadataAccessor {
   get<T>(key: McpMetadataKey<T>, target: unknown): T | undefined {

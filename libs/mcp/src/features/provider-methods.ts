@@ -24,10 +24,8 @@ export interface ProviderMethod {
 }
 
 /**
- * Every method of every provider this server serves (all of the app's, or those declared in the `include`d
- * modules), walked once at boot and shared by all the explorers (tools, resources, prompts, completions, UI
- * resources, task support): aliases skipped (the same instance listed twice), static providers through their
- * instance, request-scoped and transient ones through their class, and values without a prototype ignored.
+ * Every method of every provider this server serves (the app's, or the `include`d modules'), walked once at boot for all
+ * the explorers: aliases skipped, static providers through their instance, scoped ones through their class.
  */
 @Injectable()
 export class McpProviderMethods {
@@ -57,9 +55,8 @@ export class McpProviderMethods {
   }
 
   /**
-   * Handlers are called with `(payload, context)`. Once any parameter carries an MCP decorator, Nest passes only
-   * decorated parameters, so an undecorated first parameter is recorded as the payload (as `@McpArgs()` would).
-   * Call it before creating the handler: ExternalContextCreator reads the parameter metadata then.
+   * Once any parameter carries an MCP decorator Nest passes only decorated ones, so an undecorated first parameter is
+   * recorded as the payload. Call it before creating the handler (ExternalContextCreator reads the metadata then).
    */
   bindPayload({ prototype, methodName }: Pick<ProviderMethod, 'prototype' | 'methodName'>): void {
     const params = this.accessor.getParams(prototype, methodName);
@@ -68,9 +65,8 @@ export class McpProviderMethods {
   }
 
   /**
-   * The handler of a resource, prompt or completion method, its payload bound first: the tools' factory brings
-   * `@UseGuards`, interceptors, filters and per-call resolution of request-scoped providers, and only hands the
-   * context to the params factory and to guards, so any context with `principal` and `tenant` fits there.
+   * The handler of a resource, prompt or completion method, through the tools' factory (guards, interceptors, filters,
+   * request scope), which only hands the context to the params factory and guards: any with `principal` and `tenant` fits.
    */
   handlerOf<C extends McpHandlerContext>(method: ProviderMethod): McpFeatureHandler<C> {
     this.bindPayload(method);

@@ -44,9 +44,7 @@ export function jobTools(source: McpJobToolsSource, schemas: DtoSchemaFactory, t
     tool(
       'get_job_status',
       'Status of a job started by a long-running tool: pending (with progress) until it ends, then its result.',
-      async (args, context) => {
-        return new McpRawResult(source.statusResult(await found(context.tenant, args.job_id), context.transport));
-      },
+      async (args, context) => new McpRawResult(source.statusResult(await found(context.tenant, args.job_id), context.transport)),
     ),
     tool('cancel_job', 'Cancels a pending job; a finished job is left as it is.', async (args, context) => {
       const record = (await source.cancel(context.tenant, args.job_id)) ?? (await found(context.tenant, args.job_id));

@@ -8,12 +8,9 @@ import { McpJobService } from './engine/mcp-job.service.js';
 import { jobTools } from './job-tools.js';
 
 /**
- * Whether this server serves tasks at all. Every surface (the job tools, the 2025-11-25 `tasks/*` methods, the
- * 2026-07-28 tasks extension) reads and cancels jobs through the job engine (`McpJobService`) and maps them to its
- * own wire; tasks are job records bound to the caller's tenant, so every revision sees every task.
- *
- * At bootstrap, once every explorer has filled the registries, a server with job tools gets the job tools
- * (`get_job_status`, `cancel_job`) and declares the `tasks` capability.
+ * Whether this server serves tasks at all: every surface (job tools, 2025-11-25 `tasks/*`, the 2026-07-28 tasks
+ * extension) maps the job engine's records, bound to the caller's tenant, to its own wire. At bootstrap, once the
+ * registries are filled, a server with job tools gets `get_job_status` and `cancel_job` and declares `tasks`.
  */
 @Injectable()
 export class McpTasksService implements OnApplicationBootstrap {

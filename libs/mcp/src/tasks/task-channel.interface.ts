@@ -8,9 +8,8 @@ import type { McpTaskWakeups } from './task-wakeups.js';
 export type McpRunOutcome = { readonly result?: McpCallToolResult; readonly error?: unknown };
 
 /**
- * What a revision whose tasks talk to their client while they run hands the worker for one task: where the
- * handler's input requests go (its context's `askClient`) and how its outcome is recorded. The worker knows no
- * revision; the revision that created the task (2026-07-28: the tasks extension) implements this.
+ * What the revision that created a task hands the worker for it: where the handler's input requests go and how its
+ * outcome is recorded (the worker knows no revision; 2026-07-28's tasks extension implements it).
  */
 export interface McpTaskInputChannel {
   /** The handler's `askClient`: resolves with the client's answer, however it reaches the task. */

@@ -50,11 +50,9 @@ interface RunningJob {
 }
 
 /**
- * Runs the jobs and tasks of this instance, whatever queue hands them over (memory or BullMQ) and whatever
- * revision created them: the one running map, the one drain at shutdown and the one bus channel through which
- * a cancellation or an answer reaches the instance running the job. A job's progress and outcome go to its
- * record; a task (`McpJobSubmission.task`) gets its input channel and its settlement from the revision that
- * queued it ({@link MCP_TASK_CHANNELS}).
+ * Runs this instance's jobs and tasks, whatever queue hands them over and whatever revision created them: the one
+ * running map, drain at shutdown and bus channel for cancellations and answers. A task's input channel and settlement
+ * come from the revision that queued it ({@link MCP_TASK_CHANNELS}).
  */
 @Injectable()
 export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
@@ -94,10 +92,8 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
   }
 
   /**
-   * Graceful shutdown: running jobs and tasks may finish until `shutdown.graceMs` after shutdown began; those
-   * still running then are interrupted (their signal aborts with {@link McpShutdownInterruption}), resolve as
-   * `interrupted`, and their queue hands them back. The queue calls it before it waits for its worker: Nest runs
-   * the shutdown hooks of dependants before those of their dependencies.
+   * {@link McpJobWorker.drain}: the interrupted runs' signals abort with {@link McpShutdownInterruption}. The queue calls
+   * it before it waits for its worker: Nest runs the shutdown hooks of dependants before those of their dependencies.
    */
   async drain(): Promise<void> {
     this.onModuleDestroy();
@@ -111,11 +107,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
     await settled();
   }
 
-  /**
-   * Runs a queued job unless it is already over. Resolves once its outcome is recorded (or logged as
-   * unrecordable), or with `interrupted` when shutdown stopped it first (nothing recorded); rejects only when the
-   * job could not be read before it started, never for the tool's failure.
-   */
+  /** Runs a queued job unless it is already over (an outcome it cannot record is logged, never rejected). */
   execute(submission: McpJobSubmission): Promise<McpJobRunEnd> {
     const controller = new AbortController();
     const wakeups = new McpTaskWakeups();
@@ -150,10 +142,8 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
   }
 
   /**
-   * The context a job's or task's handler gets, from the factory a call's context comes from: the identity,
-   * revision and transport of the request that started it, questions through `askClient`, and progress into
-   * the job record (`onUntracked` runs for progress reported before the record exists; a cancelled or timed-out
-   * run reports nothing more). Logs are dropped: there is no stream behind a job.
+   * A job's or task's handler context, with the identity, revision and transport of the request that started it:
+   * questions through `askClient`, progress into the job record (`onUntracked` before it exists), logs dropped.
    */
   jobContext(input: {
     requestId: JsonRpcId;
@@ -203,7 +193,7 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
   }
 
   private async run(submission: McpJobSubmission, controller: AbortController, wakeups: McpTaskWakeups): Promise<McpJobRunEnd> {
-    const { tenant, jobId } = submission;
+    const { tenant, jobId, task } = submission;
     // Cancelled while it waited in the queue, or finished by a worker that died before telling the queue: done.
     const record = await this.jobs.get(tenant, jobId);
     if (!record || isFinal(record.status)) return 'recorded';
@@ -213,59 +203,39 @@ export class McpTaskWorker implements McpJobWorker, OnApplicationBootstrap, OnMo
       await this.jobs.update(tenant, jobId, { status: 'error', result });
       return 'recorded';
     }
-    if (submission.task && this.channels) return this.runTask(submission, record, tool, controller, wakeups, this.channels);
+    // A queued task: its revision's channel takes its questions from the start and records its outcome.
+    const channel = task && this.channels?.open({ record, tool, spec: task, signal: controller.signal, wakeups });
     const context = this.jobContext({
-      requestId: jobId,
+      requestId: channel ? task!.requestId : jobId,
       tool,
       tenant,
       transport: submission.transport,
       protocolVersion: submission.protocolVersion,
       principal: submission.principal,
-      askClient: unreachable,
+      clientCapabilities: channel ? task!.clientCapabilities : undefined,
+      askClient: channel?.askClient ?? unreachable,
       signal: controller.signal,
       record: () => record,
     });
+    const work = this.runner.invokeAccepted(tool, submission.args, context, controller);
+    if (channel) {
+      const outcome = work.then(
+        (result): McpRunOutcome => ({ result }),
+        (error: unknown): McpRunOutcome => ({ error }),
+      );
+      const run = await interruptible(outcome, controller.signal);
+      if (run.interrupted) return 'interrupted';
+      await channel.settle(run.value);
+      return 'recorded';
+    }
     try {
-      const run = await interruptible(this.runner.invokeAccepted(tool, submission.args, context, controller), controller.signal);
+      const run = await interruptible(work, controller.signal);
       if (run.interrupted) return 'interrupted';
       const result = run.value;
       await recordOutcome(() => this.jobs.update(tenant, jobId, { status: result.isError ? 'error' : 'success', result }));
     } catch (error) {
       this.logger.error(`Job ${jobId} (${submission.tool}) could not be recorded`, error instanceof Error ? error.stack : String(error));
     }
-    return 'recorded';
-  }
-
-  /** A queued task: its revision's channel takes its questions from the start and records its outcome. */
-  private async runTask(
-    submission: McpJobSubmission,
-    record: McpJobRecord,
-    tool: McpToolDefinition,
-    controller: AbortController,
-    wakeups: McpTaskWakeups,
-    channels: McpTaskChannels,
-  ): Promise<McpJobRunEnd> {
-    const task = submission.task!;
-    const channel = channels.open({ record, tool, spec: task, signal: controller.signal, wakeups });
-    const context = this.jobContext({
-      requestId: task.requestId,
-      tool,
-      tenant: submission.tenant,
-      transport: submission.transport,
-      protocolVersion: submission.protocolVersion,
-      principal: submission.principal,
-      clientCapabilities: task.clientCapabilities,
-      askClient: channel.askClient,
-      signal: controller.signal,
-      record: () => record,
-    });
-    const outcome = this.runner.invokeAccepted(tool, submission.args, context, controller).then(
-      (result): McpRunOutcome => ({ result }),
-      (error: unknown): McpRunOutcome => ({ error }),
-    );
-    const run = await interruptible(outcome, controller.signal);
-    if (run.interrupted) return 'interrupted';
-    await channel.settle(run.value);
     return 'recorded';
   }
 }

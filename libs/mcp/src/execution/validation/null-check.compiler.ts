@@ -1,13 +1,7 @@
 import type { JsonSchema } from '../../core/json-schema.types.js';
 import { isPlainObject } from '../../core/plain-object.js';
 
-/**
- * The `null` values found in one arguments object, by dotted path (`unit`, `location.city`, `stops.0.name`): the
- * same paths class-validator's errors flatten to.
- *
- * @example
- * const findings: NullFindings = { refused: ['unit'], declared: ['nickname'] };
- */
+/** The `null` values of one arguments object, by the dotted paths class-validator's errors flatten to (`stops.0.name`). */
 export interface NullFindings {
   /** Nulls the schema does not allow: VALIDATION_ERROR, whatever class-validator says. */
   readonly refused: readonly string[];
@@ -15,13 +9,7 @@ export interface NullFindings {
   readonly declared: readonly string[];
 }
 
-/**
- * Finds the nulls of an arguments object and what the schema says about each.
- *
- * @example
- * const check: NullCheck = compileNullCheck(inputSchema);
- * check({ city: 'Paris', unit: null }); // { refused: ['unit'], declared: [] }
- */
+/** Finds the nulls of an arguments object and what the schema says about each. */
 export type NullCheck = (args: unknown) => NullFindings;
 
 /**
@@ -37,16 +25,15 @@ interface ValueRule {
   items?: ValueRule;
 }
 
+/** The findings of one check while it runs. */
+type Found = { refused: string[]; declared: string[] };
+
 const NO_NULLS: NullFindings = Object.freeze({ refused: Object.freeze([]), declared: Object.freeze([]) });
 
 /**
  * Compiles, once at boot, the null check of a generated inputSchema: class-validator's `@IsOptional()` skips
  * `null` as it skips a missing value, so the server would accept nulls the advertised schema refuses. The check
  * walks only the declared properties (nested objects, `$ref`s and array items included) of the arguments.
- *
- * @example
- * const check = compileNullCheck({ type: 'object', properties: { unit: { type: 'string' } } });
- * check({ unit: null }).refused; // ['unit']
  */
 export function compileNullCheck(schema: JsonSchema): NullCheck {
   const root = new NullRuleBuilder(schema).ruleFor(schema);
@@ -54,7 +41,7 @@ export function compileNullCheck(schema: JsonSchema): NullCheck {
   const properties = root.properties;
   return (args) => {
     if (!isPlainObject(args)) return NO_NULLS;
-    const findings = { refused: [] as string[], declared: [] as string[] };
+    const findings: Found = { refused: [], declared: [] };
     checkProperties(args, properties, '', findings);
     return findings.refused.length === 0 && findings.declared.length === 0 ? NO_NULLS : findings;
   };
@@ -64,14 +51,14 @@ function checkProperties(
   value: Record<string, unknown>,
   properties: ReadonlyMap<string, ValueRule>,
   prefix: string,
-  findings: { refused: string[]; declared: string[] },
+  findings: Found,
 ): void {
   for (const [name, rule] of properties) {
     if (Object.hasOwn(value, name)) checkValue(value[name], rule, prefix ? `${prefix}.${name}` : name, findings);
   }
 }
 
-function checkValue(value: unknown, rule: ValueRule, path: string, findings: { refused: string[]; declared: string[] }): void {
+function checkValue(value: unknown, rule: ValueRule, path: string, findings: Found): void {
   if (value === null) {
     if (rule.nulls === 'refused') findings.refused.push(path);
     else if (rule.nulls === 'declared') findings.declared.push(path);

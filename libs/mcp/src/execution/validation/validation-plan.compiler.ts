@@ -3,16 +3,10 @@ import 'reflect-metadata';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { McpClassRef } from '../../core/class-ref.js';
-import { readValidationMetadata, type ValidationMetadata } from './validation-metadata.reader.js';
+import { BUILT_IN_TYPES, lineage, readValidationMetadata, type ValidationMetadata } from './validation-metadata.reader.js';
 import { VALIDATOR_KEYWORDS } from './validator-keywords.js';
 
-/**
- * One failed property of a validation, by dotted path (`city`, `location.city`, `stops.0.name`), with the messages
- * class-validator gives for it, in its order.
- *
- * @example
- * const failure: PlanFailure = { path: 'days', reasons: ['days must not be greater than 14'] };
- */
+/** One failed property, by dotted path (`city`, `stops.0.name`), with class-validator's messages for it, in its order. */
 export interface PlanFailure {
   readonly path: string;
   readonly reasons: readonly string[];
@@ -21,9 +15,6 @@ export interface PlanFailure {
 /**
  * What a compiled plan makes of one arguments object: the DTO instance (what `plainToInstance` builds) and the
  * failures (what `validateSync` reports with whitelist, forbidNonWhitelisted and forbidUnknownValues, flattened).
- *
- * @example
- * const outcome: PlanOutcome = { value: Object.assign(new SearchDto(), { query: 'x' }), failures: [] };
  */
 export interface PlanOutcome {
   readonly value: Record<string, unknown>;
@@ -34,20 +25,10 @@ export interface PlanOutcome {
  * A DTO's validation compiled at boot. Returns `undefined` for the rare input it leaves to the reference path
  * (class-transformer + class-validator): a value no JSON parser produces, or an object with an own `constructor` key,
  * which class-transformer mistakes for the object's class.
- *
- * @example
- * const outcome = plan({ city: 'Paris' });
  */
 export type ValidationPlan = (raw: Record<string, unknown>) => PlanOutcome | undefined;
 
-/**
- * The plan of a DTO, or why it has none (then every call takes the reference path).
- *
- * @example
- * const compiled = compileValidationPlan(GetWeatherDto);
- * if (compiled.plan) compiled.plan({ city: 'Paris' });
- * else logger.debug(compiled.reason);
- */
+/** The plan of a DTO, or why it has none (then every call takes the reference path). */
 export type PlanCompilation =
   { readonly plan: ValidationPlan; readonly reason?: undefined } | { readonly plan?: undefined; readonly reason: string };
 
@@ -108,22 +89,7 @@ interface ClassPlan {
 const BUILT_IN_RULES = new Set([...Object.keys(VALIDATOR_KEYWORDS), 'isDefined', 'isEmpty', 'isNotEmpty']);
 
 /** Types `@Type()` converts values to (String, Number, ...) or copies specially: the plan does not convert. */
-const CONVERTING_TYPES = new Set<unknown>([
-  String,
-  Number,
-  Boolean,
-  Date,
-  Object,
-  Array,
-  Map,
-  Set,
-  Function,
-  Promise,
-  Symbol,
-  BigInt,
-  RegExp,
-]);
-if (typeof Buffer === 'function') CONVERTING_TYPES.add(Buffer);
+const CONVERTING_TYPES = new Set([...BUILT_IN_TYPES, ...(typeof Buffer === 'function' ? [Buffer] : [])]);
 
 /** Returned for an input the plan leaves to the reference path. */
 const REFERENCE = Symbol('reference path');
@@ -131,15 +97,9 @@ const REFERENCE = Symbol('reference path');
 class Unsupported extends Error {}
 
 /**
- * Compiles, once at boot, the validation of a DTO into plain functions that build the same instance as
- * class-transformer's `plainToInstance` and report the same failures, messages included, as class-validator's
- * `validateSync` with the server's options, without their per-call metadata lookups: the rules' own constraint
- * functions and default messages are called directly. A DTO with anything the plan does not reproduce exactly gets
- * a reason instead, and keeps the reference path.
- *
- * @example
- * const compiled = compileValidationPlan(CreateOrderDto);
- * compiled.plan?.({ customerId: 'c1', lines: [] }); // { value: CreateOrderDto {...}, failures: [...] }
+ * Compiles, once at boot, a DTO's validation into plain functions that build the instance `plainToInstance` builds
+ * and report the failures `validateSync` reports (messages included), calling the rules' own constraints without
+ * per-call metadata lookups. A DTO the plan does not reproduce exactly gets a reason and keeps the reference path.
  */
 export function compileValidationPlan(type: McpClassRef): PlanCompilation {
   try {
@@ -186,16 +146,7 @@ function buildInstance(plan: ClassPlan, raw: Record<string, unknown>): Record<st
 
 /** A value of a `@Type(() => NestedDto)` property: objects become instances, at any depth of arrays. */
 function toTyped(value: unknown, plan: ClassPlan): unknown {
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return REFERENCE;
-    const result: unknown[] = [];
-    for (const item of value) {
-      const typed = toTyped(item, plan);
-      if (typed === REFERENCE) return REFERENCE;
-      result.push(typed);
-    }
-    return result;
-  }
+  if (Array.isArray(value)) return copyArray(value, toTyped, plan);
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   return isObjectLiteral(value) ? buildInstance(plan, value) : REFERENCE;
 }
@@ -203,16 +154,7 @@ function toTyped(value: unknown, plan: ClassPlan): unknown {
 /** A value without `@Type()`: a deep copy, as class-transformer makes of plain JSON. */
 function toPlain(value: unknown): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return REFERENCE;
-    const result: unknown[] = [];
-    for (const item of value) {
-      const copy = toPlain(item);
-      if (copy === REFERENCE) return REFERENCE;
-      result.push(copy);
-    }
-    return result;
-  }
+  if (Array.isArray(value)) return copyArray(value, toPlain, undefined);
   // An own `constructor` key is taken for the object's class by class-transformer: the reference path decides.
   if (!isObjectLiteral(value) || Object.hasOwn(value, 'constructor')) return REFERENCE;
   const copy: Record<string, unknown> = {};
@@ -225,6 +167,18 @@ function toPlain(value: unknown): unknown {
     copy[key] = member;
   }
   return copy;
+}
+
+/** Each item of a plain array through `copy` (which gets `plan`); an array of a subclass is left to the reference path. */
+function copyArray<P>(value: unknown[], copy: (item: unknown, plan: P) => unknown, plan: P): unknown {
+  if (Object.getPrototypeOf(value) !== Array.prototype) return REFERENCE;
+  const result: unknown[] = [];
+  for (const item of value) {
+    const copied = copy(item, plan);
+    if (copied === REFERENCE) return REFERENCE;
+    result.push(copied);
+  }
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -373,6 +327,9 @@ interface TypeMetadata {
   readonly options?: { discriminator?: unknown };
 }
 
+/** The class-transformer decorators that change a value, by the name of their metadata map. */
+const TRANSFORM_DECORATORS = { transform: '@Transform', expose: '@Expose', exclude: '@Exclude' } as const;
+
 /** class-transformer's metadata maps (its storage has no public way to list a class's decorators). */
 class TransformerMetadata {
   private constructor(private readonly maps: Record<'type' | 'transform' | 'expose' | 'exclude', Map<unknown, Map<unknown, unknown>>>) {}
@@ -395,12 +352,8 @@ class TransformerMetadata {
   /** Throws when the class (or an ancestor) uses @Transform, @Expose or @Exclude. */
   assertNoTransforms(target: McpClassRef): void {
     for (const type of lineage(target)) {
-      for (const [kind, label] of [
-        ['transform', '@Transform'],
-        ['expose', '@Expose'],
-        ['exclude', '@Exclude'],
-      ] as const) {
-        const entries = this.maps[kind].get(type);
+      for (const [kind, label] of Object.entries(TRANSFORM_DECORATORS)) {
+        const entries = this.maps[kind as keyof typeof TRANSFORM_DECORATORS].get(type);
         if (entries && entries.size > 0) throw new Unsupported(`${type.name} uses ${label}`);
       }
     }
@@ -417,15 +370,6 @@ class TransformerMetadata {
     }
     return result;
   }
-}
-
-/** The class and its ancestors, nearest first. */
-function lineage(target: McpClassRef): McpClassRef[] {
-  const result: McpClassRef[] = [];
-  for (let type: unknown = target; typeof type === 'function' && type !== Function.prototype; type = Object.getPrototypeOf(type)) {
-    result.push(type as McpClassRef);
-  }
-  return result;
 }
 
 class PlanBuilder {

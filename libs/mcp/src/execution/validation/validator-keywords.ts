@@ -1,11 +1,6 @@
 import type { JsonSchema, JsonSchemaTypeName } from '../../core/json-schema.types.js';
 
-/**
- * What a keyword rule knows about the value it describes when it runs.
- *
- * @example
- * const context: KeywordContext = { types: ['string'], location: 'SearchDto.query', debug: console.debug };
- */
+/** What a keyword rule knows about the value it describes when it runs. */
 export interface KeywordContext {
   /** JSON types the value is known to have (from the type decorators, `@Type()` or `design:type`), if any. */
   readonly types: readonly JsonSchemaTypeName[] | undefined;
@@ -15,12 +10,7 @@ export interface KeywordContext {
   readonly debug: (message: string) => void;
 }
 
-/**
- * How one class-validator decorator translates to JSON Schema keywords.
- *
- * @example
- * const rule: ValidatorKeywordRule = { impliedType: 'number', keywords: ([min]) => ({ minimum: min }) };
- */
+/** How one class-validator decorator translates to JSON Schema keywords. */
 export interface ValidatorKeywordRule {
   /**
    * The JSON type the validator asserts (`@IsString()` → `'string'`), or a function computing it from the
@@ -118,10 +108,6 @@ function format(name: string): ValidatorKeywordRule {
  * class-validator decorator → JSON Schema keywords, keyed by the metadata `name` class-validator records
  * (`IS_STRING = 'isString'`, ...) or, for `@Validate(Constraint)`, the constraint class name. Decorators that are
  * absent here are skipped with a debug message; the validator still enforces them.
- *
- * @example
- * const rule = VALIDATOR_KEYWORDS['maxLength'];
- * rule?.keywords?.([80], { types: ['string'], location: 'Dto.name', debug: () => {} }); // { maxLength: 80 }
  */
 export const VALIDATOR_KEYWORDS: Readonly<Record<string, ValidatorKeywordRule>> = Object.freeze({
   // Type checkers
@@ -202,14 +188,7 @@ export const VALIDATOR_KEYWORDS: Readonly<Record<string, ValidatorKeywordRule>> 
   isNotEmptyObject: { type: 'object', keywords: () => ({ minProperties: 1 }) },
 } satisfies Record<string, ValidatorKeywordRule>);
 
-/**
- * The rule registered for a class-validator metadata name, or `undefined` (also for inherited keys such as
- * `toString`, which a plain property lookup would return).
- *
- * @example
- * findValidatorKeywordRule('isEmail'); // { impliedType: 'string', keywords: ... }
- * findValidatorKeywordRule('isPhoneNumber'); // undefined
- */
+/** The rule registered for a class-validator metadata name (never an inherited key such as `toString`), or `undefined`. */
 export function findValidatorKeywordRule(name: string | undefined): ValidatorKeywordRule | undefined {
   return name === undefined ? undefined : RULES_BY_NAME.get(name);
 }

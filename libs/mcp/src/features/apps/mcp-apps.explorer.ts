@@ -17,11 +17,9 @@ const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriD
 const PERMISSION_KEYS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;
 
 /**
- * MCP Apps (extension `io.modelcontextprotocol/ui`, SEP-1865). A component provider: every `@McpUiResource()`
- * method is a resource of the one resource registry (so `resources/list` and `resources/read` serve it like any
- * other); once loaded it declares the extension; at `onApplicationBootstrap`, when every
- * tool and resource is known, it checks that each `@McpTool({ ui })` names a UI resource this server serves; a
- * tool registered at runtime (`McpToolRegistry.register({ ui })`) after `onModuleInit` is checked as it is added.
+ * MCP Apps (extension `io.modelcontextprotocol/ui`, SEP-1865). A component provider: every `@McpUiResource()` method
+ * is a resource like any other; once loaded it declares the extension, and at bootstrap it checks that each
+ * `@McpTool({ ui })` names a UI resource this server serves (a tool registered at runtime, as it is added).
  */
 @Injectable()
 export class McpAppsExplorer implements McpComponentProvider, OnApplicationBootstrap {

@@ -39,10 +39,7 @@ export interface McpUiResourcePermissions {
   clipboardWrite?: Record<string, never>;
 }
 
-/**
- * Options of `@McpUiResource()`.
- * @publicApi
- */
+/** Options of `@McpUiResource()`. @publicApi */
 export interface McpUiResourceOptions {
   /** `ui://…` URI the tools name in `ui.resourceUri`; unique among the server's resources. */
   uri: string;

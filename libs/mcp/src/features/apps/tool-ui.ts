@@ -7,18 +7,15 @@ import { isPlainObject } from '../../core/plain-object.js';
 const VISIBILITIES: readonly McpUiToolVisibility[] = ['model', 'app'];
 
 /**
- * The tool's `_meta` for `@McpTool({ ui })`: `ui.resourceUri` (and the legacy flat key, as the extension's
- * `registerAppTool` writes it), `ui.visibility` when given. Shape errors fail the boot naming `site`; whether
- * the URI is served is checked once every resource is known ({@link McpAppsExplorer}). `option` names the option
- * in the message (`"ui"` for `McpToolRegistry.register()`).
+ * The tool's `_meta` for `@McpTool({ ui })`: `ui.resourceUri` (and the legacy flat key), `ui.visibility` when given.
+ * Shape errors fail the boot naming `site` and `option`; whether the URI is served is the explorer's check.
  */
 export function toolUiMeta(site: string, ui: McpToolUiOptions, option?: string): Record<string, unknown> {
-  if (!isPlainObject(ui)) throw new McpConfigurationError(McpAppsMessages.invalidToolUi(site, 'must be an object', option));
+  const fail = (problem: string) => new McpConfigurationError(McpAppsMessages.invalidToolUi(site, problem, option));
+  if (!isPlainObject(ui)) throw fail('must be an object');
   const { resourceUri, visibility } = ui;
   if (typeof resourceUri !== 'string' || !resourceUri.startsWith('ui://') || resourceUri.length <= 'ui://'.length) {
-    throw new McpConfigurationError(
-      McpAppsMessages.invalidToolUi(site, `has resourceUri ${JSON.stringify(resourceUri)}, not a ui:// URI`, option),
-    );
+    throw fail(`has resourceUri ${JSON.stringify(resourceUri)}, not a ui:// URI`);
   }
   if (
     visibility !== undefined &&
@@ -27,13 +24,7 @@ export function toolUiMeta(site: string, ui: McpToolUiOptions, option?: string):
       visibility.some((scope) => !VISIBILITIES.includes(scope)) ||
       new Set(visibility).size !== visibility.length)
   ) {
-    throw new McpConfigurationError(
-      McpAppsMessages.invalidToolUi(
-        site,
-        `has visibility ${JSON.stringify(visibility)}: expected a non-empty list of 'model' and 'app'`,
-        option,
-      ),
-    );
+    throw fail(`has visibility ${JSON.stringify(visibility)}: expected a non-empty list of 'model' and 'app'`);
   }
   return {
     ui: { resourceUri, ...(visibility !== undefined && { visibility: [...visibility] }) },
@@ -59,10 +50,8 @@ export function clientSupportsUi(clientCapabilities: Record<string, unknown> | u
 }
 
 /**
- * A tool for the app only (`ui.visibility` without `model`). Graceful degradation for a client without the
- * extension: it lists the same tools with the same results, and `_meta.ui` stays (metadata it ignores); only these
- * tools are left out of its `tools/list` and unknown to its `tools/call` (McpToolVisibility), since no app of this
- * client can call them and the model must not.
+ * A tool for the app only (`ui.visibility` without `model`): the one kind a client without the extension does not
+ * see (McpToolVisibility), since no app of it can call the tool and the model must not.
  */
 export function isAppOnlyTool(descriptor: { _meta?: Record<string, unknown> }): boolean {
   const visibility = uiOfTool(descriptor)?.visibility;

@@ -24,9 +24,8 @@ interface CompleteParams {
 }
 
 /**
- * `completion/complete`: malformed params, and refs or arguments nothing declares, are -32602; a declared
- * argument without a completer gets no values; a failing completer is a bare -32603. Without the `completions`
- * capability the method does not exist (-32601).
+ * `completion/complete`: malformed params and undeclared refs or arguments are -32602, an argument without a completer
+ * gets no values, a failing completer is -32603; without the `completions` capability the method is -32601.
  */
 @McpMethodHandlerProvider()
 @Injectable()

@@ -5,10 +5,7 @@
  */
 export type McpCompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
 
-/**
- * Options of `@McpCompletion()`.
- * @publicApi
- */
+/** Options of `@McpCompletion()`. @publicApi */
 export interface McpCompletionOptions {
   ref: McpCompletionRef;
   /** The prompt argument or template variable completed. */

@@ -5,10 +5,7 @@ import { completionKey, describeRef } from './completion-target.js';
 import type { McpCompletionDefinition } from './mcp-completion-definition.interface.js';
 import type { McpCompletionRef } from './mcp-completion-options.interface.js';
 
-/**
- * The completers of one application, filled once at boot by the explorer; the request path only reads it.
- * One instance per module instance.
- */
+/** The completers of one module instance, filled once at boot by the explorer; the request path only reads it. */
 @Injectable()
 export class McpCompletionRegistry {
   private readonly completers = new Map<string, McpCompletionDefinition>();

@@ -9,11 +9,8 @@ import { McpUpstreamsProvider } from '../upstreams/mcp-upstreams.provider.js';
 import { MCP_COMPONENT_PROVIDERS, type McpComponentProvider } from './mcp-component-provider.interface.js';
 
 /**
- * The component providers of one `McpModule`, in load order: `@McpTool()` methods, controller routes, OpenAPI
- * documents, then the other decorated provider methods (resources, MCP Apps UI resources, prompts), then upstream
- * MCP servers (option `sources.upstreams`, whose components reach the registries at runtime). A new source is one more entry
- * here. Runtime registrations (`McpToolRegistry.register` …) need no entry: they build the same components through
- * `McpRuntimeRegistrations` and reach the same registries after boot.
+ * The component providers of one `McpModule`, in load order (upstream servers' components reach the registries at
+ * runtime). A new source is one more entry here; runtime registrations need none (`McpRuntimeRegistrations`).
  */
 export const MCP_COMPONENT_PROVIDERS_PROVIDER: FactoryProvider<readonly McpComponentProvider[]> = {
   provide: MCP_COMPONENT_PROVIDERS,

@@ -35,10 +35,9 @@ export interface McpComponentRegistryOptions {
 }
 
 /**
- * One kind of component (tools, prompts, fixed resources, resource templates), keyed by name or URI, in
- * registration order (the order its list pages through): filled at boot by the providers, where a duplicate key is
- * a boot error naming both sites; changed at runtime through {@link register}, {@link replace} and
- * {@link remove}, each announced to clients. The feature registries specialise it; the request path only reads.
+ * One kind of component, keyed by name or URI, in registration order (the order its list pages through): filled at
+ * boot (a duplicate key fails it naming both sites), changed at runtime through {@link register}, {@link replace}
+ * and {@link remove}, each announced to clients. The request path only reads.
  */
 export class McpComponentRegistry<T extends McpComponentEntry> {
   private readonly entries = new Map<string, T>();

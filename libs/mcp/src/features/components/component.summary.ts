@@ -7,10 +7,8 @@ import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
 import { McpTasksService } from '../../tasks/mcp-tasks.service.js';
 
 /**
- * One boot line per server with what it serves: `weather-server (/mcp): 8 tools, 2 resources, 1 resource template,
- * 2 prompts`. The per-tool detail (which validation path each tool takes) is logged at `verbose` only.
- * It depends on `McpTasksService` so that Nest runs that bootstrap hook, which adds the job tools, before this one
- * (a module's hooks run by dependency level).
+ * One boot line per server with what it serves: `weather-server (/mcp): 8 tools, 2 resources, 2 prompts`. It depends
+ * on `McpTasksService` so that its bootstrap hook, which adds the job tools, runs first (hooks run by dependency level).
  */
 @Injectable()
 export class McpComponentSummary implements OnApplicationBootstrap {

@@ -10,17 +10,12 @@ export type McpComponent =
   | { readonly kind: 'prompt'; readonly definition: McpPromptDefinition };
 
 /**
- * A source of components: decorated provider methods today (one provider per decorator family), controller
- * routes, upstream MCP servers or OpenAPI documents next. The loader asks each for its components once at boot,
- * in the order of {@link MCP_COMPONENT_PROVIDERS}, and puts them in the one registry of their kind (a duplicate
- * name or URI fails the boot naming both sites). A source that changes later applies its changes through the
- * registries (`register` / `replace` / `remove`), which announce `list_changed`, as runtime registrations do.
+ * A source of components (decorated methods, controller routes, OpenAPI documents, upstream servers). The loader
+ * asks each for its components once at boot, in the order of {@link MCP_COMPONENT_PROVIDERS}, into the registry of
+ * their kind; a source that changes later goes through the registries' `register` / `replace` / `remove`.
  */
 export interface McpComponentProvider {
-  /**
-   * Asynchronous work before {@link components} (at boot, every provider's before any provider's components): load
-   * what building them needs, such as an optional schema converter.
-   */
+  /** Asynchronous work before any provider's {@link components}: load what building them needs (a schema converter). */
   prepare?(): Promise<void>;
   /** Everything this source serves at boot; a misconfigured component throws an McpConfigurationError naming its site. */
   components(): Iterable<McpComponent>;

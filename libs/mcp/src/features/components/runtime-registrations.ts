@@ -35,9 +35,8 @@ export function componentKey(component: McpComponent): string {
 }
 
 /**
- * The one runtime path of tools, resources and prompts (`register`, `replace`, `remove` of McpToolRegistry,
- * McpResourceRegistry, McpPromptRegistry): a registration is checked (an object with known keys), built by its
- * kind's {@link McpRuntimeBuilder} into the same `McpComponent` a provider yields at boot, and put in the
+ * The one runtime path of tools, resources and prompts: a registration is checked (an object with known keys),
+ * built by its kind's {@link McpRuntimeBuilder} into the `McpComponent` a provider yields at boot, and put in the
  * registry of its kind, which refuses it while that list may not change and announces `list_changed`.
  */
 export class McpRuntimeRegistrations<R> {

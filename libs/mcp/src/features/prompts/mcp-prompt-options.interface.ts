@@ -1,9 +1,6 @@
 import type { McpStandardSchema } from '../../core/standard-schema.js';
 
-/**
- * One argument of a prompt, as `prompts/list` describes it. Values always arrive as strings.
- * @publicApi
- */
+/** One argument of a prompt, as `prompts/list` describes it. Values always arrive as strings. @publicApi */
 export interface McpPromptArgument {
   name: string;
   title?: string;
@@ -12,10 +9,7 @@ export interface McpPromptArgument {
   required?: boolean;
 }
 
-/**
- * Options of `@McpPrompt()`.
- * @publicApi
- */
+/** Options of `@McpPrompt()`. @publicApi */
 export interface McpPromptOptions {
   /** Wire name; defaults to the method name in snake_case. Must match `^[A-Za-z0-9_-]{1,64}$`. */
   name?: string;

@@ -4,9 +4,7 @@ import type { McpStandardSchema } from '../../core/standard-schema.js';
 
 /**
  * A prompt added at runtime with `McpPromptRegistry.register()`: the options of `@McpPrompt()` plus a name and a
- * handler, checked like a decorated prompt (name pattern, description, arguments). Arguments are declared in
- * `arguments`, or read from a class-validator DTO in `args` (the handler then receives a validated instance).
- * Nest guards, interceptors and filters do not apply (there is no method).
+ * handler, checked like a decorated prompt, without Nest guards, interceptors and filters (there is no method).
  * @publicApi
  */
 export interface McpPromptRegistration<Args = Record<string, string>> {
@@ -25,10 +23,7 @@ export interface McpPromptRegistration<Args = Record<string, string>> {
   handler: (args: Args, context: McpPromptContext) => unknown;
 }
 
-/**
- * A prompt registered at runtime: replace or remove it later.
- * @publicApi
- */
+/** A prompt registered at runtime: replace or remove it later. @publicApi */
 export interface McpPromptHandle {
   readonly name: string;
   /** Swaps the definition (same name), announcing `notifications/prompts/list_changed`. */

@@ -12,10 +12,8 @@ import { componentKey, McpRuntimeRegistrations } from '../components/runtime-reg
 import type { McpComponent } from '../components/mcp-component-provider.interface.js';
 
 /**
- * The prompts of one application: filled at boot by the explorer, and changed at runtime through
- * {@link register}, {@link replace} and {@link remove}, each of which announces
- * `notifications/prompts/list_changed` to every session on every instance (it needs the module option
- * `lists.listChanged: { prompts: true }`). One instance per module instance: two apps in one process never share prompts.
+ * The prompts of one module instance: filled at boot, changed at runtime through {@link register}, {@link replace}
+ * and {@link remove}, each announcing `notifications/prompts/list_changed` (needs `lists.listChanged: { prompts: true }`).
  * @publicApi
  * @example
  * // McpModule.forRoot({ ..., lists: { listChanged: { prompts: true } } })
@@ -46,10 +44,7 @@ export class McpPromptRegistry {
     this.runtime = new McpRuntimeRegistrations(new McpRuntimePromptBuilder(), () => this.prompts);
   }
 
-  /**
-   * Adds a prompt; a second prompt with the same name is a boot error naming both sites.
-   * @internal
-   */
+  /** Adds a prompt; a second prompt with the same name is a boot error naming both sites. @internal */
   add(prompt: McpPromptDefinition): void {
     this.prompts.add(prompt.name, prompt);
   }
@@ -96,10 +91,7 @@ export class McpPromptRegistry {
     return this.prompts.size > 0 || this.changesAtRuntime;
   }
 
-  /**
-   * `prompts/list` entries in registration order.
-   * @internal
-   */
+  /** `prompts/list` entries in registration order. @internal */
   listDescriptors(): readonly McpPromptDescriptor[] {
     return this.prompts.descriptors();
   }

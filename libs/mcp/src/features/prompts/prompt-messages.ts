@@ -1,10 +1,7 @@
 import type { McpContentBlock } from '../../core/results/content.types.js';
 import { isPlainObject } from '../../core/plain-object.js';
 
-/**
- * One message of a rendered prompt.
- * @publicApi
- */
+/** One message of a rendered prompt. @publicApi */
 export interface McpPromptMessage {
   role: 'user' | 'assistant';
   content: McpContentBlock;

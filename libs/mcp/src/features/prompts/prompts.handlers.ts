@@ -17,11 +17,8 @@ import { toGetPromptResult } from './prompt-messages.js';
 import { isPlainObject } from '../../core/plain-object.js';
 
 /**
- * `prompts/list` (the descriptors built at boot, a page at a time) and `prompts/get`, served once something
- * declares a prompt, or when prompts may be registered at runtime (`lists.listChanged: { prompts: true }`); otherwise
- * both stay unknown (-32601). In `prompts/get` an unknown prompt, arguments that are not strings, unknown or
- * missing required arguments, and DTO validation failures are -32602 (the spec's choice for prompts); a failing
- * handler is a bare -32603.
+ * `prompts/list` and `prompts/get`, served when the registry is (otherwise both stay -32601). In `prompts/get` an
+ * unknown prompt and any argument problem are -32602 (the spec's choice for prompts); a failing handler is -32603.
  */
 @McpMethodHandlerProvider()
 @Injectable()

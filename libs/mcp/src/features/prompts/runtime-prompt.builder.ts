@@ -11,12 +11,7 @@ import { argumentListProblem, argumentsFromSchema, standardPromptArguments } fro
 
 const KEYS = ['name', 'title', 'description', 'arguments', 'args', 'handler'] as const;
 
-/**
- * Builds a runtime prompt with the rules of `@McpPrompt()` (the explorer's: name pattern, a description, a
- * well-formed argument list or a DTO, not both), so a bad definition throws an `McpConfigurationError` naming
- * `McpPromptRegistry.<method>("<name>")`. `prompts/get` then checks and validates its arguments like a decorated
- * prompt's.
- */
+/** A runtime prompt, built and checked by the rules of `@McpPrompt()`. */
 export class McpRuntimePromptBuilder implements McpRuntimeBuilder<McpPromptRegistration> {
   readonly messages = Messages;
   private readonly schemas = new DtoSchemaFactory();

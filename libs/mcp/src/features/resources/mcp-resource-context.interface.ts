@@ -1,9 +1,6 @@
 import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
 
-/**
- * What a resource handler receives as its second argument (or through `@McpContext()`).
- * @publicApi
- */
+/** What a resource handler receives as its second argument (or through `@McpContext()`). @publicApi */
 export interface McpResourceContext extends McpHandlerContext {
   /** The URI being read, exactly as the client sent it. */
   readonly uri: string;

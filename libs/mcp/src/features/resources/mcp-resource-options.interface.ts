@@ -1,9 +1,6 @@
 import type { McpContentAnnotations, McpResourceLink } from '../../core/results/content.types.js';
 
-/**
- * Options of `@McpResource()`.
- * @publicApi
- */
+/** Options of `@McpResource()`. @publicApi */
 export interface McpResourceOptions extends McpResourceLink {
   /** Absolute URI with a scheme (`app://config`, `file:///notes.md`); unique among the server's resources. */
   uri: string;
@@ -11,10 +8,7 @@ export interface McpResourceOptions extends McpResourceLink {
   mimeType?: string;
 }
 
-/**
- * Options of `@McpResourceTemplate()`.
- * @publicApi
- */
+/** Options of `@McpResourceTemplate()`. @publicApi */
 export interface McpResourceTemplateOptions {
   /**
    * RFC 6570 level-1 template, absolute with a scheme: `{name}` matches one path segment (no `/`, `?` or `#`),

@@ -26,16 +26,10 @@ export interface McpResourceTemplateRegistration extends McpResourceTemplateOpti
   handler: McpResourceHandlerFunction;
 }
 
-/**
- * A runtime resource: a fixed one (`uri`) or a template (`uriTemplate`).
- * @publicApi
- */
+/** A runtime resource: a fixed one (`uri`) or a template (`uriTemplate`). @publicApi */
 export type McpResourceRegistration = McpFixedResourceRegistration | McpResourceTemplateRegistration;
 
-/**
- * A resource or template registered at runtime: replace or remove it later.
- * @publicApi
- */
+/** A resource or template registered at runtime: replace or remove it later. @publicApi */
 export interface McpResourceHandle {
   /** The fixed resource's `uri`, or the template's `uriTemplate`. */
   readonly key: string;

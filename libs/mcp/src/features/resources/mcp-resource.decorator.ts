@@ -26,8 +26,5 @@ export const McpResource = (options: McpResourceOptions): MethodDecorator => Set
 export const McpResourceTemplate = (options: McpResourceTemplateOptions): MethodDecorator =>
   SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options);
 
-/**
- * Injects the variables a resource template matched, URI-decoded (`{ id: '123' }`); `{}` for a fixed resource.
- * @publicApi
- */
+/** Injects the variables a resource template matched, URI-decoded (`{ id: '123' }`); `{}` for a fixed resource. @publicApi */
 export const McpResourceParams = (): ParameterDecorator => McpArgs();

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import type { McpResourceContext } from './mcp-resource-context.interface.js';
-import type { McpResourceDefinition, McpResourceTemplateDefinition } from './mcp-resource-definition.interface.js';
-import type { McpResourceOptions, McpResourceTemplateOptions } from './mcp-resource-options.interface.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
@@ -10,10 +8,8 @@ import { fixedResourceDescriptor, resourceTemplateDescriptor } from './resource-
 import { MCP_METADATA } from '../mcp-metadata.accessor.js';
 
 /**
- * The resources and templates of `@McpResource()` and `@McpResourceTemplate()` methods (a component provider) and,
- * once loaded, when there is at least one or resources may be registered at runtime (`lists.listChanged: { resources: true }`), declares
- * the `resources` capability (the resources method handlers then answer `isServed()` with true).
- * Misconfiguration throws here, so `app.init()` fails with a message naming the method.
+ * The resources and templates of `@McpResource()` and `@McpResourceTemplate()` methods (a component provider); once
+ * loaded, declares `resources` when the registry is served. Misconfiguration fails `app.init()` naming the method.
  */
 @Injectable()
 export class McpResourceExplorer implements McpComponentProvider {
@@ -26,10 +22,18 @@ export class McpResourceExplorer implements McpComponentProvider {
   *components(): Iterable<McpComponent> {
     const { accessor } = this.providerMethods;
     for (const method of this.providerMethods.all()) {
+      const { site } = method;
       const resource = accessor.get(MCP_METADATA.resource, method.method);
-      if (resource) yield { kind: 'resource', definition: this.describeResource(method, resource) };
+      if (resource) {
+        const descriptor = fixedResourceDescriptor(site, '@McpResource()', resource);
+        yield { kind: 'resource', definition: { uri: resource.uri, site, descriptor, handler: this.handlerOf(method) } };
+      }
       const template = accessor.get(MCP_METADATA.resourceTemplate, method.method);
-      if (template) yield { kind: 'resourceTemplate', definition: this.describeTemplate(method, template) };
+      if (template) {
+        const { matcher, descriptor } = resourceTemplateDescriptor(site, '@McpResourceTemplate()', template);
+        const definition = { uriTemplate: template.uriTemplate, site, matcher, descriptor, handler: this.handlerOf(method) };
+        yield { kind: 'resourceTemplate', definition };
+      }
     }
   }
 
@@ -44,26 +48,7 @@ export class McpResourceExplorer implements McpComponentProvider {
     if (this.registry.hasTemplates || this.registry.changesAtRuntime) this.capabilities.declare('completions');
   }
 
-  private describeResource(method: ProviderMethod, options: McpResourceOptions): McpResourceDefinition {
-    const { site } = method;
-    const descriptor = fixedResourceDescriptor(site, '@McpResource()', options);
-    return {
-      uri: options.uri,
-      site,
-      descriptor,
-      handler: this.providerMethods.handlerOf<McpResourceContext>(method),
-    };
-  }
-
-  private describeTemplate(method: ProviderMethod, options: McpResourceTemplateOptions): McpResourceTemplateDefinition {
-    const { site } = method;
-    const { matcher, descriptor } = resourceTemplateDescriptor(site, '@McpResourceTemplate()', options);
-    return {
-      uriTemplate: options.uriTemplate,
-      site,
-      matcher,
-      descriptor,
-      handler: this.providerMethods.handlerOf<McpResourceContext>(method),
-    };
+  private handlerOf(method: ProviderMethod) {
+    return this.providerMethods.handlerOf<McpResourceContext>(method);
   }
 }

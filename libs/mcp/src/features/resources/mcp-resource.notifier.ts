@@ -10,11 +10,9 @@ const RESOURCE_UPDATED_CHANNEL = 'resources:updated';
 /**
  * Tells subscribed clients that a resource changed. Inject it wherever the data changes.
  *
- * Over Streamable HTTP the notification goes on the session's GET stream, over 2024-11-05 HTTP+SSE and stdio on
- * the connection that subscribed. With several instances (the `redis` option) a change is also announced on the
- * message bus, and every instance notifies the subscribers it delivers to: the connections that subscribed
- * through it, and the Streamable HTTP sessions whose GET stream it holds (their subscriptions are in the shared
- * store, so they survive the instance that took them). Each subscriber hears of a change once.
+ * Over Streamable HTTP the notification goes on the session's GET stream, over HTTP+SSE and stdio on the connection
+ * that subscribed. With `redis` a change is also announced on the bus, and every instance notifies the subscribers it
+ * delivers to (Streamable HTTP sessions where their GET stream is held); each subscriber hears of a change once.
  * @publicApi
  * @example
  * constructor(private readonly notifier: McpResourceNotifier) {}
@@ -36,7 +34,7 @@ export class McpResourceNotifier implements OnApplicationBootstrap, BeforeApplic
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.spansInstances) return;
+    if (!this.bus.crossesInstances) return;
     this.stopListening = await this.bus.subscribe(RESOURCE_UPDATED_CHANNEL, (message) => {
       const { uri, origin } = (message ?? {}) as { uri?: unknown; origin?: unknown };
       if (typeof uri === 'string' && origin !== this.origin) this.deliver(uri);
@@ -49,12 +47,10 @@ export class McpResourceNotifier implements OnApplicationBootstrap, BeforeApplic
 
   /**
    * Sends `notifications/resources/updated { uri }` to every session subscribed to exactly `uri`.
-   * @returns how many subscribers this instance reached itself (0 when nobody watches `uri`, or their streams are
-   * closed); with several instances each notifies its own as well (with `redis`, a Streamable HTTP session
-   * is counted where its GET stream is open).
+   * @returns how many subscribers this instance reached itself (with several instances, each counts its own).
    */
   resourceUpdated(uri: string): number {
-    if (this.spansInstances) {
+    if (this.bus.crossesInstances) {
       this.bus.publish(RESOURCE_UPDATED_CHANNEL, { uri, origin: this.origin }).catch((error: unknown) => {
         this.logger.warn(
           `The change of ${uri} reaches only this instance's subscribers: ${error instanceof Error ? error.message : String(error)}`,
@@ -66,9 +62,5 @@ export class McpResourceNotifier implements OnApplicationBootstrap, BeforeApplic
 
   private deliver(uri: string): number {
     return this.subscriptions.deliver(uri, notification('notifications/resources/updated', { uri }));
-  }
-
-  private get spansInstances(): boolean {
-    return this.bus.crossesInstances;
   }
 }

@@ -19,11 +19,9 @@ import type {
 } from './mcp-resource-definition.interface.js';
 
 /**
- * The resources and resource templates of one application: filled at boot by the explorer, and changed at
- * runtime through {@link register}, {@link replace} and {@link remove}, each of which announces
- * `notifications/resources/list_changed` to every session on every instance (it needs the module option
- * `lists.listChanged: { resources: true }`). One instance per module instance: two apps in one process never share
- * resources.
+ * The resources and templates of one module instance: filled at boot, changed at runtime through {@link register},
+ * {@link replace} and {@link remove}, each announcing `notifications/resources/list_changed` (needs
+ * `lists.listChanged: { resources: true }`).
  * @publicApi
  * @example
  * // McpModule.forRoot({ ..., lists: { listChanged: { resources: true } } })
@@ -60,18 +58,12 @@ export class McpResourceRegistry {
     this.runtime = new McpRuntimeRegistrations(runtimeResourceBuilder, (of) => (of === 'resource' ? this.resources : this.templates));
   }
 
-  /**
-   * Adds a fixed resource; a second one with the same URI is a boot error naming both sites.
-   * @internal
-   */
+  /** Adds a fixed resource; a second one with the same URI is a boot error naming both sites. @internal */
   addResource(resource: McpResourceDefinition): void {
     this.resources.add(resource.uri, resource);
   }
 
-  /**
-   * Adds a template; the same template twice is a boot error naming both sites.
-   * @internal
-   */
+  /** Adds a template; the same template twice is a boot error naming both sites. @internal */
   addTemplate(template: McpResourceTemplateDefinition): void {
     this.templates.add(template.uriTemplate, template);
   }
@@ -101,10 +93,7 @@ export class McpResourceRegistry {
     return removed;
   }
 
-  /**
-   * What serves `uri`: a fixed resource first, then the first template (in registration order) that matches.
-   * @internal
-   */
+  /** What serves `uri`: a fixed resource first, then the first template (in registration order) that matches. @internal */
   resolve(uri: string): McpResourceMatch | undefined {
     const resource = this.resources.get(uri);
     if (resource) {
@@ -120,26 +109,17 @@ export class McpResourceRegistry {
     return undefined;
   }
 
-  /**
-   * The template registered with exactly this `uriTemplate`.
-   * @internal
-   */
+  /** The template registered with exactly this `uriTemplate`. @internal */
   getTemplate(uriTemplate: string): McpResourceTemplateDefinition | undefined {
     return this.templates.get(uriTemplate);
   }
 
-  /**
-   * `resources/list` entries in registration order.
-   * @internal
-   */
+  /** `resources/list` entries in registration order. @internal */
   listResources(): readonly McpResourceDescriptor[] {
     return this.resources.descriptors();
   }
 
-  /**
-   * `resources/templates/list` entries in registration order.
-   * @internal
-   */
+  /** `resources/templates/list` entries in registration order. @internal */
   listTemplates(): readonly McpResourceTemplateDescriptor[] {
     return this.templates.descriptors();
   }

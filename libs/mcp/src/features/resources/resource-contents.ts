@@ -1,8 +1,5 @@
 import { isPlainObject } from '../../core/plain-object.js';
-/**
- * One entry of a `resources/read` result: text or base64 binary, for the URI read or a sub-resource of it.
- * @publicApi
- */
+/** One entry of a `resources/read` result: text or base64 binary, for the URI read or a sub-resource of it. @publicApi */
 export type McpResourceContents =
   | { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
   | { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };

@@ -18,15 +18,7 @@ export function fixedResourceDescriptor(site: string, declaredBy: string, option
   if (options.size !== undefined && (!Number.isInteger(options.size) || options.size < 0)) {
     throw new McpConfigurationError(McpMessages.invalidResourceSize(site, options.size));
   }
-  return {
-    uri: options.uri,
-    name: options.name,
-    ...(options.title !== undefined && { title: options.title }),
-    ...(options.description !== undefined && { description: options.description }),
-    ...(options.mimeType !== undefined && { mimeType: options.mimeType }),
-    ...(options.size !== undefined && { size: options.size }),
-    ...(options.annotations !== undefined && { annotations: { ...options.annotations } }),
-  };
+  return { uri: options.uri, ...listed(options, options.size) };
 }
 
 /**
@@ -40,38 +32,32 @@ export function resourceTemplateDescriptor(
 ): { matcher: CompiledUriTemplate; descriptor: McpResourceTemplateDescriptor } {
   checkResourceName(site, declaredBy, options.name);
   const { uriTemplate } = options;
-  if (typeof uriTemplate !== 'string')
-    throw new McpConfigurationError(McpMessages.invalidResourceTemplate(site, uriTemplate, 'it must be a string'));
+  const invalid = (reason: string) => new McpConfigurationError(McpMessages.invalidResourceTemplate(site, uriTemplate, reason));
+  if (typeof uriTemplate !== 'string') throw invalid('it must be a string');
   let matcher;
   try {
     matcher = compileUriTemplate(uriTemplate);
   } catch (error) {
-    if (error instanceof UriTemplateError)
-      throw new McpConfigurationError(McpMessages.invalidResourceTemplate(site, uriTemplate, error.message));
-    throw error;
+    throw error instanceof UriTemplateError ? invalid(error.message) : error;
   }
   if (!isAbsoluteUri(matcher.expand('x'))) {
-    throw new McpConfigurationError(
-      McpMessages.invalidResourceTemplate(
-        site,
-        uriTemplate,
-        "it does not expand to an absolute URI; start it with a scheme, e.g. 'app://items/{id}'",
-      ),
-    );
+    throw invalid("it does not expand to an absolute URI; start it with a scheme, e.g. 'app://items/{id}'");
   }
-  return {
-    matcher,
-    descriptor: {
-      uriTemplate,
-      name: options.name,
-      ...(options.title !== undefined && { title: options.title }),
-      ...(options.description !== undefined && { description: options.description }),
-      ...(options.mimeType !== undefined && { mimeType: options.mimeType }),
-      ...(options.annotations !== undefined && { annotations: { ...options.annotations } }),
-    },
-  };
+  return { matcher, descriptor: { uriTemplate, ...listed(options) } };
 }
 
 function checkResourceName(site: string, declaredBy: string, name: unknown): void {
   if (typeof name !== 'string' || name.trim() === '') throw new McpConfigurationError(McpMessages.resourceMissingName(site, declaredBy));
+}
+
+/** What both lists show of a resource or template besides its URI (a fixed resource's `size` too), in the wire order. */
+function listed(options: McpResourceTemplateOptions | McpResourceOptions, size?: number) {
+  return {
+    name: options.name,
+    ...(options.title !== undefined && { title: options.title }),
+    ...(options.description !== undefined && { description: options.description }),
+    ...(options.mimeType !== undefined && { mimeType: options.mimeType }),
+    ...(size !== undefined && { size }),
+    ...(options.annotations !== undefined && { annotations: { ...options.annotations } }),
+  };
 }

@@ -12,11 +12,9 @@ const RESOURCE_UNSUBSCRIBED_CHANNEL = 'resources:unsubscribed';
 export { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER };
 
 /**
- * Who watches which resource URI, in this instance's memory: connections (2024-11-05 HTTP+SSE, stdio, 2026-07-28
- * listens) and, on a single instance, Streamable HTTP sessions. Keyed by subscriber, so subscribing twice is one
- * subscription. With other instances, an unsubscribe is announced on the bus, so it ends the subscription wherever
- * it was made; Streamable HTTP sessions' subscriptions are then in the store ({@link McpStoredResourceSubscriptions}),
- * which `deliver` and `dropUnserved` cover too.
+ * Who watches which resource URI in this instance's memory (connections, and Streamable HTTP sessions on a single
+ * instance), keyed by subscriber. With other instances an unsubscribe is announced on the bus; Streamable HTTP
+ * sessions' subscriptions are then in the store ({@link McpStoredResourceSubscriptions}), which `deliver` covers too.
  */
 @Injectable()
 export class McpResourceSubscriptions implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -22,11 +22,7 @@ export class ResourcesReadHandler implements McpMethodHandler {
 
   constructor(private readonly registry: McpResourceRegistry) {}
 
-  /**
-   * Like every `resources/*` method: served once something declares a resource or a template, or when resources
-   * may be registered at runtime (`lists.listChanged: { resources: true }`); otherwise unknown (-32601), as the
-   * capability is not declared either.
-   */
+  /** Like every `resources/*` method: served when the registry is; otherwise unknown (-32601), its capability undeclared. */
   isServed(): boolean {
     return this.registry.served;
   }

@@ -12,11 +12,9 @@ import { McpStoredResourceSubscriptions } from './stored-resource-subscriptions.
 import { resourceNotFound, uriParam } from './resource-uri-param.js';
 
 /**
- * `resources/subscribe` watches a URI this server serves (a fixed resource or a template match);
- * `resources/unsubscribe` forgets the watch, `{}` also when there was none (idempotent). A watch is kept in the
- * shared store for a Streamable HTTP session with `redis` (the instance holding its GET stream hears of changes),
- * else in this instance's memory for the caller's channel. Without a session nothing can be delivered, and both
- * methods still answer `{}`. Served like `resources/read`.
+ * `resources/subscribe` watches a URI this server serves; `resources/unsubscribe` forgets the watch (`{}` also when
+ * there was none). A watch is kept in the store for a Streamable HTTP session with `redis`, else in this instance's
+ * memory; without a session nothing can be delivered, and both still answer `{}`. Served like `resources/read`.
  */
 @McpMethodHandlerProvider()
 @Injectable()

@@ -18,11 +18,7 @@ const TEMPLATE_KEYS = ['uriTemplate', 'name', 'title', 'description', 'mimeType'
 const isFixed = (registration: McpResourceRegistration): registration is McpFixedResourceRegistration =>
   'uri' in registration && registration.uri !== undefined;
 
-/**
- * Builds a runtime resource or template with the checks of `@McpResource()` / `@McpResourceTemplate()` (the
- * explorer's, shared through `resource-descriptors.ts`), so a bad definition throws the same
- * `McpConfigurationError`, naming `McpResourceRegistry.<method>("<uri>")`.
- */
+/** A runtime resource or template, checked like `@McpResource()` / `@McpResourceTemplate()` (`resource-descriptors.ts`). */
 export const runtimeResourceBuilder: McpRuntimeBuilder<McpResourceRegistration> = {
   messages: Messages,
   key: (registration) => (isFixed(registration) ? registration.uri : (registration as McpResourceTemplateRegistration).uriTemplate),

@@ -14,7 +14,6 @@ import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, roomFor } from './resource-subscripti
 /** Bus channel on which a change to a session's stored subscriptions reaches the instance holding its GET stream. */
 const SUBSCRIPTIONS_CHANGED_CHANNEL = 'resources:subscriptions';
 
-/** Writes of one session's record that lose a compare-and-set race in a row before the call gives up (retryable). */
 /**
  * Compare-and-set rounds of one write. Another busy instance can win a dozen in a row on a loaded machine; with the
  * backoff below, 24 rounds wait at most about 1.8 s before answering a retryable UNAVAILABLE.
@@ -64,11 +63,9 @@ export function subscriptionsKey(sessionId: string): string {
  * per session, at most {@link MAX_SUBSCRIPTIONS_PER_SUBSCRIBER} URIs, living `sessions.idleTtlMs` past its last
  * write or refresh, deleted when the session ends), so they outlive the instance that received `resources/subscribe`.
  *
- * Delivery happens at the instance holding the session's GET stream (one per session cluster-wide): it reads the
- * record when the stream opens, learns later subscribes and unsubscribes over the bus, keeps the record alive while
- * the stream is open, and sends each change it hears of, from any instance, on that stream. A change reaches a
- * session once however many instances run, and survives the death of the instance the client subscribed through.
- * Memory here: the subscriptions of the GET streams this instance holds.
+ * Delivery happens at the instance holding the session's GET stream: it reads the record when the stream opens,
+ * learns later changes over the bus, keeps the record alive while the stream is open, and sends each change it hears
+ * of on that stream, once. Memory here: the subscriptions of the GET streams this instance holds.
  */
 @Injectable()
 export class McpStoredResourceSubscriptions implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -175,10 +172,7 @@ export class McpStoredResourceSubscriptions implements OnApplicationBootstrap, O
    */
   private write(sessionId: string, uri: string, watching: boolean): Promise<boolean> {
     const write = (this.writing.get(sessionId) ?? Promise.resolve()).then(() => this.writeNow(sessionId, uri, watching));
-    const settled = write.then(
-      () => undefined,
-      () => undefined,
-    );
+    const settled = write.then(() => undefined).catch(() => undefined);
     this.writing.set(sessionId, settled);
     void settled.then(() => {
       if (this.writing.get(sessionId) === settled) this.writing.delete(sessionId);

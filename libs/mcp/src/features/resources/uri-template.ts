@@ -28,8 +28,6 @@ const OTHER_OPERATORS = /^[#./;?&=,!@|]/;
  * `{+var}` (reserved expansion) matches anything. Matched values are percent-decoded.
  *
  * @throws UriTemplateError for unbalanced braces, other operators, modifiers, lists or a template without variables
- * @example
- * compileUriTemplate('test://template/{id}/data').match('test://template/123/data'); // { id: '123' }
  */
 export function compileUriTemplate(template: string): CompiledUriTemplate {
   const variables: string[] = [];

@@ -22,10 +22,7 @@ function mcpParam(type: McpParamType): ParameterDecorator {
  */
 export const McpArgs = (): ParameterDecorator => mcpParam(McpParamType.ARGS);
 
-/**
- * Injects the call's {@link McpToolContext}: request id, session, principal, tenant, AbortSignal, progress and logging.
- * @publicApi
- */
+/** Injects the call's {@link McpToolContext}: request id, session, principal, tenant, AbortSignal, progress and logging. @publicApi */
 export const McpContext = (): ParameterDecorator => mcpParam(McpParamType.CONTEXT);
 
 /** Injects the authenticated principal (undefined without authentication). @publicApi */

@@ -2,10 +2,7 @@ import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
 import type { McpToolUiOptions } from '../apps/mcp-ui-options.interface.js';
 import type { McpStandardSchema } from '../../core/standard-schema.js';
 
-/**
- * What a tool's `output` may be: a DTO class, or a Standard Schema validator (Zod 4, Valibot, ArkType, …).
- * @publicApi
- */
+/** What a tool's `output` may be: a DTO class, or a Standard Schema validator (Zod 4, Valibot, ArkType, …). @publicApi */
 export type McpOutputType = (abstract new (...args: never[]) => unknown) | McpStandardSchema;
 
 /** Hints about a tool's behaviour (MCP `ToolAnnotations`); clients treat them as untrusted. @publicApi */
@@ -17,10 +14,7 @@ export interface McpToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/**
- * Options of `@McpTool()`.
- * @publicApi
- */
+/** Options of `@McpTool()`. @publicApi */
 export interface McpToolOptions {
   /** Wire name; defaults to the method name in snake_case. Must match `^[A-Za-z0-9_-]{1,64}$`. */
   name?: string;

@@ -5,11 +5,9 @@ import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
 import type { McpToolUiOptions } from '../apps/mcp-ui-options.interface.js';
 
 /**
- * A tool added at runtime with `McpToolRegistry.register()`: the options of `@McpTool()` plus its name, its
- * arguments (a class-validator DTO in `args`, or a JSON Schema in `inputSchema`, or neither) and a handler. It
- * is built, validated and called exactly like a decorated tool (same name rules, schemas, validation, limits,
- * idempotency and envelopes); only Nest guards, interceptors and filters do not apply (there is no method).
- * Long-running (`job`) tools must be declared with `@McpTool()`.
+ * A tool added at runtime with `McpToolRegistry.register()`: the options of `@McpTool()` plus its name, arguments and
+ * handler, built, validated and called like a decorated tool, without Nest guards, interceptors and filters (there
+ * is no method). Long-running (`job`) tools must be declared with `@McpTool()`.
  * @publicApi
  */
 export interface McpToolRegistration<Args = unknown> {
@@ -42,10 +40,7 @@ export interface McpToolRegistration<Args = unknown> {
   handler: (args: Args, context: McpToolContext) => unknown;
 }
 
-/**
- * A tool registered at runtime: replace or remove it later.
- * @publicApi
- */
+/** A tool registered at runtime: replace or remove it later. @publicApi */
 export interface McpToolHandle {
   readonly name: string;
   /** Swaps the definition (same name), announcing `notifications/tools/list_changed`. */

@@ -20,11 +20,7 @@ import { MCP_METADATA, type McpDtoClass } from '../mcp-metadata.accessor.js';
 import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 
-/**
- * The tools of `@McpTool()` methods, with their schemas and handlers (a component provider: the loader registers
- * them at boot). Misconfiguration throws then, so `app.init()` fails with a message naming the method. The job
- * tools and the `tasks` capability follow at bootstrap from what the registry holds (McpTasksService).
- */
+/** The tools of `@McpTool()` methods (a component provider); misconfiguration fails `app.init()` naming the method. */
 @Injectable()
 export class McpToolExplorer implements McpComponentProvider {
   private readonly logger = new Logger('McpModule');
@@ -88,11 +84,7 @@ export class McpToolExplorer implements McpComponentProvider {
     if (findParamIndex(params, McpParamType.ARGS) === undefined) this.providerMethods.bindPayload({ prototype, methodName });
   }
 
-  /**
-   * The DTO of the `@McpArgs()` parameter; without the decorator, the first parameter when it is a class
-   * (the arguments are passed first either way). Arguments `described` by `input` or `inputSchema` need no class:
-   * the parameter is then typed with an interface (`z.infer<…>`).
-   */
+  /** The arguments' DTO (`getArgsParam`); arguments `described` by `input` or `inputSchema` need none (`z.infer<…>`). */
   private argsTypeOf(prototype: object, methodName: string, site: string, described: boolean): McpDtoClass | undefined {
     const { explicit, dto } = this.providerMethods.accessor.getArgsParam(prototype, methodName);
     if (explicit && !dto && !described) throw new McpConfigurationError(McpMessages.argsNotAClass(site));

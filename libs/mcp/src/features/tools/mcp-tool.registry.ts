@@ -19,10 +19,8 @@ const isPerCaller = (tool: McpToolDefinition): boolean => tool.visibleTo !== und
 const FALLBACK_TIMEOUT_MS = 30_000;
 
 /**
- * The tools of one application: filled at boot by the explorer, and changed at runtime through
- * {@link register}, {@link replace} and {@link remove}, each of which announces `notifications/tools/list_changed`
- * to every session on every instance (it needs the module option `lists.listChanged: { tools: true }`).
- * One instance per module instance: two apps in one process never share tools.
+ * The tools of one module instance: filled at boot, changed at runtime through {@link register}, {@link replace} and
+ * {@link remove}, each announcing `notifications/tools/list_changed` (needs `lists.listChanged: { tools: true }`).
  * @publicApi
  * @example
  * // McpModule.forRoot({ ..., lists: { listChanged: { tools: true } } })
@@ -40,12 +38,14 @@ const FALLBACK_TIMEOUT_MS = 30_000;
 @Injectable()
 export class McpToolRegistry {
   private readonly tools: McpComponentRegistry<McpToolDefinition>;
-  /** Whether any tool requires scopes: when none does, listing skips filtering. */
-  private hasScopedTools = false;
-  private hasJobTools = false;
+  /** True when some tool requires scopes: when none does, listing skips filtering. @internal */
+  hasScopes = false;
+  /** True when some tool runs as a job. @internal */
+  hasJobs = false;
+  /** True when some tool is for MCP Apps only (listed only to clients that declared the extension). @internal */
+  hasAppOnly = false;
   /** Whether any tool has a `visibleTo` or guards that listing runs: kept up to date so a page never scans them all. */
   private hasPerCallerTools = false;
-  private hasAppOnlyTools = false;
   private readonly builder: McpRuntimeToolBuilder;
   private readonly runtime: McpRuntimeRegistrations<McpToolRegistration>;
 
@@ -65,24 +65,18 @@ export class McpToolRegistry {
     this.runtime = new McpRuntimeRegistrations(this.builder, () => this.tools);
   }
 
-  /**
-   * Adds a tool; a second tool with the same name is a boot error naming both sites.
-   * @internal
-   */
+  /** Adds a tool; a second tool with the same name is a boot error naming both sites. @internal */
   add(tool: McpToolDefinition): void {
     this.tools.add(tool.name, tool);
-    if (tool.scopes.length > 0) this.hasScopedTools = true;
-    if (tool.job) this.hasJobTools = true;
+    if (tool.scopes.length > 0) this.hasScopes = true;
+    if (tool.job) this.hasJobs = true;
     if (isPerCaller(tool)) this.hasPerCallerTools = true;
-    if (isAppOnlyTool(tool.descriptor)) this.hasAppOnlyTools = true;
+    if (isAppOnlyTool(tool.descriptor)) this.hasAppOnly = true;
   }
 
-  /**
-   * Every scope some tool requires, sorted (RFC 9728 `scopes_supported`).
-   * @internal
-   */
+  /** Every scope some tool requires, sorted (RFC 9728 `scopes_supported`). @internal */
   requiredScopes(): string[] {
-    if (!this.hasScopedTools) return [];
+    if (!this.hasScopes) return [];
     return [...new Set([...this.tools.values()].flatMap((tool) => tool.scopes))].sort();
   }
 
@@ -137,44 +131,14 @@ export class McpToolRegistry {
     return this.tools.get(name);
   }
 
-  /**
-   * True when some tool runs as a job.
-   * @internal
-   */
-  get hasJobs(): boolean {
-    return this.hasJobTools;
-  }
-
-  /**
-   * True when `tools/list` may differ between callers (scopes, `visibleTo`, filters, guards).
-   * @internal
-   */
+  /** True when `tools/list` may differ between callers (scopes, `visibleTo`, filters, guards). @internal */
   get listsPerCaller(): boolean {
-    return this.hasScopedTools || this.hasPerCallerRules;
+    return this.hasScopes || this.hasPerCallerRules;
   }
 
-  /**
-   * True when some tool's visibility runs code per caller (`visibleTo`, `tools.filters`, guards with `tools.hideGuarded`).
-   * @internal
-   */
+  /** True when some tool's visibility runs code per caller (`visibleTo`, `tools.filters`, guards with `tools.hideGuarded`). @internal */
   get hasPerCallerRules(): boolean {
     return this.hasPerCallerTools || (this.options?.tools.filters.length ?? 0) > 0;
-  }
-
-  /**
-   * True when some tool is for MCP Apps only (listed only to clients that declared the extension).
-   * @internal
-   */
-  get hasAppOnly(): boolean {
-    return this.hasAppOnlyTools;
-  }
-
-  /**
-   * True when some tool requires scopes.
-   * @internal
-   */
-  get hasScopes(): boolean {
-    return this.hasScopedTools;
   }
 
   get size(): number {
@@ -186,27 +150,21 @@ export class McpToolRegistry {
     return this.tools.descriptors();
   }
 
-  /**
-   * The tools in registration order, index for index with {@link listDescriptors}.
-   * @internal
-   */
+  /** The tools in registration order, index for index with {@link listDescriptors}. @internal */
   inOrder(): readonly McpToolDefinition[] {
     return this.tools.inOrder();
   }
 
-  /**
-   * Checks each runtime tool's `ui.resourceUri` from now on (McpAppsExplorer, once the UI resources are known).
-   * @internal
-   */
+  /** Checks each runtime tool's `ui.resourceUri` from now on (McpAppsExplorer, once the UI resources are known). @internal */
   checkRuntimeUi(check: (descriptor: McpToolDescriptor, site: string) => void): void {
     this.builder.checkUi = check;
   }
 
   private recount(): void {
     const tools = [...this.tools.values()];
-    this.hasScopedTools = tools.some((tool) => tool.scopes.length > 0);
+    this.hasScopes = tools.some((tool) => tool.scopes.length > 0);
     this.hasPerCallerTools = tools.some(isPerCaller);
-    this.hasAppOnlyTools = tools.some((tool) => isAppOnlyTool(tool.descriptor));
+    this.hasAppOnly = tools.some((tool) => isAppOnlyTool(tool.descriptor));
   }
 
   private handle(component: McpComponent): McpToolHandle {

@@ -20,12 +20,10 @@ import type { McpToolFilter } from './mcp-tool-filter.interface.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 
 /**
- * Decides which tools exist for a caller: scopes (as before), then a list of per-caller rules in order: an MCP Apps
- * tool for the app only (`ui.visibility: ['app']`) exists only for clients that declared the extension, the tool's
- * `visibleTo`, the `tools.filters` providers and, with `tools.hideGuarded`, the tool's Nest guards run as listing sees
- * the tool (arguments `{}`).
- * `tools/list` lists only visible tools and `tools/call` answers a hidden one like a missing one (-32602), on
- * every era and transport (they all reach the tool through here). A predicate that throws hides the tool.
+ * Decides which tools exist for a caller: scopes, then the per-caller rules in order (an app-only MCP Apps tool for
+ * clients that declared the extension, `visibleTo`, `tools.filters`, with `tools.hideGuarded` the tool's guards).
+ * Every era and transport reaches tools through here: `tools/call` answers a hidden tool like a missing one (-32602).
+ * A predicate that throws hides the tool.
  */
 @Injectable()
 export class McpToolVisibility implements OnModuleInit {
@@ -53,10 +51,8 @@ export class McpToolVisibility implements OnModuleInit {
   }
 
   /**
-   * One `tools/list` page for this caller: up to `pageSize` of the descriptors it may see, in registration order,
-   * from where `cursor` points, and the cursor of the next page when one more visible tool follows. The cursor is a
-   * position in the whole catalog, so a page only runs the per-caller rules (scopes, `visibleTo`, filters, guards)
-   * of the tools it walks over: the page's own and one more, never those of the whole catalog.
+   * One `tools/list` page for this caller, and the next cursor when one more visible tool follows. The cursor is a
+   * position in the whole catalog, so a page runs the per-caller rules of the tools it walks over only (and one more).
    */
   async visiblePage(
     request: McpVisibilityRequest,

@@ -28,12 +28,7 @@ const KEYS = [
   'handler',
 ] as const;
 
-/**
- * Builds a runtime tool with the checks and schema building of `@McpTool()` (the explorer's rules: description,
- * name pattern, timeout, scopes, idempotency key, a compiled schema), so a bad definition throws the same
- * `McpConfigurationError` a decorated one fails the boot with, naming `McpToolRegistry.<method>("<name>")`.
- * `ui` (MCP Apps) gets the shape check of `@McpTool({ ui })` and, once the UI resources are known, {@link checkUi}.
- */
+/** A runtime tool, built and checked by the rules of `@McpTool()` (`ui` also by {@link checkUi} once UI resources are known). */
 export class McpRuntimeToolBuilder implements McpRuntimeBuilder<McpToolRegistration> {
   readonly messages = Messages;
   private readonly schemas = { dto: new DtoSchemaFactory(), raw: new RawSchemaCompiler() };

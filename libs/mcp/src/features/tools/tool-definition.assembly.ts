@@ -15,20 +15,7 @@ import { McpStandardSchemaMessages as StandardMessages } from './schema/standard
 import { standardArguments, standardOutput } from './schema/standard-tool.schemas.js';
 
 /** What `@McpTool()` options and a `McpToolRegistry.register()` registration both say about a tool. */
-export type McpSharedToolOptions = Pick<
-  McpToolOptions,
-  | 'description'
-  | 'title'
-  | 'annotations'
-  | 'input'
-  | 'inputSchema'
-  | 'output'
-  | 'outputSchema'
-  | 'idempotencyKey'
-  | 'scopes'
-  | 'visibleTo'
-  | 'ui'
->;
+export type McpSharedToolOptions = Omit<McpToolOptions, 'name' | 'timeoutMs' | 'job'>;
 
 /** A tool to assemble, once its source has checked the name, description, timeout and the DTO. */
 export interface McpToolAssemblyInput {

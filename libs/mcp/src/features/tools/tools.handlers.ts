@@ -20,10 +20,8 @@ import { isPlainObject } from '../../core/plain-object.js';
 import { McpToolSearch } from './search/tool-search.js';
 
 /**
- * `tools/list`: the descriptors built at boot that this caller may see (scopes, visibility, MCP Apps app-only
- * tools), a page at a time. `tools/call`: a malformed request or an unknown tool is a protocol error (-32602);
- * everything about the call itself (bad arguments, failures, timeouts, rate limits) is an `isError` result
- * carrying an envelope. It only reads the params; the call runs through `McpCallPipeline`.
+ * `tools/list`: the descriptors this caller may see, a page at a time. `tools/call`: a malformed request or an unknown
+ * tool is -32602; everything about the call itself is an `isError` envelope from `McpCallPipeline`.
  */
 @McpMethodHandlerProvider()
 @Injectable()

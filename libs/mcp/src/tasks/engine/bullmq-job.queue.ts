@@ -45,14 +45,12 @@ export interface McpBullJobQueueDeps {
 
 /**
  * `MCP_JOB_QUEUE` with the redis option: jobs wait in a BullMQ queue in Redis, and a worker on every instance
- * runs them through the task worker (`McpJobWorker`), so a job accepted by one instance may run on another and outlives the
- * instance that accepted it.
+ * runs them through the task worker (`McpJobWorker`), so a job accepted by one instance may run on another and
+ * outlives the instance that accepted it.
  *
  * - A worker that dies mid-job stops renewing its lock; after `jobs.lockDurationMs` another instance's stalled
  *   check puts the job back in the queue (up to `jobs.maxStalledCount` times), then it is failed and its record
  *   marked `error` (`UNAVAILABLE`, retryable).
- * - `abort()` aborts the job if it runs here, else takes it out of the queue if it still waits; the job service's
- *   cancel tells the other instances (the worker's bus signal).
  * - At shutdown the worker stops taking jobs; running ones get `shutdown.graceMs` to finish, and those the tasks
  *   worker interrupts then are moved back to the queue's waiting list, so another instance takes them at once
  *   instead of after a lock expiry. Queued jobs stay for the others.
@@ -139,19 +137,13 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
       await this.queue.add(JOB_NAME, submission, options);
     } catch (error) {
       void this.turns.release(tenant, jobId).catch(() => undefined);
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(describeRedisTarget(this.deps.options.redis!), reason), {
-        cause: error,
-      });
+      throw this.unavailable(error);
     }
   }
 
   /**
-   * Aborts the job if it runs here, else takes it out of the queue if it still waits (its record is final, so no
-   * worker need take and skip it): a tenant that queues and cancels over and over, each cancel freeing its place
-   * in `jobs.maxQueuedPerTenant`, piles nothing up in Redis, and its turns count only what still waits. A job that
-   * runs elsewhere is locked (BullMQ removes no active job): the worker's bus signal (`McpJobService.cancel` sends
-   * it) aborts it there.
+   * Aborts the job if it runs here, else takes it out of the queue (its record is final), so a tenant that queues and
+   * cancels over and over piles nothing up in Redis. A job running elsewhere is locked: the worker's bus signal aborts it.
    */
   async abort(jobId: string): Promise<void> {
     if (this.deps.worker.abort(jobId)) return;
@@ -173,21 +165,19 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
 
   /** PING on the producer's connection (fail-fast: rejects at once while Redis is down). */
   async ping(): Promise<void> {
-    try {
-      await this.producer.ping();
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new McpStoreUnavailableError(McpStoreMessages.unavailable(describeRedisTarget(this.deps.options.redis!), reason), {
-        cause: error,
-      });
-    }
+    await this.producer.ping().catch((error: unknown) => {
+      throw this.unavailable(error);
+    });
   }
 
-  /**
-   * Graceful shutdown: the worker takes no new job and waits for its running ones, which the tasks worker bounds
-   * by `shutdown.graceMs` (results recorded before the store closes, or the job handed back); jobs still queued
-   * stay in Redis for the other instances.
-   */
+  private unavailable(error: unknown): McpStoreUnavailableError {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new McpStoreUnavailableError(McpStoreMessages.unavailable(describeRedisTarget(this.deps.options.redis!), reason), {
+      cause: error,
+    });
+  }
+
+  /** Running jobs end (recorded before the store closes, or handed back); queued ones stay for the others. */
   async beforeApplicationShutdown(): Promise<void> {
     const closing = this.worker?.close().catch((error: unknown) => this.reportError(error));
     await this.deps.worker.drain();
@@ -230,10 +220,7 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
       ? errorBody('UNAVAILABLE', 'The job was interrupted: the instances running it stopped. Start it again.', { retryable: true })
       : errorBody('INTERNAL_ERROR', 'The job could not be run; the error was logged on the server.');
     try {
-      await this.deps.jobs.update(tenant, jobId, {
-        status: 'error',
-        result: errorResult(envelope),
-      });
+      await this.deps.jobs.update(tenant, jobId, { status: 'error', result: errorResult(envelope) });
     } catch (cause) {
       this.logger.error(McpJobMessages.notMarked(jobId), cause instanceof Error ? cause.stack : String(cause));
     }

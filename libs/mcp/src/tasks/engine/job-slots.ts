@@ -6,10 +6,8 @@ import { McpQuotaExceededError } from '../../core/errors/quota-exceeded.error.js
 import { storeKey } from '../../stores/store-key.js';
 
 /**
- * A tenant's places for queued-or-running jobs (`jobs.maxQueuedPerTenant`): a slot set per tenant in the store,
- * so the count holds across instances with Redis and costs one atomic call per job, whatever the tenant holds.
- * A job takes its place when accepted and gives it back when it ends; a place whose job was lost with its
- * instance expires with the job record.
+ * A tenant's places for queued-or-running jobs (`jobs.maxQueuedPerTenant`): a slot set per tenant in the store (one
+ * atomic call per job, across instances). A place whose job was lost with its instance expires with the job record.
  */
 @Injectable()
 export class McpJobSlots {

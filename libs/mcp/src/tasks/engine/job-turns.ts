@@ -17,12 +17,10 @@ redis.call('PEXPIRE', KEYS[1], ttl)
 return redis.call('ZCARD', KEYS[1])`;
 
 /**
- * Tenants take turns on the BullMQ queue: a job's priority is how many jobs its tenant has waiting or running on
- * the queue when it is added, itself included (1 = first). BullMQ serves the lowest number first and keeps FIFO
- * within one, so a tenant's n-th queued job waits behind every other tenant's first, and a tenant that queues 500
- * jobs makes another tenant's next job wait behind one of them, not all. The count lives beside the queue in its
- * Redis (a sorted set per tenant, `job-turns:{<tenant>}`), so it holds across instances; a job leaves it when it
- * ends, and an entry whose job was lost with its record expires with it (`jobs.resultTtlMs`).
+ * Tenants take turns on the BullMQ queue: a job's priority is how many jobs its tenant has on the queue when it is
+ * added, itself included. BullMQ serves the lowest number first (FIFO within one), so a tenant's n-th job waits behind
+ * every other tenant's first. The count is a sorted set per tenant in the queue's Redis, so it holds across
+ * instances; an entry whose job was lost expires with its record (`jobs.resultTtlMs`).
  */
 export class McpJobTurns {
   constructor(

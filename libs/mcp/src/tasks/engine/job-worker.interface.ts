@@ -1,15 +1,9 @@
 import type { McpJobSubmission } from './job.record.js';
 
-/**
- * How a run ended on this instance: its outcome is recorded, or shutdown interrupted it and nothing was recorded,
- * so the queue hands it back (BullMQ: to another instance at once) or has it {@link McpJobWorker.abandon}ed.
- */
+/** How a run ended here: its outcome recorded, or interrupted by shutdown (the queue hands it back or abandons it). */
 export type McpJobRunEnd = 'recorded' | 'interrupted';
 
-/**
- * What a job queue hands its jobs to on this instance (the task worker): it runs them and aborts the ones it
- * runs. Defined here so the queues need nothing above the job engine.
- */
+/** What a job queue hands its jobs to on this instance (the task worker); here so queues need nothing above the engine. */
 export interface McpJobWorker {
   /** Runs the job; rejects only when it could not be read before it started (the queue may retry it). */
   execute(submission: McpJobSubmission): Promise<McpJobRunEnd>;

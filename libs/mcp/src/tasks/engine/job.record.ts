@@ -2,9 +2,6 @@ import type { McpCallToolResult } from '../../core/results/content.types.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 
-/** The transports a call (and so a job) comes over. */
-type McpTransportKind = McpRequestContext['transport'];
-
 /** Where a job is in its life; `success`, `error` and `cancelled` are final. */
 export type McpJobStatus = 'pending' | 'success' | 'error' | 'cancelled';
 
@@ -36,7 +33,7 @@ export interface McpJobSubmission {
   principal?: McpPrincipal;
   protocolVersion: string;
   /** The transport of the call that started it: the job's handler sees it as a call's would. */
-  transport: McpTransportKind;
+  transport: McpRequestContext['transport'];
   /** Set for a task of the 2026-07-28 tasks extension: its answers, progress and failure go to the task state. */
   task?: McpTaskRunSpec;
 }

@@ -26,11 +26,9 @@ export class McpJobService {
   ) {}
 
   /**
-   * Records a job and queues it; the caller answers at once with the job's pending state. A tenant that already
-   * has `jobs.maxQueuedPerTenant` jobs queued or running is refused first (`McpQuotaExceededError`, retryable).
-   * When the queue refuses (Redis down), the record is marked failed and the error propagates: the call answers
-   * UNAVAILABLE (retryable) rather than a pending envelope for a job that will never run. `task` is set for a
-   * task of the 2026-07-28 tasks extension.
+   * Records a job (within `jobs.maxQueuedPerTenant`, else `McpQuotaExceededError`) and queues it. When the queue
+   * refuses (Redis down) the record is marked failed and the error propagates: the call answers UNAVAILABLE rather
+   * than a pending envelope for a job that will never run. `task`: a task of the 2026-07-28 tasks extension.
    */
   async start(
     tool: string,
@@ -81,9 +79,8 @@ export class McpJobService {
   }
 
   /**
-   * The one cancellation of a job or task, whatever surface asks (`cancel_job`, either era's `tasks/cancel`):
-   * marks it cancelled (it stays so even if the work finishes), takes it out of the line or aborts it here, and
-   * else tells the instance running it (the worker's bus signal).
+   * The one cancellation of a job or task, whatever surface asks: marks it cancelled (for good), takes it out of the
+   * line or aborts it here, else tells the instance running it (the worker's bus signal).
    */
   async cancel(tenant: string, jobId: string): Promise<McpJobRecord | undefined> {
     const record = await this.jobs.get(tenant, jobId);

@@ -25,9 +25,8 @@ export function newJobId(): string {
 const MAX_UPDATE_ATTEMPTS = 20;
 
 /**
- * Job records, keyed by tenant (escaped, see `storeKey`): a job id from another tenant simply does not exist
- * (no existence leak). Ids are random (unguessable) even so, and only ids of the generated form are looked up.
- * Each record counts against its tenant's `limits.maxStoredKeysPerTenant` for its TTL.
+ * Job records, keyed by tenant: another tenant's job id does not exist (no existence leak); ids are unguessable even
+ * so. Each record counts against its tenant's `limits.maxStoredKeysPerTenant` for its TTL.
  */
 @Injectable()
 export class McpJobStore {

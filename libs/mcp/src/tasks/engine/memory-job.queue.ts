@@ -5,19 +5,14 @@ import type { McpJobQueue, McpJobQueueCounts } from './job-queue.interface.js';
 import type { McpJobWorker } from './job-worker.interface.js';
 
 /**
- * Runs jobs in this process on a pool of `jobs.concurrency` workers, right after the call that accepted them has
- * answered. A free worker takes the oldest waiting job of the tenant with the fewest jobs running (in turn among
- * equals), so a tenant with a long line does not make another tenant's job wait for all of it. Jobs waiting for
- * a worker stay `pending`; cancelling one takes it out of the line, so it never runs. At shutdown no waiting job
- * is started, and no other instance will run it: it ends `UNAVAILABLE` (retryable), as does a running job the
- * tasks worker interrupts once `shutdown.graceMs` is over.
+ * Runs jobs in this process on `jobs.concurrency` workers. A free worker takes the oldest waiting job of the tenant
+ * with the fewest jobs running, so a tenant with a long line does not make another's job wait for all of it. At
+ * shutdown no waiting job starts, and no other instance will run it: it ends `UNAVAILABLE` (retryable), as does a
+ * running job the tasks worker interrupts once `shutdown.graceMs` is over.
  */
 export class McpMemoryJobQueue implements McpJobQueue, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpJobs');
-  /**
-   * Jobs waiting for a worker, per tenant in arrival order; the tenants in the order they get their next turn.
-   * Maps keep insertion order and remove by key in O(1).
-   */
+  /** Jobs waiting, per tenant in arrival order; the tenants in turn order (Maps: insertion order, O(1) removal). */
   private readonly waiting = new Map<string, Map<string, McpJobSubmission>>();
   private readonly tenantOf = new Map<string, string>();
   private readonly runningOf = new Map<string, number>();

@@ -13,12 +13,8 @@ export function taskOf(record: McpJobRecord): Record<string, unknown> {
     ttl: record.ttlMs,
     pollInterval: Math.min(5_000, Math.max(250, (record.estimatedSeconds ?? 1) * 250)),
   };
-  const message = record.status === 'error' ? errorMessageOf(record) : record.message;
+  const envelope = record.result?.structuredContent as { error?: { message?: string } } | undefined;
+  const message = record.status === 'error' ? envelope?.error?.message : record.message;
   if (message) task.statusMessage = message;
   return task;
-}
-
-function errorMessageOf(record: McpJobRecord): string | undefined {
-  const envelope = record.result?.structuredContent as { error?: { message?: string } } | undefined;
-  return envelope?.error?.message;
 }

@@ -58,15 +58,10 @@ class PendingRound extends Error {
 }
 
 /**
- * The tasks extension of 2026-07-28 (`io.modelcontextprotocol/tasks`, SEP-2663), over the job engine: a
- * job tool called by a request that declares the extension runs as a task (`CreateTaskResult`), read with
- * `tasks/get` (status, input requests, inlined result or error), fed with `tasks/update`, stopped with
- * `tasks/cancel`. Tasks are job records bound to the caller's tenant, so every revision sees every task.
- *
- * A task call passes the same pipeline as any `tools/call` (scopes, limiter, validation, idempotency, job
- * slots) and runs on the job queue, so with `redis` any instance's worker may run it (its questions go through
- * {@link McpRev20260728TaskChannels}). An `inputFirst` task too: its handler runs here only to ask its first
- * questions, then the task is queued with the answers.
+ * The tasks extension of 2026-07-28 (`io.modelcontextprotocol/tasks`, SEP-2663), over the job engine: a job tool
+ * called by a request that declares the extension runs as a task (`CreateTaskResult`), read with `tasks/get`, fed
+ * with `tasks/update`, stopped with `tasks/cancel`. A task call passes the same pipeline as any `tools/call` and
+ * runs on the job queue, so with `redis` any instance's worker may run it ({@link McpRev20260728TaskChannels}).
  */
 @Injectable()
 export class McpRev20260728TasksExtension {
@@ -103,10 +98,8 @@ export class McpRev20260728TasksExtension {
   }
 
   /**
-   * Runs a task-capable call through the call pipeline. By default the task is created at once (durably: a
-   * `tasks/get` right after the answer finds it) and queued. An `inputFirst` tool runs first, here: its questions
-   * come back as `input_required` rounds, and its task is queued when it reports progress or has run for a second
-   * (or recorded, when it finished within that second).
+   * Runs a task-capable call through the call pipeline. The task is created at once (durably: a `tasks/get` right
+   * after the answer finds it) and queued; an `inputFirst` tool runs here first ({@link runFirst}).
    */
   async call(input: TaskCallInput): Promise<TaskCallOutcome> {
     const { tool, envelope } = input;
@@ -197,12 +190,10 @@ export class McpRev20260728TasksExtension {
   }
 
   /**
-   * An `inputFirst` task: the handler runs here first, to ask its questions; one it cannot answer from earlier
-   * rounds ends the request with an `input_required` round ({@link PendingRound}). Its first progress report, or
-   * a second without a new question, means its questions are over: this run is aborted there (its signal fires,
-   * so a handler that heeds it does no work here), and the task is queued like any other with the answers it used,
-   * so a worker on any instance runs the handler again from the start without asking them again. A handler that
-   * finished within that second needs no queue: its outcome is the task's.
+   * An `inputFirst` task: the handler runs here to ask its questions; one earlier rounds cannot answer ends the
+   * request with an `input_required` round ({@link PendingRound}). Its first progress report, or a second without a
+   * new question, ends the questions: this run is aborted and the task queued with the answers it used (a worker reruns
+   * the handler without asking again). A handler that finished within that second needs no queue.
    */
   private async runFirst(input: TaskCallInput, args: object, controller: AbortController): Promise<McpCallToolResult> {
     const { tool, envelope } = input;

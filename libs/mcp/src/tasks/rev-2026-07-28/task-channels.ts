@@ -18,9 +18,8 @@ import { McpTaskStateStore, type McpTaskState } from './task-state.store.js';
 const ANSWER_POLL_MS = 250;
 
 /**
- * The input channel of 2026-07-28 tasks (tasks extension, SEP-2663): a running task's questions are published in
- * its task state (`tasks/get` lists them as `inputRequests`) and answered by `tasks/update`, on any instance; its
- * outcome is recorded in the job record, and a crash as a `failed` task with a JSON-RPC error.
+ * The input channel of 2026-07-28 tasks (SEP-2663): questions go to the task state (`tasks/get` `inputRequests`), answers
+ * come from `tasks/update` on any instance; a crash is recorded as a `failed` task with a JSON-RPC error.
  */
 @Injectable()
 export class McpRev20260728TaskChannels implements McpTaskChannels {

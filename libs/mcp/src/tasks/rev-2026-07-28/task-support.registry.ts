@@ -6,9 +6,8 @@ import type { McpTaskSupportOptions } from '../mcp-task-support.decorator.js';
 import { MCP_METADATA } from '../../features/mcp-metadata.accessor.js';
 
 /**
- * The `@McpTaskSupport()` declarations of one application, by the declaring method's site (`Class#method`: a tool
- * keeps it when the `tools.transforms` option renames it), collected once at boot. A declaration
- * on a method that is not a job tool fails the boot, naming the method.
+ * The `@McpTaskSupport()` declarations, by the method's site (kept when `tools.transforms` renames the tool),
+ * collected at boot; one on a method that is not a job tool fails the boot.
  */
 @Injectable()
 export class McpTaskSupportRegistry implements OnModuleInit {

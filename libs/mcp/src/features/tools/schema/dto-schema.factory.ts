@@ -6,7 +6,12 @@ import type { McpPropertyOptions } from './mcp-property.decorator.js';
 import { MCP_DTO_METADATA, MCP_PROPERTY_METADATA, SWAGGER_API_MODEL_PROPERTIES } from '../../../mcp.constants.js';
 import type { JsonSchema, JsonSchemaTypeName } from '../../../core/json-schema.types.js';
 import { McpSchemaError } from './schema-build.error.js';
-import { readValidationMetadata, type ValidationMetadata } from '../../../execution/validation/validation-metadata.reader.js';
+import {
+  BUILT_IN_TYPES,
+  lineage,
+  readValidationMetadata,
+  type ValidationMetadata,
+} from '../../../execution/validation/validation-metadata.reader.js';
 import {
   findValidatorKeywordRule,
   type KeywordContext,
@@ -14,20 +19,11 @@ import {
 } from '../../../execution/validation/validator-keywords.js';
 import type { McpClassRef } from '../../../core/class-ref.js';
 
-/**
- * Options of a {@link DtoSchemaFactory}.
- *
- * @example
- * const options: DtoSchemaFactoryOptions = { debug: (message) => logger.debug(message) };
- */
+/** Options of a {@link DtoSchemaFactory}. */
 export interface DtoSchemaFactoryOptions {
   /** Receives one message per decorator or option the schema cannot express (the validator still enforces it). */
   debug?: (message: string) => void;
-  /**
-   * Receives one message per DTO property whose decorators probably do not say what its author meant: a nested
-   * object (`@ValidateNested()`) with neither `@IsDefined()` nor `@IsOptional()`, which class-validator lets be
-   * absent but refuses as `null`.
-   */
+  /** Receives one message per DTO property whose decorators probably do not say what its author meant. */
   warn?: (message: string) => void;
 }
 
@@ -65,23 +61,6 @@ interface PropertyHints {
   format?: string;
 }
 
-/** Constructors that describe a JSON value but never a nested DTO. */
-const BUILT_IN_TYPES = new Set<unknown>([
-  Object,
-  Array,
-  String,
-  Number,
-  Boolean,
-  Date,
-  Function,
-  Promise,
-  Map,
-  Set,
-  Symbol,
-  BigInt,
-  RegExp,
-]);
-
 const LOWER_BOUNDS = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties']);
 const UPPER_BOUNDS = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties']);
 
@@ -91,17 +70,9 @@ const NON_NULL_TYPES: readonly JsonSchemaTypeName[] = ['string', 'number', 'bool
 const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
 
 /**
- * Builds the JSON Schema (draft 2020-12, self-contained) of a class-validator DTO: properties come from
- * class-validator's metadata (inherited ones included), types from the type decorators, `@Type()` and
- * `design:type`, defaults from property initialisers, and descriptions from `@McpProperty()` or `@ApiProperty()`.
- * Nested DTOs are inlined; only recursive ones go to `$defs`, referenced as `#/$defs/ClassName`.
- *
- * Each instance caches what it builds, so create one per application.
- *
- * @example
- * const factory = new DtoSchemaFactory({ debug: (message) => logger.debug(message) });
- * const inputSchema = factory.forClass(SearchDto);
- * // { type: 'object', properties: { query: { type: 'string', minLength: 1 } }, required: ['query'], additionalProperties: false }
+ * Builds the JSON Schema (draft 2020-12) of a class-validator DTO: properties from its rules (inherited included),
+ * types from the type decorators, `@Type()` and `design:type`, defaults from initialisers, descriptions from
+ * `@McpProperty()` or `@ApiProperty()`. Only recursive nested DTOs go to `$defs`. Each instance caches what it builds.
  */
 export class DtoSchemaFactory {
   private readonly debug: (message: string) => void;
@@ -112,34 +83,17 @@ export class DtoSchemaFactory {
   private readonly orders = new Map<McpClassRef, readonly string[]>();
   private readonly recursive = new Map<McpClassRef, boolean>();
 
-  /**
-   * @param options `debug` receives a message for every decorator or option the schema leaves out
-   *
-   * @example
-   * const factory = new DtoSchemaFactory();
-   */
   constructor(options: DtoSchemaFactoryOptions = {}) {
     this.debug = options.debug ?? (() => undefined);
     this.warn = options.warn ?? (() => undefined);
   }
 
   /**
-   * The JSON Schema of a DTO class, or of an empty object when there is no DTO. Returns a fresh copy each time.
-   *
+   * The JSON Schema of a DTO class, or of an empty object when there is no DTO; a fresh copy each time.
    * @throws McpSchemaError when a property cannot be described at all (e.g. `@ValidateNested()` without a class)
-   *
-   * @example
-   * factory.forClass(undefined); // { type: 'object', properties: {}, additionalProperties: false }
-   * factory.forClass(CreateOrderDto).required; // ['customerId', 'lines']
    */
   forClass(dto: McpClassRef | undefined): JsonSchema {
-    if (dto === undefined) return structuredClone(EMPTY_OBJECT_SCHEMA);
-    let document = this.documents.get(dto);
-    if (!document) {
-      document = this.assemble(dto);
-      this.documents.set(dto, document);
-    }
-    return structuredClone(document);
+    return structuredClone(dto === undefined ? EMPTY_OBJECT_SCHEMA : cached(this.documents, dto, () => this.assemble(dto)));
   }
 
   /**
@@ -200,24 +154,18 @@ export class DtoSchemaFactory {
 
   /** Whether a class can reach itself through nested properties (those must be referenced, not inlined). */
   private isRecursive(target: McpClassRef): boolean {
-    let result = this.recursive.get(target);
-    if (result === undefined) {
+    return cached(this.recursive, target, () => {
       const visited = new Set<McpClassRef>();
       const pending = this.nestedTargets(target);
-      result = false;
       while (pending.length > 0) {
         const next = pending.pop() as McpClassRef;
-        if (next === target) {
-          result = true;
-          break;
-        }
+        if (next === target) return true;
         if (visited.has(next)) continue;
         visited.add(next);
         pending.push(...this.nestedTargets(next));
       }
-      this.recursive.set(target, result);
-    }
-    return result;
+      return false;
+    });
   }
 
   private nestedTargets(target: McpClassRef): McpClassRef[] {
@@ -225,12 +173,7 @@ export class DtoSchemaFactory {
   }
 
   private planFor(target: McpClassRef): ClassPlan {
-    let plan = this.plans.get(target);
-    if (!plan) {
-      plan = this.buildPlan(target);
-      this.plans.set(target, plan);
-    }
-    return plan;
+    return cached(this.plans, target, () => this.buildPlan(target));
   }
 
   private buildPlan(target: McpClassRef): ClassPlan {
@@ -254,32 +197,24 @@ export class DtoSchemaFactory {
 
   /** The metadata class-validator itself uses when validating an instance (own rules first, then inherited). */
   private metadataFor(target: McpClassRef): ValidationMetadata[] {
-    let metadata = this.metadata.get(target);
-    if (!metadata) {
-      metadata = readValidationMetadata(target);
-      this.metadata.set(target, metadata);
-    }
-    return metadata;
+    return cached(this.metadata, target, () => readValidationMetadata(target));
   }
 
   /** Declaration order, base classes first (the order of the instance's fields). */
   private propertyOrder(target: McpClassRef): readonly string[] {
-    let order = this.orders.get(target);
-    if (!order) {
-      const parent = Object.getPrototypeOf(target) as unknown;
-      const names = new Set(typeof parent === 'function' && parent !== Function.prototype ? this.propertyOrder(parent) : []);
-      for (const metadata of this.metadataFor(target)) {
-        if (metadata.target === target && typeof metadata.propertyName === 'string') names.add(metadata.propertyName);
+    return cached(this.orders, target, () => {
+      const names = new Set<string>();
+      for (const type of lineage(target).reverse()) {
+        for (const metadata of this.metadataFor(type)) {
+          if (metadata.target === type && typeof metadata.propertyName === 'string') names.add(metadata.propertyName);
+        }
       }
-      order = [...names];
-      this.orders.set(target, order);
-    }
-    return order;
+      return [...names];
+    });
   }
 
   /** Own enumerable values of `new Dto()`: what class-transformer keeps when an argument is missing. */
   private readInitialValues(target: McpClassRef): Map<string, unknown> {
-    const values = new Map<string, unknown>();
     let instance: unknown;
     try {
       instance = new (target as new () => unknown)();
@@ -287,12 +222,8 @@ export class DtoSchemaFactory {
       this.debug(
         `${target.name}: new ${target.name}() threw (${error instanceof Error ? error.message : String(error)}); property defaults are not read`,
       );
-      return values;
     }
-    if (instance !== null && typeof instance === 'object') {
-      for (const [key, value] of Object.entries(instance)) values.set(key, value);
-    }
-    return values;
+    return new Map(instance !== null && typeof instance === 'object' ? Object.entries(instance) : []);
   }
 
   private buildProperty(
@@ -474,6 +405,13 @@ export function nestedPresenceUnstated(location: string): string {
     `${location}: @ValidateNested() lets the property be absent but refuses null (class-validator), so the schema does not require it; ` +
     'add @IsDefined() to require it or @IsOptional() to allow null/absence'
   );
+}
+
+/** The cached value of `key`, built on first use. */
+function cached<K, V>(cache: Map<K, V>, key: K, build: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) cache.set(key, (value = build()));
+  return value;
 }
 
 /** Places a nested class's schema (inline or `$ref`) into its property, then applies `nullable`. */

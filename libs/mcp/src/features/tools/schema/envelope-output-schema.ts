@@ -42,10 +42,6 @@ function whenStatus(status: string, then: JsonSchema): JsonSchema {
  * depend on `status` sit in `allOf` `if`/`then` entries rather than in a root `oneOf`: typed clients that build a
  * class from the schema (FastMCP's `result.data`) read only the root properties, and with one `oneOf` branch per
  * envelope they kept `status` and dropped `data`.
- *
- * @example
- * envelopeOutputSchema(factory.forClass(WeatherReportDto), { pending: false }).properties;
- * // { status: { type: 'string', enum: ['success', 'error'] }, data: { type: 'object', ... }, error: { ... } }
  */
 export function envelopeOutputSchema(dataSchemaWithDefs: JsonSchema, options: { pending: boolean }): JsonSchema {
   // `$defs` of a recursive DTO must sit at the root, where its `#/$defs/...` references point.

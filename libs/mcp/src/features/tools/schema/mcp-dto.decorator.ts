@@ -1,13 +1,7 @@
 import 'reflect-metadata';
 import { MCP_DTO_METADATA } from '../../../mcp.constants.js';
-import type { McpClassRef } from '../../../core/class-ref.js';
 
-/**
- * Class-level options of the JSON Schema generated for a DTO.
- *
- * @example
- * const options: McpDtoOptions = { description: 'Search parameters', additionalProperties: false };
- */
+/** Class-level options of the JSON Schema generated for a DTO. */
 export interface McpDtoOptions {
   /** `true` lets the schema accept unknown properties; the default is `false`, matching whitelist validation. */
   additionalProperties?: boolean;
@@ -29,8 +23,6 @@ export interface McpDtoOptions {
  * }
  */
 export function McpDto(options: McpDtoOptions): ClassDecorator {
-  const recorded: Readonly<McpDtoOptions> = Object.freeze({ ...options });
-  return (target: McpClassRef): void => {
-    Reflect.defineMetadata(MCP_DTO_METADATA, recorded, target);
-  };
+  const recorded = Object.freeze({ ...options });
+  return (target) => Reflect.defineMetadata(MCP_DTO_METADATA, recorded, target);
 }

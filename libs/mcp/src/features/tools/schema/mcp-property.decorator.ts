@@ -4,9 +4,6 @@ import { MCP_PROPERTY_METADATA } from '../../../mcp.constants.js';
 /**
  * Schema hints for one DTO property; they describe the property to the model. Only `nullable` changes validation:
  * the server accepts `null` exactly where the advertised schema does (class-validator decides everything else).
- *
- * @example
- * const options: McpPropertyOptions = { description: 'City name', examples: ['Paris'], nullable: true };
  */
 export interface McpPropertyOptions {
   /** Sentence the model reads to understand the property. */
@@ -38,8 +35,6 @@ export interface McpPropertyOptions {
  * }
  */
 export function McpProperty(options: McpPropertyOptions): PropertyDecorator {
-  const recorded: Readonly<McpPropertyOptions> = Object.freeze({ ...options });
-  return (target: object, propertyKey: string | symbol): void => {
-    Reflect.defineMetadata(MCP_PROPERTY_METADATA, recorded, target, propertyKey);
-  };
+  const recorded = Object.freeze({ ...options });
+  return (target, propertyKey) => Reflect.defineMetadata(MCP_PROPERTY_METADATA, recorded, target, propertyKey);
 }
