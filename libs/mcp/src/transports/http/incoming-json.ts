@@ -37,12 +37,6 @@ function bodyOrRefusal(body: BodyReadResult, request: IncomingMessage, response:
 
 receiveJson.NO_BODY = NO_BODY;
 
-/** The `id` of a single message, or null. */
-export function idOf(value: unknown): string | number | null {
-  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
 /** A single header value (the first when repeated). */
 export function headerOf(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
+import { errorResponse, idOf } from '../../core/json-rpc/json-rpc.codec.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpStreamHub } from '../streams/stream-hub.js';
@@ -16,7 +16,7 @@ import {
   sendTooManySessions,
   sendTooManyStreams,
 } from './http-json-rpc.responses.js';
-import { headerOf, idOf, receiveJson } from './incoming-json.js';
+import { headerOf, receiveJson } from './incoming-json.js';
 import { principalOf } from './request-principal.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { McpEraRouter } from '../../eras/mcp-era.router.js';
