@@ -83,6 +83,18 @@ export function examples(repo = REPO, everything = false) {
   return result;
 }
 
+/** The tarball `npm pack` writes is named by the package's version: every page that names it must name this one. */
+function checkTarballNames(repo = REPO) {
+  const { version } = JSON.parse(readFileSync(join(repo, 'libs/mcp/package.json'), 'utf8'));
+  const stale = [];
+  for (const file of documentationFiles(repo)) {
+    for (const match of readFileSync(join(repo, file), 'utf8').matchAll(/nest-mcp-core-(\d+\.\d+\.\d+[^\s.]*)\.tgz/g)) {
+      if (match[1] !== version) stale.push(`${file}: nest-mcp-core-${match[1]}.tgz`);
+    }
+  }
+  if (stale.length > 0) throw new Error(`pages name a tarball of another version than libs/mcp (${version}):\n  ${stale.join('\n  ')}`);
+}
+
 function main() {
   const started = Date.now();
   const write = process.argv.indexOf('--write');
@@ -97,6 +109,7 @@ function main() {
     console.log(`::: docs-snippets: example ${name} (${[...files.keys()].join(', ')}) written to ${dir}`);
     return;
   }
+  checkTarballNames();
   const all = examples();
   if (process.argv.includes('--list')) {
     for (const [name, files] of all) for (const [path, { source }] of files) console.log(`${name}/${path}\t${source}`);
