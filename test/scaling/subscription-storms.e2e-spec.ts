@@ -132,9 +132,7 @@ describe('stored resource subscriptions under storms and churn (two instances, o
         for (const instance of [a, b]) {
           const held = instance.app.get(McpStoredResourceSubscriptions) as unknown as Record<string, Map<string, unknown> | Set<string>>;
           const hub = instance.app.get(McpStreamHub) as unknown as Record<string, Map<string, unknown> | Set<string>>;
-          const sizes = [held.watched, held.byUri, held.loading, hub.standalone, hub.claimRefreshes, hub.routes, hub.claiming].map(
-            (each) => each.size,
-          );
+          const sizes = [held.watched, held.byUri, held.loading, hub.standalone, hub.held, hub.claiming].map((each) => each.size);
           if (sizes.some((size) => size > 0)) return false;
         }
         return (await raw.exists(`mcp:get-stream:${sessionId}`)) === 0;
@@ -157,9 +155,9 @@ describe('stored resource subscriptions under storms and churn (two instances, o
     const reader = new SseReader(response);
     await eventually(() => c.app.get(McpStoredResourceSubscriptions).urisHeldFor(sessionId).length === 1, 5_000, 'stream watching');
     // The claim's renewal and the record's renewal: both must be cleared by the close (unref'd, they would still fire).
-    const hub = c.app.get(McpStreamHub) as unknown as { claimRefreshes: Map<string, NodeJS.Timeout> };
+    const hub = c.app.get(McpStreamHub) as unknown as { held: Map<string, { renewal: NodeJS.Timeout }> };
     const stored = c.app.get(McpStoredResourceSubscriptions) as unknown as { refreshTimer: NodeJS.Timeout };
-    const running = new Set<unknown>([...hub.claimRefreshes.values(), stored.refreshTimer]);
+    const running = new Set<unknown>([...[...hub.held.values()].map((session) => session.renewal), stored.refreshTimer]);
     expect(running.size).toBe(2);
     const realClear = global.clearInterval;
     global.clearInterval = ((timer?: NodeJS.Timeout) => (running.delete(timer), realClear(timer))) as typeof clearInterval;
