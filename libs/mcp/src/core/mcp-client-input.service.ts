@@ -3,6 +3,10 @@ import { ModulesContainer } from '@nestjs/core';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { McpElicitationRequest, McpElicitationResult, McpSamplingRequest, McpSamplingResult } from './mcp-tool-context.interface.js';
 import { McpToolError } from './errors/mcp-tool.error.js';
+import { McpControlFlowSignal } from './control-flow.signal.js';
+
+/** The first out-of-context use of an app that never injects the service: the request reruns inside the context. */
+class McpClientInputFound extends McpControlFlowSignal {}
 
 /** Where one request's input requests go: the 2026-07-28 era's input round (`McpInputRound`). */
 export interface McpInputDestination {
@@ -32,6 +36,10 @@ export class McpClientInput implements OnApplicationBootstrap {
    * a tenth of a 2026-07-28 call's cost, paid by every request for a service most apps never use.
    */
   private injected = false;
+  /** Bumped when a lookup through a ModuleRef is first seen: the requests running across it rerun in the context. */
+  private found = 0;
+  /** Requests running outside the context now (while nothing is known to use the service). */
+  private outside = 0;
 
   constructor(private readonly modules: ModulesContainer) {}
 
@@ -65,13 +73,32 @@ export class McpClientInput implements OnApplicationBootstrap {
    * @internal
    */
   runWith<T>(round: McpInputDestination, work: () => Promise<T>): Promise<T> {
-    return this.injected ? this.rounds.run(round, work) : work();
+    if (this.injected) return this.rounds.run(round, work);
+    const found = this.found;
+    this.outside++;
+    return work().then(
+      (answer) => {
+        this.outside--;
+        // The handler reached the service another way (a ModuleRef lookup) and got no context: this run answered
+        // nothing yet (its input request stopped it), so it runs again, as every input round reruns it anyway.
+        return this.found === found ? answer : this.rounds.run(round, work);
+      },
+      (error: unknown) => {
+        this.outside--;
+        throw error;
+      },
+    );
   }
 
   private async ask(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const round = this.rounds.getStore();
-    // Reached without being injected (looked up through a ModuleRef): later requests carry the context.
-    if (!round && !this.injected) this.injected = true;
+    if (!round && !this.injected) {
+      this.injected = true;
+      // Outside any request (at boot, in a 2025-11-25 handler alone) it fails as below; later requests carry the context.
+      if (this.outside === 0) return this.ask(method, params);
+      this.found++;
+      throw new McpClientInputFound(`${method} reached McpClientInput outside its context; the request reruns inside it`);
+    }
     if (!round)
       throw new McpToolError(
         'CLIENT_UNREACHABLE',

@@ -52,7 +52,7 @@ export class McpToolCallRunner {
       const validation = validateArguments(tool.argsType, rawArgs, tool.validation);
       return validation instanceof Promise ? validation.then((settled) => checkOf(tool, settled)) : checkOf(tool, validation);
     }
-    if (tool.parseArgs) return Promise.resolve(tool.parseArgs(rawArgs)).then((validation) => checkOf(tool, validation));
+    if (tool.parseArgs) return tool.parseArgs(rawArgs).then((validation) => checkOf(tool, validation));
     if (tool.checkRawArgs) {
       const check = tool.checkRawArgs(rawArgs);
       return check.valid ? { valid: true, args: rawArgs } : invalidArgs(tool, check.message, check.fields);
