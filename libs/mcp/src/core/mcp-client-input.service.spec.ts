@@ -1,4 +1,9 @@
-import { ModulesContainer } from '@nestjs/core';
+import 'reflect-metadata';
+import { jest } from '@jest/globals';
+import { Injectable, Module } from '@nestjs/common';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { McpModule } from '../mcp.module.js';
 import { McpClientInput, type McpInputDestination } from './mcp-client-input.service.js';
 import { McpControlFlowSignal } from './control-flow.signal.js';
 
@@ -45,5 +50,35 @@ describe('McpClientInput', () => {
     await expect(input.runWith(round, () => Promise.resolve('done'))).resolves.toBe('done');
     await expect(input.runWith(round, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(input.listRoots()).rejects.toMatchObject({ code: 'CLIENT_UNREACHABLE' });
+  });
+});
+
+/** The scan at bootstrap: only an app provider that injects the service turns the async context on. */
+describe('McpClientInput in an app', () => {
+  @Injectable()
+  class AskingPrompts {
+    constructor(readonly input: McpClientInput) {}
+  }
+
+  @Injectable()
+  class PlainTools {}
+
+  async function contextRuns(provider: new (...args: never[]) => unknown): Promise<number> {
+    @Module({ imports: [McpModule.forRoot({ name: 'scan', version: '1.0.0' })], providers: [provider] })
+    class ScanModule {}
+    const app = await NestFactory.createApplicationContext(ScanModule, { logger: false });
+    const run = jest.spyOn(AsyncLocalStorage.prototype, 'run');
+    try {
+      await app.get(McpClientInput).runWith(round, () => Promise.resolve('done'));
+      return run.mock.calls.length;
+    } finally {
+      run.mockRestore();
+      await app.close();
+    }
+  }
+
+  it('enters the async context (promise hooks on Node 20 and 22) only when a provider injects the service', async () => {
+    expect(await contextRuns(AskingPrompts)).toBe(1);
+    expect(await contextRuns(PlainTools)).toBe(0);
   });
 });

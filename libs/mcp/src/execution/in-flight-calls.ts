@@ -5,16 +5,20 @@ import type { McpCallToolResult } from '../core/results/content.types.js';
 import { errorResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 
-/** One tool call running on this instance. */
-interface InFlightCall {
-  readonly done: Promise<unknown>;
-  interrupt(): void;
+/** One tool call running on this instance: settles its caller's promise with the work's outcome, or at shutdown. */
+class InFlightCall {
+  constructor(
+    readonly done: Promise<unknown>,
+    private readonly controller: AbortController,
+    private readonly settle: (result: McpCallToolResult) => void,
+  ) {}
+
+  interrupt(): void {
+    this.controller.abort(new Error('The instance is shutting down'));
+    this.settle(errorResult(errorBody('UNAVAILABLE', 'This server instance is shutting down; retry the call.', { retryable: true })));
+  }
 }
 
-/**
- * The tool calls running here: at shutdown each gets `shutdown.graceMs`, then its signal aborts and its caller gets a
- * retryable `UNAVAILABLE` at once, which releases its idempotency key so the retry runs on another instance.
- */
 @Injectable()
 export class McpInFlightCalls implements OnModuleDestroy, BeforeApplicationShutdown {
   private readonly calls = new Set<InFlightCall>();
@@ -24,23 +28,23 @@ export class McpInFlightCalls implements OnModuleDestroy, BeforeApplicationShutd
   constructor(@Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions) {}
 
   /** Runs one call's work (`controller` is the call's own) until it ends or shutdown's grace is over. */
-  async run(controller: AbortController, work: () => Promise<McpCallToolResult>): Promise<McpCallToolResult> {
-    let interrupted!: (result: McpCallToolResult) => void;
-    const cut = new Promise<McpCallToolResult>((resolve) => (interrupted = resolve));
-    const done = work();
-    const call: InFlightCall = {
-      done,
-      interrupt: () => {
-        controller.abort(new Error('The instance is shutting down'));
-        interrupted(errorResult(errorBody('UNAVAILABLE', 'This server instance is shutting down; retry the call.', { retryable: true })));
-      },
-    };
-    this.calls.add(call);
-    try {
-      return await Promise.race([done, cut]);
-    } finally {
-      this.calls.delete(call);
-    }
+  run(controller: AbortController, work: () => Promise<McpCallToolResult>): Promise<McpCallToolResult> {
+    // One promise settled by whichever comes first (no race, no second promise per call: this is every call's path).
+    return new Promise<McpCallToolResult>((resolve, reject) => {
+      const done = work();
+      const call = new InFlightCall(done, controller, resolve);
+      this.calls.add(call);
+      done.then(
+        (result) => {
+          this.calls.delete(call);
+          resolve(result);
+        },
+        (error: unknown) => {
+          this.calls.delete(call);
+          reject(error);
+        },
+      );
+    });
   }
 
   /** Shutdown starts (every destroy hook runs before the other shutdown hooks): the grace starts now. */

@@ -14,6 +14,9 @@ export const CALL_LEASE_GRACE_MS = 5_000;
 const CONCURRENCY_RETRY_AFTER_MS = 100;
 /** Tenants whose keys are remembered; past this many the memo starts over (bounded memory, whatever the tenants). */
 const KEY_MEMO_SIZE = 1_000;
+/** Slot members: unique across the instances sharing a store (this prefix) and within one (the counter), cheaper than a UUID per call. */
+const MEMBER_PREFIX = `${randomUUID()}:`;
+let memberCount = 0;
 
 /**
  * Per-tenant fairness: a cap on concurrent tool calls (`limits.maxConcurrentCallsPerTenant`) and an optional
@@ -39,7 +42,7 @@ export class McpTenantLimiter {
   async acquire(tenant: string, timeoutMs = this.options.tools.timeoutMs): Promise<CallPermit> {
     const { maxConcurrentCallsPerTenant, rateLimit } = this.options.limits;
     const { slots, window: windowKey } = this.keysOf(tenant);
-    const member = randomUUID();
+    const member = MEMBER_PREFIX + (memberCount++).toString(36);
     const window = rateLimit && { key: windowKey, limit: rateLimit.limit, ms: rateLimit.windowMs };
     const admission = await this.store.admit(
       member,
