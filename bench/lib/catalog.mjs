@@ -179,7 +179,8 @@ export function catalogTable(rows) {
 
 /** The RESULTS.md section of the catalog part. */
 export function catalogSection(rows) {
-  const pageSize = rows.find((r) => r.pageSize)?.pageSize;
+  // The largest first page: a catalog smaller than a page fills less than one.
+  const pageSize = Math.max(0, ...rows.map((r) => r.pageSize ?? 0)) || undefined;
   return [
     '## Large catalogs',
     '',
