@@ -36,8 +36,6 @@ export class McpClientInput implements OnApplicationBootstrap {
    * a tenth of a 2026-07-28 call's cost, paid by every request for a service most apps never use.
    */
   private injected = false;
-  /** Bumped when a lookup through a ModuleRef is first seen: the requests running across it rerun in the context. */
-  private found = 0;
   /** Requests running outside the context now (while nothing is known to use the service). */
   private outside = 0;
 
@@ -74,14 +72,13 @@ export class McpClientInput implements OnApplicationBootstrap {
    */
   runWith<T>(round: McpInputDestination, work: () => Promise<T>): Promise<T> {
     if (this.injected) return this.rounds.run(round, work);
-    const found = this.found;
     this.outside++;
     return work().then(
       (answer) => {
         this.outside--;
         // The handler reached the service another way (a ModuleRef lookup) and got no context: this run answered
         // nothing yet (its input request stopped it), so it runs again, as every input round reruns it anyway.
-        return this.found === found ? answer : this.rounds.run(round, work);
+        return this.injected ? this.rounds.run(round, work) : answer;
       },
       (error: unknown) => {
         this.outside--;
@@ -93,11 +90,11 @@ export class McpClientInput implements OnApplicationBootstrap {
   private async ask(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const round = this.rounds.getStore();
     if (!round && !this.injected) {
+      // Reached without being injected (looked up through a ModuleRef): later requests carry the context, and the
+      // requests running now rerun in it. Outside any request (at boot, a 2025-11-25 handler) it fails as below.
       this.injected = true;
-      // Outside any request (at boot, in a 2025-11-25 handler alone) it fails as below; later requests carry the context.
-      if (this.outside === 0) return this.ask(method, params);
-      this.found++;
-      throw new McpClientInputFound(`${method} reached McpClientInput outside its context; the request reruns inside it`);
+      if (this.outside > 0)
+        throw new McpClientInputFound(`${method} reached McpClientInput outside its context; the request reruns inside it`);
     }
     if (!round)
       throw new McpToolError(
