@@ -19,6 +19,10 @@ class InFlightCall {
   }
 }
 
+/**
+ * The tool calls running here: at shutdown each gets `shutdown.graceMs`, then its signal aborts and its caller gets a
+ * retryable `UNAVAILABLE` at once, which releases its idempotency key so the retry runs on another instance.
+ */
 @Injectable()
 export class McpInFlightCalls implements OnModuleDestroy, BeforeApplicationShutdown {
   private readonly calls = new Set<InFlightCall>();

@@ -47,7 +47,7 @@ export function httpRequest(
       }
     }
     request.on('error', (error: NodeJS.ErrnoException) => {
-      if (init.signal?.aborted) return reject(abortReason(init.signal));
+      if (signal?.aborted) return reject(abortReason(signal));
       reject(new McpClientError('UNAVAILABLE', `The server at ${url.origin} cannot be reached${error.code ? ` (${error.code})` : ''}`));
     });
     request.end(init.body);
