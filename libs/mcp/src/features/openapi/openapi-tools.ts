@@ -64,8 +64,7 @@ function describe(plan: OpenApiOperationPlan, settings: OpenApiCallSettings, com
 }
 
 function settingsOf(source: McpOpenApiSource, loaded: LoadedOpenApiDocument, label: string, toolTimeoutMs: number): OpenApiCallSettings {
-  const baseUrl = source.baseUrl ?? serversUrl(loaded.document, loaded.url) ?? (loaded.url && new URL(loaded.url).origin);
-  if (!baseUrl) throw new McpConfigurationError(McpOpenApiMessages.noBaseUrl(label));
+  const baseUrl = source.baseUrl ?? defaultBaseUrl(loaded, label);
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     forwardAuthorization: source.forwardAuthorization === true,
@@ -73,6 +72,21 @@ function settingsOf(source: McpOpenApiSource, loaded: LoadedOpenApiDocument, lab
     timeoutMs: source.timeoutMs ?? toolTimeoutMs,
     maxResponseBytes: source.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   };
+}
+
+/**
+ * The document's `servers` URL, else the origin it was fetched from. A fetched document may not send its calls to
+ * another origin than its own: whoever serves it would pick where forwarded tokens and configured headers go, so
+ * only `baseUrl`, which the app's owner writes, can name another one.
+ */
+function defaultBaseUrl({ document, url }: LoadedOpenApiDocument, label: string): string {
+  const servers = serversUrl(document, url);
+  const origin = url === undefined ? undefined : new URL(url).origin;
+  if (servers !== undefined && origin !== undefined && new URL(servers).origin !== origin)
+    throw new McpConfigurationError(McpOpenApiMessages.serversOrigin(label, servers, origin));
+  const baseUrl = servers ?? origin;
+  if (baseUrl === undefined) throw new McpConfigurationError(McpOpenApiMessages.noBaseUrl(label));
+  return baseUrl;
 }
 
 /** The document's first `servers` URL: absolute, or relative to the URL the document was fetched from. */

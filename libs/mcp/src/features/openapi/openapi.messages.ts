@@ -12,6 +12,11 @@ export const McpOpenApiMessages = bootErrors({
     message: (source: string, reason: string): string =>
       `The OpenAPI document ${source} could not be read: ${reason}. Check the URL or path, and that the API is up before this app boots.`,
   },
+  redirect: {
+    code: 'MCP_ERR_OPENAPI_REDIRECT',
+    message: (source: string, reason: string): string =>
+      `The OpenAPI document ${source} was not read: ${reason}. Give the URL the document is served at, on its API's own origin.`,
+  },
   invalid: {
     code: 'MCP_ERR_OPENAPI_INVALID',
     message: (source: string, reason: string): string =>
@@ -21,6 +26,13 @@ export const McpOpenApiMessages = bootErrors({
     code: 'MCP_ERR_OPENAPI_BASE_URL',
     message: (source: string): string =>
       `The OpenAPI document ${source} has no absolute servers URL to send requests to: set baseUrl (https://api.example.com) on its entry of the option sources.openapi.`,
+  },
+  serversOrigin: {
+    code: 'MCP_ERR_OPENAPI_SERVERS_ORIGIN',
+    message: (source: string, servers: string, origin: string): string =>
+      `The OpenAPI document ${source} sends its calls to ${servers} (its servers URL), another origin than ${origin}, where it was ` +
+      `fetched: the API it describes would pick where forwarded tokens and configured headers go. Set baseUrl on its entry of the ` +
+      `option sources.openapi to the URL the calls are meant for (${servers} if you trust it).`,
   },
   argumentClash: {
     code: 'MCP_ERR_OPENAPI_ARGUMENT_CLASH',
