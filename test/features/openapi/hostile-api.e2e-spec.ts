@@ -32,6 +32,32 @@ const ITEMS_DOCUMENT = {
   },
 };
 
+/** A schema of 8 properties nested `levels` deep, each level a shared `$ref` to the next: 8^levels leaves once inlined. */
+function nestedDocument(levels: number): Record<string, unknown> {
+  const schemas: Record<string, unknown> = { [`L${levels}`]: { type: 'string', minLength: 1 } };
+  for (let level = levels - 1; level >= 0; level--) {
+    const properties = Object.fromEntries(
+      Array.from({ length: 8 }, (_, index) => [`p${index}`, { $ref: `#/components/schemas/L${level + 1}` }]),
+    );
+    schemas[`L${level}`] = { type: 'object', properties };
+  }
+  const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+  return {
+    openapi: '3.1.0',
+    info,
+    paths: {
+      '/trees': {
+        post: {
+          operationId: 'plantTree',
+          requestBody: { required: true, ...json({ $ref: '#/components/schemas/L0' }) },
+          responses: { '200': { description: 'ok', ...json({ $ref: '#/components/schemas/L0' }) } },
+        },
+      },
+    },
+    components: { schemas },
+  };
+}
+
 const mcpOptions = (source: McpOpenApiSource): McpModuleForRootOptions => ({
   name: 'hostile',
   version: '1.0.0',
@@ -144,6 +170,34 @@ describe('OpenAPI sources against a hostile API', () => {
       expect(loop).toMatchObject({ code: 'MCP_ERR_OPENAPI_REDIRECT' });
       expect(loop.message).toContain('a redirect loop');
       expect(loop.message).not.toContain('the connection failed');
+    });
+  });
+
+  describe('shared $refs nested deep', () => {
+    it('keeps them once under $defs: a 2 KB document of 8 properties nested 6 levels boots, lists, validates and calls', async () => {
+      const document = nestedDocument(6);
+      expect(JSON.stringify(document).length).toBeLessThan(4 * 1024);
+      const served = await listenWithSdkClient(mcpOptions({ name: 'garden', document, baseUrl: api.origin }), []);
+      try {
+        const { tools } = await served.client.listTools();
+        const tool = tools.find((candidate) => candidate.name === 'garden_plant_tree')!;
+        expect(JSON.stringify(tool).length).toBeLessThan(16 * 1024);
+        expect(Object.keys(tool.inputSchema.properties!)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7']);
+        expect(tool.inputSchema.$defs).toBeDefined();
+
+        const leaf = { p3: 'x' };
+        const deep = { p0: { p1: { p2: { p3: { p4: leaf } } } } };
+        const sent = envelopeOf((await served.client.callTool({ name: 'garden_plant_tree', arguments: deep })) as never);
+        expect(sent).toEqual({ status: 'success', data: { ok: true } });
+        expect(JSON.parse(api.received[0].body)).toEqual(deep);
+
+        const wrong = { p0: { p1: { p2: { p3: { p4: { p3: '' } } } } } };
+        const refused = envelopeOf((await served.client.callTool({ name: 'garden_plant_tree', arguments: wrong })) as never);
+        expect(refused.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: ['p0.p1.p2.p3.p4.p3'] });
+        expect(api.received).toHaveLength(1);
+      } finally {
+        await served.close();
+      }
     });
   });
 });

@@ -40,6 +40,11 @@ export const McpOpenApiMessages = bootErrors({
       `${site}: the tool argument "${name}" would be both the ${first} and the ${second}; its arguments are the path, query ` +
       `and header parameters and the body properties in one object. Exclude the operation (exclude: { operations: [...] }) or rename one in the document.`,
   },
+  schemaTooLarge: {
+    code: 'MCP_ERR_OPENAPI_SCHEMA_TOO_LARGE',
+    message: (site: string, reason: string): string =>
+      `${site}: ${reason}, too large for a tool. Exclude the operation (exclude: { operations: [...] }) or simplify its schemas in the document.`,
+  },
   unknownSelection: {
     code: 'MCP_ERR_OPENAPI_SELECTION_UNKNOWN',
     message: (source: string, option: string, entry: string): string =>
