@@ -141,7 +141,9 @@ describe('OpenAPI sources against a hostile API', () => {
         await named.close();
       }
 
-      api.serve('/same.json', { json: { ...ITEMS_DOCUMENT, servers: [{ url: '/v2' }, { url: `${elsewhere.origin}/v1` }] } });
+      api.serve('/same.json', {
+        json: { ...ITEMS_DOCUMENT, servers: [{ url: 'http://[::1' }, { url: '/v2' }, { url: `${elsewhere.origin}/v1` }] },
+      });
       const same = await listenWithSdkClient(mcpOptions({ name: 'shop', document: `${api.origin}/same.json` }), []);
       try {
         await same.client.callTool({ name: 'shop_get_item', arguments: { id: 'a2' } });

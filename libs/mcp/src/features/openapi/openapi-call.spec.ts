@@ -79,7 +79,7 @@ describe('openApiHandler', () => {
 
   it('refuses a path parameter that is empty or would climb out of the path, and a header value fetch cannot send', async () => {
     const handler = openApiHandler(plan, settings());
-    for (const id of ['', '..', '.', '%2E%2e'])
+    for (const id of ['', '..', '.', '%2E%2e', 'a\ud800'])
       await expect(handler({ id }, contextOf())).rejects.toMatchObject({ code: 'VALIDATION_ERROR', fields: ['id'] });
     for (const trace of ['a\r\nX-Evil: 1', 'a\u0000', 'a\u0008', 'a\u007f', 'Ω'])
       await expect(handler({ id: '1', 'X-Trace': trace }, contextOf())).rejects.toMatchObject({

@@ -86,7 +86,7 @@ async function requestOf(
         // with "" is `/items/`, and URL parsing climbs out with `..` (`/items/..` is `/`, `%2e%2e` too).
         if (text === '' || text === '.' || text === '..' || /^%2e(%2e)?$/i.test(text))
           throw invalidArgument(argument.name, 'may not be empty, "." or ".."');
-        path = path.replaceAll(`{${argument.name}}`, encodeURIComponent(text));
+        path = path.replaceAll(`{${argument.name}}`, encodedSegment(text, argument.name));
         break;
       }
       case 'query':
@@ -121,6 +121,15 @@ async function requestOf(
 
 /** What an HTTP header value may hold: tab, visible ASCII and Latin-1 (a byte string, without control characters). */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** A path parameter's text as one segment; a lone surrogate (valid JSON, not Unicode) cannot be percent-encoded. */
+function encodedSegment(text: string, name: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    throw invalidArgument(name, 'must be well-formed Unicode text');
+  }
+}
 
 const invalidArgument = (name: string, problem: string) =>
   new McpToolError('VALIDATION_ERROR', `Invalid arguments: ${name} ${problem}`, { fields: [name] });

@@ -94,8 +94,10 @@ function serversUrl(document: Record<string, unknown>, documentUrl: string | und
   const servers = Array.isArray(document.servers) ? (document.servers as { url?: unknown }[]) : [];
   for (const { url } of servers) {
     if (typeof url !== 'string' || url.includes('{')) continue;
-    if (/^https?:\/\//i.test(url)) return url;
-    if (documentUrl !== undefined) return new URL(url, documentUrl).href;
+    const absolute = /^https?:\/\//i.test(url);
+    const base = absolute ? undefined : documentUrl;
+    // One that does not parse is passed over, as a templated one is.
+    if ((absolute || base !== undefined) && URL.canParse(url, base)) return new URL(url, base).href;
   }
   return undefined;
 }
