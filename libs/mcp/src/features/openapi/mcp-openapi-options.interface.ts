@@ -36,7 +36,11 @@ export interface McpOpenApiSource {
    * `SwaggerModule.createDocument()`'s result), or a function returning it, called at boot.
    */
   document: string | Record<string, unknown> | (() => Record<string, unknown> | Promise<Record<string, unknown>>);
-  /** Where requests go (`https://api.example.com/v1`). Default: the document's first absolute `servers` URL, else the document URL's origin. */
+  /**
+   * Where requests go (`https://api.example.com/v1`). Default: the document's first `servers` URL, else the document
+   * URL's origin; for a document fetched from a URL, a `servers` URL on another origin than the document's fails the
+   * boot (`MCP_ERR_OPENAPI_SERVERS_ORIGIN`), so only this option can send the calls to another origin.
+   */
   baseUrl?: string;
   /** Only these operations (by tag or operation); all by default. */
   include?: McpOpenApiSelection;

@@ -17,6 +17,7 @@ beforeAll(async () => {
     request.on('end', () => {
       if (request.url === '/api/moved') return void response.writeHead(303, { location: '/api/items/1/tags' }).end();
       if (request.url === '/api/away') return void response.writeHead(302, { location: 'http://localhost:1/steal' }).end();
+      if (request.url === '/api/loop') return void response.writeHead(307, { location: '/api/loop' }).end();
       received = { method: request.method, url: request.url, headers: request.headers, body };
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
@@ -76,14 +77,15 @@ describe('openApiHandler', () => {
     expect(received.headers.authorization).toBe('Bearer caller');
   });
 
-  it('refuses a path parameter that would climb out of the path, and a header value with a line break', async () => {
+  it('refuses a path parameter that is empty or would climb out of the path, and a header value fetch cannot send', async () => {
     const handler = openApiHandler(plan, settings());
-    for (const id of ['..', '.', '%2E%2e'])
+    for (const id of ['', '..', '.', '%2E%2e', 'a\ud800'])
       await expect(handler({ id }, contextOf())).rejects.toMatchObject({ code: 'VALIDATION_ERROR', fields: ['id'] });
-    await expect(handler({ id: '1', 'X-Trace': 'a\r\nX-Evil: 1' }, contextOf())).rejects.toMatchObject({
-      code: 'VALIDATION_ERROR',
-      fields: ['X-Trace'],
-    });
+    for (const trace of ['a\r\nX-Evil: 1', 'a\u0000', 'a\u0008', 'a\u007f', 'Ω'])
+      await expect(handler({ id: '1', 'X-Trace': trace }, contextOf())).rejects.toMatchObject({
+        code: 'VALIDATION_ERROR',
+        fields: ['X-Trace'],
+      });
   });
 
   it('follows a redirect within the API (303: as a GET) and not one to another origin, whose headers would leave with it', async () => {
@@ -94,5 +96,7 @@ describe('openApiHandler', () => {
     await expect(openApiHandler(away, settings({ headers: { 'X-API-Key': 'k' } }))({}, contextOf())).rejects.toThrow(
       'The route answered HTTP 302',
     );
+    const loop = { ...plan, path: '/loop', arguments: [] };
+    await expect(openApiHandler(loop, settings())({}, contextOf())).rejects.toThrow('The route answered HTTP 307');
   });
 });

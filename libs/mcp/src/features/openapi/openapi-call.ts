@@ -7,6 +7,7 @@ import { routeAnswerError, routeServerError } from '../routes/route-outcome.js';
 import { BodyTooLargeError, readBoundedText } from '../../core/bounded-text.js';
 import type { McpOpenApiSource } from './mcp-openapi-options.interface.js';
 import type { OpenApiOperationPlan } from './openapi-operations.js';
+import { fetchWithinOrigin, RedirectNotFollowed } from './openapi-redirects.js';
 
 /** What one source's calls need, resolved at boot. */
 export interface OpenApiCallSettings {
@@ -25,7 +26,7 @@ const logger = new Logger('McpModule');
  * parameters in the path, query and header parameters, the body properties as a JSON body; the configured headers
  * and, when `forwardAuthorization` is on, the caller's `Authorization`. The answer maps as a controller route's does:
  * 2xx → `data` (parsed JSON, else the text), 4xx → the code of its status (ValidationPipe's messages as `fields`),
- * 5xx → INTERNAL_ERROR without details (so is a redirect to another origin, not followed); no answer in time → TIMEOUT, no connection → UNAVAILABLE (both
+ * 5xx → INTERNAL_ERROR without details (so is a redirect to another origin, in a loop or past 5, not followed); no answer in time → TIMEOUT, no connection → UNAVAILABLE (both
  * retryable), a body over `maxResponseBytes` → RESPONSE_TOO_LARGE (read no further).
  */
 export function openApiHandler(plan: OpenApiOperationPlan, settings: OpenApiCallSettings): McpToolHandler {
@@ -35,9 +36,12 @@ export function openApiHandler(plan: OpenApiOperationPlan, settings: OpenApiCall
     const timeout = AbortSignal.timeout(settings.timeoutMs);
     let response: Response;
     try {
-      response = await fetchFollowingSameOrigin(request.url, request.init, AbortSignal.any([context.signal, timeout]), plan);
+      ({ response } = await fetchWithinOrigin(request.url, { ...request.init, signal: AbortSignal.any([context.signal, timeout]) }));
     } catch (error) {
-      if (error instanceof CrossOriginRedirect) throw routeServerError(error.status);
+      if (error instanceof RedirectNotFollowed) {
+        logger.warn(`${plan.site} answered ${error.message}`);
+        throw routeServerError(error.status);
+      }
       throw failure(error, plan, settings, timeout, context);
     }
     let text: string;
@@ -78,9 +82,11 @@ async function requestOf(
     switch (argument.in) {
       case 'path': {
         const text = scalarText(value);
-        // URL parsing would climb out of the template's path (`/tickets/..` is `/`, `%2e%2e` too).
-        if (text === '.' || text === '..' || /^%2e(%2e)?$/i.test(text)) throw invalidArgument(argument.name, 'may not be "." or ".."');
-        path = path.replaceAll(`{${argument.name}}`, encodeURIComponent(text));
+        // Each would reach another path than the template's, maybe an operation `include` left out: `/items/{id}`
+        // with "" is `/items/`, and URL parsing climbs out with `..` (`/items/..` is `/`, `%2e%2e` too).
+        if (text === '' || text === '.' || text === '..' || /^%2e(%2e)?$/i.test(text))
+          throw invalidArgument(argument.name, 'may not be empty, "." or ".."');
+        path = path.replaceAll(`{${argument.name}}`, encodedSegment(text, argument.name));
         break;
       }
       case 'query':
@@ -88,7 +94,8 @@ async function requestOf(
         break;
       case 'header': {
         const text = scalarText(value);
-        if (/[\r\n\0]/.test(text)) throw invalidArgument(argument.name, 'may not hold a line break');
+        // fetch refuses such a value only when sending, which would read as an unreachable API.
+        if (!HEADER_VALUE.test(text)) throw invalidArgument(argument.name, 'may hold only Latin-1 text without control characters');
         headers[argument.name.toLowerCase()] = text;
         break;
       }
@@ -112,42 +119,15 @@ async function requestOf(
   return { url, init: { method: plan.verb, headers, ...(payload !== undefined && { body: JSON.stringify(payload) }) } };
 }
 
-/** How many redirects within the API's origin a request follows. */
-const MAX_REDIRECTS = 5;
+/** What an HTTP header value may hold: tab, visible ASCII and Latin-1 (a byte string, without control characters). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-/** A redirect to another origin: not followed, so configured credentials (`X-API-Key`…) never leave for it. */
-class CrossOriginRedirect extends Error {
-  constructor(readonly status: number) {
-    super('cross-origin redirect');
-  }
-}
-
-/**
- * fetch, following redirects only within the origin of the request: fetch itself drops `Authorization` on a
- * cross-origin redirect but would carry every other header (a configured API key) to wherever the API points.
- * 303, and 301/302 after a POST, continue as a GET without body, as fetch does.
- */
-async function fetchFollowingSameOrigin(url: URL, init: RequestInit, signal: AbortSignal, plan: OpenApiOperationPlan): Promise<Response> {
-  let current = url;
-  let currentInit = init;
-  for (let hop = 0; ; hop++) {
-    const response = await fetch(current, { ...currentInit, redirect: 'manual', signal });
-    const location = response.headers.get('location');
-    if (response.status < 300 || response.status >= 400 || location === null) return response;
-    await response.body?.cancel().catch(() => undefined);
-    const next = new URL(location, current);
-    if (next.origin !== url.origin || hop >= MAX_REDIRECTS) {
-      logger.warn(
-        `${plan.site} answered HTTP ${response.status} to ${next.origin}${next.pathname}: not followed (another origin, or too many redirects)`,
-      );
-      throw new CrossOriginRedirect(response.status);
-    }
-    if (response.status === 303 || ((response.status === 301 || response.status === 302) && currentInit.method === 'POST')) {
-      const headers = { ...(currentInit.headers as Record<string, string>) };
-      delete headers['content-type'];
-      currentInit = { ...currentInit, method: 'GET', headers, body: undefined };
-    }
-    current = next;
+/** A path parameter's text as one segment; a lone surrogate (valid JSON, not Unicode) cannot be percent-encoded. */
+function encodedSegment(text: string, name: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    throw invalidArgument(name, 'must be well-formed Unicode text');
   }
 }
 

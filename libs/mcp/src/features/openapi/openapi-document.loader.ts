@@ -3,6 +3,7 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import type { McpOpenApiSource } from './mcp-openapi-options.interface.js';
 import { BodyTooLargeError, readBoundedText } from '../../core/bounded-text.js';
 import { McpOpenApiMessages } from './openapi.messages.js';
+import { fetchWithinOrigin, RedirectNotFollowed } from './openapi-redirects.js';
 import type { OpenApiParser } from './openapi-parser.loader.js';
 
 /** A document fetched at boot may take this long and be this large. */
@@ -65,7 +66,7 @@ async function readRaw(document: McpOpenApiSource['document'], label: string): P
   if (typeof document === 'function') return { raw: JSON.stringify(await document()) };
   if (typeof document === 'object' && document !== null) return { raw: JSON.stringify(document) };
   if (typeof document !== 'string') throw invalid(label, 'document must be a URL, a file path, an object or a function');
-  if (isUrl(document)) return { raw: await fetchDocument(document, label), url: document };
+  if (isUrl(document)) return fetchDocument(document, label);
   try {
     return { raw: await readFile(document, 'utf8') };
   } catch (error) {
@@ -73,14 +74,17 @@ async function readRaw(document: McpOpenApiSource['document'], label: string): P
   }
 }
 
-async function fetchDocument(url: string, label: string): Promise<string> {
+/** The document's text, and the URL that served it (the same origin: redirects are followed only within it). */
+async function fetchDocument(url: string, label: string): Promise<{ raw: string; url: string }> {
   let response: Response;
+  let served: URL;
   try {
-    response = await fetch(url, {
+    ({ response, url: served } = await fetchWithinOrigin(new URL(url), {
       headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' },
       signal: AbortSignal.timeout(DOCUMENT_TIMEOUT_MS),
-    });
+    }));
   } catch (error) {
+    if (error instanceof RedirectNotFollowed) throw new McpConfigurationError(McpOpenApiMessages.redirect(label, redirectReason(error)));
     const timedOut = (error as Error).name === 'TimeoutError';
     throw unreachable(label, timedOut ? `no answer within ${DOCUMENT_TIMEOUT_MS} ms` : 'the connection failed');
   }
@@ -89,9 +93,17 @@ async function fetchDocument(url: string, label: string): Promise<string> {
     throw unreachable(label, `HTTP ${response.status}`);
   }
   try {
-    return await readBoundedText(response.body, MAX_DOCUMENT_BYTES, response.headers.get('content-length'));
+    return { raw: await readBoundedText(response.body, MAX_DOCUMENT_BYTES, response.headers.get('content-length')), url: served.href };
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw unreachable(label, `it is larger than ${MAX_DOCUMENT_BYTES} bytes`);
     throw unreachable(label, 'the connection failed while reading it');
   }
+}
+
+function redirectReason({ status, to, why }: RedirectNotFollowed): string {
+  if (why === 'another origin')
+    return `it redirects (HTTP ${status}) to another origin (${to.origin}), which is not followed: the document's origin decides where its calls go`;
+  return why === 'a redirect loop'
+    ? `it redirects (HTTP ${status}) back to ${to.href}: a redirect loop`
+    : `it redirects ${why}: a redirect loop`;
 }

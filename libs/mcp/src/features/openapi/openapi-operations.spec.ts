@@ -1,7 +1,9 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { loadOpenApiDocument } from './openapi-document.loader.js';
+import { thrown } from '../../../../../test/kit/boot-mcp.js';
 import { openApiPlans } from './openapi-operations.js';
 import { loadOpenApiParser } from './openapi-parser.loader.js';
+import { MAX_SCHEMA_NODES } from './openapi-schema.js';
 
 const info = { title: 'Pets', version: '1.0.0' };
 
@@ -121,6 +123,22 @@ describe('openApiPlans', () => {
     expect((error as Error).message).toContain(
       'OpenAPI "pets" updatePet (PUT /pets/{petId}): the tool argument "petId" would be both the path parameter and the body property',
     );
+  });
+
+  it('fails the boot on a schema too large even with its shared schemas under $defs, naming the operation', () => {
+    const properties = Object.fromEntries(Array.from({ length: MAX_SCHEMA_NODES + 1 }, (_, index) => [`p${index}`, { type: 'string' }]));
+    const document = {
+      openapi: '3.1.0',
+      info,
+      paths: {
+        '/wide': {
+          post: { operationId: 'postWide', requestBody: { content: { 'application/json': { schema: { type: 'object', properties } } } } },
+        },
+      },
+    };
+    const error = thrown(() => openApiPlans(document, { document }, '"wide"'));
+    expect(error).toMatchObject({ code: 'MCP_ERR_OPENAPI_SCHEMA_TOO_LARGE' });
+    expect(error.message).toContain(`OpenAPI "wide" postWide (POST /wide): its input schema holds more than ${MAX_SCHEMA_NODES} nodes`);
   });
 
   it('names an operation without operationId after its verb and path; a body that is not an object is the argument body', async () => {

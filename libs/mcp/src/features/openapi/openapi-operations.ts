@@ -4,7 +4,7 @@ import type { McpToolAnnotations } from '../tools/mcp-tool-options.interface.js'
 import { methodNameToToolName, normalizeToolName } from '../tools/tool-name.js';
 import type { McpOpenApiSelection, McpOpenApiSource } from './mcp-openapi-options.interface.js';
 import { McpOpenApiMessages } from './openapi.messages.js';
-import { toJsonSchema } from './openapi-schema.js';
+import { OpenApiSchemaTooLargeError, toolSchema } from './openapi-schema.js';
 import { derefObject, OpenApiReferenceError } from './openapi-refs.js';
 
 /** The verbs an OpenAPI path item may hold (TRACE aside: nothing for a tool in it). */
@@ -181,17 +181,22 @@ const PLACE_NAMES: Record<OpenApiArgument['in'], string> = {
   body: 'request body',
 };
 
+/** One argument before its schema is converted: where it goes, the document's schema, and what the tool adds to it. */
+interface ArgumentPart extends OpenApiArgument {
+  readonly schema: unknown;
+  readonly required: boolean;
+  readonly description?: string;
+}
+
 function planOf(operation: Operation, prefix: string | undefined): OpenApiOperationPlan {
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  const args: OpenApiArgument[] = [];
-  const add = (name: string, place: OpenApiArgument['in'], schema: JsonSchema, isRequired: boolean) => {
-    const taken = args.find((argument) => argument.name === name);
+  const parts: ArgumentPart[] = [];
+  const add = (part: ArgumentPart) => {
+    const taken = parts.find((argument) => argument.name === part.name);
     if (taken)
-      throw new McpConfigurationError(McpOpenApiMessages.argumentClash(operation.site, name, PLACE_NAMES[taken.in], PLACE_NAMES[place]));
-    args.push({ name, in: place });
-    properties[name] = schema;
-    if (isRequired) required.push(name);
+      throw new McpConfigurationError(
+        McpOpenApiMessages.argumentClash(operation.site, part.name, PLACE_NAMES[taken.in], PLACE_NAMES[part.in]),
+      );
+    parts.push(part);
   };
   for (const parameter of parametersOf(operation)) {
     const place = parameter.in;
@@ -199,12 +204,13 @@ function planOf(operation: Operation, prefix: string | undefined): OpenApiOperat
     const name = String(parameter.name);
     if (place === 'header' && RESERVED_HEADERS.has(name.toLowerCase())) continue;
     const media = asNode(parameter.content);
-    const schema = toJsonSchema(
-      parameter.schema ?? asNode(media[Object.keys(media).find(isJsonMedia) ?? '']).schema ?? {},
-      operation.document,
-    );
-    if (typeof parameter.description === 'string' && schema.description === undefined) schema.description = parameter.description;
-    add(name, place, schema, place === 'path' || parameter.required === true);
+    add({
+      name,
+      in: place,
+      schema: parameter.schema ?? asNode(media[Object.keys(media).find(isJsonMedia) ?? '']).schema ?? {},
+      required: place === 'path' || parameter.required === true,
+      ...(typeof parameter.description === 'string' && { description: parameter.description }),
+    });
   }
   const body = jsonBodyOf(operation);
   if (body) {
@@ -215,14 +221,25 @@ function planOf(operation: Operation, prefix: string | undefined): OpenApiOperat
       for (const [name, schema] of Object.entries(bodyProperties)) {
         // A property the server sets (`id`, `createdAt`) is not the caller's to send.
         if (deref(operation, schema).readOnly === true) continue;
-        add(name, 'body-property', toJsonSchema(schema, operation.document), body.required && bodyRequired.includes(name));
+        add({ name, in: 'body-property', schema, required: body.required && bodyRequired.includes(name) });
       }
     } else {
-      add('body', 'body', toJsonSchema(body.schema, operation.document), body.required);
+      add({ name: 'body', in: 'body', schema: body.schema, required: body.required });
     }
   }
-  const inputSchema: JsonSchema = { type: 'object', properties, ...(required.length > 0 && { required }) };
-  const outputSchema = successSchemaOf(operation);
+  const inputSchema = schemaOf(operation, 'its input schema', (convert) => {
+    const properties: Record<string, JsonSchema> = {};
+    for (const part of parts) {
+      properties[part.name] = convert(part.schema);
+      if (part.description !== undefined && properties[part.name].description === undefined)
+        properties[part.name].description = part.description;
+    }
+    const required = parts.filter((part) => part.required).map((part) => part.name);
+    return { type: 'object', properties, ...(required.length > 0 && { required }) };
+  });
+  const success = successSchemaOf(operation);
+  const outputSchema =
+    success === undefined ? undefined : schemaOf(operation, 'its output schema (of the 2xx response)', (convert) => convert(success));
   const annotations = VERB_HINTS[operation.verb];
   return {
     name: prefix === undefined ? operation.baseName : `${normalizeToolName(prefix)}_${operation.baseName}`,
@@ -233,8 +250,19 @@ function planOf(operation: Operation, prefix: string | undefined): OpenApiOperat
     ...(annotations && { annotations: { ...annotations } }),
     inputSchema,
     ...(outputSchema && { outputSchema }),
-    arguments: args,
+    arguments: parts.map(({ name, in: place }) => ({ name, in: place })),
   };
+}
+
+/** A tool schema of the operation (see `toolSchema`); one too large even under `$defs` fails the boot, naming it. */
+function schemaOf(operation: Operation, which: string, build: Parameters<typeof toolSchema>[1]): JsonSchema {
+  try {
+    return toolSchema(operation.document, build);
+  } catch (error) {
+    if (error instanceof OpenApiSchemaTooLargeError)
+      throw new McpConfigurationError(McpOpenApiMessages.schemaTooLarge(operation.site, `${which} ${error.message}`));
+    throw error;
+  }
 }
 
 /** The summary and description, else the verb and path. */
@@ -245,8 +273,8 @@ function descriptionOf(operation: Operation): string {
   return texts.length > 0 ? texts.join('\n\n') : `${operation.verb} ${operation.path}`;
 }
 
-/** The schema of the first 2xx response with a JSON body (200 first), if any. */
-function successSchemaOf(operation: Operation): JsonSchema | undefined {
+/** The document's schema of the first 2xx response with a JSON body (200 first), if any. */
+function successSchemaOf(operation: Operation): unknown {
   const responses = asNode(operation.node.responses);
   const codes = Object.keys(responses)
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
@@ -255,7 +283,7 @@ function successSchemaOf(operation: Operation): JsonSchema | undefined {
     const content = asNode(deref(operation, responses[code]).content);
     const type = Object.keys(content).find(isJsonMedia);
     const schema = type === undefined ? undefined : asNode(content[type]).schema;
-    if (schema !== undefined) return toJsonSchema(schema, operation.document);
+    if (schema !== undefined) return schema;
   }
   return undefined;
 }

@@ -1,4 +1,6 @@
-import { MAX_SCHEMA_DEPTH, toJsonSchema } from './openapi-schema.js';
+import { thrown } from '../../../../../test/kit/boot-mcp.js';
+import { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
+import { MAX_INLINED_NODES, MAX_SCHEMA_DEPTH, OpenApiSchemaTooLargeError, toJsonSchema, toolSchema } from './openapi-schema.js';
 
 describe('toJsonSchema', () => {
   it('unrolls a recursive schema (the cyclic graph a recursive $ref resolves to) twice, then cuts it to {}', () => {
@@ -40,5 +42,81 @@ describe('toJsonSchema', () => {
     expect(schema.properties.a).toEqual(shared);
     expect(schema.properties.a).not.toBe(shared);
     expect(schema.properties.b).not.toBe(schema.properties.a);
+  });
+});
+
+/** Schemas `L0` … `L<levels>` where each of `L0` … `L<levels - 1>` has `width` properties, all a `$ref` to the next. */
+function sharedLevels(levels: number, width: number): Record<string, unknown> {
+  const schemas: Record<string, unknown> = { [`L${levels}`]: { type: 'integer' } };
+  for (let level = 0; level < levels; level++) {
+    const properties = Object.fromEntries(
+      Array.from({ length: width }, (_, index) => [`p${index}`, { $ref: `#/components/schemas/L${level + 1}` }]),
+    );
+    schemas[`L${level}`] = { type: 'object', properties };
+  }
+  return { components: { schemas } };
+}
+
+describe('toolSchema', () => {
+  it('inlines while the whole schema stays small, parts sharing one budget', () => {
+    const document = sharedLevels(2, 3);
+    const schema = toolSchema(document, (convert) => ({ type: 'object', properties: { a: convert({ $ref: '#/components/schemas/L0' }) } }));
+    expect(schema).toEqual({
+      type: 'object',
+      properties: {
+        a: { type: 'object', properties: expect.objectContaining({ p2: { type: 'object', properties: expect.any(Object) } }) },
+      },
+    });
+    expect(schema.$defs).toBeUndefined();
+  });
+
+  it('keeps shared schemas once under $defs when inlining would grow past the budget: sized by the document, validated alike', () => {
+    const document = sharedLevels(8, 8); // 8^8 leaves inlined
+    const schema = toolSchema(document, (convert) => ({
+      type: 'object',
+      properties: { root: convert({ $ref: '#/components/schemas/L0', description: 'The root' }) },
+    }));
+    expect(schema.properties).toEqual({ root: { $ref: '#/$defs/L0', description: 'The root' } });
+    expect(Object.keys(schema.$defs as object).sort()).toEqual(['L0', 'L1', 'L2', 'L3', 'L4', 'L5', 'L6', 'L7', 'L8']);
+    expect((schema.$defs as any).L3.properties.p7).toEqual({ $ref: '#/$defs/L4' });
+    expect(JSON.stringify(schema).length).toBeLessThan(4 * 1024);
+
+    const check = new RawSchemaCompiler().compile(schema);
+    const deep = (leaf: unknown) => ({ root: { p0: { p1: { p2: { p3: { p4: { p5: { p6: { p7: leaf } } } } } } } } });
+    expect(check(deep(1))).toEqual({ valid: true });
+    expect(check(deep('one'))).toMatchObject({ valid: false, fields: ['root.p0.p1.p2.p3.p4.p5.p6.p7'] });
+  });
+
+  it('keeps a recursive schema as it is under $defs, and names two schemas of the same last segment apart', () => {
+    const document = {
+      components: {
+        schemas: { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } },
+        responses: { Node: { description: 'not a schema name', type: 'string' } },
+      },
+    };
+    const wide = Object.fromEntries(Array.from({ length: MAX_INLINED_NODES }, (_, index) => [`w${index}`, { type: 'string' }]));
+    const schema = toolSchema(document, (convert) => ({
+      type: 'object',
+      properties: {
+        node: convert({ $ref: '#/components/schemas/Node' }),
+        other: convert({ $ref: '#/components/responses/Node' }),
+        wide: convert({ type: 'object', properties: wide }),
+      },
+    })) as any;
+    expect(schema.properties.node).toEqual({ $ref: '#/$defs/Node' });
+    expect(schema.properties.other).toEqual({ $ref: '#/$defs/Node_2' });
+    expect(schema.$defs).toEqual({
+      Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' } } },
+      Node_2: { description: 'not a schema name', type: 'string' },
+    });
+  });
+
+  it('refuses a schema too large even under $defs', () => {
+    const error = thrown(() =>
+      toolSchema({}, () =>
+        toJsonSchema({ type: 'object', properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`p${index}`, {}])) }),
+      ),
+    );
+    expect(error).toBeInstanceOf(OpenApiSchemaTooLargeError);
   });
 });

@@ -64,8 +64,7 @@ function describe(plan: OpenApiOperationPlan, settings: OpenApiCallSettings, com
 }
 
 function settingsOf(source: McpOpenApiSource, loaded: LoadedOpenApiDocument, label: string, toolTimeoutMs: number): OpenApiCallSettings {
-  const baseUrl = source.baseUrl ?? serversUrl(loaded.document, loaded.url) ?? (loaded.url && new URL(loaded.url).origin);
-  if (!baseUrl) throw new McpConfigurationError(McpOpenApiMessages.noBaseUrl(label));
+  const baseUrl = source.baseUrl ?? defaultBaseUrl(loaded, label);
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     forwardAuthorization: source.forwardAuthorization === true,
@@ -75,13 +74,30 @@ function settingsOf(source: McpOpenApiSource, loaded: LoadedOpenApiDocument, lab
   };
 }
 
+/**
+ * The document's `servers` URL, else the origin it was fetched from. A fetched document may not send its calls to
+ * another origin than its own: whoever serves it would pick where forwarded tokens and configured headers go, so
+ * only `baseUrl`, which the app's owner writes, can name another one.
+ */
+function defaultBaseUrl({ document, url }: LoadedOpenApiDocument, label: string): string {
+  const servers = serversUrl(document, url);
+  const origin = url === undefined ? undefined : new URL(url).origin;
+  if (servers !== undefined && origin !== undefined && new URL(servers).origin !== origin)
+    throw new McpConfigurationError(McpOpenApiMessages.serversOrigin(label, servers, origin));
+  const baseUrl = servers ?? origin;
+  if (baseUrl === undefined) throw new McpConfigurationError(McpOpenApiMessages.noBaseUrl(label));
+  return baseUrl;
+}
+
 /** The document's first `servers` URL: absolute, or relative to the URL the document was fetched from. */
 function serversUrl(document: Record<string, unknown>, documentUrl: string | undefined): string | undefined {
   const servers = Array.isArray(document.servers) ? (document.servers as { url?: unknown }[]) : [];
   for (const { url } of servers) {
     if (typeof url !== 'string' || url.includes('{')) continue;
-    if (/^https?:\/\//i.test(url)) return url;
-    if (documentUrl !== undefined) return new URL(url, documentUrl).href;
+    const absolute = /^https?:\/\//i.test(url);
+    const base = absolute ? undefined : documentUrl;
+    // One that does not parse is passed over, as a templated one is.
+    if ((absolute || base !== undefined) && URL.canParse(url, base)) return new URL(url, base).href;
   }
   return undefined;
 }

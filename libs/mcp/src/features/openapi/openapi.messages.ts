@@ -12,6 +12,11 @@ export const McpOpenApiMessages = bootErrors({
     message: (source: string, reason: string): string =>
       `The OpenAPI document ${source} could not be read: ${reason}. Check the URL or path, and that the API is up before this app boots.`,
   },
+  redirect: {
+    code: 'MCP_ERR_OPENAPI_REDIRECT',
+    message: (source: string, reason: string): string =>
+      `The OpenAPI document ${source} was not read: ${reason}. Give the URL the document is served at, on its API's own origin.`,
+  },
   invalid: {
     code: 'MCP_ERR_OPENAPI_INVALID',
     message: (source: string, reason: string): string =>
@@ -22,11 +27,23 @@ export const McpOpenApiMessages = bootErrors({
     message: (source: string): string =>
       `The OpenAPI document ${source} has no absolute servers URL to send requests to: set baseUrl (https://api.example.com) on its entry of the option sources.openapi.`,
   },
+  serversOrigin: {
+    code: 'MCP_ERR_OPENAPI_SERVERS_ORIGIN',
+    message: (source: string, servers: string, origin: string): string =>
+      `The OpenAPI document ${source} sends its calls to ${servers} (its servers URL), another origin than ${origin}, where it was ` +
+      `fetched: the API it describes would pick where forwarded tokens and configured headers go. Set baseUrl on its entry of the ` +
+      `option sources.openapi to the URL the calls are meant for (${servers} if you trust it).`,
+  },
   argumentClash: {
     code: 'MCP_ERR_OPENAPI_ARGUMENT_CLASH',
     message: (site: string, name: string, first: string, second: string): string =>
       `${site}: the tool argument "${name}" would be both the ${first} and the ${second}; its arguments are the path, query ` +
       `and header parameters and the body properties in one object. Exclude the operation (exclude: { operations: [...] }) or rename one in the document.`,
+  },
+  schemaTooLarge: {
+    code: 'MCP_ERR_OPENAPI_SCHEMA_TOO_LARGE',
+    message: (site: string, reason: string): string =>
+      `${site}: ${reason}, too large for a tool. Exclude the operation (exclude: { operations: [...] }) or simplify its schemas in the document.`,
   },
   unknownSelection: {
     code: 'MCP_ERR_OPENAPI_SELECTION_UNKNOWN',
