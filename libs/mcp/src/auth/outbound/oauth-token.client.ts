@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import type { McpOAuthClientOptions } from './mcp-outbound-auth.interface.js';
 import type { CachedToken } from './outbound-token.cache.js';
+import { OutboundTokenError } from './outbound-token.error.js';
 
 /** RFC 8693 §2.1 and §3. */
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -11,16 +12,6 @@ const EXPIRY_MARGIN_MS = 30_000;
 /** Without `expires_in`, a token is used this long. */
 const UNSTATED_LIFETIME_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 5_000;
-
-/** Why a token request failed, in words fit for a caller: the authorization server's own body is not passed on. */
-export class OutboundTokenError extends Error {
-  constructor(
-    readonly kind: 'refused' | 'unreachable',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** One OAuth client of this server at one authorization server: token exchange and client credentials requests. */
 export class OAuthTokenClient {

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import type { McpOutboundAuth } from './mcp-outbound-auth.interface.js';
 import { McpOutboundMessages as Messages } from './outbound.messages.js';
-import { OAuthTokenClient, OutboundTokenError } from './oauth-token.client.js';
+import { OAuthTokenClient } from './oauth-token.client.js';
+import { OutboundTokenError } from './outbound-token.error.js';
 import { OutboundTokenCache } from './outbound-token.cache.js';
 
 const DEFAULT_MAX_CACHED = 1_000;
