@@ -3,11 +3,12 @@
  * `oidc-provider`, in-process, on a free port. Resource indicators (RFC 8707: JWT access tokens bound to the resource
  * asked for, opaque ones for the clients listed in `opaqueClients`), client credentials, authorization code + PKCE
  * with its development login/consent pages (automated over HTTP by {@link authorizeOverHttp}), introspection,
- * revocation, and signing-key rotation without losing the tokens already issued.
+ * revocation, signing-key rotation without losing the tokens already issued, and OAuth 2.0 Token Exchange (RFC 8693,
+ * registered with `provider.registerGrantType`) for the clients given in `tokenExchange`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from 'jose';
 import Provider, { type ClientMetadata, type Configuration, type ResourceServerInfo } from 'oidc-provider';
 
 /** The resource server's own client (introspection), a machine client, and a public client with PKCE. */
@@ -28,7 +29,16 @@ export interface AuthorizationServerOptions {
   clients?: ClientMetadata[];
   /** Access-token lifetime, seconds (600). */
   accessTokenTtlSec?: number;
+  /**
+   * Token exchange (RFC 8693): a listed client may exchange a subject token (a JWT of this server whose audience is
+   * `subjectAudience`) for a JWT access token for the `resource` it asks for, with `sub` the subject token's and
+   * `act.sub` the client; a subject token of a client in `refusedSubjectClients` is refused (`invalid_grant`).
+   */
+  tokenExchange?: { clients: string[]; subjectAudience: string; refusedSubjectClients?: string[] };
 }
+
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
 export interface TokenAnswer {
   access_token: string;
@@ -51,6 +61,8 @@ export class TestAuthorizationServer {
   private introspectionDown = false;
   /** Requests to the introspection endpoint so far (answered or not). */
   introspections = 0;
+  /** Token exchanges granted so far. */
+  exchanges = 0;
 
   private constructor(
     private readonly server: Server,
@@ -193,17 +205,86 @@ export class TestAuthorizationServer {
           }),
         },
       },
-      extraTokenClaims: (_ctx, token) => {
+      extraTokenClaims: (ctx, token) => {
         const who = token.accountId ?? token.clientId;
         const tenant = who ? tenantOf?.(String(who)) : undefined;
-        return tenant ? { tenant_id: tenant } : {};
+        // An exchanged token names the client acting for the subject (RFC 8693 §4.1).
+        const act = (ctx as { state?: { act?: { sub: string } } } | undefined)?.state?.act;
+        return { ...(tenant && { tenant_id: tenant }), ...(act && { act }) };
       },
     };
     const provider = new Provider(this.issuer, configuration);
+    if (this.options.tokenExchange) this.registerTokenExchange(provider, this.options.tokenExchange);
     // Logs nothing in tests: oidc-provider reports server errors through the app's 'error' event.
     provider.on('server_error', () => undefined);
     return provider;
   }
+
+  /**
+   * The token-exchange grant: the subject token is checked (signature, issuer, audience), then an access token is
+   * minted with oidc-provider's own model for the resource asked for, a JWT whose `aud` is that resource.
+   */
+  private registerTokenExchange(provider: Provider, settings: NonNullable<AuthorizationServerOptions['tokenExchange']>): void {
+    const { scopes, accessTokenTtlSec = 600 } = this.options;
+    const publicKeys = createLocalJWKSet({ keys: this.keys.map(({ kty, n, e, kid, alg }) => ({ kty, n, e, kid, alg })) });
+    const refuse = (ctx: ExchangeContext, error: string, description: string) => {
+      ctx.status = 400;
+      ctx.body = { error, error_description: description };
+    };
+    const handler = async (ctx: ExchangeContext) => {
+      const { client, params } = ctx.oidc;
+      if (!settings.clients.includes(client.clientId)) return refuse(ctx, 'unauthorized_client', 'not allowed to exchange tokens');
+      if (params.subject_token_type !== ACCESS_TOKEN_TYPE) return refuse(ctx, 'invalid_request', 'subject_token_type');
+      let subject: { sub?: string; client_id?: unknown };
+      try {
+        ({ payload: subject } = await jwtVerify(String(params.subject_token), publicKeys, {
+          issuer: this.issuer,
+          audience: settings.subjectAudience,
+        }));
+      } catch {
+        return refuse(ctx, 'invalid_grant', 'the subject token is not valid here');
+      }
+      if (settings.refusedSubjectClients?.includes(String(subject.client_id)))
+        return refuse(ctx, 'invalid_grant', 'not on behalf of this subject');
+      const resource = typeof params.resource === 'string' ? params.resource : undefined;
+      if (!resource) return refuse(ctx, 'invalid_target', 'a resource is required');
+      const asked = typeof params.scope === 'string' ? params.scope.split(' ') : [];
+      const token = new provider.AccessToken({
+        accountId: subject.sub,
+        client,
+        grantId: `exchange-${this.exchanges}`,
+        gty: 'token-exchange',
+        scope: asked.filter((scope) => scopes.includes(scope)).join(' ') || undefined,
+      });
+      token.resourceServer = { audience: resource, scope: scopes.join(' '), accessTokenTTL: accessTokenTtlSec, accessTokenFormat: 'jwt' };
+      ctx.state.act = { sub: client.clientId };
+      const value = await token.save();
+      this.exchanges++;
+      ctx.body = {
+        access_token: value,
+        issued_token_type: ACCESS_TOKEN_TYPE,
+        token_type: 'Bearer',
+        expires_in: token.expiration,
+        ...(token.scope && { scope: token.scope }),
+      };
+    };
+    provider.registerGrantType(TOKEN_EXCHANGE_GRANT, handler, [
+      'subject_token',
+      'subject_token_type',
+      'requested_token_type',
+      'resource',
+      'audience',
+      'scope',
+    ]);
+  }
+}
+
+/** What the token-exchange handler reads of oidc-provider's request context. */
+interface ExchangeContext {
+  oidc: { client: { clientId: string }; params: Record<string, unknown> };
+  state: { act?: { sub: string } };
+  status: number;
+  body: unknown;
 }
 
 function basic(client: { id: string; secret: string }): string {

@@ -26,5 +26,14 @@ declare module 'oidc-provider' {
     constructor(issuer: string, configuration?: Configuration);
     callback(): (request: IncomingMessage, response: ServerResponse) => Promise<void>;
     on(event: string, listener: (...args: unknown[]) => void): this;
+    /** Adds a grant type to the token endpoint (`params`: the request parameters it reads). */
+    registerGrantType(name: string, handler: (ctx: never) => Promise<void>, params?: string[]): void;
+    /** oidc-provider's access-token model (a JWT when its resource server says so). */
+    AccessToken: new (init: Record<string, unknown>) => {
+      resourceServer?: ResourceServerInfo & { audience: string };
+      readonly expiration: number;
+      scope?: string;
+      save(): Promise<string>;
+    };
   }
 }

@@ -211,6 +211,8 @@ const APPROVED_EXPORTS = [
   // Upstream servers
   'McpUpstreamOptions',
   'McpUpstreamCaller',
+  'McpOutboundAuth',
+  'McpOAuthClientOptions',
   'McpUpstreamsHealthIndicator',
   'McpUpstreamHealth',
   'McpUpstreamsHealthOptions',

@@ -1,4 +1,6 @@
+import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { assertKnownOptionKeys } from './mcp-option-keys.js';
+import { McpOutboundAuthMessages } from './outbound-auth.messages.js';
 import { invalidOption } from './option.builder.js';
 import { MCP_ENDPOINT_OPTIONS, type McpResolvedPaths } from './declarations/endpoint.options.js';
 import { MCP_MODULE_OPTIONS, type McpResolvedOptions } from './declarations/module.options.js';
@@ -16,9 +18,23 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
   if (!options || typeof options !== 'object') throw invalidOption('options', 'must be an object with at least name and version');
   assertKnownOptionKeys(options, KNOWN_KEYS);
   const resolved: McpResolvedOptions = { ...MCP_MODULE_OPTIONS.resolve(options, '', paths), ...paths };
+  refuseTokenPassthrough(resolved);
   // A gateway's lists change with its upstreams': they are announced whatever `lists.listChanged` says.
   if (resolved.sources.upstreams.length === 0) return resolved;
   return { ...resolved, lists: { ...resolved.lists, listChanged: { tools: true, prompts: true, resources: true } } };
+}
+
+/**
+ * Tokens from `auth.oauth` were issued for this server (their audience): passing one on to another service is the
+ * token passthrough the MCP security guidance forbids. Forwarding stays for one trust domain (`auth.jwt`, API keys).
+ */
+function refuseTokenPassthrough(resolved: McpResolvedOptions): void {
+  if (!resolved.auth.oauth) return;
+  const forwarding = [
+    ...resolved.sources.upstreams.map((upstream, index) => [`sources.upstreams[${index}]`, upstream.forwardAuthorization] as const),
+    ...resolved.sources.openapi.map((source, index) => [`sources.openapi[${index}]`, source.forwardAuthorization] as const),
+  ].find(([, forward]) => forward === true);
+  if (forwarding) throw new McpConfigurationError(McpOutboundAuthMessages.tokenPassthrough(forwarding[0]));
 }
 
 /** Normalises and checks the module extras: the paths (they must not collide), `wellKnownRoot` and `include`. */

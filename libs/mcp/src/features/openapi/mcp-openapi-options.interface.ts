@@ -1,3 +1,5 @@
+import type { McpOutboundAuth } from '../../auth/outbound/mcp-outbound-auth.interface.js';
+
 /**
  * Which operations of an OpenAPI document become tools: by tag or by operation (its `operationId`, or the tool name
  * made of it). An operation is picked when it has one of the tags or is one of the operations.
@@ -46,7 +48,13 @@ export interface McpOpenApiSource {
   include?: McpOpenApiSelection;
   /** Not these operations (by tag or operation), applied after `include`. */
   exclude?: McpOpenApiSelection;
-  /** Send the MCP caller's `Authorization` header with each request (off by default). */
+  /** The credential each request carries: a token exchanged for the caller's (RFC 8693) or this server's own (client credentials). */
+  auth?: McpOutboundAuth;
+  /**
+   * Send the MCP caller's `Authorization` header with each request (off by default). Only for one trust domain (an
+   * API that accepts the tokens this server does); refused with `auth.oauth` (`MCP_ERR_TOKEN_PASSTHROUGH`): use
+   * `auth.tokenExchange`.
+   */
   forwardAuthorization?: boolean;
   /**
    * Headers sent with each request: fixed (`{ 'X-API-Key': '…' }`) or per caller (a tenant's own credential). A

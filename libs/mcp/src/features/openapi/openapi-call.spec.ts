@@ -4,6 +4,7 @@ import { CALLER_HEADERS } from '../../core/caller-headers.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import { openApiHandler, type OpenApiCallSettings } from './openapi-call.js';
 import type { OpenApiOperationPlan } from './openapi-operations.js';
+import { OutboundCredential } from '../../auth/outbound/outbound-credential.js';
 
 /** What the API received. */
 let received: { method?: string; url?: string; headers: IncomingHttpHeaders; body: string };
@@ -49,7 +50,6 @@ function contextOf(callerHeaders?: Record<string, string>): McpToolContext {
 
 const settings = (more: Partial<OpenApiCallSettings> = {}): OpenApiCallSettings => ({
   baseUrl,
-  forwardAuthorization: false,
   timeoutMs: 2_000,
   maxResponseBytes: 1_000,
   ...more,
@@ -70,7 +70,7 @@ describe('openApiHandler', () => {
     expect(received.headers).toMatchObject({ authorization: 'Bearer service', 'x-tenant-key': 'key-acme' });
     expect(received.body).toBe('');
 
-    await openApiHandler(plan, settings({ headers, forwardAuthorization: true }))(
+    await openApiHandler(plan, settings({ headers, credential: new OutboundCredential({ forwardAuthorization: true }, 'the API') }))(
       { id: '1' },
       contextOf({ authorization: 'Bearer caller' }),
     );

@@ -6,6 +6,7 @@ import type { McpToolHandler } from '../../execution/mcp-callable-tool.interface
 import { routeAnswerError, routeServerError } from '../routes/route-outcome.js';
 import { BodyTooLargeError, readBoundedText } from '../../core/bounded-text.js';
 import type { McpOpenApiSource } from './mcp-openapi-options.interface.js';
+import type { OutboundCredential } from '../../auth/outbound/outbound-credential.js';
 import type { OpenApiOperationPlan } from './openapi-operations.js';
 import { fetchWithinOrigin, RedirectNotFollowed } from './openapi-redirects.js';
 
@@ -13,7 +14,8 @@ import { fetchWithinOrigin, RedirectNotFollowed } from './openapi-redirects.js';
 export interface OpenApiCallSettings {
   /** Absolute, without a trailing slash. */
   readonly baseUrl: string;
-  readonly forwardAuthorization: boolean;
+  /** The credential of each request (the caller's forwarded, exchanged for it, or this server's own); none when unset. */
+  readonly credential?: OutboundCredential;
   readonly headers?: McpOpenApiSource['headers'];
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
@@ -24,7 +26,7 @@ const logger = new Logger('McpModule');
 /**
  * A tool handler that makes the operation's HTTP request (Node's fetch) with the validated arguments: path
  * parameters in the path, query and header parameters, the body properties as a JSON body; the configured headers
- * and, when `forwardAuthorization` is on, the caller's `Authorization`. The answer maps as a controller route's does:
+ * and the source's credential (`auth`, or the caller's `Authorization` when forwarding) over them. The answer maps as a controller route's does:
  * 2xx → `data` (parsed JSON, else the text), 4xx → the code of its status (ValidationPipe's messages as `fields`),
  * 5xx → INTERNAL_ERROR without details (so is a redirect to another origin, in a loop or past 5, not followed); no answer in time → TIMEOUT, no connection → UNAVAILABLE (both
  * retryable), a body over `maxResponseBytes` → RESPONSE_TOO_LARGE (read no further).
@@ -110,10 +112,8 @@ async function requestOf(
   const url = new URL(settings.baseUrl + path);
   for (const [name, value] of query) url.searchParams.append(name, value);
   Object.assign(headers, lowerCased(await configuredHeaders(settings.headers, context)));
-  if (settings.forwardAuthorization) {
-    const authorization = callerHeadersOf(context)?.authorization;
-    if (authorization !== undefined) headers.authorization = authorization;
-  }
+  const authorization = await settings.credential?.authorization(callerHeadersOf(context)?.authorization);
+  if (authorization !== undefined) headers.authorization = authorization;
   const payload = wholeBody !== undefined ? wholeBody : body;
   if (payload !== undefined) headers['content-type'] = 'application/json';
   return { url, init: { method: plan.verb, headers, ...(payload !== undefined && { body: JSON.stringify(payload) }) } };

@@ -9,6 +9,7 @@ import { openApiHandler, type OpenApiCallSettings } from './openapi-call.js';
 import { sourceLabel, type LoadedOpenApiDocument } from './openapi-document.loader.js';
 import { McpOpenApiMessages, McpOpenApiNotices } from './openapi.messages.js';
 import { openApiPlans, type OpenApiOperationPlan } from './openapi-operations.js';
+import { OutboundCredential } from '../../auth/outbound/outbound-credential.js';
 
 /** Default bound of a response body read from the API. */
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -67,7 +68,7 @@ function settingsOf(source: McpOpenApiSource, loaded: LoadedOpenApiDocument, lab
   const baseUrl = source.baseUrl ?? defaultBaseUrl(loaded, label);
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
-    forwardAuthorization: source.forwardAuthorization === true,
+    ...((source.auth !== undefined || source.forwardAuthorization) && { credential: new OutboundCredential(source, label) }),
     headers: source.headers,
     timeoutMs: source.timeoutMs ?? toolTimeoutMs,
     maxResponseBytes: source.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,

@@ -1,3 +1,4 @@
+import type { McpOutboundAuth } from '../../auth/outbound/mcp-outbound-auth.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 
 /** Who a credential function is asked for: a calling tenant, or nobody (listing the upstream's components). @publicApi */
@@ -22,7 +23,16 @@ export interface McpUpstreamOptions {
   headers?: Record<string, string>;
   /** Headers per calling tenant (its own API key for the upstream), added to `headers`; called once per upstream session. */
   credentials?: (caller: McpUpstreamCaller) => Record<string, string> | Promise<Record<string, string>>;
-  /** Send the caller's own `Authorization` header to the HTTP upstream (off: the caller's token stays here). */
+  /**
+   * The credential each call carries to the HTTP upstream: a token exchanged for the caller's (RFC 8693) or this
+   * server's own (client credentials). With `tokenExchange`, each caller gets upstream sessions of its own.
+   */
+  auth?: McpOutboundAuth;
+  /**
+   * Send the caller's own `Authorization` header to the HTTP upstream (off: the caller's token stays here). Only for
+   * one trust domain (an upstream that accepts the tokens this server does); refused with `auth.oauth`
+   * (`MCP_ERR_TOKEN_PASSTHROUGH`): use `auth.tokenExchange`. Each caller gets upstream sessions of its own.
+   */
   forwardAuthorization?: boolean;
   /** A stdio upstream: the program to run, its arguments, environment (added to a minimal inherited one) and directory. */
   command?: string;
@@ -33,7 +43,10 @@ export interface McpUpstreamOptions {
   scopes?: string[];
   /** Time one call of its tools may take (the module's `tools.timeoutMs`). */
   timeoutMs?: number;
-  /** HTTP upstreams: upstream sessions kept at once, one per calling tenant (100); the least recently used closes first. */
+  /**
+   * HTTP upstreams: upstream sessions kept at once (100), one per calling tenant, or per caller when the credential
+   * is the caller's (forwarded or exchanged); the least recently used closes first.
+   */
   maxSessions?: number;
   /** HTTP upstreams: an upstream session unused this long is closed (5 min). */
   sessionIdleMs?: number;

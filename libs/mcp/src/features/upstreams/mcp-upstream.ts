@@ -7,7 +7,8 @@ import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpUpstreamOptions } from './mcp-upstream-options.interface.js';
 import { RELAYED_CAPABILITIES, relayClientRequests } from './upstream-client-requests.js';
-import { UpstreamTenantSessions } from './upstream-sessions.js';
+import { upstreamSessionKey, UpstreamSessions } from './upstream-sessions.js';
+import { OutboundCredential } from '../../auth/outbound/outbound-credential.js';
 
 /** Time to reach an upstream (connect, spawn, initialize): short, so a down upstream answers `UNAVAILABLE` within 5 s. */
 const CONNECT_TIMEOUT_MS = 4_000;
@@ -46,7 +47,9 @@ export interface UpstreamStatus {
 export class McpUpstream {
   private readonly logger = new Logger('McpUpstreams');
   private readonly own: McpClient;
-  private readonly sessions?: UpstreamTenantSessions;
+  private readonly sessions?: UpstreamSessions;
+  /** The credential each call sends (the caller's, one exchanged for it, this server's own, or none). */
+  private readonly credential: OutboundCredential;
   private readonly probe: NodeJS.Timeout;
   private reachable = false;
   private lastError?: string;
@@ -62,12 +65,13 @@ export class McpUpstream {
     readonly options: McpUpstreamOptions,
     private readonly defaultTimeoutMs: number,
   ) {
+    this.credential = new OutboundCredential(options, `the upstream "${options.name}"`);
     this.own = new McpClient({ ...this.clientBase(), ...this.target({}), reconnect: RECONNECT });
     if (options.url !== undefined) {
-      this.sessions = new UpstreamTenantSessions(
-        (tenant, session) => ({
+      this.sessions = new UpstreamSessions(
+        (tenant, callHeaders) => ({
           ...this.clientBase(),
-          ...(this.target({ tenant }, session.authorization) as McpClientHttpOptions),
+          ...(this.target({ tenant }, callHeaders) as McpClientHttpOptions),
           reconnect: false,
         }),
         options.maxSessions,
@@ -150,21 +154,23 @@ export class McpUpstream {
   }
 
   async callTool(name: string, args: Record<string, unknown>, context: McpToolContext) {
-    return this.clientFor(context).callTool(name, args, {
-      signal: context.signal,
-      timeoutMs: this.timeoutMs,
-      onProgress: (update) => context.reportProgress(update.progress, update.total, update.message),
-      // Its sampling, elicitation and roots requests during the call go to our caller.
-      onRequest: relayClientRequests(context),
-    });
+    return this.on(context, (client) =>
+      client.callTool(name, args, {
+        signal: context.signal,
+        timeoutMs: this.timeoutMs,
+        onProgress: (update) => context.reportProgress(update.progress, update.total, update.message),
+        // Its sampling, elicitation and roots requests during the call go to our caller.
+        onRequest: relayClientRequests(context),
+      }),
+    );
   }
 
   async getPrompt(name: string, args: Record<string, string>, context: McpHandlerContext) {
-    return this.clientFor(context).getPrompt(name, args, this.callOptions(context));
+    return this.on(context, (client) => client.getPrompt(name, args, this.callOptions(context)));
   }
 
   async readResource(uri: string, context: McpHandlerContext) {
-    return this.clientFor(context).readResource(uri, this.callOptions(context));
+    return this.on(context, (client) => client.readResource(uri, this.callOptions(context)));
   }
 
   async close(): Promise<void> {
@@ -181,10 +187,17 @@ export class McpUpstream {
     return { signal: context.signal, timeoutMs: this.timeoutMs };
   }
 
-  private clientFor(context: McpHandlerContext): McpClient {
-    if (!this.sessions) return this.own;
-    const authorization = this.options.forwardAuthorization ? callerHeadersOf(context as McpToolContext)?.authorization : undefined;
-    return this.sessions.clientFor(context.tenant, authorization);
+  /**
+   * Runs one call on the caller's upstream session with this call's own credential (a stdio upstream: the one child).
+   * A session whose credential is the caller's is that caller's alone, so one caller's call never goes out with
+   * another's credential nor on a session the upstream bound to another.
+   */
+  private async on<T>(context: McpHandlerContext, call: (client: McpClient) => Promise<T>): Promise<T> {
+    if (!this.sessions) return call(this.own);
+    const callerAuthorization = callerHeadersOf(context as McpToolContext)?.authorization;
+    const authorization = await this.credential.authorization(callerAuthorization);
+    const key = upstreamSessionKey(context, this.credential.perCaller, callerAuthorization);
+    return this.sessions.run(key, context.tenant, authorization ? { authorization } : undefined, call);
   }
 
   private clientBase() {
@@ -213,7 +226,7 @@ export class McpUpstream {
   }
 
   /** Where the upstream is, with the headers of one caller (`{}`: the gateway's own connection). */
-  private target(caller: { tenant?: string }, authorization?: () => string | undefined): McpClientOptions {
+  private target(caller: { tenant?: string }, callHeaders?: () => Readonly<Record<string, string>> | undefined): McpClientOptions {
     const { url, command, args, env, cwd, headers, credentials } = this.options;
     if (url === undefined) return { command: command!, args, env, cwd };
     let resolved: Promise<Record<string, string>> | undefined;
@@ -221,9 +234,10 @@ export class McpUpstream {
       url,
       headers: async () => {
         resolved ??= Promise.resolve(credentials?.(caller) ?? {});
-        const forwarded = authorization?.();
+        // The gateway's own connection (listing, pings) signs in as itself when `auth` is set.
+        const own = callHeaders ? undefined : await this.credential.ownAuthorization();
         // Object.assign: a literal that starts with a spread and adds more is slow on Node 20 (microseconds per call).
-        return Object.assign({}, headers, await resolved, forwarded ? { authorization: forwarded } : undefined);
+        return Object.assign({}, headers, await resolved, own ? { authorization: own } : callHeaders?.());
       },
     };
   }

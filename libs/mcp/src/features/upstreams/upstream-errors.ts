@@ -6,10 +6,12 @@ import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 /**
  * What a failed upstream call becomes for our caller: `UNAVAILABLE` (retryable) when the upstream cannot be
  * reached, timed out or dropped the connection; `VALIDATION_ERROR` for its -32602; `CANCELLED`; `RESPONSE_TOO_LARGE`
- * for an answer over the client's `maxMessageBytes`; anything else
+ * for an answer over the client's `maxMessageBytes`; an McpToolError as it is; anything else
  * `UPSTREAM_ERROR` with the upstream's message (bounded: it goes to our caller).
  */
 export function upstreamCallError(upstream: string, error: unknown): McpToolError {
+  // Already written for our caller: no credential for the upstream could be had (UNAUTHORIZED, UNAVAILABLE).
+  if (error instanceof McpToolError) return error;
   if (!(error instanceof McpClientError)) return new McpToolError('UPSTREAM_ERROR', `The upstream "${upstream}" failed`);
   switch (error.code) {
     case 'UNAVAILABLE':

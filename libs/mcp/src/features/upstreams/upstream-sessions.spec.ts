@@ -1,13 +1,13 @@
 import { jest } from '@jest/globals';
-import { UpstreamTenantSessions } from './upstream-sessions.js';
+import { upstreamSessionKey, UpstreamSessions } from './upstream-sessions.js';
 
 const open = () => ({ url: 'http://127.0.0.1:1/mcp', reconnect: false as const });
 
-describe('UpstreamTenantSessions (one upstream session per calling tenant)', () => {
+describe('UpstreamSessions (one upstream session per calling tenant, or per caller)', () => {
   afterEach(() => jest.useRealTimers());
 
   it('gives each tenant its own client and the same one on every call', async () => {
-    const sessions = new UpstreamTenantSessions(open);
+    const sessions = new UpstreamSessions(open);
     const acme = sessions.clientFor('acme');
     expect(sessions.clientFor('acme')).toBe(acme);
     expect(sessions.clientFor('globex')).not.toBe(acme);
@@ -16,7 +16,7 @@ describe('UpstreamTenantSessions (one upstream session per calling tenant)', () 
   });
 
   it('closes the least recently used session to open one more than max', async () => {
-    const sessions = new UpstreamTenantSessions(open, 2);
+    const sessions = new UpstreamSessions(open, 2);
     const acme = sessions.clientFor('acme');
     sessions.clientFor('globex');
     sessions.clientFor('acme'); // acme used last: globex is the oldest now
@@ -28,7 +28,7 @@ describe('UpstreamTenantSessions (one upstream session per calling tenant)', () 
 
   it('closes a session unused for idleMs', async () => {
     jest.useFakeTimers();
-    const sessions = new UpstreamTenantSessions(open, 10, 1_000);
+    const sessions = new UpstreamSessions(open, 10, 1_000);
     const acme = sessions.clientFor('acme');
     jest.advanceTimersByTime(600);
     sessions.clientFor('globex');
@@ -40,16 +40,33 @@ describe('UpstreamTenantSessions (one upstream session per calling tenant)', () 
     await sessions.close();
   });
 
-  it('hands a forwarding session the latest caller token', async () => {
-    let read: (() => string | undefined) | undefined;
-    const sessions = new UpstreamTenantSessions((_tenant, session) => {
-      read = session.authorization;
+  it('hands each call its own headers, and a request outside any call the latest', async () => {
+    let read: (() => Readonly<Record<string, string>> | undefined) | undefined;
+    const sessions = new UpstreamSessions((_tenant, callHeaders) => {
+      read = callHeaders;
       return open();
     });
-    sessions.clientFor('acme', 'Bearer one');
-    expect(read!()).toBe('Bearer one');
-    sessions.clientFor('acme', 'Bearer two');
-    expect(read!()).toBe('Bearer two');
+    const seen = await Promise.all(
+      ['Bearer one', 'Bearer two'].map((authorization) =>
+        sessions.run('acme', 'acme', { authorization }, async () => {
+          await new Promise((resolve) => setTimeout(resolve, 10)); // both calls are in flight: each reads its own
+          return read!()?.authorization;
+        }),
+      ),
+    );
+    expect(seen).toEqual(['Bearer one', 'Bearer two']);
+    expect(read!()).toEqual({ authorization: 'Bearer two' });
+    expect(await sessions.run('acme', 'acme', undefined, async () => read!())).toEqual({}); // a call without one sends none
     await sessions.close();
+  });
+
+  it('keys a session by tenant, or by the caller when the credential is the caller’s', () => {
+    const alice = { subject: 'alice', tenant: 'acme', scopes: [], claims: {} };
+    expect(upstreamSessionKey({ tenant: 'acme', principal: alice }, false, 'Bearer a')).toBe('acme');
+    expect(upstreamSessionKey({ tenant: 'acme', principal: alice }, true, 'Bearer a')).toBe('acme\nprincipal:alice');
+    expect(upstreamSessionKey({ tenant: 'default' }, true)).toBe('default\nanonymous');
+    const one = upstreamSessionKey({ tenant: 'default' }, true, 'Bearer a');
+    expect(one).not.toContain('Bearer');
+    expect(upstreamSessionKey({ tenant: 'default' }, true, 'Bearer b')).not.toBe(one);
   });
 });

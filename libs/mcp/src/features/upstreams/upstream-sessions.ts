@@ -1,30 +1,64 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { McpClient } from '../../client/mcp-client.js';
 import type { McpClientHttpOptions } from '../../client/mcp-client-options.interface.js';
+import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 
 const DEFAULT_MAX_SESSIONS = 100;
 const DEFAULT_IDLE_MS = 5 * 60_000;
 
-interface TenantSession {
+/**
+ * The credential headers of the call being sent: the session's header function reads them, so each request of a
+ * call carries that call's own credential, whoever else sends on the same session at the same moment.
+ */
+const CALL_HEADERS = new AsyncLocalStorage<Readonly<Record<string, string>>>();
+
+interface UpstreamSession {
   readonly client: McpClient;
+  readonly tenant: string;
   lastUsed: number;
-  /** The `Authorization` header of the latest call, when the caller's token is forwarded. */
-  authorization?: string;
+  /** The latest call's headers, for the requests sent outside any call (the GET stream reopened, the closing DELETE). */
+  latest?: Readonly<Record<string, string>>;
 }
 
-/** How one tenant's upstream session is opened: its own headers (credentials resolved once per session). */
-export type TenantClientFactory = (tenant: string, session: { readonly authorization: () => string | undefined }) => McpClientHttpOptions;
+/** How one upstream session is opened for a tenant; `callHeaders` gives the credential headers of the request being sent. */
+export type UpstreamSessionFactory = (
+  tenant: string,
+  callHeaders: () => Readonly<Record<string, string>> | undefined,
+) => McpClientHttpOptions;
+
+/** Who an upstream session is for: the tenant, and when the credential is the caller's, the caller's identity. */
+export interface UpstreamSessionOwner {
+  readonly tenant: string;
+  readonly principal?: McpPrincipal;
+}
 
 /**
- * One upstream session per calling tenant for an HTTP upstream, so its per-session state never crosses tenants.
- * Bounded: at most `max` sessions (the least recently used is closed to open another), each closed after `idleMs`
- * without a call.
+ * The key of a call's upstream session. When the credential is the caller's (forwarded or exchanged) the session is
+ * that caller's alone, since the upstream binds it to whoever opened it: one per principal, or without a principal
+ * (open access) one per caller token (by digest), and one for callers without any. Otherwise one per tenant.
  */
-export class UpstreamTenantSessions {
-  private readonly sessions = new Map<string, TenantSession>();
+export function upstreamSessionKey(owner: UpstreamSessionOwner, perCaller: boolean, callerAuthorization?: string): string {
+  if (!perCaller) return owner.tenant;
+  const who = owner.principal
+    ? `principal:${owner.principal.subject}`
+    : callerAuthorization
+      ? `token:${createHash('sha256').update(callerAuthorization).digest('base64url')}`
+      : 'anonymous';
+  return `${owner.tenant}\n${who}`;
+}
+
+/**
+ * Upstream sessions of an HTTP upstream by key ({@link upstreamSessionKey}), so one tenant's or caller's session state
+ * never serves another. Bounded: at most `max` sessions (the least recently used is closed to open another), each
+ * closed after `idleMs` without a call.
+ */
+export class UpstreamSessions {
+  private readonly sessions = new Map<string, UpstreamSession>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly open: TenantClientFactory,
+    private readonly open: UpstreamSessionFactory,
     private readonly max = DEFAULT_MAX_SESSIONS,
     private readonly idleMs = DEFAULT_IDLE_MS,
   ) {
@@ -32,26 +66,26 @@ export class UpstreamTenantSessions {
     this.sweeper.unref();
   }
 
-  /** The tenant's client (opened on first use); `authorization` is what a forwarding upstream sends next. */
-  clientFor(tenant: string, authorization?: string): McpClient {
-    let session = this.sessions.get(tenant);
-    if (session) {
-      this.sessions.delete(tenant); // re-inserted last: the Map's order is least recently used first
-    } else {
-      if (this.sessions.size >= this.max) this.evict(this.sessions.keys().next().value!);
-      const created: TenantSession = { client: undefined as unknown as McpClient, lastUsed: Date.now() };
-      (created as { client: McpClient }).client = new McpClient(this.open(tenant, { authorization: () => created.authorization }));
-      session = created;
-    }
-    session.lastUsed = Date.now();
-    session.authorization = authorization;
-    this.sessions.set(tenant, session);
-    return session.client;
+  /** Runs `call` on the session of `key` (opened on first use), its requests carrying `headers`. */
+  run<T>(
+    key: string,
+    tenant: string,
+    headers: Readonly<Record<string, string>> | undefined,
+    call: (client: McpClient) => Promise<T>,
+  ): Promise<T> {
+    const session = this.sessionFor(key, tenant);
+    if (headers) session.latest = headers;
+    return CALL_HEADERS.run(headers ?? {}, () => call(session.client));
   }
 
-  /** Tenants holding a session now (oldest use first). */
+  /** The client of `key` (opened on first use), for calls whose requests need no headers of their own. */
+  clientFor(key: string, tenant = key): McpClient {
+    return this.sessionFor(key, tenant).client;
+  }
+
+  /** Tenants holding a session now, one entry per session (oldest use first). */
   get tenants(): string[] {
-    return [...this.sessions.keys()];
+    return [...this.sessions.values()].map((session) => session.tenant);
   }
 
   async close(): Promise<void> {
@@ -61,14 +95,32 @@ export class UpstreamTenantSessions {
     await Promise.all(clients.map((client) => client.close()));
   }
 
-  private sweep(): void {
-    const oldest = Date.now() - this.idleMs;
-    for (const [tenant, session] of this.sessions) if (session.lastUsed < oldest) this.evict(tenant);
+  private sessionFor(key: string, tenant: string): UpstreamSession {
+    let session = this.sessions.get(key);
+    if (session) {
+      this.sessions.delete(key); // re-inserted last: the Map's order is least recently used first
+    } else {
+      if (this.sessions.size >= this.max) this.evict(this.sessions.keys().next().value!);
+      const created: { client?: McpClient; tenant: string; lastUsed: number; latest?: Readonly<Record<string, string>> } = {
+        tenant,
+        lastUsed: Date.now(),
+      };
+      created.client = new McpClient(this.open(tenant, () => CALL_HEADERS.getStore() ?? created.latest));
+      session = created as UpstreamSession;
+    }
+    session.lastUsed = Date.now();
+    this.sessions.set(key, session);
+    return session;
   }
 
-  private evict(tenant: string): void {
-    const session = this.sessions.get(tenant);
-    this.sessions.delete(tenant);
+  private sweep(): void {
+    const oldest = Date.now() - this.idleMs;
+    for (const [key, session] of this.sessions) if (session.lastUsed < oldest) this.evict(key);
+  }
+
+  private evict(key: string): void {
+    const session = this.sessions.get(key);
+    this.sessions.delete(key);
     void session?.client.close();
   }
 }

@@ -2,6 +2,7 @@ import type { McpOpenApiSelection, McpOpenApiSource } from '../../features/opena
 import { isPlainObject } from '../../core/plain-object.js';
 import { group, invalidOption, list, optional, option, type McpOptionDeclaration } from '../option.builder.js';
 import { checkHttpUrl, flag, given, positiveInteger, stringList } from '../option.values.js';
+import { checkOutboundAuth } from './outbound-auth.options.js';
 
 const SOURCE_NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
@@ -34,13 +35,16 @@ const OPENAPI_SOURCE = group<McpOpenApiSource>()(
     include: optional(SELECTION),
     exclude: optional(SELECTION),
     forwardAuthorization: flag(false),
+    auth: option(checkOutboundAuth),
     headers: given<McpOpenApiSource['headers']>(),
     timeoutMs: positiveInteger(undefined),
     maxResponseBytes: positiveInteger(undefined),
   },
   {
-    object: '{ document, name?, baseUrl?, include?, exclude?, forwardAuthorization?, headers?, timeoutMs?, maxResponseBytes? }',
+    object: '{ document, name?, baseUrl?, include?, exclude?, auth?, forwardAuthorization?, headers?, timeoutMs?, maxResponseBytes? }',
     finish: (source, at) => {
+      if (source.forwardAuthorization && source.auth !== undefined)
+        throw invalidOption(`${at}.forwardAuthorization`, 'and auth both say what the API gets: keep one');
       if (source.headers !== undefined && typeof source.headers !== 'function' && !isPlainObject(source.headers))
         throw invalidOption(`${at}.headers`, 'must be an object of header values or a function of the caller returning one');
       return source as McpOpenApiSource;

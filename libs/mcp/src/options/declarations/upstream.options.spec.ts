@@ -30,6 +30,30 @@ describe('module option sources.upstreams', () => {
     [{ name: 'w', command: 'node', headers: { a: 'b' } }, 'upstreams[0].headers'],
     [{ name: 'w', url: 'http://x/mcp', maxSessions: 0 }, 'upstreams[0].maxSessions'],
     [{ name: 'w', url: 'http://x/mcp', header: {} }, 'upstreams[0].header'],
+    [{ name: 'w', url: 'http://x/mcp', auth: { tokenExchange: { clientId: 'g', clientSecret: 's' } } }, 'needs exactly one of issuer'],
+    [{ name: 'w', url: 'http://x/mcp', auth: { tokenExchange: { issuer: 'http://as', clientSecret: 's' } } }, 'tokenExchange.clientId'],
+    [
+      {
+        name: 'w',
+        url: 'http://x/mcp',
+        auth: { clientCredentials: { tokenEndpoint: 'http://as/token', clientId: 'g', clientSecret: 's', aud: 'x' } },
+      },
+      'clientCredentials.aud',
+    ],
+    [{ name: 'w', url: 'http://x/mcp', auth: { tokenExchange: {}, clientCredentials: {} } }, 'upstreams[0].auth'],
+    [
+      {
+        name: 'w',
+        url: 'http://x/mcp',
+        forwardAuthorization: true,
+        auth: { clientCredentials: { issuer: 'http://as', clientId: 'g', clientSecret: 's' } },
+      },
+      'keep one',
+    ],
+    [
+      { name: 'w', command: 'node', auth: { clientCredentials: { issuer: 'http://as', clientId: 'g', clientSecret: 's' } } },
+      'upstreams[0].auth',
+    ],
   ])('refuses %j naming %s', (entry, named) => {
     expect(() => resolve([entry])).toThrow(named);
   });
@@ -41,5 +65,18 @@ describe('module option sources.upstreams', () => {
         { name: 'w', command: 'node' },
       ]),
     ).toThrow('"w" names two upstreams');
+  });
+
+  it('refuses forwarding the caller’s token with auth.oauth (token passthrough), not with auth.jwt', () => {
+    const forwarding = [{ name: 'w', url: 'http://x/mcp', forwardAuthorization: true }];
+    const withAuth = (auth: object) =>
+      resolveMcpOptions(
+        { name: 'gateway', version: '1.0.0', auth, sources: { upstreams: forwarding } } as McpModuleOptions,
+        resolvePaths({}),
+      );
+    expect(() => withAuth({ oauth: { issuer: 'http://as', resource: 'http://gw/mcp' } })).toThrow(
+      expect.objectContaining({ code: 'MCP_ERR_TOKEN_PASSTHROUGH' }),
+    );
+    expect(withAuth({ jwt: { secret: 'a-shared-secret-of-at-least-32-chars' } }).sources.upstreams).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import type { McpUpstreamOptions } from '../../features/upstreams/mcp-upstream-options.interface.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import { invalidOption, option } from '../option.builder.js';
+import { checkOutboundAuth } from './outbound-auth.options.js';
 
 /** An upstream's name: its tools' prefix and its URIs' scheme prefix, so lower-case and scheme-safe. */
 export const UPSTREAM_NAME_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
@@ -11,6 +12,7 @@ const KEYS = new Set<string>([
   'headers',
   'credentials',
   'forwardAuthorization',
+  'auth',
   'command',
   'args',
   'env',
@@ -60,17 +62,23 @@ function checkUpstream(entry: unknown, at: string, names: Set<string>): McpUpstr
   for (const key of Object.keys(entry)) {
     if (!KEYS.has(key)) throw invalidOption(`${at}.${key}`, `is not an upstream option (known: ${[...KEYS].join(', ')})`);
     if (key === 'name' || entry[key] === undefined) continue;
+    if (key === 'auth') {
+      checkOutboundAuth(entry.auth, `${at}.auth`);
+      continue;
+    }
     const problem = memberProblem(key, entry[key]);
     if (problem) throw invalidOption(`${at}.${key}`, problem);
   }
   if ((entry.url === undefined) === (entry.command === undefined)) throw invalidOption(at, 'needs exactly one of url and command');
   if (entry.command !== undefined) {
-    const httpOnly = ['headers', 'credentials', 'forwardAuthorization', 'maxSessions', 'sessionIdleMs'].find(
+    const httpOnly = ['headers', 'credentials', 'forwardAuthorization', 'auth', 'maxSessions', 'sessionIdleMs'].find(
       (key) => entry[key] !== undefined,
     );
     if (httpOnly)
       throw invalidOption(`${at}.${httpOnly}`, 'applies to url upstreams only (a stdio upstream is one process for every caller)');
   }
+  if (entry.forwardAuthorization === true && entry.auth !== undefined)
+    throw invalidOption(`${at}.forwardAuthorization`, 'and auth both say what the upstream gets: keep one');
   return entry as unknown as McpUpstreamOptions;
 }
 

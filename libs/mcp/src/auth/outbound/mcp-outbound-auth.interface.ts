@@ -1,0 +1,44 @@
+/**
+ * This server as an OAuth client of an authorization server: where its token endpoint is (`issuer`, discovered by
+ * RFC 8414 / OpenID discovery, or `tokenEndpoint`), how it signs in there, and what the token it asks for is for.
+ * @publicApi
+ */
+export interface McpOAuthClientOptions {
+  /** The authorization server's issuer URL; its metadata names the token endpoint. Give this or `tokenEndpoint`. */
+  issuer?: string;
+  /** The token endpoint itself. Give this or `issuer`. */
+  tokenEndpoint?: string;
+  /** This server's client id at the authorization server. */
+  clientId: string;
+  /** Its secret. */
+  clientSecret: string;
+  /** How the client authenticates at the token endpoint (`client_secret_basic`). */
+  clientAuthMethod?: 'client_secret_basic' | 'client_secret_post';
+  /** The target service's resource indicator (RFC 8707): the `aud` of the token asked for. */
+  resource?: string;
+  /** The target service's logical name (RFC 8693 `audience`), when the authorization server knows it so. */
+  audience?: string;
+  /** Scopes asked for. */
+  scopes?: string[];
+  /** Time one token request may take, in ms (5 000). */
+  timeoutMs?: number;
+  /** Tokens kept at once (1 000; for token exchange one per caller token), the least recently used dropped first. */
+  maxCachedTokens?: number;
+}
+
+/**
+ * The credential a call to another service carries (an upstream MCP server, an OpenAPI source's API). The caller's
+ * own token is not passed on (its audience is this server): either
+ * - `tokenExchange`: OAuth 2.0 Token Exchange (RFC 8693) on behalf of the caller: its access token is exchanged at
+ *   the authorization server for one whose audience is the target service, cached per caller token until shortly
+ *   before it expires; a caller without a token is refused;
+ * - `clientCredentials`: this server's own identity (the OAuth client credentials grant), one token for every caller.
+ *
+ * Forwarding the caller's `Authorization` (`forwardAuthorization: true` beside `auth`) is only for one trust domain,
+ * an API that accepts the very tokens this server does, and is refused at boot with `auth.oauth`.
+ * @publicApi
+ * @example
+ * { name: 'crm', url: 'https://crm.internal/mcp', auth: { tokenExchange: { issuer: 'https://login.example.com',
+ *   clientId: 'gateway', clientSecret: process.env.GATEWAY_SECRET!, resource: 'https://crm.internal/mcp' } } }
+ */
+export type McpOutboundAuth = { tokenExchange: McpOAuthClientOptions } | { clientCredentials: McpOAuthClientOptions };
