@@ -67,6 +67,25 @@ export class McpPromptRegistry {
     return this.runtime.remove(name, ['prompt']);
   }
 
+  /**
+   * Adds, or swaps, a prompt of `source` (an upstream's), seen and used only by callers holding `scopes`; false,
+   * with one warning, when the name is another's.
+   * @internal
+   */
+  put(registration: McpPromptRegistration, source: string, scopes: readonly string[]): boolean {
+    return this.runtime.put(registration, source, scopes) !== undefined;
+  }
+
+  /** Removes the prompt `source` put under this name; nothing when the name is another's. @internal */
+  withdraw(name: string, source: string): boolean {
+    return this.runtime.withdraw(name, ['prompt'], source);
+  }
+
+  /** The source holding this name, if one does. @internal */
+  sourceOf(name: string): string | undefined {
+    return this.prompts.sourceOf(name);
+  }
+
   /** Whether a prompt of this name exists. */
   has(name: string): boolean {
     return this.prompts.has(name);
@@ -94,6 +113,11 @@ export class McpPromptRegistry {
   /** `prompts/list` entries in registration order. @internal */
   listDescriptors(): readonly McpPromptDescriptor[] {
     return this.prompts.descriptors();
+  }
+
+  /** The prompts a caller holding `scopes` may see (undefined: no scopes known, all of them). @internal */
+  listFor(scopes: readonly string[] | undefined): readonly McpPromptDescriptor[] {
+    return this.prompts.descriptorsFor(scopes);
   }
 
   private handle(component: McpComponent): McpPromptHandle {
