@@ -5,6 +5,7 @@ import { listenMcp, type RunningApp } from '../../kit/apps.js';
 import { eventually } from '../../kit/eventually.js';
 import { HostileUpstream } from '../../kit/hostile-upstream.js';
 import { CapturingLogger } from '../../security/fixtures/capturing-logger.js';
+import { call2026, openListen } from '../../rev-2026-07-28/support/requests.js';
 
 const KEYS = { admin: 'key-admin-0123456789', plain: 'key-plain-0123456789' };
 const API_KEYS = [
@@ -243,6 +244,28 @@ describe('a hostile upstream behind the gateway (sources.upstreams)', () => {
     await eventually(() => hostile.subscribed.includes('res://items/8'), 5_000, 'the admin subscription upstream');
     expect(hostile.subscribed).not.toContain('res://secret');
     expect(hostile.subscribed).not.toContain('res://items/7');
+  });
+
+  it('2026-07-28: subscriptions/listen leaves out a scoped upstream’s URIs for a caller without its scopes', async () => {
+    const uris = ['hostile+res://secret', 'hostile+res://items/9', 'search+res://secret'];
+    const listened = async (key: string, id: string) => {
+      const { reader } = await openListen(gateway.url, id, { resourceSubscriptions: uris }, {}, { 'x-api-key': key });
+      try {
+        return ((await reader.nextMessage()).params as { notifications: { resourceSubscriptions?: string[] } }).notifications
+          .resourceSubscriptions;
+      } finally {
+        await reader.cancel();
+      }
+    };
+    expect(await listened(KEYS.plain, 'plain')).toEqual(['search+res://secret']);
+    expect(await listened(KEYS.admin, 'admin')).toEqual(uris);
+  });
+
+  it('2026-07-28: lists that differ by caller are not marked for a shared cache', async () => {
+    for (const method of ['prompts/list', 'resources/list', 'resources/templates/list']) {
+      const answer = await call2026(gateway.url, 1, method, {}, { headers: { 'x-api-key': KEYS.plain } });
+      expect(answer.json).toMatchObject({ result: { cacheScope: 'private' } });
+    }
   });
 
   function warnedAbout(name: string) {
