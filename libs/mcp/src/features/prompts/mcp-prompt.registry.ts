@@ -51,7 +51,8 @@ export class McpPromptRegistry {
 
   /**
    * Adds a prompt at runtime, checked like an `@McpPrompt()` method; a bad definition or a name in use throws an
-   * `McpConfigurationError`. Sessions are told with `notifications/prompts/list_changed`.
+   * `McpConfigurationError`; a name an upstream's prompt holds becomes yours (a warning). Sessions are told with
+   * `notifications/prompts/list_changed`.
    */
   register<Args = Record<string, string>>(registration: McpPromptRegistration<Args>): McpPromptHandle {
     return this.handle(this.runtime.register(registration as unknown as McpPromptRegistration));

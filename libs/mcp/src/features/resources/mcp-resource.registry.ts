@@ -70,8 +70,9 @@ export class McpResourceRegistry {
 
   /**
    * Adds a resource (`uri`) or a template (`uriTemplate`) at runtime, checked like an `@McpResource()` /
-   * `@McpResourceTemplate()` method; a bad definition or a URI in use throws an `McpConfigurationError`.
-   * Sessions are told with `notifications/resources/list_changed`.
+   * `@McpResourceTemplate()` method; a bad definition or a URI in use throws an `McpConfigurationError`;
+   * a URI an upstream's resource holds becomes yours (a warning). Sessions are told with
+   * `notifications/resources/list_changed`.
    */
   register(registration: McpResourceRegistration): McpResourceHandle {
     return this.handle(this.runtime.register(registration));

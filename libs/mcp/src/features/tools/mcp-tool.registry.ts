@@ -88,7 +88,8 @@ export class McpToolRegistry {
 
   /**
    * Adds a tool at runtime, built and validated like an `@McpTool()` method; a bad definition or a name in use
-   * throws an `McpConfigurationError`. Sessions are told with `notifications/tools/list_changed`.
+   * throws an `McpConfigurationError`; a name an upstream's tool holds becomes yours (a warning). Sessions are told
+   * with `notifications/tools/list_changed`.
    */
   register<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
     return this.handle(this.runtime.register(registration as McpToolRegistration));
