@@ -60,12 +60,13 @@ export async function openListen(
   id: string | number,
   notifications: Record<string, unknown>,
   capabilities: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<{ response: Response; reader: SseReader }> {
   const params = { notifications, _meta: envelope(capabilities) };
   const response = await postStream(
     url,
     { jsonrpc: '2.0', id, method: 'subscriptions/listen', params },
-    headers2026('subscriptions/listen', params),
+    { ...headers2026('subscriptions/listen', params), ...headers },
   );
   return { response, reader: new SseReader(response) };
 }

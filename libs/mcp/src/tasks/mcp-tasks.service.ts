@@ -23,7 +23,7 @@ export class McpTasksService implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (!this.registry.hasJobs) return;
-    for (const tool of jobTools(this.jobs, new DtoSchemaFactory(), this.options.tools.timeoutMs)) this.registry.add(tool);
+    for (const tool of jobTools(this.jobs, new DtoSchemaFactory(), this.options.tools.timeoutMs)) this.registry.addOwn(tool);
     this.capabilities.declare('tasks', { list: {}, cancel: {}, requests: { tools: { call: {} } } });
   }
 

@@ -73,7 +73,7 @@ export class McpRev20260728Engine {
     const sink = opening instanceof Promise ? await opening : opening;
     if (!sink) return { kind: 'accepted' };
     try {
-      handle = this.listens.open(request.id, request.params ?? {}, envelope, sink, this.server.identity);
+      handle = this.listens.open(request.id, request.params ?? {}, envelope, sink, this.server.identity, channel.principal);
     } catch (error) {
       if (!(error instanceof McpProtocolError)) throw error;
       const status = error instanceof McpRev20260728Refusal ? error.status : rev20260728HttpStatus(error.toJsonRpcError());

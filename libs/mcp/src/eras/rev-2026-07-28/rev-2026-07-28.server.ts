@@ -386,7 +386,9 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
   private cacheScope(method: string, principal: McpPrincipal | undefined): 'public' | 'private' {
     if (!principal) return 'public';
     if (method === 'tools/list') return this.scopedTools || this.registry.listsPerCaller ? 'private' : 'public';
-    return method === 'resources/read' ? 'private' : 'public';
+    if (method === 'resources/read') return 'private';
+    // A scoped upstream's prompts, resources and templates are listed only to callers holding its scopes.
+    return this.options.sources.upstreams.some((upstream) => (upstream.scopes?.length ?? 0) > 0) ? 'private' : 'public';
   }
 }
 

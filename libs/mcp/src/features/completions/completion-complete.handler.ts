@@ -44,7 +44,7 @@ export class CompletionCompleteHandler implements McpMethodHandler {
     if (!this.capabilities.has('completions'))
       throw new McpProtocolError(JsonRpcErrorCode.METHOD_NOT_FOUND, `Method not found: ${this.method}`);
     const params = parseParams(call.params);
-    const target = this.targets.find(params.ref, false);
+    const target = this.targets.find(params.ref, false, call.context.principal?.scopes);
     if (!target) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: unknown ${describeRef(params.ref)}`);
     if (!target.arguments.includes(params.argument.name)) {
       throw new McpProtocolError(

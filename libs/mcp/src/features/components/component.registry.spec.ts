@@ -61,4 +61,52 @@ describe('McpComponentRegistry', () => {
     expect(thrown(() => registry(false).components.checkRuntime('site')).message).toBe('list fixed site');
     expect(() => registry(true).components.checkRuntime('site')).not.toThrow();
   });
+
+  describe('components of a source (an upstream)', () => {
+    it('lets a source swap and withdraw only what it put there', () => {
+      const { components } = registry();
+      components.add('local', entry('local', 'app'));
+      expect(components.putFrom('up', 'a', entry('a', '1', true))).toBe(true);
+      expect(components.putFrom('up', 'a', entry('a', '2', true))).toBe(true);
+      expect(components.get('a')?.descriptor.text).toBe('2');
+      expect(components.putFrom('up', 'local', entry('local', 'upstream', true))).toBe(false);
+      expect(components.putFrom('other', 'a', entry('a', 'other', true))).toBe(false);
+      expect(components.withdraw('other', 'a')).toBe(false);
+      expect(components.withdraw('up', 'local')).toBe(false);
+      expect(components.descriptors().map((descriptor) => descriptor.text)).toEqual(['app', '2']);
+      expect(components.withdraw('up', 'a')).toBe(true);
+      expect(components.has('a')).toBe(false);
+    });
+
+    it("gives the app's runtime registration the key a source holds; the app cannot replace or remove the source's", () => {
+      const { components } = registry();
+      components.putFrom('up', 'a', entry('a', 'upstream', true));
+      expect(thrown(() => components.replace('a', entry('a', 'app', true)))).toBeInstanceOf(McpConfigurationError);
+      expect(components.remove('a', 'runtime#a')).toBe(false);
+      components.register('a', entry('a', 'app', true));
+      expect(components.get('a')?.descriptor.text).toBe('app');
+      expect(components.sourceOf('a')).toBeUndefined();
+      expect(components.withdraw('up', 'a')).toBe(false);
+      expect(components.putFrom('up', 'a', entry('a', 'upstream again', true))).toBe(false);
+      expect(components.get('a')?.descriptor.text).toBe('app');
+    });
+
+    it('keeps a reserved key from every source, evicting the one holding it', () => {
+      const { components } = registry();
+      components.putFrom('up', 'search_tools', entry('search_tools', 'upstream', true));
+      components.reserve('search_tools');
+      expect(components.has('search_tools')).toBe(false);
+      expect(components.putFrom('up', 'search_tools', entry('search_tools', 'again', true))).toBe(false);
+    });
+
+    it('lists entries with scopes only to callers holding them', () => {
+      const { components } = registry();
+      components.add('open', entry('open', 'everyone'));
+      components.putFrom('up', 'scoped', { ...entry('scoped', 'secret', true), scopes: ['crm'] });
+      const texts = (held: string[] | undefined) => components.descriptorsFor(held).map((descriptor) => descriptor.text);
+      expect(texts([])).toEqual(['everyone']);
+      expect(texts(['crm'])).toEqual(['everyone', 'secret']);
+      expect(texts(undefined)).toEqual(['everyone', 'secret']);
+    });
+  });
 });

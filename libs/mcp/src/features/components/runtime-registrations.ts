@@ -64,6 +64,21 @@ export class McpRuntimeRegistrations<R> {
     return this.registryOf(kind).remove(key, this.builder.messages.site('remove', key));
   }
 
+  /**
+   * Adds, or swaps, a component of `source` (an upstream's) built like a runtime registration, with the source's
+   * `scopes`; undefined when its key is another's (see {@link McpComponentRegistry.putFrom}).
+   */
+  put(registration: R, source: string, scopes: readonly string[]): McpComponent | undefined {
+    const component = this.build('register', registration);
+    const definition = scopes.length > 0 ? { ...component.definition, scopes } : component.definition;
+    return this.registryOf(component.kind).putFrom(source, componentKey(component), definition) ? component : undefined;
+  }
+
+  /** Removes the component `source` put under this key, from whichever of `kinds` it holds it in. */
+  withdraw(key: string, kinds: readonly McpComponent['kind'][], source: string): boolean {
+    return kinds.some((kind) => this.registryOf(kind).withdraw(source, key));
+  }
+
   private build(method: string, registration: R): McpComponent {
     const { messages } = this.builder;
     if (typeof registration !== 'object' || registration === null) throw new McpConfigurationError(messages.notAnObject(method));

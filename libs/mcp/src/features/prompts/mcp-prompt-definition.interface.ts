@@ -26,6 +26,8 @@ export interface McpPromptDefinition {
   readonly handler: McpFeatureHandler<McpPromptContext>;
   /** Registered with `McpPromptRegistry.register()` (only those can be replaced or removed). */
   readonly runtime?: boolean;
+  /** Scopes a caller must hold to see or get it (a scoped upstream's). */
+  readonly scopes?: readonly string[];
 }
 
 /** A prompt's definition from its checked parts, decorated or registered at runtime (the descriptor follows). */

@@ -51,7 +51,8 @@ export class McpPromptRegistry {
 
   /**
    * Adds a prompt at runtime, checked like an `@McpPrompt()` method; a bad definition or a name in use throws an
-   * `McpConfigurationError`. Sessions are told with `notifications/prompts/list_changed`.
+   * `McpConfigurationError`; a name an upstream's prompt holds becomes yours (a warning). Sessions are told with
+   * `notifications/prompts/list_changed`.
    */
   register<Args = Record<string, string>>(registration: McpPromptRegistration<Args>): McpPromptHandle {
     return this.handle(this.runtime.register(registration as unknown as McpPromptRegistration));
@@ -65,6 +66,25 @@ export class McpPromptRegistry {
   /** Removes a prompt registered at runtime; false when there is none of that name. Gets in flight finish. */
   remove(name: string): boolean {
     return this.runtime.remove(name, ['prompt']);
+  }
+
+  /**
+   * Adds, or swaps, a prompt of `source` (an upstream's), seen and used only by callers holding `scopes`; false,
+   * with one warning, when the name is another's.
+   * @internal
+   */
+  put(registration: McpPromptRegistration, source: string, scopes: readonly string[]): boolean {
+    return this.runtime.put(registration, source, scopes) !== undefined;
+  }
+
+  /** Removes the prompt `source` put under this name; nothing when the name is another's. @internal */
+  withdraw(name: string, source: string): boolean {
+    return this.runtime.withdraw(name, ['prompt'], source);
+  }
+
+  /** The source holding this name, if one does. @internal */
+  sourceOf(name: string): string | undefined {
+    return this.prompts.sourceOf(name);
   }
 
   /** Whether a prompt of this name exists. */
@@ -94,6 +114,11 @@ export class McpPromptRegistry {
   /** `prompts/list` entries in registration order. @internal */
   listDescriptors(): readonly McpPromptDescriptor[] {
     return this.prompts.descriptors();
+  }
+
+  /** The prompts a caller holding `scopes` may see (undefined: no scopes known, all of them). @internal */
+  listFor(scopes: readonly string[] | undefined): readonly McpPromptDescriptor[] {
+    return this.prompts.descriptorsFor(scopes);
   }
 
   private handle(component: McpComponent): McpPromptHandle {

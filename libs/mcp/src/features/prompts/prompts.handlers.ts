@@ -27,7 +27,8 @@ export class PromptsHandlers implements McpMethodHandlerGroup {
     {
       method: 'prompts/list',
       isServed: () => this.registry.served,
-      handle: ({ params }: McpCall) => listPage('prompts', this.registry.listDescriptors(), params.cursor, this.options.lists.pageSize),
+      handle: ({ params, context }: McpCall) =>
+        listPage('prompts', this.registry.listFor(context.principal?.scopes), params.cursor, this.options.lists.pageSize),
     },
     { method: 'prompts/get', isServed: () => this.registry.served, handle: (call: McpCall) => this.get(call) },
   ];

@@ -18,6 +18,8 @@ export interface McpResourceDefinition {
   readonly handler: McpFeatureHandler<McpResourceContext>;
   /** Registered with `McpResourceRegistry.register()` (only those can be replaced or removed). */
   readonly runtime?: boolean;
+  /** Scopes a caller must hold to see, read or watch it (a scoped upstream's). */
+  readonly scopes?: readonly string[];
 }
 
 /** Everything `resources/read` needs about a resource template, its matcher compiled at boot. */
@@ -29,6 +31,8 @@ export interface McpResourceTemplateDefinition {
   readonly handler: McpFeatureHandler<McpResourceContext>;
   /** Registered with `McpResourceRegistry.register()` (only those can be replaced or removed). */
   readonly runtime?: boolean;
+  /** Scopes a caller must hold to see, read or watch it (a scoped upstream's). */
+  readonly scopes?: readonly string[];
 }
 
 /** A URI resolved to what serves it, with the template's variables (`{}` for a fixed resource). */
@@ -39,4 +43,6 @@ export interface McpResourceMatch {
   readonly uriTemplate?: string;
   readonly variables: Record<string, string>;
   readonly handler: McpFeatureHandler<McpResourceContext>;
+  /** Scopes a caller must hold to read or watch it (a scoped upstream's). */
+  readonly scopes?: readonly string[];
 }

@@ -70,8 +70,9 @@ export class McpResourceRegistry {
 
   /**
    * Adds a resource (`uri`) or a template (`uriTemplate`) at runtime, checked like an `@McpResource()` /
-   * `@McpResourceTemplate()` method; a bad definition or a URI in use throws an `McpConfigurationError`.
-   * Sessions are told with `notifications/resources/list_changed`.
+   * `@McpResourceTemplate()` method; a bad definition or a URI in use throws an `McpConfigurationError`;
+   * a URI an upstream's resource holds becomes yours (a warning). Sessions are told with
+   * `notifications/resources/list_changed`.
    */
   register(registration: McpResourceRegistration): McpResourceHandle {
     return this.handle(this.runtime.register(registration));
@@ -93,18 +94,39 @@ export class McpResourceRegistry {
     return removed;
   }
 
+  /**
+   * Adds, or swaps, a resource or template of `source` (an upstream's), seen, read and watched only by callers holding
+   * `scopes`; false, with one warning, when the URI or template is another's.
+   * @internal
+   */
+  put(registration: McpResourceRegistration, source: string, scopes: readonly string[]): boolean {
+    return this.runtime.put(registration, source, scopes) !== undefined;
+  }
+
+  /** Removes the resource or template `source` put under this key; nothing when it is another's. @internal */
+  withdraw(uriOrTemplate: string, source: string): boolean {
+    const removed = this.runtime.withdraw(uriOrTemplate, ['resource', 'resourceTemplate'], source);
+    if (removed) this.subscriptions?.dropUnserved((uri) => this.resolve(uri) !== undefined);
+    return removed;
+  }
+
+  /** The source holding this URI or template, if one does. @internal */
+  sourceOf(uriOrTemplate: string): string | undefined {
+    return this.resources.sourceOf(uriOrTemplate) ?? this.templates.sourceOf(uriOrTemplate);
+  }
+
   /** What serves `uri`: a fixed resource first, then the first template (in registration order) that matches. @internal */
   resolve(uri: string): McpResourceMatch | undefined {
     const resource = this.resources.get(uri);
     if (resource) {
-      const { site, handler, descriptor } = resource;
-      return { site, handler, name: descriptor.name, mimeType: descriptor.mimeType, variables: {} };
+      const { site, handler, descriptor, scopes } = resource;
+      return { site, handler, name: descriptor.name, mimeType: descriptor.mimeType, variables: {}, scopes };
     }
     for (const template of this.templates.values()) {
       const variables = template.matcher.match(uri);
       if (!variables) continue;
-      const { site, handler, descriptor } = template;
-      return { site, handler, name: descriptor.name, mimeType: descriptor.mimeType, uriTemplate: template.uriTemplate, variables };
+      const { site, handler, descriptor, scopes } = template;
+      return { site, handler, name: descriptor.name, mimeType: descriptor.mimeType, uriTemplate: template.uriTemplate, variables, scopes };
     }
     return undefined;
   }
@@ -122,6 +144,16 @@ export class McpResourceRegistry {
   /** `resources/templates/list` entries in registration order. @internal */
   listTemplates(): readonly McpResourceTemplateDescriptor[] {
     return this.templates.descriptors();
+  }
+
+  /** The fixed resources a caller holding `scopes` may see (undefined: no scopes known, all of them). @internal */
+  listResourcesFor(scopes: readonly string[] | undefined): readonly McpResourceDescriptor[] {
+    return this.resources.descriptorsFor(scopes);
+  }
+
+  /** The templates a caller holding `scopes` may see. @internal */
+  listTemplatesFor(scopes: readonly string[] | undefined): readonly McpResourceTemplateDescriptor[] {
+    return this.templates.descriptorsFor(scopes);
   }
 
   get isEmpty(): boolean {

@@ -14,8 +14,8 @@ import { McpResourceRegistry } from './mcp-resource.registry.js';
 @Injectable()
 export class ResourcesListHandlers implements McpMethodHandlerGroup {
   readonly handlers: readonly McpMethodHandler[] = [
-    this.lister('resources/list', 'resources', () => this.registry.listResources()),
-    this.lister('resources/templates/list', 'resourceTemplates', () => this.registry.listTemplates()),
+    this.lister('resources/list', 'resources', (scopes) => this.registry.listResourcesFor(scopes)),
+    this.lister('resources/templates/list', 'resourceTemplates', (scopes) => this.registry.listTemplatesFor(scopes)),
   ];
 
   constructor(
@@ -23,11 +23,12 @@ export class ResourcesListHandlers implements McpMethodHandlerGroup {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  private lister(method: string, key: string, list: () => readonly unknown[]): McpMethodHandler {
+  /** A scoped upstream's entries are listed only to callers holding its scopes, as its tools are. */
+  private lister(method: string, key: string, list: (scopes: readonly string[] | undefined) => readonly unknown[]): McpMethodHandler {
     return {
       method,
       isServed: () => this.registry.served,
-      handle: ({ params }: McpCall) => listPage(key, list(), params.cursor, this.options.lists.pageSize),
+      handle: ({ params, context }: McpCall) => listPage(key, list(context.principal?.scopes), params.cursor, this.options.lists.pageSize),
     };
   }
 }

@@ -4,6 +4,7 @@ import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../core/session-streams.interface.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
+import { admits } from '../components/component.registry.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { subscriberFor } from './resource-subscriber.js';
 import { McpResourceSubscriptions } from './resource-subscriptions.js';
@@ -33,7 +34,16 @@ export class ResourcesSubscriptionHandlers implements McpMethodHandlerGroup {
 
   private async subscribe({ params, context }: McpCall): Promise<Record<string, unknown>> {
     const uri = uriParam(params, 'resources/subscribe');
-    if (!this.registry.resolve(uri)) throw resourceNotFound(uri);
+    const match = this.registry.resolve(uri);
+    if (!match) throw resourceNotFound(uri);
+    // Watching is reading: a caller refused `resources/read` of the URI (a scoped upstream's) may not watch it either.
+    const held = context.principal?.scopes;
+    if (!admits(match, held)) {
+      const missing = match.scopes!.filter((scope) => !held!.includes(scope));
+      throw new McpProtocolError(JsonRpcErrorCode.SERVER_ERROR, `Missing scope(s) for this resource: ${missing.join(', ')}`, {
+        status: 403,
+      });
+    }
     if (!(await this.watch(uri, context))) {
       throw new McpProtocolError(
         JsonRpcErrorCode.INVALID_REQUEST,

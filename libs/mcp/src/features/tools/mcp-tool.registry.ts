@@ -65,6 +65,12 @@ export class McpToolRegistry {
     this.runtime = new McpRuntimeRegistrations(this.builder, () => this.tools);
   }
 
+  /** Adds one of the library's own tools (the job tools): its name is reserved first, so no source holds it. @internal */
+  addOwn(tool: McpToolDefinition): void {
+    this.reserve(tool.name);
+    this.add(tool);
+  }
+
   /** Adds a tool; a second tool with the same name is a boot error naming both sites. @internal */
   add(tool: McpToolDefinition): void {
     this.tools.add(tool.name, tool);
@@ -82,7 +88,8 @@ export class McpToolRegistry {
 
   /**
    * Adds a tool at runtime, built and validated like an `@McpTool()` method; a bad definition or a name in use
-   * throws an `McpConfigurationError`. Sessions are told with `notifications/tools/list_changed`.
+   * throws an `McpConfigurationError`; a name an upstream's tool holds becomes yours (a warning). Sessions are told
+   * with `notifications/tools/list_changed`.
    */
   register<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
     return this.handle(this.runtime.register(registration as McpToolRegistration));
@@ -96,6 +103,7 @@ export class McpToolRegistry {
   addBuilt<Args = unknown>(registration: McpToolRegistration<Args>): McpToolDefinition {
     const site = this.builder.messages.site('register', this.builder.key(registration as McpToolRegistration));
     const tool = this.builder.build(site, registration as McpToolRegistration).definition as McpToolDefinition;
+    this.reserve(tool.name);
     this.add(tool);
     return tool;
   }
@@ -106,14 +114,32 @@ export class McpToolRegistry {
   }
 
   /**
-   * Adds, or swaps, a tool built elsewhere (an upstream server's, marked `runtime`), announcing the change; a name
-   * a decorated tool holds throws an `McpConfigurationError`.
+   * Adds, or swaps, a tool of `source` built elsewhere (an upstream server's, marked `runtime`), announcing the
+   * change; false, with one warning, when another holds the name (the app's, the library's, another source's).
    * @internal
    */
-  put(tool: McpToolDefinition): void {
+  put(tool: McpToolDefinition, source: string): boolean {
     this.tools.checkRuntime(tool.site);
-    if (this.tools.has(tool.name)) this.tools.replace(tool.name, tool);
-    else this.tools.register(tool.name, tool);
+    return this.tools.putFrom(source, tool.name, tool);
+  }
+
+  /** Removes the tool `source` put under this name; nothing when the name is another's. @internal */
+  withdraw(name: string, source: string): boolean {
+    return this.tools.withdraw(source, name);
+  }
+
+  /** The source (`upstream "<name>"`) holding this name, if one does. @internal */
+  sourceOf(name: string): string | undefined {
+    return this.tools.sourceOf(name);
+  }
+
+  /**
+   * Keeps a name for the library's own tools (tool search, job tools): no source may take it, and a source's tool
+   * holding it now leaves with a warning. A tool of the app with the name is left for the caller to refuse.
+   * @internal
+   */
+  reserve(name: string): void {
+    this.tools.reserve(name);
   }
 
   /** Removes a tool registered at runtime; false when there is none of that name. Calls in flight finish. */

@@ -39,7 +39,10 @@ export interface McpUpstreamOptions {
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
-  /** Scopes a caller must hold for every component of this upstream: without them its tools are hidden and refused. */
+  /**
+   * Scopes a caller must hold for every component of this upstream: without them its tools, prompts, resources and
+   * templates are hidden, and calls, gets, reads, subscriptions and completions of them refused.
+   */
   scopes?: string[];
   /** Time one call of its tools may take (the module's `tools.timeoutMs`). */
   timeoutMs?: number;

@@ -6,6 +6,7 @@ import { callerHeadersOf } from '../../core/caller-headers.js';
 import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpUpstreamOptions } from './mcp-upstream-options.interface.js';
+import { CoalescedRead } from './coalesced-read.js';
 import { RELAYED_CAPABILITIES, relayClientRequests } from './upstream-client-requests.js';
 import { upstreamSessionKey, UpstreamSessions } from './upstream-sessions.js';
 import { OutboundCredential } from '../../auth/outbound/outbound-credential.js';
@@ -60,6 +61,12 @@ export class McpUpstream {
   onResourceUpdated?: (uri: string) => void;
   /** Upstream URIs subscribed to on the gateway's own connection (subscribed again after a reconnection). */
   private readonly watched = new Set<string>();
+  /** Each list's `list_changed` reads, coalesced (a flood of notifications is a read or two, not one each). */
+  private readonly relists = {
+    tools: new CoalescedRead(() => this.relist('tools')),
+    prompts: new CoalescedRead(() => this.relist('prompts')),
+    resources: new CoalescedRead(() => this.relist('resources')),
+  };
 
   constructor(
     readonly options: McpUpstreamOptions,
@@ -123,7 +130,7 @@ export class McpUpstream {
       }
       const kind = /^notifications\/(tools|prompts|resources)\/list_changed$/.exec(notification.method)?.[1] as
         UpstreamListKind | undefined;
-      if (kind) void this.relist(kind);
+      if (kind) this.relists[kind].request();
     });
     this.own.on('connected', () => {
       void this.refresh().then(

@@ -10,7 +10,9 @@ import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.j
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
 import { applyToolTransformations } from '../transforms/tool-transformations.applier.js';
 import { McpUpstream, type UpstreamListKind, type UpstreamStatus } from './mcp-upstream.js';
+import { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
 import { upstreamPrompt, upstreamResource, upstreamResourceTemplate, upstreamTool } from './upstream-components.js';
+import { toolDescriptorProblem } from './upstream-descriptors.js';
 import { isServableToolName, originalUri, upstreamUri } from './upstream-names.js';
 
 /** How long the boot waits for each upstream (in parallel); one slower or down is reached later by its reconnect loop. */
@@ -21,14 +23,20 @@ interface Served {
   tools: Map<string, string>;
   prompts: Map<string, string>;
   resources: Map<string, string>;
+  /** Tools left out for their descriptor, with the descriptor warned about (one warning until it changes). */
+  unservable: Map<string, string>;
 }
+
+/** How the registries name an upstream as the source of its components. */
+const sourceOf = (upstream: McpUpstream) => `upstream "${upstream.name}"`;
 
 /**
  * Upstream MCP servers as a component provider (module option `sources.upstreams`). `prepare()` connects to each and
  * reads its lists within the boot budget; `loaded()` puts their components in the registries, and every later
- * change (an upstream's `list_changed`, a reconnection) is applied there (`register` / `replace` / `remove`), which
- * announces our own `list_changed`. An upstream that is down keeps the components last listed: its tools answer
- * `UNAVAILABLE` until it is back. A name or URI a local component holds stays the local one (a warning).
+ * change (an upstream's `list_changed`, a reconnection) is applied there as the upstream's own (`put` / `withdraw`),
+ * which announces our own `list_changed`. An upstream that is down keeps the components last listed: its tools answer
+ * `UNAVAILABLE` until it is back. A name or URI the app or the library holds stays theirs, whichever came first (one
+ * warning): an upstream swaps and withdraws only what it put there itself.
  */
 @Injectable()
 export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestroy {
@@ -37,6 +45,8 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
   private readonly served = new Map<string, Served>();
 
   private readonly transforms: McpResolvedOptions['tools']['transforms'];
+  /** Compiles the upstream tools' input schemas (on a tool's first call). */
+  private readonly compiler = new RawSchemaCompiler();
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) options: Pick<McpResolvedOptions, 'sources' | 'tools'>,
@@ -60,7 +70,7 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
 
   loaded(): void {
     for (const upstream of this.upstreams) {
-      this.served.set(upstream.name, { tools: new Map(), prompts: new Map(), resources: new Map() });
+      this.served.set(upstream.name, { tools: new Map(), prompts: new Map(), resources: new Map(), unservable: new Map() });
       upstream.onLists = (kind) => this.sync(upstream, kind);
       upstream.onResourceUpdated = (uri) => this.updated(upstream, uri);
       for (const kind of ['tools', 'prompts', 'resources'] as const) this.sync(upstream, kind);
@@ -84,10 +94,12 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
 
   private sync(upstream: McpUpstream, kind: UpstreamListKind): void {
     const served = this.served.get(upstream.name)!;
+    const source = sourceOf(upstream);
     const wanted = new Set<string>();
     if (kind === 'tools') {
       for (const remote of upstream.lists.tools) {
-        const tool = this.transformed(upstream, remote.name, upstreamTool(upstream, remote));
+        if (!this.servable(upstream, served.unservable, remote)) continue;
+        const tool = this.transformed(upstream, remote.name, upstreamTool(upstream, remote, this.compiler));
         if (!tool) continue;
         if (!isServableToolName(tool.name) || wanted.has(tool.name)) {
           const why = wanted.has(tool.name) ? 'another of its tools has that name' : 'no valid tool name';
@@ -95,18 +107,18 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
           continue;
         }
         wanted.add(tool.name);
-        this.apply(served.tools, tool.name, remote, () => this.tools.put(tool));
+        this.apply(served.tools, tool.name, remote, this.tools.sourceOf(tool.name) === source, () => this.tools.put(tool, source));
       }
-      return this.drop(served.tools, wanted, (name) => this.tools.remove(name));
+      return this.drop(served.tools, wanted, (name) => this.tools.withdraw(name, source));
     }
     if (kind === 'prompts') {
       for (const remote of upstream.lists.prompts) {
         const prompt = upstreamPrompt(upstream, remote);
         wanted.add(prompt.name);
-        const known = served.prompts.has(prompt.name);
-        this.apply(served.prompts, prompt.name, remote, () => (known ? this.prompts.replace(prompt) : this.prompts.register(prompt)));
+        const held = this.prompts.sourceOf(prompt.name) === source;
+        this.apply(served.prompts, prompt.name, remote, held, () => this.prompts.put(prompt, source, upstream.scopes));
       }
-      return this.drop(served.prompts, wanted, (name) => this.prompts.remove(name));
+      return this.drop(served.prompts, wanted, (name) => this.prompts.withdraw(name, source));
     }
     const registrations = [
       ...upstream.lists.resources.map((remote) => {
@@ -120,12 +132,25 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
     ];
     for (const { key, registration, remote } of registrations) {
       wanted.add(key);
-      const known = served.resources.has(key);
-      this.apply(served.resources, key, remote, () =>
-        known ? this.resources.replace(registration) : this.resources.register(registration),
-      );
+      const held = this.resources.sourceOf(key) === source;
+      this.apply(served.resources, key, remote, held, () => this.resources.put(registration, source, upstream.scopes));
     }
-    this.drop(served.resources, wanted, (key) => this.resources.remove(key));
+    this.drop(served.resources, wanted, (key) => this.resources.withdraw(key, source));
+  }
+
+  /** Whether the upstream's tool descriptor can be served; one that cannot is warned of once (until it changes). */
+  private servable(upstream: McpUpstream, unservable: Map<string, string>, remote: McpUpstream['lists']['tools'][number]): boolean {
+    const problem = toolDescriptorProblem(remote);
+    if (!problem) {
+      unservable.delete(remote.name);
+      return true;
+    }
+    const source = JSON.stringify(remote);
+    if (unservable.get(remote.name) !== source) {
+      unservable.set(remote.name, source);
+      this.logger.warn(`Upstream "${upstream.name}": the tool "${remote.name}" is not served: ${problem}`);
+    }
+    return false;
   }
 
   /**
@@ -162,24 +187,28 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
     if (!this.subscriptions.watched(ours)) void upstream.unwatch(uri);
   }
 
-  /** Registers or replaces one component unless it is unchanged; a clash with a local one is a warning. */
-  private apply(served: Map<string, string>, key: string, remote: unknown, put: () => unknown): void {
+  /**
+   * Puts one component unless it is unchanged and still the upstream's. One the app or the library holds is tried
+   * again on each list (the registry warns once), so the upstream's comes back once the name is free.
+   */
+  private apply(served: Map<string, string>, key: string, remote: unknown, held: boolean, put: () => boolean): void {
     const source = JSON.stringify(remote);
-    if (served.get(key) === source) return;
+    if (held && served.get(key) === source) return;
     try {
-      put();
-      served.set(key, source);
+      if (put()) served.set(key, source);
+      else served.delete(key);
     } catch (error) {
+      served.delete(key);
       this.logger.warn(`${key} is not served: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
-  /** Removes what the upstream no longer lists. */
-  private drop(served: Map<string, string>, wanted: ReadonlySet<string>, remove: (key: string) => unknown): void {
+  /** Withdraws what the upstream no longer lists (only what it holds: the registry leaves anyone else's). */
+  private drop(served: Map<string, string>, wanted: ReadonlySet<string>, withdraw: (key: string) => unknown): void {
     for (const key of [...served.keys()]) {
       if (wanted.has(key)) continue;
       served.delete(key);
-      remove(key);
+      withdraw(key);
     }
   }
 }

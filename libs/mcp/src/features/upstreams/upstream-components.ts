@@ -6,6 +6,8 @@ import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
 import type { McpPromptRegistration } from '../prompts/mcp-prompt-registration.interface.js';
 import type { McpFixedResourceRegistration, McpResourceTemplateRegistration } from '../resources/mcp-resource-registration.interface.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
+import type { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
+import type { RawSchemaCheck } from '../../execution/mcp-callable-tool.interface.js';
 import type { McpUpstream } from './mcp-upstream.js';
 import { upstreamCallError } from './upstream-errors.js';
 import { originalUri, upstreamToolName, upstreamUri } from './upstream-names.js';
@@ -18,12 +20,36 @@ function failed(upstream: McpUpstream, error: unknown): Error {
 }
 
 /**
- * An upstream tool as one of ours: namespaced, its schemas shown as the upstream sent them (the upstream validates
- * the arguments: only that they are an object is checked here), scoped by the upstream's `scopes`, run by our call
- * pipeline (auth, scopes, limits, idempotency, metrics) and answered with the upstream's result untouched.
+ * Checks arguments against the upstream tool's `inputSchema` here, as a local tool's hand-written schema is: bad
+ * arguments answer `VALIDATION_ERROR` and never reach the upstream. Compiled on the first call (a list may hold
+ * hundreds of tools, relisted often); a schema ajv cannot read (another dialect) leaves the check to the upstream.
  */
-export function upstreamTool(upstream: McpUpstream, remote: McpRemoteTool): McpToolDefinition {
+function argumentsCheck(schema: JsonSchema, compiler: RawSchemaCompiler): (args: unknown) => RawSchemaCheck {
+  let check: ((args: unknown) => RawSchemaCheck) | undefined;
+  return (args) => {
+    if (!check) {
+      // Upstreams often name draft-07 (`$schema`), which ajv's 2020-12 instance would refuse to load: read it as 2020-12.
+      const readable: JsonSchema = { ...schema };
+      delete readable.$schema;
+      try {
+        check = compiler.compile(readable, { transient: true });
+      } catch {
+        check = () => ({ valid: true });
+      }
+    }
+    return check(args);
+  };
+}
+
+/**
+ * An upstream tool as one of ours: namespaced, its schemas shown as the upstream sent them (its descriptor checked
+ * first: `toolDescriptorProblem`), its arguments validated against its `inputSchema`, scoped by the upstream's
+ * `scopes`, run by our call pipeline (auth, scopes, limits, idempotency, metrics) and answered with the upstream's
+ * result untouched.
+ */
+export function upstreamTool(upstream: McpUpstream, remote: McpRemoteTool, compiler: RawSchemaCompiler): McpToolDefinition {
   const name = upstreamToolName(upstream.name, remote.name);
+  const inputSchema = (remote.inputSchema ?? { type: 'object' }) as JsonSchema;
   return {
     name,
     site: `upstream "${upstream.name}" tool "${remote.name}"`,
@@ -31,11 +57,11 @@ export function upstreamTool(upstream: McpUpstream, remote: McpRemoteTool): McpT
       name,
       ...(typeof remote.title === 'string' && { title: remote.title }),
       description: typeof remote.description === 'string' ? remote.description : `${remote.name} (upstream ${upstream.name})`,
-      inputSchema: (remote.inputSchema ?? { type: 'object' }) as JsonSchema,
+      inputSchema,
       ...(remote.outputSchema !== undefined && { outputSchema: remote.outputSchema as JsonSchema }),
       ...(remote.annotations !== undefined && { annotations: remote.annotations }),
     },
-    checkRawArgs: () => ({ valid: true }),
+    checkRawArgs: argumentsCheck(inputSchema, compiler),
     timeoutMs: upstream.timeoutMs,
     scopes: upstream.scopes,
     upstream: upstream.name,

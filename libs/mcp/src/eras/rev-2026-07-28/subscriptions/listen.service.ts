@@ -4,6 +4,9 @@ import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js
 import { McpCapabilities } from '../../../core/mcp-capabilities.js';
 import { McpProtocolError } from '../../../core/errors/protocol-error.js';
 import { McpResourceSubscriptions } from '../../../features/resources/resource-subscriptions.js';
+import { McpResourceRegistry } from '../../../features/resources/mcp-resource.registry.js';
+import { admits } from '../../../features/components/component.registry.js';
+import type { McpPrincipal } from '../../../core/mcp-principal.interface.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../../core/session-streams.interface.js';
 import { type McpRev20260728Envelope } from '../envelope.js';
 import { isPlainObject } from '../../../core/plain-object.js';
@@ -54,6 +57,7 @@ export class McpListenService {
     private readonly capabilities: McpCapabilities,
     private readonly subscriptions: McpResourceSubscriptions,
     @Inject(MCP_SESSION_STREAMS) streams: McpSessionStreams,
+    private readonly resources: McpResourceRegistry,
   ) {
     // The listens get their final response before the transports end every open stream (and so their streams).
     streams.beforeStreamsEnd(() => this.endAll());
@@ -77,6 +81,7 @@ export class McpListenService {
     envelope: McpRev20260728Envelope,
     sink: ListenSink,
     serverInfo: Record<string, unknown>,
+    principal?: McpPrincipal,
   ): ListenHandle {
     if (!this.available) throw Rev20260728Refusals.methodNotFound('subscriptions/listen');
     const requested = params.notifications;
@@ -91,7 +96,7 @@ export class McpListenService {
     ) {
       throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
     }
-    const listener: Listener = { id, key: `listen:${++this.sequence}`, filter: this.honoured(requested), sink, serverInfo };
+    const listener: Listener = { id, key: `listen:${++this.sequence}`, filter: this.honoured(requested, principal), sink, serverInfo };
     sink.send({
       jsonrpc: '2.0',
       method: 'notifications/subscriptions/acknowledged',
@@ -128,15 +133,20 @@ export class McpListenService {
     }
   }
 
-  /** Only what was asked for and can be delivered: a flag needs `listChanged`, resource URIs need `subscribe`. */
-  private honoured(requested: Record<string, unknown>): McpListenFilter {
+  /**
+   * Only what was asked for and can be delivered: a flag needs `listChanged`, resource URIs need `subscribe`, and a
+   * URI the caller may not read (a scoped upstream's, as `resources/subscribe` refuses it) is left out.
+   */
+  private honoured(requested: Record<string, unknown>, principal: McpPrincipal | undefined): McpListenFilter {
     const caps = this.capabilities.toJSON();
     const filter: McpListenFilter = {};
     if (requested.toolsListChanged === true && caps.tools?.listChanged === true) filter.toolsListChanged = true;
     if (requested.promptsListChanged === true && caps.prompts?.listChanged === true) filter.promptsListChanged = true;
     if (requested.resourcesListChanged === true && caps.resources?.listChanged === true) filter.resourcesListChanged = true;
     if (Array.isArray(requested.resourceSubscriptions) && caps.resources?.subscribe === true) {
-      const uris = [...new Set(requested.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string' && uri !== ''))];
+      const uris = [
+        ...new Set(requested.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string' && uri !== '')),
+      ].filter((uri) => admits(this.resources.resolve(uri) ?? {}, principal?.scopes));
       if (uris.length > 0) filter.resourceSubscriptions = uris;
     }
     return filter;

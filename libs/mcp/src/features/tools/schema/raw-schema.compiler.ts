@@ -10,6 +10,7 @@ interface SchemaValidator {
 }
 interface Ajv {
   compile(schema: object): SchemaValidator;
+  removeSchema(schema: object): unknown;
 }
 
 /** ajv ships CommonJS; under ESM its class is the default export's `default`. */
@@ -27,9 +28,17 @@ export class RawSchemaCompiler {
     addFormats(this.ajv);
   }
 
-  /** Throws (with ajv's reason) when the schema itself is invalid. */
-  compile(schema: JsonSchema): (value: unknown) => RawSchemaCheck {
-    const validate = this.ajv.compile(schema);
+  /**
+   * Throws (with ajv's reason) when the schema itself is invalid. `transient`: a schema of a source that changes
+   * (an upstream's) is not kept in ajv's cache, which holds every schema compiled until the instance goes.
+   */
+  compile(schema: JsonSchema, { transient = false } = {}): (value: unknown) => RawSchemaCheck {
+    let validate: SchemaValidator;
+    try {
+      validate = this.ajv.compile(schema);
+    } finally {
+      if (transient) this.ajv.removeSchema(schema);
+    }
     return (value) => {
       if (validate(value)) return { valid: true };
       const errors = validate.errors ?? [];

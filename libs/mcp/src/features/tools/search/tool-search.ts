@@ -88,10 +88,11 @@ export class McpToolSearch implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (!this.enabled) return;
-    if (this.registry.has(CALL_TOOL))
-      throw new McpConfigurationError(McpMessages.toolSearchNameTaken(CALL_TOOL, this.registry.get(CALL_TOOL)!.site));
-    if (this.registry.has(SEARCH_TOOL))
-      throw new McpConfigurationError(McpMessages.toolSearchNameTaken(SEARCH_TOOL, this.registry.get(SEARCH_TOOL)!.site));
+    for (const name of [CALL_TOOL, SEARCH_TOOL]) {
+      // The library's names: a source's tool holding one gives way (a warning); the app's is a boot error.
+      this.registry.reserve(name);
+      if (this.registry.has(name)) throw new McpConfigurationError(McpMessages.toolSearchNameTaken(name, this.registry.get(name)!.site));
+    }
     this.searchTool = this.registry.addBuilt({
       name: SEARCH_TOOL,
       description:
