@@ -28,6 +28,8 @@ export interface AuthorizationServerOptions {
   clients?: ClientMetadata[];
   /** Access-token lifetime, seconds (600). */
   accessTokenTtlSec?: number;
+  /** More claims of an account (served by userinfo for the scope `groups`: its `groups` claim). */
+  accountClaims?: (subject: string) => Record<string, unknown>;
 }
 
 export interface TokenAnswer {
@@ -49,6 +51,7 @@ export class TestAuthorizationServer {
   private provider!: Provider;
   private keys: JWK[] = [];
   private introspectionDown = false;
+  private introspectionDelayMs = 0;
   /** Requests to the introspection endpoint so far (answered or not). */
   introspections = 0;
 
@@ -90,6 +93,11 @@ export class TestAuthorizationServer {
     this.introspectionDown = down;
   }
 
+  /** Each introspection request waits `ms` before it is answered (a slow authorization server). */
+  setIntrospectionDelay(ms: number): void {
+    this.introspectionDelayMs = ms;
+  }
+
   /** A client-credentials token for `resource` (RFC 8707) with `scope`. */
   async clientCredentials(client: { id: string; secret: string }, resource: string, scope: string): Promise<TokenAnswer> {
     return this.token(client, { grant_type: 'client_credentials', resource, scope });
@@ -129,6 +137,10 @@ export class TestAuthorizationServer {
       response.writeHead(503, { 'Content-Type': 'text/plain' }).end('down for maintenance');
       return;
     }
+    if (introspection && this.introspectionDelayMs > 0) {
+      setTimeout(() => void this.provider.callback()(request, response), this.introspectionDelayMs);
+      return;
+    }
     void this.provider.callback()(request, response);
   }
 
@@ -163,7 +175,8 @@ export class TestAuthorizationServer {
         ...(this.options.clients ?? []),
       ],
       jwks: { keys: this.keys },
-      scopes: ['openid', 'offline_access', ...scopes],
+      scopes: ['openid', 'offline_access', 'groups', ...scopes],
+      claims: { openid: ['sub'], groups: ['groups'] },
       cookies: { keys: ['test-authorization-server-cookie-key'] },
       ttl: {
         AccessToken: accessTokenTtlSec,
@@ -174,7 +187,7 @@ export class TestAuthorizationServer {
         RefreshToken: 3600,
       },
       // Any login name is an account whose subject is that name.
-      findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
+      findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ ...this.options.accountClaims?.(sub), sub }) }),
       features: {
         devInteractions: { enabled: true },
         clientCredentials: { enabled: true },

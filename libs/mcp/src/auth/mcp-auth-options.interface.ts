@@ -29,8 +29,12 @@ export interface McpOAuthIntrospectionOptions {
   clientSecret: string;
   /** How long an introspection answer is reused (60 000 ms, never past `exp`): a revoked token works at most this long. */
   cacheMaxMs?: number;
-  /** Most answers kept (10 000); the oldest goes first. */
+  /** Most answers kept (10 000), and as many refusals (each kept 30 s); the oldest goes first. */
   cacheMaxEntries?: number;
+  /** Introspection requests one caller address may cause per minute (300); beyond, 429 with `Retry-After`. */
+  maxRequestsPerMinute?: number;
+  /** Introspection requests of one caller address in flight at once (10); beyond, 503 with `Retry-After`. */
+  maxConcurrent?: number;
 }
 
 /**

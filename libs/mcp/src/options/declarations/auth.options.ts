@@ -88,6 +88,8 @@ export const OAUTH_DEFAULTS = {
   timeoutMs: 5_000,
   cacheMaxMs: 60_000,
   cacheMaxEntries: 10_000,
+  introspectionsPerMinute: 300,
+  introspectionsInFlight: 10,
 } as const;
 
 const nonEmptyString = (what: string) =>
@@ -99,6 +101,8 @@ const INTROSPECTION = group<McpOAuthIntrospectionOptions>()({
   clientSecret: nonEmptyString('the secret of that client'),
   cacheMaxMs: nonNegativeInteger(OAUTH_DEFAULTS.cacheMaxMs),
   cacheMaxEntries: positiveInteger(OAUTH_DEFAULTS.cacheMaxEntries),
+  maxRequestsPerMinute: positiveInteger(OAUTH_DEFAULTS.introspectionsPerMinute),
+  maxConcurrent: positiveInteger(OAUTH_DEFAULTS.introspectionsInFlight),
 });
 
 /** `auth.oauth`: an issuer URL and this server's resource (given here or in `resourceMetadata`). */

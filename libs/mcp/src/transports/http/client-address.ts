@@ -1,0 +1,15 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * The address a request came from: the socket's peer or, with `http.trustProxy`, the last `X-Forwarded-For` entry,
+ * the one the proxy in front added itself (the entries before it are the client's word). Budgets per caller count
+ * by it.
+ */
+export function clientAddressOf(request: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers['x-forwarded-for'];
+    const last = [forwarded ?? []].flat().join(',').split(',').pop()?.trim();
+    if (last) return last;
+  }
+  return request.socket?.remoteAddress ?? 'unknown';
+}
