@@ -420,6 +420,20 @@ describe('the authorization-server bridge (auth.bridge, Redis)', () => {
     }
   });
 
+  it('a sign-in the provider did not complete ends on an error page, not at the client (open redirect)', async () => {
+    const clientId = await register();
+    const started = await fetch(authorizeUrl(app, clientId, { state: 'st' }), { redirect: 'manual' });
+    const cookie = started.headers.getSetCookie()[0].split(';')[0];
+    const upstreamState = new URL(started.headers.get('location')!).searchParams.get('state')!;
+    // Where the provider sends the browser back after the user cancels there.
+    const callback = new URL(`${app.base}/oauth/callback`);
+    callback.search = new URLSearchParams({ state: upstreamState, error: 'access_denied', iss: upstream.issuer }).toString();
+    const answer = await fetch(callback, { redirect: 'manual', headers: { Cookie: cookie } });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('location')).toBeNull();
+    expect(await answer.text()).toContain('Sign-in error');
+  });
+
   it('a code used twice revokes the tokens issued from it (RFC 6749 §4.1.2)', async () => {
     const clientId = await register();
     const { code, verifier } = await authorizationCode(clientId, 'alice');

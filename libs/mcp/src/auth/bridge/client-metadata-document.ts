@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import type { BridgeClient } from './bridge-grants.js';
 import { isAcceptableRedirectUri } from './redirect-uri.js';
 import { isFetchableAddress } from './public-address.js';
@@ -43,9 +43,10 @@ export async function fetchClientMetadataDocument(
   try {
     const signal = AbortSignal.timeout(timeoutMs);
     const url = new URL(clientId);
-    const addresses = await lookup(url.hostname.replace(/^\[|\]$/g, ''), { all: true, verbatim: true });
+    const host = hostOf(url);
+    const addresses = await lookup(host, { all: true, verbatim: true });
     if (addresses.length === 0 || !addresses.every(({ address }) => isFetchableAddress(address, allowLoopback))) return undefined;
-    const response = await get(url, addresses[0], signal);
+    const response = await get(url, host, addresses[0], signal);
     if (response.statusCode !== 200) {
       response.destroy();
       return undefined;
@@ -62,7 +63,7 @@ export async function fetchClientMetadataDocument(
 }
 
 /** GET `url` from `pinned` (the Host header and TLS server name stay the URL's host); redirects are answers, not followed. */
-function get(url: URL, pinned: { address: string; family: number }, signal: AbortSignal): Promise<IncomingMessage> {
+function get(url: URL, host: string, pinned: { address: string; family: number }, signal: AbortSignal): Promise<IncomingMessage> {
   const pin: LookupFunction = (_hostname, options, callback) => {
     if (options.all) (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(null, [pinned]);
     else callback(null, pinned.address, pinned.family);
@@ -71,15 +72,20 @@ function get(url: URL, pinned: { address: string; family: number }, signal: Abor
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       headers: { Accept: 'application/json' },
       lookup: pin,
+      // A connection of its own, closed after: never one pooled for another fetch of the same host.
+      agent: false,
       signal,
-      // An IP literal is not looked up: it was checked as is.
-      ...(url.protocol === 'https:' && { servername: url.hostname.startsWith('[') ? undefined : url.hostname }),
+      // SNI names the URL's host; an IP literal has none (and is not looked up: it was checked as is).
+      ...(url.protocol === 'https:' && isIP(host) === 0 && { servername: host }),
     });
     request.once('response', resolve);
     request.once('error', reject);
     request.end();
   });
 }
+
+/** The URL's host name, an IPv6 literal without its brackets. */
+const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
 function clientOf(clientId: string, document: Record<string, unknown>): BridgeClient | undefined {
   const redirectUris = document.redirect_uris;

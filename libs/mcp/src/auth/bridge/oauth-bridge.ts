@@ -217,14 +217,9 @@ export class McpOAuthBridge {
       return errorPage(400, 'This sign-in is unknown, expired, or was started in another browser.');
     const code = request.query.get('code');
     if (!code) {
+      // A page, not the client's redirect URI: the user has not seen where that leads yet (the consent page names it).
       await this.grants.closeTransaction(id, transaction);
-      return redirect(
-        this.clientRedirect(transaction.redirectUri, {
-          error: 'access_denied',
-          error_description: 'the sign-in was not completed',
-          state: transaction.state,
-        }),
-      );
+      return errorPage(400, 'The sign-in was not completed at the identity provider; start again from your application.');
     }
     let user: BridgeUser;
     let scope: string;
