@@ -165,7 +165,7 @@ export class McpOAuthBridge {
     const query = request.query;
     const clientId = query.get('client_id') ?? '';
     // A client ID document URL names a client many users share: its users are counted by their addresses only.
-    const callers = [`address:${addressKey(request.address)}`, ...(this.isDocumentClient(clientId) ? [] : [`client:${clientId}`])];
+    const callers = [`address:${addressKey(request.address)}`, ...(this.isDocumentClient(clientId) ? [] : [`client:${sha256(clientId)}`])];
     const waitMs = this.budgets.authorize.take(callers);
     if (waitMs !== undefined) return errorPage(429, 'Too many sign-ins were started; try again in a minute.', waitMs);
     const client = await this.client(clientId, request.address);
@@ -180,7 +180,8 @@ export class McpOAuthBridge {
     const resource = query.get('resource');
     if (resource !== null && resource !== this.resource) return errorPage(400, 'The client asked for tokens for another resource.');
     const scope = query.get('scope') ?? '';
-    if (scope.length > MAX_TEXT) return errorPage(400, 'The client asked for too many scopes.');
+    // Both are kept with the sign-in until it ends.
+    if (scope.length > MAX_TEXT || (state?.length ?? 0) > MAX_TEXT) return errorPage(400, 'The client sent too long a scope or state.');
     const cookies: string[] = [];
     let browser = request.cookies[BROWSER_COOKIE];
     if (!browser || !/^[A-Za-z0-9_-]{43}$/.test(browser)) {

@@ -9,7 +9,8 @@ export function clientAddressOf(request: IncomingMessage, trustProxy: boolean): 
   if (trustProxy) {
     const forwarded = request.headers['x-forwarded-for'];
     const last = [forwarded ?? []].flat().join(',').split(',').pop()?.trim();
-    if (last) return last;
+    // An address is at most 45 characters: anything longer is cut, so a key built from it stays small.
+    if (last) return last.slice(0, 64);
   }
   return request.socket?.remoteAddress ?? 'unknown';
 }
