@@ -35,6 +35,8 @@ export interface AuthorizationServerOptions {
    * `act.sub` the client; a subject token of a client in `refusedSubjectClients` is refused (`invalid_grant`).
    */
   tokenExchange?: { clients: string[]; subjectAudience: string; refusedSubjectClients?: string[] };
+  /** More claims of an account (served by userinfo for the scope `groups`: its `groups` claim). */
+  accountClaims?: (subject: string) => Record<string, unknown>;
 }
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -59,6 +61,7 @@ export class TestAuthorizationServer {
   private provider!: Provider;
   private keys: JWK[] = [];
   private introspectionDown = false;
+  private introspectionDelayMs = 0;
   /** Requests to the introspection endpoint so far (answered or not). */
   introspections = 0;
   /** Token exchanges granted so far. */
@@ -102,6 +105,11 @@ export class TestAuthorizationServer {
     this.introspectionDown = down;
   }
 
+  /** Each introspection request waits `ms` before it is answered (a slow authorization server). */
+  setIntrospectionDelay(ms: number): void {
+    this.introspectionDelayMs = ms;
+  }
+
   /** A client-credentials token for `resource` (RFC 8707) with `scope`. */
   async clientCredentials(client: { id: string; secret: string }, resource: string, scope: string): Promise<TokenAnswer> {
     return this.token(client, { grant_type: 'client_credentials', resource, scope });
@@ -141,6 +149,10 @@ export class TestAuthorizationServer {
       response.writeHead(503, { 'Content-Type': 'text/plain' }).end('down for maintenance');
       return;
     }
+    if (introspection && this.introspectionDelayMs > 0) {
+      setTimeout(() => void this.provider.callback()(request, response), this.introspectionDelayMs);
+      return;
+    }
     void this.provider.callback()(request, response);
   }
 
@@ -175,7 +187,8 @@ export class TestAuthorizationServer {
         ...(this.options.clients ?? []),
       ],
       jwks: { keys: this.keys },
-      scopes: ['openid', 'offline_access', ...scopes],
+      scopes: ['openid', 'offline_access', 'groups', ...scopes],
+      claims: { openid: ['sub'], groups: ['groups'] },
       cookies: { keys: ['test-authorization-server-cookie-key'] },
       ttl: {
         AccessToken: accessTokenTtlSec,
@@ -186,7 +199,7 @@ export class TestAuthorizationServer {
         RefreshToken: 3600,
       },
       // Any login name is an account whose subject is that name.
-      findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
+      findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ ...this.options.accountClaims?.(sub), sub }) }),
       features: {
         devInteractions: { enabled: true },
         clientCredentials: { enabled: true },

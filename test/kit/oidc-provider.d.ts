@@ -15,6 +15,8 @@ declare module 'oidc-provider' {
     clients?: ClientMetadata[];
     jwks?: { keys: Record<string, unknown>[] };
     scopes?: string[];
+    /** Scope → the claims it releases (userinfo). */
+    claims?: Record<string, string[]>;
     cookies?: { keys: string[] };
     ttl?: Record<string, number>;
     features?: Record<string, Record<string, unknown>>;

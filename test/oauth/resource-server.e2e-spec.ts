@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { McpConfigurationError } from '@nest-mcp/core';
 import { decodeProtectedHeader } from 'jose';
 import { startSecApp } from '../security/fixtures/sec-app.js';
@@ -184,6 +185,66 @@ describe('auth.oauth.introspection cache', () => {
     as.setIntrospectionDown(true);
     expect((await whoami(app, seen.access_token)).status).toBe(200);
     expect((await whoami(app, unseen.access_token)).status).toBe(503);
+  });
+});
+
+describe('auth.oauth.introspection against a flood of unknown tokens (behind a trusted proxy)', () => {
+  const PER_MINUTE = 5;
+  const CONCURRENT = 2;
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await startSecApp({
+      http: { trustProxy: true },
+      auth: {
+        oauth: {
+          issuer: as.issuer,
+          resource: RESOURCE,
+          introspection: {
+            clientId: INTROSPECTION_CLIENT.id,
+            clientSecret: INTROSPECTION_CLIENT.secret,
+            maxRequestsPerMinute: PER_MINUTE,
+            maxConcurrent: CONCURRENT,
+          },
+        },
+      },
+    });
+  });
+  afterAll(() => app?.close());
+  afterEach(() => as.setIntrospectionDelay(0));
+
+  const from = (address: string, token: string) => post(app.url, callTool(1, 'whoami'), { ...bearer(token), 'X-Forwarded-For': address });
+  const unknown = () => `unknown-${randomBytes(16).toString('hex')}`;
+
+  it('a refused token is remembered briefly: asking again costs no introspection', async () => {
+    const token = unknown();
+    const before = as.introspections;
+    expectInvalidToken(await from('198.51.100.10', token));
+    expectInvalidToken(await from('198.51.100.10', token));
+    expect(as.introspections).toBe(before + 1);
+  });
+
+  it('one address is bounded per minute (429, Retry-After, the envelope); another address is still served', async () => {
+    const before = as.introspections;
+    for (let i = 0; i < PER_MINUTE; i++) expectInvalidToken(await from('198.51.100.20', unknown()));
+    const refused = await from('198.51.100.20', unknown());
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.json.error.data.error).toMatchObject({ code: 'RATE_LIMITED', retryable: true });
+    expect(as.introspections).toBe(before + PER_MINUTE);
+    const { access_token } = await as.clientCredentials(OPAQUE_MACHINE_CLIENT, RESOURCE, 'sec:read');
+    expect((await from('198.51.100.21', access_token)).status).toBe(200);
+  });
+
+  it('one address has at most maxConcurrent introspections in flight; the rest are 503 with Retry-After', async () => {
+    as.setIntrospectionDelay(300);
+    const before = as.introspections;
+    const answers = await Promise.all(Array.from({ length: CONCURRENT + 2 }, () => from('198.51.100.30', unknown())));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(CONCURRENT).fill(401), 503, 503]);
+    const busy = answers.find((answer) => answer.status === 503)!;
+    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(busy.json.error.data.error).toMatchObject({ code: 'UNAVAILABLE', retryable: true });
+    expect(as.introspections).toBe(before + CONCURRENT);
   });
 });
 

@@ -37,6 +37,8 @@ export type {
   McpOAuthOptions,
   McpOAuthIntrospectionOptions,
   McpOAuthBridgeOptions,
+  McpOAuthBridgeScopeMapping,
+  McpOAuthBridgeScopes,
   McpOAuthBridgeUpstreamOptions,
   McpApiKey,
   McpResourceMetadataOptions,

@@ -38,12 +38,12 @@ export class CredentialsAuthenticator implements McpAuthenticator {
     if (JWT_SHAPE.test(token)) {
       if (this.bridge?.issued(token)) return this.bridge.verify(token);
       // Both configured: the token's (unverified) `iss` picks the verifier; each then checks everything.
-      if (this.oauth && (!this.jwt || this.oauth.issued(token))) return this.oauth.verifyJwt(token);
+      if (this.oauth && (!this.jwt || this.oauth.issued(token))) return this.oauth.verifyJwt(token, credentials.address);
       if (this.jwt) return this.jwt.verify(token);
     }
     const principal = this.apiKeys?.verify(token);
     if (principal) return principal;
-    if (this.oauth?.introspects) return this.oauth.introspect(token);
+    if (this.oauth?.introspects) return this.oauth.introspect(token, credentials.address);
     if (this.apiKeys) throw new McpAuthError('INVALID_TOKEN', 'The API key is invalid');
     throw new McpAuthError('INVALID_TOKEN', 'The access token is invalid');
   }

@@ -29,8 +29,12 @@ export interface McpOAuthIntrospectionOptions {
   clientSecret: string;
   /** How long an introspection answer is reused (60 000 ms, never past `exp`): a revoked token works at most this long. */
   cacheMaxMs?: number;
-  /** Most answers kept (10 000); the oldest goes first. */
+  /** Most answers kept (10 000), and as many refusals (each kept 30 s); the oldest goes first. */
   cacheMaxEntries?: number;
+  /** Introspection requests one caller address may cause per minute (300); beyond, 429 with `Retry-After`. */
+  maxRequestsPerMinute?: number;
+  /** Introspection requests of one caller address in flight at once (10); beyond, 503 with `Retry-After`. */
+  maxConcurrent?: number;
 }
 
 /**
@@ -71,6 +75,25 @@ export interface McpOAuthBridgeUpstreamOptions {
 }
 
 /**
+ * Which scopes a user signed in through the bridge may be granted, from their claims at the upstream provider (the
+ * ID token's, completed by userinfo): each value of the claim `fromClaim` (`groups` by default; a string or an array
+ * of strings) maps to scopes in `map`. A value `map` does not name grants nothing.
+ * @publicApi
+ * @example { fromClaim: 'groups', map: { 'weather-admins': ['weather:read', 'admin'], staff: ['weather:read'] } }
+ */
+export interface McpOAuthBridgeScopeMapping {
+  fromClaim?: string;
+  map: Record<string, string[]>;
+}
+
+/**
+ * The scopes a signed-in user may be granted: a mapping of one claim's values, or a function of all their claims.
+ * @publicApi
+ */
+export type McpOAuthBridgeScopes =
+  McpOAuthBridgeScopeMapping | ((claims: Readonly<Record<string, unknown>>) => readonly string[] | Promise<readonly string[]>);
+
+/**
  * The library as the authorization server MCP clients see (RFC 8414 metadata, dynamic client registration, PKCE,
  * consent, token, refresh and revocation), signing users in at an upstream OpenID provider that offers no client
  * registration (Google, Entra ID, many Keycloaks). It issues its own access tokens, bound to this server's resource.
@@ -84,18 +107,26 @@ export interface McpOAuthBridgeOptions {
   issuer?: string;
   /** HS256 key of the access tokens it issues (at least 32 characters). Keep it secret; rotating it signs everyone out. */
   signingSecret: string;
-  /** Scopes a client may be granted (default: every scope some tool requires). */
-  scopes?: string[];
+  /**
+   * The scopes a signed-in user may be granted, from their upstream claims (none by default: a user may call the
+   * tools that require no scope). A client gets those it asks for among them, or all of them when it asks for none.
+   */
+  scopes?: McpOAuthBridgeScopes;
   /** Access-token lifetime, ms (3 600 000). */
   accessTokenTtlMs?: number;
   /** Refresh-token (grant) lifetime, ms (2 592 000 000, 30 days); each refresh rotates the token. */
   refreshTokenTtlMs?: number;
   /** Accept https `client_id` URLs whose metadata document (5 KiB, no redirect) lists the redirect URI (true). */
   clientIdMetadataDocuments?: boolean;
-  /** Also accept `http://127.0.0.1/...` (loopback) client ID URLs (false): for tests and local development only. */
+  /**
+   * Also accept `http://127.0.0.1/...` (loopback) client ID URLs and fetch client documents from loopback addresses
+   * (false): for tests and local development only. Private, link-local and other non-public addresses are refused always.
+   */
   allowHttpLoopbackClientIds?: boolean;
-  /** Registrations, authorization starts and client-document fetches accepted per minute, each (60). */
+  /** Registrations, authorization starts and client-document fetches per minute, each, per caller address and per client (60). */
   maxRequestsPerMinute?: number;
+  /** The same, for all callers together (3 000): what one instance of this server serves at most. */
+  maxRequestsPerMinuteTotal?: number;
   /** Live grants per tenant (100); a new one beyond is refused until one ends. */
   maxGrantsPerTenant?: number;
   /** Time allowed to requests to the upstream provider, in ms (5 000). */

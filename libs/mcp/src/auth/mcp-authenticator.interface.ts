@@ -8,6 +8,8 @@ export interface McpCredentials {
   apiKey?: string;
   /** All request headers (lower-case names); empty over stdio. */
   headers: Record<string, string | string[] | undefined>;
+  /** The caller's address over HTTP (`X-Forwarded-For`'s last entry with `http.trustProxy`); introspection is bounded per address. */
+  address?: string;
 }
 
 /** Turns credentials into a principal: `undefined` when none were given, `McpAuthError` when they are wrong. @publicApi */

@@ -8,6 +8,8 @@ export interface BridgeClient {
   redirect_uris: string[];
   client_name?: string;
   client_id_issued_at: number;
+  /** Registered, no sign-in completed yet: it expires soon, counted among the few pending registrations. */
+  pending?: true;
 }
 
 /** An authorization in progress: what the client asked, the upstream leg's secrets, then the signed-in user. */
@@ -16,6 +18,7 @@ export interface BridgeTransaction {
   redirectUri: string;
   state?: string;
   codeChallenge: string;
+  /** The scopes asked; once the user signed in, the scopes granted (those asked that the user may have). */
   scope: string;
   /** SHA-256 of the browser cookie that started it: every later step must come from that browser. */
   browser: string;
@@ -30,13 +33,24 @@ export interface BridgeUser {
   email?: string;
 }
 
-/** What an authorization code stands for, until redeemed. */
+/** What an authorization code stands for, until redeemed; then kept a while as spent, to catch a replay. */
 export interface BridgeCode {
   clientId: string;
   redirectUri: string;
   codeChallenge: string;
   scope: string;
   user: BridgeUser;
+  spent?: true;
+  /** The grant its redemption created. */
+  grantId?: string;
+  /** Used again before its grant was bound: the redemption that won revokes what it created. */
+  replayed?: true;
+}
+
+/** A code redeemed: its record, and `bind` to name the grant created from it (false: replayed meanwhile, grant revoked). */
+export interface RedeemedCode {
+  record: BridgeCode;
+  bind(grant: BridgeGrant): Promise<boolean>;
 }
 
 /** A grant: one user's consent to one client, alive while its refresh token is. */
@@ -59,6 +73,9 @@ const TRANSACTION_TTL_MS = 600_000;
 const DOCUMENT_TTL_MS = 300_000;
 /** Codes are redeemed by the client right after the redirect (RFC 6749 §4.1.2 recommends at most 10 minutes). */
 export const CODE_TTL_MS = 60_000;
+/** How long a spent code is remembered: a replay within it revokes the grant the code created. */
+const SPENT_CODE_TTL_MS = 600_000;
+const PENDING_CLIENTS = storeKey('oauth-bridge', 'pending-clients');
 
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
@@ -75,15 +92,39 @@ export function sha256(text: string): string {
 export class BridgeGrants {
   constructor(
     private readonly store: McpKeyValueStore,
-    private readonly settings: { clientTtlMs: number; grantTtlMs: number; maxGrantsPerTenant: number },
+    private readonly settings: {
+      clientTtlMs: number;
+      grantTtlMs: number;
+      maxGrantsPerTenant: number;
+      /** How long a registration lives until a sign-in completes with it. */
+      pendingClientTtlMs: number;
+      /** Registrations pending at once: what anonymous registrations may hold of the store. */
+      maxPendingClients: number;
+    },
   ) {}
 
-  async saveClient(client: BridgeClient): Promise<void> {
-    await this.store.set(storeKey('oauth-bridge', 'client', client.client_id), client, this.settings.clientTtlMs);
+  /** Saves a new registration as pending; false when too many are pending already. */
+  async savePendingClient(client: BridgeClient): Promise<boolean> {
+    const { pendingClientTtlMs: ttlMs, maxPendingClients: limit } = this.settings;
+    if ((await this.store.reserveSlot(client.client_id, [{ key: PENDING_CLIENTS, limit }], ttlMs)) !== -1) return false;
+    await this.store.set(this.clientKey(client.client_id), { ...client, pending: true }, ttlMs);
+    return true;
+  }
+
+  /** A pending registration whose sign-in completed: kept as long as registrations live, and no longer pending. */
+  async confirmClient(client: BridgeClient): Promise<void> {
+    if (!client.pending) return;
+    const { pending: _pending, ...confirmed } = client;
+    await this.store.set(this.clientKey(client.client_id), confirmed, this.settings.clientTtlMs);
+    await this.store.releaseSlot(client.client_id, [PENDING_CLIENTS]);
   }
 
   client(id: string): Promise<BridgeClient | undefined> {
-    return this.store.get<BridgeClient>(storeKey('oauth-bridge', 'client', id));
+    return this.store.get<BridgeClient>(this.clientKey(id));
+  }
+
+  private clientKey(id: string): string {
+    return storeKey('oauth-bridge', 'client', id);
   }
 
   /** A client ID metadata document fetched lately (kept 5 minutes). */
@@ -93,12 +134,6 @@ export class BridgeGrants {
 
   async cacheDocument(client: BridgeClient): Promise<void> {
     await this.store.set(storeKey('oauth-bridge', 'cimd', client.client_id), client, DOCUMENT_TTL_MS);
-  }
-
-  /** Counts one request in the current minute of `kind`; false beyond `limit`. */
-  async withinRate(kind: string, limit: number): Promise<boolean> {
-    const window = Math.floor(Date.now() / 60_000);
-    return (await this.store.increment(storeKey('oauth-bridge', 'rate', kind, String(window)), 60_000)) <= limit;
   }
 
   /** Opens a transaction; its id is the upstream `state`. */
@@ -129,12 +164,38 @@ export class BridgeGrants {
     return code;
   }
 
-  /** The code's record, once: a second redemption (or an expired code) finds nothing. */
-  async redeemCode(code: string): Promise<BridgeCode | undefined> {
+  /**
+   * The code's record, once: it is marked spent and kept a while, so a second redemption revokes the grant the first
+   * created (RFC 6749 §4.1.2) and finds nothing, like an expired code.
+   */
+  async redeemCode(code: string): Promise<RedeemedCode | undefined> {
     const key = storeKey('oauth-bridge', 'code', sha256(code));
-    const record = await this.store.get<BridgeCode>(key);
-    if (!record || !(await this.store.deleteIfEquals(key, record))) return undefined;
-    return record;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const record = await this.store.get<BridgeCode>(key);
+      if (!record) return undefined;
+      if (record.spent) {
+        if (record.grantId) {
+          const grant = await this.grant(record.grantId);
+          if (grant) await this.revoke(grant);
+          return undefined;
+        }
+        // Redeemed, its grant not bound yet: the flag makes the winner revoke it.
+        if (record.replayed || (await this.store.compareAndSet(key, record, { ...record, replayed: true }, SPENT_CODE_TTL_MS)))
+          return undefined;
+        continue;
+      }
+      const spent: BridgeCode = { ...record, spent: true };
+      if (!(await this.store.compareAndSet(key, record, spent, SPENT_CODE_TTL_MS))) continue;
+      return {
+        record,
+        bind: async (grant) => {
+          if (await this.store.compareAndSet(key, spent, { ...spent, grantId: grant.id }, SPENT_CODE_TTL_MS)) return true;
+          await this.revoke(grant);
+          return false;
+        },
+      };
+    }
+    return undefined;
   }
 
   /** A new grant and its first refresh token; undefined when the tenant holds its most grants already. */

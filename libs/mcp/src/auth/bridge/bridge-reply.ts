@@ -11,6 +11,8 @@ export interface BridgeRequest {
   /** The form (or JSON) body of a POST, as strings. */
   form: Record<string, unknown>;
   cookies: Record<string, string>;
+  /** The caller's address (`X-Forwarded-For`'s last entry with `http.trustProxy`): budgets are counted per address. */
+  address: string;
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -23,6 +25,13 @@ export function json(status: number, value: unknown, extra: Record<string, strin
 export function oauthError(status: number, error: string, description: string): BridgeReply {
   return json(status, { error, error_description: description });
 }
+
+/** `slow_down` (429) with `Retry-After`: a caller over its budget. */
+export function tooMany(retryAfterMs: number, description: string): BridgeReply {
+  return json(429, { error: 'slow_down', error_description: description }, { 'Retry-After': retryAfterSeconds(retryAfterMs) });
+}
+
+const retryAfterSeconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
 
 export function redirect(location: string, cookies: string[] = []): BridgeReply {
   return { status: 302, headers: { Location: location, ...NO_STORE, ...(cookies.length > 0 && { 'Set-Cookie': cookies }) } };
@@ -52,10 +61,12 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-/** A plain error page for a request that cannot be sent back to a client (no trusted redirect URI yet). */
-export function errorPage(status: number, message: string): BridgeReply {
-  return page(
+/** A plain error page for a request that is not sent back to its client (`retryAfterMs`: a 429's `Retry-After`). */
+export function errorPage(status: number, message: string, retryAfterMs?: number): BridgeReply {
+  const reply = page(
     status,
     `<!doctype html><html><head><meta charset="utf-8"><title>Sign-in error</title></head><body><h1>Sign-in error</h1><p>${escapeHtml(message)}</p></body></html>`,
   );
+  if (retryAfterMs !== undefined) reply.headers['Retry-After'] = retryAfterSeconds(retryAfterMs);
+  return reply;
 }

@@ -1,5 +1,10 @@
+import { lookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import type { BridgeClient } from './bridge-grants.js';
 import { isAcceptableRedirectUri } from './redirect-uri.js';
+import { isFetchableAddress } from './public-address.js';
 import { readBoundedText } from '../../core/bounded-text.js';
 
 /** Largest client metadata document read. */
@@ -26,32 +31,74 @@ export function isClientIdUrl(clientId: string, allowHttpLoopback: boolean): boo
 
 /**
  * Fetches and checks a client ID metadata document: JSON, at most 5 KiB, within `timeoutMs`, no redirect followed;
- * its `client_id` must be its own URL and its redirect URIs acceptable. Undefined when any of that fails.
+ * its `client_id` must be its own URL and its redirect URIs acceptable. The host is resolved first and every address
+ * it has must be public (loopback too when `allowLoopback`); the connection then goes to the address checked, so a
+ * second lookup cannot point it elsewhere (DNS rebinding). Undefined when any of that fails, refused or not, alike.
  */
-export async function fetchClientMetadataDocument(clientId: string, timeoutMs: number): Promise<BridgeClient | undefined> {
+export async function fetchClientMetadataDocument(
+  clientId: string,
+  timeoutMs: number,
+  allowLoopback: boolean,
+): Promise<BridgeClient | undefined> {
   try {
-    const response = await fetch(clientId, {
-      headers: { Accept: 'application/json' },
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'error',
-    });
-    if (!response.ok || !response.body) return undefined;
-    // Over the bound: BodyTooLargeError, undefined below like any other failure.
-    const document = JSON.parse(await readBoundedText(response.body, MAX_DOCUMENT_BYTES)) as Record<string, unknown>;
-    const redirectUris = document.redirect_uris;
-    if (document.client_id !== clientId || !Array.isArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > 10)
+    const signal = AbortSignal.timeout(timeoutMs);
+    const url = new URL(clientId);
+    const host = hostOf(url);
+    const addresses = await lookup(host, { all: true, verbatim: true });
+    if (addresses.length === 0 || !addresses.every(({ address }) => isFetchableAddress(address, allowLoopback))) return undefined;
+    const response = await get(url, host, addresses[0], signal);
+    if (response.statusCode !== 200) {
+      response.destroy();
       return undefined;
-    if (!redirectUris.every(isAcceptableRedirectUri)) return undefined;
-    // A public client: one claiming a secret-based method here has no secret with this bridge.
-    const method = document.token_endpoint_auth_method;
-    if (method !== undefined && method !== 'none') return undefined;
-    return {
-      client_id: clientId,
-      redirect_uris: redirectUris,
-      ...(typeof document.client_name === 'string' && document.client_name !== '' && { client_name: document.client_name.slice(0, 200) }),
-      client_id_issued_at: Math.floor(Date.now() / 1000),
-    };
+    }
+    // Over the bound: BodyTooLargeError, undefined below like any other failure.
+    const document = JSON.parse(await readBoundedText(response, MAX_DOCUMENT_BYTES, response.headers['content-length'])) as Record<
+      string,
+      unknown
+    >;
+    return clientOf(clientId, document);
   } catch {
     return undefined;
   }
+}
+
+/** GET `url` from `pinned` (the Host header and TLS server name stay the URL's host); redirects are answers, not followed. */
+function get(url: URL, host: string, pinned: { address: string; family: number }, signal: AbortSignal): Promise<IncomingMessage> {
+  const pin: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  return new Promise((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      headers: { Accept: 'application/json' },
+      lookup: pin,
+      // A connection of its own, closed after: never one pooled for another fetch of the same host.
+      agent: false,
+      signal,
+      // SNI names the URL's host; an IP literal has none (and is not looked up: it was checked as is).
+      ...(url.protocol === 'https:' && isIP(host) === 0 && { servername: host }),
+    });
+    request.once('response', resolve);
+    request.once('error', reject);
+    request.end();
+  });
+}
+
+/** The URL's host name, an IPv6 literal without its brackets. */
+const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
+
+function clientOf(clientId: string, document: Record<string, unknown>): BridgeClient | undefined {
+  const redirectUris = document.redirect_uris;
+  if (document.client_id !== clientId || !Array.isArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > 10)
+    return undefined;
+  if (!redirectUris.every(isAcceptableRedirectUri)) return undefined;
+  // A public client: one claiming a secret-based method here has no secret with this bridge.
+  const method = document.token_endpoint_auth_method;
+  if (method !== undefined && method !== 'none') return undefined;
+  return {
+    client_id: clientId,
+    redirect_uris: redirectUris,
+    ...(typeof document.client_name === 'string' && document.client_name !== '' && { client_name: document.client_name.slice(0, 200) }),
+    client_id_issued_at: Math.floor(Date.now() / 1000),
+  };
 }

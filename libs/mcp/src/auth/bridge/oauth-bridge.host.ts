@@ -16,7 +16,7 @@ export class McpOAuthBridgeHost implements OnModuleInit {
     @Optional() @Inject(MCP_TOOL_SCOPES) toolScopes?: McpToolScopesSource,
   ) {
     const bridge = options.auth.bridge;
-    if (bridge) this.bridge = new McpOAuthBridge(bridge, store, () => bridge.scopes ?? toolScopes?.() ?? []);
+    if (bridge) this.bridge = new McpOAuthBridge(bridge, store, () => toolScopes?.() ?? []);
   }
 
   async onModuleInit(): Promise<void> {

@@ -7,19 +7,25 @@ import type { McpOAuthBridgeOptions } from '../mcp-auth-options.interface.js';
 import { McpAuthError } from '../mcp-auth.error.js';
 import { McpAuthUnavailableError } from '../mcp-auth-unavailable.error.js';
 import { principalFromClaims } from '../principal-claims.js';
+import { addressKey, CallerBudget } from '../caller-budget.js';
 import { BridgeGrants, randomToken, sha256, type BridgeClient, type BridgeGrant, type BridgeUser } from './bridge-grants.js';
-import { errorPage, json, oauthError, page, redirect, type BridgeReply, type BridgeRequest } from './bridge-reply.js';
+import { errorPage, json, oauthError, page, redirect, tooMany, type BridgeReply, type BridgeRequest } from './bridge-reply.js';
 import { consentPage } from './consent.page.js';
 import { fetchClientMetadataDocument, isClientIdUrl } from './client-metadata-document.js';
 import { isAcceptableRedirectUri } from './redirect-uri.js';
 import { isS256Challenge, s256, verifierMatches } from './pkce.js';
 import { UpstreamProvider } from './upstream-provider.js';
+import { mappedScopes, userScopes } from './user-scopes.js';
 
 /** The cookie that binds an authorization to the browser that started it. */
 export const BROWSER_COOKIE = 'mcp_bridge_browser';
 /** Where the bridge's endpoints live under its issuer. */
 export const BRIDGE_BASE_PATH = '/oauth';
 const CLIENT_TTL_MS = 90 * 86_400_000;
+/** A registration with no completed sign-in lives this long (a sign-in in progress lasts 10 minutes at most). */
+const PENDING_CLIENT_TTL_MS = 15 * 60_000;
+/** Registrations pending at once, whoever made them: anonymous registrations hold at most this much of the store. */
+const MAX_PENDING_CLIENTS = 1_000;
 const MAX_REDIRECT_URIS = 10;
 const MAX_TEXT = 2_000;
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -35,12 +41,15 @@ export class McpOAuthBridge {
   private readonly upstream: UpstreamProvider;
   private readonly grants: BridgeGrants;
   private readonly key: Uint8Array;
-  private readonly settings: Required<Pick<McpOAuthBridgeOptions, 'accessTokenTtlMs' | 'maxRequestsPerMinute'>>;
+  private readonly accessTokenTtlMs: number;
+  /** Per caller address and per registered client, and in total: registrations, sign-ins started, document fetches. */
+  private readonly budgets: Record<'register' | 'authorize' | 'document', CallerBudget>;
 
+  /** `toolScopes`: the scopes tools require, listed in the metadata beside those the mapping grants. */
   constructor(
     private readonly options: McpOAuthBridgeOptions,
     store: McpKeyValueStore,
-    private readonly allowedScopes: () => string[],
+    private readonly toolScopes: () => string[],
   ) {
     this.issuer = String(options.issuer);
     this.resource = String(options.resource);
@@ -49,12 +58,17 @@ export class McpOAuthBridge {
       clientTtlMs: CLIENT_TTL_MS,
       grantTtlMs: options.refreshTokenTtlMs ?? OAUTH_BRIDGE_DEFAULTS.refreshTokenTtlMs,
       maxGrantsPerTenant: options.maxGrantsPerTenant ?? OAUTH_BRIDGE_DEFAULTS.maxGrantsPerTenant,
+      pendingClientTtlMs: PENDING_CLIENT_TTL_MS,
+      maxPendingClients: MAX_PENDING_CLIENTS,
     });
     this.key = new TextEncoder().encode(options.signingSecret);
-    this.settings = {
-      accessTokenTtlMs: options.accessTokenTtlMs ?? OAUTH_BRIDGE_DEFAULTS.accessTokenTtlMs,
-      maxRequestsPerMinute: options.maxRequestsPerMinute ?? OAUTH_BRIDGE_DEFAULTS.maxRequestsPerMinute,
+    this.accessTokenTtlMs = options.accessTokenTtlMs ?? OAUTH_BRIDGE_DEFAULTS.accessTokenTtlMs;
+    const limits = {
+      perCaller: options.maxRequestsPerMinute ?? OAUTH_BRIDGE_DEFAULTS.maxRequestsPerMinute,
+      total: options.maxRequestsPerMinuteTotal ?? OAUTH_BRIDGE_DEFAULTS.maxRequestsPerMinuteTotal,
+      windowMs: 60_000,
     };
+    this.budgets = { register: new CallerBudget(limits), authorize: new CallerBudget(limits), document: new CallerBudget(limits) };
   }
 
   /** Discovers the upstream provider (a coded boot error when it cannot be used). */
@@ -66,17 +80,22 @@ export class McpOAuthBridge {
    * A registered client, or a client ID metadata document (CIMD) fetched from its URL and kept in the store for a
    * few minutes, so one sign-in fetches it once.
    */
-  private async client(id: string): Promise<BridgeClient | undefined> {
+  private async client(id: string, address: string): Promise<BridgeClient | undefined> {
     if (!id || id.length > MAX_TEXT) return undefined;
-    if (!(this.options.clientIdMetadataDocuments ?? true) || !isClientIdUrl(id, this.options.allowHttpLoopbackClientIds ?? false))
-      return this.grants.client(id);
+    const loopback = this.options.allowHttpLoopbackClientIds ?? false;
+    if (!this.isDocumentClient(id)) return this.grants.client(id);
     const cached = await this.grants.cachedDocument(id);
     if (cached) return cached;
-    // Each fetch is a request to a host the caller names: bounded per minute like registrations.
-    if (!(await this.grants.withinRate('client-document', this.settings.maxRequestsPerMinute))) return undefined;
-    const fetched = await fetchClientMetadataDocument(id, this.options.timeoutMs ?? OAUTH_BRIDGE_DEFAULTS.timeoutMs);
+    // Each fetch is a request to a host the caller names: bounded per caller like registrations.
+    if (this.budgets.document.take([`address:${addressKey(address)}`]) !== undefined) return undefined;
+    const fetched = await fetchClientMetadataDocument(id, this.options.timeoutMs ?? OAUTH_BRIDGE_DEFAULTS.timeoutMs, loopback);
     if (fetched) await this.grants.cacheDocument(fetched);
     return fetched;
+  }
+
+  /** Whether `id` is a client ID metadata document URL (CIMD) rather than a registration. */
+  private isDocumentClient(id: string): boolean {
+    return (this.options.clientIdMetadataDocuments ?? true) && isClientIdUrl(id, this.options.allowHttpLoopbackClientIds ?? false);
   }
 
   private endpoint(name: string): string {
@@ -96,16 +115,19 @@ export class McpOAuthBridge {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none'],
       revocation_endpoint_auth_methods_supported: ['none'],
-      scopes_supported: this.allowedScopes(),
+      scopes_supported: [...new Set([...this.toolScopes(), ...mappedScopes(this.options.scopes)])],
       authorization_response_iss_parameter_supported: true,
       client_id_metadata_document_supported: this.options.clientIdMetadataDocuments ?? true,
     });
   }
 
-  /** Dynamic client registration (RFC 7591), public clients only, bounded per minute. */
+  /**
+   * Dynamic client registration (RFC 7591), public clients only, bounded per minute per caller address; pending (and
+   * soon gone) until a sign-in completes with it.
+   */
   async register(request: BridgeRequest): Promise<BridgeReply> {
-    if (!(await this.grants.withinRate('register', this.settings.maxRequestsPerMinute)))
-      return oauthError(429, 'slow_down', 'Too many registrations; try again in a minute');
+    const waitMs = this.budgets.register.take([`address:${addressKey(request.address)}`]);
+    if (waitMs !== undefined) return tooMany(waitMs, 'Too many registrations; try again in a minute');
     const { redirect_uris: redirectUris, client_name: clientName, token_endpoint_auth_method: authMethod } = request.form;
     if (!Array.isArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS)
       return oauthError(400, 'invalid_redirect_uri', `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs`);
@@ -123,7 +145,8 @@ export class McpOAuthBridge {
       ...(typeof clientName === 'string' && clientName !== '' && { client_name: clientName.slice(0, 200) }),
       client_id_issued_at: Math.floor(Date.now() / 1000),
     };
-    await this.grants.saveClient(client);
+    if (!(await this.grants.savePendingClient(client)))
+      return tooMany(60_000, 'Too many registrations are waiting for a sign-in; try again later');
     return json(201, {
       ...client,
       token_endpoint_auth_method: 'none',
@@ -133,28 +156,32 @@ export class McpOAuthBridge {
   }
 
   /**
-   * `/authorize`: the client and its exact redirect URI first (errors before that are shown, never redirected), then
-   * PKCE S256; the browser goes to the provider with the bridge's own state, nonce and PKCE.
+   * `/authorize`: bounded per caller address and per registered client; the client and its exact redirect URI, then
+   * PKCE S256. Every error is a page, never a redirect: anyone may register a client, so an automatic redirect to
+   * its URI would make this server an open redirector (RFC 9700 §4.11.2). The browser goes to the provider with the
+   * bridge's own state, nonce and PKCE.
    */
   async authorize(request: BridgeRequest): Promise<BridgeReply> {
     const query = request.query;
     const clientId = query.get('client_id') ?? '';
-    const client = await this.client(clientId);
+    // A client ID document URL names a client many users share: its users are counted by their addresses only.
+    const callers = [`address:${addressKey(request.address)}`, ...(this.isDocumentClient(clientId) ? [] : [`client:${sha256(clientId)}`])];
+    const waitMs = this.budgets.authorize.take(callers);
+    if (waitMs !== undefined) return errorPage(429, 'Too many sign-ins were started; try again in a minute.', waitMs);
+    const client = await this.client(clientId, request.address);
     if (!client) return errorPage(400, 'Unknown client.');
     const redirectUri = query.get('redirect_uri') ?? '';
     if (!client.redirect_uris.includes(redirectUri)) return errorPage(400, 'The redirect URI is not registered for this client.');
     const state = query.get('state') ?? undefined;
-    const back = (error: string, description: string) =>
-      redirect(this.clientRedirect(redirectUri, { error, error_description: description, state }));
-    if (query.get('response_type') !== 'code') return back('unsupported_response_type', 'response_type must be code');
+    if (query.get('response_type') !== 'code') return errorPage(400, 'The client asked for an unsupported response type (only code).');
     const challenge = query.get('code_challenge');
     if (!isS256Challenge(challenge, query.get('code_challenge_method')))
-      return back('invalid_request', 'PKCE with code_challenge_method S256 is required');
+      return errorPage(400, 'The client did not use PKCE with code_challenge_method S256, which this server requires.');
     const resource = query.get('resource');
-    if (resource !== null && resource !== this.resource)
-      return back('invalid_target', 'this server issues tokens for its own resource only');
-    if (!(await this.grants.withinRate('authorize', this.settings.maxRequestsPerMinute)))
-      return back('temporarily_unavailable', 'too many sign-ins; try again in a minute');
+    if (resource !== null && resource !== this.resource) return errorPage(400, 'The client asked for tokens for another resource.');
+    const scope = query.get('scope') ?? '';
+    // Both are kept with the sign-in until it ends.
+    if (scope.length > MAX_TEXT || (state?.length ?? 0) > MAX_TEXT) return errorPage(400, 'The client sent too long a scope or state.');
     const cookies: string[] = [];
     let browser = request.cookies[BROWSER_COOKIE];
     if (!browser || !/^[A-Za-z0-9_-]{43}$/.test(browser)) {
@@ -168,7 +195,7 @@ export class McpOAuthBridge {
       redirectUri,
       ...(state !== undefined && { state }),
       codeChallenge: challenge,
-      scope: this.grantedScope(query.get('scope')),
+      scope,
       browser: sha256(browser),
       upstreamVerifier,
       nonce,
@@ -183,7 +210,7 @@ export class McpOAuthBridge {
     return redirect(upstream, cookies);
   }
 
-  /** The provider's redirect back: same browser, then the upstream code exchanged for the user. */
+  /** The provider's redirect back: same browser, then the upstream code exchanged for the user and the scopes they may have. */
   async callback(request: BridgeRequest): Promise<BridgeReply> {
     const id = request.query.get('state') ?? '';
     const transaction = id ? await this.grants.transaction(id) : undefined;
@@ -191,26 +218,23 @@ export class McpOAuthBridge {
       return errorPage(400, 'This sign-in is unknown, expired, or was started in another browser.');
     const code = request.query.get('code');
     if (!code) {
+      // A page, not the client's redirect URI: the user has not seen where that leads yet (the consent page names it).
       await this.grants.closeTransaction(id, transaction);
-      return redirect(
-        this.clientRedirect(transaction.redirectUri, {
-          error: 'access_denied',
-          error_description: 'the sign-in was not completed',
-          state: transaction.state,
-        }),
-      );
+      return errorPage(400, 'The sign-in was not completed at the identity provider; start again from your application.');
     }
     let user: BridgeUser;
+    let scope: string;
     try {
       const claims = await this.upstream.signedInUser(code, transaction.upstreamVerifier, this.endpoint('callback'), transaction.nonce);
       const tenantClaim = this.options.upstream.tenantClaim ?? OAUTH_BRIDGE_DEFAULTS.upstreamTenantClaim;
       const tenant = claims[tenantClaim];
       if (typeof tenant !== 'string' || tenant === '') return errorPage(403, 'Your account carries no tenant for this server.');
       user = { sub: claims.sub, tenant, ...(typeof claims.email === 'string' && { email: claims.email }) };
+      scope = this.grantedScope(transaction.scope, await userScopes(this.options.scopes, claims));
     } catch {
       return errorPage(502, 'The identity provider could not confirm the sign-in; try again.');
     }
-    const signedIn = { ...transaction, user };
+    const signedIn = { ...transaction, user, scope };
     if (!(await this.grants.updateTransaction(id, transaction, signedIn))) return errorPage(400, 'This sign-in was already completed.');
     // Always asked: any client may register, so without the user's word a link could sign them in to an attacker's client.
     return redirect(`${this.endpoint('consent')}?transaction=${encodeURIComponent(id)}`);
@@ -221,7 +245,7 @@ export class McpOAuthBridge {
     const id = request.query.get('transaction') ?? '';
     const transaction = id ? await this.grants.transaction(id) : undefined;
     if (!transaction?.user || !this.sameBrowser(request, transaction.browser)) return errorPage(400, 'This sign-in is unknown or expired.');
-    const client = await this.client(transaction.clientId);
+    const client = await this.client(transaction.clientId, request.address);
     const target = new URL(transaction.redirectUri);
     return page(
       200,
@@ -271,20 +295,28 @@ export class McpOAuthBridge {
     return redirect(this.clientRedirect(transaction.redirectUri, { code, state: transaction.state }));
   }
 
-  /** `/token`: authorization_code (PKCE, exact redirect URI, single-use code) or refresh_token (rotation). */
+  /**
+   * `/token`: authorization_code (PKCE, exact redirect URI, single-use code: a second use revokes what the first
+   * issued) or refresh_token (rotation).
+   */
   async token(request: BridgeRequest): Promise<BridgeReply> {
     const form = request.form;
     const clientId = text(form.client_id);
-    if (!clientId || !(await this.client(clientId))) return oauthError(401, 'invalid_client', 'unknown client');
+    const client = clientId ? await this.client(clientId, request.address) : undefined;
+    if (!clientId || !client) return oauthError(401, 'invalid_client', 'unknown client');
     if (form.grant_type === 'authorization_code') {
       const code = text(form.code);
-      const record = code ? await this.grants.redeemCode(code) : undefined;
-      if (!record || record.clientId !== clientId || record.redirectUri !== text(form.redirect_uri))
+      const redeemed = code ? await this.grants.redeemCode(code) : undefined;
+      const record = redeemed?.record;
+      if (!redeemed || !record || record.clientId !== clientId || record.redirectUri !== text(form.redirect_uri))
         return oauthError(400, 'invalid_grant', 'the code is invalid, expired, used, or not for this client and redirect URI');
       if (!verifierMatches(form.code_verifier, record.codeChallenge))
         return oauthError(400, 'invalid_grant', 'the PKCE code verifier does not match');
       const created = await this.grants.createGrant(clientId, record.scope, record.user);
       if (!created) return oauthError(400, 'invalid_grant', 'this account holds too many grants; revoke one first');
+      if (!(await redeemed.bind(created.grant)))
+        return oauthError(400, 'invalid_grant', 'the code was used twice; what it granted is revoked');
+      await this.grants.confirmClient(client);
       return this.tokens(created.grant, created.refreshToken);
     }
     if (form.grant_type === 'refresh_token') {
@@ -298,12 +330,17 @@ export class McpOAuthBridge {
     return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
   }
 
-  /** RFC 7009: a refresh or access token of this bridge ends its whole grant; anything else is ignored (200). */
+  /**
+   * RFC 7009: the client identifies itself (`client_id`: public clients have no secret); a refresh or access token
+   * of one of its grants ends that whole grant. Another client's token, or anything else, is ignored (200, §2.2).
+   */
   async revoke(request: BridgeRequest): Promise<BridgeReply> {
+    const clientId = text(request.form.client_id);
+    if (!clientId || !(await this.client(clientId, request.address))) return oauthError(401, 'invalid_client', 'unknown client');
     const token = text(request.form.token);
     if (!token) return oauthError(400, 'invalid_request', 'token is required');
     const grant = await this.grantOf(token);
-    if (grant) await this.grants.revoke(grant);
+    if (grant?.clientId === clientId) await this.grants.revoke(grant);
     return json(200, {});
   }
 
@@ -354,7 +391,7 @@ export class McpOAuthBridge {
   }
 
   private async tokens(grant: BridgeGrant, refreshToken: string): Promise<BridgeReply> {
-    const ttlSec = Math.floor(this.settings.accessTokenTtlMs / 1000);
+    const ttlSec = Math.floor(this.accessTokenTtlMs / 1000);
     const accessToken = await new SignJWT({
       scope: grant.scope,
       tenant_id: grant.user.tenant,
@@ -379,10 +416,9 @@ export class McpOAuthBridge {
     });
   }
 
-  /** The scopes granted: those asked that this server knows (all it knows when none are asked). */
-  private grantedScope(asked: string | null): string {
-    const allowed = this.allowedScopes();
-    if (!asked) return allowed.join(' ');
+  /** The scopes granted: those asked that the user may have (all they may have when none are asked). */
+  private grantedScope(asked: string, allowed: string[]): string {
+    if (!asked.trim()) return allowed.join(' ');
     return [...new Set(asked.split(' '))].filter((scope) => allowed.includes(scope)).join(' ');
   }
 

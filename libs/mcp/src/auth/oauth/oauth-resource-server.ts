@@ -75,6 +75,8 @@ export class OAuthResourceServer {
         cacheMaxEntries: introspection.cacheMaxEntries ?? OAUTH_DEFAULTS.cacheMaxEntries,
         timeoutMs,
         retryAfterMs: OUTAGE_RETRY_AFTER_MS,
+        maxRequestsPerMinute: introspection.maxRequestsPerMinute ?? OAUTH_DEFAULTS.introspectionsPerMinute,
+        maxConcurrent: introspection.maxConcurrent ?? OAUTH_DEFAULTS.introspectionsInFlight,
       });
     }
     if (!this.jwt && !this.introspector)
@@ -97,14 +99,15 @@ export class OAuthResourceServer {
   }
 
   /** A JWT access token: with the JWKS, or introspected when the metadata lists no `jwks_uri`. */
-  async verifyJwt(token: string): Promise<McpPrincipal> {
+  async verifyJwt(token: string, address?: string): Promise<McpPrincipal> {
     if (this.jwt) return this.jwt.verify(token);
-    return this.introspect(token);
+    return this.introspect(token, address);
   }
 
-  async introspect(token: string): Promise<McpPrincipal> {
+  /** An opaque token, introspected on the budget of the caller's `address`. */
+  async introspect(token: string, address?: string): Promise<McpPrincipal> {
     if (!this.introspector) throw new McpAuthError('INVALID_TOKEN', 'The access token is invalid');
-    return this.introspector.verify(token);
+    return this.introspector.verify(token, address);
   }
 
   /** A client-credentials token may carry no `sub`: its client is the subject then (RFC 9068 §2.2). */

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpAuthError } from '../mcp-auth.error.js';
 import { McpAuthUnavailableError } from '../mcp-auth-unavailable.error.js';
+import { McpAuthThrottledError } from '../mcp-auth-throttled.error.js';
 import { TokenIntrospector, type TokenIntrospectorSettings } from './token-introspector.js';
 
 /** An introspection endpoint on loopback answering `active` for tokens starting with "good", counting its calls. */
@@ -49,6 +50,8 @@ function introspector(settings: Partial<TokenIntrospectorSettings> = {}): TokenI
     cacheMaxEntries: 2,
     timeoutMs: 1_000,
     retryAfterMs: 5_000,
+    maxRequestsPerMinute: 100,
+    maxConcurrent: 10,
     ...settings,
   });
 }
@@ -83,11 +86,25 @@ describe('TokenIntrospector', () => {
     expect(calls).toEqual(['good-1']);
   });
 
-  it('does not remember inactive answers', async () => {
+  it('remembers a refusal apart from the answers: asked once, and good answers are not pushed out', async () => {
     const subject = introspector();
-    await expect(subject.verify('bad')).rejects.toBeInstanceOf(McpAuthError);
-    await expect(subject.verify('bad')).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
-    expect(calls).toEqual(['bad', 'bad']);
+    await subject.verify('good-1');
+    for (const token of ['bad-1', 'bad-2', 'bad-3', 'bad-3']) await expect(subject.verify(token)).rejects.toBeInstanceOf(McpAuthError);
+    await expect(subject.verify('bad-3')).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await subject.verify('good-1');
+    expect(calls).toEqual(['good-1', 'bad-1', 'bad-2', 'bad-3']);
+  });
+
+  it('bounds the requests one caller address causes per minute (429) and has in flight (503); another address is served', async () => {
+    const subject = introspector({ maxRequestsPerMinute: 2, maxConcurrent: 1 });
+    const first = subject.verify('good-1', '198.51.100.1');
+    await expect(subject.verify('good-2', '198.51.100.1')).rejects.toBeInstanceOf(McpAuthUnavailableError);
+    // Joining the check in flight of the same token costs nothing.
+    await Promise.all([first, subject.verify('good-1', '198.51.100.1')]);
+    await subject.verify('good-3', '198.51.100.1');
+    await expect(subject.verify('good-4', '198.51.100.1')).rejects.toBeInstanceOf(McpAuthThrottledError);
+    await subject.verify('good-4', '198.51.100.2');
+    expect(calls).toEqual(['good-1', 'good-3', 'good-4']);
   });
 
   it('an introspection failure is an outage, not a refusal', async () => {

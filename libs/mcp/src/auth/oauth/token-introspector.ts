@@ -3,6 +3,8 @@ import type { JWTPayload } from 'jose';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { McpAuthError } from '../mcp-auth.error.js';
 import { McpAuthUnavailableError } from '../mcp-auth-unavailable.error.js';
+import { McpAuthThrottledError } from '../mcp-auth-throttled.error.js';
+import { addressKey, CallerBudget } from '../caller-budget.js';
 import { McpOAuthMessages as Messages } from './oauth.messages.js';
 
 /** What the introspector needs: where, as whom, what to accept, how long to remember. */
@@ -19,7 +21,14 @@ export interface TokenIntrospectorSettings {
   cacheMaxEntries: number;
   timeoutMs: number;
   retryAfterMs: number;
+  /** Introspection requests one caller address may cause per minute. */
+  maxRequestsPerMinute: number;
+  /** Introspection requests of one caller address in flight at once. */
+  maxConcurrent: number;
 }
+
+/** How long a refused token is remembered: a client retrying a bad token costs the authorization server nothing. */
+export const REFUSAL_CACHE_MS = 30_000;
 
 interface Remembered {
   principal: McpPrincipal;
@@ -33,22 +42,52 @@ const formEncoded = (value: string) => encodeURIComponent(value).replace(/%20/g,
 /**
  * Opaque access tokens through RFC 7662 introspection. Active answers are remembered (by the token's digest) no
  * longer than the token lives and at most `cacheMaxMs`, `cacheMaxEntries` at most; concurrent checks of one token
- * share one request. Inactive answers are not remembered (random tokens must not push good entries out).
+ * share one request. Refusals are remembered apart ({@link REFUSAL_CACHE_MS}, as many entries), so random tokens
+ * never push good entries out. Each caller address gets a bounded rate and number of requests in flight: a flood of
+ * unknown tokens is refused here, not relayed.
  */
 export class TokenIntrospector {
   private readonly remembered = new Map<string, Remembered>();
+  private readonly refused = new Map<string, { error: McpAuthError; until: number }>();
   private readonly inFlight = new Map<string, Promise<McpPrincipal>>();
+  /** Requests in flight per caller address; an address leaves the map when it has none. */
+  private readonly busy = new Map<string, number>();
+  private readonly budget: CallerBudget;
 
-  constructor(private readonly settings: TokenIntrospectorSettings) {}
+  constructor(private readonly settings: TokenIntrospectorSettings) {
+    this.budget = new CallerBudget({
+      perCaller: settings.maxRequestsPerMinute,
+      total: Number.MAX_SAFE_INTEGER,
+      windowMs: 60_000,
+      maxCallers: settings.cacheMaxEntries,
+    });
+  }
 
-  async verify(token: string): Promise<McpPrincipal> {
+  /** The token's principal; `address` is the caller's, whose budget a request to the authorization server spends. */
+  async verify(token: string, address = 'unknown'): Promise<McpPrincipal> {
     const key = digest(token);
+    const now = Date.now();
+    const refusal = this.refused.get(key);
+    if (refusal && refusal.until > now) throw refusal.error;
+    if (refusal) this.refused.delete(key);
     const hit = this.remembered.get(key);
-    if (hit && hit.until > Date.now()) return copy(hit.principal);
+    if (hit && hit.until > now) return copy(hit.principal);
     if (hit) this.remembered.delete(key);
     let pending = this.inFlight.get(key);
     if (!pending) {
-      pending = this.introspect(token, key).finally(() => this.inFlight.delete(key));
+      const caller = addressKey(address);
+      const running = this.busy.get(caller) ?? 0;
+      if (running >= this.settings.maxConcurrent)
+        throw new McpAuthUnavailableError('too many token checks from this address at once', this.settings.retryAfterMs);
+      const waitMs = this.budget.take([caller]);
+      if (waitMs !== undefined) throw new McpAuthThrottledError('too many token checks from this address', waitMs);
+      this.busy.set(caller, running + 1);
+      pending = this.introspect(token, key).finally(() => {
+        this.inFlight.delete(key);
+        const left = (this.busy.get(caller) ?? 1) - 1;
+        if (left > 0) this.busy.set(caller, left);
+        else this.busy.delete(caller);
+      });
       this.inFlight.set(key, pending);
     }
     return copy(await pending);
@@ -56,6 +95,16 @@ export class TokenIntrospector {
 
   private async introspect(token: string, key: string): Promise<McpPrincipal> {
     const claims = await this.ask(token);
+    try {
+      return this.judge(claims, key);
+    } catch (error) {
+      if (error instanceof McpAuthError) this.keep(this.refused, key, { error, until: Date.now() + REFUSAL_CACHE_MS });
+      throw error;
+    }
+  }
+
+  /** The principal of an introspection answer, or the McpAuthError refusing it. */
+  private judge(claims: Record<string, unknown>, key: string): McpPrincipal {
     if (claims.active !== true) throw new McpAuthError('INVALID_TOKEN', 'The access token is not active');
     const now = Date.now();
     if (typeof claims.exp === 'number' && claims.exp * 1000 <= now) throw new McpAuthError('TOKEN_EXPIRED', 'The access token has expired');
@@ -69,17 +118,15 @@ export class TokenIntrospector {
     const principal = this.settings.toPrincipal(claims as JWTPayload);
     const lifetime = typeof claims.exp === 'number' ? claims.exp * 1000 - now : Infinity;
     const keepMs = Math.min(this.settings.cacheMaxMs, lifetime);
-    if (keepMs > 0) this.remember(key, { principal, until: now + keepMs });
+    if (keepMs > 0) this.keep(this.remembered, key, { principal, until: now + keepMs });
     return principal;
   }
 
-  private remember(key: string, entry: Remembered): void {
-    this.remembered.delete(key);
-    while (this.remembered.size >= this.settings.cacheMaxEntries) {
-      const oldest = this.remembered.keys().next().value as string;
-      this.remembered.delete(oldest);
-    }
-    this.remembered.set(key, entry);
+  /** Sets `key` in `map`, the oldest entries dropped beyond `cacheMaxEntries`. */
+  private keep<T>(map: Map<string, T>, key: string, entry: T): void {
+    map.delete(key);
+    while (map.size >= this.settings.cacheMaxEntries) map.delete(map.keys().next().value as string);
+    map.set(key, entry);
   }
 
   /** The introspection answer; an outage (no answer, 5xx, our credentials refused, not JSON) is a 503. */

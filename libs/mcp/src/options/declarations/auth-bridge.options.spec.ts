@@ -33,4 +33,17 @@ describe('auth.bridge options', () => {
     expect(problem({ bridge: { ...bridge, resource: undefined } })).toContain('auth.bridge.resource');
     expect(problem({ bridge, oauth: { issuer: 'https://idp.example.com' } })).toContain('not both');
   });
+
+  it('take a scope mapping (fromClaim defaulting to groups) or a function, and refuse a list or a malformed mapping', () => {
+    const map = { admins: ['admin'] };
+    expect(resolve({ bridge: { ...bridge, scopes: { map } } }).auth.bridge?.scopes).toEqual({ fromClaim: 'groups', map });
+    const byClaims = () => ['a'];
+    expect(resolve({ bridge: { ...bridge, scopes: byClaims } }).auth.bridge?.scopes).toBe(byClaims);
+    expect(resolve({ bridge }).auth.bridge?.scopes).toBeUndefined();
+    expect(problem({ bridge: { ...bridge, scopes: ['admin'] } })).toContain('would grant every user who signs in every scope');
+    expect(problem({ bridge: { ...bridge, scopes: { map, form: 'groups' } } })).toContain('unknown keys (form)');
+    expect(problem({ bridge: { ...bridge, scopes: { fromClaim: 'groups' } } })).toContain('auth.bridge.scopes.map');
+    expect(problem({ bridge: { ...bridge, scopes: { map: { admins: 'admin' } } } })).toContain('auth.bridge.scopes.map["admins"]');
+    expect(problem({ bridge: { ...bridge, scopes: { map: { admins: ['a b'] } } } })).toContain('scope tokens');
+  });
 });

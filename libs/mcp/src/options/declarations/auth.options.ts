@@ -5,6 +5,7 @@ import type {
   McpAuthOptions,
   McpJwtOptions,
   McpOAuthBridgeOptions,
+  McpOAuthBridgeScopes,
   McpOAuthBridgeUpstreamOptions,
   McpOAuthIntrospectionOptions,
   McpOAuthOptions,
@@ -88,6 +89,8 @@ export const OAUTH_DEFAULTS = {
   timeoutMs: 5_000,
   cacheMaxMs: 60_000,
   cacheMaxEntries: 10_000,
+  introspectionsPerMinute: 300,
+  introspectionsInFlight: 10,
 } as const;
 
 const nonEmptyString = (what: string) =>
@@ -99,6 +102,8 @@ const INTROSPECTION = group<McpOAuthIntrospectionOptions>()({
   clientSecret: nonEmptyString('the secret of that client'),
   cacheMaxMs: nonNegativeInteger(OAUTH_DEFAULTS.cacheMaxMs),
   cacheMaxEntries: positiveInteger(OAUTH_DEFAULTS.cacheMaxEntries),
+  maxRequestsPerMinute: positiveInteger(OAUTH_DEFAULTS.introspectionsPerMinute),
+  maxConcurrent: positiveInteger(OAUTH_DEFAULTS.introspectionsInFlight),
 });
 
 /** `auth.oauth`: an issuer URL and this server's resource (given here or in `resourceMetadata`). */
@@ -128,6 +133,8 @@ export const OAUTH_BRIDGE_DEFAULTS = {
   accessTokenTtlMs: 3_600_000,
   refreshTokenTtlMs: 2_592_000_000,
   maxRequestsPerMinute: 60,
+  maxRequestsPerMinuteTotal: 3_000,
+  scopesFromClaim: 'groups',
   maxGrantsPerTenant: 100,
   timeoutMs: 5_000,
 } as const;
@@ -147,6 +154,33 @@ const BRIDGE_UPSTREAM = group<McpOAuthBridgeUpstreamOptions>()(
   { object: '{ issuer, clientId, clientSecret }' },
 );
 
+const SCOPE_MAPPING_SHAPE = "{ fromClaim?: 'groups', map: { '<claim value>': ['<scope>', ...] } } or (claims) => string[]";
+
+/**
+ * `auth.bridge.scopes`: a function, or a mapping whose every value lists scopes. An array (0.x: the scopes anyone who
+ * signed in got) is refused: it would grant every user every scope listed.
+ */
+function bridgeScopes(scopes: McpOAuthBridgeScopes | undefined, at: string): McpOAuthBridgeScopes | undefined {
+  if (scopes === undefined || typeof scopes === 'function') return scopes;
+  if (Array.isArray(scopes))
+    throw invalidOption(
+      at,
+      `maps upstream claims to scopes now, ${SCOPE_MAPPING_SHAPE}; a list would grant every user who signs in every scope`,
+    );
+  if (scopes === null || typeof scopes !== 'object') throw invalidOption(at, `must be ${SCOPE_MAPPING_SHAPE}`);
+  const unknown = Object.keys(scopes).filter((key) => key !== 'fromClaim' && key !== 'map');
+  if (unknown.length > 0) throw invalidOption(at, `has unknown keys (${unknown.join(', ')}); it is ${SCOPE_MAPPING_SHAPE}`);
+  if (scopes.fromClaim !== undefined && (typeof scopes.fromClaim !== 'string' || scopes.fromClaim === ''))
+    throw invalidOption(`${at}.fromClaim`, 'must be a non-empty claim name');
+  const map: unknown = scopes.map;
+  if (map === null || typeof map !== 'object' || Array.isArray(map))
+    throw invalidOption(`${at}.map`, `is required: ${SCOPE_MAPPING_SHAPE}`);
+  for (const [value, granted] of Object.entries(map))
+    if (!Array.isArray(granted) || !granted.every((scope) => typeof scope === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)))
+      throw invalidOption(`${at}.map["${value}"]`, 'must be an array of scopes (RFC 6749 scope tokens: no space, quote or backslash)');
+  return { fromClaim: scopes.fromClaim ?? OAUTH_BRIDGE_DEFAULTS.scopesFromClaim, map: { ...(map as Record<string, string[]>) } };
+}
+
 /** `auth.bridge`: an upstream, a signing secret long enough for HS256, and bounded lifetimes. */
 const BRIDGE = group<McpOAuthBridgeOptions>()({
   upstream: BRIDGE_UPSTREAM,
@@ -156,12 +190,13 @@ const BRIDGE = group<McpOAuthBridgeOptions>()({
     (secret) => typeof secret === 'string' && secret.length >= 32,
     'is required and must be at least 32 characters (HS256 needs 256 bits of key)',
   ),
-  scopes: given<string[]>(),
+  scopes: option<McpOAuthBridgeScopes, McpOAuthBridgeScopes | undefined>((scopes, at) => bridgeScopes(scopes, at)),
   accessTokenTtlMs: positiveInteger(OAUTH_BRIDGE_DEFAULTS.accessTokenTtlMs),
   refreshTokenTtlMs: positiveInteger(OAUTH_BRIDGE_DEFAULTS.refreshTokenTtlMs),
   clientIdMetadataDocuments: flag(true),
   allowHttpLoopbackClientIds: flag(false),
   maxRequestsPerMinute: positiveInteger(OAUTH_BRIDGE_DEFAULTS.maxRequestsPerMinute),
+  maxRequestsPerMinuteTotal: positiveInteger(OAUTH_BRIDGE_DEFAULTS.maxRequestsPerMinuteTotal),
   maxGrantsPerTenant: positiveInteger(OAUTH_BRIDGE_DEFAULTS.maxGrantsPerTenant),
   timeoutMs: positiveInteger(OAUTH_BRIDGE_DEFAULTS.timeoutMs),
 });

@@ -57,7 +57,7 @@ export class McpFastifyEarlyChecks implements OnApplicationBootstrap {
         return refuse(error);
       }
       if (!this.auth.enabled) return done();
-      authenticateRequest(this.auth, raw).then(() => done(), refuse);
+      authenticateRequest(this.auth, raw, this.options.http.trustProxy).then(() => done(), refuse);
     });
   }
 }

@@ -1,10 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { McpCredentials } from '../../../auth/mcp-authenticator.interface.js';
+import { clientAddressOf } from '../client-address.js';
 
-/** Credentials of an HTTP request: `X-API-Key`, or the token of `Authorization: Bearer`. */
-export function credentialsOf(request: IncomingMessage): McpCredentials {
+/** Credentials of an HTTP request: `X-API-Key`, or the token of `Authorization: Bearer`; and where it came from. */
+export function credentialsOf(request: IncomingMessage, trustProxy = false): McpCredentials {
   const apiKey = request.headers['x-api-key'];
   const authorization = request.headers.authorization;
   const bearer = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
-  return { apiKey: typeof apiKey === 'string' ? apiKey : undefined, bearer, headers: request.headers };
+  return {
+    apiKey: typeof apiKey === 'string' ? apiKey : undefined,
+    bearer,
+    headers: request.headers,
+    address: clientAddressOf(request, trustProxy),
+  };
 }

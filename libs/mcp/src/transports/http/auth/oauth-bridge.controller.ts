@@ -1,4 +1,4 @@
-import { Controller, Get, Post, Req, Res, VERSION_NEUTRAL, type Type } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Req, Res, VERSION_NEUTRAL, type Type } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpOAuthBridgeHost } from '../../../auth/bridge/oauth-bridge.host.js';
 import type { McpOAuthBridge } from '../../../auth/bridge/oauth-bridge.js';
@@ -7,6 +7,9 @@ import { nodeRequestOf, nodeResponseOf, parsedBodyOf } from '../http-exchange.js
 import { sendHttpError } from '../http-json-rpc.responses.js';
 import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
 import { readRaw } from '../request-body.reader.js';
+import { clientAddressOf } from '../client-address.js';
+import { MCP_RESOLVED_OPTIONS } from '../../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 
 /** Largest form or registration body the bridge reads. */
 export const MAX_BRIDGE_BODY_BYTES = 16 * 1024;
@@ -21,7 +24,10 @@ export function createOAuthBridgeController(): Type<unknown> {
   @HiddenFromOpenApi()
   @Controller({ version: VERSION_NEUTRAL })
   class McpOAuthBridgeController {
-    constructor(private readonly host: McpOAuthBridgeHost) {}
+    constructor(
+      private readonly host: McpOAuthBridgeHost,
+      @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    ) {}
 
     @Get('.well-known/oauth-authorization-server')
     metadata(@Req() request: unknown, @Res() response: unknown): Promise<void> {
@@ -78,7 +84,8 @@ export function createOAuthBridgeController(): Type<unknown> {
       const url = (request as { originalUrl?: string }).originalUrl ?? request.url ?? '/';
       const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
       try {
-        write(response, await step(bridge, { query, form, cookies: cookiesOf(request) }));
+        const address = clientAddressOf(request, this.options.http.trustProxy);
+        write(response, await step(bridge, { query, form, cookies: cookiesOf(request), address }));
       } catch {
         // The store down, most likely: retryable, and nothing of the cause in the answer.
         write(response, {
