@@ -41,6 +41,8 @@ const APPROVED_EXPORTS = [
   'McpOAuthIntrospectionOptions',
   'McpOAuthBridgeOptions',
   'McpOAuthBridgeUpstreamOptions',
+  'McpOAuthBridgeScopes',
+  'McpOAuthBridgeScopeMapping',
   'McpApiKey',
   'McpResourceMetadataOptions',
   'McpStdioOptions',
