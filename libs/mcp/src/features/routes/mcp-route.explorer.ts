@@ -95,8 +95,6 @@ export class McpRouteExplorer implements McpComponentProvider {
       throw new McpConfigurationError(McpMessages.invalidInputSchema(site, error instanceof Error ? error.message : String(error)));
     }
     const annotations = { ...VERB_HINTS[route.verb], ...classOptions?.annotations, ...options.annotations };
-    const known = new Set(Object.keys(args.inputSchema.properties as object));
-    const open = args.inputSchema.additionalProperties === true;
     return {
       name,
       site,
@@ -107,12 +105,10 @@ export class McpRouteExplorer implements McpComponentProvider {
         inputSchema: args.inputSchema,
         ...(Object.keys(annotations).length > 0 && { annotations }),
       },
-      // Only names are checked here: values are the route's pipes' to judge, with their own messages.
+      // Names, prototype keys and URL-borne values are checked here; the rest is the route's pipes' to judge.
       checkRawArgs: (values) => {
-        const unknown = open ? [] : Object.keys(values as object).filter((key) => !known.has(key));
-        return unknown.length === 0
-          ? { valid: true }
-          : { valid: false, fields: unknown, message: `Invalid arguments: unknown argument(s) ${unknown.join(', ')}` };
+        const refused = args.refuse(values as Record<string, unknown>);
+        return refused ? { valid: false, ...refused } : { valid: true };
       },
       // A `{ provider }` selector of the transforms option picks a controller's route tools by its class.
       declaredBy: controller,
