@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type Type } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
@@ -17,6 +17,7 @@ import type { McpRouteOptions } from './mcp-route-options.interface.js';
 import { McpRouteMessages } from './mcp-route.messages.js';
 import { routeArguments } from './route-arguments.js';
 import { McpRouteHandlerFactory } from './route-handler.factory.js';
+import { RouteMiddleware } from './route-middleware.js';
 import { isRouteHandler, readRoute, type McpRouteVerb } from './route-metadata.js';
 
 /** The hints a verb gives a tool (MCP tool annotations). */
@@ -51,7 +52,11 @@ export class McpRouteExplorer implements McpComponentProvider {
     private readonly accessor: McpMetadataAccessor,
     private readonly handlers: McpRouteHandlerFactory,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly modules: ModulesContainer,
   ) {}
+
+  /** The app's Nest middleware, read at the first route served as a tool (an app without route tools pays nothing). */
+  private middleware?: RouteMiddleware;
 
   *components(): Iterable<McpComponent> {
     const controllers = this.controllers();
@@ -83,6 +88,9 @@ export class McpRouteExplorer implements McpComponentProvider {
     const prototype = controller.prototype as object;
     const method = (prototype as Record<string, unknown>)[methodName];
     const route = readRoute(controller, prototype, methodName, site);
+    const middleware = (this.middleware ??= RouteMiddleware.read(this.modules)).namesFor(route, controller);
+    if (middleware.length > 0)
+      throw new McpConfigurationError(McpRouteMessages.middleware(site, `${route.verb} ${route.path}`, middleware.join(', ')));
     const name = options.name ?? methodNameToToolName(methodName);
     const timeoutMs = options.timeoutMs ?? this.options.tools.timeoutMs;
     checkToolNameAndTimeout(site, name, timeoutMs);
