@@ -256,3 +256,11 @@ export class SpawnedMcpGateway extends SpawnedSample {
     return new SpawnedMcpGateway(...(await SpawnedSample.spawn(GATEWAY_MAIN, env, 30_000)));
   }
 }
+
+/** A fixture main compiled by `ensureFixtureMainCompiled()`, spawned like the samples (it says `MCP endpoint on … (<adapter>)`). */
+export class SpawnedFixtureApp extends SpawnedSample {
+  /** Spawns the compiled `main` with `env` on a free loopback port and the run's HTTP adapter; waits until it listens. */
+  static async start(main: string, env: Record<string, string> = {}): Promise<SpawnedFixtureApp> {
+    return new SpawnedFixtureApp(...(await SpawnedSample.spawn(main, env, 30_000)));
+  }
+}

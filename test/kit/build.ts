@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root (this file is `test/kit/build.ts`). */
@@ -175,29 +175,41 @@ let fixtureCompiled: Promise<string> | undefined;
  * Returns the path of the entry point.
  */
 export function ensureFixtureCompiled(): Promise<string> {
-  fixtureCompiled ??= (async () => {
-    await ensureBuilt();
-    const ts = (await import('typescript')).default;
-    return withLock(() => {
-      mkdirSync(FIXTURE_OUT_DIR, { recursive: true });
-      writeFileSync(join(FIXTURE_OUT_DIR, 'package.json'), '{ "type": "module" }\n');
-      const fixtureDir = join(REPO_ROOT, 'test/fixtures');
-      for (const name of ['streaming-tools.module.ts', 'stdio-fixture.main.ts']) {
-        const source = readFileSync(join(fixtureDir, name), 'utf8');
-        const output = ts.transpileModule(source, {
-          fileName: relative(REPO_ROOT, join(fixtureDir, name)),
-          compilerOptions: {
-            target: ts.ScriptTarget.ES2023,
-            module: ts.ModuleKind.ES2022,
-            experimentalDecorators: true,
-            emitDecoratorMetadata: true,
-            sourceMap: false,
-          },
-        });
-        writeFileSync(join(FIXTURE_OUT_DIR, name.replace(/\.ts$/, '.js')), output.outputText);
-      }
-      return FIXTURE_STDIO_MAIN;
-    });
-  })();
+  fixtureCompiled ??= compileFixtures(['test/fixtures/streaming-tools.module.ts', 'test/fixtures/stdio-fixture.main.ts']).then(
+    () => FIXTURE_STDIO_MAIN,
+  );
   return fixtureCompiled;
+}
+
+/**
+ * Compiles one self-contained fixture main (a repository path, `.ts`) like {@link ensureFixtureCompiled}'s: for apps
+ * that need Node's own module loader, such as CommonJS packages requiring ESM-only Nest 12 (`@nestjs/throttler`),
+ * which jest's loader cannot run. Returns the path of the compiled file.
+ */
+export async function ensureFixtureMainCompiled(source: string): Promise<string> {
+  await compileFixtures([source]);
+  return join(FIXTURE_OUT_DIR, source.split('/').pop()!.replace(/\.ts$/, '.js'));
+}
+
+/** Transpiles `sources` (repository paths) into {@link FIXTURE_OUT_DIR} as ESM, after building the library. */
+async function compileFixtures(sources: readonly string[]): Promise<void> {
+  await ensureBuilt();
+  const ts = (await import('typescript')).default;
+  await withLock(() => {
+    mkdirSync(FIXTURE_OUT_DIR, { recursive: true });
+    writeFileSync(join(FIXTURE_OUT_DIR, 'package.json'), '{ "type": "module" }\n');
+    for (const source of sources) {
+      const output = ts.transpileModule(readFileSync(join(REPO_ROOT, source), 'utf8'), {
+        fileName: source,
+        compilerOptions: {
+          target: ts.ScriptTarget.ES2023,
+          module: ts.ModuleKind.ES2022,
+          experimentalDecorators: true,
+          emitDecoratorMetadata: true,
+          sourceMap: false,
+        },
+      });
+      writeFileSync(join(FIXTURE_OUT_DIR, source.split('/').pop()!.replace(/\.ts$/, '.js')), output.outputText);
+    }
+  });
 }

@@ -31,3 +31,10 @@ export async function listenWithSdkClient(options: McpModuleForRootOptions, prov
     },
   };
 }
+
+/** The official SDK 1.x client connected over Streamable HTTP to `url`, sending `headers` with every request. */
+export async function connectSdkClient(url: string, headers: Record<string, string> = {}, name = 'e2e'): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}

@@ -2,6 +2,7 @@ import type { JsonRpcErrorObject, JsonRpcId, JsonRpcResponse } from './json-rpc/
 import type { McpLogLevel } from './mcp-log-level.js';
 import type { McpPrincipal } from './mcp-principal.interface.js';
 import type { McpRequestContext } from './mcp-request-context.interface.js';
+import type { McpCaller } from './mcp-caller.js';
 
 /** What a connection remembers between its messages where the transport holds it in memory (stdio, in-memory). */
 export interface McpConnectionState {
@@ -31,8 +32,8 @@ export interface McpChannel {
   readonly cancellationScope?: string;
   /** The W3C trace headers the transport received with the message (lower-case names). */
   readonly traceHeaders?: Readonly<Record<string, string>>;
-  /** The credential headers the caller sent (`McpRequestContext.callerHeaders`). */
-  readonly callerHeaders?: Readonly<Record<string, string>>;
+  /** Who sent the message (`McpRequestContext.caller`). */
+  readonly caller?: McpCaller;
   /** Opens the streaming side of one answer once session and revision are known; undefined: one answer, no stream. */
   readonly stream?: (served: { readonly sessionId?: string; readonly priming: boolean }) => McpChannelStream;
 }

@@ -1,6 +1,7 @@
 import type { JsonRpcMessage } from './json-rpc/json-rpc.types.js';
 import type { McpPrincipal } from './mcp-principal.interface.js';
 import type { McpLogLevel } from './mcp-log-level.js';
+import type { McpCaller } from './mcp-caller.js';
 
 /** What a transport tells the dispatcher about one incoming message: all it knows of HTTP or stdio. */
 export interface McpRequestContext {
@@ -28,6 +29,9 @@ export interface McpRequestContext {
   readonly cancellationScope?: string;
   /** W3C trace headers received with the message (lower-case names), read when `params._meta` carries none. */
   readonly traceHeaders?: Readonly<Record<string, string>>;
-  /** The caller's credential headers (`authorization`, `x-api-key`; stdio's launch token), for routes called as tools. */
-  readonly callerHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Who sent this message as its transport saw it (headers, client address, principal), for the guards of tools and
+   * for routes called as tools; undefined only where no transport built the context.
+   */
+  readonly caller?: McpCaller;
 }

@@ -9,6 +9,7 @@ import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
 import { McpToolError } from '../core/errors/mcp-tool.error.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import { GUARDS_ADMITTED, toolCallback, toolGuardsCallback } from './tool-filters.js';
+import { withToolHttpSide } from './tool-http-exchange.js';
 
 type Instance = Record<string, (...args: unknown[]) => unknown>;
 type ContextId = ReturnType<typeof ContextIdFactory.create>;
@@ -37,15 +38,20 @@ export class McpToolHandlerFactory {
   private readonly logger = new Logger('McpModule');
   private readonly paramsFactory = new McpParamsFactory();
 
+  /** Nest's creator, its guards' and interceptors' contexts given an HTTP side (`switchToHttp()`: the MCP request). */
+  private readonly creator: ExternalContextCreator;
+
   /** A request-scoped tool's instance of one call, shared by its guards and its method (the same DI context). */
   private readonly scoped = new WeakMap<McpToolContext, Promise<{ instance: Instance; contextId: ContextId }>>();
 
   constructor(
-    private readonly externalContextCreator: ExternalContextCreator,
+    externalContextCreator: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
     private readonly reflector: Reflector,
     private readonly config: ApplicationConfig,
-  ) {}
+  ) {
+    this.creator = withToolHttpSide(externalContextCreator);
+  }
 
   /** The method behind its guards (unless `options` say otherwise), interceptors, pipes and filters. */
   create(wrapper: InstanceWrapper, methodName: string, site: string, options = CONTEXT_OPTIONS): McpToolHandler {
@@ -161,7 +167,7 @@ export class McpToolHandlerFactory {
     contextId?: ContextId,
     params = true,
   ) {
-    return this.externalContextCreator.create(
+    return this.creator.create(
       instance,
       callback,
       methodName,

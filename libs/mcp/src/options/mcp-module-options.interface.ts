@@ -58,7 +58,7 @@ export interface McpModuleOptions {
 export interface McpHttpOptions {
   /** Public base URL for the 2024-11-05 `endpoint` URL; else built from `Host` (and `X-Forwarded-*` with `trustProxy`). */
   publicUrl?: string;
-  /** Believe `X-Forwarded-Proto` / `X-Forwarded-Host` (set only behind a proxy you control). */
+  /** Believe `X-Forwarded-Proto` / `X-Forwarded-Host`, and `X-Forwarded-For` for the `ip` guards see (set only behind a proxy you control). */
   trustProxy?: boolean;
   /** More browser origins allowed (DNS rebinding): no `Origin` and localhost always pass, others get 403; `['*']`: off. */
   allowedOrigins?: string[];

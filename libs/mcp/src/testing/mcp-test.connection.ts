@@ -16,6 +16,7 @@ import {
 } from '../core/protocol-revisions.js';
 import { McpTestingMessages } from './mcp-testing.messages.js';
 import { tenantOf } from '../core/tenant.js';
+import { connectionCaller, type McpCaller } from '../core/mcp-caller.js';
 
 /** The caller a test speaks as: what an authenticator would have made of its credentials. @publicApi */
 export interface McpTestPrincipal {
@@ -48,6 +49,7 @@ export class McpTestConnection {
   private closed = false;
   private readonly scope = `memory:${randomUUID()}`;
   private readonly inFlight = new Set<JsonRpcId>();
+  private readonly caller: McpCaller;
 
   private constructor(
     private readonly where: string,
@@ -58,6 +60,7 @@ export class McpTestConnection {
     private readonly deliver: (message: JsonRpcMessage) => void,
   ) {
     this.connection = { ...engine.openConnection(protocolVersion), clientCapabilities: {} };
+    this.caller = connectionCaller('memory', principal);
   }
 
   /** Checks the options and the app, initialises the app, and resolves its dispatcher. */
@@ -92,6 +95,7 @@ export class McpTestConnection {
       const answer = await this.engine.serve(wire, {
         transport: 'memory',
         principal: this.principal,
+        caller: this.caller,
         connection: this.connection,
         cancellationScope: this.scope,
         stream: () => ({ send: (message) => !this.closed && this.deliver(overTheWire(message)) }),

@@ -151,7 +151,7 @@ export class McpRev20251125Engine {
       onInsufficientScope: stream?.onInsufficientScope,
       closeStream: stream?.closeStream,
       traceHeaders: channel.traceHeaders,
-      callerHeaders: channel.callerHeaders,
+      caller: channel.caller,
     };
   }
 

@@ -4,6 +4,7 @@ import { McpToolVisibility } from '../../features/tools/mcp-tool.visibility.js';
 import { ToolsHandlers } from '../../features/tools/tools.handlers.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
+import type { McpCaller } from '../../core/mcp-caller.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { McpToolDefinition } from '../../features/tools/mcp-tool-definition.interface.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
@@ -55,8 +56,8 @@ export interface McpRev20260728Channel {
   readonly onInsufficientScope?: (scopes: string[]) => void;
   /** HTTP request headers (lower-case names), for the `Mcp-Param-*` check; undefined on stdio. */
   readonly header?: (name: string) => string | undefined;
-  /** The credential headers of the caller (`McpRequestContext.callerHeaders`). */
-  readonly callerHeaders?: Readonly<Record<string, string>>;
+  /** Who sent the request (`McpRequestContext.caller`). */
+  readonly caller?: McpCaller;
 }
 
 /** The response to send and, for HTTP, its status; undefined when the client cancelled the request. */
@@ -253,7 +254,7 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
       cancellationScope: channel.cancellationScope,
       onInsufficientScope: channel.onInsufficientScope,
       traceHeaders: channel.header && traceHeadersFrom(channel.header),
-      callerHeaders: channel.callerHeaders,
+      caller: channel.caller,
     };
     const dispatch = () =>
       this.dispatcher.dispatchRequest({ jsonrpc: '2.0', id: request.id, method: request.method, params }, context, handler);

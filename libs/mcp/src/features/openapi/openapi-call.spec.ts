@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CALLER_HEADERS } from '../../core/caller-headers.js';
+import { MCP_CALLER } from '../../core/caller-headers.js';
+import { connectionCaller } from '../../core/mcp-caller.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import { openApiHandler, type OpenApiCallSettings } from './openapi-call.js';
 import type { OpenApiOperationPlan } from './openapi-operations.js';
@@ -45,7 +46,11 @@ const plan: OpenApiOperationPlan = {
 };
 
 function contextOf(callerHeaders?: Record<string, string>): McpToolContext {
-  return { tenant: 'acme', signal: new AbortController().signal, [CALLER_HEADERS]: callerHeaders } as unknown as McpToolContext;
+  return {
+    tenant: 'acme',
+    signal: new AbortController().signal,
+    [MCP_CALLER]: { ...connectionCaller('memory', undefined), headers: callerHeaders ?? {} },
+  } as unknown as McpToolContext;
 }
 
 const settings = (more: Partial<OpenApiCallSettings> = {}): OpenApiCallSettings => ({

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type Type } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
@@ -17,6 +17,7 @@ import type { McpRouteOptions } from './mcp-route-options.interface.js';
 import { McpRouteMessages } from './mcp-route.messages.js';
 import { routeArguments } from './route-arguments.js';
 import { McpRouteHandlerFactory } from './route-handler.factory.js';
+import { RouteMiddleware } from './route-middleware.js';
 import { isRouteHandler, readRoute, type McpRouteVerb } from './route-metadata.js';
 
 /** The hints a verb gives a tool (MCP tool annotations). */
@@ -51,7 +52,11 @@ export class McpRouteExplorer implements McpComponentProvider {
     private readonly accessor: McpMetadataAccessor,
     private readonly handlers: McpRouteHandlerFactory,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly modules: ModulesContainer,
   ) {}
+
+  /** The app's Nest middleware, read at the first route served as a tool (an app without route tools pays nothing). */
+  private middleware?: RouteMiddleware;
 
   *components(): Iterable<McpComponent> {
     const controllers = this.controllers();
@@ -83,6 +88,9 @@ export class McpRouteExplorer implements McpComponentProvider {
     const prototype = controller.prototype as object;
     const method = (prototype as Record<string, unknown>)[methodName];
     const route = readRoute(controller, prototype, methodName, site);
+    const middleware = (this.middleware ??= RouteMiddleware.read(this.modules)).namesFor(route, controller);
+    if (middleware.length > 0)
+      throw new McpConfigurationError(McpRouteMessages.middleware(site, `${route.verb} ${route.path}`, middleware.join(', ')));
     const name = options.name ?? methodNameToToolName(methodName);
     const timeoutMs = options.timeoutMs ?? this.options.tools.timeoutMs;
     checkToolNameAndTimeout(site, name, timeoutMs);
@@ -95,8 +103,6 @@ export class McpRouteExplorer implements McpComponentProvider {
       throw new McpConfigurationError(McpMessages.invalidInputSchema(site, error instanceof Error ? error.message : String(error)));
     }
     const annotations = { ...VERB_HINTS[route.verb], ...classOptions?.annotations, ...options.annotations };
-    const known = new Set(Object.keys(args.inputSchema.properties as object));
-    const open = args.inputSchema.additionalProperties === true;
     return {
       name,
       site,
@@ -107,12 +113,10 @@ export class McpRouteExplorer implements McpComponentProvider {
         inputSchema: args.inputSchema,
         ...(Object.keys(annotations).length > 0 && { annotations }),
       },
-      // Only names are checked here: values are the route's pipes' to judge, with their own messages.
+      // Names, prototype keys and URL-borne values are checked here; the rest is the route's pipes' to judge.
       checkRawArgs: (values) => {
-        const unknown = open ? [] : Object.keys(values as object).filter((key) => !known.has(key));
-        return unknown.length === 0
-          ? { valid: true }
-          : { valid: false, fields: unknown, message: `Invalid arguments: unknown argument(s) ${unknown.join(', ')}` };
+        const refused = args.refuse(values as Record<string, unknown>);
+        return refused ? { valid: false, ...refused } : { valid: true };
       },
       // A `{ provider }` selector of the transforms option picks a controller's route tools by its class.
       declaredBy: controller,

@@ -13,6 +13,13 @@ export const McpRouteMessages = bootErrors({
       `${site}: the tool argument "${name}" would be both the ${first} and the ${second}; its arguments are the path ` +
       `parameters, query and body properties in one object. Rename one of them, or exclude the route with @McpExcludeRoute().`,
   },
+  middleware: {
+    code: 'MCP_ERR_ROUTE_MIDDLEWARE',
+    message: (site: string, route: string, middleware: string): string =>
+      `${site} (${route}) cannot be an MCP tool: the Nest middleware ${middleware} applies to it (MiddlewareConsumer), and ` +
+      `a tool call does not pass through Nest's middleware, so it would skip what the middleware checks. Exclude the ` +
+      `route with @McpExcludeRoute(), or exclude it from the middleware with .exclude() and check in a guard instead.`,
+  },
   classOptions: {
     code: 'MCP_ERR_ROUTE_CLASS_OPTIONS',
     message: (controller: string, option: string): string =>

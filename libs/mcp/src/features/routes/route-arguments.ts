@@ -30,6 +30,12 @@ export interface RouteArguments {
   readonly inputSchema: JsonSchema;
   /** The request parts of the arguments; arguments the schema does not know are listed in `unknown`. */
   split(args: Record<string, unknown>): RouteRequestParts & { readonly unknown: readonly string[] };
+  /**
+   * What a call's arguments cannot be, whatever the route's pipes say: a name the schema does not know (unless the
+   * body is open), a key that would become the body's prototype, or a path or query value no URL can spell (an object,
+   * such as `{"$ne": "x"}` for a scalar `@Query('name')`). Undefined when none.
+   */
+  refuse(args: Record<string, unknown>): { readonly fields: string[]; readonly message: string } | undefined;
 }
 
 /**
@@ -101,7 +107,33 @@ export function routeArguments(route: RouteShape, method: object, site: string, 
       }
       return { ...parts, unknown };
     },
+    refuse(args) {
+      const unknown: string[] = [];
+      const unspellable: string[] = [];
+      for (const name of Object.keys(args)) {
+        const part = owners.get(name);
+        if (POISONING_KEYS.has(name) || (part === undefined && !openBody)) unknown.push(name);
+        else if ((part === 'params' || part === 'query') && !spellable(args[name], properties[name]!, part)) unspellable.push(name);
+      }
+      if (unknown.length > 0) return { fields: unknown, message: `Invalid arguments: unknown argument(s) ${unknown.join(', ')}` };
+      if (unspellable.length > 0)
+        return {
+          fields: unspellable,
+          message: `Invalid arguments: ${unspellable.join(', ')} must be a value a URL can carry (a string, number or boolean)`,
+        };
+      return undefined;
+    },
   };
+}
+
+/** Keys a plain object assignment turns into its prototype (or a path to it): never a body property. */
+const POISONING_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Whether a path parameter or query value has a URL spelling: a scalar, or for an array-typed query value, a list of them. */
+function spellable(value: unknown, schema: JsonSchema, part: 'params' | 'query'): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  const listed = schema.type === 'array' || schema.type === undefined;
+  return part === 'query' && listed && Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object');
 }
 
 /** The schema of a DTO-typed whole `@Param()`, `@Query()` or `@Body()`; undefined when its type is no class. */
@@ -139,9 +171,7 @@ function describeParameters(method: object, properties: Record<string, JsonSchem
   }
 }
 
-/** A query value as a query string carries it: scalars as strings, lists of them too; objects stay (qs syntax). */
+/** A query value as a query string carries it: scalars as strings, lists of them too (objects were refused). */
 function asQueryValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(asQueryValue);
-  if (value === null || typeof value !== 'object') return String(value);
-  return value;
+  return Array.isArray(value) ? value.map((item) => String(item)) : String(value);
 }

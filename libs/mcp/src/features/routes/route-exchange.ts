@@ -1,3 +1,5 @@
+import { credentialHeaders } from '../../core/caller-headers.js';
+import type { McpCaller } from '../../core/mcp-caller.js';
 import type { RouteShape } from './route-metadata.js';
 import type { RouteRequestParts } from './route-arguments.js';
 
@@ -11,6 +13,9 @@ export interface RouteRequest {
   readonly params: Record<string, string>;
   readonly query: Record<string, unknown>;
   body: unknown;
+  /** The caller's address (`http.trustProxy` decides, as for the MCP request); undefined off HTTP. */
+  readonly ip: string | undefined;
+  readonly ips: readonly string[];
   /** Fastify code reads `request.raw`; here it is the request itself. */
   readonly raw: RouteRequest;
   /** Set by the app's guards (`request.user = …`), as on a REST request. */
@@ -88,16 +93,15 @@ export class RouteResponse {
   }
 }
 
-/** The request of one call: its parts, the caller's credential headers, the URL REST would have had. */
-export function routeRequest(
-  route: RouteShape,
-  parts: RouteRequestParts,
-  callerHeaders: Readonly<Record<string, string>> | undefined,
-): RouteRequest {
+/**
+ * The request of one call: its parts, the URL REST would have had, and of the caller its credential headers, its
+ * address and its principal as `user` (a guard may replace it, as Passport does).
+ */
+export function routeRequest(route: RouteShape, parts: RouteRequestParts, caller: McpCaller | undefined): RouteRequest {
   const path = route.path.replace(/:([A-Za-z_$][\w$]*)/g, (_match, name: string) => encodeURIComponent(parts.params[name] ?? ''));
   const search = queryString(parts.query);
   const url = search ? `${path}?${search}` : path;
-  const headers: Record<string, string> = { accept: 'application/json', ...callerHeaders };
+  const headers: Record<string, string> = { accept: 'application/json', ...credentialHeaders(caller) };
   if (parts.body !== undefined) headers['content-type'] = 'application/json';
   const request = {
     method: route.verb,
@@ -108,10 +112,18 @@ export function routeRequest(
     params: parts.params,
     query: parts.query,
     body: parts.body,
+    ip: caller?.ip,
+    ips: caller?.ips ?? [],
   } as RouteRequest;
+  if (caller?.principal) request.user = caller.principal;
   // Express helpers and Fastify's `raw`, out of the enumerable shape the handler may log or serialise.
   const header = (name: string) => headers[name.toLowerCase()];
-  Object.defineProperties(request, { raw: { value: request }, get: { value: header }, header: { value: header } });
+  Object.defineProperties(request, {
+    raw: { value: request },
+    get: { value: header },
+    header: { value: header },
+    socket: { value: { remoteAddress: caller?.ip } },
+  });
   return request;
 }
 

@@ -4,7 +4,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
 import type { ParamsFactory } from '@nestjs/core/helpers/external-context-creator.js';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
-import { callerHeadersOf } from '../../core/caller-headers.js';
+import { callerOf } from '../../core/caller-headers.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import type { McpToolHandler } from '../../execution/mcp-callable-tool.interface.js';
 import type { RouteArguments } from './route-arguments.js';
@@ -38,6 +38,8 @@ class RouteParamsFactory implements ParamsFactory {
         return pick(req.params);
       case RouteParamtypes.HEADERS:
         return typeof data === 'string' ? req.headers[data.toLowerCase()] : req.headers;
+      case RouteParamtypes.IP:
+        return req.ip;
       case RouteParamtypes.HOST:
         return pick({});
       default:
@@ -66,7 +68,7 @@ export class McpRouteHandlerFactory {
     const call = this.routeCall(wrapper, methodName, site);
     const argumentNames = new Set(Object.keys((args.inputSchema.properties ?? {}) as object));
     return async (values, context) => {
-      const request = routeRequest(route, args.split(values as Record<string, unknown>), callerHeadersOf(context));
+      const request = routeRequest(route, args.split(values as Record<string, unknown>), callerOf(context));
       const response = new RouteResponse();
       let value: unknown;
       try {

@@ -1,5 +1,7 @@
-import { callerHeadersFrom } from '../../core/caller-headers.js';
-import { Injectable } from '@nestjs/common';
+import { httpCaller } from '../../core/mcp-caller.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
@@ -32,6 +34,7 @@ export class McpHttpRev20260728Handler {
     private readonly dispatcher: McpDispatcher,
     private readonly hub: McpStreamHub,
     private readonly auth: McpAuthService,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
   exchange(
@@ -60,7 +63,7 @@ export class McpHttpRev20260728Handler {
         cancellationScope: scope,
         onInsufficientScope: (scopes) => reply.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
         header: (name) => headerOf(request, name),
-        callerHeaders: callerHeadersFrom((name) => headerOf(request, name)),
+        caller: httpCaller(request, principal, 'http', this.options.http.trustProxy),
         listenStream: (close) => this.listenStream(response, tenant, rpc!, close),
       },
       finish: (answer) => {

@@ -28,7 +28,7 @@ import { McpQuotaExceededError } from '../../core/errors/quota-exceeded.error.js
 import { refusalOf, sendRefusalOf } from './auth/mcp-http-refusal.filter.js';
 import { PostReply } from './post-reply.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
-import { callerHeadersFrom } from '../../core/caller-headers.js';
+import { httpCaller } from '../../core/mcp-caller.js';
 import { tenantOf } from '../../core/tenant.js';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -77,7 +77,7 @@ export class McpHttpTransport {
         sessionId: headerOf(request, SESSION_HEADER),
         protocolVersion: headerOf(request, PROTOCOL_VERSION_HEADER),
         traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
-        callerHeaders: callerHeadersFrom((name) => headerOf(request, name)),
+        caller: httpCaller(request, principal, 'http', this.options.http.trustProxy),
         stream: ({ sessionId, priming }) => {
           const opened = new PostReply(response, this.hub, tenantOf(principal), sessionId, canStream, priming ? retryMs : undefined);
           reply = opened;

@@ -15,7 +15,8 @@ export function readJsonBody(request: IncomingMessage, maxBytes: number): BodyRe
   if (declared === 0) return { ok: false, failure: 'unparsable' };
   if (request.readableEnded) {
     const parsed = parsedBodyOf(request);
-    return parsed === undefined ? { ok: false, failure: 'unparsable' } : { ok: true, value: parsed };
+    // An app-wide parser (express's) keeps `__proto__` keys the stream reader and Fastify refuse: the same refusal.
+    return parsed === undefined || holdsPoisoningKey(parsed) ? { ok: false, failure: 'unparsable' } : { ok: true, value: parsed };
   }
   return readStreamed(request, maxBytes);
 }
@@ -42,6 +43,26 @@ function refusePrototypePoisoning(key: string, value: unknown): unknown {
     throw new SyntaxError('forbidden key constructor.prototype');
   }
   return value;
+}
+
+/** Whether a parsed value holds, at any depth, what {@link refusePrototypePoisoning} refuses while parsing. */
+function holdsPoisoningKey(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== 'object' || current === null) continue;
+    if (Array.isArray(current)) {
+      pending.push(...current);
+      continue;
+    }
+    for (const key of Object.keys(current)) {
+      const child = (current as Record<string, unknown>)[key];
+      if (key === '__proto__') return true;
+      if (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype')) return true;
+      pending.push(child);
+    }
+  }
+  return false;
 }
 
 /** The body's bytes, with plain listeners (cheaper than an async iterator), not copied when in one chunk; stops past `maxBytes`. */

@@ -17,7 +17,7 @@ import {
 } from '../http/http-json-rpc.responses.js';
 import { headerOf, receiveJson } from '../http/incoming-json.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
-import { callerHeadersFrom } from '../../core/caller-headers.js';
+import { httpCaller, type McpCaller } from '../../core/mcp-caller.js';
 import { queryParamOf } from '../http/http-exchange.js';
 import { BAD_HOST, publicBaseUrl } from '../http/public-base-url.js';
 import { principalOf } from '../http/request-principal.js';
@@ -34,8 +34,8 @@ interface ForwardedPost {
   principal?: McpPrincipal;
   body: unknown;
   traceHeaders?: Readonly<Record<string, string>>;
-  /** The caller's credential headers, for controller routes served as tools (the principal travels the same way). */
-  callerHeaders?: Readonly<Record<string, string>>;
+  /** Who sent it (headers, client address), as the receiving instance saw it; plain data on the bus. */
+  caller?: McpCaller;
 }
 
 /**
@@ -103,7 +103,7 @@ export class McpHttpSseTransport {
       principal,
       body,
       traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
-      callerHeaders: callerHeadersFrom((name) => headerOf(request, name)),
+      caller: httpCaller(request, principal, 'sse', this.options.http.trustProxy),
     };
     // Refused before it is accepted (202) or forwarded: the holder's answers go to the stream, not to this POST.
     if (this.engine.refusesBatch(body, session.protocolVersion)) {
@@ -136,9 +136,9 @@ export class McpHttpSseTransport {
   }
 
   /** Serves the message(s) of one POST; answers go out on the stream, in the order they are ready. */
-  private dispatchAll({ session, principal, body, traceHeaders, callerHeaders }: ForwardedPost, writer: SseWriter): void {
+  private dispatchAll({ session, principal, body, traceHeaders, caller }: ForwardedPost, writer: SseWriter): void {
     const send = (message: unknown) => writer.event(JSON.stringify(message), { event: 'message' });
-    void this.engine.serve(body, { transport: 'sse', principal, session, traceHeaders, callerHeaders, stream: () => ({ send }) });
+    void this.engine.serve(body, { transport: 'sse', principal, session, traceHeaders, caller, stream: () => ({ send }) });
   }
 }
 

@@ -7,7 +7,7 @@ import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import type { McpEra } from '../../eras/era-router.js';
 import { McpEraRouter, type McpEraConnection } from '../../eras/mcp-era.router.js';
 import { classifyStdioMessage } from './stdio-era.classifier.js';
-import { bearerHeaders } from '../../core/caller-headers.js';
+import { connectionCaller, type McpCaller } from '../../core/mcp-caller.js';
 
 /** Where stdio reads and writes; defaults to the process's stdin and (the real) stdout. */
 export interface McpStdioOptions {
@@ -31,8 +31,8 @@ interface StdioConnection {
   /** Where this connection's 2026-07-28 requests are cancelled (`notifications/cancelled`). */
   readonly scope20260728: string;
   readonly eras: McpEraConnection;
-  /** The launch token as REST guards read it, for controller routes called as tools. */
-  readonly callerHeaders?: Readonly<Record<string, string>>;
+  /** The connection's caller: its principal and launch token (as `authorization: Bearer`), for every message. */
+  readonly caller: McpCaller;
   readonly principal?: McpPrincipal;
 }
 
@@ -51,7 +51,7 @@ export class McpStdioTransport {
     const connection: StdioConnection = {
       scope20260728: `stdio-2026-07-28:${++this.connections}`,
       eras: this.router.openConnection(),
-      callerHeaders: options.principal ? bearerHeaders(options.credentials) : undefined,
+      caller: connectionCaller('stdio', options.principal, options.credentials),
       principal: options.principal,
     };
     const inFlight = new Set<Promise<void>>();
@@ -79,14 +79,14 @@ export class McpStdioTransport {
     } catch {
       return send(parseErrorResponse());
     }
-    const { principal, callerHeaders } = connection;
+    const { principal, caller } = connection;
     const serving = this.router.serve(classifyStdioMessage(value, connection.era), {
       rev20251125: () => ({
         transport: 'stdio',
         principal,
         connection: connection.eras.rev20251125,
         cancellationScope: 'stdio',
-        callerHeaders,
+        caller,
         stream: () => ({ send }),
       }),
       rev20260728: () => ({
@@ -94,7 +94,7 @@ export class McpStdioTransport {
         principal,
         send,
         cancellationScope: connection.scope20260728,
-        callerHeaders,
+        caller,
         connection: connection.eras.rev20260728,
         listenStream: () => ({ send, end: send }),
       }),
