@@ -48,16 +48,19 @@ describe("the app's own guards on tools, over Streamable HTTP with the SDK clien
     }
   });
 
-  it("an address guard reads request.ip: the client's, from X-Forwarded-For with http.trustProxy", async () => {
-    const allowed = await connect({ 'X-Forwarded-For': '203.0.113.7, 10.0.0.1' });
+  it('an address guard reads request.ip: with http.trustProxy, the X-Forwarded-For entry the proxy added', async () => {
+    const allowed = await connect({ 'X-Forwarded-For': '10.0.0.1, 203.0.113.7' });
     expect(await call(allowed, 'address')).toEqual({
       status: 'success',
       data: { ok: true, ip: '203.0.113.7', method: 'POST' },
     });
-    const denied = await connect({ 'X-Forwarded-For': DENIED_ADDRESS });
-    expect(await call(denied, 'address')).toMatchObject({
-      status: 'error',
-      error: { code: 'FORBIDDEN', message: 'This address is not allowed' },
-    });
+    // The entries before the proxy's own are the client's word: a forged first entry does not dodge the deny-list.
+    for (const forwarded of [DENIED_ADDRESS, `203.0.113.7, ${DENIED_ADDRESS}`]) {
+      const denied = await connect({ 'X-Forwarded-For': forwarded });
+      expect(await call(denied, 'address')).toMatchObject({
+        status: 'error',
+        error: { code: 'FORBIDDEN', message: 'This address is not allowed' },
+      });
+    }
   });
 });

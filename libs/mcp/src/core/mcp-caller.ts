@@ -17,7 +17,7 @@ export interface McpCaller {
   readonly method: string;
   /** The request's path and query over HTTP; empty elsewhere. */
   readonly url: string;
-  /** The client's address: the socket's, or with `http.trustProxy` the first `X-Forwarded-For` entry; none off HTTP. */
+  /** The client's address ({@link clientAddressOf}); none off HTTP. */
   readonly ip?: string;
   /** With `http.trustProxy`, the `X-Forwarded-For` addresses, client first (Express's `req.ips`); else empty. */
   readonly ips: readonly string[];
@@ -42,9 +42,22 @@ export function httpCaller(
     headers: request.headers,
     method: request.method ?? 'POST',
     url,
-    ip: ips[0] ?? request.socket?.remoteAddress,
+    ip: ips.length > 0 ? ips[ips.length - 1]!.slice(0, 64) : request.socket?.remoteAddress,
     ips,
   };
+}
+
+/**
+ * The address a request came from: the socket's peer or, with `http.trustProxy`, the last `X-Forwarded-For` entry,
+ * the one the proxy in front added itself (the entries before it are the client's word, so a guard or a budget keyed
+ * by the first could be dodged by sending the header). Cut to 64 characters, so keys built from it stay small.
+ */
+export function clientAddressOf(request: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const ips = forwardedFor(request.headers['x-forwarded-for']);
+    if (ips.length > 0) return ips[ips.length - 1]!.slice(0, 64);
+  }
+  return request.socket?.remoteAddress ?? 'unknown';
 }
 
 /** The caller of a stdio or in-memory connection: its principal and, over stdio, its launch token. */

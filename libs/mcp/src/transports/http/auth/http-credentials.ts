@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { McpCredentials } from '../../../auth/mcp-authenticator.interface.js';
-import { clientAddressOf } from '../client-address.js';
+import { clientAddressOf } from '../../../core/mcp-caller.js';
 
 /** Credentials of an HTTP request: `X-API-Key`, or the token of `Authorization: Bearer`; and where it came from. */
 export function credentialsOf(request: IncomingMessage, trustProxy = false): McpCredentials {

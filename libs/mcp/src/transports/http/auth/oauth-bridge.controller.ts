@@ -7,7 +7,7 @@ import { nodeRequestOf, nodeResponseOf, parsedBodyOf } from '../http-exchange.js
 import { sendHttpError } from '../http-json-rpc.responses.js';
 import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
 import { readRaw } from '../request-body.reader.js';
-import { clientAddressOf } from '../client-address.js';
+import { clientAddressOf } from '../../../core/mcp-caller.js';
 import { MCP_RESOLVED_OPTIONS } from '../../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../../options/mcp-module-options.interface.js';
 
