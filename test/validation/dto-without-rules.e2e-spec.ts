@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { ConsoleLogger, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { McpArgs, McpProperty, McpTool } from '../../libs/mcp/src/index.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { callTool, post } from '../kit/http.js';
+import { RecordingLogger } from '../kit/recording-logger.js';
 
 /**
  * A DTO with `@McpProperty()` and no class-validator decorator (issue 41 item 3): its schema has no properties and
@@ -20,16 +21,6 @@ class GreetTools {
   greet(@McpArgs() args: GreetDto) {
     return { greeting: `Hello, ${args.name}!` };
   }
-}
-
-class RecordingLogger extends ConsoleLogger {
-  readonly warnings: string[] = [];
-  override warn(message: unknown): void {
-    this.warnings.push(String(message));
-  }
-  override log(): void {}
-  override verbose(): void {}
-  override debug(): void {}
 }
 
 describe('a tool whose DTO has no class-validator decorators', () => {
