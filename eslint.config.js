@@ -12,6 +12,7 @@ export default tseslint.config(
       'docs/.vitepress/cache/**',
       'docs/public/api/**',
       '.docs-snippets/**',
+      '.venv/**',
     ],
   },
   js.configs.recommended,

@@ -46,6 +46,7 @@ export default {
         '/node_modules/',
         'stdio',
         '<rootDir>/test/kit/build\\.e2e-spec\\.ts$',
+        '<rootDir>/test/docs/pack-lib\\.e2e-spec\\.ts$',
         '<rootDir>/test/clients/',
         '<rootDir>/test/apps/weather-card\\.e2e-spec\\.ts$',
         '<rootDir>/test/scaling/redis-option\\.e2e-spec\\.ts$',

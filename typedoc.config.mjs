@@ -16,5 +16,8 @@ export default {
   blockTags: [...OptionDefaults.blockTags, '@publicApi'],
   // Injectable services' constructors name internal types (Nest injects them; users never call the constructors).
   validation: { notExported: false },
+  // Source links name the repository itself, so a clone whose `origin` is a fork, a mirror or absent still builds
+  // (TypeDoc otherwise warns that it cannot read the remote, an error here).
+  sourceLinkTemplate: 'https://github.com/nest-mcp/nest-mcp/blob/{gitRevision}/{path}#L{line}',
   treatWarningsAsErrors: true,
 };

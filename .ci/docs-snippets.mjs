@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Compiles every TypeScript block of README.md and docs/**/*.md against the built library (libs/mcp/dist, what
-// `npm pack` ships), with the tsconfig Getting started tells users to write.
+// `npm pack` ships), with the tsconfig Getting started tells users to write, and parses every JSON block.
 //
 // A block is a whole example on its own unless the line before it names it:
 //   <!-- snippet: fragment -->             a piece of code shown for its shape; not compiled
@@ -95,6 +95,22 @@ function checkTarballNames(repo = REPO) {
   if (stale.length > 0) throw new Error(`pages name a tarball of another version than libs/mcp (${version}):\n  ${stale.join('\n  ')}`);
 }
 
+/** Every JSON block (a host's config, an answer) is JSON a user can paste: it parses. */
+function checkJsonBlocks(repo = REPO) {
+  const broken = [];
+  for (const file of documentationFiles(repo)) {
+    for (const block of codeBlocks(readFileSync(join(repo, file), 'utf8'))) {
+      if (block.lang !== 'json') continue;
+      try {
+        JSON.parse(block.code);
+      } catch (error) {
+        broken.push(`${file}:${block.line}: ${error.message}`);
+      }
+    }
+  }
+  if (broken.length > 0) throw new Error(`JSON blocks that do not parse:\n  ${broken.join('\n  ')}`);
+}
+
 function main() {
   const started = Date.now();
   const write = process.argv.indexOf('--write');
@@ -110,6 +126,7 @@ function main() {
     return;
   }
   checkTarballNames();
+  checkJsonBlocks();
   const all = examples();
   if (process.argv.includes('--list')) {
     for (const [name, files] of all) for (const [path, { source }] of files) console.log(`${name}/${path}\t${source}`);

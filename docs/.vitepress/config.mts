@@ -38,6 +38,8 @@ export default defineConfig({
   title: '@nest-mcp/core',
   description: 'MCP servers for NestJS, from decorators',
   lang: 'en',
+  // The site's icon (docs/public/favicon.svg): without one, every page load asked for /favicon.ico and got a 404.
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
   // Only the markdown of the site: the repository's other markdown (README.md, CONTRIBUTING.md) lies outside docs/.
   srcExclude: ['**/node_modules/**'],
   // The API reference is static HTML copied from public/; VitePress cannot see it as a page.

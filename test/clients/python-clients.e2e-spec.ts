@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { todayUtc } from '../../apps/weather-server/src/weather/weather.model.js';
 import { expectedReport } from '../support/weather-expectations.js';
 import { type RunningApp, startWeatherApp } from '../kit/apps.js';
+import { PYTHON } from '../kit/python.js';
 
 const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'python/call_weather.py');
 
@@ -21,20 +22,20 @@ interface TypedResultSummary {
 /** Why the Python clients cannot run here (no python3, or a package missing), or `undefined` when they can. */
 function missingPython(): string | undefined {
   try {
-    execFileSync('python3', ['-c', 'import mcp.client, fastmcp'], { stdio: 'pipe', timeout: 20_000 });
+    execFileSync(PYTHON, ['-c', 'import mcp.client, fastmcp'], { stdio: 'pipe', timeout: 20_000 });
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT'
       ? 'python3 is not installed'
-      : 'the Python packages mcp and fastmcp are not installed (pip install -r test/clients/python/requirements.txt)';
+      : "the Python packages mcp and fastmcp are not installed (.ci/ensure-test-deps, npm test's pretest, installs them into .venv/)";
   }
 }
 
 function callWeather(client: 'mcp' | 'fastmcp', url: string, city: string): Promise<TypedResultSummary> {
   return new Promise((resolve, reject) => {
     execFile(
-      'python3',
+      PYTHON,
       [SCRIPT, client, url, city],
       { timeout: 20_000, env: { ...process.env, PYTHONWARNINGS: 'ignore' } },
       (error, stdout, stderr) => {

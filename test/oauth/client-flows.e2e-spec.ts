@@ -17,6 +17,7 @@ import {
 } from '../kit/authorization-server.js';
 import { listen, type RunningApp } from '../kit/apps.js';
 import { freePort } from '../kit/redis-server.harness.js';
+import { PYTHON } from '../kit/python.js';
 
 /**
  * The official clients' own OAuth flows against a real authorization server (oidc-provider): from the server's
@@ -131,17 +132,17 @@ describe('the TypeScript SDK client (v1)', () => {
 /** Why the Python client cannot run here, or undefined. */
 function missingPython(): string | undefined {
   try {
-    execFileSync('python3', ['-c', 'import mcp.client.auth, httpx2'], { stdio: 'pipe', timeout: 20_000 });
+    execFileSync(PYTHON, ['-c', 'import mcp.client.auth, httpx2'], { stdio: 'pipe', timeout: 20_000 });
     return undefined;
   } catch {
-    return 'python3 with the mcp package is not installed (pip install -r test/clients/python/requirements.txt)';
+    return "python3 with the mcp package is not installed (.ci/ensure-test-deps, npm test's pretest, installs it into .venv/)";
   }
 }
 
 /** Runs oauth_call.py; when it prints {"authorize": url}, plays the user and writes the redirect back. */
 function pythonOAuthCall(args: string[], account?: string): Promise<{ is_error: boolean; data: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('python3', [PYTHON_SCRIPT, ...args], { env: { ...process.env, PYTHONWARNINGS: 'ignore' } });
+    const child = spawn(PYTHON, [PYTHON_SCRIPT, ...args], { env: { ...process.env, PYTHONWARNINGS: 'ignore' } });
     const timer = setTimeout(() => child.kill(), 30_000);
     let stderr = '';
     let last = '';

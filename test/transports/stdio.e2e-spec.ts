@@ -70,8 +70,11 @@ describe('stdio: the built weather server (node dist/apps/weather-server/main.js
     expect(server.stdout.endsWith('\n')).toBe(true);
     assertJsonRpcLines(server.lines);
     expect(server.lines).toHaveLength(4); // initialize, tools/list, parse error, tools/call: the notification gets nothing
-    // Nest logged while booting, and none of it reached stdout.
+    // Nest logged while booting, and none of it reached stdout; stderr is a pipe here: plain text, no ANSI colours.
     expect(server.stderr).toMatch(/Nest|McpModule|Instance/);
+    expect(server.stderr).not.toContain('\u001b[');
+    // The summary names the transport it serves over, not an HTTP path it does not listen on.
+    expect(server.stderr).toMatch(/weather-server \(stdio\): \d+ tools/);
   });
 
   it('EOF right after requests: the in-flight calls still answer, then the process exits 0', async () => {

@@ -24,9 +24,11 @@ async function bootstrap(): Promise<void> {
     adapter === 'fastify' ? await NestFactory.create(AppModule, new FastifyAdapter()) : await NestFactory.create(AppModule);
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   app.enableShutdownHooks([], { useProcessExit: true });
+  // operationIds from the method names (`createTicket`), so the tools read `create_ticket`, not `tickets_controller_create_ticket`.
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder().setTitle('Helpdesk API').setVersion('1.0.0').addBearerAuth().build(),
+    { operationIdFactory: (_controller, method) => method },
   );
   SwaggerModule.setup('docs', app, document, { ui: false, raw: ['json'] });
   const host = process.env.HOST || '127.0.0.1';

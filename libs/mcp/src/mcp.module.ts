@@ -230,9 +230,9 @@ export class McpModule extends ConfigurableModuleClass {
       controllers: [
         ...(definition.controllers ?? []),
         ...createMcpControllers(paths),
-        createProtectedResourceController(paths.path, paths.wellKnownRoot),
+        ...(protectedResourceRouted(extras) ? [createProtectedResourceController(paths.path, paths.wellKnownRoot)] : []),
         ...(bridgeRoutes ? [createOAuthBridgeController()] : []),
-        createServerCardController(paths),
+        ...(serverCardRouted(extras) ? [createServerCardController(paths)] : []),
         ...(paths.explorerPath === false ? [] : [createMcpExplorerController(paths.explorerPath, paths.path)]),
       ],
       providers: [
@@ -273,6 +273,26 @@ function bridgeRouted(extras: McpModuleExtras, paths: McpResolvedPaths): boolean
   if (!paths.wellKnownRoot) return false;
   const auth = (extras as { auth?: { bridge?: unknown } }).auth;
   return paths.authBridgeRoutes || Boolean(auth?.bridge);
+}
+
+/**
+ * Whether the RFC 9728 documents are mapped: with forRoot only when auth has one to publish (`resourceMetadata`,
+ * `oauth` or `bridge`; without, the routes only answered 404); with forRootAsync, whose auth is not known yet, always.
+ */
+function protectedResourceRouted(extras: McpModuleExtras): boolean {
+  if (isAsync(extras)) return true;
+  const auth = (extras as { auth?: { resourceMetadata?: unknown; oauth?: unknown; bridge?: unknown } }).auth;
+  return Boolean(auth?.resourceMetadata || auth?.oauth || auth?.bridge);
+}
+
+/** Whether the Server Card routes are mapped: unless forRoot turns the card off (forRootAsync: always, 404 when off). */
+function serverCardRouted(extras: McpModuleExtras): boolean {
+  return isAsync(extras) || (extras as { serverCard?: { enabled?: boolean } }).serverCard?.enabled !== false;
+}
+
+/** forRootAsync's options: the module options arrive from a factory, after the routes are mapped. */
+function isAsync(extras: McpModuleExtras): boolean {
+  return ['useFactory', 'useClass', 'useExisting'].some((key) => key in extras);
 }
 
 /** Why an `auth.bridge` has no routes, and the fix. */

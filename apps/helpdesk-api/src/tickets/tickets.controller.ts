@@ -19,21 +19,21 @@ import { TicketsStore } from './tickets.store.js';
 export class TicketsController {
   constructor(private readonly store: TicketsStore) {}
 
-  @ApiOperation({ operationId: 'createTicket', summary: 'Open a support ticket' })
+  @ApiOperation({ summary: 'Open a support ticket' })
   @RequireScope('tickets:write')
   @Post()
   createTicket(@CurrentUser() user: HelpdeskUser, @Body() dto: CreateTicketDto): Ticket {
     return this.store.create(user.tenantId, dto);
   }
 
-  @ApiOperation({ operationId: 'listTickets', summary: "List the tenant's tickets, newest last, a page at a time" })
+  @ApiOperation({ summary: "List the tenant's tickets, newest last, a page at a time" })
   @RequireScope('tickets:read')
   @Get()
   listTickets(@CurrentUser() user: HelpdeskUser, @Query() query: ListTicketsQuery): { items: Ticket[]; nextCursor: string | null } {
     return this.store.list(user.tenantId, query);
   }
 
-  @ApiOperation({ operationId: 'getTicket', summary: 'One ticket with its comments' })
+  @ApiOperation({ summary: 'One ticket with its comments' })
   @ApiParam({ name: 'id', description: 'Ticket id (tkt_…)' })
   @RequireScope('tickets:read')
   @Get(':id')
@@ -41,7 +41,7 @@ export class TicketsController {
     return this.store.get(user.tenantId, id);
   }
 
-  @ApiOperation({ operationId: 'addComment', summary: 'Comment on a ticket' })
+  @ApiOperation({ summary: 'Comment on a ticket' })
   @ApiParam({ name: 'id', description: 'Ticket id (tkt_…)' })
   @RequireScope('tickets:write')
   @Post(':id/comments')
@@ -49,7 +49,7 @@ export class TicketsController {
     return this.store.comment(user.tenantId, id, user.sub, dto);
   }
 
-  @ApiOperation({ operationId: 'closeTicket', summary: 'Close a ticket with a resolution (409 when already closed)' })
+  @ApiOperation({ summary: 'Close a ticket with a resolution (409 when already closed)' })
   @ApiParam({ name: 'id', description: 'Ticket id (tkt_…)' })
   @RequireScope('tickets:admin')
   @HttpCode(200)

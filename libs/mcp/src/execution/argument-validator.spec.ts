@@ -108,6 +108,23 @@ describe('validateArguments', () => {
     }
   });
 
+  it('names the cause when the DTO has no class-validator rule, where class-validator names an "undefined" property', async () => {
+    class NoRulesDto {
+      @McpProperty({ description: 'Who to greet' })
+      name: string;
+    }
+    for (const sync of [true, false]) {
+      expect(await validateArguments(NoRulesDto, { name: 'Ada', age: 36 }, { sync })).toEqual({
+        valid: false,
+        fields: ['name', 'age'],
+        message:
+          'Invalid arguments: the DTO NoRulesDto has no class-validator decorators, so every property is unknown (name, age); ' +
+          'the tool needs a rule on each property (@IsString(), @IsOptional(), …).',
+      });
+    }
+    expect(await validateArguments(NoRulesDto, {})).toMatchObject({ valid: false, fields: [] });
+  });
+
   it('without a mode (prompt arguments, which are checked to be strings first), runs class-validator alone', async () => {
     expect(await validateArguments(ForecastDto, { city: 'Paris', days: null })).toMatchObject({ valid: true });
   });

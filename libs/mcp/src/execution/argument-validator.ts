@@ -43,7 +43,7 @@ export function validateArguments(
 async function validateAsync(type: DtoClass, raw: Record<string, unknown>, mode: ArgumentValidationMode): Promise<ArgumentValidation> {
   const nulls = mode.nulls?.(raw) ?? NO_NULLS;
   const value = toInstance(type, raw);
-  return verdict(value, await validate(value, VALIDATOR_OPTIONS), nulls);
+  return verdict(type, raw, value, await validate(value, VALIDATOR_OPTIONS), nulls);
 }
 
 /** {@link validateArguments} with `validateSync`, for DTOs without async rules (which `validateSync` would skip). */
@@ -54,7 +54,7 @@ export function validateArgumentsSync(
 ): ArgumentValidation {
   const nulls = mode.nulls?.(raw) ?? NO_NULLS;
   const value = toInstance(type, raw);
-  return verdict(value, validateSync(value, VALIDATOR_OPTIONS), nulls);
+  return verdict(type, raw, value, validateSync(value, VALIDATOR_OPTIONS), nulls);
 }
 
 /**
@@ -73,8 +73,35 @@ export function toInstance(type: DtoClass, raw: Record<string, unknown>): Record
  * The schema decides about nulls: one it refuses is an error even where `@IsOptional()` let it through, and one it
  * declares (`@McpProperty({ nullable: true })`) is accepted even where a rule such as `@IsString()` rejects it.
  */
-function verdict(value: object, errors: ValidationError[], nulls: NullFindings): ArgumentValidation {
+function verdict(
+  type: DtoClass,
+  raw: Record<string, unknown>,
+  value: object,
+  errors: ValidationError[],
+  nulls: NullFindings,
+): ArgumentValidation {
+  if (errors.some(isUnknownValue)) return withoutRules(type, Object.keys(raw));
   return decide(value, flattenErrors(errors), nulls);
+}
+
+/** class-validator's answer (forbidUnknownValues) for a class without any rule: no property, no path to name. */
+function isUnknownValue(error: ValidationError): boolean {
+  return error.property === undefined && error.constraints?.unknownValue !== undefined;
+}
+
+/**
+ * The refusal of a call to a tool whose DTO has no class-validator rule (the boot warned with
+ * MCP_WARN_DTO_WITHOUT_RULES): it names the cause, where class-validator says "an unknown value was passed".
+ */
+function withoutRules(type: DtoClass, sent: readonly string[]): { valid: false; fields: string[]; message: string } {
+  const unknown = sent.length > 0 ? ` (${clientTextList(sent, MAX_LISTED_FAILURES, MAX_FAILURE_CHARACTERS)})` : '';
+  return {
+    valid: false,
+    fields: sent.slice(0, MAX_LISTED_FAILURES).map((key) => clientText(key)),
+    message:
+      `Invalid arguments: the DTO ${type.name} has no class-validator decorators, so every property is unknown${unknown}; ` +
+      'the tool needs a rule on each property (@IsString(), @IsOptional(), …).',
+  };
 }
 
 function decide(value: object, found: readonly Failure[], nulls: NullFindings): ArgumentValidation {

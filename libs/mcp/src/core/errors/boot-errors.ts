@@ -30,9 +30,17 @@ type Builders<T extends Entries> = { readonly [K in keyof T]: McpBootErrorBuilde
  * `throw new McpConfigurationError(McpMessages.duplicateToolName(name, first, second))`.
  */
 export function bootErrors<const T extends Entries>(entries: T): Builders<T> {
+  return codedBuilders(entries, (code, message): McpBootErrorDetail => ({ code: code as McpBootErrorCode, message })) as Builders<T>;
+}
+
+/** Each entry as a builder of `render(code, text)`, carrying its `code`: the boot errors and the boot warnings. */
+export function codedBuilders<R>(
+  entries: Record<string, { readonly code: string; readonly message: (...args: never[]) => string }>,
+  render: (code: string, message: string) => R,
+): unknown {
   const builders = Object.entries(entries).map(([name, { code, message }]) => {
-    const build = (...args: unknown[]): McpBootErrorDetail => ({ code, message: message(...args) });
+    const build = (...args: unknown[]): R => render(code, (message as (...args: unknown[]) => string)(...args));
     return [name, Object.assign(build, { code })] as const;
   });
-  return Object.fromEntries(builders) as unknown as Builders<T>;
+  return Object.fromEntries(builders);
 }

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { McpPromptRegistry } from '../prompts/mcp-prompt.registry.js';
@@ -7,7 +8,8 @@ import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
 import { McpTasksService } from '../../tasks/mcp-tasks.service.js';
 
 /**
- * One boot line per server with what it serves: `weather-server (/mcp): 8 tools, 2 resources, 2 prompts`. It depends
+ * One boot line per server with what it serves: `weather-server (/mcp): 8 tools, 2 resources, 2 prompts`, or
+ * `(stdio)` in an application context without HTTP (`serveMcpOverStdio` serves it there). It depends
  * on `McpTasksService` so that its bootstrap hook, which adds the job tools, runs first (hooks run by dependency level).
  */
 @Injectable()
@@ -21,10 +23,12 @@ export class McpComponentSummary implements OnApplicationBootstrap {
     private readonly prompts: McpPromptRegistry,
     // Only for the order of the bootstrap hooks (see above).
     _tasks: McpTasksService,
+    @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.logger.log(`${this.options.name} (${this.options.path}): ${this.describe()}`);
+    const where = this.adapterHost?.httpAdapter ? this.options.path : 'stdio';
+    this.logger.log(`${this.options.name} (${where}): ${this.describe()}`);
   }
 
   /** `8 tools, 2 resources, 1 resource template, 2 prompts` (templates only when there are some). */

@@ -65,6 +65,7 @@ export function assembleTool(input: McpToolAssemblyInput, schemas: { dto: DtoSch
     options.inputSchema === undefined || standard
       ? undefined
       : compileRawSchema(options.inputSchema, argsType !== undefined, site, schemas.raw);
+  if (argsType !== undefined) schemas.dto.warnIfWithoutRules(argsType, { site, name });
   const output = outputOf(site, options, schemas.dto);
   const descriptor: McpToolDescriptor = {
     name,

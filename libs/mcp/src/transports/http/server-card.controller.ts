@@ -25,7 +25,7 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
 /**
  * The MCP Server Card (SEP-2127) at the well-known path and at `<path>/server-card` (reserved by the draft): no guards,
  * it is public discovery metadata. Built per request (its URLs follow the request's host unless `http.publicUrl` is
- * set), with a strong `ETag`. Always routed (the options may arrive asynchronously); 404 when disabled.
+ * set), with a strong `ETag`. Not routed when forRoot turns it off; with forRootAsync always routed, 404 when disabled.
  */
 export function createServerCardController(paths: McpResolvedPaths): Type<unknown> {
   const reservedPath = `${paths.path}/server-card`;

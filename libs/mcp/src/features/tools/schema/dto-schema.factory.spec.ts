@@ -619,6 +619,26 @@ describe('DtoSchemaFactory', () => {
       expect(factory.forClass(StatedDto).required).toEqual(['required', 'object']);
     });
 
+    it('warns, with its code, about a tool whose DTO has no class-validator rule (its schema is empty)', () => {
+      class DescribedOnlyDto {
+        @McpProperty({ description: 'Who to greet' })
+        name: string;
+      }
+      class RuledDto {
+        @IsString() name: string;
+      }
+      const warnings: string[] = [];
+      const factory = new DtoSchemaFactory({ warn: (message) => warnings.push(message) });
+      factory.warnIfWithoutRules(DescribedOnlyDto, { site: 'GreetTools#greet', name: 'greet' });
+      factory.warnIfWithoutRules(RuledDto, { site: 'GreetTools#other', name: 'other' });
+      expect(warnings).toEqual([
+        'MCP_WARN_DTO_WITHOUT_RULES: GreetTools#greet: the tool "greet" takes DescribedOnlyDto, which has no class-validator ' +
+          'decorators (properties without a rule: name): its inputSchema has no properties and class-validator refuses every call. ' +
+          'Give each property a rule (@IsString(), @IsInt(), @IsOptional(), …); @McpProperty() and @ApiProperty() only describe a property.',
+      ]);
+      expect(factory.forClass(DescribedOnlyDto)).toEqual(objectSchema({}));
+    });
+
     it('puts the nested schema into items for arrays of objects', async () => {
       class Dto {
         @IsArray()

@@ -6,6 +6,7 @@ import type { McpPropertyOptions } from './mcp-property.decorator.js';
 import { MCP_DTO_METADATA, MCP_PROPERTY_METADATA, SWAGGER_API_MODEL_PROPERTIES } from '../../../mcp.constants.js';
 import type { JsonSchema, JsonSchemaTypeName } from '../../../core/json-schema.types.js';
 import { McpSchemaError } from './schema-build.error.js';
+import { McpDtoSchemaWarnings } from './dto-schema.messages.js';
 import {
   BUILT_IN_TYPES,
   lineage,
@@ -94,6 +95,15 @@ export class DtoSchemaFactory {
    */
   forClass(dto: McpClassRef | undefined): JsonSchema {
     return structuredClone(dto === undefined ? EMPTY_OBJECT_SCHEMA : cached(this.documents, dto, () => this.assemble(dto)));
+  }
+
+  /**
+   * Warns about a tool's DTO that has no class-validator rule: its schema has no properties, and class-validator
+   * refuses every call with it (the call's VALIDATION_ERROR says why too).
+   */
+  warnIfWithoutRules(dto: McpClassRef, tool: { site: string; name: string }): void {
+    if (this.metadataFor(dto).length > 0) return;
+    this.warn(McpDtoSchemaWarnings.withoutRules(tool.site, tool.name, dto.name, [...this.readInitialValues(dto).keys()]));
   }
 
   /**

@@ -7,7 +7,10 @@ import { sendHttpError, sendJson } from '../http-json-rpc.responses.js';
 import { HiddenFromOpenApi } from '../hidden-from-openapi.decorator.js';
 import { MCP_TOOL_SCOPES, type McpToolScopesSource } from '../../../core/tool-scopes.port.js';
 
-/** RFC 9728 metadata at the root and path-specific well-known URLs (clients try both); always routed, 404 until configured. */
+/**
+ * RFC 9728 metadata at the root and path-specific well-known URLs (clients try both); mapped when auth configures it
+ * (forRoot) or may (forRootAsync: 404 until configured).
+ */
 export function createProtectedResourceController(mcpPath: string, root = true): Type<unknown> {
   @HiddenFromOpenApi()
   @Controller({ path: '.well-known/oauth-protected-resource', version: VERSION_NEUTRAL })
