@@ -15,14 +15,22 @@ export function clientOptionsFor(run: ScenarioRun): McpClientHttpOptions {
     clientInfo: { name: 'nest-mcp-conformance-client', version: '1.0.0' },
     capabilities: { elicitation: {} },
     reconnect: false,
-    timeoutMs: 20_000,
+    // Generous: the suite's machines may be busy, and the first exchange includes the whole OAuth flow.
+    connectTimeoutMs: 90_000,
+    timeoutMs: 60_000,
     onRequest: async (method, params) => (method === 'elicitation/create' ? acceptWithDefaults(params) : undefined),
     ...(run.scenario.startsWith('auth/') && { auth: authFor(run) }),
   };
 }
 
 function authFor(run: ScenarioRun): McpClientOAuthOptions {
-  const context = run.context as { client_id?: string; client_secret?: string; private_key_pem?: string; signing_algorithm?: string; issuer?: string };
+  const context = run.context as {
+    client_id?: string;
+    client_secret?: string;
+    private_key_pem?: string;
+    signing_algorithm?: string;
+    issuer?: string;
+  };
   const client =
     context.client_id === undefined
       ? undefined
@@ -48,7 +56,8 @@ function authFor(run: ScenarioRun): McpClientOAuthOptions {
 
 /** A form elicitation accepted with every default the requested schema names (SEP-1034), else a confirmation. */
 function acceptWithDefaults(params: Record<string, unknown> | undefined): Record<string, unknown> {
-  const properties = ((params?.requestedSchema as { properties?: Record<string, { default?: unknown; type?: string }> }) ?? {}).properties ?? {};
+  const properties =
+    ((params?.requestedSchema as { properties?: Record<string, { default?: unknown; type?: string }> }) ?? {}).properties ?? {};
   const content: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(properties)) {
     if (property.default !== undefined) content[name] = property.default;

@@ -33,7 +33,10 @@ export interface McpClientCommonOptions {
   protocol?: McpClientProtocol;
   /** Default time a request may take, reset by each progress notification of a call (60 s). */
   timeoutMs?: number;
-  /** Time `initialize` (connect, spawn included) may take (10 s). */
+  /**
+   * Time `initialize` (connect, spawn included) may take (10 s; 5 min with the `auth` option's authorization code
+   * grant, whose first exchange waits for the user to sign in).
+   */
   connectTimeoutMs?: number;
   /** Largest message accepted from the server, in bytes (10 MiB); a larger one fails its request with `TOO_LARGE`. */
   maxMessageBytes?: number;

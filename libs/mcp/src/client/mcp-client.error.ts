@@ -10,7 +10,17 @@
  * @publicApi
  */
 export type McpClientErrorCode =
-  'UNAVAILABLE' | 'TIMEOUT' | 'CANCELLED' | 'TOO_LARGE' | 'SESSION_EXPIRED' | 'PROTOCOL' | 'RPC' | 'INPUT_REQUIRED' | 'AUTH' | 'CONFIG' | 'CLOSED';
+  | 'UNAVAILABLE'
+  | 'TIMEOUT'
+  | 'CANCELLED'
+  | 'TOO_LARGE'
+  | 'SESSION_EXPIRED'
+  | 'PROTOCOL'
+  | 'RPC'
+  | 'INPUT_REQUIRED'
+  | 'AUTH'
+  | 'CONFIG'
+  | 'CLOSED';
 
 /** A failed client call; `retryable` says whether the same call may succeed later. @publicApi */
 export class McpClientError extends Error {

@@ -26,11 +26,20 @@ import { keepListening, LISTEN_ACKNOWLEDGED, LISTEN_FILTER } from './eras/listen
 import { answerInputRequests, MAX_INPUT_ROUNDS, retryParams } from './eras/input-rounds.js';
 import { INPUT_REQUIRED_METHODS, META } from '../core/rev-2026-07-28.constants.js';
 import { McpOAuthAuthorizer } from './auth/oauth-authorizer.js';
-import { completeResult, hasInvalidParamHeaders, modernEnvelope, paramHeadersOf, type ModernIdentity, type ModernParamHeader } from './eras/rev-2026-07-28.wire.js';
+import {
+  completeResult,
+  hasInvalidParamHeaders,
+  modernEnvelope,
+  paramHeadersOf,
+  type ModernIdentity,
+  type ModernParamHeader,
+} from './eras/rev-2026-07-28.wire.js';
 
 const DEFAULTS = {
   timeoutMs: 60_000,
   connectTimeoutMs: 10_000,
+  /** With the authorization code grant the first exchange waits for a user signing in. */
+  signInTimeoutMs: 300_000,
   maxMessageBytes: 10 * 1024 * 1024,
   initialDelayMs: 500,
   maxDelayMs: 30_000,
@@ -276,6 +285,11 @@ export class McpClient {
     return this.options.reconnect === false ? undefined : (this.options.reconnect ?? {});
   }
 
+  private get connectTimeoutMs(): number {
+    const signIn = 'url' in this.options && this.options.auth?.grant.type === 'authorization_code';
+    return this.options.connectTimeoutMs ?? (signIn ? DEFAULTS.signInTimeoutMs : DEFAULTS.connectTimeoutMs);
+  }
+
   private get maxBytes(): number {
     return this.options.maxMessageBytes ?? DEFAULTS.maxMessageBytes;
   }
@@ -288,7 +302,7 @@ export class McpClient {
     const injected = injectedTransportOf(this);
     if (injected) return injected();
     if (!('url' in this.options)) return new StdioClientTransport(this.options, this.maxBytes);
-    const connectTimeoutMs = this.options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
+    const connectTimeoutMs = this.connectTimeoutMs;
     return this.legacySse
       ? new HttpSseClientTransport(this.options, this.maxBytes, connectTimeoutMs)
       : new StreamableHttpClientTransport(this.options, this.maxBytes, this.authorizer);
@@ -338,7 +352,7 @@ export class McpClient {
     this.transport = transport;
     this.modernIdentity = undefined;
     this.toolParamHeaders = undefined;
-    const timeoutMs = this.options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
+    const timeoutMs = this.connectTimeoutMs;
     const protocol = this.options.protocol ?? 'auto';
     try {
       const timeout = new Promise<never>((_, reject) =>

@@ -1,7 +1,7 @@
 /**
- * Where the client keeps what authorization gave it (tokens, dynamic registrations): a key-value store with TTLs.
- * The library's `McpKeyValueStore` (memory, Redis, Redis Cluster) fits as it is; values are encrypted before they
- * reach it (`tokens.encryptionKey`).
+ * Where the client keeps what authorization gave it (tokens, dynamic registrations): a key-value store with TTLs
+ * (Redis, a database). Values are sealed (AES-256-GCM, `tokens.encryptionKey`) before they reach it, and keys are
+ * hashes: the store holds no token, principal or issuer in the clear.
  * @publicApi
  */
 export interface McpClientTokenStore {

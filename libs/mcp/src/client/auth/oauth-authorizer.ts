@@ -206,7 +206,10 @@ export class McpOAuthAuthorizer {
     await this.vault.delete(this.tokenKey);
   }
 
-  private metadataOf(resource: Pick<McpProtectedResource, 'authorizationServer' | 'legacy' | 'resource'>, insecure = this.options.allowInsecureHttp === true) {
+  private metadataOf(
+    resource: Pick<McpProtectedResource, 'authorizationServer' | 'legacy' | 'resource'>,
+    insecure = this.options.allowInsecureHttp === true,
+  ) {
     const issuer = resource.authorizationServer;
     let found = this.servers.get(issuer);
     if (!found) {

@@ -55,16 +55,35 @@ async function preRegistered(as: oauth.AuthorizationServer, pre: McpClientPreReg
   return withSecret(as, { client_id: pre.clientId, token_endpoint_auth_method: method }, pre.clientSecret, method);
 }
 
-function withSecret(_as: oauth.AuthorizationServer, client: oauth.Client, secret: string | undefined, method: string): McpOAuthClientIdentity {
+function withSecret(
+  _as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  secret: string | undefined,
+  method: string,
+): McpOAuthClientIdentity {
   if (method === 'none' || secret === undefined) return { client, auth: oauth.None() };
-  return { client, auth: method === 'client_secret_post' ? oauth.ClientSecretPost(secret) : oauth.ClientSecretBasic(secret) };
+  return { client, auth: method === 'client_secret_post' ? oauth.ClientSecretPost(secret) : clientSecretBasic(secret) };
+}
+
+/**
+ * `client_secret_basic` with id and secret form-encoded as URLSearchParams writes them (RFC 6749 §2.3.1):
+ * oauth4webapi's own also escapes `-`, `_` and `.`, which authorization servers that do not decode the pair (the
+ * conformance suite's among them) then fail to match.
+ */
+function clientSecretBasic(secret: string): oauth.ClientAuth {
+  const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+  return (_as, client, _body, headers) => {
+    headers.set('authorization', `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(secret)}`).toString('base64')}`);
+  };
 }
 
 /** With a secret: Basic where the server offers it (or lists nothing: RFC 8414's default), else post. */
 function secretMethod(as: oauth.AuthorizationServer, secret: string | undefined): string {
   if (secret === undefined) return 'none';
   const offered = as.token_endpoint_auth_methods_supported;
-  return !offered || offered.includes('client_secret_basic') || !offered.includes('client_secret_post') ? 'client_secret_basic' : 'client_secret_post';
+  return !offered || offered.includes('client_secret_basic') || !offered.includes('client_secret_post')
+    ? 'client_secret_basic'
+    : 'client_secret_post';
 }
 
 /** A public client (PKCE) where the server allows it; a confidential one otherwise. */

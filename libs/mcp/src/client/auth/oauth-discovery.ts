@@ -43,7 +43,9 @@ export async function discoverProtectedResource(
     if (!Array.isArray(servers) || typeof servers[0] !== 'string') {
       throw authError('The protected-resource metadata names no authorization server');
     }
-    const scopes = Array.isArray(json.scopes_supported) ? json.scopes_supported.filter((s): s is string => typeof s === 'string') : undefined;
+    const scopes = Array.isArray(json.scopes_supported)
+      ? json.scopes_supported.filter((s): s is string => typeof s === 'string')
+      : undefined;
     return { resource: json.resource, authorizationServer: servers[0], scopesSupported: scopes, legacy: false };
   }
   return { resource: `${serverUrl.origin}${path}`, authorizationServer: serverUrl.origin, legacy: true };

@@ -226,7 +226,11 @@ export class StreamableHttpClientTransport implements McpClientTransport {
       );
     try {
       await read(response.body);
-      for (let resumed = 0; !answered && lastEventId !== undefined && this.sessionId !== undefined && resumed < MAX_RESUMPTIONS; resumed++) {
+      for (
+        let resumed = 0;
+        !answered && lastEventId !== undefined && this.sessionId !== undefined && resumed < MAX_RESUMPTIONS;
+        resumed++
+      ) {
         // Not unref'd: a caller awaits this answer.
         await new Promise((resolve) => setTimeout(resolve, retryMs));
         if (this.closing.signal.aborted) break;
