@@ -42,7 +42,7 @@ export async function identityAt(
   }
   const key = McpTokenVault.keyOf('registration', as.issuer, options.grant.redirectUri);
   const stored = (await vault.get<StoredRegistration>(key)) ?? (await register(as, options, vault, key, requestOptions));
-  return withSecret(as, { client_id: stored.clientId, token_endpoint_auth_method: stored.method }, stored.clientSecret, stored.method);
+  return withSecret({ client_id: stored.clientId, token_endpoint_auth_method: stored.method }, stored.clientSecret, stored.method);
 }
 
 async function preRegistered(as: oauth.AuthorizationServer, pre: McpClientPreRegistration): Promise<McpOAuthClientIdentity> {
@@ -52,15 +52,11 @@ async function preRegistered(as: oauth.AuthorizationServer, pre: McpClientPreReg
     return { client: { client_id: pre.clientId, token_endpoint_auth_method: 'private_key_jwt' }, auth: oauth.PrivateKeyJwt(key) };
   }
   const method = pre.tokenEndpointAuthMethod ?? secretMethod(as, pre.clientSecret);
-  return withSecret(as, { client_id: pre.clientId, token_endpoint_auth_method: method }, pre.clientSecret, method);
+  return withSecret({ client_id: pre.clientId, token_endpoint_auth_method: method }, pre.clientSecret, method);
 }
 
-function withSecret(
-  _as: oauth.AuthorizationServer,
-  client: oauth.Client,
-  secret: string | undefined,
-  method: string,
-): McpOAuthClientIdentity {
+/** The client authentication its method names: none, the secret in the body, or Basic. */
+function withSecret(client: oauth.Client, secret: string | undefined, method: string): McpOAuthClientIdentity {
   if (method === 'none' || secret === undefined) return { client, auth: oauth.None() };
   return { client, auth: method === 'client_secret_post' ? oauth.ClientSecretPost(secret) : clientSecretBasic(secret) };
 }
