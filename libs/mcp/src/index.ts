@@ -186,6 +186,13 @@ export type {
   McpClientStdioOptions,
 } from './client/mcp-client-options.interface.js';
 export type {
+  McpClientAuthorizationCodeGrant,
+  McpClientClientCredentialsGrant,
+  McpClientOAuthOptions,
+  McpClientPreRegistration,
+  McpClientTokenStore,
+} from './client/auth/mcp-client-auth-options.interface.js';
+export type {
   McpClientState,
   McpRemotePrompt,
   McpRemoteResource,

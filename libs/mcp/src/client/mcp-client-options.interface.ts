@@ -1,3 +1,5 @@
+import type { McpClientOAuthOptions } from './auth/mcp-client-auth-options.interface.js';
+
 /** Headers sent with every HTTP request to the server: fixed, or computed per request (a token that rotates). @publicApi */
 export type McpClientHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
 
@@ -31,7 +33,10 @@ export interface McpClientCommonOptions {
   protocol?: McpClientProtocol;
   /** Default time a request may take, reset by each progress notification of a call (60 s). */
   timeoutMs?: number;
-  /** Time `initialize` (connect, spawn included) may take (10 s). */
+  /**
+   * Time `initialize` (connect, spawn included) may take (10 s; 5 min with the `auth` option's authorization code
+   * grant, whose first exchange waits for the user to sign in).
+   */
   connectTimeoutMs?: number;
   /** Largest message accepted from the server, in bytes (10 MiB); a larger one fails its request with `TOO_LARGE`. */
   maxMessageBytes?: number;
@@ -51,6 +56,11 @@ export interface McpClientHttpOptions extends McpClientCommonOptions {
   /** The MCP endpoint (`https://host/mcp`), or the `GET` URL of a 2024-11-05 server (`https://host/sse`). */
   url: string;
   headers?: McpClientHeaders;
+  /**
+   * OAuth 2.1 against a protected server (Streamable HTTP): the client answers its 401 and 403 challenges itself and
+   * sends the token on every request (its `Authorization` header wins over `headers`). See {@link McpClientOAuthOptions}.
+   */
+  auth?: McpClientOAuthOptions;
 }
 
 /** A server run as a child process speaking newline-delimited JSON-RPC on stdin/stdout. @publicApi */

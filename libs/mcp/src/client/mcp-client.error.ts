@@ -4,11 +4,23 @@
  * `SESSION_EXPIRED` (the server forgot the session: the client re-initializes), `PROTOCOL` (the server broke the
  * protocol or speaks no revision we do), `RPC` (the server answered with a JSON-RPC error: `rpcCode`, `data`),
  * `INPUT_REQUIRED` (a 2026-07-28 server asked for input, `data` = its `inputRequests`, and no `onRequest` answered
- * it), `CLOSED` (the client was closed).
+ * it), `AUTH` (OAuth authorization failed: metadata, registration, a refused grant, a mismatched `iss` or
+ * `resource`, or scope step-ups exhausted), `CONFIG` (the client's options cannot work; thrown by its constructor),
+ * `CLOSED` (the client was closed).
  * @publicApi
  */
 export type McpClientErrorCode =
-  'UNAVAILABLE' | 'TIMEOUT' | 'CANCELLED' | 'TOO_LARGE' | 'SESSION_EXPIRED' | 'PROTOCOL' | 'RPC' | 'INPUT_REQUIRED' | 'CLOSED';
+  | 'UNAVAILABLE'
+  | 'TIMEOUT'
+  | 'CANCELLED'
+  | 'TOO_LARGE'
+  | 'SESSION_EXPIRED'
+  | 'PROTOCOL'
+  | 'RPC'
+  | 'INPUT_REQUIRED'
+  | 'AUTH'
+  | 'CONFIG'
+  | 'CLOSED';
 
 /** A failed client call; `retryable` says whether the same call may succeed later. @publicApi */
 export class McpClientError extends Error {

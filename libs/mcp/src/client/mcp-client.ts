@@ -25,11 +25,21 @@ import type { McpProbeAnswer } from './eras/era-probe.js';
 import { keepListening, LISTEN_ACKNOWLEDGED, LISTEN_FILTER } from './eras/listen-loop.js';
 import { answerInputRequests, MAX_INPUT_ROUNDS, retryParams } from './eras/input-rounds.js';
 import { INPUT_REQUIRED_METHODS, META } from '../core/rev-2026-07-28.constants.js';
-import { completeResult, modernEnvelope, paramHeadersOf, type ModernIdentity, type ModernParamHeader } from './eras/rev-2026-07-28.wire.js';
+import { McpOAuthAuthorizer } from './auth/oauth-authorizer.js';
+import {
+  completeResult,
+  hasInvalidParamHeaders,
+  modernEnvelope,
+  paramHeadersOf,
+  type ModernIdentity,
+  type ModernParamHeader,
+} from './eras/rev-2026-07-28.wire.js';
 
 const DEFAULTS = {
   timeoutMs: 60_000,
   connectTimeoutMs: 10_000,
+  /** With the authorization code grant the first exchange waits for a user signing in. */
+  signInTimeoutMs: 300_000,
   maxMessageBytes: 10 * 1024 * 1024,
   initialDelayMs: 500,
   maxDelayMs: 30_000,
@@ -87,7 +97,12 @@ export class McpClient {
     disconnected: new Set<Listener<McpClientError>>(),
   };
 
+  /** The OAuth client of an HTTP server with the `auth` option: kept across reconnections, like its tokens. */
+  private readonly authorizer?: McpOAuthAuthorizer;
+
+  /** Throws `CONFIG` when the options cannot work (an `auth` option missing what its grant needs). */
   constructor(private readonly options: McpClientOptions) {
+    if ('url' in options && options.auth) this.authorizer = new McpOAuthAuthorizer(options.auth, new URL(options.url));
     this.reconnectDelay = this.reconnectOptions?.initialDelayMs ?? DEFAULTS.initialDelayMs;
   }
 
@@ -143,10 +158,14 @@ export class McpClient {
     await transport?.close();
   }
 
-  /** Every tool of the server (all pages). */
+  /**
+   * Every tool of the server (all pages). In the 2026-07-28 era a tool whose `x-mcp-header` annotations break the
+   * rules is left out (its headers could not be sent).
+   */
   async listTools(options?: McpClientCallOptions): Promise<McpRemoteTool[]> {
-    const tools = await this.listAll<McpRemoteTool>('tools/list', 'tools', options);
+    let tools = await this.listAll<McpRemoteTool>('tools/list', 'tools', options);
     if (this.modernIdentity) {
+      tools = tools.filter((tool) => !hasInvalidParamHeaders(tool.inputSchema));
       this.toolParamHeaders = new Map(
         tools.flatMap((tool) => {
           const headers = paramHeadersOf(tool.inputSchema);
@@ -266,6 +285,11 @@ export class McpClient {
     return this.options.reconnect === false ? undefined : (this.options.reconnect ?? {});
   }
 
+  private get connectTimeoutMs(): number {
+    const signIn = 'url' in this.options && this.options.auth?.grant.type === 'authorization_code';
+    return this.options.connectTimeoutMs ?? (signIn ? DEFAULTS.signInTimeoutMs : DEFAULTS.connectTimeoutMs);
+  }
+
   private get maxBytes(): number {
     return this.options.maxMessageBytes ?? DEFAULTS.maxMessageBytes;
   }
@@ -278,10 +302,10 @@ export class McpClient {
     const injected = injectedTransportOf(this);
     if (injected) return injected();
     if (!('url' in this.options)) return new StdioClientTransport(this.options, this.maxBytes);
-    const connectTimeoutMs = this.options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
+    const connectTimeoutMs = this.connectTimeoutMs;
     return this.legacySse
       ? new HttpSseClientTransport(this.options, this.maxBytes, connectTimeoutMs)
-      : new StreamableHttpClientTransport(this.options, this.maxBytes);
+      : new StreamableHttpClientTransport(this.options, this.maxBytes, this.authorizer);
   }
 
   private async open(): Promise<McpServerSummary> {
@@ -328,7 +352,7 @@ export class McpClient {
     this.transport = transport;
     this.modernIdentity = undefined;
     this.toolParamHeaders = undefined;
-    const timeoutMs = this.options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
+    const timeoutMs = this.connectTimeoutMs;
     const protocol = this.options.protocol ?? 'auto';
     try {
       const timeout = new Promise<never>((_, reject) =>

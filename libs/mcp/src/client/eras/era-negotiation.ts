@@ -7,7 +7,8 @@ export type McpNegotiatedEra =
   | { readonly kind: 'legacy'; readonly reason: string };
 
 /**
- * Probes `server/discover` at the newest 2026-07-28-era revision, and once more at the revision a -32022 names;
+ * Probes `server/discover` at the newest 2026-07-28-era revision, and once more at the revision a -32022 names
+ * (the same one included: bounded at two probes);
  * throws the verdict's McpClientError when the answer allows no fallback (HTTP: 401/403, 5xx, network failure).
  */
 export async function negotiateEra(
@@ -25,9 +26,9 @@ export async function negotiateEra(
       case 'error':
         throw verdict.error;
       case 'retry':
-        if (verdict.version === version) return { kind: 'legacy', reason: `-32022 refused ${version} while naming it` };
+        // Even at the same revision: a server may refuse a first request (SEP-2575 has clients retry once).
         version = verdict.version;
     }
   }
-  return { kind: 'legacy', reason: 'server/discover refused the revision it named' };
+  return { kind: 'legacy', reason: `server/discover refused ${version} twice` };
 }

@@ -73,13 +73,15 @@ describe('probeVerdict: the dual-era client reading the answer to server/discove
 });
 
 describe('negotiateEra', () => {
-  it('retries once at the revision a -32022 names, and settles on what the second answer says', async () => {
+  it('retries once at the revision a -32022 names (the same one too), and settles on what the second answer says', async () => {
     const asked: string[] = [];
     const answers = [http(400, rpcError(-32022, { supported: ['2026-07-28'] })), http(200, rpcResult(DISCOVER))];
-    // The client's newest revision is the one named, so the retry rule sends it to initialize rather than loop.
     const era = await negotiateEra(async (version) => (asked.push(version), answers.shift()!), 'http');
-    expect(asked).toEqual(['2026-07-28']);
-    expect(era).toMatchObject({ kind: 'legacy' });
+    expect(asked).toEqual(['2026-07-28', '2026-07-28']);
+    expect(era).toMatchObject({ kind: 'modern', version: '2026-07-28' });
+    // Refused twice: no third probe, initialize.
+    const twice = [http(400, rpcError(-32022, { supported: ['2026-07-28'] })), http(400, rpcError(-32022, { supported: ['2026-07-28'] }))];
+    await expect(negotiateEra(async () => twice.shift()!, 'http')).resolves.toMatchObject({ kind: 'legacy' });
   });
 
   it('is modern on a DiscoverResult and throws the error of a verdict without fallback', async () => {

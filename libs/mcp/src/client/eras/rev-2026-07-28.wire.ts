@@ -52,6 +52,32 @@ export function paramHeadersOf(schema: unknown, path: readonly string[] = []): M
 }
 
 /**
+ * Whether a tool's `x-mcp-header` annotations break the rules (SEP-2243): one that is empty or no HTTP token, on a
+ * property that is not a string, integer or boolean, or a name used twice (case-insensitively). Clients exclude
+ * such a tool: they could not send its headers.
+ */
+export function hasInvalidParamHeaders(schema: unknown): boolean {
+  const seen = new Set<string>();
+  const invalid = (node: unknown): boolean => {
+    const properties = (node as { properties?: unknown } | null)?.properties;
+    if (typeof properties !== 'object' || properties === null) return false;
+    for (const property of Object.values(properties as Record<string, unknown>)) {
+      if (typeof property !== 'object' || property === null) continue;
+      if (Object.hasOwn(property, 'x-mcp-header')) {
+        const { type, 'x-mcp-header': name } = property as { type?: unknown; 'x-mcp-header'?: unknown };
+        if (typeof name !== 'string' || !HTTP_TOKEN.test(name)) return true;
+        if (type !== 'string' && type !== 'integer' && type !== 'boolean') return true;
+        if (seen.has(name.toLowerCase())) return true;
+        seen.add(name.toLowerCase());
+      }
+      if (invalid(property)) return true;
+    }
+    return false;
+  };
+  return invalid(schema);
+}
+
+/**
  * The headers of one 2026-07-28 POST: `MCP-Protocol-Version` (= the envelope's), `Mcp-Method`, for the methods
  * that name something `Mcp-Name`, and for `tools/call` the `Mcp-Param-*` of the tool's `x-mcp-header`
  * arguments. Notifications carry the first two only.

@@ -19,6 +19,7 @@ export async function readEventStream(
   body: AsyncIterable<Uint8Array> | null,
   maxBytes: number,
   onEvent: (event: EventSourceMessage) => void,
+  onRetry?: (retryMs: number) => void,
 ): Promise<void> {
   if (!body) return;
   const decoder = new TextDecoder();
@@ -26,6 +27,7 @@ export async function readEventStream(
   const parser = createParser({
     maxBufferSize: maxBytes,
     onEvent,
+    ...(onRetry && { onRetry }),
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded') failure ??= tooLarge(maxBytes);
     },

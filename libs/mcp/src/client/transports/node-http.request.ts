@@ -20,6 +20,7 @@ export interface McpHttpAnswer {
 export function httpRequest(
   url: URL,
   init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; agent: http.Agent },
+  retried = false,
 ): Promise<McpHttpAnswer> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
@@ -48,6 +49,9 @@ export function httpRequest(
     }
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (signal?.aborted) return reject(abortReason(signal));
+      // The server closed an idle kept-alive socket as this request went out on it: sent again once on a fresh
+      // one (the race Node's documentation describes; the server never read the request).
+      if (error.code === 'ECONNRESET' && request.reusedSocket && !retried) return resolve(httpRequest(url, init, true));
       reject(new McpClientError('UNAVAILABLE', `The server at ${url.origin} cannot be reached${error.code ? ` (${error.code})` : ''}`));
     });
     request.end(init.body);

@@ -8,9 +8,15 @@ import { Agent } from 'node:http';
 import type { McpProbeAnswer } from '../eras/era-probe.js';
 import { META } from '../../core/rev-2026-07-28.constants.js';
 import { modernHeaders, type ModernParamHeaders } from '../eras/rev-2026-07-28.wire.js';
+import type { McpAuthRound, McpOAuthAuthorizer } from '../auth/oauth-authorizer.js';
+import { authError } from '../auth/oauth-http.js';
 
 /** Longest wait before the GET stream is opened again after it ended. */
 const MAX_LISTEN_DELAY_MS = 30_000;
+/** Wait before resuming a broken response stream when the server named no `retry` (1 s). */
+const DEFAULT_RESUME_DELAY_MS = 1_000;
+/** Resumptions of one response stream at most. */
+const MAX_RESUMPTIONS = 3;
 
 /**
  * Streamable HTTP (2025-03-26 and later): each message is a POST answered with JSON, an SSE stream or 202; the
@@ -37,6 +43,8 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   constructor(
     private readonly options: McpClientHttpOptions,
     private readonly maxBytes: number,
+    /** OAuth (the `auth` option): the token of each request, and the answer to a 401 or 403 `insufficient_scope`. */
+    private readonly auth?: McpOAuthAuthorizer,
   ) {
     this.url = new URL(options.url);
   }
@@ -48,14 +56,16 @@ export class StreamableHttpClientTransport implements McpClientTransport {
 
   async send(message: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
     const hadSession = this.sessionId !== undefined;
-    const response = await httpRequest(this.url, {
-      method: 'POST',
-      headers: await this.postHeaders(message),
-      body: JSON.stringify(message),
-      // The client aborts a request's signal when it fails or the client closes.
-      signal: signal ?? this.closing.signal,
-      agent: this.agent,
-    });
+    const response = await this.authorized(async () =>
+      httpRequest(this.url, {
+        method: 'POST',
+        headers: await this.postHeaders(message),
+        body: JSON.stringify(message),
+        // The client aborts a request's signal when it fails or the client closes.
+        signal: signal ?? this.closing.signal,
+        agent: this.agent,
+      }),
+    );
     const isInitialize = message.method === 'initialize';
     if (response.status === 404 && hadSession) {
       response.discard();
@@ -97,18 +107,20 @@ export class StreamableHttpClientTransport implements McpClientTransport {
     });
     let response: McpHttpAnswer;
     try {
-      response = await httpRequest(this.url, {
-        method: 'POST',
-        headers: {
-          ...(await resolveHeaders(this.options.headers)),
-          ...modernHeaders(version, message),
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify(message),
-        signal,
-        agent: this.agent,
-      });
+      response = await this.authorized(async () =>
+        httpRequest(this.url, {
+          method: 'POST',
+          headers: {
+            ...(await this.headers(undefined)),
+            ...modernHeaders(version, message),
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify(message),
+          signal,
+          agent: this.agent,
+        }),
+      );
     } catch (error) {
       return failure(error, 'server/discover could not be sent');
     }
@@ -157,6 +169,8 @@ export class StreamableHttpClientTransport implements McpClientTransport {
    */
   private async headers(sessionId = this.sessionId): Promise<Record<string, string>> {
     const headers = Object.assign({}, await resolveHeaders(this.options.headers));
+    const authorization = await this.auth?.authorization();
+    if (authorization !== undefined) headers.authorization = authorization;
     if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;
@@ -170,17 +184,69 @@ export class StreamableHttpClientTransport implements McpClientTransport {
     return headers;
   }
 
-  /** Reads a POST's SSE answer; when it ends before the request's response, the request is lost. */
+  /**
+   * One exchange, sent again after the authorizer answered a challenge (a 401, a 403 `insufficient_scope`); a
+   * second 401 after authorizing fails with AUTH.
+   */
+  private async authorized(exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
+    const round: McpAuthRound = { unauthorized: 0, stepUps: 0 };
+    for (;;) {
+      const response = await exchange();
+      const challenge = response.header('www-authenticate');
+      if (!this.auth?.wants(response.status, challenge)) return response;
+      response.discard();
+      if (!(await this.auth.challenge(response.status, challenge, round))) {
+        throw authError('The server refused the token it was just given', response.status);
+      }
+    }
+  }
+
+  /**
+   * Reads a POST's SSE answer. A stream that ends before the answer after an event id is resumed (2025-11-25,
+   * SEP-1699): a GET with `Last-Event-ID` once the server's `retry` has passed, a few times at most; otherwise the
+   * request is lost.
+   */
   private async readStream(response: McpHttpAnswer, id: string | number): Promise<void> {
     let answered = false;
+    let lastEventId: string | undefined;
+    let retryMs = DEFAULT_RESUME_DELAY_MS;
+    const read = (body: McpHttpAnswer['body']) =>
+      readEventStream(
+        body,
+        this.maxBytes,
+        (event) => {
+          if (event.id !== undefined) lastEventId = event.id;
+          if (event.data === '') return; // a priming event
+          const value = safeJson(event.data);
+          if (value === undefined) return;
+          if (isResponseTo(value, id)) answered = true;
+          this.sink!.message(value, id);
+        },
+        (retry) => (retryMs = Math.min(retry, MAX_LISTEN_DELAY_MS)),
+      );
     try {
-      await readEventStream(response.body, this.maxBytes, (event) => {
-        if (event.data === '') return; // a priming event
-        const value = safeJson(event.data);
-        if (value === undefined) return;
-        if (isResponseTo(value, id)) answered = true;
-        this.sink!.message(value, id);
-      });
+      await read(response.body);
+      for (
+        let resumed = 0;
+        !answered && lastEventId !== undefined && this.sessionId !== undefined && resumed < MAX_RESUMPTIONS;
+        resumed++
+      ) {
+        // Not unref'd: a caller awaits this answer.
+        await new Promise((resolve) => setTimeout(resolve, retryMs));
+        if (this.closing.signal.aborted) break;
+        const resumedFrom = lastEventId;
+        const answer = await httpRequest(this.url, {
+          method: 'GET',
+          headers: { ...(await this.headers()), accept: 'text/event-stream', 'last-event-id': resumedFrom },
+          signal: this.closing.signal,
+          agent: this.agent,
+        });
+        if (!answer.ok) {
+          answer.discard();
+          break;
+        }
+        await read(answer.body);
+      }
       if (!answered) this.sink!.lost(id, new McpClientError('UNAVAILABLE', 'The response stream ended before the answer'));
     } catch (error) {
       if (!answered)

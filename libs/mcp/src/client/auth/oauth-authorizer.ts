@@ -1,0 +1,237 @@
+import * as oauth from 'oauth4webapi';
+import { McpClientError } from '../mcp-client.error.js';
+import { parseBearerChallenge } from './bearer-challenge.js';
+import type { McpClientOAuthOptions } from './mcp-client-auth-options.interface.js';
+import { identityAt, type McpOAuthClientIdentity } from './oauth-client-identity.js';
+import { discoverAuthorizationServer, discoverProtectedResource, type McpProtectedResource } from './oauth-discovery.js';
+import { authError } from './oauth-http.js';
+import { requestedScopes, unionOfScopes } from './scope-selection.js';
+import { McpTokenVault } from './token-vault.js';
+
+/** What one request went through so far: a request authorizes again at most once, and steps up a bounded number of times. */
+export interface McpAuthRound {
+  unauthorized: number;
+  stepUps: number;
+}
+
+/** A held token, as kept in the vault. */
+interface HeldToken {
+  readonly accessToken: string;
+  readonly refreshToken?: string;
+  /** ms since the epoch; undefined: the server said nothing. */
+  readonly expiresAt?: number;
+  readonly scope?: string;
+  readonly issuer: string;
+  readonly resource: string;
+}
+
+const DEFAULTS = { maxStepUps: 2, timeoutMs: 10_000 };
+/** A token this close to its expiry is refreshed before it is sent. */
+const REFRESH_MARGIN_MS = 30_000;
+/** How long a token is kept without an expiry, or a refresh token past its access token (30 days). */
+const LONG_TTL_MS = 30 * 24 * 3600_000;
+
+/**
+ * The OAuth 2.1 client of one MCP server URL: supplies the `Authorization` header of each request and answers the
+ * server's 401 and 403 challenges (see {@link McpClientOAuthOptions}). Nothing it logs or throws carries a token.
+ */
+export class McpOAuthAuthorizer {
+  private readonly vault: McpTokenVault;
+  private readonly tokenKey: string;
+  private held?: HeldToken | null;
+  private readonly servers = new Map<string, Promise<oauth.AuthorizationServer>>();
+  /** One authorization at a time: concurrent 401s share it rather than each sending the user to sign in. */
+  private authorizing?: Promise<void>;
+
+  constructor(
+    private readonly options: McpClientOAuthOptions,
+    private readonly serverUrl: URL,
+  ) {
+    if (options.tokens?.store && options.tokens.encryptionKey === undefined) {
+      throw new McpClientError('CONFIG', 'auth.tokens.store needs auth.tokens.encryptionKey: tokens are stored encrypted');
+    }
+    if (options.grant.type === 'client_credentials' && !options.client) {
+      throw new McpClientError('CONFIG', 'auth.grant client_credentials needs auth.client (credentials registered beforehand)');
+    }
+    this.vault = new McpTokenVault(options.tokens?.store, options.tokens?.encryptionKey);
+    this.tokenKey = McpTokenVault.keyOf('tokens', options.tokens?.principal ?? 'default', serverUrl.href);
+  }
+
+  /** The `Authorization` header value for the next request, refreshing a token about to expire; undefined without one. */
+  async authorization(): Promise<string | undefined> {
+    if (this.authorizing) await this.authorizing.catch(() => undefined);
+    this.held ??= (await this.vault.get<HeldToken>(this.tokenKey)) ?? null;
+    let held: HeldToken | undefined = this.held ?? undefined;
+    if (held?.expiresAt !== undefined && held.expiresAt - REFRESH_MARGIN_MS < Date.now()) {
+      held = held.refreshToken ? await this.refreshed(held).catch(() => undefined) : undefined;
+      if (!held) await this.forget();
+    }
+    return held ? `Bearer ${held.accessToken}` : undefined;
+  }
+
+  /** Whether an answer is a challenge {@link challenge} acts on: a 401, or a 403 `insufficient_scope`. */
+  wants(status: number, wwwAuthenticate: string | undefined): boolean {
+    return status === 401 || (status === 403 && parseBearerChallenge(wwwAuthenticate)?.error === 'insufficient_scope');
+  }
+
+  /**
+   * Answers a 401 (authorize, once per request) or a 403 `insufficient_scope` (authorize for the union of the
+   * scopes, `maxStepUps` times per request); true when the request should be sent again. Other answers: false.
+   * Throws AUTH when authorization fails or the step-ups are exhausted.
+   */
+  async challenge(status: number, wwwAuthenticate: string | undefined, round: McpAuthRound): Promise<boolean> {
+    const challenge = parseBearerChallenge(wwwAuthenticate);
+    if (status === 401) {
+      if (round.unauthorized++ > 0) return false;
+      await this.once(() => this.authorize(challenge?.resourceMetadata, challenge?.scope, false));
+      return true;
+    }
+    if (status !== 403 || challenge?.error !== 'insufficient_scope') return false;
+    if (round.stepUps++ >= (this.options.maxStepUps ?? DEFAULTS.maxStepUps)) {
+      throw authError(`The server still refuses the scope after ${round.stepUps - 1} step-ups`, 403);
+    }
+    await this.once(() => this.authorize(challenge.resourceMetadata, challenge.scope, true));
+    return true;
+  }
+
+  private once(run: () => Promise<void>): Promise<void> {
+    this.authorizing ??= run().finally(() => (this.authorizing = undefined));
+    return this.authorizing;
+  }
+
+  /** Discovery, client identity and a fresh token (or a refresh, after a 401 from a server that still trusts the same issuer). */
+  private async authorize(resourceMetadata: string | undefined, challenged: string | undefined, stepUp: boolean): Promise<void> {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULTS.timeoutMs;
+    const insecure = this.options.allowInsecureHttp === true;
+    const resource = await discoverProtectedResource(this.serverUrl, resourceMetadata, timeoutMs, insecure);
+    const previous = this.held ?? undefined;
+    await this.forget();
+    if (!stepUp && previous?.refreshToken && previous.issuer === resource.authorizationServer && previous.resource === resource.resource) {
+      if (await this.refreshed(previous).catch(() => undefined)) return;
+    }
+    const as = await this.metadataOf(resource);
+    const identity = await identityAt(as, this.options, this.vault, () => this.requestOptions());
+    let scope = requestedScopes(this.options, challenged, resource, as);
+    if (stepUp) scope = unionOfScopes(previous?.scope, scope);
+    const response =
+      this.options.grant.type === 'authorization_code'
+        ? await this.authorizationCode(as, identity, resource, scope)
+        : await oauth.clientCredentialsGrantRequest(
+            as,
+            identity.client,
+            identity.auth,
+            { ...(scope && { scope }), resource: resource.resource },
+            this.requestOptions(),
+          );
+    let tokens: oauth.TokenEndpointResponse;
+    try {
+      tokens =
+        this.options.grant.type === 'authorization_code'
+          ? await oauth.processAuthorizationCodeResponse(as, identity.client, response)
+          : await oauth.processClientCredentialsResponse(as, identity.client, response);
+    } catch (error) {
+      throw authError(`The token request to ${new URL(as.issuer).origin} was refused${oauthReason(error)}`);
+    }
+    await this.keep(tokens, scope, as.issuer, resource.resource);
+  }
+
+  /** Authorization code with PKCE (S256) and the resource indicator; the callback is checked for `state` and `iss` (RFC 9207). */
+  private async authorizationCode(
+    as: oauth.AuthorizationServer,
+    identity: McpOAuthClientIdentity,
+    resource: McpProtectedResource,
+    scope: string | undefined,
+  ): Promise<Response> {
+    const grant = this.options.grant;
+    if (grant.type !== 'authorization_code') throw authError('not an authorization code grant');
+    if (!as.authorization_endpoint) throw authError(`${new URL(as.issuer).origin} has no authorization endpoint`);
+    if (!as.code_challenge_methods_supported?.includes('S256')) {
+      throw authError(`${new URL(as.issuer).origin} does not support PKCE with S256`);
+    }
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const url = new URL(as.authorization_endpoint);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('client_id', identity.client.client_id);
+    url.searchParams.set('redirect_uri', grant.redirectUri);
+    url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+    url.searchParams.set('code_challenge_method', 'S256');
+    url.searchParams.set('state', state);
+    url.searchParams.set('resource', resource.resource);
+    if (scope) url.searchParams.set('scope', scope);
+    const callback = new URL(await grant.authorize(url));
+    let params: URLSearchParams;
+    try {
+      params = oauth.validateAuthResponse(as, identity.client, callback, state);
+    } catch (error) {
+      throw authError(`The authorization response was rejected${oauthReason(error)}`);
+    }
+    return oauth.authorizationCodeGrantRequest(as, identity.client, identity.auth, params, grant.redirectUri, verifier, {
+      ...this.requestOptions(),
+      additionalParameters: { resource: resource.resource },
+    });
+  }
+
+  private async refreshed(held: HeldToken): Promise<HeldToken | undefined> {
+    const insecure = this.options.allowInsecureHttp === true;
+    const as = await this.metadataOf({ authorizationServer: held.issuer, legacy: false, resource: held.resource }, insecure);
+    const identity = await identityAt(as, this.options, this.vault, () => this.requestOptions());
+    const response = await oauth.refreshTokenGrantRequest(as, identity.client, identity.auth, held.refreshToken!, {
+      ...this.requestOptions(),
+      additionalParameters: { resource: held.resource },
+    });
+    const tokens = await oauth.processRefreshTokenResponse(as, identity.client, response);
+    return this.keep(tokens, held.scope, held.issuer, held.resource, held.refreshToken);
+  }
+
+  private async keep(tokens: oauth.TokenEndpointResponse, scope: string | undefined, issuer: string, resource: string, refresh?: string) {
+    const expiresAt = typeof tokens.expires_in === 'number' ? Date.now() + tokens.expires_in * 1000 : undefined;
+    const refreshToken = tokens.refresh_token ?? refresh;
+    const held: HeldToken = {
+      accessToken: tokens.access_token,
+      ...(refreshToken && { refreshToken }),
+      ...(expiresAt !== undefined && { expiresAt }),
+      ...((tokens.scope ?? scope) && { scope: tokens.scope ?? scope }),
+      issuer,
+      resource,
+    };
+    this.held = held;
+    const ttl = refreshToken || expiresAt === undefined ? LONG_TTL_MS : expiresAt - Date.now();
+    await this.vault.set(this.tokenKey, held, ttl);
+    return held;
+  }
+
+  private async forget(): Promise<void> {
+    this.held = null;
+    await this.vault.delete(this.tokenKey);
+  }
+
+  private metadataOf(
+    resource: Pick<McpProtectedResource, 'authorizationServer' | 'legacy' | 'resource'>,
+    insecure = this.options.allowInsecureHttp === true,
+  ) {
+    const issuer = resource.authorizationServer;
+    let found = this.servers.get(issuer);
+    if (!found) {
+      found = discoverAuthorizationServer(issuer, resource.legacy, this.options.timeoutMs ?? DEFAULTS.timeoutMs, insecure);
+      found.catch(() => this.servers.delete(issuer));
+      this.servers.set(issuer, found);
+    }
+    return found;
+  }
+
+  private requestOptions(): oauth.TokenEndpointRequestOptions & oauth.DynamicClientRegistrationRequestOptions {
+    return {
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULTS.timeoutMs),
+      ...(this.options.allowInsecureHttp === true && { [oauth.allowInsecureRequests]: true }),
+    };
+  }
+}
+
+/** The OAuth error code of a refusal (`invalid_grant`, …), never its description or a token. */
+function oauthReason(error: unknown): string {
+  if (error instanceof oauth.ResponseBodyError) return ` (${error.error})`;
+  if (error instanceof oauth.AuthorizationResponseError) return ` (${error.error})`;
+  if (error instanceof oauth.OperationProcessingError) return ` (${error.message})`;
+  return '';
+}

@@ -1,0 +1,133 @@
+import { McpClient, McpClientError } from '@nest-mcp/core';
+import { SecFixtureModule } from '../security/fixtures/sec-app.js';
+import {
+  authorizeOverHttp,
+  MACHINE_CLIENT,
+  PUBLIC_CLIENT,
+  PUBLIC_REDIRECT_URI,
+  TestAuthorizationServer,
+} from '../kit/authorization-server.js';
+import { listen, type RunningApp } from '../kit/apps.js';
+import { freePort } from '../kit/redis-server.harness.js';
+import { recordingTokenStore } from '../kit/recording-token-store.js';
+
+/**
+ * McpClient as an OAuth 2.1 client against a server of this library protected by `auth.oauth`, with the certified
+ * oidc-provider as its authorization server: the server's 401, RFC 9728 then OpenID discovery, a token bound to the
+ * server (RFC 8707), the call sent again. The user's login and consent are played over HTTP.
+ */
+
+const SCOPES = ['sec:read', 'sec:write'];
+const TENANTS: Record<string, string> = { [MACHINE_CLIENT.id]: 'acme', alice: 'alice-corp' };
+
+let as: TestAuthorizationServer;
+let app: RunningApp;
+beforeAll(async () => {
+  as = await TestAuthorizationServer.start({ scopes: SCOPES, tenantOf: (who) => TENANTS[who] });
+  // The resource is the URL the client connects to: it checks the metadata's `resource` against it.
+  const port = await freePort();
+  app = await listen([SecFixtureModule.with({ auth: { oauth: { issuer: as.issuer, resource: `http://127.0.0.1:${port}/mcp` } } })], {
+    port,
+  });
+});
+afterAll(async () => {
+  await app?.close();
+  await as?.close();
+});
+
+async function whoami(client: McpClient): Promise<Record<string, unknown>> {
+  const result = await client.callTool('whoami');
+  expect(result.isError).toBeFalsy();
+  return (result.structuredContent as { data: Record<string, unknown> }).data;
+}
+
+describe('McpClient with auth (oidc-provider)', () => {
+  it('client credentials: 401 → metadata → a token for this server → the call, and the token kept encrypted', async () => {
+    const store = recordingTokenStore();
+    const client = new McpClient({
+      url: app.url,
+      protocol: 'legacy',
+      reconnect: false,
+      auth: {
+        grant: { type: 'client_credentials' },
+        client: { clientId: MACHINE_CLIENT.id, clientSecret: MACHINE_CLIENT.secret },
+        scope: 'sec:read',
+        allowInsecureHttp: true,
+        tokens: { store, encryptionKey: 'a key of the deployment, from its secrets' },
+      },
+    });
+    try {
+      expect(await whoami(client)).toEqual({ tenant: 'acme', subject: MACHINE_CLIENT.id, scopes: ['sec:read'] });
+      // A second call reuses the token: one client-credentials grant only.
+      expect((await client.callTool('read_thing')).isError).toBeFalsy();
+      const stored = JSON.stringify([...store.values.values()]);
+      expect(store.values.size).toBe(1);
+      expect(stored).not.toContain('eyJ'); // no JWT in the clear
+      expect(stored).toContain('"tag"');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('authorization code + PKCE on the 2026-07-28 era: the user signs in, the client calls as that user', async () => {
+    const seen: URL[] = [];
+    const client = new McpClient({
+      url: app.url,
+      protocol: 'auto',
+      reconnect: false,
+      auth: {
+        grant: {
+          type: 'authorization_code',
+          redirectUri: PUBLIC_REDIRECT_URI,
+          authorize: async (url) => (seen.push(url), authorizeOverHttp(url.href, PUBLIC_REDIRECT_URI, 'alice')),
+        },
+        client: { clientId: PUBLIC_CLIENT.id, tokenEndpointAuthMethod: 'none' },
+        allowInsecureHttp: true,
+      },
+    });
+    try {
+      expect(await whoami(client)).toEqual({ tenant: 'alice-corp', subject: 'alice', scopes: ['sec:read', 'sec:write'] });
+      expect(client.server?.protocolVersion).toBe('2026-07-28');
+      expect(seen).toHaveLength(1);
+      expect(seen[0].origin).toBe(as.issuer);
+      expect(seen[0].searchParams.get('code_challenge_method')).toBe('S256');
+      expect(seen[0].searchParams.get('resource')).toBe(app.url);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('fails with AUTH, naming no secret, when the authorization server refuses the client', async () => {
+    const client = new McpClient({
+      url: app.url,
+      protocol: 'legacy',
+      reconnect: false,
+      auth: {
+        grant: { type: 'client_credentials' },
+        client: { clientId: MACHINE_CLIENT.id, clientSecret: 'not-the-secret-0123456789' },
+        allowInsecureHttp: true,
+      },
+    });
+    try {
+      const error = (await client.connect().catch((caught: unknown) => caught)) as McpClientError;
+      expect(error).toBeInstanceOf(McpClientError);
+      expect(error.code).toBe('AUTH');
+      expect(error.message).not.toContain('not-the-secret');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses options that cannot work with CONFIG', () => {
+    expect(() => new McpClient({ url: app.url, auth: { grant: { type: 'client_credentials' } } })).toThrow(
+      expect.objectContaining({ code: 'CONFIG' }),
+    );
+    expect(
+      () =>
+        new McpClient({
+          url: app.url,
+          auth: { grant: { type: 'client_credentials' }, client: { clientId: 'x' }, tokens: { store: recordingTokenStore() } },
+        }),
+    ).toThrow(expect.objectContaining({ code: 'CONFIG' }));
+  });
+});
