@@ -17,9 +17,9 @@ describe('McpCaller', () => {
     expect(caller.headers.authorization).toBe('Bearer t');
   });
 
-  it('with trustProxy: X-Forwarded-For (repeated headers joined, blanks dropped), client first', () => {
+  it("with trustProxy: ips is X-Forwarded-For (repeated headers joined, blanks dropped), client first; ip the proxy's entry", () => {
     const caller = httpCaller(request({ 'x-forwarded-for': ['203.0.113.7, 10.0.0.1', ' ,10.0.0.2'] }), undefined, 'sse', true);
-    expect(caller).toMatchObject({ tenant: 'default', ip: '203.0.113.7', ips: ['203.0.113.7', '10.0.0.1', '10.0.0.2'] });
+    expect(caller).toMatchObject({ tenant: 'default', ip: '10.0.0.2', ips: ['203.0.113.7', '10.0.0.1', '10.0.0.2'] });
     expect(httpCaller(request({}), undefined, 'http', true)).toMatchObject({ ip: '127.0.0.1', ips: [] });
   });
 
@@ -27,6 +27,11 @@ describe('McpCaller', () => {
     expect(connectionCaller('stdio', alice, 'tok').headers).toEqual({ authorization: 'Bearer tok' });
     expect(connectionCaller('stdio', undefined, 'tok').headers).toEqual({});
     expect(connectionCaller('memory', alice)).toMatchObject({ headers: {}, ips: [], url: '' });
+    // An in-process test client's headers, names lower-cased; the launch token wins over a presented authorization.
+    expect(connectionCaller('stdio', alice, 'tok', { 'X-API-Key': 'k1', Authorization: 'Bearer other' }).headers).toEqual({
+      'x-api-key': 'k1',
+      authorization: 'Bearer tok',
+    });
   });
 
   it('callerHeadersOf: the credential headers of the call, first of repeated ones; none without a caller', () => {

@@ -60,13 +60,24 @@ export function clientAddressOf(request: IncomingMessage, trustProxy: boolean): 
   return request.socket?.remoteAddress ?? 'unknown';
 }
 
-/** The caller of a stdio or in-memory connection: its principal and, over stdio, its launch token. */
-export function connectionCaller(transport: 'stdio' | 'memory', principal: McpPrincipal | undefined, token?: string): McpCaller {
+/**
+ * The caller of a stdio or in-memory connection: its principal and, over stdio, its launch token; `headers` are the
+ * request headers an in-process test client presents (names lower-cased here, the launch token over them).
+ */
+export function connectionCaller(
+  transport: 'stdio' | 'memory',
+  principal: McpPrincipal | undefined,
+  token?: string,
+  headers?: Readonly<Record<string, string>>,
+): McpCaller {
+  const presented: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) presented[name.toLowerCase()] = value;
+  if (principal && token) presented.authorization = `Bearer ${token}`;
   return {
     transport,
     principal,
     tenant: tenantOf(principal),
-    headers: principal && token ? { authorization: `Bearer ${token}` } : {},
+    headers: presented,
     method: 'POST',
     url: '',
     ips: NO_ADDRESSES,

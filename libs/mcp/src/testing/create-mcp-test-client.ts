@@ -5,13 +5,15 @@ import { McpAuthService } from '../auth/mcp-auth.service.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { McpStdioTransport } from '../transports/stdio/stdio.transport.js';
 import { McpInMemoryClientTransport } from './mcp-in-memory.client-transport.js';
-import { checkPrincipal, resolveIn, type McpTestApp, type McpTestPrincipal } from './mcp-test.connection.js';
+import { checkHeaders, checkPrincipal, resolveIn, type McpTestApp, type McpTestPrincipal } from './mcp-test.connection.js';
 import { McpTestingMessages } from './mcp-testing.messages.js';
 
 /** Options of {@link createMcpTestClient}: the client's own (era, capabilities, `onRequest`, timeouts) and who calls. @publicApi */
 export interface McpInMemoryClientOptions extends McpClientCommonOptions {
   /** Who calls. Required when the app configures authentication. */
   principal?: McpTestPrincipal;
+  /** Request headers every call presents to guards on tools and routes (not authenticated: `principal` is who calls). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 const WHERE = 'createMcpTestClient';
@@ -42,10 +44,11 @@ export function createMcpTestClient(app: McpTestApp, options: McpInMemoryClientO
   }
   const stdio = resolveIn(app, McpStdioTransport);
   if (!stdio) throw new McpConfigurationError(McpTestingMessages.noMcpModule(WHERE));
-  const { principal, ...clientOptions } = options;
+  const { principal, headers, ...clientOptions } = options;
   const checked = principal === undefined ? undefined : checkPrincipal(WHERE, principal);
+  const presented = headers === undefined ? undefined : checkHeaders(WHERE, headers);
   if (resolveIn(app, McpAuthService)?.enabled && !checked) throw new McpConfigurationError(McpTestingMessages.principalRequired(WHERE));
   const client = new McpClient({ reconnect: false, ...clientOptions, command: 'in-memory' });
-  injectClientTransport(client, () => new McpInMemoryClientTransport(app, stdio, checked));
+  injectClientTransport(client, () => new McpInMemoryClientTransport(app, stdio, checked, presented));
   return client;
 }

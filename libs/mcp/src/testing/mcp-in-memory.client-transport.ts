@@ -18,6 +18,7 @@ export class McpInMemoryClientTransport implements McpClientTransport {
     private readonly app: McpTestApp,
     private readonly stdio: McpStdioTransport,
     private readonly principal: McpPrincipal | undefined,
+    private readonly headers?: Readonly<Record<string, string>>,
   ) {}
 
   async open(sink: McpClientTransportSink): Promise<void> {
@@ -31,7 +32,7 @@ export class McpInMemoryClientTransport implements McpClientTransport {
         if (this.input === input) sink.message(JSON.parse(line) as unknown);
       });
     };
-    void this.stdio.serve({ input, write, principal: this.principal }).then(
+    void this.stdio.serve({ input, write, principal: this.principal }, this.headers).then(
       () => this.input === input && sink.closed(new McpClientError('UNAVAILABLE', 'The app stopped serving')),
       () => this.input === input && sink.closed(new McpClientError('UNAVAILABLE', 'The app failed while serving')),
     );

@@ -5,6 +5,7 @@ import {
   UseInterceptors,
   type CallHandler,
   type CanActivate,
+  type ExecutionContext,
   type INestApplication,
   type NestInterceptor,
 } from '@nestjs/common';
@@ -52,6 +53,15 @@ class ShoutInterceptor implements NestInterceptor {
   }
 }
 
+/** An app's API-key guard, as over REST: it reads the request's `x-api-key` header. */
+@Injectable()
+class ApiKeyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const { headers } = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>();
+    return headers['x-api-key'] === 'k1';
+  }
+}
+
 /** Resolves when `release` is called; lets a spec hold a call in flight. */
 const held: { release?: () => void; aborted?: boolean } = {};
 
@@ -72,6 +82,12 @@ class SpecTools {
   @UseGuards(DenyGuard)
   guarded() {
     return 'never';
+  }
+
+  @McpTool({ description: 'Behind an API-key guard' })
+  @UseGuards(ApiKeyGuard)
+  keyed() {
+    return { opened: true };
   }
 
   @McpTool({ description: 'Says hello, loudly' })
@@ -111,7 +127,7 @@ class SpecTools {
 async function compile(options: Record<string, unknown> = {}): Promise<TestingModule> {
   return Test.createTestingModule({
     imports: [McpModule.forRoot({ name: 'spec', version: '1.0.0', ...options })],
-    providers: [SpecTools, DenyGuard, ShoutInterceptor],
+    providers: [SpecTools, DenyGuard, ShoutInterceptor, ApiKeyGuard],
   })
     .setLogger({ log() {}, error() {}, warn() {}, debug() {}, verbose() {}, fatal() {} })
     .compile();
@@ -151,6 +167,22 @@ describe('McpTestClient', () => {
     const { result, envelope } = await client.callTool('guarded');
     expect(result.isError).toBe(true);
     expect(envelope).toEqual({ status: 'error', error: { code: 'FORBIDDEN', message: 'Forbidden resource', retryable: false } });
+  });
+
+  it("a guard reading a header sees the client's headers, and a call's own over them", async () => {
+    expect((await client.callTool('keyed')).envelope).toMatchObject({ status: 'error', error: { code: 'FORBIDDEN' } });
+    const keyed = await McpTestClient.create(moduleRef, { principal: READER, headers: { 'X-API-Key': 'k1' } });
+    try {
+      expect((await keyed.callTool('keyed')).envelope).toEqual({ status: 'success', data: { opened: true } });
+      const wrongKey = await keyed.callTool('keyed', {}, { headers: { 'x-api-key': 'k2' } });
+      expect(wrongKey.envelope).toMatchObject({ status: 'error', error: { code: 'FORBIDDEN' } });
+    } finally {
+      await keyed.close();
+    }
+    expect((await client.callTool('keyed', {}, { headers: { 'x-api-key': 'k1' } })).envelope).toMatchObject({ status: 'success' });
+    await expect(McpTestClient.create(moduleRef, { headers: { 'x-api-key': 1 } as never })).rejects.toThrow(
+      /MCP_ERR_TESTING_HEADERS_INVALID|headers must be an object/,
+    );
   });
 
   it('an interceptor changes the result', async () => {

@@ -8,7 +8,7 @@ import type { McpReadResourceResult } from '../features/resources/resource-conte
 import type { McpPromptArgument } from '../features/prompts/mcp-prompt-options.interface.js';
 import type { McpGetPromptResult } from '../features/prompts/prompt-messages.js';
 import { McpRpcError } from './mcp-rpc.error.js';
-import { McpTestConnection, type McpTestApp, type McpTestClientOptions } from './mcp-test.connection.js';
+import { checkHeaders, McpTestConnection, type McpTestApp, type McpTestClientOptions } from './mcp-test.connection.js';
 import { McpTestingMessages } from './mcp-testing.messages.js';
 
 /** What `tools/call` answered: the wire result and, when it carries one, the tool's envelope. @publicApi */
@@ -20,6 +20,12 @@ export interface McpTestToolCall<T = unknown> {
 }
 
 /** A message the server sent on its own during a request (progress, a log line, a list change). @publicApi */
+/** Options of one `McpTestClient.callTool`. @publicApi */
+export interface McpTestCallOptions {
+  /** This call's request headers, over the client's `headers` (e.g. another `x-api-key`). */
+  headers?: Readonly<Record<string, string>>;
+}
+
 export interface McpTestNotification {
   method: string;
   params?: Record<string, unknown>;
@@ -74,9 +80,17 @@ export class McpTestClient {
     return this.listAll<McpToolDescriptor>('tools/list', 'tools');
   }
 
-  /** `tools/call`: resolves for every tool outcome, success or failure envelope alike. */
-  async callTool<T = unknown>(name: string, args: Record<string, unknown> = {}): Promise<McpTestToolCall<T>> {
-    const result = (await this.request('tools/call', { name, arguments: args })) as unknown as McpCallToolResult;
+  /**
+   * `tools/call`: resolves for every tool outcome, success or failure envelope alike. `options.headers` are this
+   * call's request headers, over the client's (what a guard on the tool or route reads).
+   */
+  async callTool<T = unknown>(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: McpTestCallOptions = {},
+  ): Promise<McpTestToolCall<T>> {
+    const headers = options.headers === undefined ? undefined : checkHeaders('McpTestClient.callTool', options.headers);
+    const result = (await this.send('tools/call', { name, arguments: args }, headers)) as unknown as McpCallToolResult;
     return { result, envelope: envelopeOf<T>(result) };
   }
 
@@ -101,8 +115,16 @@ export class McpTestClient {
   }
 
   /** Any other request (`ping`, `completion/complete`...): its `result`, or a {@link McpRpcError} rejection. */
-  async request(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    const answer = await this.connection.dispatch({ jsonrpc: '2.0', id: ++this.nextId, method, params });
+  request(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    return this.send(method, params);
+  }
+
+  private async send(
+    method: string,
+    params: Record<string, unknown>,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<Record<string, unknown>> {
+    const answer = await this.connection.dispatch({ jsonrpc: '2.0', id: ++this.nextId, method, params }, headers);
     if (!answer) throw new Error(McpTestingMessages.unanswered(method));
     if ('error' in answer) throw new McpRpcError(method, answer.error);
     return answer.result;

@@ -34,6 +34,12 @@ export interface McpTestPrincipal {
 export interface McpTestClientOptions {
   /** Who calls. Required when the app configures authentication (over HTTP a call without credentials is a 401). */
   principal?: McpTestPrincipal;
+  /**
+   * Request headers every call presents, as an HTTP client's would (an `x-api-key` or `authorization` a guard on a
+   * tool or a controller route checks): guards read them from `switchToHttp().getRequest().headers`. They are not
+   * authenticated here: `principal` is who calls.
+   */
+  headers?: Readonly<Record<string, string>>;
   /** Revision of the requests (default: the latest `initialize` negotiates); the SDK transport renegotiates it. */
   protocolVersion?: McpProtocolVersion;
 }
@@ -41,7 +47,7 @@ export interface McpTestClientOptions {
 /** The app under test: an `INestApplication` or a compiled `TestingModule` (initialised; no socket is opened). @publicApi */
 export type McpTestApp = Pick<INestApplicationContext, 'get' | 'init'>;
 
-const OPTION_KEYS = new Set(['principal', 'protocolVersion']);
+const OPTION_KEYS = new Set(['principal', 'headers', 'protocolVersion']);
 
 /** One in-process connection to the 2025-era engine (test client and in-memory transport); messages cross as JSON. */
 export class McpTestConnection {
@@ -56,11 +62,12 @@ export class McpTestConnection {
     private readonly engine: McpRev20251125Engine,
     private readonly dispatcher: McpDispatcher,
     private readonly principal: McpPrincipal | undefined,
+    private readonly headers: Readonly<Record<string, string>> | undefined,
     protocolVersion: string,
     private readonly deliver: (message: JsonRpcMessage) => void,
   ) {
     this.connection = { ...engine.openConnection(protocolVersion), clientCapabilities: {} };
-    this.caller = connectionCaller('memory', principal);
+    this.caller = connectionCaller('memory', principal, undefined, headers);
   }
 
   /** Checks the options and the app, initialises the app, and resolves its dispatcher. */
@@ -81,11 +88,14 @@ export class McpTestConnection {
     if (!dispatcher || !engine) throw new McpConfigurationError(McpTestingMessages.noMcpModule(where));
     if (resolveIn(app, McpAuthService)?.enabled && !checked.principal)
       throw new McpConfigurationError(McpTestingMessages.principalRequired(where));
-    return new McpTestConnection(where, engine, dispatcher, checked.principal, checked.protocolVersion, deliver);
+    return new McpTestConnection(where, engine, dispatcher, checked.principal, checked.headers, checked.protocolVersion, deliver);
   }
 
-  /** Sends one client message; its answer, or undefined for notifications, responses and requests {@link close} cancelled. */
-  async dispatch(message: JsonRpcMessage): Promise<JsonRpcResponse | undefined> {
+  /**
+   * Sends one client message; its answer, or undefined for notifications, responses and requests {@link close}
+   * cancelled. `headers` are this message's own, over the connection's.
+   */
+  async dispatch(message: JsonRpcMessage, headers?: Readonly<Record<string, string>>): Promise<JsonRpcResponse | undefined> {
     if (this.closed) throw new Error(McpTestingMessages.closed(this.where));
     const wire = overTheWire(message);
     const id = 'method' in wire && 'id' in wire ? wire.id : undefined;
@@ -95,7 +105,7 @@ export class McpTestConnection {
       const answer = await this.engine.serve(wire, {
         transport: 'memory',
         principal: this.principal,
-        caller: this.caller,
+        caller: headers ? connectionCaller('memory', this.principal, undefined, { ...this.headers, ...headers }) : this.caller,
         connection: this.connection,
         cancellationScope: this.scope,
         stream: () => ({ send: (message) => !this.closed && this.deliver(overTheWire(message)) }),
@@ -129,7 +139,7 @@ export class McpTestConnection {
 function checkTestClientOptions(
   where: string,
   options: McpTestClientOptions | undefined,
-): { principal?: McpPrincipal; protocolVersion: McpProtocolVersion } {
+): { principal?: McpPrincipal; headers?: Readonly<Record<string, string>>; protocolVersion: McpProtocolVersion } {
   if (options === undefined) return { protocolVersion: LATEST_PROTOCOL_VERSION };
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new McpConfigurationError(McpTestingMessages.badOptions(where));
@@ -141,7 +151,11 @@ function checkTestClientOptions(
   if (!isSupportedProtocolVersion(version)) {
     throw new McpConfigurationError(McpTestingMessages.badProtocolVersion(where, version, SUPPORTED_PROTOCOL_VERSIONS));
   }
-  return { principal: options.principal === undefined ? undefined : checkPrincipal(where, options.principal), protocolVersion: version };
+  return {
+    principal: options.principal === undefined ? undefined : checkPrincipal(where, options.principal),
+    headers: options.headers === undefined ? undefined : checkHeaders(where, options.headers),
+    protocolVersion: version,
+  };
 }
 
 /** A test principal after its checks, as an authenticator would have made it (`McpConfigurationError` otherwise). */
@@ -166,6 +180,19 @@ export function checkPrincipal(where: string, principal: McpTestPrincipal): McpP
     scopes: [...(principal.scopes ?? [])],
     claims: { ...principal.claims },
   };
+}
+
+/** Test headers after their checks: an object of string values (`McpConfigurationError` otherwise), copied. */
+export function checkHeaders(where: string, headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  if (
+    typeof headers !== 'object' ||
+    headers === null ||
+    Array.isArray(headers) ||
+    Object.values(headers).some((value) => typeof value !== 'string')
+  ) {
+    throw new McpConfigurationError(McpTestingMessages.badHeaders(where));
+  }
+  return { ...headers };
 }
 
 /** The app's instance of `type` anywhere in its module tree, or undefined when it has none. */

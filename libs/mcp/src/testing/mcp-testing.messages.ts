@@ -15,16 +15,20 @@ export const McpTestingMessages = {
     },
     badOptions: {
       code: 'MCP_ERR_TESTING_OPTIONS_INVALID',
-      message: (where: string) => `${where}: options must be an object ({ principal?, protocolVersion? }).`,
+      message: (where: string) => `${where}: options must be an object ({ principal?, headers?, protocolVersion? }).`,
     },
     unknownOption: {
       code: 'MCP_ERR_TESTING_OPTION_UNKNOWN',
-      message: (where: string, key: string) => `${where}: unknown option "${key}"; the options are principal and protocolVersion.`,
+      message: (where: string, key: string) => `${where}: unknown option "${key}"; the options are principal, headers and protocolVersion.`,
     },
     badPrincipal: {
       code: 'MCP_ERR_TESTING_PRINCIPAL_INVALID',
       message: (where: string, problem: string) =>
         `${where}: options.principal ${problem}; pass { subject: 'alice', tenant?: 'acme', scopes?: ['weather:read'], claims?: {} }.`,
+    },
+    badHeaders: {
+      code: 'MCP_ERR_TESTING_HEADERS_INVALID',
+      message: (where: string) => `${where}: headers must be an object of header names and string values, e.g. { 'x-api-key': 'k1' }.`,
     },
     badProtocolVersion: {
       code: 'MCP_ERR_TESTING_PROTOCOL_VERSION_INVALID',

@@ -44,14 +44,15 @@ export class McpStdioTransport {
 
   constructor(private readonly router: McpEraRouter) {}
 
-  async serve(options: McpStdioOptions = {}): Promise<void> {
+  /** `headers`: what an in-process test client presents besides the launch token (`@nest-mcp/core/testing`). */
+  async serve(options: McpStdioOptions = {}, headers?: Readonly<Record<string, string>>): Promise<void> {
     const input = options.input ?? process.stdin;
     const write = options.write ?? ((line: string) => void process.stdout.write(line));
     const send = (message: JsonRpcMessage) => write(`${JSON.stringify(message)}\n`);
     const connection: StdioConnection = {
       scope20260728: `stdio-2026-07-28:${++this.connections}`,
       eras: this.router.openConnection(),
-      caller: connectionCaller('stdio', options.principal, options.credentials),
+      caller: connectionCaller('stdio', options.principal, options.credentials, headers),
       principal: options.principal,
     };
     const inFlight = new Set<Promise<void>>();
