@@ -62,6 +62,10 @@ describe('auth.oauth with JWT access tokens (client credentials, resource indica
     const challenge = answer.headers.get('www-authenticate') ?? '';
     expect(challenge).toContain(`resource_metadata="${METADATA_URL}"`);
     expect(challenge).not.toContain('error=');
+    // Only OAuth is configured: the hint names the bearer token, not an X-API-Key this server would refuse.
+    expect((answer.json as { error: { message: string } }).error.message).toBe(
+      'Authentication required: send Authorization: Bearer <token>',
+    );
   });
 
   it('a JWT for this resource works: subject, tenant claim and scopes reach the tool', async () => {

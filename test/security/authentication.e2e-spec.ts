@@ -80,6 +80,8 @@ describe('authentication on every MCP route', () => {
       const answer = await call(app, {});
       expect401(answer, 'UNAUTHORIZED');
       expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="mcp"');
+      // API keys are configured here: the hint names both ways.
+      expect(JSON.stringify(answer.json)).toContain('send Authorization: Bearer <token> or X-API-Key');
     });
 
     it.each(ROUTES)('%s with a bad Bearer token → 401 INVALID_TOKEN', async (_name, call) => {

@@ -22,6 +22,8 @@ function quotedStringSafe(text: string): string {
 export class McpAuthService implements OnModuleInit {
   private readonly authenticator?: McpAuthenticator;
   private readonly builtIn?: CredentialsAuthenticator;
+  /** What a caller without credentials is told to send: `X-API-Key` only where a key can be accepted. */
+  private readonly missingCredentials: string;
 
   constructor(
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
@@ -30,6 +32,7 @@ export class McpAuthService implements OnModuleInit {
     @Optional() bridgeHost?: McpOAuthBridgeHost,
   ) {
     const auth = options.auth;
+    this.missingCredentials = `Authentication required: send Authorization: Bearer <token>${auth.authenticator || auth.apiKeys?.length ? ' or X-API-Key' : ''}`;
     if (auth.authenticator) this.authenticator = auth.authenticator;
     else if (auth.jwt || auth.oauth || auth.bridge || auth.apiKeys?.length)
       this.authenticator = this.builtIn = new CredentialsAuthenticator(
@@ -57,7 +60,7 @@ export class McpAuthService implements OnModuleInit {
   async authenticate(credentials: McpCredentials): Promise<McpPrincipal | undefined> {
     if (!this.authenticator) return undefined;
     const principal = await this.authenticator.authenticate(credentials);
-    if (!principal) throw new McpAuthError('UNAUTHORIZED', 'Authentication required: send Authorization: Bearer <token> or X-API-Key');
+    if (!principal) throw new McpAuthError('UNAUTHORIZED', this.missingCredentials);
     return principal;
   }
 

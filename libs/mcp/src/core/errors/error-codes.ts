@@ -51,7 +51,7 @@ export const MCP_ERROR_CODES = {
     httpStatus: 401,
     retryable: false,
     fromHttpStatus: 401,
-    message: () => 'Authentication required: send Authorization: Bearer <token> or X-API-Key',
+    message: () => 'Authentication required',
   },
   INVALID_TOKEN: {
     jsonRpcCode: SERVER_ERROR,
