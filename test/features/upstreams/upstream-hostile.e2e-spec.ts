@@ -106,6 +106,39 @@ describe('a hostile upstream behind the gateway (sources.upstreams)', () => {
     expect(called.content).toEqual([{ type: 'text', text: 'upstream strict' }]);
   });
 
+  it('runs none of an upstream schema’s regular expressions on a caller’s arguments (ReDoS): the upstream checks them', async () => {
+    // Catastrophic backtracking: 'a'×26 then '!' costs seconds in a backtracking engine, on the gateway's one thread.
+    const evil = '^(a+)+$';
+    const sound = hostile.tools;
+    try {
+      await changeTools(
+        hostile,
+        gateway,
+        [
+          ...sound,
+          { name: 'redos', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: evil } } } },
+          { name: 'redos_keys', inputSchema: { type: 'object', patternProperties: { [evil]: { type: 'string' } } } },
+        ],
+        'redos',
+      );
+      const slow = `${'a'.repeat(26)}!`;
+      for (const [name, args] of [
+        ['search_redos', { s: slow }],
+        ['search_redos_keys', { [slow]: 'x' }],
+      ] as const) {
+        const started = Date.now();
+        const result = (await admin.callTool({ name, arguments: args })) as ToolResult;
+        expect(Date.now() - started).toBeLessThan(1_500);
+        expect(result.content).toEqual([{ type: 'text', text: `upstream ${name.slice('search_'.length)}` }]);
+      }
+      // The rest of such a schema is still checked here.
+      const refused = (await admin.callTool({ name: 'search_redos', arguments: { s: 3 } })) as ToolResult;
+      expect(refused.structuredContent).toMatchObject({ status: 'error', error: { code: 'VALIDATION_ERROR' } });
+    } finally {
+      await changeTools(hostile, gateway, sound, 'unredos');
+    }
+  });
+
   it('reads the tools again a bounded number of times under a flood of list_changed, and ends with the current list', async () => {
     hostile.toolLists.clear();
     hostile.tools = [...hostile.tools, { name: 'flooded', inputSchema: { type: 'object' } }];
