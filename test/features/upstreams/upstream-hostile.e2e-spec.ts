@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpToolRegistry, renameTool } from '@nest-mcp/core';
+import { McpUpstreamsProvider } from '../../../libs/mcp/src/features/upstreams/mcp-upstreams.provider.js';
 import { listenMcp, type RunningApp } from '../../kit/apps.js';
 import { eventually } from '../../kit/eventually.js';
 import { HostileUpstream } from '../../kit/hostile-upstream.js';
@@ -92,6 +93,24 @@ describe('a hostile upstream behind the gateway (sources.upstreams)', () => {
     } finally {
       await changeTools(hostile, gateway, sound, 'sound');
     }
+  });
+
+  it('keeps no memory of broken tools an upstream no longer lists (a hostile one renames them at every list)', async () => {
+    const sound = hostile.tools;
+    const remembered = () =>
+      (gateway.app.get(McpUpstreamsProvider) as unknown as { served: Map<string, { unservable: Map<string, string> }> }).served.get(
+        'search',
+      )!.unservable.size;
+    try {
+      for (const round of [1, 2, 3]) {
+        const broken = Array.from({ length: 50 }, (_, i) => ({ name: `broken_${round}_${i}`, inputSchema: { type: 'string' } }));
+        await changeTools(hostile, gateway, [...sound, ...broken], `round${round}`);
+      }
+      expect(remembered()).toBe(50);
+    } finally {
+      await changeTools(hostile, gateway, sound, 'unbroken');
+    }
+    expect(remembered()).toBe(0);
   });
 
   it('answers VALIDATION_ERROR for arguments the upstream tool’s inputSchema refuses, without calling the upstream', async () => {
