@@ -95,6 +95,24 @@ describe('a hostile upstream behind the gateway (sources.upstreams)', () => {
     }
   });
 
+  it('stays up when an upstream answers a call with a JSON-RPC error and ends its reply stream at once', async () => {
+    // The error settled the call, whose exchange was then destroyed with it: the reply already complete, its socket
+    // was back in the keep-alive pool without an error listener, and the error crashed the process.
+    const sound = hostile.tools;
+    try {
+      await changeTools(hostile, gateway, [...sound, { name: 'leaky', inputSchema: { type: 'object' } }], 'erring');
+      for (let i = 0; i < 3; i++) {
+        const result = (await admin.callTool({ name: 'search_leaky', arguments: {} })) as ToolResult;
+        expect(result.structuredContent).toMatchObject({ status: 'error', error: { code: 'UPSTREAM_ERROR' } });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const called = (await admin.callTool({ name: 'search_strict', arguments: { n: 1 } })) as ToolResult;
+      expect(called.content).toEqual([{ type: 'text', text: 'upstream strict' }]);
+    } finally {
+      await changeTools(hostile, gateway, sound, 'unerring');
+    }
+  });
+
   it('keeps no memory of broken tools an upstream no longer lists (a hostile one renames them at every list)', async () => {
     const sound = hostile.tools;
     const remembered = () =>
