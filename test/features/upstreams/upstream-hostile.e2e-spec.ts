@@ -343,6 +343,44 @@ describe('a hostile upstream behind the gateway (sources.upstreams)', () => {
   }
 });
 
+describe('an upstream whose error repeats the credentials the gateway sent it', () => {
+  it('never shows a caller the gateway’s own credential for the upstream, nor its own token passed on', async () => {
+    const hostile = await HostileUpstream.start();
+    hostile.tools = [{ name: 'leaky', inputSchema: { type: 'object' } }];
+    const logger = new CapturingLogger();
+    const gateway = await listenMcp(
+      {
+        name: 'gateway',
+        version: '1.0.0',
+        auth: { apiKeys: API_KEYS },
+        sources: {
+          upstreams: [
+            { name: 'own', url: hostile.url, headers: { 'x-api-key': 'gateway-own-api-key-123' } },
+            { name: 'fwd', url: hostile.url, credentials: () => ({ authorization: 'Bearer tenant-service-token-456' }) },
+          ],
+        },
+      },
+      [],
+      { logger },
+    );
+    const client = await connect(gateway.url, KEYS.plain);
+    try {
+      for (const name of ['own_leaky', 'fwd_leaky']) {
+        const result = (await client.callTool({ name, arguments: {} })) as ToolResult;
+        expect(result.structuredContent).toMatchObject({ status: 'error', error: { code: 'UPSTREAM_ERROR' } });
+        const seen = JSON.stringify(result);
+        expect(seen).toContain('Rejected credentials');
+        expect(seen).not.toContain('gateway-own-api-key-123');
+        expect(seen).not.toContain('tenant-service-token-456');
+      }
+    } finally {
+      await client.close();
+      await gateway.close();
+      await hostile.close();
+    }
+  }, 30_000);
+});
+
 describe('an upstream that lists a tool named like search_tools at boot', () => {
   it('boots, warns, and keeps search_tools the library’s', async () => {
     const hostile = await HostileUpstream.start();
