@@ -25,7 +25,8 @@ export interface HostileTool {
 /**
  * An upstream MCP server that misbehaves as a real one might (the official SDK's low-level `Server`, which sends its
  * lists unchecked, over Streamable HTTP on 127.0.0.1): it lists whatever `tools` holds, floods `list_changed` on
- * demand, and answers any call whose arguments miss a required property with an `isError` result, as SDK servers do.
+ * demand, and answers any call whose arguments miss a required property with an `isError` result, as SDK servers do;
+ * its tool `leaky` fails with an error that repeats the `Authorization` and `X-API-Key` it was sent.
  * It counts the `tools/list` requests of each session and records every call and subscription.
  */
 export class HostileUpstream {
@@ -107,9 +108,14 @@ export class HostileUpstream {
       this.toolLists.set(sessionId(), (this.toolLists.get(sessionId()) ?? 0) + 1);
       return { tools: this.tools } as never;
     });
-    server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
+    server.setRequestHandler(CallToolRequestSchema, ({ params }, extra) => {
       const args = params.arguments ?? {};
       this.calls.push({ name: params.name, arguments: args });
+      // As a careless API does: its error repeats the credentials it was sent.
+      if (params.name === 'leaky') {
+        const headers = extra.requestInfo?.headers ?? {};
+        throw new Error(`Rejected credentials ${String(headers.authorization)} / ${String(headers['x-api-key'])}`);
+      }
       const tool = this.tools.find((candidate) => candidate.name === params.name);
       const required = ((tool?.inputSchema as { required?: string[] } | undefined)?.required ?? []).filter((key) => !(key in args));
       if (required.length > 0)

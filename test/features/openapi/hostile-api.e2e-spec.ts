@@ -115,6 +115,17 @@ describe('OpenAPI sources against a hostile API', () => {
       expect(await call({ id: 'a1', 'X-Note': 'café\tau lait' })).toMatchObject({ status: 'success' });
       expect(api.received[0].headers['x-note']).toBe('café\tau lait');
     });
+    it('never shows the caller the API key it was sent when the API repeats it in a refusal', async () => {
+      for (const [id, status] of [
+        ['denied', 401],
+        ['invalid', 400],
+      ] as const) {
+        api.serve(`/items/${id}`, { refuse: status });
+        const { error } = await call({ id });
+        expect(error.message).toContain('Rejected key');
+        expect(JSON.stringify(error)).not.toContain('shop-secret');
+      }
+    });
   });
 
   describe('a document fetched from a URL', () => {

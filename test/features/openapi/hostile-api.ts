@@ -9,8 +9,11 @@ export interface HostileRequest {
   readonly body: string;
 }
 
-/** What the API answers on one path: a JSON body (a document, say), or a redirect to `location`. */
-export type HostileRoute = { json: unknown } | { redirect: string; status?: number };
+/**
+ * What the API answers on one path: a JSON body (a document, say), a redirect to `location`, or a refusal with that
+ * status whose message repeats the `X-API-Key` and `Authorization` it was sent (as a careless API does).
+ */
+export type HostileRoute = { json: unknown } | { redirect: string; status?: number } | { refuse: number };
 
 export interface HostileApi {
   /** `http://127.0.0.1:<port>`: two of them are two origins. */
@@ -38,7 +41,13 @@ export async function startHostileApi(routes: Record<string, HostileRoute> = {})
       received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
       const route = table.get(request.url ?? '');
       if (route && 'redirect' in route) return void response.writeHead(route.status ?? 302, { location: route.redirect }).end();
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(route ? route.json : { ok: true }));
+      if (route && 'refuse' in route) {
+        const message = `Rejected key ${String(request.headers['x-api-key'])} / ${String(request.headers.authorization)}`;
+        return void response.writeHead(route.refuse, { 'content-type': 'application/json' }).end(JSON.stringify({ message }));
+      }
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(route && 'json' in route ? route.json : { ok: true }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

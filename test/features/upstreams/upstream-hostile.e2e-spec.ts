@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpToolRegistry, renameTool } from '@nest-mcp/core';
+import { McpUpstreamsProvider } from '../../../libs/mcp/src/features/upstreams/mcp-upstreams.provider.js';
 import { listenMcp, type RunningApp } from '../../kit/apps.js';
 import { eventually } from '../../kit/eventually.js';
 import { HostileUpstream } from '../../kit/hostile-upstream.js';
@@ -94,6 +95,42 @@ describe('a hostile upstream behind the gateway (sources.upstreams)', () => {
     }
   });
 
+  it('stays up when an upstream answers a call with a JSON-RPC error and ends its reply stream at once', async () => {
+    // The error settled the call, whose exchange was then destroyed with it: the reply already complete, its socket
+    // was back in the keep-alive pool without an error listener, and the error crashed the process.
+    const sound = hostile.tools;
+    try {
+      await changeTools(hostile, gateway, [...sound, { name: 'leaky', inputSchema: { type: 'object' } }], 'erring');
+      for (let i = 0; i < 3; i++) {
+        const result = (await admin.callTool({ name: 'search_leaky', arguments: {} })) as ToolResult;
+        expect(result.structuredContent).toMatchObject({ status: 'error', error: { code: 'UPSTREAM_ERROR' } });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const called = (await admin.callTool({ name: 'search_strict', arguments: { n: 1 } })) as ToolResult;
+      expect(called.content).toEqual([{ type: 'text', text: 'upstream strict' }]);
+    } finally {
+      await changeTools(hostile, gateway, sound, 'unerring');
+    }
+  });
+
+  it('keeps no memory of broken tools an upstream no longer lists (a hostile one renames them at every list)', async () => {
+    const sound = hostile.tools;
+    const remembered = () =>
+      (gateway.app.get(McpUpstreamsProvider) as unknown as { served: Map<string, { unservable: Map<string, string> }> }).served.get(
+        'search',
+      )!.unservable.size;
+    try {
+      for (const round of [1, 2, 3]) {
+        const broken = Array.from({ length: 50 }, (_, i) => ({ name: `broken_${round}_${i}`, inputSchema: { type: 'string' } }));
+        await changeTools(hostile, gateway, [...sound, ...broken], `round${round}`);
+      }
+      expect(remembered()).toBe(50);
+    } finally {
+      await changeTools(hostile, gateway, sound, 'unbroken');
+    }
+    expect(remembered()).toBe(0);
+  });
+
   it('answers VALIDATION_ERROR for arguments the upstream tool’s inputSchema refuses, without calling the upstream', async () => {
     hostile.calls.length = 0;
     const refused = (await admin.callTool({ name: 'search_strict', arguments: { n: 'many' } })) as ToolResult;
@@ -104,6 +141,39 @@ describe('a hostile upstream behind the gateway (sources.upstreams)', () => {
     expect(hostile.calls).toEqual([]);
     const called = (await admin.callTool({ name: 'search_strict', arguments: { n: 2 } })) as ToolResult;
     expect(called.content).toEqual([{ type: 'text', text: 'upstream strict' }]);
+  });
+
+  it('runs none of an upstream schema’s regular expressions on a caller’s arguments (ReDoS): the upstream checks them', async () => {
+    // Catastrophic backtracking: 'a'×26 then '!' costs seconds in a backtracking engine, on the gateway's one thread.
+    const evil = '^(a+)+$';
+    const sound = hostile.tools;
+    try {
+      await changeTools(
+        hostile,
+        gateway,
+        [
+          ...sound,
+          { name: 'redos', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: evil } } } },
+          { name: 'redos_keys', inputSchema: { type: 'object', patternProperties: { [evil]: { type: 'string' } } } },
+        ],
+        'redos',
+      );
+      const slow = `${'a'.repeat(26)}!`;
+      for (const [name, args] of [
+        ['search_redos', { s: slow }],
+        ['search_redos_keys', { [slow]: 'x' }],
+      ] as const) {
+        const started = Date.now();
+        const result = (await admin.callTool({ name, arguments: args })) as ToolResult;
+        expect(Date.now() - started).toBeLessThan(1_500);
+        expect(result.content).toEqual([{ type: 'text', text: `upstream ${name.slice('search_'.length)}` }]);
+      }
+      // The rest of such a schema is still checked here.
+      const refused = (await admin.callTool({ name: 'search_redos', arguments: { s: 3 } })) as ToolResult;
+      expect(refused.structuredContent).toMatchObject({ status: 'error', error: { code: 'VALIDATION_ERROR' } });
+    } finally {
+      await changeTools(hostile, gateway, sound, 'unredos');
+    }
   });
 
   it('reads the tools again a bounded number of times under a flood of list_changed, and ends with the current list', async () => {
@@ -271,6 +341,44 @@ describe('a hostile upstream behind the gateway (sources.upstreams)', () => {
   function warnedAbout(name: string) {
     return logger.entries.filter((entry) => entry.level === 'warn' && entry.text.includes(`"${name}"`));
   }
+});
+
+describe('an upstream whose error repeats the credentials the gateway sent it', () => {
+  it('never shows a caller the gateway’s own credential for the upstream, nor its own token passed on', async () => {
+    const hostile = await HostileUpstream.start();
+    hostile.tools = [{ name: 'leaky', inputSchema: { type: 'object' } }];
+    const logger = new CapturingLogger();
+    const gateway = await listenMcp(
+      {
+        name: 'gateway',
+        version: '1.0.0',
+        auth: { apiKeys: API_KEYS },
+        sources: {
+          upstreams: [
+            { name: 'own', url: hostile.url, headers: { 'x-api-key': 'gateway-own-api-key-123' } },
+            { name: 'fwd', url: hostile.url, credentials: () => ({ authorization: 'Bearer tenant-service-token-456' }) },
+          ],
+        },
+      },
+      [],
+      { logger },
+    );
+    const client = await connect(gateway.url, KEYS.plain);
+    try {
+      for (const name of ['own_leaky', 'fwd_leaky']) {
+        const result = (await client.callTool({ name, arguments: {} })) as ToolResult;
+        expect(result.structuredContent).toMatchObject({ status: 'error', error: { code: 'UPSTREAM_ERROR' } });
+        const seen = JSON.stringify(result);
+        expect(seen).toContain('Rejected credentials');
+        expect(seen).not.toContain('gateway-own-api-key-123');
+        expect(seen).not.toContain('tenant-service-token-456');
+      }
+    } finally {
+      await client.close();
+      await gateway.close();
+      await hostile.close();
+    }
+  }, 30_000);
 });
 
 describe('an upstream that lists a tool named like search_tools at boot', () => {

@@ -24,7 +24,9 @@ export function httpRequest(
 ): Promise<McpHttpAnswer> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
+    let answer: http.IncomingMessage | undefined;
     const request = client.request(url, { method: init.method, headers: init.headers, agent: init.agent }, (response) => {
+      answer = response;
       const status = response.statusCode ?? 0;
       resolve({
         status,
@@ -40,7 +42,12 @@ export function httpRequest(
     // Our own listener rather than the `signal` option, which costs the exchange about a third more CPU on Node 20.
     const signal = init.signal;
     if (signal) {
-      const stop = () => request.destroy(abortReason(signal));
+      // Not once the answer is complete: its socket may be back in the keep-alive pool, where nothing listens for
+      // the error it would be destroyed with (an uncaught exception: the process ends). An aborted exchange whose
+      // answer arrived whole (a JSON-RPC error settles its call at the last event) has nothing left to stop.
+      const stop = () => {
+        if (!answer?.complete) request.destroy(abortReason(signal));
+      };
       if (signal.aborted) stop();
       else {
         signal.addEventListener('abort', stop, { once: true });

@@ -9,6 +9,7 @@ import type { McpOpenApiSource } from './mcp-openapi-options.interface.js';
 import type { OutboundCredential } from '../../auth/outbound/outbound-credential.js';
 import type { OpenApiOperationPlan } from './openapi-operations.js';
 import { fetchWithinOrigin, RedirectNotFollowed } from './openapi-redirects.js';
+import { credentialValues, withoutCredentials } from '../../auth/outbound/sent-credentials.js';
 
 /** What one source's calls need, resolved at boot. */
 export interface OpenApiCallSettings {
@@ -57,8 +58,9 @@ export function openApiHandler(plan: OpenApiOperationPlan, settings: OpenApiCall
         );
       throw failure(error, plan, settings, timeout, context);
     }
-    const body = parsed(text, response.headers.get('content-type'));
-    if (response.ok) return body;
+    if (response.ok) return parsed(text, response.headers.get('content-type'));
+    // Its refusal becomes our caller's message: without the credentials this server sent (an API repeating its key).
+    const body = parsed(withoutCredentials(text, request.credentials), response.headers.get('content-type'));
     if (response.status >= 500) {
       logger.warn(`${plan.site} answered HTTP ${response.status}`);
       throw routeServerError(response.status);
@@ -72,7 +74,7 @@ async function requestOf(
   settings: OpenApiCallSettings,
   values: Record<string, unknown>,
   context: McpToolContext,
-): Promise<{ url: URL; init: RequestInit }> {
+): Promise<{ url: URL; init: RequestInit; credentials: ReadonlySet<string> }> {
   let path = plan.path;
   const query = new URLSearchParams();
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -111,12 +113,14 @@ async function requestOf(
   }
   const url = new URL(settings.baseUrl + path);
   for (const [name, value] of query) url.searchParams.append(name, value);
-  Object.assign(headers, lowerCased(await configuredHeaders(settings.headers, context)));
+  const configured = lowerCased(await configuredHeaders(settings.headers, context));
+  Object.assign(headers, configured);
   const authorization = await settings.credential?.authorization(callerHeadersOf(context)?.authorization);
   if (authorization !== undefined) headers.authorization = authorization;
   const payload = wholeBody !== undefined ? wholeBody : body;
   if (payload !== undefined) headers['content-type'] = 'application/json';
-  return { url, init: { method: plan.verb, headers, ...(payload !== undefined && { body: JSON.stringify(payload) }) } };
+  const credentials = credentialValues({ ...configured, ...(authorization !== undefined && { authorization }) });
+  return { url, credentials, init: { method: plan.verb, headers, ...(payload !== undefined && { body: JSON.stringify(payload) }) } };
 }
 
 /** What an HTTP header value may hold: tab, visible ASCII and Latin-1 (a byte string, without control characters). */

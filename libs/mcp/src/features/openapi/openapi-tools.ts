@@ -42,7 +42,8 @@ function describe(plan: OpenApiOperationPlan, settings: OpenApiCallSettings, com
   checkToolNameAndTimeout(plan.site, plan.name, timeoutMs);
   let checkRawArgs: McpToolDefinition['checkRawArgs'];
   try {
-    checkRawArgs = compiler.compile(plan.inputSchema);
+    // The document's regular expressions are the API's to run, not this server's (ReDoS).
+    checkRawArgs = compiler.compile(plan.inputSchema, { foreign: true });
     if (plan.outputSchema) compiler.compile(plan.outputSchema);
   } catch (error) {
     throw new McpConfigurationError(McpMessages.invalidInputSchema(plan.site, error instanceof Error ? error.message : String(error)));

@@ -9,6 +9,7 @@ import type { McpUpstreamOptions } from './mcp-upstream-options.interface.js';
 import { CoalescedRead } from './coalesced-read.js';
 import { RELAYED_CAPABILITIES, relayClientRequests } from './upstream-client-requests.js';
 import { upstreamSessionKey, UpstreamSessions } from './upstream-sessions.js';
+import { noteSentHeaders, withoutSentCredentials } from './upstream-sent-credentials.js';
 import { OutboundCredential } from '../../auth/outbound/outbound-credential.js';
 
 /** Time to reach an upstream (connect, spawn, initialize): short, so a down upstream answers `UNAVAILABLE` within 5 s. */
@@ -200,11 +201,12 @@ export class McpUpstream {
    * another's credential nor on a session the upstream bound to another.
    */
   private async on<T>(context: McpHandlerContext, call: (client: McpClient) => Promise<T>): Promise<T> {
-    if (!this.sessions) return call(this.own);
+    const sessions = this.sessions;
+    if (!sessions) return withoutSentCredentials(this.options.env ?? {}, () => call(this.own));
     const callerAuthorization = callerHeadersOf(context as McpToolContext)?.authorization;
     const authorization = await this.credential.authorization(callerAuthorization);
     const key = upstreamSessionKey(context, this.credential.perCaller, callerAuthorization);
-    return this.sessions.run(key, context.tenant, authorization ? { authorization } : undefined, call);
+    return withoutSentCredentials({}, () => sessions.run(key, context.tenant, authorization ? { authorization } : undefined, call));
   }
 
   private clientBase() {
@@ -244,7 +246,9 @@ export class McpUpstream {
         // The gateway's own connection (listing, pings) signs in as itself when `auth` is set.
         const own = callHeaders ? undefined : await this.credential.ownAuthorization();
         // Object.assign: a literal that starts with a spread and adds more is slow on Node 20 (microseconds per call).
-        return Object.assign({}, headers, await resolved, own ? { authorization: own } : callHeaders?.());
+        const sent = Object.assign({}, headers, await resolved, own ? { authorization: own } : callHeaders?.());
+        noteSentHeaders(sent);
+        return sent;
       },
     };
   }

@@ -109,6 +109,9 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
         wanted.add(tool.name);
         this.apply(served.tools, tool.name, remote, this.tools.sourceOf(tool.name) === source, () => this.tools.put(tool, source));
       }
+      // Only what it lists now: an upstream renaming its broken tools at every list would grow the map without end.
+      const listed = new Set(upstream.lists.tools.map((remote) => remote.name));
+      for (const name of served.unservable.keys()) if (!listed.has(name)) served.unservable.delete(name);
       return this.drop(served.tools, wanted, (name) => this.tools.withdraw(name, source));
     }
     if (kind === 'prompts') {

@@ -22,7 +22,8 @@ function failed(upstream: McpUpstream, error: unknown): Error {
 /**
  * Checks arguments against the upstream tool's `inputSchema` here, as a local tool's hand-written schema is: bad
  * arguments answer `VALIDATION_ERROR` and never reach the upstream. Compiled on the first call (a list may hold
- * hundreds of tools, relisted often); a schema ajv cannot read (another dialect) leaves the check to the upstream.
+ * hundreds of tools, relisted often); a schema ajv cannot read (another dialect) leaves the check to the upstream,
+ * and so do its regular expressions (`pattern`, `patternProperties`: ReDoS on this server's one thread).
  */
 function argumentsCheck(schema: JsonSchema, compiler: RawSchemaCompiler): (args: unknown) => RawSchemaCheck {
   let check: ((args: unknown) => RawSchemaCheck) | undefined;
@@ -32,7 +33,7 @@ function argumentsCheck(schema: JsonSchema, compiler: RawSchemaCompiler): (args:
       const readable: JsonSchema = { ...schema };
       delete readable.$schema;
       try {
-        check = compiler.compile(readable, { transient: true });
+        check = compiler.compile(readable, { transient: true, foreign: true });
       } catch {
         check = () => ({ valid: true });
       }

@@ -2,6 +2,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '../../../core/json-schema.types.js';
 import type { RawSchemaCheck } from '../../../execution/mcp-callable-tool.interface.js';
+import { withoutPatterns } from './foreign-schema.js';
 
 /** The part of ajv used here. */
 interface SchemaValidator {
@@ -31,13 +32,15 @@ export class RawSchemaCompiler {
   /**
    * Throws (with ajv's reason) when the schema itself is invalid. `transient`: a schema of a source that changes
    * (an upstream's) is not kept in ajv's cache, which holds every schema compiled until the instance goes.
+   * `foreign`: another party's schema (an upstream's, an OpenAPI document's), checked without its regular
+   * expressions ({@link withoutPatterns}); with `patternProperties` nothing is checked here.
    */
-  compile(schema: JsonSchema, { transient = false } = {}): (value: unknown) => RawSchemaCheck {
-    let validate: SchemaValidator;
-    try {
-      validate = this.ajv.compile(schema);
-    } finally {
-      if (transient) this.ajv.removeSchema(schema);
+  compile(schema: JsonSchema, { transient = false, foreign = false } = {}): (value: unknown) => RawSchemaCheck {
+    let validate = this.compiled(schema, transient);
+    if (foreign) {
+      const checked = withoutPatterns(schema);
+      if (checked === undefined) return () => ({ valid: true });
+      validate = this.compiled(checked, transient);
     }
     return (value) => {
       if (validate(value)) return { valid: true };
@@ -46,6 +49,14 @@ export class RawSchemaCompiler {
       const message = `Invalid arguments: ${errors.map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`).join('; ')}`;
       return { valid: false, fields, message };
     };
+  }
+
+  private compiled(schema: JsonSchema, transient: boolean): SchemaValidator {
+    try {
+      return this.ajv.compile(schema);
+    } finally {
+      if (transient) this.ajv.removeSchema(schema);
+    }
   }
 }
 
