@@ -106,7 +106,9 @@ describe('per-tenant call and stream limits across two instances on one Redis', 
         answer = await post(a.url, callTool(2, 'whoami'), { 'X-API-Key': A });
       });
       expect(outcome(answer!)).toBe('OK');
-      const names = ran.fromClients.map(([name]) => name);
+      // The library sends its scripts as EVAL, never EVALSHA: an EVALSHA in the window is another client's timer
+      // (seen once in CI), not a round trip of this call.
+      const names = ran.fromClients.map(([name]) => name).filter((name) => name !== 'evalsha');
       // The admission: one EVAL touching the tenant's window and slot set; the release: one MULTI/ZREM/EXEC.
       expect(names.filter((name) => name === 'eval' || name === 'evalsha')).toHaveLength(1);
       expect(names.sort()).toEqual(['eval', 'exec', 'multi', 'zrem'].sort());
