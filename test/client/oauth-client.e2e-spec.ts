@@ -1,5 +1,4 @@
 import { McpClient, McpClientError } from '@nest-mcp/core';
-import { SecFixtureModule } from '../security/fixtures/sec-app.js';
 import {
   authorizeOverHttp,
   MACHINE_CLIENT,
@@ -7,8 +6,8 @@ import {
   PUBLIC_REDIRECT_URI,
   TestAuthorizationServer,
 } from '../kit/authorization-server.js';
-import { listen, type RunningApp } from '../kit/apps.js';
-import { freePort } from '../kit/redis-server.harness.js';
+import type { RunningApp } from '../kit/apps.js';
+import { startOAuthProtectedApp } from '../oauth/oauth-protected-app.js';
 import { recordingTokenStore } from '../kit/recording-token-store.js';
 
 /**
@@ -17,18 +16,10 @@ import { recordingTokenStore } from '../kit/recording-token-store.js';
  * server (RFC 8707), the call sent again. The user's login and consent are played over HTTP.
  */
 
-const SCOPES = ['sec:read', 'sec:write'];
-const TENANTS: Record<string, string> = { [MACHINE_CLIENT.id]: 'acme', alice: 'alice-corp' };
-
 let as: TestAuthorizationServer;
 let app: RunningApp;
 beforeAll(async () => {
-  as = await TestAuthorizationServer.start({ scopes: SCOPES, tenantOf: (who) => TENANTS[who] });
-  // The resource is the URL the client connects to: it checks the metadata's `resource` against it.
-  const port = await freePort();
-  app = await listen([SecFixtureModule.with({ auth: { oauth: { issuer: as.issuer, resource: `http://127.0.0.1:${port}/mcp` } } })], {
-    port,
-  });
+  ({ as, app } = await startOAuthProtectedApp());
 });
 afterAll(async () => {
   await app?.close();

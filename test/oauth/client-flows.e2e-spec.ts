@@ -7,7 +7,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformation, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { SecFixtureModule } from '../security/fixtures/sec-app.js';
 import {
   authorizeOverHttp,
   MACHINE_CLIENT,
@@ -15,8 +14,8 @@ import {
   PUBLIC_REDIRECT_URI,
   TestAuthorizationServer,
 } from '../kit/authorization-server.js';
-import { listen, type RunningApp } from '../kit/apps.js';
-import { freePort } from '../kit/redis-server.harness.js';
+import type { RunningApp } from '../kit/apps.js';
+import { OAUTH_SCOPES, startOAuthProtectedApp } from './oauth-protected-app.js';
 import { PYTHON } from '../kit/python.js';
 
 /**
@@ -25,19 +24,12 @@ import { PYTHON } from '../kit/python.js';
  * user's login and consent are played over HTTP ({@link authorizeOverHttp}).
  */
 
-const SCOPES = ['sec:read', 'sec:write'];
-const TENANTS: Record<string, string> = { [MACHINE_CLIENT.id]: 'acme', alice: 'alice-corp' };
 const PYTHON_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '../clients/python/oauth_call.py');
 
 let as: TestAuthorizationServer;
 let app: RunningApp;
 beforeAll(async () => {
-  as = await TestAuthorizationServer.start({ scopes: SCOPES, tenantOf: (who) => TENANTS[who] });
-  // The resource must be the URL the clients connect to: they check the RFC 9728 `resource` against it.
-  const port = await freePort();
-  app = await listen([SecFixtureModule.with({ auth: { oauth: { issuer: as.issuer, resource: `http://127.0.0.1:${port}/mcp` } } })], {
-    port,
-  });
+  ({ as, app } = await startOAuthProtectedApp());
 });
 afterAll(async () => {
   await app?.close();
@@ -68,7 +60,7 @@ class PlayedUserProvider implements OAuthClientProvider {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
-      scope: SCOPES.join(' '),
+      scope: OAUTH_SCOPES.join(' '),
     };
   }
   clientInformation(): OAuthClientInformation {
@@ -171,12 +163,12 @@ if (missing) console.log(`SKIP: Python OAuth client e2e: ${missing}`);
   it('client credentials (ClientCredentialsOAuthProvider) reach a token and call a tool', async () => {
     const answer = await pythonOAuthCall(['client-credentials', app.url, as.issuer, MACHINE_CLIENT.id, MACHINE_CLIENT.secret, 'sec:read']);
     // This client asks for the RFC 9728 document's scopes_supported (the tools' scopes) over its own `scope`.
-    expect(answer).toEqual({ is_error: false, data: { tenant: 'acme', subject: MACHINE_CLIENT.id, scopes: SCOPES } });
+    expect(answer).toEqual({ is_error: false, data: { tenant: 'acme', subject: MACHINE_CLIENT.id, scopes: OAUTH_SCOPES } });
   });
 
   it('authorization code + PKCE (OAuthClientProvider) with the login played over HTTP', async () => {
     const answer = await pythonOAuthCall(
-      ['authorization-code', app.url, as.issuer, PUBLIC_CLIENT.id, PUBLIC_REDIRECT_URI, SCOPES.join(' ')],
+      ['authorization-code', app.url, as.issuer, PUBLIC_CLIENT.id, PUBLIC_REDIRECT_URI, OAUTH_SCOPES.join(' ')],
       'alice',
     );
     expect(answer).toEqual({ is_error: false, data: { tenant: 'alice-corp', subject: 'alice', scopes: ['sec:read', 'sec:write'] } });
