@@ -32,21 +32,26 @@ async function whoami(client: McpClient): Promise<Record<string, unknown>> {
   return (result.structuredContent as { data: Record<string, unknown> }).data;
 }
 
+/** The machine client on the client-credentials grant, asking for `sec:read`. */
+function machineClient(url: string, tokens?: { store: ReturnType<typeof recordingTokenStore>; encryptionKey: string }): McpClient {
+  return new McpClient({
+    url,
+    protocol: 'legacy',
+    reconnect: false,
+    auth: {
+      grant: { type: 'client_credentials' },
+      client: { clientId: MACHINE_CLIENT.id, clientSecret: MACHINE_CLIENT.secret },
+      scope: 'sec:read',
+      allowInsecureHttp: true,
+      ...(tokens && { tokens }),
+    },
+  });
+}
+
 describe('McpClient with auth (oidc-provider)', () => {
   it('client credentials: 401 → metadata → a token for this server → the call, and the token kept encrypted', async () => {
     const store = recordingTokenStore();
-    const client = new McpClient({
-      url: app.url,
-      protocol: 'legacy',
-      reconnect: false,
-      auth: {
-        grant: { type: 'client_credentials' },
-        client: { clientId: MACHINE_CLIENT.id, clientSecret: MACHINE_CLIENT.secret },
-        scope: 'sec:read',
-        allowInsecureHttp: true,
-        tokens: { store, encryptionKey: 'a key of the deployment, from its secrets' },
-      },
-    });
+    const client = machineClient(app.url, { store, encryptionKey: 'a key of the deployment, from its secrets' });
     try {
       expect(await whoami(client)).toEqual({ tenant: 'acme', subject: MACHINE_CLIENT.id, scopes: ['sec:read'] });
       // A second call reuses the token: one client-credentials grant only.
@@ -55,6 +60,16 @@ describe('McpClient with auth (oidc-provider)', () => {
       expect(store.values.size).toBe(1);
       expect(stored).not.toContain('eyJ'); // no JWT in the clear
       expect(stored).toContain('"tag"');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('client credentials over the 2024-11-05 HTTP+SSE transport: the stream and every message carry the token', async () => {
+    // The SSE URL's resource is the MCP endpoint beside it, which the server's metadata names.
+    const client = machineClient(new URL('/sse', app.url).href);
+    try {
+      expect(await whoami(client)).toEqual({ tenant: 'acme', subject: MACHINE_CLIENT.id, scopes: ['sec:read'] });
     } finally {
       await client.close();
     }

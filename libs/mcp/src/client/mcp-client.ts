@@ -97,8 +97,11 @@ export class McpClient {
     disconnected: new Set<Listener<McpClientError>>(),
   };
 
-  /** The OAuth client of an HTTP server with the `auth` option: kept across reconnections, like its tokens. */
-  private readonly authorizer?: McpOAuthAuthorizer;
+  /**
+   * The OAuth client of an HTTP server with the `auth` option: kept across reconnections, like its tokens (one for
+   * the URL as an SSE endpoint once the server turned out to be a 2024-11-05 one).
+   */
+  private authorizer?: McpOAuthAuthorizer;
 
   /** Throws `CONFIG` when the options cannot work (an `auth` option missing what its grant needs). */
   constructor(private readonly options: McpClientOptions) {
@@ -304,7 +307,7 @@ export class McpClient {
     if (!('url' in this.options)) return new StdioClientTransport(this.options, this.maxBytes);
     const connectTimeoutMs = this.connectTimeoutMs;
     return this.legacySse
-      ? new HttpSseClientTransport(this.options, this.maxBytes, connectTimeoutMs)
+      ? new HttpSseClientTransport(this.options, this.maxBytes, connectTimeoutMs, this.authorizer)
       : new StreamableHttpClientTransport(this.options, this.maxBytes, this.authorizer);
   }
 
@@ -319,6 +322,7 @@ export class McpClient {
         if (!refused || this.legacySse || !('url' in this.options)) throw error;
         // No Streamable HTTP endpoint there: a 2024-11-05 server answers the same URL with an SSE stream.
         this.legacySse = true;
+        if (this.options.auth) this.authorizer = new McpOAuthAuthorizer(this.options.auth, new URL(this.options.url), true);
         summary = await this.openOnce();
       }
       if (this.currentState !== 'connecting') throw new McpClientError('CLOSED', 'The client was closed');

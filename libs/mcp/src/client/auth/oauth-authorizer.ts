@@ -46,6 +46,8 @@ export class McpOAuthAuthorizer {
   constructor(
     private readonly options: McpClientOAuthOptions,
     private readonly serverUrl: URL,
+    /** The URL is a 2024-11-05 SSE endpoint: the server's resource may be any URL beside it (its MCP endpoint). */
+    private readonly sseEndpoint = false,
   ) {
     if (options.tokens?.store && options.tokens.encryptionKey === undefined) {
       throw new McpClientError('CONFIG', 'auth.tokens.store needs auth.tokens.encryptionKey: tokens are stored encrypted');
@@ -94,6 +96,28 @@ export class McpOAuthAuthorizer {
     return true;
   }
 
+  /**
+   * One exchange, sent again after the challenge it met was answered (a 401, a 403 `insufficient_scope`); a second
+   * 401 after authorizing fails with AUTH. The transports give their own answer type: how to read its challenge and
+   * how to let go of its body.
+   */
+  async exchange<T extends { readonly status: number }>(
+    send: () => Promise<T>,
+    challengeOf: (answer: T) => string | undefined,
+    discard: (answer: T) => unknown,
+  ): Promise<T> {
+    const round: McpAuthRound = { unauthorized: 0, stepUps: 0 };
+    for (;;) {
+      const answer = await send();
+      const challenge = challengeOf(answer);
+      if (!this.wants(answer.status, challenge)) return answer;
+      await discard(answer);
+      if (!(await this.challenge(answer.status, challenge, round))) {
+        throw authError('The server refused the token it was just given', answer.status);
+      }
+    }
+  }
+
   private once(run: () => Promise<void>): Promise<void> {
     this.authorizing ??= run().finally(() => (this.authorizing = undefined));
     return this.authorizing;
@@ -103,7 +127,7 @@ export class McpOAuthAuthorizer {
   private async authorize(resourceMetadata: string | undefined, challenged: string | undefined, stepUp: boolean): Promise<void> {
     const timeoutMs = this.options.timeoutMs ?? DEFAULTS.timeoutMs;
     const insecure = this.options.allowInsecureHttp === true;
-    const resource = await discoverProtectedResource(this.serverUrl, resourceMetadata, timeoutMs, insecure);
+    const resource = await discoverProtectedResource(this.serverUrl, resourceMetadata, timeoutMs, insecure, this.sseEndpoint);
     const previous = this.held ?? undefined;
     await this.forget();
     if (!stepUp && previous?.refreshToken && previous.issuer === resource.authorizationServer && previous.resource === resource.resource) {

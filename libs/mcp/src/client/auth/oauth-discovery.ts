@@ -14,14 +14,17 @@ export interface McpProtectedResource {
 /**
  * The server's protected-resource metadata: at the URL its challenge names, else the well-known URL built from
  * its path, else the root one. The `resource` it names must be this server (its origin, and a prefix of its path):
- * metadata for another resource fails with AUTH, since a token obtained for it would be sent to this server. No
- * metadata at all: the 2025-03-26 rule, the server's origin is its authorization server.
+ * metadata for another resource fails with AUTH, since a token obtained for it would be sent to this server. A
+ * 2024-11-05 SSE endpoint is one URL of a server whose resource is usually its MCP endpoint beside it: there the
+ * resource may be any URL under the SSE endpoint's folder. No metadata at all: the 2025-03-26 rule, the server's
+ * origin is its authorization server.
  */
 export async function discoverProtectedResource(
   serverUrl: URL,
   resourceMetadata: string | undefined,
   timeoutMs: number,
   allowInsecureHttp: boolean,
+  sseEndpoint = false,
 ): Promise<McpProtectedResource> {
   const path = serverUrl.pathname.replace(/\/$/, '');
   const candidates = resourceMetadata
@@ -36,7 +39,7 @@ export async function discoverProtectedResource(
     if (!found) continue;
     const json = found.json as { resource?: unknown; authorization_servers?: unknown; scopes_supported?: unknown };
     if (typeof json?.resource !== 'string') throw authError('The protected-resource metadata names no resource');
-    if (!identifies(json.resource, serverUrl)) {
+    if (!identifies(json.resource, sseEndpoint ? new URL('./', serverUrl) : serverUrl, sseEndpoint)) {
       throw authError(`The protected-resource metadata is for ${safeOrigin(json.resource)}, not for ${serverUrl.origin}${path}`);
     }
     const servers = json.authorization_servers;
@@ -51,8 +54,11 @@ export async function discoverProtectedResource(
   return { resource: `${serverUrl.origin}${path}`, authorizationServer: serverUrl.origin, legacy: true };
 }
 
-/** Whether a resource identifier names this server: same origin, and its path a prefix of the server's (MCP, RFC 8707). */
-function identifies(resource: string, serverUrl: URL): boolean {
+/**
+ * Whether a resource identifier names this server: same origin, and its path a prefix of the server's (MCP, RFC
+ * 8707), or with `under`, its path under the server's (the folder of a 2024-11-05 SSE endpoint).
+ */
+function identifies(resource: string, serverUrl: URL, under = false): boolean {
   let url: URL;
   try {
     url = new URL(resource);
@@ -62,7 +68,7 @@ function identifies(resource: string, serverUrl: URL): boolean {
   if (url.origin !== serverUrl.origin || url.hash || url.search) return false;
   const prefix = url.pathname.replace(/\/$/, '');
   const path = serverUrl.pathname.replace(/\/$/, '');
-  return path === prefix || path.startsWith(`${prefix}/`);
+  return under ? prefix === path || prefix.startsWith(`${path}/`) : path === prefix || path.startsWith(`${prefix}/`);
 }
 
 function safeOrigin(value: string): string {

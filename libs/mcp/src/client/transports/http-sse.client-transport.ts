@@ -1,3 +1,4 @@
+import type { McpOAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import type { McpClientHttpOptions } from '../mcp-client-options.interface.js';
 import { McpClientError } from '../mcp-client.error.js';
 import { readBoundedText, readEventStream } from './bounded-body.js';
@@ -17,14 +18,18 @@ export class HttpSseClientTransport implements McpClientTransport {
     private readonly options: McpClientHttpOptions,
     private readonly maxBytes: number,
     private readonly connectTimeoutMs: number,
+    /** OAuth (the `auth` option): the token of the stream and of each message, and the answer to their challenges. */
+    private readonly auth?: McpOAuthAuthorizer,
   ) {}
 
   async open(sink: McpClientTransportSink): Promise<void> {
-    const response = await fetchOrUnavailable(this.options.url, {
-      method: 'GET',
-      headers: { ...(await resolveHeaders(this.options.headers)), accept: 'text/event-stream' },
-      signal: this.closing.signal,
-    });
+    const response = await this.authorized(async () =>
+      fetchOrUnavailable(this.options.url, {
+        method: 'GET',
+        headers: { ...(await this.headers()), accept: 'text/event-stream' },
+        signal: this.closing.signal,
+      }),
+    );
     if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
       await response.body?.cancel();
       throw statusError(response.ok ? 406 : response.status, 'The SSE endpoint');
@@ -59,15 +64,35 @@ export class HttpSseClientTransport implements McpClientTransport {
 
   async send(message: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
     if (!this.endpoint) throw new McpClientError('UNAVAILABLE', 'Not connected');
-    const response = await fetchOrUnavailable(this.endpoint, {
-      method: 'POST',
-      headers: { ...(await resolveHeaders(this.options.headers)), 'content-type': 'application/json' },
-      body: JSON.stringify(message),
-      // The client aborts a request's signal when it fails or the client closes (AbortSignal.any per request is costly).
-      signal: signal ?? this.closing.signal,
-    });
+    const endpoint = this.endpoint;
+    const response = await this.authorized(async () =>
+      fetchOrUnavailable(endpoint, {
+        method: 'POST',
+        headers: { ...(await this.headers()), 'content-type': 'application/json' },
+        body: JSON.stringify(message),
+        // The client aborts a request's signal when it fails or the client closes (AbortSignal.any per request is costly).
+        signal: signal ?? this.closing.signal,
+      }),
+    );
     await readBoundedText(response.body, this.maxBytes).catch(() => '');
     if (!response.ok) throw statusError(response.status, 'The message endpoint');
+  }
+
+  private async headers(): Promise<Record<string, string>> {
+    const headers = await resolveHeaders(this.options.headers);
+    const authorization = await this.auth?.authorization();
+    return authorization === undefined ? headers : { ...headers, authorization };
+  }
+
+  /** One exchange, answering the server's OAuth challenges with the `auth` option. */
+  private authorized(exchange: () => Promise<Response>): Promise<Response> {
+    return this.auth
+      ? this.auth.exchange(
+          exchange,
+          (answer) => answer.headers.get('www-authenticate') ?? undefined,
+          (answer) => answer.body?.cancel(),
+        )
+      : exchange();
   }
 
   initialized(): void {

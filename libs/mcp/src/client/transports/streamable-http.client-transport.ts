@@ -8,8 +8,7 @@ import { Agent } from 'node:http';
 import type { McpProbeAnswer } from '../eras/era-probe.js';
 import { META } from '../../core/rev-2026-07-28.constants.js';
 import { modernHeaders, type ModernParamHeaders } from '../eras/rev-2026-07-28.wire.js';
-import type { McpAuthRound, McpOAuthAuthorizer } from '../auth/oauth-authorizer.js';
-import { authError } from '../auth/oauth-http.js';
+import type { McpOAuthAuthorizer } from '../auth/oauth-authorizer.js';
 
 /** Longest wait before the GET stream is opened again after it ended. */
 const MAX_LISTEN_DELAY_MS = 30_000;
@@ -184,21 +183,15 @@ export class StreamableHttpClientTransport implements McpClientTransport {
     return headers;
   }
 
-  /**
-   * One exchange, sent again after the authorizer answered a challenge (a 401, a 403 `insufficient_scope`); a
-   * second 401 after authorizing fails with AUTH.
-   */
-  private async authorized(exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
-    const round: McpAuthRound = { unauthorized: 0, stepUps: 0 };
-    for (;;) {
-      const response = await exchange();
-      const challenge = response.header('www-authenticate');
-      if (!this.auth?.wants(response.status, challenge)) return response;
-      response.discard();
-      if (!(await this.auth.challenge(response.status, challenge, round))) {
-        throw authError('The server refused the token it was just given', response.status);
-      }
-    }
+  /** One exchange, answering the server's OAuth challenges with the `auth` option. */
+  private authorized(exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
+    return this.auth
+      ? this.auth.exchange(
+          exchange,
+          (answer) => answer.header('www-authenticate'),
+          (answer) => answer.discard(),
+        )
+      : exchange();
   }
 
   /**
