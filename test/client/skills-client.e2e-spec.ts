@@ -1,4 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SkillsExtension, skillEntry, type SkillSource } from '@modelcontextprotocol/server/ext/skills';
@@ -195,5 +198,63 @@ describe('McpClient reads Agent Skills (SEP-2640) from the official SDK 2.4 serv
       expect(await rejection(client.readSkillDirectory('skill://pdf-processing'))).toMatchObject({ code: 'UNSUPPORTED' });
       expect(plain.asked.filter((method) => method.startsWith('skills/'))).toEqual([]);
     });
+  });
+});
+
+describe('McpClient and a server listing a malformed skill entry (raw HTTP, the initialize era)', () => {
+  /** Answers initialize with the extension declared and skills/list with one valid and two malformed entries. */
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      if (request.method !== 'POST') return void response.writeHead(405).end();
+      const message = JSON.parse(body) as { id?: number; method: string };
+      if (message.id === undefined) return void response.writeHead(202).end();
+      const file = (uri: string, text: string) => ({
+        uri,
+        digest: `sha256:${createHash('sha256').update(text).digest('hex')}`,
+        size: text.length,
+      });
+      const result =
+        message.method === 'initialize'
+          ? {
+              protocolVersion: '2025-11-25',
+              serverInfo: { name: 'raw-skills', version: '1.0.0' },
+              capabilities: { resources: {}, extensions: { 'io.modelcontextprotocol/skills': {} } },
+            }
+          : {
+              skills: [
+                {
+                  uri: 'skill://git-workflow/SKILL.md',
+                  frontmatter: { name: 'git-workflow', description: 'd' },
+                  resources: [file('skill://git-workflow/SKILL.md', GIT_MD)],
+                },
+                // A file of another skill listed as its own, and an entry without its resources.
+                {
+                  uri: 'skill://outside/SKILL.md',
+                  frontmatter: { name: 'outside', description: 'd' },
+                  resources: [file('skill://outside/SKILL.md', 'x'), file('skill://git-workflow/SKILL.md', GIT_MD)],
+                },
+                { uri: 'skill://bare/SKILL.md', frontmatter: { name: 'bare', description: 'd' } },
+              ],
+            };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    });
+  });
+  let client: McpClient;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    client = new McpClient({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, protocol: 'legacy', reconnect: false });
+  });
+  afterAll(async () => {
+    await client.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('lists the valid skill and leaves the malformed ones out', async () => {
+    expect(((await client.request('skills/list')).skills as unknown[]).length).toBe(3);
+    expect((await client.listSkills()).map((skill) => skill.uri)).toEqual(['skill://git-workflow/SKILL.md']);
   });
 });
