@@ -96,7 +96,8 @@ describe('McpClient reads Agent Skills (SEP-2640) from the official SDK 2.4 serv
       await mkdir(dirname(join(folder, path)), { recursive: true });
       await writeFile(join(folder, path), content);
     }
-    honest = await startSdkSkillsServer(await loadSkills(folder, { strict: true }));
+    // One skill (and one directory child) per page: the client walks every page.
+    honest = await startSdkSkillsServer(await loadSkills(folder, { strict: true, pageSize: 1 }));
     liar = await startSdkSkillsServer(new SkillsExtension({ source: await lyingSource(), onWarning: () => undefined }));
     plain = await startSdkSkillsServer(undefined);
   });
@@ -112,7 +113,7 @@ describe('McpClient reads Agent Skills (SEP-2640) from the official SDK 2.4 serv
   describe.each(['legacy', '2026-07-28'] as const)('in the %s era', (protocol) => {
     const reads = (server: SdkSkillsServer) => server.asked.filter((method) => method.startsWith('resources/read'));
 
-    it('lists every skill with its complete, checked file list, and reads no file to do so', async () => {
+    it('lists every skill over every page with its complete, checked file list, and reads no file to do so', async () => {
       const client = open(honest, protocol);
       expect((await client.connect()).protocolVersion).toBe(protocol === 'legacy' ? '2025-11-25' : '2026-07-28');
       const skills = await client.listSkills();
@@ -131,7 +132,7 @@ describe('McpClient reads Agent Skills (SEP-2640) from the official SDK 2.4 serv
           ['skill://pdf-processing/assets/logo.png', LOGO.length],
         ]),
       );
-      expect(honest.asked).toContain('skills/list');
+      expect(honest.asked.filter((method) => method === 'skills/list')).toHaveLength(2);
       expect(reads(honest)).toEqual([]);
     });
 
