@@ -1,5 +1,6 @@
 import type { McpClient, McpRemoteTool } from '@nest-mcp/core';
 import type { ScenarioRun } from './scenario-context.js';
+import { loadEverySkill } from './skills.scenario.js';
 
 /** What the client does in one scenario, once connected; the suite checks what it saw on the wire. */
 type Scenario = (client: McpClient, run: ScenarioRun) => Promise<void>;
@@ -36,6 +37,11 @@ const SCENARIOS: Record<string, Scenario> = {
     for (const call of calls) await client.callTool(call.name, call.arguments);
   },
   'http-invalid-tool-headers': callEveryTool,
+  // Skills (SEP-2640): listing reads no file; loading a skill reads and verifies SKILL.md, then its other files.
+  'sep-2640-client-no-prefetch': async (client) => void (await client.listSkills()),
+  'sep-2640-client-verify-digest': loadEverySkill,
+  'sep-2640-client-verify-size': loadEverySkill,
+  'sep-2640-client-verify-frontmatter': loadEverySkill,
 };
 
 /** Runs the scenario's steps; by default lists the tools and calls the first one. */

@@ -202,6 +202,8 @@ export type {
   McpServerNotification,
   McpServerSummary,
 } from './client/mcp-client.types.js';
+export type { McpRemoteSkill, McpRemoteSkillResource, McpSkillFile } from './client/skills/skill.types.js';
+export { McpSkillVerificationError, type McpSkillVerificationReason } from './client/skills/skill-verification.error.js';
 
 // Upstream MCP servers served behind this one (module option `sources.upstreams`).
 export type { McpUpstreamOptions, McpUpstreamCaller } from './features/upstreams/mcp-upstream-options.interface.js';

@@ -213,6 +213,11 @@ const APPROVED_EXPORTS = [
   'McpRemoteResourceTemplate',
   'McpRemoteTool',
   'McpRemoteToolResult',
+  'McpRemoteSkill',
+  'McpRemoteSkillResource',
+  'McpSkillFile',
+  'McpSkillVerificationError',
+  'McpSkillVerificationReason',
   'McpServerNotification',
   'McpServerSummary',
   // Upstream servers

@@ -6,7 +6,9 @@
  * `INPUT_REQUIRED` (a 2026-07-28 server asked for input, `data` = its `inputRequests`, and no `onRequest` answered
  * it), `AUTH` (OAuth authorization failed: metadata, registration, a refused grant, a mismatched `iss` or
  * `resource`, or scope step-ups exhausted), `CONFIG` (the client's options cannot work; thrown by its constructor),
- * `CLOSED` (the client was closed).
+ * `UNSUPPORTED` (the server did not declare what the call needs: the Skills extension, its `directoryRead`),
+ * `VERIFICATION` (a skill or a skill file failed verification: an `McpSkillVerificationError`), `CLOSED` (the
+ * client was closed).
  * @publicApi
  */
 export type McpClientErrorCode =
@@ -20,6 +22,8 @@ export type McpClientErrorCode =
   | 'INPUT_REQUIRED'
   | 'AUTH'
   | 'CONFIG'
+  | 'UNSUPPORTED'
+  | 'VERIFICATION'
   | 'CLOSED';
 
 /** A failed client call; `retryable` says whether the same call may succeed later. @publicApi */

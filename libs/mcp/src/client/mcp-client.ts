@@ -26,6 +26,10 @@ import { keepListening, LISTEN_ACKNOWLEDGED, LISTEN_FILTER } from './eras/listen
 import { answerInputRequests, MAX_INPUT_ROUNDS, retryParams } from './eras/input-rounds.js';
 import { INPUT_REQUIRED_METHODS, META } from '../core/rev-2026-07-28.constants.js';
 import { McpOAuthAuthorizer } from './auth/oauth-authorizer.js';
+import type { McpRemoteSkill, McpSkillFile } from './skills/skill.types.js';
+import { checkSkillEntry, checkSkillListing, sameUriKey, SKILLS_EXTENSION, skillsCapabilityOf } from './skills/skill-entry.js';
+import { readSkillFile } from './skills/skill-file.js';
+import { McpSkillVerificationError } from './skills/skill-verification.error.js';
 import {
   completeResult,
   hasInvalidParamHeaders,
@@ -214,6 +218,63 @@ export class McpClient {
     options?: McpClientCallOptions,
   ): Promise<{ description?: string; messages: Record<string, unknown>[] }> {
     return (await this.request('prompts/get', { name, arguments: args }, options)) as { messages: Record<string, unknown>[] };
+  }
+
+  /**
+   * Every skill of the server (SEP-2640, all pages), each entry checked ({@link McpRemoteSkill}); a malformed entry,
+   * one over the limits (512 files, 16 MiB) or a URI listed twice is left out with a warning saying why. Reads no
+   * file: a skill's files are read when the caller loads it ({@link readSkillFile}). Empty when the server does not
+   * declare the extension (which proves nothing: a skill can still be got by its URI from a server that does).
+   */
+  async listSkills(options?: McpClientCallOptions): Promise<McpRemoteSkill[]> {
+    if (!skillsCapabilityOf((await this.connect()).capabilities)) return [];
+    const { skills, refused } = checkSkillListing(await this.listAll<unknown>('skills/list', 'skills', options));
+    for (const refusal of refused) this.logger.warn(`${this.describe()}: skills/list: ${refusal.message}; left out`);
+    return skills;
+  }
+
+  /**
+   * One skill by the URI of its `SKILL.md`, listed or not (a skill named in the server's instructions or in
+   * another skill). Rejects with `UNSUPPORTED` when the server does not declare the extension, `RPC` -32602 when
+   * it serves no skill there, an {@link McpSkillVerificationError} when the entry is malformed or over the limits.
+   */
+  async getSkill(uri: string, options?: McpClientCallOptions): Promise<McpRemoteSkill> {
+    await this.requireSkills();
+    const entry = checkSkillEntry((await this.request('skills/get', { uri }, options)).skill, uri);
+    if (entry instanceof McpSkillVerificationError) throw entry;
+    if (sameUriKey(entry.uri) !== sameUriKey(uri))
+      throw new McpSkillVerificationError('entry', uri, `skills/get for ${uri} answered the skill ${entry.uri}`);
+    return entry;
+  }
+
+  /**
+   * Reads one file of a skill (`SKILL.md` by default, else a path under the skill's folder or a URI) and verifies
+   * it against the entry the caller holds: a file the entry does not list is refused before any request, then the
+   * size, the sha256 digest and, for `SKILL.md`, the frontmatter must match. A refusal is an
+   * {@link McpSkillVerificationError} (code `VERIFICATION`): the content must not be used. After one, get the
+   * skill again (`getSkill`) and have its new file set approved.
+   */
+  async readSkillFile(skill: McpRemoteSkill, ref?: string, options?: McpClientCallOptions): Promise<McpSkillFile> {
+    return readSkillFile((uri) => this.readResource(uri, options), skill, ref);
+  }
+
+  /**
+   * The direct children of a directory resource (`skill://pdf-processing/templates`), all pages, through
+   * `resources/directory/read`; subdirectories carry `mimeType: 'inode/directory'`. A live view of the server,
+   * not a file list to trust: read a skill's files through its entry. Rejects with `UNSUPPORTED` unless the
+   * server declares `directoryRead`.
+   */
+  async readSkillDirectory(uri: string, options?: McpClientCallOptions): Promise<McpRemoteResource[]> {
+    if ((await this.requireSkills()).directoryRead !== true)
+      throw new McpClientError('UNSUPPORTED', `The server does not declare ${SKILLS_EXTENSION} directoryRead`);
+    return this.listAll<McpRemoteResource>('resources/directory/read', 'resources', options, { uri });
+  }
+
+  /** The server's declaration of the Skills extension; `UNSUPPORTED` without one. */
+  private async requireSkills(): Promise<Record<string, unknown>> {
+    const declared = skillsCapabilityOf((await this.connect()).capabilities);
+    if (!declared) throw new McpClientError('UNSUPPORTED', `The server does not declare the ${SKILLS_EXTENSION} extension`);
+    return declared;
   }
 
   /** `ping`; in the 2026-07-28 era, which has no `ping`, a `server/discover`. */
@@ -671,11 +732,11 @@ export class McpClient {
     return only ?? this.options.onRequest;
   }
 
-  private async listAll<T>(method: string, key: string, options?: McpClientCallOptions): Promise<T[]> {
+  private async listAll<T>(method: string, key: string, options?: McpClientCallOptions, params?: Record<string, unknown>): Promise<T[]> {
     const items: T[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await this.request(method, cursor === undefined ? undefined : { cursor }, options);
+      const result = await this.request(method, cursor === undefined ? params : { ...params, cursor }, options);
       const list = result[key];
       if (!Array.isArray(list)) throw new McpClientError('PROTOCOL', `${method} answered without ${key}`);
       items.push(...(list as T[]));
