@@ -29,6 +29,8 @@ export interface AuthorizationServerOptions {
   clients?: ClientMetadata[];
   /** Access-token lifetime, seconds (600). */
   accessTokenTtlSec?: number;
+  /** Access-token lifetime of the tokens for one resource, seconds (`accessTokenTtlSec` when it answers undefined). */
+  accessTokenTtlFor?: (resource: string) => number | undefined;
   /**
    * Token exchange (RFC 8693): a listed client may exchange a subject token (a JWT of this server whose audience is
    * `subjectAudience`) for a JWT access token for the `resource` it asks for, with `sub` the subject token's and
@@ -191,8 +193,9 @@ export class TestAuthorizationServer {
       claims: { openid: ['sub'], groups: ['groups'] },
       cookies: { keys: ['test-authorization-server-cookie-key'] },
       ttl: {
-        AccessToken: accessTokenTtlSec,
-        ClientCredentials: accessTokenTtlSec,
+        // The resource's own lifetime (accessTokenTtlFor), else accessTokenTtlSec.
+        AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtlSec,
+        ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtlSec,
         Interaction: 600,
         Session: 3600,
         Grant: 3600,
@@ -213,7 +216,7 @@ export class TestAuthorizationServer {
           getResourceServerInfo: (_ctx: unknown, resource: string, client: { clientId: string }): ResourceServerInfo => ({
             scope: scopes.join(' '),
             audience: resource,
-            accessTokenTTL: accessTokenTtlSec,
+            accessTokenTTL: this.options.accessTokenTtlFor?.(resource) ?? accessTokenTtlSec,
             accessTokenFormat: opaqueClients.has(client.clientId) ? 'opaque' : 'jwt',
           }),
         },

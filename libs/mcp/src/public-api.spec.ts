@@ -220,6 +220,7 @@ const APPROVED_EXPORTS = [
   'McpUpstreamCaller',
   'McpOutboundAuth',
   'McpOAuthClientOptions',
+  'McpUserAuthorizationOptions',
   'McpUpstreamsHealthIndicator',
   'McpUpstreamHealth',
   'McpUpstreamsHealthOptions',
