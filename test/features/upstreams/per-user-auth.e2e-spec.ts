@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Injectable } from '@nestjs/common';
 import { McpContext, McpModule, McpTool, type McpToolContext } from '@nest-mcp/core';
+import { MCP_STORE, type McpKeyValueStore } from '../../../libs/mcp/src/stores/key-value.store.js';
 import { initApp, listenMcp, type RunningApp } from '../../kit/apps.js';
 import { authorizeOverHttp, PUBLIC_CLIENT, PUBLIC_REDIRECT_URI, TestAuthorizationServer } from '../../kit/authorization-server.js';
 import { freePort } from '../../kit/redis-server.harness.js';
@@ -182,6 +183,12 @@ describe('gateway → upstream per-user authorization (authorization code at the
     expect((await fetch(back, { redirect: 'manual' })).status).toBe(400);
 
     expect(await call(alice, 'notes_whoami')).toMatchObject({ status: 'success', data: { subject: 'alice', audience: upstream.url } });
+    // At rest in the store: sealed (AES-256-GCM), under a key that names neither the tenant nor the user.
+    const store = gateway.app.get<McpKeyValueStore>(MCP_STORE, { strict: false });
+    const key = `mcp:upstream-auth:tokens:notes:${createHash('sha256').update('acme\nalice').digest('base64url')}`;
+    const stored = await store.get<Record<string, string>>(key);
+    expect(Object.keys(stored ?? {}).sort()).toEqual(['data', 'iv', 'tag']);
+    expect(JSON.stringify(stored)).not.toMatch(/eyJ|alice/);
     // Another connection of the same user is the same user upstream.
     expect(await call(await connect('alice'), 'notes_whoami')).toMatchObject({ status: 'success', data: { subject: 'alice' } });
   });
