@@ -68,6 +68,8 @@ export class TestAuthorizationServer {
   introspections = 0;
   /** Token exchanges granted so far. */
   exchanges = 0;
+  /** Requests to the revocation endpoint so far. */
+  revocations = 0;
 
   private constructor(
     private readonly server: Server,
@@ -147,6 +149,7 @@ export class TestAuthorizationServer {
   private handle(request: IncomingMessage, response: ServerResponse): void {
     const introspection = request.url?.startsWith('/token/introspection') ?? false;
     if (introspection) this.introspections++;
+    if (request.url?.startsWith('/token/revocation')) this.revocations++;
     if (this.introspectionDown && introspection) {
       response.writeHead(503, { 'Content-Type': 'text/plain' }).end('down for maintenance');
       return;

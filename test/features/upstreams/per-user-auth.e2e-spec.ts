@@ -249,7 +249,10 @@ describe('gateway → upstream per-user authorization (authorization code at the
   it('a user disconnects with disconnect_notes: their next call asks again, the other user stays connected', async () => {
     const bob = await connect('bob');
     expect((await bob.listTools()).tools.map((tool) => tool.name)).toContain('disconnect_notes');
+    const revocations = as.revocations;
     expect(await call(bob, 'disconnect_notes')).toMatchObject({ status: 'success', data: { upstream: 'notes', disconnected: true } });
+    // Its refresh token revoked at the authorization server (it has a revocation endpoint).
+    expect(as.revocations - revocations).toBe(1);
     expect((await call(bob, 'notes_whoami')).error?.code).toBe('UPSTREAM_AUTHORIZATION_REQUIRED');
     expect(await call(bob, 'disconnect_notes')).toMatchObject({ status: 'success', data: { disconnected: false } });
     expect(await call(await connect('alice'), 'notes_whoami')).toMatchObject({ status: 'success', data: { subject: 'alice' } });
