@@ -29,6 +29,8 @@ export interface AuthorizationServerOptions {
   clients?: ClientMetadata[];
   /** Access-token lifetime, seconds (600). */
   accessTokenTtlSec?: number;
+  /** Access-token lifetime of the tokens for one resource, seconds (`accessTokenTtlSec` when it answers undefined). */
+  accessTokenTtlFor?: (resource: string) => number | undefined;
   /**
    * Token exchange (RFC 8693): a listed client may exchange a subject token (a JWT of this server whose audience is
    * `subjectAudience`) for a JWT access token for the `resource` it asks for, with `sub` the subject token's and
@@ -66,6 +68,8 @@ export class TestAuthorizationServer {
   introspections = 0;
   /** Token exchanges granted so far. */
   exchanges = 0;
+  /** Requests to the revocation endpoint so far. */
+  revocations = 0;
 
   private constructor(
     private readonly server: Server,
@@ -145,6 +149,7 @@ export class TestAuthorizationServer {
   private handle(request: IncomingMessage, response: ServerResponse): void {
     const introspection = request.url?.startsWith('/token/introspection') ?? false;
     if (introspection) this.introspections++;
+    if (request.url?.startsWith('/token/revocation')) this.revocations++;
     if (this.introspectionDown && introspection) {
       response.writeHead(503, { 'Content-Type': 'text/plain' }).end('down for maintenance');
       return;
@@ -191,8 +196,9 @@ export class TestAuthorizationServer {
       claims: { openid: ['sub'], groups: ['groups'] },
       cookies: { keys: ['test-authorization-server-cookie-key'] },
       ttl: {
-        AccessToken: accessTokenTtlSec,
-        ClientCredentials: accessTokenTtlSec,
+        // The resource's own lifetime (accessTokenTtlFor), else accessTokenTtlSec.
+        AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtlSec,
+        ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtlSec,
         Interaction: 600,
         Session: 3600,
         Grant: 3600,
@@ -213,7 +219,7 @@ export class TestAuthorizationServer {
           getResourceServerInfo: (_ctx: unknown, resource: string, client: { clientId: string }): ResourceServerInfo => ({
             scope: scopes.join(' '),
             audience: resource,
-            accessTokenTTL: accessTokenTtlSec,
+            accessTokenTTL: this.options.accessTokenTtlFor?.(resource) ?? accessTokenTtlSec,
             accessTokenFormat: opaqueClients.has(client.clientId) ? 'opaque' : 'jwt',
           }),
         },

@@ -18,7 +18,7 @@ declare module 'oidc-provider' {
     /** Scope → the claims it releases (userinfo). */
     claims?: Record<string, string[]>;
     cookies?: { keys: string[] };
-    ttl?: Record<string, number>;
+    ttl?: Record<string, number | ((ctx: unknown, token: { resourceServer?: { accessTokenTTL?: number } }) => number)>;
     features?: Record<string, Record<string, unknown>>;
     findAccount?: (ctx: unknown, sub: string) => { accountId: string; claims: () => Record<string, unknown> };
     extraTokenClaims?: (ctx: unknown, token: { clientId?: string; accountId?: string }) => Record<string, unknown>;

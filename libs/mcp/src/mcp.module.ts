@@ -62,6 +62,8 @@ import { McpFastifyEarlyChecks } from './transports/http/fastify-early-checks.js
 import { MCP_TOOL_SCOPES } from './core/tool-scopes.port.js';
 import { createProtectedResourceController } from './transports/http/auth/protected-resource.controller.js';
 import { createOAuthBridgeController } from './transports/http/auth/oauth-bridge.controller.js';
+import { createUpstreamAuthController } from './transports/http/upstream-auth.controller.js';
+import { MCP_UPSTREAM_USER_AUTH } from './core/upstream-user-auth.port.js';
 import { McpOAuthBridgeHost } from './auth/bridge/oauth-bridge.host.js';
 import { McpOAuthBridgeFastifyForms } from './transports/http/auth/oauth-bridge.fastify-forms.js';
 import { createServerCardController } from './transports/http/server-card.controller.js';
@@ -197,6 +199,8 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpHealthIndicator,
     // Upstream MCP servers (option `sources.upstreams`) and their health.
     McpUpstreamsProvider,
+    // The browser routes of per-user upstream authorization (transports/http) reach the upstreams through this port.
+    { provide: MCP_UPSTREAM_USER_AUTH, useExisting: McpUpstreamsProvider },
     McpUpstreamsHealthIndicator,
   ],
   exports: [
@@ -232,6 +236,7 @@ export class McpModule extends ConfigurableModuleClass {
         ...createMcpControllers(paths),
         ...(protectedResourceRouted(extras) ? [createProtectedResourceController(paths.path, paths.wellKnownRoot)] : []),
         ...(bridgeRoutes ? [createOAuthBridgeController()] : []),
+        ...(upstreamAuthRouted(extras) ? [createUpstreamAuthController()] : []),
         ...(serverCardRouted(extras) ? [createServerCardController(paths)] : []),
         ...(paths.explorerPath === false ? [] : [createMcpExplorerController(paths.explorerPath, paths.path)]),
       ],
@@ -283,6 +288,13 @@ function protectedResourceRouted(extras: McpModuleExtras): boolean {
   if (isAsync(extras)) return true;
   const auth = (extras as { auth?: { resourceMetadata?: unknown; oauth?: unknown; bridge?: unknown } }).auth;
   return Boolean(auth?.resourceMetadata || auth?.oauth || auth?.bridge);
+}
+
+/** Whether the per-user upstream authorization routes are mapped: an upstream of forRoot uses it, or forRootAsync. */
+function upstreamAuthRouted(extras: McpModuleExtras): boolean {
+  if (isAsync(extras)) return true;
+  const upstreams = (extras as { sources?: { upstreams?: { auth?: object }[] } }).sources?.upstreams;
+  return Array.isArray(upstreams) && upstreams.some((upstream) => upstream?.auth !== undefined && 'authorizationCode' in upstream.auth);
 }
 
 /** Whether the Server Card routes are mapped: unless forRoot turns the card off (forRootAsync: always, 404 when off). */

@@ -225,6 +225,7 @@ const APPROVED_EXPORTS = [
   'McpUpstreamCaller',
   'McpOutboundAuth',
   'McpOAuthClientOptions',
+  'McpUserAuthorizationOptions',
   'McpUpstreamsHealthIndicator',
   'McpUpstreamHealth',
   'McpUpstreamsHealthOptions',

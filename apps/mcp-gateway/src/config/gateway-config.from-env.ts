@@ -33,7 +33,7 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv): GatewayConfig {
   if (!HTTP_ADAPTERS.includes(adapter)) {
     throw new GatewayEnvError(`HTTP_ADAPTER=${env.HTTP_ADAPTER} is not an HTTP adapter; use ${HTTP_ADAPTERS.join(' or ')}`);
   }
-  const upstreams = upstreamsFromEnv(env.GATEWAY_UPSTREAMS);
+  const upstreams = upstreamsFromEnv(env.GATEWAY_UPSTREAMS, env);
   return {
     port,
     host: env.HOST || '127.0.0.1',

@@ -24,18 +24,31 @@ const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** The fields each kind of entry takes (besides `name`), with the check of each. */
 const FIELDS: Record<'url' | 'command' | 'openapi', Record<string, (value: unknown) => string | undefined>> = {
-  url: { url: httpUrl, headers: stringRecord, forwardAuthorization: boolean, scopes: stringList, timeoutMs: positiveInteger },
+  url: {
+    url: httpUrl,
+    headers: stringRecord,
+    forwardAuthorization: boolean,
+    auth: outboundAuth,
+    scopes: stringList,
+    timeoutMs: positiveInteger,
+  },
   command: { command: nonEmpty, args: stringList, env: stringRecord, cwd: nonEmpty, scopes: stringList, timeoutMs: positiveInteger },
   openapi: { openapi: httpUrl, baseUrl: httpUrl, headers: stringRecord, forwardAuthorization: boolean, timeoutMs: positiveInteger },
 };
 
+/** The grants an `auth` of a url entry names (the library checks their members at boot). */
+const AUTH_GRANTS = ['clientCredentials', 'tokenExchange', 'authorizationCode'];
+/** Members of `auth` that may name a variable of the gateway's environment (`"env:NAME"`) instead of holding a secret. */
+const SECRET_MEMBERS = ['clientSecret', 'encryptionKey'];
+
 /**
- * `GATEWAY_UPSTREAMS`: a JSON array of `{ name, url, headers?, forwardAuthorization?, scopes?, timeoutMs? }` (an MCP
- * server over HTTP), `{ name, command, args?, env?, cwd?, scopes?, timeoutMs? }` (a stdio server it spawns) and
+ * `GATEWAY_UPSTREAMS`: a JSON array of `{ name, url, headers?, forwardAuthorization?, auth?, scopes?, timeoutMs? }` (an
+ * MCP server over HTTP; `auth` is the library's `{ clientCredentials | tokenExchange | authorizationCode: {...} }`, its
+ * `clientSecret` and `encryptionKey` given as `"env:NAME"` to read them from `env`), `{ name, command, args?, env?, cwd?, scopes?, timeoutMs? }` (a stdio server it spawns) and
  * `{ name, openapi, baseUrl?, headers?, forwardAuthorization?, timeoutMs? }` (an OpenAPI document). Unset or empty: no
  * upstream. Anything malformed throws a GatewayEnvError naming the entry and the field.
  */
-export function upstreamsFromEnv(value: string | undefined): GatewayUpstreams {
+export function upstreamsFromEnv(value: string | undefined, env: NodeJS.ProcessEnv = {}): GatewayUpstreams {
   const upstreams: GatewayUpstreams = { mcp: [], openapi: [] };
   if (value === undefined || value.trim() === '') return upstreams;
   let parsed: unknown;
@@ -71,7 +84,10 @@ export function upstreamsFromEnv(value: string | undefined): GatewayUpstreams {
       if (problem) throw new GatewayEnvError(`${at}.${field} (${record.name}) ${problem}`);
     }
     if (kind === 'openapi') upstreams.openapi.push(record as unknown as GatewayOpenApiUpstream);
-    else upstreams.mcp.push(record as unknown as McpUpstreamOptions);
+    else
+      upstreams.mcp.push(
+        (record.auth === undefined ? record : { ...record, auth: withSecrets(record, at, env) }) as unknown as McpUpstreamOptions,
+      );
   });
   return upstreams;
 }
@@ -105,4 +121,27 @@ function boolean(value: unknown): string | undefined {
 
 function positiveInteger(value: unknown): string | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? undefined : 'must be a positive integer';
+}
+
+function outboundAuth(value: unknown): string | undefined {
+  const grants = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+  const client = grants.length === 1 ? (value as Record<string, unknown>)[grants[0]] : undefined;
+  return AUTH_GRANTS.includes(grants[0] ?? '') && typeof client === 'object' && client !== null && !Array.isArray(client)
+    ? undefined
+    : `must be one of { ${AUTH_GRANTS.join(' | ')}: { issuer, clientId, clientSecret, ... } }`;
+}
+
+/** The entry's `auth` with each `"env:NAME"` secret read from the gateway's environment (an unset one is an error). */
+function withSecrets(record: Record<string, unknown>, at: string, env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const auth = record.auth as Record<string, Record<string, unknown>>;
+  const [grant] = Object.keys(auth);
+  const client = { ...auth[grant] };
+  for (const member of SECRET_MEMBERS) {
+    const reference = /^env:(\w+)$/.exec(String(client[member] ?? ''))?.[1];
+    if (reference === undefined) continue;
+    const secret = env[reference];
+    if (!secret) throw new GatewayEnvError(`${at}.auth.${grant}.${member} (${String(record.name)}) names ${reference}, which is not set`);
+    client[member] = secret;
+  }
+  return { [grant]: client };
 }

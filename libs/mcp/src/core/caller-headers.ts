@@ -28,3 +28,11 @@ export function credentialHeaders(caller: McpCaller | undefined): Readonly<Recor
 export function callerHeadersOf(context: McpToolContext): Readonly<Record<string, string>> | undefined {
   return credentialHeaders(callerOf(context));
 }
+
+/** A symbol holding the client capabilities of the call's request (this request's `caps` in 2026-07-28). */
+export const MCP_CLIENT_CAPABILITIES: unique symbol = Symbol('mcp:client-capabilities');
+
+/** The client capabilities of the call a tool context serves (undefined in a unit test's context). */
+export function clientCapabilitiesOf(context: McpToolContext): Readonly<Record<string, unknown>> | undefined {
+  return (context as unknown as { [MCP_CLIENT_CAPABILITIES]?: Record<string, unknown> })[MCP_CLIENT_CAPABILITIES];
+}

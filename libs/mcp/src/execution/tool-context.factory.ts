@@ -11,7 +11,7 @@ import type {
 import type { McpClientRequests } from '../core/client-requests.js';
 import { McpToolError } from '../core/errors/mcp-tool.error.js';
 import { LOG_LEVELS } from '../core/mcp-log-level.js';
-import { MCP_CALLER } from '../core/caller-headers.js';
+import { MCP_CALLER, MCP_CLIENT_CAPABILITIES } from '../core/caller-headers.js';
 
 /** Whether the client declared what a request needs; URL-mode elicitation needs `elicitation.url` (spec 2025-11-25). */
 function hasCapability(capabilities: Record<string, unknown> | undefined, capability: string, params: Record<string, unknown>): boolean {
@@ -87,6 +87,7 @@ export function createToolContext(input: {
     principal: request.principal,
     tenant: tenantOf(request.principal),
     [MCP_CALLER]: request.caller,
+    [MCP_CLIENT_CAPABILITIES]: request.clientCapabilities,
     reportProgress(progress, total, message) {
       // The spec wants progress to increase strictly and to stop with the response: drop anything else.
       if (finished || !send || progressToken === undefined || !(progress > lastProgress)) return;

@@ -19,6 +19,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined, paths: 
   assertKnownOptionKeys(options, KNOWN_KEYS);
   const resolved: McpResolvedOptions = { ...MCP_MODULE_OPTIONS.resolve(options, '', paths), ...paths };
   refuseTokenPassthrough(resolved);
+  refuseUserAuthorizationWithoutUsers(resolved);
   // A gateway's lists change with its upstreams': they are announced whatever `lists.listChanged` says.
   if (resolved.sources.upstreams.length === 0) return resolved;
   return { ...resolved, lists: { ...resolved.lists, listChanged: { tools: true, prompts: true, resources: true } } };
@@ -35,6 +36,14 @@ function refuseTokenPassthrough(resolved: McpResolvedOptions): void {
     ...resolved.sources.openapi.map((source, index) => [`sources.openapi[${index}]`, source.forwardAuthorization] as const),
   ].find(([, forward]) => forward === true);
   if (forwarding) throw new McpConfigurationError(McpOutboundAuthMessages.tokenPassthrough(forwarding[0]));
+}
+
+/** Per-user authorization of an upstream connects a signed-in user's account: without inbound auth there is none. */
+function refuseUserAuthorizationWithoutUsers(resolved: McpResolvedOptions): void {
+  const { jwt, oauth, bridge, apiKeys, authenticator } = resolved.auth;
+  if (jwt || oauth || bridge || apiKeys?.length || authenticator) return;
+  const index = resolved.sources.upstreams.findIndex((upstream) => upstream.auth !== undefined && 'authorizationCode' in upstream.auth);
+  if (index >= 0) throw new McpConfigurationError(McpOutboundAuthMessages.userAuthorizationWithoutUsers(`sources.upstreams[${index}]`));
 }
 
 /** Normalises and checks the module extras: the paths (they must not collide), `wellKnownRoot` and `include`. */

@@ -7,4 +7,14 @@ export const McpOutboundAuthMessages = bootErrors({
     message: (at: string) =>
       `McpModule option "${at}.forwardAuthorization": the caller's tokens come from auth.oauth and their audience is this server, so they must not be passed on to another service (token passthrough). Use ${at}.auth = { tokenExchange: { issuer, clientId, clientSecret, resource } } to call it on the caller's behalf, or { clientCredentials: {...} } to call it as this server.`,
   },
+  userAuthorizationKey: {
+    code: 'MCP_ERR_UPSTREAM_USER_AUTH_KEY',
+    message: (at: string, missing: boolean) =>
+      `McpModule option "${at}" ${missing ? 'is required' : 'is too short'}: each user's upstream tokens are sealed (AES-256-GCM) with it before they reach the store. Give a random secret of at least 32 characters from your secret store (e.g. openssl rand -base64 32).`,
+  },
+  userAuthorizationWithoutUsers: {
+    code: 'MCP_ERR_UPSTREAM_USER_AUTH_NO_USERS',
+    message: (at: string) =>
+      `McpModule option "${at}.auth.authorizationCode": per-user authorization connects each signed-in user's own account, and this server signs nobody in. Configure auth (oauth, jwt, bridge, apiKeys or an authenticator) so each call has a user, or call the upstream as this server with { clientCredentials: {...} }.`,
+  },
 });

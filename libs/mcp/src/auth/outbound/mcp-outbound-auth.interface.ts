@@ -41,4 +41,31 @@ export interface McpOAuthClientOptions {
  * { name: 'crm', url: 'https://crm.internal/mcp', auth: { tokenExchange: { issuer: 'https://login.example.com',
  *   clientId: 'gateway', clientSecret: process.env.GATEWAY_SECRET!, resource: 'https://crm.internal/mcp' } } }
  */
-export type McpOutboundAuth = { tokenExchange: McpOAuthClientOptions } | { clientCredentials: McpOAuthClientOptions };
+export type McpOutboundAuth =
+  | { tokenExchange: McpOAuthClientOptions }
+  | { clientCredentials: McpOAuthClientOptions }
+  | { authorizationCode: McpUserAuthorizationOptions };
+
+/**
+ * Per-user authorization of an upstream MCP server (`auth: { authorizationCode }`, upstreams only): each signed-in
+ * user of this server connects their own account at the upstream's authorization server once (the authorization code
+ * flow with PKCE and the upstream's resource indicator, run at this server's `/mcp-upstream-auth/*` routes); their
+ * calls then carry their own upstream token, refreshed with its refresh token, kept per user (tenant and subject) in
+ * the module's store sealed with `encryptionKey`. The first call of a user not connected yet answers
+ * `UPSTREAM_AUTHORIZATION_REQUIRED` with the URL to open (a URL-mode elicitation for a 2026-07-28 client that
+ * declared `elicitation.url`). The gateway's own connection (listing, pings) signs in with client credentials of
+ * the same client. Needs inbound authentication (a user to connect).
+ * @publicApi
+ */
+export interface McpUserAuthorizationOptions extends McpOAuthClientOptions {
+  /** The authorization server's issuer URL (its metadata names the authorization, token and revocation endpoints). */
+  issuer: string;
+  /** This server's public origin as the user's browser reaches it (`https://gateway.example.com`): the URL handed out and the redirect URI start there. */
+  publicUrl: string;
+  /** Seals each user's tokens (AES-256-GCM) before they reach the store: at least 32 characters, from a secret store. */
+  encryptionKey: string;
+  /** How long a URL handed out, and then the sign-in it starts, may take, in ms (10 min). */
+  flowTtlMs?: number;
+  /** How long a user's connection is kept without use, in ms (30 days; the refresh token may end it sooner). */
+  connectionTtlMs?: number;
+}

@@ -84,7 +84,7 @@ export class OAuthTokenClient {
   }
 }
 
-async function discover(issuer: URL, signal: AbortSignal): Promise<oauth.AuthorizationServer> {
+export async function discover(issuer: URL, signal: AbortSignal): Promise<oauth.AuthorizationServer> {
   const response = await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', signal, ...insecure(issuer.href) });
   const server = await oauth.processDiscoveryResponse(issuer, response);
   if (server.token_endpoint === undefined) throw new OutboundTokenError('unreachable', 'the authorization server names no token endpoint');
@@ -92,12 +92,12 @@ async function discover(issuer: URL, signal: AbortSignal): Promise<oauth.Authori
 }
 
 /** An `http:` URL was configured on purpose (a loopback or internal authorization server): oauth4webapi asks to be told. */
-function insecure(url: string): { [oauth.allowInsecureRequests]?: true } {
+export function insecure(url: string): { [oauth.allowInsecureRequests]?: true } {
   return url.startsWith('http:') ? { [oauth.allowInsecureRequests]: true } : {};
 }
 
 /** The authorization server's refusal (`invalid_grant`...) or the failure to reach it, without its body or any token. */
-function described(error: unknown): OutboundTokenError {
+export function described(error: unknown): OutboundTokenError {
   if (error instanceof OutboundTokenError) return error;
   if (error instanceof oauth.ResponseBodyError)
     return new OutboundTokenError('refused', `the authorization server refused (${safeCode(error.error)})`);

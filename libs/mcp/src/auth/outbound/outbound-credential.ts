@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
-import type { McpOutboundAuth } from './mcp-outbound-auth.interface.js';
+import type { McpOAuthClientOptions, McpOutboundAuth } from './mcp-outbound-auth.interface.js';
 import { McpOutboundMessages as Messages } from './outbound.messages.js';
 import { OAuthTokenClient } from './oauth-token.client.js';
 import { OutboundTokenError } from './outbound-token.error.js';
@@ -25,14 +25,18 @@ export class OutboundCredential {
   private readonly client?: OAuthTokenClient;
   private readonly cache?: OutboundTokenCache;
   private readonly exchanges: boolean;
+  /** `authorizationCode`: each user's own token (the upstream's user authorization), this server's for its own connection. */
+  readonly perUser: boolean;
 
   constructor(
     private readonly settings: OutboundCredentialSettings,
     private readonly target: string,
   ) {
     const auth = settings.auth;
-    const oauth = auth && ('tokenExchange' in auth ? auth.tokenExchange : auth.clientCredentials);
+    const oauth =
+      auth && ('tokenExchange' in auth ? auth.tokenExchange : 'clientCredentials' in auth ? auth.clientCredentials : ownOf(auth));
     this.exchanges = auth !== undefined && 'tokenExchange' in auth;
+    this.perUser = auth !== undefined && 'authorizationCode' in auth;
     if (oauth) {
       this.client = new OAuthTokenClient(oauth);
       this.cache = new OutboundTokenCache(oauth.maxCachedTokens ?? DEFAULT_MAX_CACHED);
@@ -41,7 +45,7 @@ export class OutboundCredential {
 
   /** The credential is the caller's (forwarded or exchanged): what it opens upstream belongs to that caller alone. */
   get perCaller(): boolean {
-    return this.exchanges || this.settings.forwardAuthorization === true;
+    return this.exchanges || this.perUser || this.settings.forwardAuthorization === true;
   }
 
   /**
@@ -54,7 +58,7 @@ export class OutboundCredential {
 
   /** The header value for one call whose caller sent `callerAuthorization`; throws an McpToolError when none can be had. */
   async authorization(callerAuthorization: string | undefined): Promise<string | undefined> {
-    if (!this.client) return this.settings.forwardAuthorization ? callerAuthorization : undefined;
+    if (!this.client || this.perUser) return this.settings.forwardAuthorization ? callerAuthorization : undefined;
     if (!this.exchanges) return `Bearer ${await this.token(OWN, () => this.client!.clientCredentials())}`;
     const subjectToken = /^Bearer\s+(\S+)$/i.exec(callerAuthorization ?? '')?.[1];
     if (subjectToken === undefined) throw new McpToolError('UNAUTHORIZED', Messages.noCallerToken(this.target));
@@ -74,4 +78,14 @@ export class OutboundCredential {
         : new McpToolError('UNAVAILABLE', Messages.tokenFailed(this.target, why), { retryable: true, retryAfterMs: 1_000 });
     }
   }
+}
+
+/**
+ * Per-user authorization's client, as this server itself (client credentials, for its own connection): the scopes a
+ * user grants to keep signing in (`openid`, `offline_access`) mean nothing to that grant.
+ */
+function ownOf(auth: { authorizationCode: McpOAuthClientOptions }): McpOAuthClientOptions {
+  const { issuer, clientId, clientSecret, clientAuthMethod, resource, scopes, timeoutMs } = auth.authorizationCode;
+  const own = scopes?.filter((scope) => scope !== 'openid' && scope !== 'offline_access');
+  return { issuer, clientId, clientSecret, clientAuthMethod, resource, scopes: own, timeoutMs };
 }

@@ -29,7 +29,11 @@ export class McpTokenVault {
   }
 
   async get<T>(key: string): Promise<T | undefined> {
-    const stored = await this.store.get<T | Sealed>(key).catch(() => undefined);
+    return this.open<T>(await this.store.get<T | Sealed>(key).catch(() => undefined));
+  }
+
+  /** A value as the store held it, opened (a consumer that took it out atomically itself). */
+  open<T>(stored: unknown): T | undefined {
     if (stored === undefined || !this.key) return stored as T | undefined;
     try {
       const sealed = stored as Sealed;

@@ -11,6 +11,12 @@ import { RELAYED_CAPABILITIES, relayClientRequests } from './upstream-client-req
 import { upstreamSessionKey, UpstreamSessions } from './upstream-sessions.js';
 import { noteSentHeaders, withoutSentCredentials } from './upstream-sent-credentials.js';
 import { OutboundCredential } from '../../auth/outbound/outbound-credential.js';
+import type { McpKeyValueStore } from '../../stores/key-value.store.js';
+import { McpToolError } from '../../core/errors/mcp-tool.error.js';
+import { clientCapabilitiesOf } from '../../core/caller-headers.js';
+import { UpstreamUserAuthorization } from './user-auth/upstream-user-authorization.js';
+import { UpstreamAuthorizationRequiredError } from './user-auth/authorization-required.error.js';
+import { UserAuthorizationMessages } from './user-auth/user-authorization.messages.js';
 
 /** Time to reach an upstream (connect, spawn, initialize): short, so a down upstream answers `UNAVAILABLE` within 5 s. */
 const CONNECT_TIMEOUT_MS = 4_000;
@@ -52,6 +58,8 @@ export class McpUpstream {
   private readonly sessions?: UpstreamSessions;
   /** The credential each call sends (the caller's, one exchanged for it, this server's own, or none). */
   private readonly credential: OutboundCredential;
+  /** `auth.authorizationCode`: each user's own connection to the upstream. */
+  readonly users?: UpstreamUserAuthorization;
   private readonly probe: NodeJS.Timeout;
   private reachable = false;
   private lastError?: string;
@@ -72,7 +80,16 @@ export class McpUpstream {
   constructor(
     readonly options: McpUpstreamOptions,
     private readonly defaultTimeoutMs: number,
+    store?: McpKeyValueStore,
   ) {
+    const perUser = options.auth && 'authorizationCode' in options.auth ? options.auth.authorizationCode : undefined;
+    const url = options.url;
+    if (perUser && url !== undefined && store) {
+      // The upstream's own URL is the resource its users' tokens (and this server's own) are for, unless told.
+      const resolved = { ...perUser, resource: perUser.resource ?? url };
+      options = { ...options, auth: { authorizationCode: resolved } };
+      this.users = new UpstreamUserAuthorization(options.name, resolved, url, store);
+    }
     this.credential = new OutboundCredential(options, `the upstream "${options.name}"`);
     this.own = new McpClient({ ...this.clientBase(), ...this.target({}), reconnect: RECONNECT });
     if (options.url !== undefined) {
@@ -162,15 +179,25 @@ export class McpUpstream {
   }
 
   async callTool(name: string, args: Record<string, unknown>, context: McpToolContext) {
-    return this.on(context, (client) =>
-      client.callTool(name, args, {
-        signal: context.signal,
-        timeoutMs: this.timeoutMs,
-        onProgress: (update) => context.reportProgress(update.progress, update.total, update.message),
-        // Its sampling, elicitation and roots requests during the call go to our caller.
-        onRequest: relayClientRequests(context),
-      }),
-    );
+    const call = () =>
+      this.on(context, (client) =>
+        client.callTool(name, args, {
+          signal: context.signal,
+          timeoutMs: this.timeoutMs,
+          onProgress: (update) => context.reportProgress(update.progress, update.total, update.message),
+          // Its sampling, elicitation and roots requests during the call go to our caller.
+          onRequest: relayClientRequests(context),
+        }),
+      );
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof UpstreamAuthorizationRequiredError) || !asksByUrl(context)) throw error;
+      // 2026-07-28 with URL-mode elicitation: an input_required round; the retry finds the user connected (or not).
+      const answer = await context.elicit({ mode: 'url', message: UserAuthorizationMessages.elicitation(this.name), url: error.url });
+      if (answer.action !== 'accept') throw error;
+      return call();
+    }
   }
 
   async getPrompt(name: string, args: Record<string, string>, context: McpHandlerContext) {
@@ -204,9 +231,19 @@ export class McpUpstream {
     const sessions = this.sessions;
     if (!sessions) return withoutSentCredentials(this.options.env ?? {}, () => call(this.own));
     const callerAuthorization = callerHeadersOf(context as McpToolContext)?.authorization;
-    const authorization = await this.credential.authorization(callerAuthorization);
+    const authorization = this.users ? await this.userAuthorization(context) : await this.credential.authorization(callerAuthorization);
     const key = upstreamSessionKey(context, this.credential.perCaller, callerAuthorization);
     return withoutSentCredentials({}, () => sessions.run(key, context.tenant, authorization ? { authorization } : undefined, call));
+  }
+
+  /** The calling user's own upstream token; none yet: `UPSTREAM_AUTHORIZATION_REQUIRED` with a link of theirs. */
+  private async userAuthorization(context: McpHandlerContext): Promise<string> {
+    const subject = context.principal?.subject;
+    if (subject === undefined) throw new McpToolError('UNAUTHORIZED', UserAuthorizationMessages.noUser(this.name));
+    const user = { tenant: context.tenant, subject };
+    const authorization = await this.users!.authorization(user);
+    if (authorization === undefined) throw new UpstreamAuthorizationRequiredError(this.name, await this.users!.link(user));
+    return authorization;
   }
 
   private clientBase() {
@@ -302,4 +339,11 @@ export class McpUpstream {
     this.reachable = false;
     this.lastError = reason;
   }
+}
+
+/** A 2026-07-28 request whose client declared URL-mode elicitation (answered by an input_required round). */
+function asksByUrl(context: McpToolContext): boolean {
+  if (context.protocolVersion < '2026-07-28') return false;
+  const elicitation = clientCapabilitiesOf(context)?.elicitation;
+  return typeof elicitation === 'object' && elicitation !== null && typeof (elicitation as { url?: unknown }).url === 'object';
 }

@@ -14,6 +14,10 @@ import { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
 import { upstreamPrompt, upstreamResource, upstreamResourceTemplate, upstreamTool } from './upstream-components.js';
 import { toolDescriptorProblem } from './upstream-descriptors.js';
 import { isServableToolName, originalUri, upstreamUri } from './upstream-names.js';
+import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
+import { disconnectTool } from './user-auth/disconnect-tool.js';
+import type { UpstreamUserAuthorization } from './user-auth/upstream-user-authorization.js';
+import type { McpUpstreamUserAuthRoutes, McpUserAuthReply } from '../../core/upstream-user-auth.port.js';
 
 /** How long the boot waits for each upstream (in parallel); one slower or down is reached later by its reconnect loop. */
 const BOOT_BUDGET_MS = 5_000;
@@ -39,7 +43,7 @@ const sourceOf = (upstream: McpUpstream) => `upstream "${upstream.name}"`;
  * warning): an upstream swaps and withdraws only what it put there itself.
  */
 @Injectable()
-export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestroy {
+export class McpUpstreamsProvider implements McpComponentProvider, McpUpstreamUserAuthRoutes, OnModuleDestroy {
   private readonly logger = new Logger('McpUpstreams');
   private readonly upstreams: McpUpstream[];
   private readonly served = new Map<string, Served>();
@@ -55,8 +59,9 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
     private readonly resources: McpResourceRegistry,
     private readonly subscriptions: McpResourceSubscriptions,
     private readonly notifier: McpResourceNotifier,
+    @Inject(MCP_STORE) store: McpKeyValueStore,
   ) {
-    this.upstreams = options.sources.upstreams.map((upstream) => new McpUpstream(upstream, options.tools.timeoutMs));
+    this.upstreams = options.sources.upstreams.map((upstream) => new McpUpstream(upstream, options.tools.timeoutMs, store));
     this.transforms = options.tools.transforms;
   }
 
@@ -73,6 +78,7 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
       this.served.set(upstream.name, { tools: new Map(), prompts: new Map(), resources: new Map(), unservable: new Map() });
       upstream.onLists = (kind) => this.sync(upstream, kind);
       upstream.onResourceUpdated = (uri) => this.updated(upstream, uri);
+      if (upstream.users) this.tools.put(disconnectTool(upstream.name, upstream.users, upstream.timeoutMs), sourceOf(upstream));
       for (const kind of ['tools', 'prompts', 'resources'] as const) this.sync(upstream, kind);
     }
     if (this.upstreams.length > 0) this.subscriptions.onWatchChange((uri, watched) => this.watchChanged(uri, watched));
@@ -81,6 +87,19 @@ export class McpUpstreamsProvider implements McpComponentProvider, OnModuleDestr
   /** Each upstream's state, by name (for `/health`). */
   statuses(): Record<string, UpstreamStatus> {
     return Object.fromEntries(this.upstreams.map((upstream) => [upstream.name, upstream.status()]));
+  }
+
+  start(name: string, ticket: string | null): Promise<McpUserAuthReply> | undefined {
+    return this.users(name)?.start(ticket);
+  }
+
+  callback(name: string, url: URL): Promise<McpUserAuthReply> | undefined {
+    return this.users(name)?.callback(url);
+  }
+
+  /** The per-user authorization of the upstream `name` (`auth.authorizationCode`). */
+  private users(name: string): UpstreamUserAuthorization | undefined {
+    return this.upstreams.find((upstream) => upstream.name === name)?.users;
   }
 
   /** The tenants holding an upstream session of an HTTP upstream. */

@@ -35,7 +35,7 @@ const OPENAPI_SOURCE = group<McpOpenApiSource>()(
     include: optional(SELECTION),
     exclude: optional(SELECTION),
     forwardAuthorization: flag(false),
-    auth: option(checkOutboundAuth),
+    auth: option((value: unknown, at: string) => checkOutboundAuth(value, at)),
     headers: given<McpOpenApiSource['headers']>(),
     timeoutMs: positiveInteger(undefined),
     maxResponseBytes: positiveInteger(undefined),

@@ -79,4 +79,59 @@ describe('module option sources.upstreams', () => {
     );
     expect(withAuth({ jwt: { secret: 'a-shared-secret-of-at-least-32-chars' } }).sources.upstreams).toHaveLength(1);
   });
+
+  describe('auth.authorizationCode (per-user authorization)', () => {
+    const user = {
+      issuer: 'http://as',
+      clientId: 'gateway',
+      clientSecret: 'secret',
+      publicUrl: 'https://gateway.example.com',
+      encryptionKey: 'k'.repeat(32),
+    };
+    const withAuth = (authorizationCode: object, auth: object | null = { jwt: { secret: 'a-shared-secret-of-at-least-32-chars' } }) =>
+      resolveMcpOptions(
+        {
+          name: 'gateway',
+          version: '1.0.0',
+          ...(auth && { auth }),
+          sources: { upstreams: [{ name: 'notes', url: 'http://x/mcp', auth: { authorizationCode } }] },
+        } as McpModuleOptions,
+        resolvePaths({}),
+      );
+
+    it('accepts a complete entry behind inbound auth', () => {
+      expect(withAuth(user).sources.upstreams[0].auth).toEqual({ authorizationCode: user });
+    });
+
+    it.each([
+      [{ ...user, publicUrl: undefined }, 'authorizationCode.publicUrl'],
+      [{ ...user, issuer: undefined, tokenEndpoint: 'http://as/token' }, 'authorizationCode.tokenEndpoint'],
+      [{ ...user, flowTtlMs: 0 }, 'authorizationCode.flowTtlMs'],
+      [{ ...user, clientSecret: undefined }, 'authorizationCode.clientSecret'],
+    ])('refuses %j naming %s', (entry, named) => {
+      expect(() => withAuth(entry)).toThrow(named);
+    });
+
+    it('refuses a missing or short encryption key, and a server that signs nobody in, with codes of their own', () => {
+      const { encryptionKey: _key, ...keyless } = user;
+      expect(() => withAuth(keyless)).toThrow(expect.objectContaining({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_KEY' }));
+      expect(() => withAuth({ ...user, encryptionKey: 'short' })).toThrow(
+        expect.objectContaining({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_KEY' }),
+      );
+      expect(() => withAuth(user, null)).toThrow(expect.objectContaining({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_NO_USERS' }));
+    });
+
+    it('is for upstreams only: an OpenAPI source refuses it', () => {
+      expect(() =>
+        resolveMcpOptions(
+          {
+            name: 'gateway',
+            version: '1.0.0',
+            sources: { openapi: [{ document: 'http://x/openapi.json', auth: { authorizationCode: user } }] },
+          } as unknown as McpModuleOptions,
+          resolvePaths({}),
+        ),
+      ).toThrow('sources.openapi[0].auth');
+    });
+  });
 });

@@ -63,7 +63,7 @@ function checkUpstream(entry: unknown, at: string, names: Set<string>): McpUpstr
     if (!KEYS.has(key)) throw invalidOption(`${at}.${key}`, `is not an upstream option (known: ${[...KEYS].join(', ')})`);
     if (key === 'name' || entry[key] === undefined) continue;
     if (key === 'auth') {
-      checkOutboundAuth(entry.auth, `${at}.auth`);
+      checkOutboundAuth(entry.auth, `${at}.auth`, true);
       continue;
     }
     const problem = memberProblem(key, entry[key]);

@@ -1,0 +1,248 @@
+import { createHash, randomBytes } from 'node:crypto';
+import * as oauth from 'oauth4webapi';
+import type { McpUserAuthorizationOptions } from '../../../auth/outbound/mcp-outbound-auth.interface.js';
+import { described, discover, insecure } from '../../../auth/outbound/oauth-token.client.js';
+import { OutboundTokenError } from '../../../auth/outbound/outbound-token.error.js';
+import { McpTokenVault } from '../../../client/auth/token-vault.js';
+import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
+import type { McpKeyValueStore } from '../../../stores/key-value.store.js';
+import { USER_AUTH_ROUTE, type McpUserAuthReply } from '../../../core/upstream-user-auth.port.js';
+import { UserAuthorizationMessages as Messages } from './user-authorization.messages.js';
+
+/** The user an upstream connection belongs to: a subject of a tenant. */
+export interface UpstreamUser {
+  readonly tenant: string;
+  readonly subject: string;
+}
+
+type FlowReply = McpUserAuthReply;
+
+/** One user's upstream tokens, as sealed in the store. */
+interface UserTokens {
+  readonly access: string;
+  readonly refresh?: string;
+  /** When the access token stops being sent (ms since the epoch), shortly before it expires. */
+  readonly until: number;
+}
+
+/** A flow in progress: whose, and its PKCE verifier (sealed in the store, under the digest of its `state`). */
+interface PendingFlow extends UpstreamUser {
+  readonly verifier: string;
+}
+
+const DEFAULT_FLOW_TTL_MS = 10 * 60_000;
+const DEFAULT_CONNECTION_TTL_MS = 30 * 24 * 3_600_000;
+const TIMEOUT_MS = 5_000;
+/** An access token stops being sent this long before it expires (at most half its life). */
+const EXPIRY_MARGIN_MS = 30_000;
+/** Without `expires_in`, an access token is used this long. */
+const UNSTATED_LIFETIME_MS = 60_000;
+
+const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('base64url');
+const random = () => randomBytes(32).toString('base64url');
+
+/**
+ * Per-user authorization of one upstream (`auth.authorizationCode`): the links handed out (an opaque, single-use,
+ * expiring ticket bound to the user), the authorization code flow they start (PKCE S256, the upstream's resource
+ * indicator, `state` single-use and bound to the same user, the RFC 9207 `iss` checked), and each user's tokens,
+ * sealed in the store (AES-256-GCM), refreshed once per user at a time, revoked on disconnect.
+ */
+export class UpstreamUserAuthorization {
+  private readonly vault: McpTokenVault;
+  private readonly client: oauth.Client;
+  private readonly auth: oauth.ClientAuth;
+  private readonly resource: string;
+  private readonly flowTtlMs: number;
+  private readonly connectionTtlMs: number;
+  private server?: Promise<oauth.AuthorizationServer>;
+  /** Refreshes in flight, one per user. */
+  private readonly refreshing = new Map<string, Promise<UserTokens | undefined>>();
+
+  constructor(
+    private readonly upstream: string,
+    private readonly options: McpUserAuthorizationOptions,
+    upstreamUrl: string,
+    private readonly store: McpKeyValueStore,
+  ) {
+    this.vault = new McpTokenVault(store, options.encryptionKey);
+    this.client = { client_id: options.clientId };
+    this.auth =
+      options.clientAuthMethod === 'client_secret_post'
+        ? oauth.ClientSecretPost(options.clientSecret)
+        : oauth.ClientSecretBasic(options.clientSecret);
+    this.resource = options.resource ?? upstreamUrl;
+    this.flowTtlMs = options.flowTtlMs ?? DEFAULT_FLOW_TTL_MS;
+    this.connectionTtlMs = options.connectionTtlMs ?? DEFAULT_CONNECTION_TTL_MS;
+  }
+
+  /** The redirect URI registered at the authorization server for this upstream. */
+  get redirectUri(): string {
+    return `${this.options.publicUrl.replace(/\/$/, '')}/${USER_AUTH_ROUTE}/${this.upstream}/callback`;
+  }
+
+  /** The user's `Authorization` for the upstream, refreshed when it nears expiry; undefined while not connected. */
+  async authorization(user: UpstreamUser): Promise<string | undefined> {
+    const key = this.tokensKey(user);
+    const tokens = await this.vault.get<UserTokens>(key);
+    if (!tokens) return undefined;
+    if (tokens.until > Date.now()) return `Bearer ${tokens.access}`;
+    let flight = this.refreshing.get(key);
+    if (!flight) {
+      flight = this.refresh(key, tokens).finally(() => this.refreshing.delete(key));
+      this.refreshing.set(key, flight);
+    }
+    const fresh = await flight;
+    return fresh && `Bearer ${fresh.access}`;
+  }
+
+  /** A link at this server that starts the flow for `user`: its ticket is single-use and expires with the flow. */
+  async link(user: UpstreamUser): Promise<string> {
+    const ticket = random();
+    await this.vault.set(this.ticketKey(ticket), { tenant: user.tenant, subject: user.subject }, this.flowTtlMs);
+    return `${this.options.publicUrl.replace(/\/$/, '')}/${USER_AUTH_ROUTE}/${this.upstream}/start?ticket=${ticket}`;
+  }
+
+  /** `GET …/start?ticket=`: takes the ticket (once) and sends the browser to the authorization endpoint. */
+  async start(ticket: string | null): Promise<FlowReply> {
+    const user = ticket ? await this.take<UpstreamUser>(this.ticketKey(ticket)) : undefined;
+    if (!user) return { status: 400, page: Messages.linkUsed(this.upstream) };
+    const server = await this.metadata();
+    if (!server.authorization_endpoint) return { status: 502, page: Messages.noAuthorizationEndpoint(this.upstream) };
+    const state = random();
+    const verifier = oauth.generateRandomCodeVerifier();
+    const flow: PendingFlow = { tenant: user.tenant, subject: user.subject, verifier };
+    await this.vault.set(this.stateKey(state), flow, this.flowTtlMs);
+    const url = new URL(server.authorization_endpoint);
+    const scopes = this.options.scopes ?? [];
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: this.options.clientId,
+      redirect_uri: this.redirectUri,
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      resource: this.resource,
+      ...(scopes.length > 0 && { scope: scopes.join(' ') }),
+      // OpenID Connect issues a refresh token for offline_access only after consent asked for it.
+      ...(scopes.includes('offline_access') && { prompt: 'consent' }),
+    }).toString();
+    return { redirect: url.href };
+  }
+
+  /** `GET …/callback`: takes the flow of `state` (once), checks the answer (`iss` too) and keeps the user's tokens. */
+  async callback(url: URL): Promise<FlowReply> {
+    const state = url.searchParams.get('state');
+    const flow = state ? await this.take<PendingFlow>(this.stateKey(state)) : undefined;
+    if (!flow || !state) return { status: 400, page: Messages.flowUnknown(this.upstream) };
+    const server = await this.metadata();
+    let params: URLSearchParams;
+    try {
+      // The state, and the RFC 9207 `iss` naming this authorization server (required when its metadata says so).
+      params = oauth.validateAuthResponse(server, this.client, url, state);
+    } catch {
+      return { status: 400, page: Messages.refused(this.upstream) };
+    }
+    try {
+      const response = await oauth.authorizationCodeGrantRequest(server, this.client, this.auth, params, this.redirectUri, flow.verifier, {
+        additionalParameters: { resource: this.resource },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        ...insecure(server.token_endpoint!),
+      });
+      await this.keep(this.tokensKey(flow), await oauth.processAuthorizationCodeResponse(server, this.client, response));
+    } catch (error) {
+      const why =
+        error instanceof oauth.ResponseBodyError || error instanceof OutboundTokenError
+          ? described(error).message
+          : 'the answer was not valid';
+      return { status: 502, page: Messages.failed(this.upstream, why) };
+    }
+    return { status: 200, page: Messages.connected(this.upstream) };
+  }
+
+  /** Forgets the user's connection, revoking its refresh token (else access token) where the server can. */
+  async disconnect(user: UpstreamUser): Promise<boolean> {
+    const key = this.tokensKey(user);
+    const tokens = await this.vault.get<UserTokens>(key);
+    await this.vault.delete(key);
+    if (!tokens) return false;
+    try {
+      const server = await this.metadata();
+      if (server.revocation_endpoint) {
+        const response = await oauth.revocationRequest(server, this.client, this.auth, tokens.refresh ?? tokens.access, {
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+          ...insecure(server.revocation_endpoint),
+        });
+        await oauth.processRevocationResponse(response);
+      }
+    } catch {
+      // Forgotten here all the same: the token can no longer be used by this server.
+    }
+    return true;
+  }
+
+  private async refresh(key: string, tokens: UserTokens): Promise<UserTokens | undefined> {
+    if (!tokens.refresh) {
+      await this.vault.delete(key);
+      return undefined;
+    }
+    let answer: oauth.TokenEndpointResponse;
+    try {
+      const server = await this.metadata();
+      const response = await oauth.refreshTokenGrantRequest(server, this.client, this.auth, tokens.refresh, {
+        additionalParameters: { resource: this.resource },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        ...insecure(server.token_endpoint!),
+      });
+      answer = await oauth.processRefreshTokenResponse(server, this.client, response);
+    } catch (error) {
+      const failure = described(error);
+      if (failure.kind === 'refused') {
+        // Revoked or expired: the user connects again.
+        await this.vault.delete(key);
+        return undefined;
+      }
+      throw new McpToolError('UNAVAILABLE', Messages.tokenFailed(this.upstream, failure.message), { retryable: true, retryAfterMs: 1_000 });
+    }
+    return this.keep(key, answer, tokens.refresh);
+  }
+
+  private async keep(key: string, answer: oauth.TokenEndpointResponse, previousRefresh?: string): Promise<UserTokens> {
+    const lifetimeMs = answer.expires_in !== undefined ? answer.expires_in * 1_000 : UNSTATED_LIFETIME_MS;
+    const tokens: UserTokens = {
+      access: answer.access_token,
+      // A server that does not rotate refresh tokens answers none: the one held stays good.
+      refresh: answer.refresh_token ?? previousRefresh,
+      until: Date.now() + Math.max(0, lifetimeMs - Math.min(EXPIRY_MARGIN_MS, lifetimeMs / 2)),
+    };
+    await this.vault.set(key, tokens, this.connectionTtlMs);
+    return tokens;
+  }
+
+  /** Reads and deletes a value in one step no other taker can share (a ticket, a flow's state: single use). */
+  private async take<T>(key: string): Promise<T | undefined> {
+    const stored = await this.store.get<unknown>(key);
+    if (stored === undefined || !(await this.store.deleteIfEquals(key, stored))) return undefined;
+    return this.vault.open<T>(stored);
+  }
+
+  /** The authorization server's metadata, read once (again after a failure). */
+  private metadata(): Promise<oauth.AuthorizationServer> {
+    this.server ??= discover(new URL(this.options.issuer), AbortSignal.timeout(TIMEOUT_MS)).catch((error: unknown) => {
+      this.server = undefined;
+      throw error;
+    });
+    return this.server;
+  }
+
+  private ticketKey(ticket: string): string {
+    return `mcp:upstream-auth:ticket:${this.upstream}:${digest(ticket)}`;
+  }
+
+  private stateKey(state: string): string {
+    return `mcp:upstream-auth:state:${this.upstream}:${digest(state)}`;
+  }
+
+  private tokensKey(user: UpstreamUser): string {
+    return `mcp:upstream-auth:tokens:${this.upstream}:${digest(user.tenant, user.subject)}`;
+  }
+}

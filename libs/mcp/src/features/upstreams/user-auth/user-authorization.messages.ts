@@ -1,0 +1,21 @@
+/** Texts of per-user upstream authorization: the caller's error, and the pages the user's browser shows. */
+export const UserAuthorizationMessages = {
+  /** The call's error: the user has not connected their account at the upstream yet (or it was revoked). */
+  required: (upstream: string, url: string) =>
+    `The upstream "${upstream}" acts with your own account there, not connected yet: open ${url} to connect it, then call again`,
+  /** The elicitation's message (URL mode). */
+  elicitation: (upstream: string) => `Connect your account at the upstream "${upstream}" to use its tools`,
+  /** A call without a signed-in user. */
+  noUser: (upstream: string) => `The upstream "${upstream}" acts with each user's own account: sign in first`,
+  tokenFailed: (upstream: string, why: string) => `No credential for the upstream "${upstream}" could be obtained: ${why}`,
+  linkUsed: (upstream: string) => `This link to connect "${upstream}" was used already or has expired. Call the tool again for a new one.`,
+  flowUnknown: (upstream: string) =>
+    `This sign-in to "${upstream}" is unknown, used already or expired. Call the tool again for a new link.`,
+  noAuthorizationEndpoint: (upstream: string) => `The authorization server of "${upstream}" names no authorization endpoint.`,
+  refused: (upstream: string) => `The authorization server of "${upstream}" did not grant access.`,
+  failed: (upstream: string, why: string) => `Connecting "${upstream}" failed: ${why}.`,
+  connected: (upstream: string) => `Your account at "${upstream}" is connected. You can close this page and return to your client.`,
+  /** The disconnect tool's answers. */
+  disconnected: (upstream: string) => `Your account at the upstream "${upstream}" is disconnected`,
+  notConnected: (upstream: string) => `No account at the upstream "${upstream}" was connected`,
+};
