@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { Body, Controller, Injectable, Module, Post, ValidationPipe } from '@nestjs/common';
 import { McpModule, McpRoute, McpTool } from '@nest-mcp/core';
 import { IsInt, Max, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { type } from 'arktype';
+import * as v from 'valibot';
 import { z } from 'zod';
 import { listen, type RunningApp } from '../kit/apps.js';
 import { callTool, envelopeOf, post, rpc } from '../kit/http.js';
@@ -42,6 +44,21 @@ class DaysTools {
 
   @McpTool({ name: 'zod_loose', description: 'Days and any more (Zod, loose)', input: z.looseObject({ days: z.number().int() }) })
   loose(args: Record<string, unknown>) {
+    return args;
+  }
+
+  @McpTool({ name: 'valibot_days', description: 'Days (Valibot)', input: v.object({ days: v.pipe(v.number(), v.maxValue(7)) }) })
+  valibot(args: { days: number }) {
+    return args;
+  }
+
+  @McpTool({ name: 'valibot_loose', description: 'Days and any more (Valibot, loose)', input: v.looseObject({ days: v.number() }) })
+  valibotLoose(args: Record<string, unknown>) {
+    return args;
+  }
+
+  @McpTool({ name: 'arktype_days', description: 'Days and any more (ArkType)', input: type({ days: 'number' }) })
+  arktype(args: Record<string, unknown>) {
     return args;
   }
 }
@@ -126,15 +143,18 @@ it.each(['dto_days', 'zod_days', 'schema_days', 'route_days', 'openapi_days'])('
   });
 });
 
-it.each(['dto_days', 'zod_days', 'schema_days', 'route_days'])('%s refuses an unknown argument in the one shape', async (name) => {
-  const envelope = envelopeOf(await post(app.url, callTool(1, name, { days: 3, weeks: 1 })));
-  expect(envelope.error).toEqual({
-    code: 'VALIDATION_ERROR',
-    message: 'Invalid arguments: weeks: property weeks should not exist',
-    fields: ['weeks'],
-    retryable: false,
-  });
-});
+it.each(['dto_days', 'zod_days', 'valibot_days', 'schema_days', 'route_days'])(
+  '%s refuses an unknown argument in the one shape',
+  async (name) => {
+    const envelope = envelopeOf(await post(app.url, callTool(1, name, { days: 3, weeks: 1 })));
+    expect(envelope.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'Invalid arguments: weeks: property weeks should not exist',
+      fields: ['weeks'],
+      retryable: false,
+    });
+  },
+);
 
 it('the route refusal is its ValidationPipe’s message under the path it names', async () => {
   const envelope = envelopeOf(await post(app.url, callTool(1, 'route_days', { days: 9 })));
@@ -154,6 +174,13 @@ it('a Zod object is advertised closed and without the safe-integer bounds; a loo
   expect(schemaOf('zod_loose')).toMatchObject({ properties: { days: { type: 'integer' } }, additionalProperties: {} });
   expect(JSON.stringify(schemaOf('zod_loose'))).not.toContain('9007199254740991');
   expect(envelopeOf(await post(app.url, callTool(2, 'zod_loose', { days: 3, weeks: 1 })))).toEqual({
+    status: 'success',
+    data: { days: 3, weeks: 1 },
+  });
+});
+
+it.each(['valibot_loose', 'arktype_days'])('%s, whose object passes other keys on, takes them', async (name) => {
+  expect(envelopeOf(await post(app.url, callTool(3, name, { days: 3, weeks: 1 })))).toEqual({
     status: 'success',
     data: { days: 3, weeks: 1 },
   });

@@ -1,6 +1,6 @@
 import { McpConfigurationError } from '../../../core/errors/mcp-configuration.error.js';
 import { isPlainObject } from '../../../core/plain-object.js';
-import { isStandardSchema, type McpStandardSchema } from '../../../core/standard-schema.js';
+import { isStandardSchema, vendorOf, type McpStandardSchema } from '../../../core/standard-schema.js';
 import { refusal, unknownProperty, type ArgumentValidation } from '../../../execution/argument-validator.js';
 import { validateStandard, validateStandardArguments, type StandardOutcome } from '../../../execution/standard-validator.js';
 import type { JsonSchema } from '../../../core/json-schema.types.js';
@@ -27,10 +27,10 @@ export interface StandardArguments {
  * `override`), which must describe an object, and its validation. Every problem is a coded boot error naming `place`.
  *
  * `closed` (tools): an argument the advertised schema does not allow is refused as a DTO tool refuses it, before the
- * schema runs. A converted object that says nothing of other keys (Zod's `z.object`, Valibot's `v.object`, ArkType's
- * default) is advertised closed (`additionalProperties: false`): those validators drop or ignore such keys, so a
- * misspelt optional argument would vanish without a word; `z.looseObject`, a `catchall` or `additionalProperties` in
- * `override` keep them open.
+ * schema runs. An object that drops other keys (Zod's `z.object`, Valibot's `v.object`) is advertised closed
+ * (`additionalProperties: false`): a misspelt optional argument would otherwise vanish without a word. Zod's
+ * `z.looseObject` and `catchall` say `additionalProperties` themselves; Valibot's loose objects, which its converter
+ * does not tell apart, and ArkType's objects, which pass other keys on to the tool, stay open.
  */
 export function standardArguments(
   schema: unknown,
@@ -47,7 +47,12 @@ export function standardArguments(
   }
   const parse = (args: Record<string, unknown>) => validateStandardArguments(validator, args);
   if (!closed) return { jsonSchema, parse };
-  if (override === undefined && jsonSchema.additionalProperties === undefined && jsonSchema.patternProperties === undefined) {
+  if (
+    override === undefined &&
+    dropsOtherKeys(validator) &&
+    jsonSchema.additionalProperties === undefined &&
+    jsonSchema.patternProperties === undefined
+  ) {
     jsonSchema.additionalProperties = false;
   }
   if (jsonSchema.additionalProperties !== false || jsonSchema.patternProperties !== undefined) return { jsonSchema, parse };
@@ -59,6 +64,13 @@ export function standardArguments(
       return unknown.length > 0 ? Promise.resolve(refusal(unknown.map(unknownProperty))) : parse(args);
     },
   };
+}
+
+/** Whether the vendor's object drops keys it does not declare, where its JSON Schema says nothing of them. */
+function dropsOtherKeys(schema: McpStandardSchema): boolean {
+  const vendor = vendorOf(schema);
+  if (vendor === 'zod') return true;
+  return vendor === 'valibot' && (schema as { type?: unknown }).type === 'object';
 }
 
 /** The bounds Zod writes on every `.int()` (±2^53-1, `Number.MAX_SAFE_INTEGER`): true of any integer a client sends, noise. */
