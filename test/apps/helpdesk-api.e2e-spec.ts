@@ -177,14 +177,19 @@ describe('apps/helpdesk-api: REST and MCP over the same routes', () => {
       status: 'error',
       error: {
         code: 'VALIDATION_ERROR',
-        message: (overRest.body.message as string[]).join('; '),
+        // Each of REST's messages under the path it names, as a DTO tool's refusal reads.
+        message: `Invalid arguments: ${(overRest.body.message as string[])
+          .map((message, index) => `${['title', 'body', 'priority', 'tags', 'requester.email'][index]}: ${message}`)
+          .join(', ')}`,
         retryable: false,
         fields: ['title', 'body', 'priority', 'tags', 'requester.email'],
       },
     });
     const query = await mcp('reader', 'list_tickets', { limit: 0 });
     expect(query.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: ['limit'] });
-    expect(query.error!.message).toBe(((await rest('reader', 'GET', '/tickets?limit=0')).body.message as string[]).join('; '));
+    expect(query.error!.message).toBe(
+      `Invalid arguments: limit: ${((await rest('reader', 'GET', '/tickets?limit=0')).body.message as string[]).join('; ')}`,
+    );
   });
 
   describe('search_tickets, a native tool written with a Zod schema', () => {

@@ -164,7 +164,7 @@ describe('OpenAPI documents as tools (the helpdesk /docs-json, fetched at boot b
     const invalid = await call(clients.writer!, 'create_ticket', { title: 'Bad mail', body: 'x', requester: { email: 'not-an-email' } });
     expect(invalid.error).toEqual({
       code: 'VALIDATION_ERROR',
-      message: 'requester.email must be an email',
+      message: 'Invalid arguments: requester.email: requester.email must be an email',
       retryable: false,
       fields: ['requester.email'],
     });

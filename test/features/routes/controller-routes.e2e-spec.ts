@@ -146,9 +146,15 @@ describe('controller routes as tools', () => {
     const restBody = (await rest.json()) as { message: string[] };
     expect(invalid).toEqual({
       status: 'error',
-      error: { code: 'VALIDATION_ERROR', message: restBody.message.join('; '), retryable: false, fields: ['name'] },
+      // REST's message under the path it names: a tool's own refusal, word for word.
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: `Invalid arguments: name: ${restBody.message.join('; ')}`,
+        retryable: false,
+        fields: ['name'],
+      },
     });
-    expect(invalid.error!.message).toBe('name must be longer than or equal to 2 characters');
+    expect(invalid.error!.message).toBe('Invalid arguments: name: name must be longer than or equal to 2 characters');
     expect(await call(client, 'create_widget', { name: 'gear' })).toEqual({ status: 'success', data: { created: 'gear', isDto: true } });
   });
 
@@ -171,7 +177,11 @@ describe('controller routes as tools', () => {
   ])('maps an HttpException %i to %s', async (status, code, retryable) => {
     expect(await call(client, 'fail', { code: status })).toEqual({
       status: 'error',
-      error: { code, message: `failed with ${status}`, retryable },
+      error: {
+        code,
+        message: code === 'VALIDATION_ERROR' ? `Invalid arguments: failed with ${status}` : `failed with ${status}`,
+        retryable,
+      },
     });
   });
 

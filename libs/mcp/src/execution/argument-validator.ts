@@ -133,6 +133,11 @@ export function refusal(failures: readonly Failure[]): { valid: false; fields: s
   };
 }
 
+/** An argument the schema does not have, said as class-validator's forbidNonWhitelisted says it. */
+export function unknownProperty(name: string): Failure {
+  return { path: name, reasons: [`property ${name} should not exist`] };
+}
+
 /** Nested errors (ValidateNested, arrays) become dotted paths: `location.city`, `stops.0.name`. */
 function flattenErrors(errors: ValidationError[], prefix = ''): Failure[] {
   const result: Failure[] = [];

@@ -7,7 +7,7 @@ import type { McpEnvelope } from '../core/results/envelope.types.js';
 import { envelopeToCallToolResult, errorResult, McpEnvelopeResult, McpRawResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { MCP_ERROR_CODES } from '../core/errors/error-codes.js';
-import { toInstance, validateArguments, type ArgumentValidation } from './argument-validator.js';
+import { refusal, toInstance, unknownProperty, validateArguments, type ArgumentValidation } from './argument-validator.js';
 import { errorToEnvelope } from './error-envelope.js';
 import { errorLogText } from '../core/error-log-text.js';
 import { McpControlFlowSignal } from '../core/control-flow.signal.js';
@@ -59,9 +59,9 @@ export class McpToolCallRunner {
     }
     // The advertised schema of an argument-less tool forbids properties; the server agrees with it.
     const fields = Object.keys(rawArgs);
-    return fields.length === 0
-      ? { valid: true, args: rawArgs }
-      : invalidArgs(tool, `Invalid arguments: this tool takes none (got ${fields.join(', ')})`, fields);
+    if (fields.length === 0) return { valid: true, args: rawArgs };
+    const refused = refusal(fields.map(unknownProperty));
+    return invalidArgs(tool, refused.message, refused.fields);
   }
 
   /**

@@ -10,6 +10,7 @@ import type { OutboundCredential } from '../../auth/outbound/outbound-credential
 import type { OpenApiOperationPlan } from './openapi-operations.js';
 import { fetchWithinOrigin, RedirectNotFollowed } from './openapi-redirects.js';
 import { credentialValues, withoutCredentials } from '../../auth/outbound/sent-credentials.js';
+import { refusal } from '../../execution/argument-validator.js';
 
 /** What one source's calls need, resolved at boot. */
 export interface OpenApiCallSettings {
@@ -135,8 +136,10 @@ function encodedSegment(text: string, name: string): string {
   }
 }
 
-const invalidArgument = (name: string, problem: string) =>
-  new McpToolError('VALIDATION_ERROR', `Invalid arguments: ${name} ${problem}`, { fields: [name] });
+function invalidArgument(name: string, problem: string): McpToolError {
+  const { message, fields } = refusal([{ path: name, reasons: [`${name} ${problem}`] }]);
+  return new McpToolError('VALIDATION_ERROR', message, { fields });
+}
 
 async function configuredHeaders(headers: OpenApiCallSettings['headers'], context: McpToolContext): Promise<Record<string, string>> {
   if (typeof headers !== 'function') return headers ?? {};

@@ -6,6 +6,7 @@ import type { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import type { JsonSchema } from '../../core/json-schema.types.js';
 import { McpRouteMessages } from './mcp-route.messages.js';
 import type { RouteParamBinding, RouteShape } from './route-metadata.js';
+import { refusal, unknownProperty } from '../../execution/argument-validator.js';
 
 /** Where a tool argument goes in the request the route sees. */
 type Part = 'params' | 'query' | 'body';
@@ -115,12 +116,11 @@ export function routeArguments(route: RouteShape, method: object, site: string, 
         if (POISONING_KEYS.has(name) || (part === undefined && !openBody)) unknown.push(name);
         else if ((part === 'params' || part === 'query') && !spellable(args[name], properties[name]!, part)) unspellable.push(name);
       }
-      if (unknown.length > 0) return { fields: unknown, message: `Invalid arguments: unknown argument(s) ${unknown.join(', ')}` };
+      if (unknown.length > 0) return refusal(unknown.map(unknownProperty));
       if (unspellable.length > 0)
-        return {
-          fields: unspellable,
-          message: `Invalid arguments: ${unspellable.join(', ')} must be a value a URL can carry (a string, number or boolean)`,
-        };
+        return refusal(
+          unspellable.map((name) => ({ path: name, reasons: [`${name} must be a value a URL can carry (a string, number or boolean)`] })),
+        );
       return undefined;
     },
   };

@@ -16,7 +16,8 @@ describe('route outcomes', () => {
     [422, 'VALIDATION_ERROR'],
     [429, 'RATE_LIMITED'],
   ])('codes a %i answer %s', (status, code) => {
-    expect(routeAnswerError(status, { message: 'why' }, names)).toMatchObject({ code, message: 'why' });
+    const message = code === 'VALIDATION_ERROR' ? 'Invalid arguments: why' : 'why';
+    expect(routeAnswerError(status, { message: 'why' }, names)).toMatchObject({ code, message });
   });
 
   it('names the arguments ValidationPipe messages start with, nested and `each` ones included', () => {
@@ -32,7 +33,12 @@ describe('route outcomes', () => {
     ) as McpToolError;
     expect(error).toBeInstanceOf(McpToolError);
     expect(error.fields).toEqual(['title', 'tags', 'requester.email']);
-    expect(error.message).toContain('title must be longer than or equal to 3 characters; each value in tags');
+    // A DTO tool's refusal, word for word: `<path>: <reason>`, the messages naming no argument without a path.
+    expect(error.message).toBe(
+      'Invalid arguments: title: title must be longer than or equal to 3 characters, ' +
+        'tags: each value in tags must be shorter than or equal to 30 characters, requester.email: requester.email must be an email, ' +
+        'Custom message without a property; unknown must be a string',
+    );
   });
 
   it('leaves a 5xx and anything that is not an HttpException to the call runner (INTERNAL_ERROR)', () => {

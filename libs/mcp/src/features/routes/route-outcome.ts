@@ -2,6 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import { errorCodeForHttpStatus } from '../../core/errors/error-codes.js';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
+import { refusal } from '../../execution/argument-validator.js';
 
 /** A route's 5xx answer: the call ends as INTERNAL_ERROR (logged, nothing of it sent to the caller). */
 class RouteServerError extends Error {}
@@ -22,7 +23,7 @@ export function routeAnswerError(status: number, body: unknown, argumentNames: R
   if (status >= 500 || status < 400) return undefined;
   const messages = messagesOf(body);
   const message = messages.length > 0 ? messages.join('; ') : (STATUS_CODES[status] ?? `HTTP ${status}`);
-  if (status === 400 || status === 422) return new McpToolError('VALIDATION_ERROR', message, { fields: fieldsOf(messages, argumentNames) });
+  if (status === 400 || status === 422) return validationError(messages, message, argumentNames);
   return new McpToolError(codeOf(status), message);
 }
 
@@ -53,17 +54,25 @@ function messagesOf(body: unknown): string[] {
   return [];
 }
 
+/** A 400 or 422 as the refusal of a tool's own validation: `Invalid arguments: <path>: <reason>; …`, `fields` the paths. */
+function validationError(messages: readonly string[], fallback: string, argumentNames: ReadonlySet<string>): McpToolError {
+  const failures = new Map<string, string[]>();
+  for (const message of messages.length > 0 ? messages : [fallback]) {
+    const path = pathOf(message, argumentNames);
+    failures.set(path, [...(failures.get(path) ?? []), message]);
+  }
+  const { message, fields } = refusal([...failures].map(([path, reasons]) => ({ path, reasons })));
+  return new McpToolError('VALIDATION_ERROR', message, { fields });
+}
+
 /**
- * The arguments ValidationPipe's messages name: class-validator starts each with the property path
+ * The argument a ValidationPipe message names: class-validator starts each with the property path
  * (`requester.email must be an email`, `each value in tags must …`); a message that starts otherwise (a custom one)
- * names none.
+ * names none (the empty path).
  */
-function fieldsOf(messages: readonly string[], argumentNames: ReadonlySet<string>): string[] {
-  const fields = messages.flatMap((message) => {
-    // `each: true` rules say `each value in tags must …`.
-    const path = /^(?:each value in )?([\w$]+(?:[.[][\w$\]]*)*)\s/.exec(message)?.[1];
-    const root = path?.split(/[.[]/)[0];
-    return path && root && argumentNames.has(root) ? [path] : [];
-  });
-  return [...new Set(fields)];
+function pathOf(message: string, argumentNames: ReadonlySet<string>): string {
+  // `each: true` rules say `each value in tags must …`.
+  const path = /^(?:each value in )?([\w$]+(?:[.[][\w$\]]*)*)\s/.exec(message)?.[1];
+  const root = path?.split(/[.[]/)[0];
+  return path && root && argumentNames.has(root) ? path : '';
 }

@@ -60,7 +60,12 @@ export function assembleTool(input: McpToolAssemblyInput, schemas: { dto: DtoSch
   const standard =
     options.input === undefined
       ? undefined
-      : standardArguments(options.input, { site, option: input.inputOption ?? 'input', override: 'inputSchema' }, options.inputSchema);
+      : standardArguments(
+          options.input,
+          { site, option: input.inputOption ?? 'input', override: 'inputSchema' },
+          options.inputSchema,
+          true,
+        );
   const raw =
     options.inputSchema === undefined || standard
       ? undefined

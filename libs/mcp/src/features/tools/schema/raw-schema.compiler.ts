@@ -2,6 +2,8 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '../../../core/json-schema.types.js';
 import type { RawSchemaCheck } from '../../../execution/mcp-callable-tool.interface.js';
+import { refusal } from '../../../execution/argument-validator.js';
+import type { PlanFailure } from '../../../execution/validation/validation-plan.compiler.js';
 import { withoutPatterns } from './foreign-schema.js';
 
 /** The part of ajv used here. */
@@ -44,10 +46,15 @@ export class RawSchemaCompiler {
     }
     return (value) => {
       if (validate(value)) return { valid: true };
-      const errors = validate.errors ?? [];
-      const fields = [...new Set(errors.map((error) => fieldOf(error.instancePath, error.params)))].filter(Boolean);
-      const message = `Invalid arguments: ${errors.map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`).join('; ')}`;
-      return { valid: false, fields, message };
+      // Grouped by path as a DTO's failures are: one refusal shape for every source of a schema.
+      const reasons = new Map<string, string[]>();
+      for (const error of validate.errors ?? []) {
+        const path = fieldOf(error.instancePath, error.params);
+        reasons.set(path, [...(reasons.get(path) ?? []), reasonOf(error)]);
+      }
+      if (reasons.size === 0) reasons.set('', ['is invalid']);
+      const failures: PlanFailure[] = [...reasons].map(([path, list]) => ({ path, reasons: list }));
+      return refusal(failures);
     };
   }
 
@@ -58,6 +65,12 @@ export class RawSchemaCompiler {
       if (transient) this.ajv.removeSchema(schema);
     }
   }
+}
+
+/** ajv's message, but an extra property's says so as a DTO's does (ajv: "must NOT have additional properties"). */
+function reasonOf(error: { params: Record<string, unknown>; message?: string }): string {
+  if (typeof error.params.additionalProperty === 'string') return `property ${error.params.additionalProperty} should not exist`;
+  return error.message ?? 'is invalid';
 }
 
 /** `/address/street` → `address.street`; a missing or extra property names itself. */
