@@ -1,7 +1,7 @@
 import type { McpCallableTool } from '../../execution/mcp-callable-tool.interface.js';
 import type { McpToolDescriptor } from '../../core/mcp-tool-descriptor.interface.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
-import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
+import type { McpToolVisibleTo } from '../../options/mcp-tool-filter.interface.js';
 
 export type { McpToolDescriptor };
 

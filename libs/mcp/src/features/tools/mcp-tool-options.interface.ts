@@ -1,4 +1,4 @@
-import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
+import type { McpToolVisibleTo } from '../../options/mcp-tool-filter.interface.js';
 import type { McpToolUiOptions } from '../apps/mcp-ui-options.interface.js';
 import type { McpStandardSchema } from '../../core/standard-schema.js';
 import type { McpToolAnnotations } from '../../core/mcp-tool-descriptor.interface.js';

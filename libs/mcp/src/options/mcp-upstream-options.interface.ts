@@ -1,5 +1,5 @@
-import type { McpOutboundAuth } from '../../auth/outbound/mcp-outbound-auth.interface.js';
-import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
+import type { McpOutboundAuth } from './mcp-outbound-auth.interface.js';
+import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 
 /** Who a credential function is asked for: a calling tenant, or nobody (listing the upstream's components). @publicApi */
 export interface McpUpstreamCaller {

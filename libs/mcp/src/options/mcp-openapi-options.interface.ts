@@ -1,4 +1,4 @@
-import type { McpOutboundAuth } from '../../auth/outbound/mcp-outbound-auth.interface.js';
+import type { McpOutboundAuth } from './mcp-outbound-auth.interface.js';
 
 /**
  * Which operations of an OpenAPI document become tools: by tag or by operation (its `operationId`, or the tool name

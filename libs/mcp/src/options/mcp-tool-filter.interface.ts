@@ -1,5 +1,5 @@
-import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
-import type { McpToolDescriptor } from '../../core/mcp-tool-descriptor.interface.js';
+import type { McpPrincipal } from '../core/mcp-principal.interface.js';
+import type { McpToolDescriptor } from '../core/mcp-tool-descriptor.interface.js';
 
 /**
  * Decides per caller whether a tool exists for them. A hidden tool is absent from `tools/list` and calling it
