@@ -74,7 +74,7 @@ export type {
   McpCompletionRef,
   McpCompletionValue,
 } from './features/completions/mcp-completion-options.interface.js';
-export { McpTaskSupport, type McpTaskSupportOptions } from './tasks/mcp-task-support.decorator.js';
+export { McpTaskSupport, type McpTaskSupportOptions } from './features/tasks/mcp-task-support.decorator.js';
 
 // What handlers receive: contexts, the caller, the execution context guards see.
 export type {

@@ -3,11 +3,11 @@ import { McpRev20260728Server } from './rev-2026-07-28.server.js';
 import { McpClientInput } from '../../core/mcp-client-input.service.js';
 import { McpRequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpListenService } from './subscriptions/listen.service.js';
-import { MCP_TASK_CHANNELS } from '../../tasks/task-channel.interface.js';
-import { McpTaskStateStore } from '../../tasks/rev-2026-07-28/task-state.store.js';
-import { McpTaskSupportRegistry } from '../../tasks/rev-2026-07-28/task-support.registry.js';
-import { McpRev20260728TaskChannels } from '../../tasks/rev-2026-07-28/task-channels.js';
-import { McpRev20260728TasksExtension } from '../../tasks/rev-2026-07-28/rev-2026-07-28.tasks-extension.js';
+import { MCP_TASK_CHANNELS } from '../../features/tasks/task-channel.interface.js';
+import { McpTaskStateStore } from './tasks/task-state.store.js';
+import { McpTaskSupportRegistry } from './tasks/task-support.registry.js';
+import { McpRev20260728TaskChannels } from './tasks/task-channels.js';
+import { McpRev20260728TasksExtension } from './tasks/rev-2026-07-28.tasks-extension.js';
 
 /** Everything the 2026-07-28 era adds to `McpModule` (its transport adapters are listed with the transports). */
 export const MCP_REV_2026_07_28_PROVIDERS: Provider[] = [

@@ -35,7 +35,7 @@ import {
 import { McpClientInput } from '../../core/mcp-client-input.service.js';
 import { McpInputRound } from './mrtr/input-round.js';
 import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';
-import { McpRev20260728TasksExtension } from '../../tasks/rev-2026-07-28/rev-2026-07-28.tasks-extension.js';
+import { McpRev20260728TasksExtension } from './tasks/rev-2026-07-28.tasks-extension.js';
 import { traceHeadersFrom } from '../../core/trace-headers.js';
 
 /** A 2026-07-28 request that passed the era router's envelope and header checks. */

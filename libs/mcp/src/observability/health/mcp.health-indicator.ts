@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpHealthMessages } from './health.messages.js';
 import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js';
-import { MCP_JOB_QUEUE, type McpJobQueue } from '../../tasks/engine/job-queue.interface.js';
+import { MCP_JOB_QUEUE, type McpJobQueue } from '../../jobs/job-queue.interface.js';
 import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
 
 /** The status of one part, in the shape `@nestjs/terminus` reads (`HealthIndicatorResult`). @publicApi */

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isFinal, type McpJobRecord } from '../engine/job.record.js';
+import { isFinal, type McpJobRecord } from '../../../jobs/job.record.js';
 import { taskOf } from './rev-2025-11-25.task-mapper.js';
 import { McpTasksService } from '../mcp-tasks.service.js';
-import { McpJobService } from '../engine/mcp-job.service.js';
-import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import { McpProtocolError } from '../../core/errors/protocol-error.js';
-import { clientText } from '../../core/client-text.js';
-import type { McpCall, McpMethodHandler, McpMethodHandlerGroup } from '../../core/method-handler.interface.js';
-import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
-import { tenantOf } from '../../core/tenant.js';
+import { McpJobService } from '../../../jobs/mcp-job.service.js';
+import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js';
+import { McpProtocolError } from '../../../core/errors/protocol-error.js';
+import { clientText } from '../../../core/client-text.js';
+import type { McpCall, McpMethodHandler, McpMethodHandlerGroup } from '../../../core/method-handler.interface.js';
+import { McpMethodHandlerProvider } from '../../../core/method-handler.decorator.js';
+import { tenantOf } from '../../../core/tenant.js';
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 

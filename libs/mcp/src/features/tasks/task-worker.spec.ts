@@ -1,13 +1,13 @@
-import { resolveMcpOptions, resolvePaths } from '../options/mcp-options.resolver.js';
-import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
-import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
-import type { McpToolRegistry } from '../features/tools/mcp-tool.registry.js';
-import { McpToolCallRunner } from '../execution/tool-call.runner.js';
-import { McpMemoryStore } from '../stores/memory.store.js';
-import { McpTenantQuotas } from '../stores/tenant-quotas.js';
-import { McpJobSlots } from './engine/job-slots.js';
-import { McpJobStore } from './engine/mcp-job.store.js';
-import type { McpJobSubmission } from './engine/job.record.js';
+import { resolveMcpOptions, resolvePaths } from '../../options/mcp-options.resolver.js';
+import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
+import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
+import type { McpToolRegistry } from '../tools/mcp-tool.registry.js';
+import { McpToolCallRunner } from '../../execution/tool-call.runner.js';
+import { McpMemoryStore } from '../../stores/memory.store.js';
+import { McpTenantQuotas } from '../../stores/tenant-quotas.js';
+import { McpJobSlots } from '../../jobs/job-slots.js';
+import { McpJobStore } from '../../jobs/mcp-job.store.js';
+import type { McpJobSubmission } from '../../jobs/job.record.js';
 import type { McpRunOutcome, McpTaskChannels, McpTaskRun } from './task-channel.interface.js';
 import { McpTaskWorker } from './task-worker.js';
 

@@ -1,17 +1,17 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
-import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
-import type { McpCallToolResult } from '../../core/results/content.types.js';
-import type { McpEnvelope, McpPendingEnvelope } from '../../core/results/envelope.types.js';
-import { envelopeToCallToolResult, errorResult } from '../../core/results/mcp-result.js';
-import { errorBody } from '../../core/errors/mcp-tool.error.js';
+import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
+import type { McpCallToolResult } from '../core/results/content.types.js';
+import type { McpEnvelope, McpPendingEnvelope } from '../core/results/envelope.types.js';
+import { envelopeToCallToolResult, errorResult } from '../core/results/mcp-result.js';
+import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { isFinal, type McpJobRecord, type McpTaskRunSpec } from './job.record.js';
 import { MCP_JOB_QUEUE, type McpJobQueue } from './job-queue.interface.js';
 import { MCP_JOB_WORKER, type McpJobWorker } from './job-worker.interface.js';
 import { McpJobSlots } from './job-slots.js';
 import { McpJobStore, newJobId } from './mcp-job.store.js';
-import { McpGlobalPrefix } from '../../options/mcp-global-prefix.js';
+import { McpGlobalPrefix } from '../options/mcp-global-prefix.js';
 
 /** Accepting, reporting and cancelling jobs: the `pending` envelope and MCP tasks share it. */
 @Injectable()

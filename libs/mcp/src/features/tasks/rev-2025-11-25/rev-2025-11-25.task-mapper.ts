@@ -1,4 +1,4 @@
-import type { McpJobRecord, McpJobStatus } from '../engine/job.record.js';
+import type { McpJobRecord, McpJobStatus } from '../../../jobs/job.record.js';
 
 /** MCP task states for job states (spec 2025-11-25 tasks). */
 const TASK_STATUS: Record<McpJobStatus, string> = { pending: 'working', success: 'completed', error: 'failed', cancelled: 'cancelled' };

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import { startRedisServer, type RedisServerHandle } from '../../../../../test/kit/redis-server.harness.js';
-import { eventually } from '../../../../../test/kit/eventually.js';
+import { startRedisServer, type RedisServerHandle } from '../../../../test/kit/redis-server.harness.js';
+import { eventually } from '../../../../test/kit/eventually.js';
 import { MAX_BULLMQ_PRIORITY, McpJobTurns, priorityFor } from './job-turns.js';
 
 describe('McpJobTurns (on a real Redis)', () => {

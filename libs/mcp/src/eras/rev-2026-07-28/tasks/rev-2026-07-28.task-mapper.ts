@@ -1,4 +1,4 @@
-import type { McpJobRecord } from '../engine/job.record.js';
+import type { McpJobRecord } from '../../../jobs/job.record.js';
 import type { McpTaskState } from './task-state.store.js';
 
 /** The `Task` fields of a job in the 2026-07-28 tasks extension (SEP-2663 names: `ttlMs`, `pollIntervalMs`, integers). */

@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { McpToolRegistry } from '../features/tools/mcp-tool.registry.js';
-import { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
-import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
-import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
-import { McpCapabilities } from '../core/mcp-capabilities.js';
-import { McpJobService } from './engine/mcp-job.service.js';
+import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
+import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import { McpCapabilities } from '../../core/mcp-capabilities.js';
+import { McpJobService } from '../../jobs/mcp-job.service.js';
 import { jobTools } from './job-tools.js';
 
 /**

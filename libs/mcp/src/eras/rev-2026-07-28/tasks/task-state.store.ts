@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { JsonRpcErrorObject } from '../../core/json-rpc/json-rpc.types.js';
-import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
-import { storeKey } from '../../stores/store-key.js';
-import type { McpInputRequest } from '../../eras/rev-2026-07-28/mrtr/input-round.js';
+import type { JsonRpcErrorObject } from '../../../core/json-rpc/json-rpc.types.js';
+import { MCP_STORE, type McpKeyValueStore } from '../../../stores/key-value.store.js';
+import { storeKey } from '../../../stores/store-key.js';
+import type { McpInputRequest } from '../mrtr/input-round.js';
 
 /**
  * What the tasks extension adds to a job record (which stays the one record job polling and the 2025-11-25 tasks

@@ -1,4 +1,4 @@
-import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { McpBullJobQueue } from './bullmq-job.queue.js';
 import type { McpJobQueue } from './job-queue.interface.js';
 import type { McpJobWorker } from './job-worker.interface.js';

@@ -2,12 +2,12 @@ import { Logger, type BeforeApplicationShutdown, type LoggerService, type OnAppl
 import type { Job, JobsOptions, Queue, Worker } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
 import { hostname } from 'node:os';
-import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import { errorResult } from '../../core/results/mcp-result.js';
-import { errorBody } from '../../core/errors/mcp-tool.error.js';
-import { createRedisClient, describeRedisTarget, type RedisClient } from '../../stores/redis-connection.js';
-import { McpStoreMessages } from '../../stores/store.messages.js';
-import { McpStoreUnavailableError } from '../../core/errors/store-unavailable.error.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { errorResult } from '../core/results/mcp-result.js';
+import { errorBody } from '../core/errors/mcp-tool.error.js';
+import { createRedisClient, describeRedisTarget, type RedisClient } from '../stores/redis-connection.js';
+import { McpStoreMessages } from '../stores/store.messages.js';
+import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 import { loadBullmq, type McpBullMqModule } from './bullmq.loader.js';
 import { McpJobMessages } from './job.messages.js';
 import type { McpJobSubmission } from './job.record.js';

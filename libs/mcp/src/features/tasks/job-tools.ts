@@ -1,10 +1,10 @@
-import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
-import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
-import type { McpJobRecord } from './engine/job.record.js';
-import { McpRawResult } from '../core/results/mcp-result.js';
-import type { McpCallToolResult } from '../core/results/content.types.js';
-import { McpToolError } from '../core/errors/mcp-tool.error.js';
-import type { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
+import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
+import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
+import type { McpJobRecord } from '../../jobs/job.record.js';
+import { McpRawResult } from '../../core/results/mcp-result.js';
+import type { McpCallToolResult } from '../../core/results/content.types.js';
+import { McpToolError } from '../../core/errors/mcp-tool.error.js';
+import type { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import { JobIdDto } from './dto/job-id.dto.js';
 
 /** What the built-in job tools need from the job engine (`McpJobService`). */

@@ -1,5 +1,5 @@
 import { IsString, Length } from 'class-validator';
-import { McpProperty } from '../../features/tools/schema/mcp-property.decorator.js';
+import { McpProperty } from '../../tools/schema/mcp-property.decorator.js';
 
 /** Arguments of the built-in job tools. */
 export class JobIdDto {

@@ -1,4 +1,4 @@
-import { bootErrors } from '../../core/errors/boot-errors.js';
+import { bootErrors } from '../core/errors/boot-errors.js';
 
 /** Boot and log texts of the job queues, each naming the place and the fix (boot errors: `docs/errors.md`). */
 export const McpJobMessages = {

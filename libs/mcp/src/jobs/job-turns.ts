@@ -1,5 +1,5 @@
-import { tenantSlotKey } from '../../stores/store-key.js';
-import type { RedisClient } from '../../stores/redis-connection.js';
+import { tenantSlotKey } from '../stores/store-key.js';
+import type { RedisClient } from '../stores/redis-connection.js';
 
 /** BullMQ's highest priority number (installed 6.x: `PRIORITY_LIMIT`, 2^21 - 1; its docs round it up to 2^21). */
 export const MAX_BULLMQ_PRIORITY = 2 ** 21 - 1;

@@ -1,15 +1,15 @@
-import { resolveMcpOptions, resolvePaths } from '../../options/mcp-options.resolver.js';
-import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
-import { McpMemoryStore } from '../../stores/memory.store.js';
-import { McpStoreUnavailableError } from '../../core/errors/store-unavailable.error.js';
-import { McpTenantQuotas } from '../../stores/tenant-quotas.js';
+import { resolveMcpOptions, resolvePaths } from '../options/mcp-options.resolver.js';
+import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
+import { McpMemoryStore } from '../stores/memory.store.js';
+import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
+import { McpTenantQuotas } from '../stores/tenant-quotas.js';
 import { loadBullmq } from './bullmq.loader.js';
 import { McpJobSlots } from './job-slots.js';
 import type { McpJobQueue } from './job-queue.interface.js';
 import type { McpJobWorker } from './job-worker.interface.js';
 import { McpJobService } from './mcp-job.service.js';
 import { McpJobStore } from './mcp-job.store.js';
-import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 
 const options = resolveMcpOptions({ name: 'jobs', version: '1.0.0' }, resolvePaths({}));
 const context = { tenant: 'acme', protocolVersion: '2025-11-25' } as McpToolContext;

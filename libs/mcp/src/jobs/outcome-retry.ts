@@ -1,4 +1,4 @@
-import { McpStoreUnavailableError } from '../../core/errors/store-unavailable.error.js';
+import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 
 /** How long a finished job keeps trying to record its outcome while the store is away (a Redis restart). */
 export const OUTCOME_RETRY_MS = 30_000;

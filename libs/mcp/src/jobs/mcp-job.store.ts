@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
-import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
-import { storeKey } from '../../stores/store-key.js';
-import { McpTenantQuotas } from '../../stores/tenant-quotas.js';
+import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
+import { storeKey } from '../stores/store-key.js';
+import { McpTenantQuotas } from '../stores/tenant-quotas.js';
 import { isFinal, type McpJobRecord } from './job.record.js';
 import { McpJobSlots } from './job-slots.js';
 

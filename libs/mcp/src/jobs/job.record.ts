@@ -1,6 +1,6 @@
-import type { McpCallToolResult } from '../../core/results/content.types.js';
-import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
-import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import type { McpCallToolResult } from '../core/results/content.types.js';
+import type { McpPrincipal } from '../core/mcp-principal.interface.js';
+import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
 
 /** Where a job is in its life; `success`, `error` and `cancelled` are final. */
 export type McpJobStatus = 'pending' | 'success' | 'error' | 'cancelled';

@@ -1,7 +1,7 @@
-import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
-import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
-import type { McpCallToolResult } from '../core/results/content.types.js';
-import type { McpJobRecord, McpTaskRunSpec } from './engine/job.record.js';
+import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
+import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import type { McpCallToolResult } from '../../core/results/content.types.js';
+import type { McpJobRecord, McpTaskRunSpec } from '../../jobs/job.record.js';
 import type { McpTaskWakeups } from './task-wakeups.js';
 
 /** How a handler's outcome ended: its result, or what it threw (a crash or a control-flow signal). */

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
-import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
-import { McpQuotaExceededError } from '../../core/errors/quota-exceeded.error.js';
-import { storeKey } from '../../stores/store-key.js';
+import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
+import { McpQuotaExceededError } from '../core/errors/quota-exceeded.error.js';
+import { storeKey } from '../stores/store-key.js';
 
 /**
  * A tenant's places for queued-or-running jobs (`jobs.maxQueuedPerTenant`): a slot set per tenant in the store (one

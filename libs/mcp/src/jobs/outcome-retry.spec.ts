@@ -1,4 +1,4 @@
-import { McpStoreUnavailableError } from '../../core/errors/store-unavailable.error.js';
+import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 import { recordOutcome } from './outcome-retry.js';
 
 describe('recordOutcome (a finished job records its outcome even across a store outage)', () => {

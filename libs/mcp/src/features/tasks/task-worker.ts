@@ -7,24 +7,24 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { McpToolRegistry } from '../features/tools/mcp-tool.registry.js';
-import type { McpToolDefinition } from '../features/tools/mcp-tool-definition.interface.js';
-import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
-import { McpToolCallRunner } from '../execution/tool-call.runner.js';
-import { createToolContext } from '../execution/tool-context.factory.js';
-import type { McpPrincipal } from '../core/mcp-principal.interface.js';
-import type { McpRequestContext } from '../core/mcp-request-context.interface.js';
-import type { JsonRpcId, JsonRpcMessage } from '../core/json-rpc/json-rpc.types.js';
-import { errorResult } from '../core/results/mcp-result.js';
-import { errorBody, McpToolError } from '../core/errors/mcp-tool.error.js';
-import { isFinal, type McpJobRecord, type McpJobSubmission } from './engine/job.record.js';
-import type { McpJobRunEnd, McpJobWorker } from './engine/job-worker.interface.js';
-import { McpJobStore } from './engine/mcp-job.store.js';
-import { McpJobMessages } from './engine/job.messages.js';
-import { recordOutcome } from './engine/outcome-retry.js';
-import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
-import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
-import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
+import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
+import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
+import { McpToolCallRunner } from '../../execution/tool-call.runner.js';
+import { createToolContext } from '../../execution/tool-context.factory.js';
+import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
+import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
+import type { JsonRpcId, JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
+import { errorResult } from '../../core/results/mcp-result.js';
+import { errorBody, McpToolError } from '../../core/errors/mcp-tool.error.js';
+import { isFinal, type McpJobRecord, type McpJobSubmission } from '../../jobs/job.record.js';
+import type { McpJobRunEnd, McpJobWorker } from '../../jobs/job-worker.interface.js';
+import { McpJobStore } from '../../jobs/mcp-job.store.js';
+import { McpJobMessages } from '../../jobs/job.messages.js';
+import { recordOutcome } from '../../jobs/outcome-retry.js';
+import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js';
+import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { MCP_TASK_CHANNELS, type McpRunOutcome, type McpTaskChannels } from './task-channel.interface.js';
 import { McpTaskWakeups } from './task-wakeups.js';
 

@@ -1,9 +1,9 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { McpProviderMethods } from '../../features/provider-methods.js';
-import { Rev20260728Messages } from '../../eras/rev-2026-07-28/rev-2026-07-28.messages.js';
-import type { McpTaskSupportOptions } from '../mcp-task-support.decorator.js';
-import { MCP_METADATA } from '../../features/mcp-metadata.accessor.js';
+import { McpConfigurationError } from '../../../core/errors/mcp-configuration.error.js';
+import { McpProviderMethods } from '../../../features/provider-methods.js';
+import { Rev20260728Messages } from '../rev-2026-07-28.messages.js';
+import type { McpTaskSupportOptions } from '../../../features/tasks/mcp-task-support.decorator.js';
+import { MCP_METADATA } from '../../../features/mcp-metadata.accessor.js';
 
 /**
  * The `@McpTaskSupport()` declarations, by the method's site (kept when `tools.transforms` renames the tool),

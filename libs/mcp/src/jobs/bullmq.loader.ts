@@ -1,5 +1,5 @@
 import type * as BullMq from 'bullmq';
-import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import { McpJobMessages } from './job.messages.js';
 
 /** The parts of BullMQ the job queue uses. */

@@ -1,17 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { McpToolDefinition } from '../../features/tools/mcp-tool-definition.interface.js';
-import type { McpRunOutcome, McpTaskChannels, McpTaskInputChannel, McpTaskRun } from '../task-channel.interface.js';
-import type { McpTaskWakeups } from '../task-wakeups.js';
-import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import type { JsonRpcErrorObject } from '../../core/json-rpc/json-rpc.types.js';
-import { McpToolError } from '../../core/errors/mcp-tool.error.js';
-import type { McpJobRecord } from '../engine/job.record.js';
-import { McpJobStore } from '../engine/mcp-job.store.js';
-import { recordOutcome } from '../engine/outcome-retry.js';
-import { Rev20260728Refusals } from '../../eras/rev-2026-07-28/refusals.js';
-import { Rev20260728Messages } from '../../eras/rev-2026-07-28/rev-2026-07-28.messages.js';
-import { McpInputRound, type McpInputRequest } from '../../eras/rev-2026-07-28/mrtr/input-round.js';
-import { McpMissingClientCapabilitySignal } from '../../eras/rev-2026-07-28/mrtr/input-required.signal.js';
+import type { McpToolDefinition } from '../../../features/tools/mcp-tool-definition.interface.js';
+import type { McpRunOutcome, McpTaskChannels, McpTaskInputChannel, McpTaskRun } from '../../../features/tasks/task-channel.interface.js';
+import type { McpTaskWakeups } from '../../../features/tasks/task-wakeups.js';
+import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js';
+import type { JsonRpcErrorObject } from '../../../core/json-rpc/json-rpc.types.js';
+import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
+import type { McpJobRecord } from '../../../jobs/job.record.js';
+import { McpJobStore } from '../../../jobs/mcp-job.store.js';
+import { recordOutcome } from '../../../jobs/outcome-retry.js';
+import { Rev20260728Refusals } from '../refusals.js';
+import { Rev20260728Messages } from '../rev-2026-07-28.messages.js';
+import { McpInputRound, type McpInputRequest } from '../mrtr/input-round.js';
+import { McpMissingClientCapabilitySignal } from '../mrtr/input-required.signal.js';
 import { McpTaskStateStore, type McpTaskState } from './task-state.store.js';
 
 /** How often a task waiting for input looks for answers delivered to another instance. */
