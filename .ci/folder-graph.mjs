@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The folder graph of libs/mcp/src, from the code: every import between two top folders (type-only imports counted),
 // then the strongly connected components. A component of more than one folder is a cycle.
-// Usage: node .ci/folder-graph.mjs [--mermaid]   (runs dependency-cruiser with the project's config)
+// Usage: node .ci/folder-graph.mjs [--picture]   (runs dependency-cruiser with the project's config; --picture: each
+// room, highest first, with the rooms it imports)
 import { execFileSync } from 'node:child_process';
 
 const LIB = 'libs/mcp/src/';
@@ -75,9 +76,23 @@ const visit = (node) => {
 for (const node of [...next.keys()].sort()) if (!index.has(node)) visit(node);
 
 const sorted = [...edges.entries()].sort(([a], [b]) => a.localeCompare(b));
-if (process.argv.includes('--mermaid')) {
-  console.log('flowchart TD');
-  for (const [key] of sorted) console.log(`  ${key.replace('>', ' --> ')}`);
+// The height of a room: 0 for one that imports no other, else one more than the highest room it imports.
+const height = new Map();
+const heightOf = (node, seen = new Set()) => {
+  if (height.has(node)) return height.get(node);
+  if (seen.has(node)) return 0; // a cycle: the listing below names it
+  seen.add(node);
+  const value = Math.max(-1, ...next.get(node).map((to) => heightOf(to, seen))) + 1;
+  height.set(node, value);
+  return value;
+};
+if (process.argv.includes('--picture')) {
+  const rooms = [...next.keys()].sort((a, b) => heightOf(b) - heightOf(a) || a.localeCompare(b));
+  const width = Math.max(...rooms.map((room) => room.length));
+  for (const room of rooms) {
+    const below = next.get(room).sort((a, b) => heightOf(b) - heightOf(a) || a.localeCompare(b));
+    console.log(`${room.padEnd(width)}  ${below.length ? `→ ${below.join(', ')}` : ''}`.trimEnd());
+  }
 } else {
   for (const [key, { value, type }] of sorted) console.log(`${key.replace('>', ' -> ')}  value ${value}  type ${type}`);
   const cycles = components.filter((c) => c.length > 1);
