@@ -173,7 +173,6 @@ export { McpStderrLogger } from './transports/stdio/stderr.logger.js';
 // The client: calls a remote MCP server's tools, resources and prompts from a Nest service.
 export { McpClient } from './client/mcp-client.js';
 export { McpClientModule } from './client/mcp-client.module.js';
-export { MCP_CLIENT_OPTIONS } from './client/mcp-client.module-definition.js';
 export { McpClientError, type McpClientErrorCode } from './client/mcp-client.error.js';
 export type {
   McpClientCallOptions,

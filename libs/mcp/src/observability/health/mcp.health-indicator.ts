@@ -37,6 +37,7 @@ const TIMED_OUT = Symbol('timed out');
  */
 @Injectable()
 export class McpHealthIndicator {
+  /** Nest injects it; its parameters are not part of the public API. @internal */
   constructor(
     @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
     @Inject(MCP_BUS) private readonly bus: McpMessageBus,

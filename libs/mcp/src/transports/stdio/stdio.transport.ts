@@ -42,6 +42,7 @@ export class McpStdioTransport {
   private readonly logger = new Logger('McpStdio');
   private connections = 0;
 
+  /** Nest injects it; its parameters are not part of the public API. @internal */
   constructor(private readonly router: McpEraRouter) {}
 
   /** `headers`: what an in-process test client presents besides the launch token (`@nest-mcp/core/testing`). */
