@@ -48,7 +48,7 @@ module.exports = {
     {
       name: 'transports-enter-eras-by-the-router',
       comment:
-        'transports/ reach an era through the router (mcp-era.router, era-router types) or an engine entry (rev-*/rev-*.engine); ' +
+        'transports/ reach an era through the router (mcp-era.router, era-claim types) or an engine entry (rev-*/rev-*.engine); ' +
         'until transports are era-blind, HTTP also reads the 2026-07-28 optional-whitespace rule to classify a POST ' +
         '(header-values) and writes a listen to its SSE stream (the ListenSink type)',
       severity: 'error',
@@ -56,7 +56,7 @@ module.exports = {
       to: {
         path: `${LIB}/eras/`,
         pathNot: [
-          `${LIB}/eras/(era-router|mcp-era\\.router)\\.ts$`,
+          `${LIB}/eras/(era-claim|mcp-era\\.router)\\.ts$`,
           `${LIB}/eras/rev-[^/]+/rev-[^/]+\\.engine\\.ts$`,
           `${LIB}/eras/rev-2026-07-28/(header-values|subscriptions/listen\\.service)\\.ts$`,
         ],

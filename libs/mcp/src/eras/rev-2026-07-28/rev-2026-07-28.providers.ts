@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { McpRev20260728Server } from './rev-2026-07-28.server.js';
+import { McpRev20260728Responder } from './rev-2026-07-28.responder.js';
 import { McpClientInput } from '../../core/mcp-client-input.service.js';
 import { McpRequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpListenService } from './subscriptions/listen.service.js';
@@ -20,5 +20,5 @@ export const MCP_REV_2026_07_28_PROVIDERS: Provider[] = [
   { provide: MCP_TASK_CHANNELS, useExisting: McpRev20260728TaskChannels },
   McpRev20260728TasksExtension,
   McpListenService,
-  McpRev20260728Server,
+  McpRev20260728Responder,
 ];

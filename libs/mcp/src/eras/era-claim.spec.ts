@@ -1,4 +1,4 @@
-import { routeMessage, type EraClaim, type McpEra } from './era-router.js';
+import { routeMessage, type EraClaim, type McpEra } from './era-claim.js';
 import { META } from '../core/rev-2026-07-28.constants.js';
 
 const envelope = (version = '2026-07-28', extra: Record<string, unknown> = {}) => ({

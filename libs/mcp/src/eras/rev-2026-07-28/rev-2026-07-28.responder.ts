@@ -73,7 +73,7 @@ export interface McpRev20260728Answer {
  * `input_required` rounds, -32602 for missing resources).
  */
 @Injectable()
-export class McpRev20260728Server implements OnApplicationBootstrap {
+export class McpRev20260728Responder implements OnApplicationBootstrap {
   private readonly serverInfo: Record<string, string>;
   /** The `_meta` of a result that has none of its own: built once, only ever serialised. */
   private readonly identityMeta: Record<string, unknown>;
