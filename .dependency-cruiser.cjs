@@ -1,132 +1,66 @@
 /**
- * The layering of libs/mcp/src, checked by `npm run lint` (and so by `npm test`). Arrows point down this list and
- * never back: core → (nothing of ours but options types); options → core; eras → features → execution → core; transports → the era
- * router, engine entries and core; auth, sessions, stores and the job engine (tasks/engine) → core (transport-free).
+ * The layering of libs/mcp/src, checked by `npm run lint` (and so by `npm test`): the rooms below, bottom first. A file
+ * imports its own room and the rooms below it, never one above, type-only imports counted (`tsPreCompilationDeps`).
+ * The files at the top of libs/mcp/src (index.ts, mcp.module.ts, …) and testing/ are the faces, above every room.
+ * `node .ci/folder-graph.mjs` prints the graph between the rooms and its cycles (none).
  * The MCP SDK is a dev dependency: only specs use it.
  */
 const LIB = '^libs/mcp/src';
 const SPEC = '\\.spec\\.ts$';
 
-/** A rule that `from` may not import any of `to` (folders of libs/mcp/src). */
-const forbid = (name, comment, from, to) => ({
-  name,
-  comment,
+/** The rooms, bottom first; docs/architecture.md draws them. */
+const ROOMS = [
+  'core', // JSON-RPC, dispatcher, request context, the caller, revisions, errors, metadata keys, the wire shapes
+  'client', // McpClient, its transports and module: the protocol with core alone
+  'options', // one declaration per option group, and the shapes an option accepts (the plug-in interfaces)
+  'stores', // key-value stores and the bus (memory, Redis, Cluster)
+  'sessions', // sessions and the instance lease
+  'auth', // credentials in (JWT, API keys, OAuth resource server, bridge) and out (outbound/)
+  'jobs', // the job engine: records, store, queues, slots, turns, the one cancel
+  'observability', // metrics, tracing and health over core ports, stores and the job engine
+  'execution', // the one call pipeline and what it reads of a tool
+  'features', // providers, transforms, tools, resources, prompts, completions, apps, tasks (worker, job tools, decorator)
+  'eras', // the era router and one engine per era, with that era's task surface
+  'transports', // frame bytes, hand the era router a channel
+];
+
+/** One rule per room, made from the list: it imports no room above it and no face. */
+const downwardOnly = ROOMS.map((room, index) => ({
+  name: `${room}-imports-downward-only`,
+  comment: `${room}/ may import ${index === 0 ? 'no other room' : ROOMS.slice(0, index).join(', ')}; nothing above it`,
   severity: 'error',
-  from: { path: `${LIB}/(${from})/`, pathNot: SPEC },
-  to: { path: `${LIB}/(${to.join('|')})/` },
-});
+  from: { path: `${LIB}/${room}/`, pathNot: SPEC },
+  to: { path: [`${LIB}/(${[...ROOMS.slice(index + 1), 'testing'].join('|')})/`, `${LIB}/[^/]+\\.ts$`] },
+}));
 
 module.exports = {
   forbidden: [
-    forbid(
-      'core-is-pure',
-      'core/ (JSON-RPC, dispatcher, context, revisions, errors) imports no feature, era, transport, store, task or service',
-      'core',
-      ['eras', 'features', 'execution', 'transports', 'auth', 'sessions', 'stores', 'tasks', 'observability'],
-    ),
-    forbid('eras-above-no-transport', 'eras/ shape messages for a revision; transports call them, never the reverse', 'eras', [
-      'transports',
-    ]),
-    forbid(
-      'transports-frame-bytes',
-      'transports/ frame bytes and hand the era router a channel: they import core, eras (the entries below), their own rooms, ' +
-        'and the transport-free services they cannot avoid: auth/ (the principal, the 401/403 challenges), sessions/ (GET streams, ' +
-        'DELETE, the HTTP+SSE stream session), stores/ (under the stream hub and event store), tasks/ (the job poll URL), options/ ' +
-        '(resolved settings, the global prefix). Never a feature, the call pipeline or observability',
-      'transports',
-      ['features', 'execution', 'observability'],
-    ),
+    ...downwardOnly,
+    {
+      name: 'transports-skip-the-call',
+      comment:
+        'transports/ frame bytes and hand the era router a channel: never a feature, the call pipeline or observability, ' +
+        'though those rooms are below them',
+      severity: 'error',
+      from: { path: `${LIB}/transports/`, pathNot: SPEC },
+      to: { path: `${LIB}/(features|execution|observability)/` },
+    },
     {
       name: 'transports-enter-eras-by-the-router',
       comment:
-        'transports/ reach an era through the router (mcp-era.router, era-router types) or an engine entry (rev-*/rev-*.engine); ' +
-        'unavoidable: HTTP reads the 2026-07-28 optional-whitespace rule to classify a POST (header-values; the ' +
-        "header names are core's), and writes a listen to its SSE stream (the ListenSink type)",
+        'transports/ reach an era through the router (mcp-era.router, era-claim types) or an engine entry (rev-*/rev-*.engine); ' +
+        'until transports are era-blind, HTTP also reads the 2026-07-28 optional-whitespace rule to classify a POST ' +
+        '(header-values) and writes a listen to its SSE stream (the ListenSink type)',
       severity: 'error',
       from: { path: `${LIB}/transports/`, pathNot: SPEC },
       to: {
         path: `${LIB}/eras/`,
         pathNot: [
-          `${LIB}/eras/(era-router|mcp-era\\.router)\\.ts$`,
+          `${LIB}/eras/(era-claim|mcp-era\\.router)\\.ts$`,
           `${LIB}/eras/rev-[^/]+/rev-[^/]+\\.engine\\.ts$`,
           `${LIB}/eras/rev-2026-07-28/(header-values|subscriptions/listen\\.service)\\.ts$`,
         ],
       },
-    },
-    forbid('features-know-no-era-or-transport', 'features/ serve every era and transport alike', 'features', ['eras', 'transports']),
-    forbid(
-      'execution-imports-no-feature',
-      'the walk goes transport → era → feature → pipeline → method and never back: the handlers of features/ call the ' +
-        'pipeline, so execution/ owns what it reads of a tool (McpCallableTool, the validation compilers) and imports no feature',
-      'execution',
-      ['eras', 'transports', 'features'],
-    ),
-    {
-      name: 'services-are-transport-free',
-      comment: 'auth/, sessions/, stores/ and tasks/ know no transport or era (tasks/rev-2026-07-28/: see the next rule)',
-      severity: 'error',
-      from: { path: `${LIB}/(auth|sessions|stores|tasks)/`, pathNot: [SPEC, `${LIB}/tasks/rev-2026-07-28/`] },
-      to: { path: `${LIB}/(transports|eras)/` },
-    },
-    {
-      name: 'an-era-task-surface-reads-only-its-era-vocabulary',
-      comment:
-        "tasks/rev-2026-07-28/ maps the job engine to its era's wire: it reads that era's vocabulary (envelope, refusals, input rounds), never its engine, another era or a transport",
-      severity: 'error',
-      from: { path: `${LIB}/tasks/rev-2026-07-28/`, pathNot: SPEC },
-      to: {
-        path: [
-          `${LIB}/transports/`,
-          `${LIB}/eras/(?!rev-2026-07-28/)`,
-          `${LIB}/eras/rev-2026-07-28/rev-2026-07-28\\.(server|providers)\\.ts$`,
-        ],
-      },
-    },
-    forbid(
-      'sessions-and-the-job-engine-know-no-feature',
-      'sessions/ and the job engine (tasks/engine/) run no tool themselves',
-      'sessions|tasks/engine',
-      ['features', 'execution'],
-    ),
-    {
-      name: 'options-import-nothing-above-them',
-      comment:
-        'options/ (declarations, defaults, the resolver) sit just above core: every room reads its settings from them, so they ' +
-        'import no code above them. Only types cross up: an option is a slot for a plug-in whose interface its room owns ' +
-        '(an McpAuthenticator, an McpToolFilter, the auth option shapes)',
-      severity: 'error',
-      from: { path: `${LIB}/options/`, pathNot: SPEC },
-      to: {
-        path: `${LIB}/(eras|features|execution|transports|auth|sessions|stores|tasks|observability)/`,
-        dependencyTypesNot: ['type-only'],
-      },
-    },
-    {
-      name: 'the-job-engine-is-the-floor-of-tasks',
-      comment: "tasks/engine/ knows no era's task surface, nor the worker that runs tools above it",
-      severity: 'error',
-      from: { path: `${LIB}/tasks/engine/`, pathNot: SPEC },
-      to: { path: `${LIB}/tasks/(?!engine/)` },
-    },
-    forbid('stores-are-a-floor', 'stores/ hold bytes; they know no feature, execution or service above them', 'stores', [
-      'features',
-      'execution',
-      'auth',
-      'sessions',
-      'tasks',
-    ]),
-    forbid(
-      'observability-reads-core-stores-jobs',
-      'observability/ (metrics, health, traces) implements core ports over core, stores and job engine interfaces; it knows no transport, era, feature or pipeline',
-      'observability',
-      ['eras', 'transports', 'features', 'execution', 'auth', 'sessions'],
-    ),
-    {
-      name: 'the-client-stands-on-core',
-      comment: 'client/ (McpClient, its transports and module) speaks the protocol with core/ alone: no server room',
-      severity: 'error',
-      from: { path: `${LIB}/client/`, pathNot: SPEC },
-      to: { path: `${LIB}/(?!core/|client/)[^/]+/` },
     },
     {
       name: 'only-the-upstreams-use-the-client',

@@ -13,7 +13,7 @@ import {
   type McpModuleOptions,
   type McpToolContext,
 } from '@nest-mcp/core';
-import { call2026 } from '../rev-2026-07-28/support/requests.js';
+import { call2026 } from './support/requests.js';
 import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
 import { eventually } from '../kit/eventually.js';
 import { listen, type RunningApp } from '../kit/apps.js';

@@ -5,8 +5,8 @@ import { IsString } from 'class-validator';
 import { McpArgs, McpContext, McpTool, type McpToolContext } from '@nest-mcp/core';
 import { startRedisServer, type RedisServerHandle } from '../kit/redis-server.harness.js';
 import { eventually } from '../kit/eventually.js';
-import { MCP_JOB_QUEUE } from '../../libs/mcp/src/tasks/engine/job-queue.interface.js';
-import { McpTaskWorker } from '../../libs/mcp/src/tasks/task-worker.js';
+import { MCP_JOB_QUEUE } from '../../libs/mcp/src/jobs/job-queue.interface.js';
+import { McpTaskWorker } from '../../libs/mcp/src/features/tasks/task-worker.js';
 import { invokeTool, pollUntil } from './scaling-support.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 

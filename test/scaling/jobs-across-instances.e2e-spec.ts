@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { eventually } from '../kit/eventually.js';
-import { MCP_JOB_QUEUE } from '../../libs/mcp/src/tasks/engine/job-queue.interface.js';
-import { McpBullJobQueue } from '../../libs/mcp/src/tasks/engine/bullmq-job.queue.js';
-import { McpTaskWorker } from '../../libs/mcp/src/tasks/task-worker.js';
-import { McpJobService } from '../../libs/mcp/src/tasks/engine/mcp-job.service.js';
+import { MCP_JOB_QUEUE } from '../../libs/mcp/src/jobs/job-queue.interface.js';
+import { McpBullJobQueue } from '../../libs/mcp/src/jobs/bullmq-job.queue.js';
+import { McpTaskWorker } from '../../libs/mcp/src/features/tasks/task-worker.js';
+import { McpJobService } from '../../libs/mcp/src/jobs/mcp-job.service.js';
 import { DEFAULT_TENANT } from '../../libs/mcp/src/core/tenant.js';
 import { invokeTool, pollUntil, instancesOnOneRedis } from './scaling-support.js';
 import { type RunningApp, withEnv } from '../kit/apps.js';

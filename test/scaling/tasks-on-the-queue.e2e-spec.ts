@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { McpContent, McpContext, McpResult, McpTaskSupport, McpTool, withMcpInputKey, type McpToolContext } from '@nest-mcp/core';
 import { eventually } from '../kit/eventually.js';
-import { MCP_JOB_QUEUE } from '../../libs/mcp/src/tasks/engine/job-queue.interface.js';
+import { MCP_JOB_QUEUE } from '../../libs/mcp/src/jobs/job-queue.interface.js';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { instancesOnOneRedis } from './scaling-support.js';

@@ -42,7 +42,7 @@ export type {
   McpOAuthBridgeUpstreamOptions,
   McpApiKey,
   McpResourceMetadataOptions,
-} from './auth/mcp-auth-options.interface.js';
+} from './options/mcp-auth-options.interface.js';
 
 // Decorators and their options.
 export { McpTool } from './features/tools/mcp-tool.decorator.js';
@@ -50,7 +50,7 @@ export type { McpToolOptions, McpToolAnnotations, McpOutputType } from './featur
 export type { McpStandardSchema } from './core/standard-schema.js';
 export { McpRoute, McpExcludeRoute } from './features/routes/mcp-route.decorator.js';
 export type { McpRouteOptions } from './features/routes/mcp-route-options.interface.js';
-export type { McpOpenApiSource, McpOpenApiSelection, McpOpenApiCaller } from './features/openapi/mcp-openapi-options.interface.js';
+export type { McpOpenApiSource, McpOpenApiSelection, McpOpenApiCaller } from './options/mcp-openapi-options.interface.js';
 export { McpArgs, McpContext, McpPrincipalParam, McpTenant } from './features/tools/mcp-param.decorators.js';
 export { McpProperty, type McpPropertyOptions } from './features/tools/schema/mcp-property.decorator.js';
 export { McpDto, type McpDtoOptions } from './features/tools/schema/mcp-dto.decorator.js';
@@ -74,7 +74,7 @@ export type {
   McpCompletionRef,
   McpCompletionValue,
 } from './features/completions/mcp-completion-options.interface.js';
-export { McpTaskSupport, type McpTaskSupportOptions } from './tasks/mcp-task-support.decorator.js';
+export { McpTaskSupport, type McpTaskSupportOptions } from './features/tasks/mcp-task-support.decorator.js';
 
 // What handlers receive: contexts, the caller, the execution context guards see.
 export type {
@@ -103,7 +103,7 @@ export {
 export type { McpToolDescriptor } from './features/tools/mcp-tool-definition.interface.js';
 export { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 export type { McpToolRegistration, McpToolHandle } from './features/tools/mcp-tool-registration.interface.js';
-export type { McpToolFilter, McpToolVisibleTo } from './features/tools/mcp-tool-filter.interface.js';
+export type { McpToolFilter, McpToolVisibleTo } from './options/mcp-tool-filter.interface.js';
 export {
   renameTool,
   describeTool,
@@ -114,7 +114,7 @@ export {
   type McpToolSelection,
   type McpToolSelector,
   type McpToolProviderClass,
-} from './features/transforms/mcp-tool-transformation.js';
+} from './options/mcp-tool-transformation.js';
 export { McpResourceRegistry } from './features/resources/mcp-resource.registry.js';
 export type {
   McpResourceRegistration,
@@ -163,7 +163,7 @@ export { withMcpInputKey } from './eras/rev-2026-07-28/mrtr/input-key.js';
 
 // Authentication. The store and the bus are chosen by the `redis` option and plugged in by nothing else: their
 // interfaces and tokens stay internal (specs import them from their source files).
-export type { McpAuthenticator, McpCredentials } from './auth/mcp-authenticator.interface.js';
+export type { McpAuthenticator, McpCredentials } from './options/mcp-authenticator.interface.js';
 
 // stdio.
 export { serveMcpOverStdio } from './transports/stdio/serve-stdio.js';
@@ -173,7 +173,6 @@ export { McpStderrLogger } from './transports/stdio/stderr.logger.js';
 // The client: calls a remote MCP server's tools, resources and prompts from a Nest service.
 export { McpClient } from './client/mcp-client.js';
 export { McpClientModule } from './client/mcp-client.module.js';
-export { MCP_CLIENT_OPTIONS } from './client/mcp-client.module-definition.js';
 export { McpClientError, type McpClientErrorCode } from './client/mcp-client.error.js';
 export type {
   McpClientCallOptions,
@@ -206,8 +205,8 @@ export type { McpRemoteSkill, McpRemoteSkillResource, McpSkillFile } from './cli
 export { McpSkillVerificationError, type McpSkillVerificationReason } from './client/skills/skill-verification.error.js';
 
 // Upstream MCP servers served behind this one (module option `sources.upstreams`).
-export type { McpUpstreamOptions, McpUpstreamCaller } from './features/upstreams/mcp-upstream-options.interface.js';
-export type { McpOutboundAuth, McpOAuthClientOptions, McpUserAuthorizationOptions } from './auth/outbound/mcp-outbound-auth.interface.js';
+export type { McpUpstreamOptions, McpUpstreamCaller } from './options/mcp-upstream-options.interface.js';
+export type { McpOutboundAuth, McpOAuthClientOptions, McpUserAuthorizationOptions } from './options/mcp-outbound-auth.interface.js';
 export {
   McpUpstreamsHealthIndicator,
   type McpUpstreamHealth,

@@ -191,7 +191,6 @@ const APPROVED_EXPORTS = [
   // The MCP client
   'McpClient',
   'McpClientModule',
-  'MCP_CLIENT_OPTIONS',
   'McpClientError',
   'McpClientErrorCode',
   'McpClientCallOptions',
@@ -333,6 +332,7 @@ describe('public API (index.ts)', () => {
       'McpMessageBus',
       'MCP_MODULE_OPTIONS',
       'MCP_RESOLVED_OPTIONS',
+      'MCP_CLIENT_OPTIONS',
       'McpMemoryStore',
       'McpRedisStore',
       'McpMemoryBus',

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { McpPrincipal } from '../core/mcp-principal.interface.js';
-import type { McpApiKey } from './mcp-auth-options.interface.js';
+import type { McpApiKey } from '../options/mcp-auth-options.interface.js';
 
 interface StoredKey {
   digest: Buffer;

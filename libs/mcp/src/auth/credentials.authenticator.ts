@@ -1,9 +1,9 @@
 import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import { ApiKeyVerifier } from './api-key.verifier.js';
 import { JwtVerifier } from './jwt.verifier.js';
-import type { McpAuthOptions } from './mcp-auth-options.interface.js';
+import type { McpAuthOptions } from '../options/mcp-auth-options.interface.js';
 import { McpAuthError } from './mcp-auth.error.js';
-import type { McpAuthenticator, McpCredentials } from './mcp-authenticator.interface.js';
+import type { McpAuthenticator, McpCredentials } from '../options/mcp-authenticator.interface.js';
 import type { McpOAuthBridge } from './bridge/oauth-bridge.js';
 import { OAuthResourceServer } from './oauth/oauth-resource-server.js';
 

@@ -1,7 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { McpPrincipal } from '../core/mcp-principal.interface.js';
-import type { McpJwtOptions } from './mcp-auth-options.interface.js';
+import type { McpJwtOptions } from '../options/mcp-auth-options.interface.js';
 import { McpAuthError } from './mcp-auth.error.js';
 import { JWT_LIFETIME_DEFAULTS } from '../options/declarations/auth.options.js';
 import { principalFromClaims } from './principal-claims.js';

@@ -7,7 +7,7 @@ import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import { McpOAuthBridgeHost } from './bridge/oauth-bridge.host.js';
 import { CredentialsAuthenticator } from './credentials.authenticator.js';
 import { McpAuthError } from './mcp-auth.error.js';
-import type { McpAuthenticator, McpCredentials } from './mcp-authenticator.interface.js';
+import type { McpAuthenticator, McpCredentials } from '../options/mcp-authenticator.interface.js';
 
 /** Where RFC 9728 metadata is served (then the resource's path). */
 const WELL_KNOWN_RESOURCE_PATH = '/.well-known/oauth-protected-resource';

@@ -8,8 +8,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { MCP_RESOLVED_OPTIONS } from './mcp-resolved-options.token.js';
-import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
+import { MCP_RESOLVED_OPTIONS, type McpCoreSettings } from './mcp-resolved-options.token.js';
 import { violatedJsonLimit, type JsonLimits } from './json-rpc/json-limits.js';
 import type { McpRequestContext } from './mcp-request-context.interface.js';
 import type { McpCall, McpMethodHandler } from './method-handler.interface.js';
@@ -55,7 +54,7 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
 
   constructor(
     private readonly discovery: DiscoveryService,
-    @Inject(MCP_RESOLVED_OPTIONS) options: McpResolvedOptions,
+    @Inject(MCP_RESOLVED_OPTIONS) options: McpCoreSettings,
     private readonly clientRequests: McpClientRequests,
     @Optional() @Inject(MCP_TRACER) private readonly tracer: McpTracer = NOOP_MCP_TRACER,
     @Optional() @Inject(MCP_METRICS) private readonly metrics: McpMetrics = NOOP_MCP_METRICS,

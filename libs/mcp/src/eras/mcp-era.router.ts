@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { McpAnswer, McpConnectionState } from '../core/mcp-channel.interface.js';
 import { errorResponse } from '../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcRequest } from '../core/json-rpc/json-rpc.types.js';
-import { routeMessage, type EraClaim } from './era-router.js';
+import { routeMessage, type EraClaim } from './era-claim.js';
 import { McpRev20251125Engine, type McpRev20251125Channel } from './rev-2025-11-25/rev-2025-11-25.engine.js';
 import {
   McpRev20260728Engine,

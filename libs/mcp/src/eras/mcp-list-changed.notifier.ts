@@ -25,6 +25,7 @@ const BUS_CHANNEL = 'lists:changed';
  */
 @Injectable()
 export class McpListChangedNotifier implements OnApplicationBootstrap {
+  /** Nest injects it; its parameters are not part of the public API. @internal */
   constructor(
     private readonly capabilities: McpCapabilities,
     private readonly listens: McpListenService,

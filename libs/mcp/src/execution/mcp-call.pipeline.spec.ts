@@ -17,7 +17,7 @@ import { McpCallPipeline } from './mcp-call.pipeline.js';
 import { McpTenantLimiter } from './tenant-limiter.js';
 import { McpToolCallRunner } from './tool-call.runner.js';
 import { McpIdempotency } from './idempotency.service.js';
-import { McpJobService } from '../tasks/engine/mcp-job.service.js';
+import { McpJobService } from '../jobs/mcp-job.service.js';
 
 /** The stages a call passed, in the order it passed them, with what guards and interceptors saw as arguments. */
 let stages: string[] = [];

@@ -1,6 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
-import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { MCP_CONTEXT_TYPE } from '../core/mcp.constants.js';
 
 /**
  * Reads the MCP call out of a Nest `ExecutionContext`, for guards and interceptors on tools

@@ -21,9 +21,6 @@ function hasCapability(capabilities: Record<string, unknown> | undefined, capabi
   return true;
 }
 
-// The severity order lives in core (logging/setLevel checks it too); re-exported for the era envelope.
-export { LOG_LEVELS };
-
 /** A tool context plus `finish()`, which stops progress and log messages once the response is on its way. */
 export interface ToolContextHandle {
   readonly context: McpToolContext;

@@ -2,7 +2,7 @@ import { HttpException, Injectable, Logger, type Type } from '@nestjs/common';
 import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { ApplicationConfig, ContextIdFactory, ExternalContextCreator, ModuleRef, Reflector } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
-import { MCP_CONTEXT_TYPE, MCP_PARAMS_METADATA } from '../mcp.constants.js';
+import { MCP_CONTEXT_TYPE, MCP_PARAMS_METADATA } from '../core/mcp.constants.js';
 import { McpMessages } from '../core/errors/mcp.messages.js';
 import type { McpToolGuards, McpToolHandler } from './mcp-callable-tool.interface.js';
 import type { McpToolContext } from '../core/mcp-tool-context.interface.js';

@@ -9,14 +9,14 @@ import {
   MCP_ROUTE_METADATA,
   MCP_TOOL_METADATA,
   SWAGGER_API_OPERATION,
-} from '../mcp.constants.js';
+} from '../core/mcp.constants.js';
 import type { McpRouteOptions } from './routes/mcp-route-options.interface.js';
 import { MCP_UI_RESOURCE_METADATA } from './apps/mcp-apps.constants.js';
 import type { McpUiResourceOptions } from './apps/mcp-ui-options.interface.js';
 import type { McpCompletionOptions } from './completions/mcp-completion-options.interface.js';
 import type { McpPromptOptions } from './prompts/mcp-prompt-options.interface.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from './resources/mcp-resource-options.interface.js';
-import { MCP_TASK_SUPPORT_METADATA, type McpTaskSupportOptions } from '../tasks/mcp-task-support.decorator.js';
+import { MCP_TASK_SUPPORT_METADATA, type McpTaskSupportOptions } from './tasks/mcp-task-support.decorator.js';
 import { McpParamType } from '../execution/mcp-params.factory.js';
 import { findParamIndex } from './tools/mcp-param.decorators.js';
 import type { McpToolOptions } from './tools/mcp-tool-options.interface.js';

@@ -1,9 +1,9 @@
-import type { McpUpstreamOptions } from '../features/upstreams/mcp-upstream-options.interface.js';
+import type { McpUpstreamOptions } from './mcp-upstream-options.interface.js';
 import type { ConfigurableModuleAsyncOptions, Type } from '@nestjs/common';
-import type { McpToolFilter } from '../features/tools/mcp-tool-filter.interface.js';
-import type { McpToolTransformation } from '../features/transforms/mcp-tool-transformation.js';
-import type { McpOpenApiSource } from '../features/openapi/mcp-openapi-options.interface.js';
-import type { McpAuthOptions } from '../auth/mcp-auth-options.interface.js';
+import type { McpToolFilter } from './mcp-tool-filter.interface.js';
+import type { McpToolTransformation } from './mcp-tool-transformation.js';
+import type { McpOpenApiSource } from './mcp-openapi-options.interface.js';
+import type { McpAuthOptions } from './mcp-auth-options.interface.js';
 import type { McpMetricsOptions } from './mcp-metrics-options.interface.js';
 import type { McpServerCardOptions } from './mcp-server-card-options.interface.js';
 

@@ -3,7 +3,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { OAUTH_BRIDGE_DEFAULTS } from '../../options/declarations/auth.options.js';
 import type { McpKeyValueStore } from '../../stores/key-value.store.js';
-import type { McpOAuthBridgeOptions } from '../mcp-auth-options.interface.js';
+import type { McpOAuthBridgeOptions } from '../../options/mcp-auth-options.interface.js';
 import { McpAuthError } from '../mcp-auth.error.js';
 import { McpAuthUnavailableError } from '../mcp-auth-unavailable.error.js';
 import { principalFromClaims } from '../principal-claims.js';

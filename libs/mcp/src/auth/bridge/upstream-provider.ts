@@ -1,6 +1,6 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import type { McpOAuthBridgeUpstreamOptions } from '../mcp-auth-options.interface.js';
+import type { McpOAuthBridgeUpstreamOptions } from '../../options/mcp-auth-options.interface.js';
 import { metadataUrls } from '../oauth/authorization-server.metadata.js';
 import { McpOAuthBridgeMessages as Messages } from './bridge.messages.js';
 

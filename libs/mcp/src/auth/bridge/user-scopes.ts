@@ -1,4 +1,4 @@
-import type { McpOAuthBridgeScopes } from '../mcp-auth-options.interface.js';
+import type { McpOAuthBridgeScopes } from '../../options/mcp-auth-options.interface.js';
 
 /** An RFC 6749 §3.3 scope token. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;

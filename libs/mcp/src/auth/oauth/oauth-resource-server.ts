@@ -3,7 +3,7 @@ import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { OAUTH_DEFAULTS } from '../../options/declarations/auth.options.js';
 import { JwtVerifier } from '../jwt.verifier.js';
-import type { McpOAuthOptions } from '../mcp-auth-options.interface.js';
+import type { McpOAuthOptions } from '../../options/mcp-auth-options.interface.js';
 import { McpAuthError } from '../mcp-auth.error.js';
 import { principalFromClaims } from '../principal-claims.js';
 import { discoverAuthorizationServer } from './authorization-server.metadata.js';

@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import type { McpOAuthClientOptions } from './mcp-outbound-auth.interface.js';
+import type { McpOAuthClientOptions } from '../../options/mcp-outbound-auth.interface.js';
 import type { CachedToken } from './outbound-token.cache.js';
 import { OutboundTokenError } from './outbound-token.error.js';
 

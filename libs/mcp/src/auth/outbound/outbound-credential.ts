@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
-import type { McpOAuthClientOptions, McpOutboundAuth } from './mcp-outbound-auth.interface.js';
+import type { McpOAuthClientOptions, McpOutboundAuth } from '../../options/mcp-outbound-auth.interface.js';
 import { McpOutboundMessages as Messages } from './outbound.messages.js';
 import { OAuthTokenClient } from './oauth-token.client.js';
 import { OutboundTokenError } from './outbound-token.error.js';

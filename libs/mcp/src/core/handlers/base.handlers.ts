@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_RESOLVED_OPTIONS } from '../mcp-resolved-options.token.js';
-import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
+import { MCP_RESOLVED_OPTIONS, type McpCoreSettings } from '../mcp-resolved-options.token.js';
 import { JsonRpcErrorCode } from '../json-rpc/json-rpc-error-codes.js';
 import { McpCapabilities } from '../mcp-capabilities.js';
 import { McpProtocolError } from '../errors/protocol-error.js';
@@ -25,7 +24,7 @@ export class McpBaseHandlers implements McpMethodHandlerGroup {
   private readonly serverInfo: Record<string, string>;
 
   constructor(
-    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpCoreSettings,
     private readonly capabilities: McpCapabilities,
   ) {
     this.serverInfo = { name: options.name, version: options.version };

@@ -1,5 +1,4 @@
-import { LOG_LEVELS } from '../../execution/tool-context.factory.js';
-import type { McpLogLevel } from '../../core/mcp-tool-context.interface.js';
+import { LOG_LEVELS, type McpLogLevel } from '../../core/mcp-log-level.js';
 import { META } from '../../core/rev-2026-07-28.constants.js';
 import { isPlainObject } from '../../core/plain-object.js';
 

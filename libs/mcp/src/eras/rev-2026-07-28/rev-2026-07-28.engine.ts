@@ -6,7 +6,7 @@ import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import { McpRev20260728Refusal, rev20260728HttpStatus } from './refusals.js';
-import { McpRev20260728Server, type McpRev20260728Call, type McpRev20260728Channel } from './rev-2026-07-28.server.js';
+import { McpRev20260728Responder, type McpRev20260728Call, type McpRev20260728Channel } from './rev-2026-07-28.responder.js';
 import { McpListenService, type ListenHandle, type ListenSink } from './subscriptions/listen.service.js';
 
 /** What a connection-bound transport (stdio) keeps for 2026-07-28: its open listens, by request id. */
@@ -23,13 +23,13 @@ export interface McpRev20260728EngineChannel extends McpRev20260728Channel {
 }
 
 /**
- * The engine of the 2026-07-28 era: requests go to {@link McpRev20260728Server}, a `subscriptions/listen` stays
+ * The engine of the 2026-07-28 era: requests go to {@link McpRev20260728Responder}, a `subscriptions/listen` stays
  * open on the transport's stream, a `notifications/cancelled` ends a listen or cancels a request.
  */
 @Injectable()
 export class McpRev20260728Engine {
   constructor(
-    private readonly server: McpRev20260728Server,
+    private readonly server: McpRev20260728Responder,
     private readonly dispatcher: McpDispatcher,
     private readonly listens: McpListenService,
   ) {}

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { MCP_COMPLETION_METADATA } from '../../mcp.constants.js';
+import { MCP_COMPLETION_METADATA } from '../../core/mcp.constants.js';
 import type { McpCompletionOptions } from './mcp-completion-options.interface.js';
 
 /**

@@ -4,7 +4,7 @@ import { McpResourceRegistry } from '../resources/mcp-resource.registry.js';
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import { applyToolTransformations } from '../transforms/tool-transformations.applier.js';
-import type { McpToolSelector } from '../transforms/mcp-tool-transformation.js';
+import type { McpToolSelector } from '../../options/mcp-tool-transformation.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { MCP_COMPONENT_PROVIDERS, type McpComponent, type McpComponentProvider } from './mcp-component-provider.interface.js';

@@ -5,7 +5,7 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import { McpPromptRegistry } from '../prompts/mcp-prompt.registry.js';
 import { McpResourceRegistry } from '../resources/mcp-resource.registry.js';
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
-import { McpTasksService } from '../../tasks/mcp-tasks.service.js';
+import { McpTasksService } from '../tasks/mcp-tasks.service.js';
 
 /**
  * One boot line per server with what it serves: `weather-server (/mcp): 8 tools, 2 resources, 2 prompts`, or

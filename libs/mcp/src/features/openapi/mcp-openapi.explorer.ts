@@ -3,7 +3,7 @@ import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
-import type { McpOpenApiSource } from './mcp-openapi-options.interface.js';
+import type { McpOpenApiSource } from '../../options/mcp-openapi-options.interface.js';
 import { loadOpenApiDocument, type LoadedOpenApiDocument } from './openapi-document.loader.js';
 import { loadOpenApiParser } from './openapi-parser.loader.js';
 import { openApiTools } from './openapi-tools.js';

@@ -5,7 +5,7 @@ import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpToolHandler } from '../../execution/mcp-callable-tool.interface.js';
 import { routeAnswerError, routeServerError } from '../routes/route-outcome.js';
 import { BodyTooLargeError, readBoundedText } from '../../core/bounded-text.js';
-import type { McpOpenApiSource } from './mcp-openapi-options.interface.js';
+import type { McpOpenApiSource } from '../../options/mcp-openapi-options.interface.js';
 import type { OutboundCredential } from '../../auth/outbound/outbound-credential.js';
 import type { OpenApiOperationPlan } from './openapi-operations.js';
 import { fetchWithinOrigin, RedirectNotFollowed } from './openapi-redirects.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import type { McpOpenApiSource } from './mcp-openapi-options.interface.js';
+import type { McpOpenApiSource } from '../../options/mcp-openapi-options.interface.js';
 import { BodyTooLargeError, readBoundedText } from '../../core/bounded-text.js';
 import { McpOpenApiMessages } from './openapi.messages.js';
 import { fetchWithinOrigin, RedirectNotFollowed } from './openapi-redirects.js';

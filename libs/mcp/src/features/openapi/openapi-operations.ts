@@ -2,7 +2,7 @@ import { McpConfigurationError } from '../../core/errors/mcp-configuration.error
 import type { JsonSchema } from '../../core/json-schema.types.js';
 import type { McpToolAnnotations } from '../tools/mcp-tool-options.interface.js';
 import { methodNameToToolName, normalizeToolName } from '../tools/tool-name.js';
-import type { McpOpenApiSelection, McpOpenApiSource } from './mcp-openapi-options.interface.js';
+import type { McpOpenApiSelection, McpOpenApiSource } from '../../options/mcp-openapi-options.interface.js';
 import { McpOpenApiMessages } from './openapi.messages.js';
 import { OpenApiSchemaTooLargeError, toolSchema } from './openapi-schema.js';
 import { derefObject, OpenApiReferenceError } from './openapi-refs.js';

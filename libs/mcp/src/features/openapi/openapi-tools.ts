@@ -4,7 +4,7 @@ import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.j
 import { envelopeOutputSchema } from '../tools/schema/envelope-output-schema.js';
 import { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
 import { checkToolNameAndTimeout } from '../tools/tool-definition.checks.js';
-import type { McpOpenApiSource } from './mcp-openapi-options.interface.js';
+import type { McpOpenApiSource } from '../../options/mcp-openapi-options.interface.js';
 import { openApiHandler, type OpenApiCallSettings } from './openapi-call.js';
 import { sourceLabel, type LoadedOpenApiDocument } from './openapi-document.loader.js';
 import { McpOpenApiMessages, McpOpenApiNotices } from './openapi.messages.js';

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { MCP_PROMPT_METADATA } from '../../mcp.constants.js';
+import { MCP_PROMPT_METADATA } from '../../core/mcp.constants.js';
 import type { McpPromptOptions } from './mcp-prompt-options.interface.js';
 
 /**

@@ -32,6 +32,7 @@ export class McpPromptRegistry {
   private readonly prompts: McpComponentRegistry<McpPromptDefinition>;
   private readonly runtime: McpRuntimeRegistrations<McpPromptRegistration>;
 
+  /** Nest injects it; its parameters are not part of the public API. @internal */
   constructor(
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
     @Optional() private readonly changes?: McpListChanges,

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { MCP_RESOURCE_METADATA, MCP_RESOURCE_TEMPLATE_METADATA } from '../../mcp.constants.js';
+import { MCP_RESOURCE_METADATA, MCP_RESOURCE_TEMPLATE_METADATA } from '../../core/mcp.constants.js';
 import type { McpResourceOptions, McpResourceTemplateOptions } from './mcp-resource-options.interface.js';
 import { McpArgs } from '../tools/mcp-param.decorators.js';
 

@@ -28,6 +28,7 @@ export class McpResourceNotifier implements OnApplicationBootstrap, BeforeApplic
   private readonly origin = randomBytes(6).toString('base64url');
   private stopListening?: () => Promise<void>;
 
+  /** Nest injects it; its parameters are not part of the public API. @internal */
   constructor(
     private readonly subscriptions: McpResourceSubscriptions,
     @Inject(MCP_BUS) private readonly bus: McpMessageBus,

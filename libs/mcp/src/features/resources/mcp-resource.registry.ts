@@ -43,6 +43,7 @@ export class McpResourceRegistry {
   private readonly templates: McpComponentRegistry<McpResourceTemplateDefinition>;
   private readonly runtime: McpRuntimeRegistrations<McpResourceRegistration>;
 
+  /** Nest injects it; its parameters are not part of the public API. @internal */
   constructor(
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
     @Optional() private readonly changes?: McpListChanges,

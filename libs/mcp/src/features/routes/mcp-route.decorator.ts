@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { MCP_ROUTE_EXCLUDE_METADATA, MCP_ROUTE_METADATA } from '../../mcp.constants.js';
+import { MCP_ROUTE_EXCLUDE_METADATA, MCP_ROUTE_METADATA } from '../../core/mcp.constants.js';
 import type { McpRouteOptions } from './mcp-route-options.interface.js';
 
 /**

@@ -1,7 +1,7 @@
 import { ParseArrayPipe, ParseBoolPipe, ParseFloatPipe, ParseIntPipe, ParseUUIDPipe } from '@nestjs/common';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { SWAGGER_API_PARAMETERS } from '../../mcp.constants.js';
+import { SWAGGER_API_PARAMETERS } from '../../core/mcp.constants.js';
 import type { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import type { JsonSchema } from '../../core/json-schema.types.js';
 import { McpRouteMessages } from './mcp-route.messages.js';

@@ -1,4 +1,4 @@
-import { MCP_PARAMS_METADATA } from '../../mcp.constants.js';
+import { MCP_PARAMS_METADATA } from '../../core/mcp.constants.js';
 import { McpParamType } from '../../execution/mcp-params.factory.js';
 
 /** Records `{ index }` under `type:index`, the layout ExternalContextCreator reads (as for route params). */

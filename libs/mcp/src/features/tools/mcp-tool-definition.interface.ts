@@ -1,22 +1,9 @@
 import type { McpCallableTool } from '../../execution/mcp-callable-tool.interface.js';
-import type { JsonSchema } from '../../core/json-schema.types.js';
-import type { McpToolAnnotations } from './mcp-tool-options.interface.js';
+import type { McpToolDescriptor } from '../../core/mcp-tool-descriptor.interface.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
-import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
+import type { McpToolVisibleTo } from '../../options/mcp-tool-filter.interface.js';
 
-/** A tool as `tools/list` sends it. */
-export interface McpToolDescriptor {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: JsonSchema;
-  outputSchema?: JsonSchema;
-  annotations?: McpToolAnnotations;
-  /** Extension metadata: `ui` (MCP Apps) from `@McpTool({ ui })`. */
-  _meta?: Record<string, unknown>;
-  /** Task support (spec 2025-11-25): long-running tools may be called as tasks. */
-  execution?: { taskSupport: 'forbidden' | 'optional' | 'required' };
-}
+export type { McpToolDescriptor };
 
 /** Everything the request path needs about a tool, computed once at boot. */
 export interface McpToolDefinition extends McpCallableTool {

@@ -1,18 +1,12 @@
-import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
+import type { McpToolVisibleTo } from '../../options/mcp-tool-filter.interface.js';
 import type { McpToolUiOptions } from '../apps/mcp-ui-options.interface.js';
 import type { McpStandardSchema } from '../../core/standard-schema.js';
+import type { McpToolAnnotations } from '../../core/mcp-tool-descriptor.interface.js';
 
 /** What a tool's `output` may be: a DTO class, or a Standard Schema validator (Zod 4, Valibot, ArkType, …). @publicApi */
 export type McpOutputType = (abstract new (...args: never[]) => unknown) | McpStandardSchema;
 
-/** Hints about a tool's behaviour (MCP `ToolAnnotations`); clients treat them as untrusted. @publicApi */
-export interface McpToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
+export type { McpToolAnnotations };
 
 /** Options of `@McpTool()`. @publicApi */
 export interface McpToolOptions {

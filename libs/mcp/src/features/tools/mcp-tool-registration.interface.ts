@@ -1,7 +1,7 @@
 import type { McpOutputType, McpToolAnnotations } from './mcp-tool-options.interface.js';
 import type { McpStandardSchema } from '../../core/standard-schema.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
-import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
+import type { McpToolVisibleTo } from '../../options/mcp-tool-filter.interface.js';
 import type { McpToolUiOptions } from '../apps/mcp-ui-options.interface.js';
 
 /**

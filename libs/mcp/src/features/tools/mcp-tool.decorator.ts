@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { MCP_TOOL_METADATA } from '../../mcp.constants.js';
+import { MCP_TOOL_METADATA } from '../../core/mcp.constants.js';
 import type { McpToolOptions } from './mcp-tool-options.interface.js';
 
 /**

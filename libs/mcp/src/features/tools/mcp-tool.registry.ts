@@ -49,6 +49,7 @@ export class McpToolRegistry {
   private readonly builder: McpRuntimeToolBuilder;
   private readonly runtime: McpRuntimeRegistrations<McpToolRegistration>;
 
+  /** Nest injects it; its parameters are not part of the public API. @internal */
   constructor(
     @Optional() @Inject(MCP_RESOLVED_OPTIONS) private readonly options?: McpResolvedOptions,
     @Optional() private readonly changes?: McpListChanges,

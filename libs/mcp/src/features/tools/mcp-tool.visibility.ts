@@ -16,7 +16,7 @@ import {
   type McpVisibilityRequest,
 } from '../transforms/tool-visibility.rules.js';
 import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
-import type { McpToolFilter } from './mcp-tool-filter.interface.js';
+import type { McpToolFilter } from '../../options/mcp-tool-filter.interface.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 
 /**

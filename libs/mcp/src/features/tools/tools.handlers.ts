@@ -15,7 +15,7 @@ import { listPage } from '../../core/pagination-cursor.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
-import { taskOf } from '../../tasks/rev-2025-11-25/rev-2025-11-25.task-mapper.js';
+import { taskOf } from '../tasks/rev-2025-11-25/rev-2025-11-25.task-mapper.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import { McpToolSearch } from './search/tool-search.js';
 

@@ -1,5 +1,5 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import type { McpToolVisibleTo } from './mcp-tool-filter.interface.js';
+import type { McpToolVisibleTo } from '../../options/mcp-tool-filter.interface.js';
 import { McpToolRuntimeMessages } from './mcp-tool-runtime.messages.js';
 
 /** `visibleTo` as given, once it is known to be a function (a boot error naming `site` otherwise). */

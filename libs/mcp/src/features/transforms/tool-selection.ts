@@ -1,5 +1,5 @@
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
-import type { McpToolSelector } from './mcp-tool-transformation.js';
+import type { McpToolSelector } from '../../options/mcp-tool-transformation.js';
 
 /** A selector that picked nothing: how it reads in a message. */
 export class McpEmptySelection {

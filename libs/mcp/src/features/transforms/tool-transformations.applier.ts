@@ -3,7 +3,7 @@ import { isPlainObject } from '../../core/plain-object.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import { hideToolArguments, renameToolArguments } from './arguments.transform.js';
 import type { McpToolTransform } from './mcp-tool-transform.interface.js';
-import type { McpToolSelector, McpToolTransformation } from './mcp-tool-transformation.js';
+import type { McpToolSelector, McpToolTransformation } from '../../options/mcp-tool-transformation.js';
 import { McpTransformMessages as Messages } from './mcp-transform.messages.js';
 import { namespaceTool, renameToolTo } from './namespace.transform.js';
 import { McpEmptySelection, selectorsOf, selectTools } from './tool-selection.js';

@@ -9,7 +9,7 @@ import {
   renameArguments,
   renameTool,
   type McpToolTransformation,
-} from './mcp-tool-transformation.js';
+} from '../../options/mcp-tool-transformation.js';
 import { namespaceTool } from './namespace.transform.js';
 import { applyToolTransformations } from './tool-transformations.applier.js';
 import { thrown } from '../../../../../test/kit/boot-mcp.js';

@@ -3,7 +3,7 @@ import type { McpRequestContext } from '../../core/mcp-request-context.interface
 import { createToolContext } from '../../execution/tool-context.factory.js';
 import { clientSupportsUi, isAppOnlyTool } from '../apps/tool-ui.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
-import type { McpToolFilter } from '../tools/mcp-tool-filter.interface.js';
+import type { McpToolFilter } from '../../options/mcp-tool-filter.interface.js';
 
 /**
  * What visibility reads of a request: who calls, what the client declared (MCP Apps), and enough for a guard's

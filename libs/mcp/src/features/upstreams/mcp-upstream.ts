@@ -5,7 +5,7 @@ import type { McpRemotePrompt, McpRemoteResource, McpRemoteResourceTemplate, Mcp
 import { callerHeadersOf } from '../../core/caller-headers.js';
 import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
-import type { McpUpstreamOptions } from './mcp-upstream-options.interface.js';
+import type { McpUpstreamOptions } from '../../options/mcp-upstream-options.interface.js';
 import { CoalescedRead } from './coalesced-read.js';
 import { RELAYED_CAPABILITIES, relayClientRequests } from './upstream-client-requests.js';
 import { upstreamSessionKey, UpstreamSessions } from './upstream-sessions.js';

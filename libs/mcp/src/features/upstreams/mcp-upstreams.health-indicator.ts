@@ -30,6 +30,7 @@ export interface McpUpstreamsHealthOptions {
  */
 @Injectable()
 export class McpUpstreamsHealthIndicator {
+  /** Nest injects it; its parameters are not part of the public API. @internal */
   constructor(private readonly upstreams: McpUpstreamsProvider) {}
 
   isHealthy(key = 'upstreams', options: McpUpstreamsHealthOptions = {}): Record<string, McpUpstreamHealth> {

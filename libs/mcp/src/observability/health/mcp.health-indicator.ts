@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpHealthMessages } from './health.messages.js';
 import { MCP_BUS, type McpMessageBus } from '../../core/message-bus.interface.js';
-import { MCP_JOB_QUEUE, type McpJobQueue } from '../../tasks/engine/job-queue.interface.js';
+import { MCP_JOB_QUEUE, type McpJobQueue } from '../../jobs/job-queue.interface.js';
 import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
 
 /** The status of one part, in the shape `@nestjs/terminus` reads (`HealthIndicatorResult`). @publicApi */
@@ -37,6 +37,7 @@ const TIMED_OUT = Symbol('timed out');
  */
 @Injectable()
 export class McpHealthIndicator {
+  /** Nest injects it; its parameters are not part of the public API. @internal */
   constructor(
     @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
     @Inject(MCP_BUS) private readonly bus: McpMessageBus,

@@ -4,7 +4,7 @@ import { MCP_ERROR_CODES } from '../../core/errors/error-codes.js';
 import type { McpMeteredToolCall, McpMetrics, McpRequestOutcome } from '../../core/mcp-metrics.interface.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import { tenantOf } from '../../core/tenant.js';
-import type { McpJobQueue } from '../../tasks/engine/job-queue.interface.js';
+import type { McpJobQueue } from '../../jobs/job-queue.interface.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpMetricFamilies } from './metric-families.js';
 import type { McpPromClientModule } from './prom-client.loader.js';

@@ -1,6 +1,6 @@
 import type { ModuleRef } from '@nestjs/core';
 import { NOOP_MCP_METRICS, type McpMetrics } from '../../core/mcp-metrics.interface.js';
-import { MCP_JOB_QUEUE, type McpJobQueue } from '../../tasks/engine/job-queue.interface.js';
+import { MCP_JOB_QUEUE, type McpJobQueue } from '../../jobs/job-queue.interface.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpMetricFamilies } from './metric-families.js';
 import { McpPrometheusMetrics } from './mcp-prometheus.metrics.js';

@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import type { McpAuthenticator } from '../../auth/mcp-authenticator.interface.js';
+import type { McpAuthenticator } from '../mcp-authenticator.interface.js';
 import type {
   McpApiKey,
   McpAuthOptions,
@@ -10,7 +10,7 @@ import type {
   McpOAuthIntrospectionOptions,
   McpOAuthOptions,
   McpResourceMetadataOptions,
-} from '../../auth/mcp-auth-options.interface.js';
+} from '../mcp-auth-options.interface.js';
 import { group, invalidOption, list, option, optional } from '../option.builder.js';
 import { checkHttpUrl, checked, flag, given, nonNegativeInteger, positiveInteger, required } from '../option.values.js';
 

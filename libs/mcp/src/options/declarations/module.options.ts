@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
-import type { McpToolFilter } from '../../features/tools/mcp-tool-filter.interface.js';
-import type { McpToolTransformation } from '../../features/transforms/mcp-tool-transformation.js';
+import type { McpToolFilter } from '../mcp-tool-filter.interface.js';
+import type { McpToolTransformation } from '../mcp-tool-transformation.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import { MCP_JOB_OPTIONS, MCP_SHUTDOWN_OPTIONS } from './jobs.options.js';
 import type {

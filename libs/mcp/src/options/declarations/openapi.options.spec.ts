@@ -1,4 +1,4 @@
-import type { McpOpenApiSource } from '../../features/openapi/mcp-openapi-options.interface.js';
+import type { McpOpenApiSource } from '../mcp-openapi-options.interface.js';
 import { MCP_OPENAPI_OPTIONS } from './openapi.options.js';
 
 const resolve = (sources: unknown) => MCP_OPENAPI_OPTIONS.resolve(sources as McpOpenApiSource[], 'sources.openapi', undefined);

@@ -1,4 +1,4 @@
-import type { McpOpenApiSelection, McpOpenApiSource } from '../../features/openapi/mcp-openapi-options.interface.js';
+import type { McpOpenApiSelection, McpOpenApiSource } from '../mcp-openapi-options.interface.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import { group, invalidOption, list, optional, option, type McpOptionDeclaration } from '../option.builder.js';
 import { checkHttpUrl, flag, given, positiveInteger, stringList } from '../option.values.js';

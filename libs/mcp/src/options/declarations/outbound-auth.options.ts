@@ -1,4 +1,4 @@
-import type { McpOutboundAuth } from '../../auth/outbound/mcp-outbound-auth.interface.js';
+import type { McpOutboundAuth } from '../mcp-outbound-auth.interface.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import { invalidOption } from '../option.builder.js';
 import { checkHttpUrl } from '../option.values.js';

@@ -1,4 +1,4 @@
-import type { McpUpstreamOptions } from '../../features/upstreams/mcp-upstream-options.interface.js';
+import type { McpUpstreamOptions } from '../mcp-upstream-options.interface.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import { invalidOption, option } from '../option.builder.js';
 import { checkOutboundAuth } from './outbound-auth.options.js';

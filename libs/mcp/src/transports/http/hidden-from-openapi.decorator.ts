@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { SWAGGER_API_EXCLUDE_CONTROLLER } from '../../mcp.constants.js';
+import { SWAGGER_API_EXCLUDE_CONTROLLER } from '../../core/mcp.constants.js';
 
 /**
  * `@nestjs/swagger`'s `@ApiExcludeController()`, written by its metadata key so swagger stays optional: the MCP

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { routeMessage } from '../../eras/era-router.js';
+import { routeMessage } from '../../eras/era-claim.js';
 import { META } from '../../core/rev-2026-07-28.constants.js';
 import { classifyHttpPost } from './http-era.classifier.js';
 

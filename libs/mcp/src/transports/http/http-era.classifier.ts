@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { EraClaim } from '../../eras/era-router.js';
+import type { EraClaim } from '../../eras/era-claim.js';
 import { stripOws } from '../../eras/rev-2026-07-28/header-values.js';
 import { Rev20260728Header } from '../../core/rev-2026-07-28.constants.js';
 import { headerOf } from './incoming-json.js';

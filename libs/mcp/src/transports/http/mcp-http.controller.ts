@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, Param, Post, Req, Res, UseFilters, UseGuards, VERSION_NEUTRAL, type Type } from '@nestjs/common';
-import { McpJobService } from '../../tasks/engine/mcp-job.service.js';
+import { McpJobService } from '../../jobs/mcp-job.service.js';
 import { principalOf } from './request-principal.js';
 import { McpAuthGuard } from './auth/mcp-auth.guard.js';
 import { McpHttpRefusalFilter } from './auth/mcp-http-refusal.filter.js';

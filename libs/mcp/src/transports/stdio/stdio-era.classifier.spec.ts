@@ -1,4 +1,4 @@
-import { routeMessage } from '../../eras/era-router.js';
+import { routeMessage } from '../../eras/era-claim.js';
 import { META } from '../../core/rev-2026-07-28.constants.js';
 import { classifyStdioMessage } from './stdio-era.classifier.js';
 

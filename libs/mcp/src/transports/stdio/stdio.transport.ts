@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { errorResponse, parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import type { McpEra } from '../../eras/era-router.js';
+import type { McpEra } from '../../eras/era-claim.js';
 import { McpEraRouter, type McpEraConnection } from '../../eras/mcp-era.router.js';
 import { classifyStdioMessage } from './stdio-era.classifier.js';
 import { connectionCaller, type McpCaller } from '../../core/mcp-caller.js';
@@ -42,6 +42,7 @@ export class McpStdioTransport {
   private readonly logger = new Logger('McpStdio');
   private connections = 0;
 
+  /** Nest injects it; its parameters are not part of the public API. @internal */
   constructor(private readonly router: McpEraRouter) {}
 
   /** `headers`: what an in-process test client presents besides the launch token (`@nest-mcp/core/testing`). */

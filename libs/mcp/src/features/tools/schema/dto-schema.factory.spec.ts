@@ -41,7 +41,7 @@ import {
 } from 'class-validator';
 import { McpDto } from './mcp-dto.decorator.js';
 import { McpProperty } from './mcp-property.decorator.js';
-import { MCP_DTO_METADATA, MCP_PROPERTY_METADATA, SWAGGER_API_MODEL_PROPERTIES } from '../../../mcp.constants.js';
+import { MCP_DTO_METADATA, MCP_PROPERTY_METADATA, SWAGGER_API_MODEL_PROPERTIES } from '../../../core/mcp.constants.js';
 import { validateArguments } from '../../../execution/argument-validator.js';
 import { argumentValidationMode } from '../../../execution/validation-mode.js';
 import { DtoSchemaFactory } from './dto-schema.factory.js';

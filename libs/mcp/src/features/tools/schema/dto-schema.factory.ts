@@ -3,7 +3,7 @@ import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import { ValidationTypes } from 'class-validator';
 import type { McpDtoOptions } from './mcp-dto.decorator.js';
 import type { McpPropertyOptions } from './mcp-property.decorator.js';
-import { MCP_DTO_METADATA, MCP_PROPERTY_METADATA, SWAGGER_API_MODEL_PROPERTIES } from '../../../mcp.constants.js';
+import { MCP_DTO_METADATA, MCP_PROPERTY_METADATA, SWAGGER_API_MODEL_PROPERTIES } from '../../../core/mcp.constants.js';
 import type { JsonSchema, JsonSchemaTypeName } from '../../../core/json-schema.types.js';
 import { McpSchemaError } from './schema-build.error.js';
 import { McpDtoSchemaWarnings } from './dto-schema.messages.js';

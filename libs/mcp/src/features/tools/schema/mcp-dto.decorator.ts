@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { MCP_DTO_METADATA } from '../../../mcp.constants.js';
+import { MCP_DTO_METADATA } from '../../../core/mcp.constants.js';
 
 /** Class-level options of the JSON Schema generated for a DTO. */
 export interface McpDtoOptions {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { MCP_PROPERTY_METADATA } from '../../../mcp.constants.js';
+import { MCP_PROPERTY_METADATA } from '../../../core/mcp.constants.js';
 
 /**
  * Schema hints for one DTO property; they describe the property to the model. Only `nullable` changes validation:

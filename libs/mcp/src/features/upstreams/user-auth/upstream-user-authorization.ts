@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
-import type { McpUserAuthorizationOptions } from '../../../auth/outbound/mcp-outbound-auth.interface.js';
+import type { McpUserAuthorizationOptions } from '../../../options/mcp-outbound-auth.interface.js';
 import { described, discover, insecure } from '../../../auth/outbound/oauth-token.client.js';
 import { OutboundTokenError } from '../../../auth/outbound/outbound-token.error.js';
 import { McpTokenVault } from '../../../client/auth/token-vault.js';

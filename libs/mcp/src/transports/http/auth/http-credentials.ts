@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { McpCredentials } from '../../../auth/mcp-authenticator.interface.js';
+import type { McpCredentials } from '../../../options/mcp-authenticator.interface.js';
 import { clientAddressOf } from '../../../core/mcp-caller.js';
 
 /** Credentials of an HTTP request: `X-API-Key`, or the token of `Authorization: Bearer`; and where it came from. */

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isFinal, type McpJobRecord } from '../../../jobs/job.record.js';
+import { taskOf } from './rev-2025-11-25.task-mapper.js';
+import { McpTasksService } from '../mcp-tasks.service.js';
+import { McpJobService } from '../../../jobs/mcp-job.service.js';
+import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js';
+import { McpProtocolError } from '../../../core/errors/protocol-error.js';
+import { clientText } from '../../../core/client-text.js';
+import type { McpCall, McpMethodHandler, McpMethodHandlerGroup } from '../../../core/method-handler.interface.js';
+import { McpMethodHandlerProvider } from '../../../core/method-handler.decorator.js';
+import { tenantOf } from '../../../core/tenant.js';
+
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+/**
+ * MCP tasks (spec 2025-11-25) over the job store: `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`.
+ * Tasks are bound to the caller's tenant; another tenant's task id is unknown (-32602).
+ */
+@McpMethodHandlerProvider()
+@Injectable()
+export class McpTaskHandlers implements McpMethodHandlerGroup {
+  /** Served once a job tool exists (asked at bootstrap, when every tool is registered). */
+  readonly handlers: readonly McpMethodHandler[] = (['get', 'result', 'list', 'cancel'] as const).map((name) => ({
+    method: `tasks/${name}`,
+    isServed: () => this.tasks.enabled,
+    handle: (call: McpCall) => this[name](call),
+  }));
+
+  constructor(
+    private readonly tasks: McpTasksService,
+    private readonly jobs: McpJobService,
+  ) {}
+
+  async get(call: McpCall): Promise<Record<string, unknown>> {
+    return taskOf(await this.task(call));
+  }
+
+  async list(call: McpCall): Promise<Record<string, unknown>> {
+    return { tasks: (await this.jobs.list(callerTenant(call))).map(taskOf) };
+  }
+
+  /** Blocks until the task is final, then answers exactly what `tools/call` would have (spec MUST). */
+  async result(call: McpCall): Promise<Record<string, unknown>> {
+    let record = await this.task(call);
+    while (!isFinal(record.status)) {
+      await sleep(100, undefined, { signal: call.signal }).catch(() => undefined);
+      if (call.signal.aborted) throw new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Cancelled');
+      record = await this.task(call);
+    }
+    const result = this.jobs.statusResult(record);
+    return { ...result, _meta: { ...(result._meta ?? {}), [RELATED_TASK]: { taskId: record.id } } };
+  }
+
+  async cancel(call: McpCall): Promise<Record<string, unknown>> {
+    const record = await this.task(call);
+    if (isFinal(record.status))
+      throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Task ${record.id} is already ${taskOf(record).status}`);
+    return taskOf((await this.jobs.cancel(record.tenant, record.id)) ?? record);
+  }
+
+  private async task(call: McpCall): Promise<McpJobRecord> {
+    const taskId = call.params.taskId;
+    if (typeof taskId !== 'string') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: taskId must be a string');
+    const record = await this.jobs.find(callerTenant(call), taskId);
+    if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${clientText(taskId)}`);
+    return record;
+  }
+}
+
+function callerTenant(call: McpCall): string {
+  return tenantOf(call.context.principal);
+}
