@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
   McpModule,
   McpSkillProvider,
@@ -13,6 +14,7 @@ import {
   type McpSkillSource,
 } from '@nest-mcp/core';
 import { eventually } from '../../kit/eventually.js';
+import { ensureBuilt, REPO_ROOT, WEATHER_MAIN } from '../../kit/build.js';
 import { initApp, listenMcp, startWeatherApp, type RunningApp } from '../../kit/apps.js';
 
 const BRIEFING_FOLDER = join(import.meta.dirname, '../../../apps/weather-server/skills/weather-briefing');
@@ -77,6 +79,27 @@ describe.each(['legacy', '2026-07-28'] as const)(
     });
   },
 );
+
+describe('over stdio, the built weather server as a child process', () => {
+  beforeAll(() => ensureBuilt(), 600_000);
+
+  it.each(['legacy', 'auto'] as const)('serves weather-briefing to the SDK 2.4 skills client (%s)', async (mode) => {
+    const client = new Client({ name: 'skills-stdio', version: '1.0.0' }, { versionNegotiation: { mode } });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [WEATHER_MAIN, '--stdio'], cwd: REPO_ROOT, stderr: 'ignore' }),
+    );
+    try {
+      expect(client.getProtocolEra()).toBe(mode === 'legacy' ? 'legacy' : 'modern');
+      const skills = new SkillsClient(client);
+      const { skills: entries } = await skills.list();
+      expect(entries.map((entry) => entry.uri)).toEqual([BRIEFING_URI]);
+      const template = await skills.read(entries[0], 'templates/briefing.md');
+      expect(template.text).toBe(readFileSync(join(BRIEFING_FOLDER, 'templates/briefing.md'), 'utf8'));
+    } finally {
+      await client.close();
+    }
+  });
+});
 
 /** A skill per tenant, as a database would hold them: the same definition object while it does not change. */
 @McpSkillProvider()

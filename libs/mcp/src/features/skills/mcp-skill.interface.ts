@@ -1,7 +1,6 @@
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 
-/** Id of the Skills extension (SEP-2640) in `capabilities.extensions`. */
-export const MCP_SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+export { MCP_SKILLS_EXTENSION } from '../../core/mcp-skills-extension.js';
 
 /** The URI scheme skills are served under: `skill://<name>/SKILL.md`, `skill://<name>/<path>`. */
 export const MCP_SKILL_URI_SCHEME = 'skill://';
