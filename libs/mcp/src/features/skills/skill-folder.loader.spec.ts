@@ -7,7 +7,6 @@ import { loadSkillFolder } from './skill-folder.loader.js';
 
 const MANIFEST = '---\nname: trip\ndescription: Plan a trip.\n---\n\n# Trip\n';
 
-
 describe('loadSkillFolder', () => {
   let root: string;
   beforeEach(() => {

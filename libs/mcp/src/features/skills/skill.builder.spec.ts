@@ -5,7 +5,6 @@ const files = (entries: Record<string, string>) =>
   new Map(Object.entries(entries).map(([path, text]) => [path, { bytes: Buffer.from(text) }]));
 const MANIFEST = '---\nname: trip\ndescription: Plan a trip.\n---\n';
 
-
 describe('buildSkill', () => {
   it.each(['../outside.md', '/etc/passwd', 'a/../../b', 'a\\b', 'a//b', './a'])('refuses the path %s with MCP_ERR_SKILL_PATH', (path) => {
     let error: unknown;
