@@ -57,11 +57,11 @@ export class HttpSseClientTransport implements McpClientTransport {
     }
   }
 
-  async send(message: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+  async send(message: Record<string, unknown>, signal?: AbortSignal, callHeaders?: Readonly<Record<string, string>>): Promise<void> {
     if (!this.endpoint) throw new McpClientError('UNAVAILABLE', 'Not connected');
     const response = await fetchOrUnavailable(this.endpoint, {
       method: 'POST',
-      headers: { ...(await resolveHeaders(this.options.headers)), 'content-type': 'application/json' },
+      headers: { ...(await resolveHeaders(this.options.headers, callHeaders)), 'content-type': 'application/json' },
       body: JSON.stringify(message),
       // The client aborts a request's signal when it fails or the client closes (AbortSignal.any per request is costly).
       signal: signal ?? this.closing.signal,
