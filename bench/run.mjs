@@ -131,7 +131,8 @@ function ensureInstalled(dir) {
 
 function setup() {
   ensureInstalled(BENCH);
-  ensureInstalled(path.join(BENCH, 'rekog'));
+  // The rekog stacks' own Nest copy is installed only when one of them is measured.
+  if (STACKS.some((stack) => stack.startsWith('rekog'))) ensureInstalled(path.join(BENCH, 'rekog'));
   const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
   if (!existsSync(path.join(ROOT, 'libs/mcp/dist/index.js'))) {
     log('libs/mcp/dist is missing: building the library');
@@ -140,7 +141,7 @@ function setup() {
   rmSync(path.join(BENCH, 'dist'), { recursive: true, force: true });
   rmSync(path.join(BENCH, 'rekog/dist'), { recursive: true, force: true });
   sh(process.execPath, [tsc, '-p', 'bench/tsconfig.json'], ROOT);
-  sh(process.execPath, [tsc, '-p', 'bench/rekog/tsconfig.json'], ROOT);
+  if (STACKS.some((stack) => stack.startsWith('rekog'))) sh(process.execPath, [tsc, '-p', 'bench/rekog/tsconfig.json'], ROOT);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -271,6 +272,9 @@ async function prepareRest(server, urlPath) {
 let autocannon;
 
 async function load(server, target, connections, seconds) {
+  // The gateway's upstream (the direct server, in its own process) is read over the same calls.
+  const relayed = server.stack === 'ours-gateway';
+  const upstreamBefore = relayed ? await server.upstreamCpu() : 0;
   const cpuBefore = await server.cpu();
   const result = await autocannon({
     url: target.url ?? server.url,
@@ -282,8 +286,10 @@ async function load(server, target, connections, seconds) {
     pipelining: 1,
   });
   const cpuUs = (await server.cpu()) - cpuBefore;
+  const upstreamUs = relayed ? (await server.upstreamCpu()) - upstreamBefore : 0;
   return {
     cpuPerRequest: result.requests.total > 0 ? cpuUs / result.requests.total : undefined,
+    upstreamCpuPerRequest: relayed && result.requests.total > 0 ? upstreamUs / result.requests.total : undefined,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -332,7 +338,7 @@ async function throughput() {
         const key = `${stack}@${connections}`;
         samples.set(key, [...(samples.get(key) ?? []), sample]);
         log(
-          `round ${round + 1}/${ROUNDS} ${stack.padEnd(14)} c=${String(connections).padEnd(3)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50} ms  p99 ${sample.p99} ms  ${sample.cpuPerRequest?.toFixed(0)} µs CPU/req${sample.failures ? `  ${sample.failures} FAILED` : ''}`,
+          `round ${round + 1}/${ROUNDS} ${stack.padEnd(14)} c=${String(connections).padEnd(3)} ${sample.rps.toFixed(0).padStart(6)} req/s  p50 ${sample.p50} ms  p99 ${sample.p99} ms  ${sample.cpuPerRequest?.toFixed(0)} µs CPU/req${sample.upstreamCpuPerRequest === undefined ? '' : ` (upstream ${sample.upstreamCpuPerRequest.toFixed(0)})`}${sample.failures ? `  ${sample.failures} FAILED` : ''}`,
         );
       }
       if (round === ROUNDS - 1) {
@@ -359,6 +365,7 @@ async function throughput() {
         rss_mib: Math.round((rss.get(stack).raw / 1048576) * 10) / 10,
         rss_gc_mib: Math.round((rss.get(stack).collected / 1048576) * 10) / 10,
         cpu_us: median(list.map((s) => s.cpuPerRequest)),
+        upstream_cpu_us: stack === 'ours-gateway' ? median(list.map((s) => s.upstreamCpuPerRequest)) : undefined,
         failures: list.reduce((sum, s) => sum + s.failures, 0),
         samples: list.map((s) => Math.round(s.rps)),
       });
@@ -607,6 +614,25 @@ function goals(rows, memory, boot, catalog) {
       met: cost <= limit / 100,
     });
   };
+  /**
+   * The gateway process's CPU per relayed call against the direct server's per call (issue 38): read against
+   * `ours-stateless` measured in the same run, with the upstream's own CPU over the relayed calls beside it.
+   */
+  const relayCost = (c) => {
+    if (!has('ours-gateway', 'ours-stateless')) return;
+    const gateway = at('ours-gateway', c);
+    const direct = at('ours-stateless', c);
+    if (!gateway.cpu_us || !direct.cpu_us) return;
+    const cost = gateway.cpu_us / direct.cpu_us;
+    const upstream = gateway.upstream_cpu_us
+      ? `; its upstream used ${gateway.upstream_cpu_us.toFixed(0)} µs per relayed call (the gateway ${(gateway.cpu_us / gateway.upstream_cpu_us).toFixed(2)}× that)`
+      : '';
+    list.push({
+      goal: `ours-gateway CPU per relayed call ≤ 2.0× ours-stateless CPU per direct call, c=${c}`,
+      value: `${cost.toFixed(2)}× (${gateway.cpu_us.toFixed(0)} vs ${direct.cpu_us.toFixed(0)} µs${upstream}; req/s ${(gateway.rps / direct.rps).toFixed(2)}×)`,
+      met: cost <= 2.0,
+    });
+  };
   for (const c of CONNECTIONS) {
     atLeast('ours-stateless', 'bare-nest', 1.0, c);
     if (has('ours-stateless', 'bare-nest')) {
@@ -632,6 +658,7 @@ function goals(rows, memory, boot, catalog) {
     }
     // A call through the gateway against the same call to its upstream directly: one extra hop at most.
     atLeast('ours-gateway', 'ours-stateless', 0.5, c);
+    relayCost(c);
     atLeast('ours-fastify', 'bare-nest-fastify', 0.75, c);
     atLeast('ours-2026', 'ours-stateless', 0.9, c);
     atLeast('ours-2026-fastify', 'ours-fastify', 0.9, c);
@@ -748,7 +775,7 @@ function report({ rows, memory, boot, catalog, started, elapsedS, loadBefore }) 
     '- `bare-nest-rest`: the same controller as plain REST on platform-express (default body parser): `POST /tickets/t-1/comments` with `{ text }` and the token. "× bare" of `ours-route` is read against it.',
   );
   lines.push(
-    "- `ours-gateway`: a second app with `McpModule.forRoot({ sources: { upstreams: [{ name: 'up', url }] } })` in front of the `ours-stateless` app (the upstream in a process of its own, over loopback HTTP; RSS and CPU are the gateway process's), called with `tools/call` of `up_echo`: the gateway's pipeline, its client (one upstream session for the anonymous tenant) and the upstream's own work. Goal: ≥ 0.5× `ours-stateless`, the same call made directly.",
+    "- `ours-gateway`: a second app with `McpModule.forRoot({ sources: { upstreams: [{ name: 'up', url }] } })` in front of the `ours-stateless` app (the upstream in a process of its own, over loopback HTTP; RSS and CPU are the gateway process's), called with `tools/call` of `up_echo`: the gateway's pipeline, its client (one upstream session for the anonymous tenant) and the upstream's own work. Goals: ≥ 0.5× the req/s of `ours-stateless`, the same call made directly, and ≤ 2.0× its server CPU per call (the gateway process's CPU per relayed call over the direct server's per call, both rows of this run; the upstream process's CPU over the same relayed calls is given beside it).",
   );
   lines.push(
     "- `sdk`: `@modelcontextprotocol/sdk` 1.x `McpServer` + `StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })` on `createMcpExpressApp()`, a new server and transport per request (the SDK's stateless example); zod `{ text: z.string() }`.",
@@ -887,7 +914,7 @@ async function main() {
   process.stdout.write(`\nbench/RESULTS.md written (${elapsedS.toFixed(0)} s)\n`);
   if (JSON_OUTPUT) {
     const json = {
-      rows: rows.map(({ stack, mode, connections, rps, p50_ms, p99_ms, rss_mib }) => ({
+      rows: rows.map(({ stack, mode, connections, rps, p50_ms, p99_ms, rss_mib, cpu_us, upstream_cpu_us }) => ({
         stack,
         mode,
         connections,
@@ -895,6 +922,8 @@ async function main() {
         p50_ms,
         p99_ms,
         rss_mib,
+        cpu_us,
+        ...(upstream_cpu_us !== undefined && { upstream_cpu_us }),
       })),
       session_kib: memory ? Math.round(memory.sessionKib * 100) / 100 : null,
       sse_stream_kib: memory ? Math.round(memory.sseKib * 100) / 100 : null,

@@ -94,6 +94,11 @@ export async function startServer(stack, { largeLimits = false, execArgv = [], a
     const usage = await ask('cpu');
     return usage.user + usage.system;
   };
+  /** `ours-gateway`: the CPU time its upstream's process has used so far, in µs. */
+  const upstreamCpu = async () => {
+    const usage = await ask('upstream-cpu');
+    return usage.user + usage.system;
+  };
   /** The server's monotonic clock in µs (what `--cpu-prof` timestamps use). */
   const clock = async () => (await ask('cpu')).hrtimeUs;
   /** Asks the server to close and exit normally (so `--cpu-prof` writes its profile); SIGKILL after 15 s. */
@@ -117,7 +122,7 @@ export async function startServer(stack, { largeLimits = false, execArgv = [], a
         process.kill(child.pid, 'SIGKILL');
       }
     });
-  return { stack, port, info, pid: child.pid, url: `http://${HOST}:${port}/mcp`, memory, cpu, clock, stop, child };
+  return { stack, port, info, pid: child.pid, url: `http://${HOST}:${port}/mcp`, memory, cpu, upstreamCpu, clock, stop, child };
 }
 
 /** One HTTP request; resolves with status, headers and the body text. */

@@ -6,9 +6,11 @@
  */
 export interface Closable {
   close(): Promise<unknown> | unknown;
+  /** A gateway: the CPU time its upstream's process has used so far (`process.cpuUsage()` there). */
+  upstreamCpu?(): Promise<NodeJS.CpuUsage>;
 }
 
-type RunnerMessage = { type: 'rss'; gc?: boolean } | { type: 'cpu' } | { type: 'exit' };
+type RunnerMessage = { type: 'rss'; gc?: boolean } | { type: 'cpu' } | { type: 'upstream-cpu' } | { type: 'exit' };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -18,6 +20,7 @@ export function serveRunner(port: number, app: Closable, info: Record<string, un
     if (message.type === 'rss') void reportMemory(message.gc === true);
     else if (message.type === 'cpu')
       process.send?.({ type: 'cpu', ...process.cpuUsage(), hrtimeUs: Number(process.hrtime.bigint() / 1000n) });
+    else if (message.type === 'upstream-cpu') void app.upstreamCpu?.().then((usage) => process.send?.({ type: 'upstream-cpu', ...usage }));
     else if (message.type === 'exit') {
       // A normal exit, so --cpu-prof writes its profile.
       const timer = setTimeout(() => process.exit(0), 2_000);

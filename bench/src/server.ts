@@ -47,6 +47,7 @@ async function main(): Promise<void> {
           await app.close();
           await upstream.close();
         },
+        upstreamCpu: () => upstream.cpu(),
       });
     }
     case 'catalog': {

@@ -22,10 +22,22 @@ function startUpstream(): Promise<{ child: ChildProcess; port: number }> {
  * `ours-gateway`: a gateway app, `McpModule.forRoot({ upstreams: [{ name: 'up', url }] })`, in front of the
  * `ours-stateless` app running in a child process of its own; the runner calls `up_echo` on the gateway. Against
  * `ours-stateless` called directly, the row prices the extra hop (the gateway's pipeline, its client, loopback HTTP).
- * Only the gateway's process is measured for RSS and CPU.
+ * RSS and CPU are the gateway process's; the upstream's CPU over the same calls is read too (`cpu`).
  */
-export async function start(host: string): Promise<{ app: INestApplication; upstream: { close(): void } }> {
+export async function start(
+  host: string,
+): Promise<{ app: INestApplication; upstream: { close(): void; cpu(): Promise<NodeJS.CpuUsage> } }> {
   const { child, port } = await startUpstream();
+  /** The upstream's `process.cpuUsage()`, asked over its IPC channel (the runner's `cpu` message). */
+  const cpu = () =>
+    new Promise<NodeJS.CpuUsage>((resolve) => {
+      child.on('message', function onCpu(message: { type: string } & NodeJS.CpuUsage) {
+        if (message.type !== 'cpu') return;
+        child.off('message', onCpu);
+        resolve({ user: message.user, system: message.system });
+      });
+      child.send({ type: 'cpu' });
+    });
 
   @Module({
     imports: [
@@ -39,5 +51,5 @@ export async function start(host: string): Promise<{ app: INestApplication; upst
   class GatewayModule {}
 
   const app = await NestFactory.create(GatewayModule, { bodyParser: false, logger: false });
-  return { app, upstream: { close: () => child.kill('SIGTERM') } };
+  return { app, upstream: { close: () => child.kill('SIGTERM'), cpu } };
 }

@@ -1,7 +1,12 @@
 import type { McpClientOAuthOptions } from './auth/mcp-client-auth-options.interface.js';
 
 /** Headers sent with every HTTP request to the server: fixed, or computed per request (a token that rotates). @publicApi */
-export type McpClientHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+/**
+ * Headers of every HTTP request: fixed, or a function called for each request. The function is given the `headers`
+ * of the call the request is sent for (undefined outside a call); those are sent over what it returns.
+ */
+export type McpClientHeaders =
+  Record<string, string> | ((call?: Readonly<Record<string, string>>) => Record<string, string> | Promise<Record<string, string>>);
 
 /** Reconnection after a lost connection (a dropped stream, an exited child): exponential backoff. @publicApi */
 export interface McpClientReconnectOptions {
@@ -88,6 +93,11 @@ export interface McpClientCallOptions {
   timeoutMs?: number;
   /** `_meta` sent with the request (a progress token is added to it when `onProgress` is set). */
   meta?: Record<string, unknown>;
+  /**
+   * HTTP: headers of this call's own requests, over the client's `headers` (a `headers` function is given them).
+   * Per-call credentials without any async context: what a gateway's relayed call carries.
+   */
+  headers?: Readonly<Record<string, string>>;
   /**
    * Answers the server's requests made while this call runs (`sampling/createMessage`, `elicitation/create`,
    * `roots/list`), before the client's `onRequest`. In the 2026-07-28 era they come in `input_required` results and

@@ -58,6 +58,8 @@ interface PendingRequest {
   readonly method: string;
   /** Answers the server's requests made for this call. */
   readonly onRequest?: McpClientCallOptions['onRequest'];
+  /** The call's own headers: its cancellation and the answers to the server's requests carry them too. */
+  readonly headers?: McpClientCallOptions['headers'];
   resolve(result: Record<string, unknown>): void;
   reject(error: Error): void;
 }
@@ -602,7 +604,9 @@ export class McpClient {
         sending.abort(error);
         // Over HTTP in the 2026-07-28 era, closing the response (the abort above) is the cancellation.
         if (method !== 'initialize' && !(identity && transport.kind === 'streamable-http')) {
-          void transport.send(this.notificationOf('notifications/cancelled', { requestId: id, reason })).catch(() => undefined);
+          void transport
+            .send(this.notificationOf('notifications/cancelled', { requestId: id, reason }), undefined, options.headers)
+            .catch(() => undefined);
         }
       };
       const arm = () => {
@@ -619,6 +623,7 @@ export class McpClient {
       this.pending.set(id, {
         method,
         onRequest: options.onRequest,
+        headers: options.headers,
         resolve: (result) => (done(), resolve(result)),
         // A failed request (closed, lost, timed out) stops its HTTP exchange too.
         reject: (error) => (done(), sending.abort(error), reject(error)),
@@ -629,7 +634,7 @@ export class McpClient {
       }
       signal?.addEventListener('abort', onAbort, { once: true });
       arm();
-      transport.send(message as unknown as Record<string, unknown>, sending.signal).catch((error: unknown) => {
+      transport.send(message as unknown as Record<string, unknown>, sending.signal, options.headers).catch((error: unknown) => {
         if (sending.signal.aborted) return;
         this.settle(
           id,
@@ -701,6 +706,8 @@ export class McpClient {
    * throws an McpClientError with an `rpcCode` answers that error; anything else it throws answers -32603.
    */
   private async serve(transport: McpClientTransport, request: JsonRpcRequest, related?: JsonRpcId): Promise<void> {
+    // Read now: the call may have settled by the time the answer is ready.
+    const headers = related === undefined ? undefined : this.pending.get(related)?.headers;
     let reply: JsonRpcMessage;
     try {
       const result = request.method === 'ping' ? {} : await this.answererOf(related)?.(request.method, request.params);
@@ -713,7 +720,7 @@ export class McpClient {
       const code = error instanceof McpClientError && error.rpcCode !== undefined ? error.rpcCode : JsonRpcErrorCode.INTERNAL_ERROR;
       reply = errorResponse(request.id, { code, message: text });
     }
-    await transport.send(reply as unknown as Record<string, unknown>).catch(() => undefined);
+    await transport.send(reply as unknown as Record<string, unknown>, undefined, headers).catch(() => undefined);
   }
 
   /**

@@ -19,9 +19,10 @@ export interface McpClientTransport {
   open(sink: McpClientTransportSink): Promise<void>;
   /**
    * Sends one message. Rejects with an McpClientError when it cannot be delivered (`UNAVAILABLE`, `SESSION_EXPIRED`,
-   * `PROTOCOL` with status 404/405 when a Streamable HTTP endpoint is not one).
+   * `PROTOCOL` with status 404/405 when a Streamable HTTP endpoint is not one). HTTP sends `callHeaders` (the
+   * `headers` option of the call the message belongs to) over the client's own.
    */
-  send(message: Record<string, unknown>, signal?: AbortSignal): Promise<void>;
+  send(message: Record<string, unknown>, signal?: AbortSignal, callHeaders?: Readonly<Record<string, string>>): Promise<void>;
   /** `initialize` succeeded with this revision (HTTP sends it as `MCP-Protocol-Version`, opens its GET stream). */
   initialized(protocolVersion: string): void;
   /**

@@ -62,13 +62,13 @@ export class HttpSseClientTransport implements McpClientTransport {
     }
   }
 
-  async send(message: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+  async send(message: Record<string, unknown>, signal?: AbortSignal, callHeaders?: Readonly<Record<string, string>>): Promise<void> {
     if (!this.endpoint) throw new McpClientError('UNAVAILABLE', 'Not connected');
     const endpoint = this.endpoint;
     const response = await this.authorized(async () =>
       fetchOrUnavailable(endpoint, {
         method: 'POST',
-        headers: { ...(await this.headers()), 'content-type': 'application/json' },
+        headers: { ...(await this.headers(callHeaders)), 'content-type': 'application/json' },
         body: JSON.stringify(message),
         // The client aborts a request's signal when it fails or the client closes (AbortSignal.any per request is costly).
         signal: signal ?? this.closing.signal,
@@ -78,8 +78,8 @@ export class HttpSseClientTransport implements McpClientTransport {
     if (!response.ok) throw statusError(response.status, 'The message endpoint');
   }
 
-  private async headers(): Promise<Record<string, string>> {
-    const headers = await resolveHeaders(this.options.headers);
+  private async headers(callHeaders?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
+    const headers = await resolveHeaders(this.options.headers, callHeaders);
     const authorization = await this.auth?.authorization();
     return authorization === undefined ? headers : { ...headers, authorization };
   }

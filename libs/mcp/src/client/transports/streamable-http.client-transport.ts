@@ -53,12 +53,12 @@ export class StreamableHttpClientTransport implements McpClientTransport {
     return Promise.resolve();
   }
 
-  async send(message: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+  async send(message: Record<string, unknown>, signal?: AbortSignal, callHeaders?: Readonly<Record<string, string>>): Promise<void> {
     const hadSession = this.sessionId !== undefined;
     const response = await this.authorized(async () =>
       httpRequest(this.url, {
         method: 'POST',
-        headers: await this.postHeaders(message),
+        headers: await this.postHeaders(message, callHeaders),
         body: JSON.stringify(message),
         // The client aborts a request's signal when it fails or the client closes.
         signal: signal ?? this.closing.signal,
@@ -89,7 +89,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
     if (type.includes('text/event-stream')) {
       // The answer arrives on the stream, after any progress; send() returns now and the stream is read on.
       const id = message.id as string | number;
-      void this.readStream(response, id);
+      void this.readStream(response, id, callHeaders);
       return;
     }
     this.sink!.message(parseServerJson(await readBoundedText(response.body, this.maxBytes)));
@@ -166,8 +166,8 @@ export class StreamableHttpClientTransport implements McpClientTransport {
    * A fresh object each time, filled by assignments: on Node 20 a literal that starts with a spread and adds more
    * costs microseconds, and these are built for every call.
    */
-  private async headers(sessionId = this.sessionId): Promise<Record<string, string>> {
-    const headers = Object.assign({}, await resolveHeaders(this.options.headers));
+  private async headers(sessionId = this.sessionId, callHeaders?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
+    const headers = await resolveHeaders(this.options.headers, callHeaders);
     const authorization = await this.auth?.authorization();
     if (authorization !== undefined) headers.authorization = authorization;
     if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
@@ -175,8 +175,11 @@ export class StreamableHttpClientTransport implements McpClientTransport {
     return headers;
   }
 
-  private async postHeaders(message: Record<string, unknown>): Promise<Record<string, string>> {
-    const headers = await this.headers();
+  private async postHeaders(
+    message: Record<string, unknown>,
+    callHeaders?: Readonly<Record<string, string>>,
+  ): Promise<Record<string, string>> {
+    const headers = await this.headers(this.sessionId, callHeaders);
     if (this.modernVersion !== undefined) Object.assign(headers, modernHeaders(this.modernVersion, message, this.paramHeaders));
     headers['content-type'] = 'application/json';
     headers.accept = 'application/json, text/event-stream';
@@ -199,7 +202,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
    * SEP-1699): a GET with `Last-Event-ID` once the server's `retry` has passed, a few times at most; otherwise the
    * request is lost.
    */
-  private async readStream(response: McpHttpAnswer, id: string | number): Promise<void> {
+  private async readStream(response: McpHttpAnswer, id: string | number, callHeaders?: Readonly<Record<string, string>>): Promise<void> {
     let answered = false;
     let lastEventId: string | undefined;
     let retryMs = DEFAULT_RESUME_DELAY_MS;
@@ -230,7 +233,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
         const resumedFrom = lastEventId;
         const answer = await httpRequest(this.url, {
           method: 'GET',
-          headers: { ...(await this.headers()), accept: 'text/event-stream', 'last-event-id': resumedFrom },
+          headers: { ...(await this.headers(this.sessionId, callHeaders)), accept: 'text/event-stream', 'last-event-id': resumedFrom },
           signal: this.closing.signal,
           agent: this.agent,
         });

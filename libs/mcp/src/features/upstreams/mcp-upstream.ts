@@ -180,10 +180,11 @@ export class McpUpstream {
 
   async callTool(name: string, args: Record<string, unknown>, context: McpToolContext) {
     const call = () =>
-      this.on(context, (client) =>
+      this.on(context, (client, headers) =>
         client.callTool(name, args, {
           signal: context.signal,
           timeoutMs: this.timeoutMs,
+          headers,
           onProgress: (update) => context.reportProgress(update.progress, update.total, update.message),
           // Its sampling, elicitation and roots requests during the call go to our caller.
           onRequest: relayClientRequests(context),
@@ -201,11 +202,11 @@ export class McpUpstream {
   }
 
   async getPrompt(name: string, args: Record<string, string>, context: McpHandlerContext) {
-    return this.on(context, (client) => client.getPrompt(name, args, this.callOptions(context)));
+    return this.on(context, (client, headers) => client.getPrompt(name, args, this.callOptions(context, headers)));
   }
 
   async readResource(uri: string, context: McpHandlerContext) {
-    return this.on(context, (client) => client.readResource(uri, this.callOptions(context)));
+    return this.on(context, (client, headers) => client.readResource(uri, this.callOptions(context, headers)));
   }
 
   async close(): Promise<void> {
@@ -218,8 +219,8 @@ export class McpUpstream {
     this.down(error);
   }
 
-  private callOptions(context: McpHandlerContext): McpClientCallOptions {
-    return { signal: context.signal, timeoutMs: this.timeoutMs };
+  private callOptions(context: McpHandlerContext, headers?: Readonly<Record<string, string>>): McpClientCallOptions {
+    return { signal: context.signal, timeoutMs: this.timeoutMs, headers };
   }
 
   /**
@@ -227,13 +228,18 @@ export class McpUpstream {
    * A session whose credential is the caller's is that caller's alone, so one caller's call never goes out with
    * another's credential nor on a session the upstream bound to another.
    */
-  private async on<T>(context: McpHandlerContext, call: (client: McpClient) => Promise<T>): Promise<T> {
+  private async on<T>(
+    context: McpHandlerContext,
+    call: (client: McpClient, headers?: Readonly<Record<string, string>>) => Promise<T>,
+  ): Promise<T> {
     const sessions = this.sessions;
-    if (!sessions) return withoutSentCredentials(this.options.env ?? {}, () => call(this.own));
+    if (!sessions) return withoutSentCredentials(this.options.env ?? {}, undefined, () => call(this.own));
     const callerAuthorization = callerHeadersOf(context as McpToolContext)?.authorization;
     const authorization = this.users ? await this.userAuthorization(context) : await this.credential.authorization(callerAuthorization);
     const key = upstreamSessionKey(context, this.credential.perCaller, callerAuthorization);
-    return withoutSentCredentials({}, () => sessions.run(key, context.tenant, authorization ? { authorization } : undefined, call));
+    return withoutSentCredentials({}, authorization ? { authorization } : undefined, (headers) =>
+      sessions.run(key, context.tenant, headers, call),
+    );
   }
 
   /** The calling user's own upstream token; none yet: `UPSTREAM_AUTHORIZATION_REQUIRED` with a link of theirs. */
@@ -272,19 +278,23 @@ export class McpUpstream {
   }
 
   /** Where the upstream is, with the headers of one caller (`{}`: the gateway's own connection). */
-  private target(caller: { tenant?: string }, callHeaders?: () => Readonly<Record<string, string>> | undefined): McpClientOptions {
+  private target(
+    caller: { tenant?: string },
+    callHeaders?: (call: Readonly<Record<string, string>> | undefined) => Readonly<Record<string, string>> | undefined,
+  ): McpClientOptions {
     const { url, command, args, env, cwd, headers, credentials } = this.options;
     if (url === undefined) return { command: command!, args, env, cwd };
     let resolved: Promise<Record<string, string>> | undefined;
     return {
       url,
-      headers: async () => {
+      // `call`: the headers option of the client call a request is sent for (the client sends them over these).
+      headers: async (call) => {
         resolved ??= Promise.resolve(credentials?.(caller) ?? {});
         // The gateway's own connection (listing, pings) signs in as itself when `auth` is set.
         const own = callHeaders ? undefined : await this.credential.ownAuthorization();
         // Object.assign: a literal that starts with a spread and adds more is slow on Node 20 (microseconds per call).
-        const sent = Object.assign({}, headers, await resolved, own ? { authorization: own } : callHeaders?.());
-        noteSentHeaders(sent);
+        const sent = Object.assign({}, headers, await resolved, own ? { authorization: own } : callHeaders?.(call));
+        noteSentHeaders(call, sent);
         return sent;
       },
     };

@@ -1,25 +1,35 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { McpClientError } from '../../client/mcp-client.error.js';
 import { credentialValues, withoutCredentials } from '../../auth/outbound/sent-credentials.js';
 
 type Headers = Readonly<Record<string, string>>;
 
-/** The headers the requests of the call being sent carried (noted by the session's header function). */
-const SENT = new AsyncLocalStorage<Headers[]>();
+/** The headers each call's requests carried, by the call's own `headers` object (noted by the session's header function). */
+const SENT = new WeakMap<Headers, Headers[]>();
 
-/** Notes the headers a request of the current call is sending (nothing outside a call); read only if the call fails. */
-export function noteSentHeaders(headers: Headers): void {
-  SENT.getStore()?.push(headers);
+/**
+ * Notes the headers a request of the call `call` (its `headers` option) is sending (nothing outside a call); read
+ * only if the call fails.
+ */
+export function noteSentHeaders(call: Headers | undefined, headers: Headers): void {
+  if (call !== undefined) SENT.get(call)?.push(headers);
 }
 
 /**
  * Runs one upstream call and rewrites its error without the credentials it sent (`also`: ones given otherwise, a
  * stdio child's environment): the upstream's error message goes to our caller. Its results are relayed untouched.
+ * `call` is given a fresh headers object holding `own` (the call's credential): the `headers` option of its client
+ * call, under which its requests' headers are noted.
  */
-export async function withoutSentCredentials<T>(also: Headers, call: () => Promise<T>): Promise<T> {
-  const sent: Headers[] = [also];
+export async function withoutSentCredentials<T>(
+  also: Headers,
+  own: Headers | undefined,
+  call: (headers: Headers) => Promise<T>,
+): Promise<T> {
+  const headers: Record<string, string> = Object.assign({}, own);
+  const sent: Headers[] = [also, headers];
+  SENT.set(headers, sent);
   try {
-    return await SENT.run(sent, call);
+    return await call(headers);
   } catch (error) {
     if (!(error instanceof McpClientError)) throw error;
     // The values are gathered here, on the error path, not for every request of every call.

@@ -41,22 +41,23 @@ describe('UpstreamSessions (one upstream session per calling tenant, or per call
   });
 
   it('hands each call its own headers, and a request outside any call the latest', async () => {
-    let read: (() => Readonly<Record<string, string>> | undefined) | undefined;
+    let read: ((call: Readonly<Record<string, string>> | undefined) => Readonly<Record<string, string>> | undefined) | undefined;
     const sessions = new UpstreamSessions((_tenant, callHeaders) => {
       read = callHeaders;
       return open();
     });
+    // The client hands the session's header function the `headers` option of the call a request belongs to.
     const seen = await Promise.all(
       ['Bearer one', 'Bearer two'].map((authorization) =>
-        sessions.run('acme', 'acme', { authorization }, async () => {
+        sessions.run('acme', 'acme', { authorization }, async (_client, headers) => {
           await new Promise((resolve) => setTimeout(resolve, 10)); // both calls are in flight: each reads its own
-          return read!()?.authorization;
+          return read!(headers)?.authorization;
         }),
       ),
     );
     expect(seen).toEqual(['Bearer one', 'Bearer two']);
-    expect(read!()).toEqual({ authorization: 'Bearer two' });
-    expect(await sessions.run('acme', 'acme', undefined, async () => read!())).toEqual({}); // a call without one sends none
+    expect(read!(undefined)).toEqual({ authorization: 'Bearer two' });
+    expect(await sessions.run('acme', 'acme', {}, async (_client, headers) => read!(headers))).toEqual({}); // a call without one sends none
     await sessions.close();
   });
 

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { McpClient } from '../../client/mcp-client.js';
 import type { McpClientHttpOptions } from '../../client/mcp-client-options.interface.js';
@@ -6,12 +5,6 @@ import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 
 const DEFAULT_MAX_SESSIONS = 100;
 const DEFAULT_IDLE_MS = 5 * 60_000;
-
-/**
- * The credential headers of the call being sent: the session's header function reads them, so each request of a
- * call carries that call's own credential, whoever else sends on the same session at the same moment.
- */
-const CALL_HEADERS = new AsyncLocalStorage<Readonly<Record<string, string>>>();
 
 interface UpstreamSession {
   readonly client: McpClient;
@@ -21,10 +14,13 @@ interface UpstreamSession {
   latest?: Readonly<Record<string, string>>;
 }
 
-/** How one upstream session is opened for a tenant; `callHeaders` gives the credential headers of the request being sent. */
+/**
+ * How one upstream session is opened for a tenant; `callHeaders` gives the credential headers of a request being sent:
+ * its call's own (the client hands the session's header function the call's `headers`), else the latest call's.
+ */
 export type UpstreamSessionFactory = (
   tenant: string,
-  callHeaders: () => Readonly<Record<string, string>> | undefined,
+  callHeaders: (call: Readonly<Record<string, string>> | undefined) => Readonly<Record<string, string>> | undefined,
 ) => McpClientHttpOptions;
 
 /** Who an upstream session is for: the tenant, and when the credential is the caller's, the caller's identity. */
@@ -66,16 +62,20 @@ export class UpstreamSessions {
     this.sweeper.unref();
   }
 
-  /** Runs `call` on the session of `key` (opened on first use), its requests carrying `headers`. */
+  /**
+   * Runs `call` on the session of `key` (opened on first use); it passes `headers` as its client call's `headers`, so
+   * each request of the call carries that call's own credential, whoever else sends on the same session at the same
+   * moment (as an option of the call, not an async context: one on the hot path costs every promise of the process).
+   */
   run<T>(
     key: string,
     tenant: string,
-    headers: Readonly<Record<string, string>> | undefined,
-    call: (client: McpClient) => Promise<T>,
+    headers: Readonly<Record<string, string>>,
+    call: (client: McpClient, headers: Readonly<Record<string, string>>) => Promise<T>,
   ): Promise<T> {
     const session = this.sessionFor(key, tenant);
-    if (headers) session.latest = headers;
-    return CALL_HEADERS.run(headers ?? {}, () => call(session.client));
+    if (Object.keys(headers).length > 0) session.latest = headers;
+    return call(session.client, headers);
   }
 
   /** The client of `key` (opened on first use), for calls whose requests need no headers of their own. */
@@ -105,7 +105,7 @@ export class UpstreamSessions {
         tenant,
         lastUsed: Date.now(),
       };
-      created.client = new McpClient(this.open(tenant, () => CALL_HEADERS.getStore() ?? created.latest));
+      created.client = new McpClient(this.open(tenant, (call) => call ?? created.latest));
       session = created as UpstreamSession;
     }
     session.lastUsed = Date.now();
