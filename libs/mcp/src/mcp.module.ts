@@ -14,6 +14,7 @@ import { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 import { McpToolCallRunner } from './execution/tool-call.runner.js';
 import { McpToolHandlerFactory } from './execution/tool-handler.factory.js';
 import { resolveMcpOptions, resolvePaths, type McpResolvedPaths } from './options/mcp-options.resolver.js';
+import { McpOutboundAuthMessages } from './options/outbound-auth.messages.js';
 import { McpConfigurationError } from './core/errors/mcp-configuration.error.js';
 import { McpOAuthBridgeMessages } from './auth/bridge/bridge.messages.js';
 import { ConfigurableModuleClass, MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
@@ -236,6 +237,7 @@ export class McpModule extends ConfigurableModuleClass {
   private static withEndpoints(definition: DynamicModule, extras: McpModuleExtras): DynamicModule {
     const paths = resolvePaths(extras);
     const bridgeRoutes = bridgeRouted(extras, paths);
+    const upstreamAuthRoutes = upstreamAuthRouted(extras, paths);
     return {
       ...definition,
       imports: [...(definition.imports ?? []), McpServersModule],
@@ -244,7 +246,7 @@ export class McpModule extends ConfigurableModuleClass {
         ...createMcpControllers(paths),
         ...(protectedResourceRouted(extras) ? [createProtectedResourceController(paths.path, paths.wellKnownRoot)] : []),
         ...(bridgeRoutes ? [createOAuthBridgeController()] : []),
-        ...(upstreamAuthRouted(extras) ? [createUpstreamAuthController()] : []),
+        ...(upstreamAuthRoutes ? [createUpstreamAuthController()] : []),
         ...(serverCardRouted(extras) ? [createServerCardController(paths)] : []),
         ...(paths.explorerPath === false ? [] : [createMcpExplorerController(paths.explorerPath, paths.path)]),
       ],
@@ -257,6 +259,11 @@ export class McpModule extends ConfigurableModuleClass {
             const resolved = resolveMcpOptions(options, paths);
             if (resolved.auth.bridge && !bridgeRoutes)
               throw new McpConfigurationError(McpOAuthBridgeMessages.routesNotMapped(bridgeUnmappedWhy(paths)));
+            const perUser = resolved.sources.upstreams.findIndex(
+              (upstream) => upstream.auth !== undefined && 'authorizationCode' in upstream.auth,
+            );
+            if (perUser >= 0 && !upstreamAuthRoutes)
+              throw new McpConfigurationError(McpOutboundAuthMessages.userAuthorizationRoutes(`sources.upstreams[${perUser}]`));
             servers.add(resolved);
             return resolved;
           },
@@ -298,9 +305,9 @@ function protectedResourceRouted(extras: McpModuleExtras): boolean {
   return Boolean(auth?.resourceMetadata || auth?.oauth || auth?.bridge);
 }
 
-/** Whether the per-user upstream authorization routes are mapped: an upstream of forRoot uses it, or forRootAsync. */
-function upstreamAuthRouted(extras: McpModuleExtras): boolean {
-  if (isAsync(extras)) return true;
+/** Whether the per-user upstream authorization routes are mapped: an upstream of forRoot uses it, or forRootAsync asks (`upstreamAuthRoutes`). */
+function upstreamAuthRouted(extras: McpModuleExtras, paths: McpResolvedPaths): boolean {
+  if (isAsync(extras)) return paths.upstreamAuthRoutes;
   const upstreams = (extras as { sources?: { upstreams?: { auth?: object }[] } }).sources?.upstreams;
   return Array.isArray(upstreams) && upstreams.some((upstream) => upstream?.auth !== undefined && 'authorizationCode' in upstream.auth);
 }

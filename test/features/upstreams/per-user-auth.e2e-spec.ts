@@ -3,7 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Injectable } from '@nestjs/common';
 import { McpContext, McpModule, McpTool, type McpToolContext } from '@nest-mcp/core';
 import { MCP_STORE, type McpKeyValueStore } from '../../../libs/mcp/src/stores/key-value.store.js';
-import { initApp, listenMcp, type RunningApp } from '../../kit/apps.js';
+import { initApp, listen, listenMcp, type RunningApp } from '../../kit/apps.js';
 import { authorizeOverHttp, PUBLIC_CLIENT, PUBLIC_REDIRECT_URI, TestAuthorizationServer } from '../../kit/authorization-server.js';
 import { freePort } from '../../kit/redis-server.harness.js';
 
@@ -282,5 +282,39 @@ describe('gateway → upstream per-user authorization (authorization code at the
     const anonymous = await boot(undefined, authorizationCode);
     expect(anonymous).toMatchObject({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_NO_USERS' });
     expect((anonymous as Error).message).toContain('sources.upstreams[0].auth.authorizationCode');
+  });
+
+  it('with forRootAsync, maps its routes only when asked (upstreamAuthRoutes) and refuses to boot unmapped', async () => {
+    const options = {
+      name: 'async-gateway',
+      version: '1.0.0',
+      auth: { oauth: { issuer: as.issuer, resource: gatewayResource } },
+      sources: {
+        upstreams: [
+          {
+            name: 'notes',
+            url: upstream.url,
+            auth: {
+              authorizationCode: {
+                issuer: as.issuer,
+                clientId: GATEWAY_CLIENT.id,
+                clientSecret: GATEWAY_CLIENT.secret,
+                publicUrl: 'http://127.0.0.1:1',
+                encryptionKey: ENCRYPTION_KEY,
+              },
+            },
+          },
+        ],
+      },
+    };
+    const unmapped = await initApp([McpModule.forRootAsync({ useFactory: () => options })]).catch((thrown: unknown) => thrown);
+    expect(unmapped).toMatchObject({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_ROUTES' });
+    const app = await listen([McpModule.forRootAsync({ useFactory: () => options, upstreamAuthRoutes: true })]);
+    try {
+      const start = await fetch(new URL('/mcp-upstream-auth/notes/start?ticket=unknown', app.url), { redirect: 'manual' });
+      expect(start.status).toBe(400);
+    } finally {
+      await app.close();
+    }
   });
 });

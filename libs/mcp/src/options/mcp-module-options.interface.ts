@@ -324,6 +324,11 @@ export interface McpModuleExtras {
   wellKnownRoot?: boolean;
   /** Map the `auth.bridge` routes for `forRootAsync` (false; `forRoot` maps them when set); unmapped, the boot fails. */
   authBridgeRoutes?: boolean;
+  /**
+   * Map the routes of per-user upstream authorization (`/mcp-upstream-auth/<upstream>/start`, `/callback`) for
+   * `forRootAsync` (false; `forRoot` maps them when an upstream has `auth.authorizationCode`); unmapped, the boot fails.
+   */
+  upstreamAuthRoutes?: boolean;
 }
 
 /**

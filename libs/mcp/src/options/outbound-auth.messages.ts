@@ -17,4 +17,9 @@ export const McpOutboundAuthMessages = bootErrors({
     message: (at: string) =>
       `McpModule option "${at}.auth.authorizationCode": per-user authorization connects each signed-in user's own account, and this server signs nobody in. Configure auth (oauth, jwt, bridge, apiKeys or an authenticator) so each call has a user, or call the upstream as this server with { clientCredentials: {...} }.`,
   },
+  userAuthorizationRoutes: {
+    code: 'MCP_ERR_UPSTREAM_USER_AUTH_ROUTES',
+    message: (at: string) =>
+      `McpModule option "${at}.auth.authorizationCode": its sign-in routes (/mcp-upstream-auth/<upstream>/start and /callback) are not mapped, because forRootAsync's factory runs after routes are mapped. Pass upstreamAuthRoutes: true beside useFactory.`,
+  },
 });

@@ -21,9 +21,10 @@ export const MCP_ENDPOINT_OPTIONS = group<McpModuleExtras>()(
     ),
     wellKnownRoot: flag(true),
     authBridgeRoutes: flag(false),
+    upstreamAuthRoutes: flag(false),
   },
   {
-    finish: ({ path, ssePath: sse, messagesPath, explorer, include, wellKnownRoot, authBridgeRoutes }) => {
+    finish: ({ path, ssePath: sse, messagesPath, explorer, include, wellKnownRoot, authBridgeRoutes, upstreamAuthRoutes }) => {
       const ssePath: string | false = sse === false ? false : normalizePath(sse ?? '/sse', 'ssePath');
       const used = [path, messagesPath, ...(ssePath ? [ssePath] : [])];
       if (new Set(used).size !== used.length)
@@ -38,6 +39,8 @@ export const MCP_ENDPOINT_OPTIONS = group<McpModuleExtras>()(
         wellKnownRoot,
         /** Whether `forRootAsync` asked for the authorization-server bridge's routes. */
         authBridgeRoutes,
+        /** Whether `forRootAsync` asked for the routes of per-user upstream authorization. */
+        upstreamAuthRoutes,
         /** The modules whose providers are scanned; every module when undefined. */
         include: include as readonly Type<unknown>[] | undefined,
       };
