@@ -207,7 +207,12 @@ export { McpSkillVerificationError, type McpSkillVerificationReason } from './cl
 
 // Upstream MCP servers served behind this one (module option `sources.upstreams`).
 export type { McpUpstreamOptions, McpUpstreamCaller } from './features/upstreams/mcp-upstream-options.interface.js';
-export type { McpOutboundAuth, McpOAuthClientOptions, McpUserAuthorizationOptions } from './auth/outbound/mcp-outbound-auth.interface.js';
+export type {
+  McpOutboundAuth,
+  McpOAuthClientOptions,
+  McpUserAuthorizationOptions,
+  McpUpstreamUserConfirmation,
+} from './auth/outbound/mcp-outbound-auth.interface.js';
 export {
   McpUpstreamsHealthIndicator,
   type McpUpstreamHealth,

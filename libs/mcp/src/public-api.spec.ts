@@ -226,6 +226,7 @@ const APPROVED_EXPORTS = [
   'McpOutboundAuth',
   'McpOAuthClientOptions',
   'McpUserAuthorizationOptions',
+  'McpUpstreamUserConfirmation',
   'McpUpstreamsHealthIndicator',
   'McpUpstreamHealth',
   'McpUpstreamsHealthOptions',
