@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Injectable } from '@nestjs/common';
 import { McpContext, McpModule, McpTool, type McpToolContext, type McpUserAuthorizationOptions } from '@nest-mcp/core';
@@ -33,6 +35,12 @@ class WhoAmITools {
     const claims = context.principal?.claims ?? {};
     return { subject: context.principal?.subject ?? null, audience: claims.aud, jti: claims.jti };
   }
+}
+
+/** The claims of the JWT in an `Authorization: Bearer` value (none for anything else). */
+function claimsOf(authorization: string): { sub?: string; jti?: string } {
+  const payload = authorization.split('.')[1];
+  return payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { sub?: string; jti?: string }) : {};
 }
 
 type Envelope = { status: string; data?: any; error?: { code: string; message: string; authorization_url?: string } };
@@ -78,6 +86,9 @@ describe('gateway → upstream per-user authorization (authorization code at the
   let mappedBase: string;
   let mappedPort: number;
   let perUser: McpUserAuthorizationOptions;
+  /** In front of the upstream for the per-user upstream "vault": it refuses (401) what `refuses` says, else relays. */
+  let proxy: Server;
+  let refuses: (authorization: string) => boolean = () => false;
   const opened: Client[] = [];
   const tokens: Record<string, string> = {};
 
@@ -109,6 +120,24 @@ describe('gateway → upstream per-user authorization (authorization code at the
     gatewayResource = `${gatewayBase}/mcp`;
     callbackUri = `${gatewayBase}/mcp-upstream-auth/notes/callback`;
     const upstreamResource = `http://127.0.0.1:${upstreamPort}/mcp`;
+    proxy = createServer((request, response) => {
+      const authorization = request.headers.authorization ?? '';
+      if (refuses(authorization)) {
+        request.resume();
+        response.writeHead(401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' }).end();
+        return;
+      }
+      const headers = { ...request.headers, host: `127.0.0.1:${upstreamPort}` };
+      const onward = httpRequest(
+        { host: '127.0.0.1', port: upstreamPort, path: request.url, method: request.method, headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(onward);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     as = await TestAuthorizationServer.start({
       scopes: ['notes:read'],
       tenantOf: () => 'acme',
@@ -119,7 +148,7 @@ describe('gateway → upstream per-user authorization (authorization code at the
           client_secret: GATEWAY_CLIENT.secret,
           grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
           response_types: ['code'],
-          redirect_uris: [callbackUri, `${mappedBase}/mcp-upstream-auth/notes/callback`],
+          redirect_uris: [callbackUri, `${gatewayBase}/mcp-upstream-auth/vault/callback`, `${mappedBase}/mcp-upstream-auth/notes/callback`],
           scope: 'openid offline_access notes:read',
         },
       ],
@@ -139,6 +168,12 @@ describe('gateway → upstream per-user authorization (authorization code at the
     };
     const upstreams = [
       { name: 'notes', url: upstream.url, auth: { authorizationCode: perUser } },
+      // Behind the refusing proxy: its tokens are for the upstream itself.
+      {
+        name: 'vault',
+        url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`,
+        auth: { authorizationCode: { ...perUser, resource: upstream.url } },
+      },
       { name: 'itself', url: upstream.url, auth: { clientCredentials: { ...client, resource: upstream.url, scopes: ['notes:read'] } } },
     ];
     const inbound = { oauth: { issuer: as.issuer, resource: gatewayResource } };
@@ -150,6 +185,8 @@ describe('gateway → upstream per-user authorization (authorization code at the
     await Promise.all(opened.map((client) => client.close()));
     // The gateway first (it holds sessions to the upstream), the authorization server last.
     for (const server of [gateway, upstream, as]) await server?.close();
+    proxy?.closeAllConnections();
+    await new Promise((resolve) => proxy?.close(resolve));
   });
 
   it('a user not connected yet gets UPSTREAM_AUTHORIZATION_REQUIRED with a link at the gateway; the gateway’s own upstream answers as itself', async () => {
@@ -285,6 +322,25 @@ describe('gateway → upstream per-user authorization (authorization code at the
     expect((await call(bob, 'notes_whoami')).error?.code).toBe('UPSTREAM_AUTHORIZATION_REQUIRED');
     expect(await call(bob, 'disconnect_notes')).toMatchObject({ status: 'success', data: { disconnected: false } });
     expect(await call(await connect('alice'), 'notes_whoami')).toMatchObject({ status: 'success', data: { subject: 'alice' } });
+  });
+
+  it('a token the upstream refuses (401) before it expires is replaced by a refreshed one; refused again, the user connects again', async () => {
+    const alice = await connect('alice');
+    const link = (await call(alice, 'vault_whoami')).error!.authorization_url!;
+    expect((await connectAccount(link, 'alice', `${gateway.url.replace(/\/mcp$/, '')}/mcp-upstream-auth/vault/callback`)).status).toBe(200);
+    const before = await call(alice, 'vault_whoami');
+    expect(before).toMatchObject({ status: 'success', data: { subject: 'alice', audience: upstream.url } });
+    // The upstream stops accepting the access token the gateway holds (revoked there, say), long before it expires.
+    refuses = (authorization) => claimsOf(authorization).jti === before.data.jti;
+    const after = await call(alice, 'vault_whoami');
+    expect(after).toMatchObject({ status: 'success', data: { subject: 'alice' } });
+    expect(after.data.jti).not.toBe(before.data.jti);
+    // Now it refuses every token of alice's: the refreshed one too. The connection is forgotten and she is asked again.
+    refuses = (authorization) => claimsOf(authorization).sub === 'alice';
+    expect((await call(alice, 'vault_whoami')).error?.code).toBe('UPSTREAM_AUTHORIZATION_REQUIRED');
+    refuses = () => false;
+    expect((await call(alice, 'vault_whoami')).error?.code).toBe('UPSTREAM_AUTHORIZATION_REQUIRED');
+    expect(await call(alice, 'notes_whoami')).toMatchObject({ status: 'success', data: { subject: 'alice' } });
   });
 
   it('confirmUser a function: it is given the gateway user and the verified ID token claims, and decides', async () => {

@@ -97,12 +97,21 @@ export class UpstreamUserAuthorization {
     const tokens = await this.vault.get<UserTokens>(key);
     if (!tokens) return undefined;
     if (tokens.until > Date.now()) return `Bearer ${tokens.access}`;
-    let flight = this.refreshing.get(key);
-    if (!flight) {
-      flight = this.refresh(key, tokens).finally(() => this.refreshing.delete(key));
-      this.refreshing.set(key, flight);
-    }
-    const fresh = await flight;
+    const fresh = await this.refreshOnce(key, tokens);
+    return fresh && `Bearer ${fresh.access}`;
+  }
+
+  /**
+   * The upstream refused `authorization` (401) before it expired (revoked, its key rotated): that access token is
+   * dropped for a refreshed one; undefined when there is none (the user connects again).
+   */
+  async refused(user: UpstreamUser, authorization: string): Promise<string | undefined> {
+    const key = this.tokensKey(user);
+    const tokens = await this.vault.get<UserTokens>(key);
+    if (!tokens) return undefined;
+    // Another call of the same user replaced it already.
+    if (`Bearer ${tokens.access}` !== authorization) return `Bearer ${tokens.access}`;
+    const fresh = await this.refreshOnce(key, tokens);
     return fresh && `Bearer ${fresh.access}`;
   }
 
@@ -221,6 +230,16 @@ export class UpstreamUserAuthorization {
     } catch {
       // Not revoked: no longer kept here all the same.
     }
+  }
+
+  /** Refreshes the tokens under `key`, one refresh per user at a time (the others wait for its answer). */
+  private refreshOnce(key: string, tokens: UserTokens): Promise<UserTokens | undefined> {
+    let flight = this.refreshing.get(key);
+    if (!flight) {
+      flight = this.refresh(key, tokens).finally(() => this.refreshing.delete(key));
+      this.refreshing.set(key, flight);
+    }
+    return flight;
   }
 
   private async refresh(key: string, tokens: UserTokens): Promise<UserTokens | undefined> {
