@@ -161,7 +161,9 @@ export class UpstreamUserAuthorization {
   async callback(url: URL): Promise<FlowReply> {
     const state = url.searchParams.get('state');
     const flow = state ? await this.take<PendingFlow>(this.stateKey(state)) : undefined;
-    if (!flow || !state) return { status: 400, page: Messages.flowUnknown(this.upstream) };
+    // A flow started without a nonce (before confirmUser was set) cannot be confirmed: it starts again.
+    if (!flow || !state || (!this.unverified && flow.nonce === undefined))
+      return { status: 400, page: Messages.flowUnknown(this.upstream) };
     const server = await this.metadata();
     let params: URLSearchParams;
     try {
