@@ -220,7 +220,12 @@ export { McpSkillVerificationError, type McpSkillVerificationReason } from './cl
 
 // Upstream MCP servers served behind this one (module option `sources.upstreams`).
 export type { McpUpstreamOptions, McpUpstreamCaller } from './options/mcp-upstream-options.interface.js';
-export type { McpOutboundAuth, McpOAuthClientOptions, McpUserAuthorizationOptions } from './options/mcp-outbound-auth.interface.js';
+export type {
+  McpOutboundAuth,
+  McpOAuthClientOptions,
+  McpUserAuthorizationOptions,
+  McpUpstreamUserConfirmation,
+} from './options/mcp-outbound-auth.interface.js';
 export {
   McpUpstreamsHealthIndicator,
   type McpUpstreamHealth,

@@ -237,6 +237,7 @@ const APPROVED_EXPORTS = [
   'McpOutboundAuth',
   'McpOAuthClientOptions',
   'McpUserAuthorizationOptions',
+  'McpUpstreamUserConfirmation',
   'McpUpstreamsHealthIndicator',
   'McpUpstreamHealth',
   'McpUpstreamsHealthOptions',

@@ -1,10 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Injectable } from '@nestjs/common';
-import { McpContext, McpModule, McpTool, type McpToolContext } from '@nest-mcp/core';
+import { McpContext, McpModule, McpTool, type McpToolContext, type McpUserAuthorizationOptions } from '@nest-mcp/core';
 import { MCP_STORE, type McpKeyValueStore } from '../../../libs/mcp/src/stores/key-value.store.js';
 import { initApp, listen, listenMcp, type RunningApp } from '../../kit/apps.js';
 import { authorizeOverHttp, PUBLIC_CLIENT, PUBLIC_REDIRECT_URI, TestAuthorizationServer } from '../../kit/authorization-server.js';
+import { RecordingLogger } from '../../kit/recording-logger.js';
 import { freePort } from '../../kit/redis-server.harness.js';
 
 /**
@@ -14,6 +17,9 @@ import { freePort } from '../../kit/redis-server.harness.js';
  * declared URL-mode elicitation, an elicitation with it); the test plays the user's browser over HTTP (login, consent,
  * the redirect back to the gateway), and that user's calls then reach the upstream as that user, refreshed when the
  * short-lived upstream token expires, until they disconnect. A second upstream is reached as the gateway itself.
+ * The person who completes a link must be the user it was handed to (`confirmUser`): the provider's accounts are the
+ * gateway's users (a login name is the subject of both the gateway's token and the ID token), so `'same-subject'`
+ * holds for a user who opens their own link and refuses another account signing in to it.
  */
 
 /** The gateway's client at the provider: the users' sign-ins (authorization code) and its own (client credentials). */
@@ -29,6 +35,12 @@ class WhoAmITools {
     const claims = context.principal?.claims ?? {};
     return { subject: context.principal?.subject ?? null, audience: claims.aud, jti: claims.jti };
   }
+}
+
+/** The claims of the JWT in an `Authorization: Bearer` value (none for anything else). */
+function claimsOf(authorization: string): { sub?: string; jti?: string } {
+  const payload = authorization.split('.')[1];
+  return payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { sub?: string; jti?: string }) : {};
 }
 
 type Envelope = { status: string; data?: any; error?: { code: string; message: string; authorization_url?: string } };
@@ -70,14 +82,21 @@ describe('gateway → upstream per-user authorization (authorization code at the
   let gateway: RunningApp;
   let gatewayResource: string;
   let callbackUri: string;
+  /** A second gateway whose `confirmUser` is a function (its base URL, known before the provider starts). */
+  let mappedBase: string;
+  let mappedPort: number;
+  let perUser: McpUserAuthorizationOptions;
+  /** In front of the upstream for the per-user upstream "vault": it refuses (401) what `refuses` says, else relays. */
+  let proxy: Server;
+  let refuses: (authorization: string) => boolean = () => false;
   const opened: Client[] = [];
   const tokens: Record<string, string> = {};
 
-  /** The official client (2.4) as a user of the gateway, in the era it negotiates by default. */
-  async function connect(account: string): Promise<Client> {
+  /** The official client (2.4) as a user of the gateway (or of `url` with `token`), in the era it negotiates by default. */
+  async function connect(account: string, url = gateway.url, token = tokens[account]): Promise<Client> {
     const client = new Client({ name: `per-user-${account}`, version: '1.0.0' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${tokens[account]}` } } }),
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
     );
     opened.push(client);
     return client;
@@ -88,17 +107,37 @@ describe('gateway → upstream per-user authorization (authorization code at the
   }
 
   /** Plays `account` in a browser that opens `link`: the provider's login and consent, then the gateway's callback. */
-  async function connectAccount(link: string, account: string): Promise<Response> {
-    const back = await authorizeOverHttp(link, callbackUri, account);
+  async function connectAccount(link: string, account: string, redirectUri = callbackUri): Promise<Response> {
+    const back = await authorizeOverHttp(link, redirectUri, account);
     return fetch(back, { redirect: 'manual' });
   }
 
   beforeAll(async () => {
     const [gatewayPort, upstreamPort] = await Promise.all([freePort(), freePort()]);
+    mappedPort = await freePort();
+    mappedBase = `http://127.0.0.1:${mappedPort}`;
     const gatewayBase = `http://127.0.0.1:${gatewayPort}`;
     gatewayResource = `${gatewayBase}/mcp`;
     callbackUri = `${gatewayBase}/mcp-upstream-auth/notes/callback`;
     const upstreamResource = `http://127.0.0.1:${upstreamPort}/mcp`;
+    proxy = createServer((request, response) => {
+      const authorization = request.headers.authorization ?? '';
+      if (refuses(authorization)) {
+        request.resume();
+        response.writeHead(401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' }).end();
+        return;
+      }
+      const headers = { ...request.headers, host: `127.0.0.1:${upstreamPort}` };
+      const onward = httpRequest(
+        { host: '127.0.0.1', port: upstreamPort, path: request.url, method: request.method, headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(onward);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     as = await TestAuthorizationServer.start({
       scopes: ['notes:read'],
       tenantOf: () => 'acme',
@@ -109,7 +148,7 @@ describe('gateway → upstream per-user authorization (authorization code at the
           client_secret: GATEWAY_CLIENT.secret,
           grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
           response_types: ['code'],
-          redirect_uris: [callbackUri],
+          redirect_uris: [callbackUri, `${gatewayBase}/mcp-upstream-auth/vault/callback`, `${mappedBase}/mcp-upstream-auth/notes/callback`],
           scope: 'openid offline_access notes:read',
         },
       ],
@@ -120,14 +159,21 @@ describe('gateway → upstream per-user authorization (authorization code at the
       { port: upstreamPort },
     );
     const client = { issuer: as.issuer, clientId: GATEWAY_CLIENT.id, clientSecret: GATEWAY_CLIENT.secret };
-    const perUser = {
+    perUser = {
       ...client,
       scopes: ['notes:read', 'offline_access'],
       publicUrl: gatewayBase,
       encryptionKey: ENCRYPTION_KEY,
+      confirmUser: 'same-subject',
     };
     const upstreams = [
       { name: 'notes', url: upstream.url, auth: { authorizationCode: perUser } },
+      // Behind the refusing proxy: its tokens are for the upstream itself.
+      {
+        name: 'vault',
+        url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`,
+        auth: { authorizationCode: { ...perUser, resource: upstream.url } },
+      },
       { name: 'itself', url: upstream.url, auth: { clientCredentials: { ...client, resource: upstream.url, scopes: ['notes:read'] } } },
     ];
     const inbound = { oauth: { issuer: as.issuer, resource: gatewayResource } };
@@ -139,6 +185,8 @@ describe('gateway → upstream per-user authorization (authorization code at the
     await Promise.all(opened.map((client) => client.close()));
     // The gateway first (it holds sessions to the upstream), the authorization server last.
     for (const server of [gateway, upstream, as]) await server?.close();
+    proxy?.closeAllConnections();
+    await new Promise((resolve) => proxy?.close(resolve));
   });
 
   it('a user not connected yet gets UPSTREAM_AUTHORIZATION_REQUIRED with a link at the gateway; the gateway’s own upstream answers as itself', async () => {
@@ -157,6 +205,22 @@ describe('gateway → upstream per-user authorization (authorization code at the
     });
   });
 
+  it('confirmUser same-subject: alice’s link completed by bob signing in is refused, nothing is kept, and alice still gets a link', async () => {
+    const alice = await connect('alice');
+    const link = (await call(alice, 'notes_whoami')).error!.authorization_url!;
+    const revocations = as.revocations;
+    // Alice (the attacker here) sends her link to bob, who signs in at the authorization server with his account.
+    const refused = await connectAccount(link, 'bob');
+    expect(refused.status).toBe(403);
+    const page = await refused.text();
+    expect(page).toContain('not the one this link was handed out for');
+    expect(page).not.toMatch(/eyJ|token=|bob/);
+    // The tokens issued to bob's sign-in are revoked at the authorization server, not kept for alice.
+    expect(as.revocations - revocations).toBe(1);
+    expect((await call(alice, 'notes_whoami')).error?.code).toBe('UPSTREAM_AUTHORIZATION_REQUIRED');
+    expect((await call(await connect('bob'), 'notes_whoami')).error?.code).toBe('UPSTREAM_AUTHORIZATION_REQUIRED');
+  });
+
   it('the link starts the code flow with PKCE and the upstream’s resource; afterwards the user’s calls carry their own token', async () => {
     const alice = await connect('alice');
     const link = (await call(alice, 'notes_whoami')).error!.authorization_url!;
@@ -169,7 +233,9 @@ describe('gateway → upstream per-user authorization (authorization code at the
       redirect_uri: callbackUri,
       code_challenge_method: 'S256',
       resource: upstream.url,
-      scope: 'notes:read offline_access',
+      // openid: the ID token that confirms who signed in, bound to this flow by its nonce.
+      scope: 'openid notes:read offline_access',
+      nonce: expect.stringMatching(/^[\w-]{43}$/),
     });
     // The ticket is single-use: the link opened again is refused.
     expect((await fetch(link, { redirect: 'manual' })).status).toBe(400);
@@ -258,23 +324,91 @@ describe('gateway → upstream per-user authorization (authorization code at the
     expect(await call(await connect('alice'), 'notes_whoami')).toMatchObject({ status: 'success', data: { subject: 'alice' } });
   });
 
-  it('refuses to boot without an encryption key, or without inbound auth (no user to connect)', async () => {
+  it('a token the upstream refuses (401) before it expires is replaced by a refreshed one; refused again, the user connects again', async () => {
+    const alice = await connect('alice');
+    const link = (await call(alice, 'vault_whoami')).error!.authorization_url!;
+    expect((await connectAccount(link, 'alice', `${gateway.url.replace(/\/mcp$/, '')}/mcp-upstream-auth/vault/callback`)).status).toBe(200);
+    const before = await call(alice, 'vault_whoami');
+    expect(before).toMatchObject({ status: 'success', data: { subject: 'alice', audience: upstream.url } });
+    // The upstream stops accepting the access token the gateway holds (revoked there, say), long before it expires.
+    refuses = (authorization) => claimsOf(authorization).jti === before.data.jti;
+    const after = await call(alice, 'vault_whoami');
+    expect(after).toMatchObject({ status: 'success', data: { subject: 'alice' } });
+    expect(after.data.jti).not.toBe(before.data.jti);
+    // Now it refuses every token of alice's: the refreshed one too. The connection is forgotten and she is asked again.
+    refuses = (authorization) => claimsOf(authorization).sub === 'alice';
+    expect((await call(alice, 'vault_whoami')).error?.code).toBe('UPSTREAM_AUTHORIZATION_REQUIRED');
+    refuses = () => false;
+    expect((await call(alice, 'vault_whoami')).error?.code).toBe('UPSTREAM_AUTHORIZATION_REQUIRED');
+    expect(await call(alice, 'notes_whoami')).toMatchObject({ status: 'success', data: { subject: 'alice' } });
+  });
+
+  it('confirmUser a function: it is given the gateway user and the verified ID token claims, and decides', async () => {
+    const seen: { user: { tenant?: string; subject: string }; claims: Record<string, unknown> }[] = [];
+    // Two identity providers in one here: the gateway's user "dave" is "dave.notes" at the upstream's.
+    const confirmUser = (user: { tenant?: string; subject: string }, claims: Record<string, unknown>) => {
+      seen.push({ user, claims });
+      return claims.sub === `${user.subject}.notes`;
+    };
+    const mappedResource = `${mappedBase}/mcp`;
+    const mapped = await listenMcp(
+      {
+        name: 'mapped-gateway',
+        version: '1.0.0',
+        auth: { oauth: { issuer: as.issuer, resource: mappedResource } },
+        sources: {
+          upstreams: [
+            { name: 'notes', url: upstream.url, auth: { authorizationCode: { ...perUser, publicUrl: mappedBase, confirmUser } } },
+          ],
+        },
+      },
+      [],
+      { port: mappedPort },
+    );
+    try {
+      const redirectUri = `${mappedBase}/mcp-upstream-auth/notes/callback`;
+      const dave = await connect('dave', mapped.url, await userToken(as, 'dave', mappedResource));
+      const first = (await call(dave, 'notes_whoami')).error!.authorization_url!;
+      expect((await connectAccount(first, 'erin.notes', redirectUri)).status).toBe(403);
+      expect(seen).toEqual([
+        {
+          user: { tenant: 'acme', subject: 'dave' },
+          claims: expect.objectContaining({ iss: as.issuer, aud: GATEWAY_CLIENT.id, sub: 'erin.notes', nonce: expect.any(String) }),
+        },
+      ]);
+      const second = (await call(dave, 'notes_whoami')).error!.authorization_url!;
+      expect((await connectAccount(second, 'dave.notes', redirectUri)).status).toBe(200);
+      expect(seen[1]?.claims.sub).toBe('dave.notes');
+      expect(await call(dave, 'notes_whoami')).toMatchObject({
+        status: 'success',
+        data: { subject: 'dave.notes', audience: upstream.url },
+      });
+    } finally {
+      await mapped.close();
+    }
+  });
+
+  it('refuses to boot without an encryption key, without a confirmUser decision, or without inbound auth; warns on unverified', async () => {
     const authorizationCode = {
       issuer: as.issuer,
       clientId: GATEWAY_CLIENT.id,
       clientSecret: GATEWAY_CLIENT.secret,
       publicUrl: 'http://127.0.0.1:1',
       encryptionKey: ENCRYPTION_KEY,
+      confirmUser: 'same-subject' as const,
     };
-    const boot = (auth: object | undefined, code: Record<string, unknown>) =>
-      initApp([
-        McpModule.forRoot({
-          name: 'misconfigured',
-          version: '1.0.0',
-          ...(auth && { auth }),
-          sources: { upstreams: [{ name: 'notes', url: upstream.url, auth: { authorizationCode: code as typeof authorizationCode } }] },
-        }),
-      ]).catch((thrown: unknown) => thrown);
+    const boot = (auth: object | undefined, code: Record<string, unknown>, logger?: RecordingLogger) =>
+      initApp(
+        [
+          McpModule.forRoot({
+            name: 'misconfigured',
+            version: '1.0.0',
+            ...(auth && { auth }),
+            sources: { upstreams: [{ name: 'notes', url: upstream.url, auth: { authorizationCode: code as typeof authorizationCode } }] },
+          }),
+        ],
+        { logger },
+      ).catch((thrown: unknown) => thrown);
     const oauth = { oauth: { issuer: as.issuer, resource: gatewayResource } };
     const { encryptionKey: _key, ...keyless } = authorizationCode;
     expect(await boot(oauth, keyless)).toMatchObject({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_KEY' });
@@ -282,6 +416,13 @@ describe('gateway → upstream per-user authorization (authorization code at the
     const anonymous = await boot(undefined, authorizationCode);
     expect(anonymous).toMatchObject({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_NO_USERS' });
     expect((anonymous as Error).message).toContain('sources.upstreams[0].auth.authorizationCode');
+    const { confirmUser: _confirm, ...undecided } = authorizationCode;
+    const unconfirmed = await boot(oauth, undecided);
+    expect(unconfirmed).toMatchObject({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_CONFIRM' });
+    expect((unconfirmed as Error).message).toMatch(/'same-subject'.*a function.*'unverified'/);
+    const logger = new RecordingLogger();
+    expect(await boot(oauth, { ...authorizationCode, confirmUser: 'unverified' }, logger)).toBeUndefined();
+    expect(logger.warnings.filter((line) => line.startsWith('MCP_WARN_UPSTREAM_USER_UNVERIFIED: '))).toHaveLength(1);
   });
 
   it('with forRootAsync, maps its routes only when asked (upstreamAuthRoutes) and refuses to boot unmapped', async () => {
@@ -301,6 +442,7 @@ describe('gateway → upstream per-user authorization (authorization code at the
                 clientSecret: GATEWAY_CLIENT.secret,
                 publicUrl: 'http://127.0.0.1:1',
                 encryptionKey: ENCRYPTION_KEY,
+                confirmUser: 'same-subject' as const,
               },
             },
           },

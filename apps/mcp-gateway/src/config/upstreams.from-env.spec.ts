@@ -11,6 +11,7 @@ describe('GATEWAY_UPSTREAMS: auth of a url entry', () => {
         clientSecret: 'env:DRIVE_SECRET',
         encryptionKey: 'env:TOKENS_KEY',
         publicUrl: 'https://gateway.example.com',
+        confirmUser: 'same-subject',
         scopes: ['files:read', 'offline_access'],
       },
     },

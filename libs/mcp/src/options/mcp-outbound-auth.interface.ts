@@ -47,6 +47,16 @@ export type McpOutboundAuth =
   | { authorizationCode: McpUserAuthorizationOptions };
 
 /**
+ * `confirmUser` of {@link McpUserAuthorizationOptions}: `'same-subject'`, `'unverified'`, or a function that accepts
+ * the gateway user who started the flow given the verified ID token claims of the person who completed it.
+ * @publicApi
+ */
+export type McpUpstreamUserConfirmation =
+  | 'same-subject'
+  | 'unverified'
+  | ((user: { tenant?: string; subject: string }, claims: Record<string, unknown>) => boolean | Promise<boolean>);
+
+/**
  * Per-user authorization of an upstream MCP server (`auth: { authorizationCode }`, upstreams only): each signed-in
  * user of this server connects their own account at the upstream's authorization server once (the authorization code
  * flow with PKCE and the upstream's resource indicator, run at this server's `/mcp-upstream-auth/*` routes); their
@@ -58,6 +68,16 @@ export type McpOutboundAuth =
  * @publicApi
  */
 export interface McpUserAuthorizationOptions extends McpOAuthClientOptions {
+  /**
+   * How the gateway makes sure the person who completes the sign-in is the user the link was handed to (required):
+   * otherwise a user could send their own link to someone else, whose account would then act for the sender.
+   * - `'same-subject'`: the flow asks for `openid`, and the ID token's `sub` (issuer, audience, nonce and signature
+   *   checked) must be the gateway user's subject: for a gateway and an upstream that share one identity provider;
+   * - a function given the gateway user and the verified ID token's claims, true to accept: a mapping between two
+   *   identity providers;
+   * - `'unverified'`: nothing checked (a boot warning says so): whoever opens the link connects their account.
+   */
+  confirmUser: McpUpstreamUserConfirmation;
   /** The authorization server's issuer URL (its metadata names the authorization, token and revocation endpoints). */
   issuer: string;
   /** This server's public origin as the user's browser reaches it (`https://gateway.example.com`): the URL handed out and the redirect URI start there. */

@@ -12,6 +12,11 @@ export const McpOutboundAuthMessages = bootErrors({
     message: (at: string, missing: boolean) =>
       `McpModule option "${at}" ${missing ? 'is required' : 'is too short'}: each user's upstream tokens are sealed (AES-256-GCM) with it before they reach the store. Give a random secret of at least 32 characters from your secret store (e.g. openssl rand -base64 32).`,
   },
+  userAuthorizationConfirm: {
+    code: 'MCP_ERR_UPSTREAM_USER_AUTH_CONFIRM',
+    message: (at: string) =>
+      `McpModule option "${at}" is required: without it a user can send the link they were given to someone else, whose upstream account would then act for them. Choose 'same-subject' (the ID token's sub must be the user's subject: one identity provider for this server and the upstream), a function (user, claims) => boolean (a mapping between two identity providers), or 'unverified' (nobody checked).`,
+  },
   userAuthorizationWithoutUsers: {
     code: 'MCP_ERR_UPSTREAM_USER_AUTH_NO_USERS',
     message: (at: string) =>

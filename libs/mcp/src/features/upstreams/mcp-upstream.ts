@@ -15,6 +15,7 @@ import type { McpKeyValueStore } from '../../stores/key-value.store.js';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import { clientCapabilitiesOf } from '../../core/caller-headers.js';
 import { UpstreamUserAuthorization } from './user-auth/upstream-user-authorization.js';
+import { McpClientError } from '../../client/mcp-client.error.js';
 import { UpstreamAuthorizationRequiredError } from './user-auth/authorization-required.error.js';
 import { UserAuthorizationMessages } from './user-auth/user-authorization.messages.js';
 
@@ -235,21 +236,42 @@ export class McpUpstream {
     const sessions = this.sessions;
     if (!sessions) return withoutSentCredentials(this.options.env ?? {}, undefined, () => call(this.own));
     const callerAuthorization = callerHeadersOf(context as McpToolContext)?.authorization;
-    const authorization = this.users ? await this.userAuthorization(context) : await this.credential.authorization(callerAuthorization);
     const key = upstreamSessionKey(context, this.credential.perCaller, callerAuthorization);
-    return withoutSentCredentials({}, authorization ? { authorization } : undefined, (headers) =>
-      sessions.run(key, context.tenant, headers, call),
-    );
+    const run = (authorization: string | undefined) =>
+      withoutSentCredentials({}, authorization ? { authorization } : undefined, (headers) =>
+        sessions.run(key, context.tenant, headers, call),
+      );
+    if (this.users) return this.asUser(context, this.users, run);
+    return run(await this.credential.authorization(callerAuthorization));
   }
 
-  /** The calling user's own upstream token; none yet: `UPSTREAM_AUTHORIZATION_REQUIRED` with a link of theirs. */
-  private async userAuthorization(context: McpHandlerContext): Promise<string> {
+  /**
+   * A call with the calling user's own upstream token; none yet: `UPSTREAM_AUTHORIZATION_REQUIRED` with a link of
+   * theirs. A token the upstream refuses (401) before it expires is replaced by a refreshed one, once; refused again,
+   * or with nothing to refresh, the connection is forgotten and the user asked to connect again.
+   */
+  private async asUser<T>(context: McpHandlerContext, users: UpstreamUserAuthorization, run: (authorization: string) => Promise<T>) {
     const subject = context.principal?.subject;
     if (subject === undefined) throw new McpToolError('UNAUTHORIZED', UserAuthorizationMessages.noUser(this.name));
     const user = { tenant: context.tenant, subject };
-    const authorization = await this.users!.authorization(user);
-    if (authorization === undefined) throw new UpstreamAuthorizationRequiredError(this.name, await this.users!.link(user));
-    return authorization;
+    const connectAgain = async () => new UpstreamAuthorizationRequiredError(this.name, await users.link(user));
+    const authorization = await users.authorization(user);
+    if (authorization === undefined) throw await connectAgain();
+    try {
+      return await run(authorization);
+    } catch (error) {
+      if (!refusesCredential(error)) throw error;
+    }
+    const fresh = await users.refused(user, authorization);
+    if (fresh !== undefined) {
+      try {
+        return await run(fresh);
+      } catch (error) {
+        if (!refusesCredential(error)) throw error;
+        await users.disconnect(user);
+      }
+    }
+    throw await connectAgain();
   }
 
   private clientBase() {
@@ -356,4 +378,9 @@ function asksByUrl(context: McpToolContext): boolean {
   if (context.protocolVersion < '2026-07-28') return false;
   const elicitation = clientCapabilitiesOf(context)?.elicitation;
   return typeof elicitation === 'object' && elicitation !== null && typeof (elicitation as { url?: unknown }).url === 'object';
+}
+
+/** The upstream answered 401: the credential sent is not (or no longer) accepted there. */
+function refusesCredential(error: unknown): boolean {
+  return error instanceof McpClientError && error.status === 401;
 }

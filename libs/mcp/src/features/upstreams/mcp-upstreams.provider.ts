@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
+import { McpBootNotices } from '../../core/boot-notices.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
@@ -17,6 +18,7 @@ import { isServableToolName, originalUri, upstreamUri } from './upstream-names.j
 import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
 import { disconnectTool } from './user-auth/disconnect-tool.js';
 import type { UpstreamUserAuthorization } from './user-auth/upstream-user-authorization.js';
+import { UserAuthorizationWarnings } from './user-auth/user-authorization.messages.js';
 import type { McpUpstreamUserAuthRoutes, McpUserAuthReply } from '../../core/upstream-user-auth.port.js';
 
 /** How long the boot waits for each upstream (in parallel); one slower or down is reached later by its reconnect loop. */
@@ -60,12 +62,16 @@ export class McpUpstreamsProvider implements McpComponentProvider, McpUpstreamUs
     private readonly subscriptions: McpResourceSubscriptions,
     private readonly notifier: McpResourceNotifier,
     @Inject(MCP_STORE) store: McpKeyValueStore,
+    @Optional() private readonly notices: McpBootNotices = new McpBootNotices(),
   ) {
     this.upstreams = options.sources.upstreams.map((upstream) => new McpUpstream(upstream, options.tools.timeoutMs, store));
     this.transforms = options.tools.transforms;
   }
 
   async prepare(): Promise<void> {
+    // Said at init (the app's logger is in place by then), not when the upstreams are built.
+    for (const upstream of this.upstreams)
+      if (upstream.users?.unverified) this.notices.warn('McpUpstreams', UserAuthorizationWarnings.unverified(upstream.name));
     await Promise.all(this.upstreams.map((upstream) => upstream.start(BOOT_BUDGET_MS)));
   }
 

@@ -7,7 +7,7 @@ import { McpOutboundAuthMessages } from '../outbound-auth.messages.js';
 
 const GRANTS = ['tokenExchange', 'clientCredentials', 'authorizationCode'] as const;
 /** Members of `authorizationCode` beside the client's (per-user authorization of an upstream). */
-const USER_KEYS = new Set(['publicUrl', 'encryptionKey', 'flowTtlMs', 'connectionTtlMs']);
+const USER_KEYS = new Set(['publicUrl', 'encryptionKey', 'confirmUser', 'flowTtlMs', 'connectionTtlMs']);
 /** The shortest `encryptionKey` accepted: 32 characters (256 bits of a random base64 or hex secret at best). */
 export const MIN_ENCRYPTION_KEY_LENGTH = 32;
 const CLIENT_KEYS = new Set([
@@ -43,6 +43,10 @@ function memberProblem(key: string, value: unknown, at: string): string | undefi
       return value === 'client_secret_basic' || value === 'client_secret_post'
         ? undefined
         : 'must be client_secret_basic or client_secret_post';
+    case 'confirmUser':
+      return value === 'same-subject' || value === 'unverified' || typeof value === 'function'
+        ? undefined
+        : "must be 'same-subject', 'unverified' or a function (user, claims) => boolean";
     case 'scopes':
       return Array.isArray(value) && value.every((scope) => typeof scope === 'string' && /^\S+$/.test(scope))
         ? undefined
@@ -86,7 +90,10 @@ export function checkOutboundAuth(value: unknown, at: string, perUser = false): 
   return value as McpOutboundAuth;
 }
 
-/** `authorizationCode`: the issuer (its authorization endpoint), this server's public URL, and a long enough key. */
+/**
+ * `authorizationCode`: the issuer (its authorization endpoint), this server's public URL, a long enough key, and how
+ * the person who completes a sign-in is confirmed to be the user it was started for (a decision: no default).
+ */
 function checkUserAuthorization(client: Record<string, unknown>, where: string): void {
   if (client.issuer === undefined) throw invalidOption(`${where}.issuer`, 'is required: its metadata names the authorization endpoint');
   if (client.publicUrl === undefined)
@@ -94,4 +101,6 @@ function checkUserAuthorization(client: Record<string, unknown>, where: string):
   const key = client.encryptionKey;
   if (typeof key !== 'string' || key.length < MIN_ENCRYPTION_KEY_LENGTH)
     throw new McpConfigurationError(McpOutboundAuthMessages.userAuthorizationKey(`${where}.encryptionKey`, key === undefined));
+  if (client.confirmUser === undefined)
+    throw new McpConfigurationError(McpOutboundAuthMessages.userAuthorizationConfirm(`${where}.confirmUser`));
 }

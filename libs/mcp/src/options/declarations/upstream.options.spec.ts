@@ -87,6 +87,7 @@ describe('module option sources.upstreams', () => {
       clientSecret: 'secret',
       publicUrl: 'https://gateway.example.com',
       encryptionKey: 'k'.repeat(32),
+      confirmUser: 'same-subject',
     };
     const withAuth = (authorizationCode: object, auth: object | null = { jwt: { secret: 'a-shared-secret-of-at-least-32-chars' } }) =>
       resolveMcpOptions(
@@ -108,6 +109,7 @@ describe('module option sources.upstreams', () => {
       [{ ...user, issuer: undefined, tokenEndpoint: 'http://as/token' }, 'authorizationCode.tokenEndpoint'],
       [{ ...user, flowTtlMs: 0 }, 'authorizationCode.flowTtlMs'],
       [{ ...user, clientSecret: undefined }, 'authorizationCode.clientSecret'],
+      [{ ...user, confirmUser: 'same-email' }, "authorizationCode.confirmUser\" must be 'same-subject', 'unverified' or a function"],
     ])('refuses %j naming %s', (entry, named) => {
       expect(() => withAuth(entry)).toThrow(named);
     });
@@ -119,6 +121,20 @@ describe('module option sources.upstreams', () => {
         expect.objectContaining({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_KEY' }),
       );
       expect(() => withAuth(user, null)).toThrow(expect.objectContaining({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_NO_USERS' }));
+    });
+
+    it('refuses an entry that does not say how the user who completes a sign-in is confirmed, naming the three choices', () => {
+      const { confirmUser: _confirm, ...unconfirmed } = user;
+      const thrown = (() => {
+        try {
+          withAuth(unconfirmed);
+        } catch (error) {
+          return error as { code?: string; message: string };
+        }
+      })();
+      expect(thrown?.code).toBe('MCP_ERR_UPSTREAM_USER_AUTH_CONFIRM');
+      expect(thrown?.message).toMatch(/authorizationCode\.confirmUser.*'same-subject'.*a function.*'unverified'/);
+      for (const confirmUser of ['unverified', () => true]) expect(() => withAuth({ ...user, confirmUser })).not.toThrow();
     });
 
     it('is for upstreams only: an OpenAPI source refuses it', () => {

@@ -22,6 +22,7 @@ const OPTIONS = {
   clientSecret: 'secret',
   publicUrl: 'https://gateway.example.com/',
   encryptionKey: 'k'.repeat(32),
+  confirmUser: 'same-subject' as const,
 };
 const ALICE = { tenant: 'acme', subject: 'alice' };
 

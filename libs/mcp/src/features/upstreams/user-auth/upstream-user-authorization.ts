@@ -8,6 +8,7 @@ import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
 import type { McpKeyValueStore } from '../../../stores/key-value.store.js';
 import { USER_AUTH_ROUTE, type McpUserAuthReply } from '../../../core/upstream-user-auth.port.js';
 import { UserAuthorizationMessages as Messages } from './user-authorization.messages.js';
+import { confirmsUser } from './user-confirmation.js';
 
 /** The user an upstream connection belongs to: a subject of a tenant. */
 export interface UpstreamUser {
@@ -25,9 +26,13 @@ interface UserTokens {
   readonly until: number;
 }
 
-/** A flow in progress: whose, and its PKCE verifier (sealed in the store, under the digest of its `state`). */
+/**
+ * A flow in progress: whose, its PKCE verifier and, when the user who completes it is confirmed, the ID token's
+ * expected nonce (sealed in the store, under the digest of its `state`).
+ */
 interface PendingFlow extends UpstreamUser {
   readonly verifier: string;
+  readonly nonce?: string;
 }
 
 const DEFAULT_FLOW_TTL_MS = 10 * 60_000;
@@ -44,7 +49,8 @@ const random = () => randomBytes(32).toString('base64url');
 /**
  * Per-user authorization of one upstream (`auth.authorizationCode`): the links handed out (an opaque, single-use,
  * expiring ticket bound to the user), the authorization code flow they start (PKCE S256, the upstream's resource
- * indicator, `state` single-use and bound to the same user, the RFC 9207 `iss` checked), and each user's tokens,
+ * indicator, `state` single-use and bound to the same user, the RFC 9207 `iss` checked, and unless `confirmUser` is
+ * `'unverified'` the person who signed in confirmed to be that user by the verified ID token), and each user's tokens,
  * sealed in the store (AES-256-GCM), refreshed once per user at a time, revoked on disconnect.
  */
 export class UpstreamUserAuthorization {
@@ -75,6 +81,11 @@ export class UpstreamUserAuthorization {
     this.connectionTtlMs = options.connectionTtlMs ?? DEFAULT_CONNECTION_TTL_MS;
   }
 
+  /** `confirmUser: 'unverified'`: whoever completes a user's link connects their account for that user. */
+  get unverified(): boolean {
+    return this.options.confirmUser === 'unverified';
+  }
+
   /** The redirect URI registered at the authorization server for this upstream. */
   get redirectUri(): string {
     return `${this.options.publicUrl.replace(/\/$/, '')}/${USER_AUTH_ROUTE}/${this.upstream}/callback`;
@@ -86,12 +97,21 @@ export class UpstreamUserAuthorization {
     const tokens = await this.vault.get<UserTokens>(key);
     if (!tokens) return undefined;
     if (tokens.until > Date.now()) return `Bearer ${tokens.access}`;
-    let flight = this.refreshing.get(key);
-    if (!flight) {
-      flight = this.refresh(key, tokens).finally(() => this.refreshing.delete(key));
-      this.refreshing.set(key, flight);
-    }
-    const fresh = await flight;
+    const fresh = await this.refreshOnce(key, tokens);
+    return fresh && `Bearer ${fresh.access}`;
+  }
+
+  /**
+   * The upstream refused `authorization` (401) before it expired (revoked, its key rotated): that access token is
+   * dropped for a refreshed one; undefined when there is none (the user connects again).
+   */
+  async refused(user: UpstreamUser, authorization: string): Promise<string | undefined> {
+    const key = this.tokensKey(user);
+    const tokens = await this.vault.get<UserTokens>(key);
+    if (!tokens) return undefined;
+    // Another call of the same user replaced it already.
+    if (`Bearer ${tokens.access}` !== authorization) return `Bearer ${tokens.access}`;
+    const fresh = await this.refreshOnce(key, tokens);
     return fresh && `Bearer ${fresh.access}`;
   }
 
@@ -110,10 +130,14 @@ export class UpstreamUserAuthorization {
     if (!server.authorization_endpoint) return { status: 502, page: Messages.noAuthorizationEndpoint(this.upstream) };
     const state = random();
     const verifier = oauth.generateRandomCodeVerifier();
-    const flow: PendingFlow = { tenant: user.tenant, subject: user.subject, verifier };
+    const confirming = !this.unverified;
+    const nonce = confirming ? random() : undefined;
+    const flow: PendingFlow = { tenant: user.tenant, subject: user.subject, verifier, ...(nonce && { nonce }) };
     await this.vault.set(this.stateKey(state), flow, this.flowTtlMs);
     const url = new URL(server.authorization_endpoint);
-    const scopes = this.options.scopes ?? [];
+    const asked = this.options.scopes ?? [];
+    // Confirming who signed in takes an ID token: OpenID Connect.
+    const scopes = confirming && !asked.includes('openid') ? ['openid', ...asked] : asked;
     url.search = new URLSearchParams({
       response_type: 'code',
       client_id: this.options.clientId,
@@ -123,17 +147,23 @@ export class UpstreamUserAuthorization {
       code_challenge_method: 'S256',
       resource: this.resource,
       ...(scopes.length > 0 && { scope: scopes.join(' ') }),
+      ...(nonce && { nonce }),
       // OpenID Connect issues a refresh token for offline_access only after consent asked for it.
       ...(scopes.includes('offline_access') && { prompt: 'consent' }),
     }).toString();
     return { redirect: url.href };
   }
 
-  /** `GET …/callback`: takes the flow of `state` (once), checks the answer (`iss` too) and keeps the user's tokens. */
+  /**
+   * `GET …/callback`: takes the flow of `state` (once), checks the answer (`iss` too), confirms that the person who
+   * signed in is the flow's user (`confirmUser`; else 403 and nothing kept) and keeps the user's tokens.
+   */
   async callback(url: URL): Promise<FlowReply> {
     const state = url.searchParams.get('state');
     const flow = state ? await this.take<PendingFlow>(this.stateKey(state)) : undefined;
-    if (!flow || !state) return { status: 400, page: Messages.flowUnknown(this.upstream) };
+    // A flow started without a nonce (before confirmUser was set) cannot be confirmed: it starts again.
+    if (!flow || !state || (!this.unverified && flow.nonce === undefined))
+      return { status: 400, page: Messages.flowUnknown(this.upstream) };
     const server = await this.metadata();
     let params: URLSearchParams;
     try {
@@ -148,7 +178,14 @@ export class UpstreamUserAuthorization {
         signal: AbortSignal.timeout(TIMEOUT_MS),
         ...insecure(server.token_endpoint!),
       });
-      await this.keep(this.tokensKey(flow), await oauth.processAuthorizationCodeResponse(server, this.client, response));
+      const answer = await oauth.processAuthorizationCodeResponse(server, this.client, response, {
+        ...(flow.nonce !== undefined && { expectedNonce: flow.nonce, requireIdToken: true }),
+      });
+      if (flow.nonce !== undefined && !(await this.confirmed(server, response, answer, flow))) {
+        await this.revoke(server, answer.refresh_token ?? answer.access_token);
+        return { status: 403, page: Messages.otherUser(this.upstream) };
+      }
+      await this.keep(this.tokensKey(flow), answer);
     } catch (error) {
       const why =
         error instanceof oauth.ResponseBodyError || error instanceof OutboundTokenError
@@ -165,19 +202,46 @@ export class UpstreamUserAuthorization {
     const tokens = await this.vault.get<UserTokens>(key);
     await this.vault.delete(key);
     if (!tokens) return false;
-    try {
-      const server = await this.metadata();
-      if (server.revocation_endpoint) {
-        const response = await oauth.revocationRequest(server, this.client, this.auth, tokens.refresh ?? tokens.access, {
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-          ...insecure(server.revocation_endpoint),
-        });
-        await oauth.processRevocationResponse(response);
-      }
-    } catch {
-      // Forgotten here all the same: the token can no longer be used by this server.
-    }
+    await this.revoke(await this.metadata().catch(() => undefined), tokens.refresh ?? tokens.access);
     return true;
+  }
+
+  /**
+   * The ID token (its `iss`, `aud`, `exp` and nonce checked by oauth4webapi) signed by the authorization server's
+   * keys, and the person it names accepted as the flow's user by `confirmUser`.
+   */
+  private async confirmed(server: oauth.AuthorizationServer, response: Response, answer: oauth.TokenEndpointResponse, flow: PendingFlow) {
+    await oauth.validateApplicationLevelSignature(server, response, {
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      ...insecure(server.jwks_uri ?? ''),
+    });
+    const claims = oauth.getValidatedIdTokenClaims(answer);
+    const confirm = this.options.confirmUser;
+    return claims !== undefined && confirm !== 'unverified' && confirmsUser(confirm, flow, { ...claims });
+  }
+
+  /** Revokes a token where the server can; forgotten here all the same when it cannot (no longer used by this server). */
+  private async revoke(server: oauth.AuthorizationServer | undefined, token: string): Promise<void> {
+    if (!server?.revocation_endpoint) return;
+    try {
+      const response = await oauth.revocationRequest(server, this.client, this.auth, token, {
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        ...insecure(server.revocation_endpoint),
+      });
+      await oauth.processRevocationResponse(response);
+    } catch {
+      // Not revoked: no longer kept here all the same.
+    }
+  }
+
+  /** Refreshes the tokens under `key`, one refresh per user at a time (the others wait for its answer). */
+  private refreshOnce(key: string, tokens: UserTokens): Promise<UserTokens | undefined> {
+    let flight = this.refreshing.get(key);
+    if (!flight) {
+      flight = this.refresh(key, tokens).finally(() => this.refreshing.delete(key));
+      this.refreshing.set(key, flight);
+    }
+    return flight;
   }
 
   private async refresh(key: string, tokens: UserTokens): Promise<UserTokens | undefined> {

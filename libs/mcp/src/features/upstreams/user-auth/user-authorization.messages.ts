@@ -1,3 +1,5 @@
+import { bootWarnings } from '../../../core/errors/boot-warnings.js';
+
 /** Texts of per-user upstream authorization: the caller's error, and the pages the user's browser shows. */
 export const UserAuthorizationMessages = {
   /** The call's error: the user has not connected their account at the upstream yet (or it was revoked). */
@@ -14,8 +16,20 @@ export const UserAuthorizationMessages = {
   noAuthorizationEndpoint: (upstream: string) => `The authorization server of "${upstream}" names no authorization endpoint.`,
   refused: (upstream: string) => `The authorization server of "${upstream}" did not grant access.`,
   failed: (upstream: string, why: string) => `Connecting "${upstream}" failed: ${why}.`,
+  /** The callback's refusal: the person who signed in is not the user the link was for (no token is kept). */
+  otherUser: (upstream: string) =>
+    `The account you signed in with at "${upstream}" is not the one this link was handed out for: nothing was connected. Ask your client for a link of your own.`,
   connected: (upstream: string) => `Your account at "${upstream}" is connected. You can close this page and return to your client.`,
   /** The disconnect tool's answers. */
   disconnected: (upstream: string) => `Your account at the upstream "${upstream}" is disconnected`,
   notConnected: (upstream: string) => `No account at the upstream "${upstream}" was connected`,
 };
+
+/** Boot warnings of per-user upstream authorization (codes in `docs/errors.md`). */
+export const UserAuthorizationWarnings = bootWarnings({
+  unverified: {
+    code: 'MCP_WARN_UPSTREAM_USER_UNVERIFIED',
+    message: (upstream: string) =>
+      `the upstream "${upstream}" has auth.authorizationCode.confirmUser 'unverified': whoever completes a user's link connects their own account for that user, so a link sent to someone else makes their account act for the sender. Use 'same-subject' or a function unless only that user can open it.`,
+  },
+});
