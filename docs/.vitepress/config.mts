@@ -12,6 +12,7 @@ const guide = [
   { text: 'MCP client and gateway', link: '/guide/client-and-gateway' },
   { text: 'Results and envelopes', link: '/guide/results' },
   { text: 'Resources, prompts, completions', link: '/guide/resources-prompts' },
+  { text: 'Agent Skills', link: '/guide/skills' },
   { text: 'Transports and clients', link: '/guide/transports' },
   { text: 'Security', link: '/guide/security' },
   { text: 'OAuth 2.1 with your authorization server', link: '/guide/oauth' },

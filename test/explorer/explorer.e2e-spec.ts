@@ -120,6 +120,22 @@ describe('explorer page (headless Chromium)', () => {
     await page.close();
   });
 
+  it('lists the weather-briefing skill (its SKILL.md and its template) with the resources, and reads the template', async () => {
+    if (!browser || !weather) return;
+    const { page, watch } = await openExplorer(browser, weather);
+    await page.waitForSelector('body[data-ready="true"]');
+    const skill = page.locator('nav button[data-kind="resource"][data-name="skill://weather-briefing/SKILL.md"]');
+    expect(await skill.textContent()).toContain('weather-briefing');
+    const template = page.locator('nav button[data-kind="resource"][data-name="skill://weather-briefing/templates/briefing.md"]');
+    expect(await template.textContent()).toContain('weather-briefing/templates/briefing.md');
+    await template.click();
+    await page.locator('form[data-resource="skill://weather-briefing/templates/briefing.md"] button[type="submit"]').click();
+    await expect(page.locator('section.resource .result').textContent()).resolves.toContain('Weather for {{city}}');
+    expect(watch.requests.some((request) => request.postDataJSON()?.method === 'skills/list')).toBe(true);
+    expect(watch.problems).toEqual([]);
+    await page.close();
+  });
+
   it('renders a form from inputSchema: required marks, bounds, enum as a select, defaults pre-filled', async () => {
     if (!browser || !weather) return;
     const { page } = await openExplorer(browser, weather);

@@ -5,6 +5,7 @@ import { InteractiveTools } from './tools/interactive.tools.js';
 import { FixturePrompts } from './prompts/fixture.prompts.js';
 import { FixtureResources } from './resources/fixture.resources.js';
 import { REV_2026_07_28_FIXTURES } from './rev-2026-07-28/rev-2026-07-28.fixtures.js';
+import { CONFORMANCE_SKILLS_FOLDER } from './skills-folder.js';
 
 /** The fixture the official conformance suite expects, built only with the library's public API. */
 @Module({
@@ -16,6 +17,8 @@ import { REV_2026_07_28_FIXTURES } from './rev-2026-07-28/rev-2026-07-28.fixture
       http: { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] },
       // 2026-07-28: the trigger tools announce list changes to subscriptions/listen streams.
       lists: { listChanged: { tools: true, prompts: true } },
+      // SEP-2640: the skills of apps/conformance-server/skills, for the sep-2640-* scenarios.
+      sources: { skills: [CONFORMANCE_SKILLS_FOLDER] },
     }),
   ],
   providers: [ContentTools, InteractiveTools, FixtureResources, FixturePrompts, ...REV_2026_07_28_FIXTURES],

@@ -127,6 +127,20 @@ export { McpPromptRegistry } from './features/prompts/mcp-prompt.registry.js';
 export type { McpPromptRegistration, McpPromptHandle } from './features/prompts/mcp-prompt-registration.interface.js';
 export type { JsonRpcId } from './core/json-rpc/json-rpc.types.js';
 
+// Agent Skills (SEP-2640): `sources.skills` folders, skills built at run time, the wire shapes a relay needs.
+export { McpSkillRegistry, type McpSkillHandle } from './features/skills/mcp-skill.registry.js';
+export { McpSkillProvider } from './features/skills/mcp-skill-provider.decorator.js';
+export {
+  MCP_SKILLS_EXTENSION,
+  MCP_SKILL_URI_SCHEME,
+  MCP_SKILL_LIMITS,
+  type McpSkillSource,
+  type McpSkillDefinition,
+  type McpSkillEntry,
+  type McpSkillResourceEntry,
+  type McpSkillCaller,
+} from './features/skills/mcp-skill.interface.js';
+
 // Results.
 export { McpResult, McpContent, McpRawResult, McpEnvelopeResult } from './core/results/mcp-result.js';
 export type { McpEnvelope, McpSuccessEnvelope, McpErrorEnvelope, McpPendingEnvelope, McpErrorBody } from './core/results/envelope.types.js';

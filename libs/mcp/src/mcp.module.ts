@@ -84,6 +84,9 @@ import { McpStoredResourceSubscriptions } from './features/resources/stored-reso
 import { McpResourceNotifier } from './features/resources/mcp-resource.notifier.js';
 import { ResourcesListHandlers } from './features/resources/resources-list.handlers.js';
 import { ResourcesReadHandler } from './features/resources/resources-read.handler.js';
+import { McpSkillRegistry } from './features/skills/mcp-skill.registry.js';
+import { McpSkillExplorer } from './features/skills/mcp-skill.explorer.js';
+import { SkillsHandlers } from './features/skills/skills.handlers.js';
 import { ResourcesSubscriptionHandlers } from './features/resources/resources-subscription.handlers.js';
 import { McpPromptRegistry } from './features/prompts/mcp-prompt.registry.js';
 import { McpPromptExplorer } from './features/prompts/mcp-prompt.explorer.js';
@@ -180,6 +183,10 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     ResourcesListHandlers,
     ResourcesReadHandler,
     ResourcesSubscriptionHandlers,
+    // Agent Skills (SEP-2640): `sources.skills` folders and `@McpSkillProvider()` classes, read as resources.
+    McpSkillRegistry,
+    McpSkillExplorer,
+    SkillsHandlers,
     McpPromptRegistry,
     McpPromptExplorer,
     PromptsHandlers,
@@ -204,6 +211,7 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpToolRegistry,
     McpResourceRegistry,
     McpPromptRegistry,
+    McpSkillRegistry,
     McpResourceNotifier,
     McpListChangedNotifier,
     McpClientInput,

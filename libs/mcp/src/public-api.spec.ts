@@ -177,6 +177,18 @@ const APPROVED_EXPORTS = [
   'MCP_PROTOCOL_REVISIONS',
   'McpProtocolRevision',
   'McpEra',
+  // Agent Skills (SEP-2640)
+  'McpSkillRegistry',
+  'McpSkillHandle',
+  'McpSkillProvider',
+  'McpSkillSource',
+  'McpSkillDefinition',
+  'McpSkillEntry',
+  'McpSkillResourceEntry',
+  'McpSkillCaller',
+  'MCP_SKILLS_EXTENSION',
+  'MCP_SKILL_URI_SCHEME',
+  'MCP_SKILL_LIMITS',
   // Services users inject
   'McpResourceNotifier',
   'McpListChangedNotifier',

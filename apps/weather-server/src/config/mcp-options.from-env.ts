@@ -1,5 +1,6 @@
 import { McpConfigurationError, type McpApiKey, type McpModuleOptions, type McpOAuthOptions, type McpRedisOptions } from '@nest-mcp/core';
 import { Registry } from 'prom-client';
+import { WEATHER_SKILLS_FOLDER } from './skills-folder.js';
 
 /** Scopes a bare API key (no scopes listed) gets in this sample. */
 const DEFAULT_KEY_SCOPES = ['weather:read', 'weather:write'];
@@ -43,6 +44,8 @@ export function mcpOptionsFromEnv(env: NodeJS.ProcessEnv): McpModuleOptions {
       description: 'Current weather, forecasts and alerts for about seventy cities worldwide',
       ...(env.MCP_SERVER_CARD_NAME && { name: env.MCP_SERVER_CARD_NAME }),
     },
+    // The Agent Skills of apps/weather-server/skills (weather-briefing), over skills/list, skills/get, resources/read.
+    sources: { skills: [WEATHER_SKILLS_FOLDER] },
     ...redisFromEnv(env),
     jobs: {
       ...(env.MCP_JOBS_LOCK_DURATION_MS && { lockDurationMs: Number(env.MCP_JOBS_LOCK_DURATION_MS) }),

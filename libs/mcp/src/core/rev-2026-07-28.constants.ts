@@ -39,6 +39,10 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
   'resources/list',
   'resources/templates/list',
   'resources/read',
+  // The Skills extension (SEP-2640): its results are cacheable results.
+  'skills/list',
+  'skills/get',
+  'resources/directory/read',
 ]);
 
 /**
@@ -55,6 +59,9 @@ export const DISPATCHED_METHODS: ReadonlySet<string> = new Set([
   'resources/templates/list',
   'resources/read',
   'completion/complete',
+  'skills/list',
+  'skills/get',
+  'resources/directory/read',
 ]);
 
 /** The body field `Mcp-Name` mirrors, per method. */

@@ -115,6 +115,12 @@ export interface McpSourcesOptions {
    * @example upstreams: [{ name: 'weather', url: 'http://127.0.0.1:3000/mcp' }, { name: 'files', command: 'npx', args: ['my-mcp-server'] }]
    */
   upstreams?: McpUpstreamOptions[];
+  /**
+   * Folders of Agent Skills (SEP-2640), each holding one folder per skill with its `SKILL.md`: served as
+   * `skill://<name>/...` with `skills/list`, `skills/get` and `resources/read`; a bad skill fails the boot.
+   * @example skills: [join(import.meta.dirname, 'skills')]
+   */
+  skills?: string[];
 }
 
 /**

@@ -388,6 +388,8 @@ export class McpRev20260728Server implements OnApplicationBootstrap {
     if (!principal) return 'public';
     if (method === 'tools/list') return this.scopedTools || this.registry.listsPerCaller ? 'private' : 'public';
     if (method === 'resources/read') return 'private';
+    // Skill providers answer per tenant.
+    if (method.startsWith('skills/') || method === 'resources/directory/read') return 'private';
     // A scoped upstream's prompts, resources and templates are listed only to callers holding its scopes.
     return this.options.sources.upstreams.some((upstream) => (upstream.scopes?.length ?? 0) > 0) ? 'private' : 'public';
   }

@@ -5,21 +5,33 @@ import type { McpCall, McpMethodHandler, McpMethodHandlerGroup } from '../../cor
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { listPage } from '../../core/pagination-cursor.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
+import { McpSkillRegistry } from '../skills/mcp-skill.registry.js';
+import { skillManifestResources } from '../skills/skill-resources.js';
+import { skillCaller } from '../skills/skill-caller.js';
 
 /**
  * `resources/list` (the fixed resources) and `resources/templates/list` (the templates), a page at a time
- * (`lists.pageSize`). Served like `resources/read`.
+ * (`lists.pageSize`). Served like `resources/read`. The SKILL.md of each skill the caller sees follows the resources.
  */
 @McpMethodHandlerProvider()
 @Injectable()
 export class ResourcesListHandlers implements McpMethodHandlerGroup {
   readonly handlers: readonly McpMethodHandler[] = [
-    this.lister('resources/list', 'resources', (scopes) => this.registry.listResourcesFor(scopes)),
+    {
+      method: 'resources/list',
+      isServed: () => this.registry.served || this.skills.served,
+      handle: async ({ params, context }: McpCall) => {
+        const resources = this.registry.listResourcesFor(context.principal?.scopes);
+        const skills = await skillManifestResources(this.skills, skillCaller(context));
+        return listPage('resources', skills.length > 0 ? [...resources, ...skills] : resources, params.cursor, this.options.lists.pageSize);
+      },
+    },
     this.lister('resources/templates/list', 'resourceTemplates', (scopes) => this.registry.listTemplatesFor(scopes)),
   ];
 
   constructor(
     private readonly registry: McpResourceRegistry,
+    private readonly skills: McpSkillRegistry,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
@@ -27,7 +39,7 @@ export class ResourcesListHandlers implements McpMethodHandlerGroup {
   private lister(method: string, key: string, list: (scopes: readonly string[] | undefined) => readonly unknown[]): McpMethodHandler {
     return {
       method,
-      isServed: () => this.registry.served,
+      isServed: () => this.registry.served || this.skills.served,
       handle: ({ params, context }: McpCall) => listPage(key, list(context.principal?.scopes), params.cursor, this.options.lists.pageSize),
     };
   }

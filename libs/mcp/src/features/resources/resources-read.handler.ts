@@ -9,10 +9,13 @@ import type { McpResourceContext } from './mcp-resource-context.interface.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { toReadResourceResult } from './resource-contents.js';
 import { resourceNotFound, uriParam } from './resource-uri-param.js';
+import { McpSkillRegistry } from '../skills/mcp-skill.registry.js';
+import { readSkillFile } from '../skills/skill-resources.js';
+import { skillCaller } from '../skills/skill-caller.js';
 
 /**
  * `resources/read`: a fixed resource first, then templates in registration order. An unknown URI, or a handler
- * throwing `NotFoundException`, is -32002 with the URI as data; any other failure is a bare -32603 (logged).
+ * throwing `NotFoundException`, is -32002 with the URI as data (after the skill files the caller sees); any other failure is a bare -32603 (logged).
  */
 @McpMethodHandlerProvider()
 @Injectable()
@@ -20,17 +23,20 @@ export class ResourcesReadHandler implements McpMethodHandler {
   readonly method = 'resources/read';
   private readonly logger = new Logger('McpModule');
 
-  constructor(private readonly registry: McpResourceRegistry) {}
+  constructor(
+    private readonly registry: McpResourceRegistry,
+    private readonly skills: McpSkillRegistry,
+  ) {}
 
   /** Like every `resources/*` method: served when the registry is; otherwise unknown (-32601), its capability undeclared. */
   isServed(): boolean {
-    return this.registry.served;
+    return this.registry.served || this.skills.served;
   }
 
   async handle(call: McpCall): Promise<Record<string, unknown>> {
     const uri = uriParam(call.params, this.method);
     const match = this.registry.resolve(uri);
-    if (!match) throw resourceNotFound(uri);
+    if (!match) return this.readSkill(call, uri);
     const value = await withHandlerContext(call, async (base) => {
       const context: McpResourceContext = {
         ...base,
@@ -52,5 +58,16 @@ export class ResourcesReadHandler implements McpMethodHandler {
       throw new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Internal error');
     }
     return result as unknown as Record<string, unknown>;
+  }
+
+  private async readSkill(call: McpCall, uri: string): Promise<Record<string, unknown>> {
+    let result: Record<string, unknown> | undefined;
+    try {
+      result = await readSkillFile(this.skills, uri, skillCaller(call.context));
+    } catch (error) {
+      throw toProtocolError(error, this.logger, McpMessages.resourceFailed(uri, call.id));
+    }
+    if (!result) throw resourceNotFound(uri);
+    return result;
   }
 }

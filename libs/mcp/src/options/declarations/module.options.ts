@@ -82,6 +82,7 @@ const MCP_SOURCES_OPTIONS = group<McpSourcesOptions, McpResolvedPaths>()(
     ),
     openapi: MCP_OPENAPI_OPTIONS,
     upstreams: upstreamList(),
+    skills: stringList(),
   },
   { object: 'such as { routes: [TicketsController] }' },
 );

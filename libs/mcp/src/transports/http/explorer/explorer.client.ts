@@ -16,6 +16,7 @@ export interface McpExplorerShared {
   readonly uiExtension: string;
   readonly uiMimeType: string;
   readonly uiProtocolVersion: string;
+  readonly skillsExtension: string;
 }
 
 /** The page's settings, from its `mcp-explorer-config` data block (explorer.page.ts). */
@@ -74,6 +75,13 @@ interface Resource {
   name?: string;
   description?: string;
   mimeType?: string;
+}
+
+/** A `skills/list` entry (the Skills extension): the files of a skill, each a resource. */
+interface SkillEntry {
+  uri: string;
+  frontmatter: { name: string };
+  resources: { uri: string }[] | 'dynamic';
 }
 
 interface Prompt {
@@ -268,9 +276,11 @@ export function runExplorerClient(shared: McpExplorerShared): void {
           ? Promise.all([
               listAll<Resource & { uri: string }>('resources/list', 'resources'),
               listAll<Resource & { uriTemplate: string }>('resources/templates/list', 'resourceTemplates').catch(() => []),
-            ]).then(([resources, templates]) =>
+              caps.extensions?.[shared.skillsExtension] ? listAll<SkillEntry>('skills/list', 'skills').catch(() => []) : [],
+            ]).then(([resources, templates, skills]) =>
               showList('resource', [
                 ...resources.map((item) => readEntry('resource', item, item.uri)),
+                ...skills.flatMap(skillFileEntries),
                 ...templates.map((item) => readEntry('template', item, item.uriTemplate)),
               ]),
             )
@@ -289,6 +299,13 @@ export function runExplorerClient(shared: McpExplorerShared): void {
 
   const toolEntry = (tool: Tool): Entry => ['tool', tool.name, tool.name, tool.title, () => toolPanel(tool)];
   const promptEntry = (prompt: Prompt): Entry => ['prompt', prompt.name, prompt.name, prompt.title, () => promptPanel(prompt)];
+  /** The files of a skill besides its SKILL.md (listed with the resources already), named `<skill>/<path>`. */
+  function skillFileEntries(skill: SkillEntry): Entry[] {
+    const root = skill.uri.slice(0, -'SKILL.md'.length);
+    return (Array.isArray(skill.resources) ? skill.resources : [])
+      .filter((file) => file.uri !== skill.uri && file.uri.startsWith(root))
+      .map((file) => readEntry('resource', { name: skill.frontmatter.name + '/' + file.uri.slice(root.length) }, file.uri));
+  }
   function readEntry(kind: string, item: Resource, uri: string): Entry {
     return [kind, uri, item.name || uri, uri, () => readPanel(item, uri, kind === 'template')];
   }

@@ -1,0 +1,147 @@
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import { McpListChanges } from '../../core/list-changes.js';
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import type { BuiltSkill, BuiltSkillFile, SkillDirectoryChild } from './built-skill.js';
+import type { McpSkillCaller, McpSkillDefinition, McpSkillSource } from './mcp-skill.interface.js';
+import { buildSkill } from './skill.builder.js';
+import { McpSkillMessages as Messages } from './skill.messages.js';
+
+/** A skill registered at run time: remove it to stop serving it. @publicApi */
+export interface McpSkillHandle {
+  /** `skill://<name>/SKILL.md`. */
+  readonly uri: string;
+  remove(): boolean;
+}
+
+/**
+ * The skills of one module instance: those of `sources.skills` folders (built at boot), those registered at run time
+ * with {@link register}, and those `@McpSkillProvider()` classes give each caller. A change is announced with
+ * `notifications/resources/list_changed` (skills are resources; needs `lists.listChanged: { resources: true }`).
+ * @publicApi
+ */
+@Injectable()
+export class McpSkillRegistry {
+  private readonly logger = new Logger('McpModule');
+  private readonly fixed = new Map<string, BuiltSkill>();
+  private providers: readonly { readonly site: string; readonly provider: McpSkillSource }[] = [];
+  /** Digests of a provider's definition are computed once per definition object. */
+  private readonly built = new WeakMap<McpSkillDefinition, BuiltSkill | Error>();
+  private configured = false;
+
+  constructor(@Optional() private readonly changes?: McpListChanges) {}
+
+  /** Skills of the folders, checked at boot (two at one URI: a boot error). @internal */
+  addFolderSkills(skills: readonly BuiltSkill[]): void {
+    this.configured = true;
+    for (const skill of skills) this.add(skill);
+  }
+
+  /** The `@McpSkillProvider()` classes, found at boot. @internal */
+  setProviders(providers: readonly { readonly site: string; readonly provider: McpSkillSource }[]): void {
+    this.providers = providers;
+    if (providers.length > 0) this.configured = true;
+  }
+
+  /** Whether skills are served (and the extension declared): a skills folder or a skill provider is configured. */
+  get served(): boolean {
+    return this.configured || this.fixed.size > 0;
+  }
+
+  /**
+   * Serves a skill given as its files until the handle's `remove()`; checked as a folder skill is (a coded
+   * McpConfigurationError), digests computed now. Clients are told the resource list changed.
+   */
+  register(definition: McpSkillDefinition): McpSkillHandle {
+    const skill = buildSkill('McpSkillRegistry.register()', toSourceFiles(definition));
+    this.add(skill);
+    this.changed();
+    return { uri: skill.uri, remove: () => this.remove(skill.uri) };
+  }
+
+  /** Stops serving a skill registered at run time or loaded from a folder; false when none is at `uri`. */
+  remove(uri: string): boolean {
+    const removed = this.fixed.delete(uri);
+    if (removed) this.changed();
+    return removed;
+  }
+
+  /** Tells clients the skills changed: call it when what an `@McpSkillProvider()` returns changes. */
+  changed(): void {
+    this.changes?.changed('resources');
+  }
+
+  /** The skills `caller` sees, fixed ones first (a provider's skill at a taken URI is left out), by URI. @internal */
+  async visible(caller: McpSkillCaller): Promise<BuiltSkill[]> {
+    const seen = new Map(this.fixed);
+    for (const { site, provider } of this.providers) {
+      for (const definition of await provider.skills(caller)) {
+        const skill = this.build(site, definition);
+        if (skill && !seen.has(skill.uri)) seen.set(skill.uri, skill);
+      }
+    }
+    return [...seen.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  }
+
+  /** The skill whose SKILL.md is at `uri`, if `caller` sees one. @internal */
+  async skill(uri: string, caller: McpSkillCaller): Promise<BuiltSkill | undefined> {
+    return this.fixed.get(uri) ?? (await this.visible(caller)).find((skill) => skill.uri === uri);
+  }
+
+  /** The skill file at `uri`, if `caller` sees its skill. @internal */
+  async file(uri: string, caller: McpSkillCaller): Promise<BuiltSkillFile | undefined> {
+    for (const skill of this.candidates(uri, caller)) {
+      const file = (await skill).find((one) => one.files.has(uri))?.files.get(uri);
+      if (file) return file;
+    }
+    return undefined;
+  }
+
+  /** The direct children of the skill directory at `uri`, if `caller` sees its skill. @internal */
+  async directory(uri: string, caller: McpSkillCaller): Promise<readonly SkillDirectoryChild[] | undefined> {
+    for (const skill of this.candidates(uri, caller)) {
+      const children = (await skill).find((one) => one.directories.has(uri))?.directories.get(uri);
+      if (children) return children;
+    }
+    return undefined;
+  }
+
+  /** Fixed skills first (no provider asked), then everything the caller sees. */
+  private *candidates(uri: string, caller: McpSkillCaller): Iterable<Promise<readonly BuiltSkill[]>> {
+    const name = uri.startsWith('skill://') ? uri.slice('skill://'.length).split('/')[0] : undefined;
+    const fixed = [...this.fixed.values()].filter((skill) => skill.name === name);
+    if (fixed.length > 0) yield Promise.resolve(fixed);
+    if (this.providers.length > 0) yield this.visible(caller);
+  }
+
+  private add(skill: BuiltSkill): void {
+    const existing = this.fixed.get(skill.uri);
+    if (existing) throw new McpConfigurationError(Messages.duplicate(skill.uri, existing.site, skill.site));
+    this.fixed.set(skill.uri, skill);
+  }
+
+  /** A provider's definition built once; a bad one is logged once and left out. */
+  private build(site: string, definition: McpSkillDefinition): BuiltSkill | undefined {
+    let built = this.built.get(definition);
+    if (!built) {
+      try {
+        built = buildSkill(site, toSourceFiles(definition));
+      } catch (error) {
+        built = error instanceof Error ? error : new Error(String(error));
+        this.logger.error(built.message);
+      }
+      this.built.set(definition, built);
+    }
+    return built instanceof Error ? undefined : built;
+  }
+}
+
+/** A definition's files as bytes (text as UTF-8). */
+function toSourceFiles(definition: McpSkillDefinition): Map<string, { bytes: Uint8Array }> {
+  const encoder = new TextEncoder();
+  return new Map(
+    Object.entries(definition.files).map(([path, content]) => [
+      path,
+      { bytes: typeof content === 'string' ? encoder.encode(content) : content },
+    ]),
+  );
+}
