@@ -2,6 +2,8 @@ import { Logger } from '@nestjs/common';
 import { McpClient } from '../../client/mcp-client.js';
 import type { McpClientCallOptions, McpClientHttpOptions, McpClientOptions } from '../../client/mcp-client-options.interface.js';
 import type { McpRemotePrompt, McpRemoteResource, McpRemoteResourceTemplate, McpRemoteTool } from '../../client/mcp-client.types.js';
+import type { McpRemoteSkill, McpSkillFile } from '../../client/skills/skill.types.js';
+import { skillsCapabilityOf } from '../../client/skills/skill-entry.js';
 import { callerHeadersOf } from '../../core/caller-headers.js';
 import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
@@ -29,7 +31,12 @@ export interface UpstreamLists {
   prompts: McpRemotePrompt[];
   resources: McpRemoteResource[];
   resourceTemplates: McpRemoteResourceTemplate[];
+  /** Its Agent Skills (entries only: no file is read to list them). */
+  skills: McpRemoteSkill[];
 }
+
+/** Who an upstream call is made for: the tenant and principal (its upstream session), and its caller's headers. */
+export type UpstreamCaller = Pick<McpHandlerContext, 'tenant' | 'principal'>;
 
 /** What `/health` reports of an upstream. */
 export interface UpstreamStatus {
@@ -55,7 +62,7 @@ export class McpUpstream {
   private readonly probe: NodeJS.Timeout;
   private reachable = false;
   private lastError?: string;
-  readonly lists: UpstreamLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
+  readonly lists: UpstreamLists = { tools: [], prompts: [], resources: [], resourceTemplates: [], skills: [] };
   /** Called when a list was read again (after a `list_changed`, or on reconnection). */
   onLists?: (kind: UpstreamListKind) => void;
   /** Called with the upstream's URI of each `notifications/resources/updated` it sends. */
@@ -181,6 +188,26 @@ export class McpUpstream {
     return this.on(context, (client) => client.readResource(uri, this.callOptions(context)));
   }
 
+  /** Whether the upstream declares the Skills extension (as last connected). */
+  get servesSkills(): boolean {
+    return this.own.server !== undefined && skillsCapabilityOf(this.own.server.capabilities) !== undefined;
+  }
+
+  /** Whether it declares `resources/directory/read` for its skills. */
+  get readsSkillDirectories(): boolean {
+    return this.own.server !== undefined && skillsCapabilityOf(this.own.server.capabilities)?.directoryRead === true;
+  }
+
+  /** Reads one file of its skill for our caller, verified against the entry (digest, size, frontmatter). */
+  async readSkillFile(skill: McpRemoteSkill, uri: string, caller: UpstreamCaller, signal: AbortSignal): Promise<McpSkillFile> {
+    return this.on(caller, (client) => client.readSkillFile(skill, uri, { signal, timeoutMs: this.timeoutMs }));
+  }
+
+  /** The direct children of one of its skill directories, for our caller. */
+  async readSkillDirectory(uri: string, caller: UpstreamCaller, signal: AbortSignal) {
+    return this.on(caller, (client) => client.readSkillDirectory(uri, { signal, timeoutMs: this.timeoutMs }));
+  }
+
   async close(): Promise<void> {
     clearInterval(this.probe);
     await Promise.all([this.own.close(), this.sessions?.close()]);
@@ -200,7 +227,7 @@ export class McpUpstream {
    * A session whose credential is the caller's is that caller's alone, so one caller's call never goes out with
    * another's credential nor on a session the upstream bound to another.
    */
-  private async on<T>(context: McpHandlerContext, call: (client: McpClient) => Promise<T>): Promise<T> {
+  private async on<T>(context: UpstreamCaller, call: (client: McpClient) => Promise<T>): Promise<T> {
     const sessions = this.sessions;
     if (!sessions) return withoutSentCredentials(this.options.env ?? {}, () => call(this.own));
     const callerAuthorization = callerHeadersOf(context as McpToolContext)?.authorization;
@@ -257,13 +284,15 @@ export class McpUpstream {
   private async refresh(): Promise<void> {
     const server = await this.own.connect();
     const caps = server.capabilities;
-    const [tools, prompts, resources, resourceTemplates] = await Promise.all([
+    const [tools, prompts, resources, resourceTemplates, skills] = await Promise.all([
       caps.tools ? this.own.listTools() : [],
       caps.prompts ? this.own.listPrompts() : [],
       caps.resources ? this.own.listResources() : [],
       caps.resources ? this.own.listResourceTemplates().catch(() => []) : [],
+      // A skills listing that fails leaves the upstream's other lists served.
+      this.own.listSkills().catch(() => []),
     ]);
-    Object.assign(this.lists, { tools, prompts, resources, resourceTemplates });
+    Object.assign(this.lists, { tools, prompts, resources, resourceTemplates, skills });
     this.up();
   }
 
@@ -274,6 +303,8 @@ export class McpUpstream {
       else {
         this.lists.resources = await this.own.listResources();
         this.lists.resourceTemplates = await this.own.listResourceTemplates().catch(() => []);
+        // Skills are resources: their change is announced as the resources' (SEP-2640).
+        this.lists.skills = await this.own.listSkills();
       }
       this.onLists?.(kind);
     } catch (error) {
