@@ -1,7 +1,11 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { SkillsExtension, skillEntry, type SkillSource } from '@modelcontextprotocol/server/ext/skills';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { McpSkillRegistry } from '@nest-mcp/core';
 import { listenMcp, type RunningApp } from '../../kit/apps.js';
+import { eventually } from '../../kit/eventually.js';
 import { startSdkSkillsServer, type SdkSkillsServer } from '../../client/support/sdk-skills-server.js';
 
 const FILES: Record<string, Record<string, string>> = {
@@ -108,5 +112,71 @@ describe.each(['legacy', '2026-07-28'] as const)('the gateway relays an upstream
     const before = reads(upstream).length;
     await expect(client.readResource({ uri: 'skill://docs/pdf-processing/secret.md' })).rejects.toMatchObject({ code: -32602 });
     expect(reads(upstream)).toHaveLength(before);
+  });
+});
+
+const BRIEFING_FOLDER = join(import.meta.dirname, '../../../apps/weather-server/skills');
+
+describe.each(['legacy', '2026-07-28'] as const)('the gateway relays an upstream of this library (%s caller)', (era) => {
+  let upstream: RunningApp;
+  let gateway: RunningApp;
+  let client: Client;
+  beforeAll(async () => {
+    upstream = await listenMcp({
+      name: 'weather-skills',
+      version: '1.0.0',
+      sources: { skills: [BRIEFING_FOLDER] },
+      lists: { listChanged: { resources: true } },
+    });
+    gateway = await listenMcp({
+      name: 'skills-gateway',
+      version: '1.0.0',
+      sources: { upstreams: [{ name: 'weather', url: upstream.url }] },
+    });
+    client = await connect(gateway.url, era);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  it('reads weather-briefing and its directories through the gateway', async () => {
+    const skills = new SkillsClient(client);
+    expect(skills.directoryRead).toBe(true);
+    const { skills: entries } = await skills.list();
+    expect(entries.map((entry) => entry.uri)).toEqual(['skill://weather/weather-briefing/SKILL.md']);
+    const template = await skills.read(entries[0], 'templates/briefing.md');
+    expect(template).toMatchObject({
+      verified: true,
+      text: readFileSync(join(BRIEFING_FOLDER, 'weather-briefing/templates/briefing.md'), 'utf8'),
+    });
+    const root = await skills.readDirectory('skill://weather/weather-briefing');
+    expect(root.resources.map((child) => [child.uri, child.mimeType])).toEqual([
+      ['skill://weather/weather-briefing/templates', 'inode/directory'],
+      ['skill://weather/weather-briefing/SKILL.md', 'text/markdown'],
+    ]);
+  });
+
+  it("lists a skill the upstream registers at run time, after the upstream's resources list_changed", async () => {
+    const handle = upstream.app.get(McpSkillRegistry).register({
+      files: { 'SKILL.md': `---\nname: runtime-${era.replaceAll('-', '')}\ndescription: Registered at run time.\n---\n` },
+    });
+    const uri = `skill://weather/runtime-${era.replaceAll('-', '')}/SKILL.md`;
+    try {
+      await eventually(
+        async () => (await new SkillsClient(client).list()).skills.some((entry) => entry.uri === uri),
+        5_000,
+        'the relayed runtime skill',
+      );
+      handle.remove();
+      await eventually(
+        async () => !(await new SkillsClient(client).list()).skills.some((entry) => entry.uri === uri),
+        5_000,
+        'the relayed runtime skill gone',
+      );
+    } finally {
+      handle.remove();
+    }
   });
 });
