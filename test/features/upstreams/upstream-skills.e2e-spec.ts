@@ -3,7 +3,9 @@ import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { SkillsExtension, skillEntry, type SkillSource } from '@modelcontextprotocol/server/ext/skills';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { McpSkillRegistry } from '@nest-mcp/core';
+import { Injectable } from '@nestjs/common';
+import { McpSkillProvider, McpSkillRegistry, type McpSkillCaller, type McpSkillDefinition, type McpSkillSource } from '@nest-mcp/core';
+import { SignJWT } from 'jose';
 import { listenMcp, type RunningApp } from '../../kit/apps.js';
 import { eventually } from '../../kit/eventually.js';
 import { startSdkSkillsServer, type SdkSkillsServer } from '../../client/support/sdk-skills-server.js';
@@ -37,12 +39,13 @@ async function upstreamSource(): Promise<SkillSource> {
 }
 
 /** The official SDK 2.4 client as the gateway's caller: `legacy` speaks 2025-11-25, a pin 2026-07-28. */
-async function connect(url: string, era: 'legacy' | '2026-07-28'): Promise<Client> {
+async function connect(url: string, era: 'legacy' | '2026-07-28', bearer?: string): Promise<Client> {
   const client = new Client(
     { name: 'gateway-skills-e2e', version: '1.0.0' },
     { versionNegotiation: { mode: era === 'legacy' ? 'legacy' : { pin: era } } },
   );
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const headers: Record<string, string> = bearer ? { authorization: `Bearer ${bearer}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
 
@@ -178,5 +181,79 @@ describe.each(['legacy', '2026-07-28'] as const)('the gateway relays an upstream
     } finally {
       handle.remove();
     }
+  });
+});
+
+const SECRET = 'upstream-skills-secret-0123456789abcdef';
+
+function token(sub: string): Promise<string> {
+  return new SignJWT({ tenant_id: 'acme' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(sub)
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(new TextEncoder().encode(SECRET));
+}
+
+/** One skill for everyone, noting whom the upstream was asked for (it is asked on every list, get and file read). */
+@McpSkillProvider()
+@Injectable()
+class WhoAsksSkills implements McpSkillSource {
+  static readonly askedBy: string[] = [];
+  private readonly skill: McpSkillDefinition = {
+    files: { 'SKILL.md': '---\nname: notes\ndescription: How to take notes.\n---\n', 'steps.md': 'Write it down.\n' },
+  };
+  skills(caller: McpSkillCaller): McpSkillDefinition[] {
+    WhoAsksSkills.askedBy.push(caller.principal?.subject ?? 'anonymous');
+    return [this.skill];
+  }
+}
+
+describe('a relayed skill file is read with the calling caller’s own credential (forwardAuthorization)', () => {
+  let upstream: RunningApp;
+  let gateway: RunningApp;
+  const opened: Client[] = [];
+  beforeAll(async () => {
+    upstream = await listenMcp({ name: 'notes', version: '1.0.0', auth: { jwt: { secret: SECRET } } }, [WhoAsksSkills]);
+    const own = `Bearer ${await token('gateway')}`;
+    gateway = await listenMcp({
+      name: 'skills-gateway',
+      version: '1.0.0',
+      sources: {
+        upstreams: [
+          {
+            name: 'notes',
+            url: upstream.url,
+            forwardAuthorization: true,
+            // The gateway's own connection (it lists the skills) signs in as itself; reads carry the caller's token.
+            credentials: (caller): Record<string, string> => (caller.tenant === undefined ? { authorization: own } : {}),
+          },
+        ],
+      },
+    });
+  }, 30_000);
+  afterAll(async () => {
+    for (const client of opened) await client.close();
+    await gateway?.close();
+    await upstream?.close();
+  });
+
+  it("reads on alice's upstream session as alice, and an anonymous caller's read never rides anyone's token", async () => {
+    const asked = WhoAsksSkills.askedBy;
+    expect(new Set(asked)).toEqual(new Set(['gateway'])); // listed at boot, on the gateway's own connection
+    const atBoot = asked.length;
+    const alice = await connect(gateway.url, 'legacy', await token('alice'));
+    const anonymous = await connect(gateway.url, 'legacy');
+    opened.push(alice, anonymous);
+    const skills = new SkillsClient(alice);
+    const { skills: entries } = await skills.list();
+    expect(entries.map((entry) => entry.uri)).toEqual(['skill://notes/notes/SKILL.md']);
+    expect(asked).toHaveLength(atBoot); // the list is the gateway's: no upstream request
+    expect(await skills.read(entries[0], 'steps.md')).toMatchObject({ verified: true, text: 'Write it down.\n' });
+    const read = asked.slice(atBoot);
+    expect(read.length).toBeGreaterThan(0);
+    expect(new Set(read)).toEqual(new Set(['alice']));
+    await expect(anonymous.readResource({ uri: 'skill://notes/notes/steps.md' })).rejects.toThrow();
+    expect(asked).toHaveLength(atBoot + read.length); // refused upstream before any provider was asked
   });
 });
