@@ -7,6 +7,7 @@ import { MCP_SKILL_PROVIDER_METADATA } from './mcp-skill-provider.decorator.js';
 import { MCP_SKILLS_EXTENSION, type McpSkillSource } from './mcp-skill.interface.js';
 import { McpSkillRegistry } from './mcp-skill.registry.js';
 import { loadSkillFolder } from './skill-folder.loader.js';
+import { loadSkillYaml } from './skill-frontmatter.js';
 
 /**
  * Loads the `sources.skills` folders (a bad skill fails the boot with an `MCP_ERR_SKILL_*` code), finds the
@@ -23,6 +24,8 @@ export class McpSkillExplorer implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
+    // Without `yaml`, a server serving no skill boots; any skill then fails with MCP_ERR_SKILL_YAML_MISSING.
+    await loadSkillYaml();
     for (const folder of this.options.sources.skills) this.registry.addFolderSkills(await loadSkillFolder(folder));
     const providers = [];
     // The providers this server serves: the app's, or those of the `include`d modules (as its tools).

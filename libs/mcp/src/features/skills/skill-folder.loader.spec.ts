@@ -2,10 +2,13 @@ import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { loadSkillYaml } from './skill-frontmatter.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { loadSkillFolder } from './skill-folder.loader.js';
 
 const MANIFEST = '---\nname: trip\ndescription: Plan a trip.\n---\n\n# Trip\n';
+
+beforeAll(() => loadSkillYaml());
 
 describe('loadSkillFolder', () => {
   let root: string;

@@ -1,7 +1,28 @@
-import { parse } from 'yaml';
 import { isPlainObject } from '../../core/plain-object.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpSkillMessages as Messages } from './skill.messages.js';
+
+/** The part of the `yaml` package used here. */
+type YamlParse = (text: string, options: Record<string, unknown>) => unknown;
+
+/** `yaml`'s parse, once {@link loadSkillYaml} found the package. */
+let parseYaml: YamlParse | undefined;
+
+/**
+ * Imports `yaml` (an optional peer dependency, needed only to serve skills); true when it is there. Called at boot
+ * by the skills explorer, so a server without skills never needs the package. `load` is the import, for specs.
+ */
+export async function loadSkillYaml(load: (specifier: string) => Promise<unknown> = (specifier) => import(specifier)): Promise<boolean> {
+  if (parseYaml) return true;
+  try {
+    parseYaml = ((await load('yaml')) as { parse: YamlParse }).parse;
+    return true;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return false;
+    throw error;
+  }
+}
 
 /** The leading `---` block of a SKILL.md (a BOM and CRLF line ends allowed), as hosts find it. */
 const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
@@ -25,9 +46,10 @@ export type SkillFrontmatter = Record<string, unknown> & { name: string; descrip
 export function skillFrontmatter(skill: string, text: string): SkillFrontmatter {
   const block = FRONTMATTER.exec(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (!block) throw new McpConfigurationError(Messages.frontmatter(skill, 'has no leading --- frontmatter block'));
+  if (!parseYaml) throw new McpConfigurationError(Messages.yamlMissing());
   let value: unknown;
   try {
-    value = parse(block[1], { schema: 'core', uniqueKeys: true, maxAliasCount: 0 });
+    value = parseYaml(block[1], { schema: 'core', uniqueKeys: true, maxAliasCount: 0 });
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new McpConfigurationError(Messages.frontmatter(skill, `has frontmatter that is not valid YAML (${reason})`));

@@ -1,9 +1,12 @@
+import { loadSkillYaml } from './skill-frontmatter.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { buildSkill } from './skill.builder.js';
 
 const files = (entries: Record<string, string>) =>
   new Map(Object.entries(entries).map(([path, text]) => [path, { bytes: Buffer.from(text) }]));
 const MANIFEST = '---\nname: trip\ndescription: Plan a trip.\n---\n';
+
+beforeAll(() => loadSkillYaml());
 
 describe('buildSkill', () => {
   it.each(['../outside.md', '/etc/passwd', 'a/../../b', 'a\\b', 'a//b', './a'])('refuses the path %s with MCP_ERR_SKILL_PATH', (path) => {

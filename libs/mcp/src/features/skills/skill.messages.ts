@@ -35,6 +35,11 @@ export const McpSkillMessages = bootErrors({
       `The SKILL.md of ${skill} uses the metadata key "${key}": keys under io.modelcontextprotocol/ are reserved for ` +
       `MCP extensions, which define none. Rename the key.`,
   },
+  yamlMissing: {
+    code: 'MCP_ERR_SKILL_YAML_MISSING',
+    message: (): string =>
+      'Serving Agent Skills needs the package yaml to read SKILL.md frontmatter: npm i yaml (an optional peer dependency of @nest-mcp/core).',
+  },
   duplicate: {
     code: 'MCP_ERR_SKILL_DUPLICATE',
     message: (uri: string, first: string, second: string): string =>
