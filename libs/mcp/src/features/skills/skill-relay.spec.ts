@@ -1,5 +1,6 @@
 import { McpSkillRegistry } from './mcp-skill.registry.js';
 import type { RelayedSkill, SkillRequest } from './skill-relay.interface.js';
+import { loadSkillYaml } from './skill-frontmatter.js';
 
 const caller = { tenant: 'default' };
 const request = { context: {}, signal: new AbortController().signal } as unknown as SkillRequest;
@@ -17,6 +18,8 @@ function relayed(root: string, name: string, withDirectories = false): RelayedSk
     }),
   };
 }
+
+beforeAll(() => loadSkillYaml());
 
 describe('McpSkillRegistry with a relay (an upstream’s skills)', () => {
   it('lists relayed skills beside its own by URI, its own keeping a URI both hold', async () => {
