@@ -99,13 +99,16 @@ export class McpSkillRegistry {
     const own: ListedSkill[] = await this.visible(caller);
     if (this.relays.length === 0) return own;
     const taken = new Set(own.map((skill) => skill.uri));
-    const relayed = this.relayed().filter((skill) => !taken.has(skill.uri));
+    const relayed = this.relayed().filter((skill) => !taken.has(skill.uri) && mayRead(skill, caller));
     return [...own, ...relayed].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   }
 
   /** The entry of the skill whose SKILL.md is at `uri`, if `caller` sees one (its own or a relayed one). @internal */
   async entry(uri: string, caller: McpSkillCaller): Promise<ListedSkill['entry'] | undefined> {
-    return (await this.skill(uri, caller))?.entry ?? this.relayed().find((skill) => skill.uri === uri)?.entry;
+    const own = await this.skill(uri, caller);
+    if (own) return own.entry;
+    const relayed = this.relayed().find((skill) => skill.uri === uri);
+    return relayed && mayRead(relayed, caller) ? relayed.entry : undefined;
   }
 
   /** The `resources/read` result of a relayed skill's file, read for `request`; undefined when no relayed skill holds `uri`. @internal */
@@ -177,6 +180,12 @@ export class McpSkillRegistry {
     }
     return built instanceof Error ? undefined : built;
   }
+}
+
+/** Whether `caller` holds the scopes a relayed skill asks for (a principal without scopes: no check, as for resources). */
+function mayRead(skill: RelayedSkill, caller: McpSkillCaller): boolean {
+  const held = caller.principal?.scopes;
+  return held === undefined || (skill.scopes ?? []).every((scope) => held.includes(scope));
 }
 
 /** A definition's files as bytes (text as UTF-8). */

@@ -18,6 +18,8 @@ export interface RelayedSkill {
   readonly entry: Omit<McpSkillEntry, 'resources'> & { readonly resources: McpSkillEntry['resources'] | 'dynamic' };
   /** The `resources/read` result of one of its files, read from the other server and verified against the entry. */
   read(uri: string, request: SkillRequest): Promise<Record<string, unknown>>;
+  /** Scopes a caller must hold to see it (a caller whose principal carries no scopes sees it, as for resources). */
+  readonly scopes?: readonly string[];
   /** The direct children of one of its directories; undefined when the other server offers no directory reads. */
   directory?(uri: string, request: SkillRequest): Promise<readonly SkillDirectoryChild[]>;
 }

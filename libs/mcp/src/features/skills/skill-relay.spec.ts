@@ -57,4 +57,14 @@ describe('McpSkillRegistry with a relay (an upstream’s skills)', () => {
     skills.push(relayed('skill://up/late', 'late'));
     expect((await registry.listed(caller)).map((skill) => skill.uri)).toEqual(['skill://up/late/SKILL.md']);
   });
+
+  it("hides a relayed skill from a caller without its upstream's scopes (an anonymous caller: no check, as for resources)", async () => {
+    const registry = new McpSkillRegistry();
+    registry.addRelay({ skills: [{ ...relayed('skill://crm/deals', 'deals'), scopes: ['crm:use'] }] });
+    const principal = (scopes: string[]) => ({ tenant: 'default', principal: { subject: 'ann', tenant: 'default', scopes, claims: {} } });
+    expect(await registry.listed(principal([]))).toEqual([]);
+    expect(await registry.entry('skill://crm/deals/SKILL.md', principal(['other']))).toBeUndefined();
+    expect((await registry.listed(principal(['crm:use']))).map((skill) => skill.uri)).toEqual(['skill://crm/deals/SKILL.md']);
+    expect(await registry.listed(caller)).toHaveLength(1);
+  });
 });

@@ -29,6 +29,7 @@ export function relayedSkill(upstream: McpUpstream, remote: McpRemoteSkill): Rel
     uri,
     root: uri.slice(0, -SKILL_MD.length),
     entry,
+    scopes: upstream.scopes,
     read: async (wanted, request) => {
       const caller = callerOf(upstream, request);
       let file: McpSkillFile;
