@@ -63,7 +63,7 @@ export class ResourcesReadHandler implements McpMethodHandler {
   private async readSkill(call: McpCall, uri: string): Promise<Record<string, unknown>> {
     let result: Record<string, unknown> | undefined;
     try {
-      result = await readSkillFile(this.skills, uri, skillCaller(call.context));
+      result = await readSkillFile(this.skills, uri, skillCaller(call.context), call);
     } catch (error) {
       throw toProtocolError(error, this.logger, McpMessages.resourceFailed(uri, call.id));
     }

@@ -5,6 +5,10 @@ import type { BuiltSkill, BuiltSkillFile, SkillDirectoryChild } from './built-sk
 import type { McpSkillCaller, McpSkillDefinition, McpSkillSource } from './mcp-skill.interface.js';
 import { buildSkill } from './skill.builder.js';
 import { McpSkillMessages as Messages } from './skill.messages.js';
+import type { RelayedSkill, SkillRelay, SkillRequest } from './skill-relay.interface.js';
+
+/** A skill as `skills/list`, `skills/get` and `resources/list` show it: one of this server's, or a relayed one. */
+export type ListedSkill = Pick<RelayedSkill, 'uri' | 'entry'>;
 
 /** A skill registered at run time: remove it to stop serving it. @publicApi */
 export interface McpSkillHandle {
@@ -27,6 +31,8 @@ export class McpSkillRegistry {
   /** Digests of a provider's definition are computed once per definition object. */
   private readonly built = new WeakMap<McpSkillDefinition, BuiltSkill | Error>();
   private configured = false;
+  /** Other servers' skills relayed here (the upstreams'): entries only, files read when asked. */
+  private readonly relays: SkillRelay[] = [];
 
   constructor(@Optional() private readonly changes?: McpListChanges) {}
 
@@ -40,6 +46,12 @@ export class McpSkillRegistry {
   setProviders(providers: readonly { readonly site: string; readonly provider: McpSkillSource }[]): void {
     this.providers = providers;
     if (providers.length > 0) this.configured = true;
+  }
+
+  /** Serves another server's skills beside this server's own (an upstream's, under its namespace). @internal */
+  addRelay(relay: SkillRelay): void {
+    this.relays.push(relay);
+    this.configured = true;
   }
 
   /** Whether skills are served (and the extension declared): a skills folder or a skill provider is configured. */
@@ -82,6 +94,28 @@ export class McpSkillRegistry {
     return [...seen.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   }
 
+  /** The skills `caller` sees, this server's own and the relayed ones (one at a URI taken is left out), by URI. @internal */
+  async listed(caller: McpSkillCaller): Promise<ListedSkill[]> {
+    const own: ListedSkill[] = await this.visible(caller);
+    if (this.relays.length === 0) return own;
+    const taken = new Set(own.map((skill) => skill.uri));
+    const relayed = this.relayed().filter((skill) => !taken.has(skill.uri) && mayRead(skill, caller));
+    return [...own, ...relayed].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  }
+
+  /** The entry of the skill whose SKILL.md is at `uri`, if `caller` sees one (its own or a relayed one). @internal */
+  async entry(uri: string, caller: McpSkillCaller): Promise<ListedSkill['entry'] | undefined> {
+    const own = await this.skill(uri, caller);
+    if (own) return own.entry;
+    const relayed = this.relayed().find((skill) => skill.uri === uri);
+    return relayed && mayRead(relayed, caller) ? relayed.entry : undefined;
+  }
+
+  /** The `resources/read` result of a relayed skill's file, read for `request`; undefined when no relayed skill holds `uri`. @internal */
+  async readRelayed(uri: string, request: SkillRequest): Promise<Record<string, unknown> | undefined> {
+    return this.relayedAt(uri)?.read(uri, request);
+  }
+
   /** The skill whose SKILL.md is at `uri`, if `caller` sees one. @internal */
   async skill(uri: string, caller: McpSkillCaller): Promise<BuiltSkill | undefined> {
     return this.fixed.get(uri) ?? (await this.visible(caller)).find((skill) => skill.uri === uri);
@@ -96,13 +130,26 @@ export class McpSkillRegistry {
     return undefined;
   }
 
-  /** The direct children of the skill directory at `uri`, if `caller` sees its skill. @internal */
-  async directory(uri: string, caller: McpSkillCaller): Promise<readonly SkillDirectoryChild[] | undefined> {
+  /** The direct children of the skill directory at `uri`, if `caller` sees its skill (a relayed one: read for `request`). @internal */
+  async directory(uri: string, caller: McpSkillCaller, request?: SkillRequest): Promise<readonly SkillDirectoryChild[] | undefined> {
     for (const skill of this.candidates(uri, caller)) {
       const children = (await skill).find((one) => one.directories.has(uri))?.directories.get(uri);
       if (children) return children;
     }
-    return undefined;
+    return request && this.relayedAt(uri)?.directory?.(uri, request);
+  }
+
+  /** Every relayed skill now, the first relay's first at a URI two relays hold. */
+  private relayed(): RelayedSkill[] {
+    const seen = new Map<string, RelayedSkill>();
+    for (const relay of this.relays) for (const skill of relay.skills) if (!seen.has(skill.uri)) seen.set(skill.uri, skill);
+    return [...seen.values()];
+  }
+
+  /** The relayed skill whose folder is `uri` or holds it (matched on the whole root: a relayed skill's URI has more segments). */
+  private relayedAt(uri: string): RelayedSkill | undefined {
+    if (this.relays.length === 0) return undefined;
+    return this.relayed().find((skill) => uri === skill.root || uri.startsWith(`${skill.root}/`));
   }
 
   /** Fixed skills first (no provider asked), then everything the caller sees. */
@@ -133,6 +180,12 @@ export class McpSkillRegistry {
     }
     return built instanceof Error ? undefined : built;
   }
+}
+
+/** Whether `caller` holds the scopes a relayed skill asks for (a principal without scopes: no check, as for resources). */
+function mayRead(skill: RelayedSkill, caller: McpSkillCaller): boolean {
+  const held = caller.principal?.scopes;
+  return held === undefined || (skill.scopes ?? []).every((scope) => held.includes(scope));
 }
 
 /** A definition's files as bytes (text as UTF-8). */

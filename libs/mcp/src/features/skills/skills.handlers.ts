@@ -23,7 +23,7 @@ export class SkillsHandlers implements McpMethodHandlerGroup {
       method: 'skills/list',
       isServed: () => this.registry.served,
       handle: async ({ params, context }: McpCall) => {
-        const skills = await this.registry.visible(skillCaller(context));
+        const skills = await this.registry.listed(skillCaller(context));
         return listPage(
           'skills',
           skills.map((skill) => skill.entry),
@@ -37,17 +37,17 @@ export class SkillsHandlers implements McpMethodHandlerGroup {
       isServed: () => this.registry.served,
       handle: async ({ params, context }: McpCall) => {
         const uri = uriParam(params, 'skills/get');
-        const skill = await this.registry.skill(uri, skillCaller(context));
-        if (!skill) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: no skill is served at ${uri}`);
-        return { skill: skill.entry };
+        const entry = await this.registry.entry(uri, skillCaller(context));
+        if (!entry) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: no skill is served at ${uri}`);
+        return { skill: entry };
       },
     },
     {
       method: 'resources/directory/read',
       isServed: () => this.registry.served,
-      handle: async ({ params, context }: McpCall) => {
+      handle: async ({ params, context, signal }: McpCall) => {
         const uri = uriParam(params, 'resources/directory/read');
-        const children = await this.registry.directory(uri, skillCaller(context));
+        const children = await this.registry.directory(uri, skillCaller(context), { context, signal });
         if (!children) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${uri} is not a directory resource`);
         return listPage('resources', children, params.cursor, this.options.lists.pageSize);
       },

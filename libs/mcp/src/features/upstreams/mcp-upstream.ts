@@ -2,6 +2,8 @@ import { Logger } from '@nestjs/common';
 import { McpClient } from '../../client/mcp-client.js';
 import type { McpClientCallOptions, McpClientHttpOptions, McpClientOptions } from '../../client/mcp-client-options.interface.js';
 import type { McpRemotePrompt, McpRemoteResource, McpRemoteResourceTemplate, McpRemoteTool } from '../../client/mcp-client.types.js';
+import type { McpRemoteSkill, McpSkillFile } from '../../client/skills/skill.types.js';
+import { skillsCapabilityOf } from '../../client/skills/skill-entry.js';
 import { callerHeadersOf } from '../../core/caller-headers.js';
 import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
@@ -36,7 +38,12 @@ export interface UpstreamLists {
   prompts: McpRemotePrompt[];
   resources: McpRemoteResource[];
   resourceTemplates: McpRemoteResourceTemplate[];
+  /** Its Agent Skills (entries only: no file is read to list them). */
+  skills: McpRemoteSkill[];
 }
+
+/** Who an upstream call is made for: the tenant and principal (its upstream session), and its caller's headers. */
+export type UpstreamCaller = Pick<McpHandlerContext, 'tenant' | 'principal'>;
 
 /** What `/health` reports of an upstream. */
 export interface UpstreamStatus {
@@ -64,7 +71,7 @@ export class McpUpstream {
   private readonly probe: NodeJS.Timeout;
   private reachable = false;
   private lastError?: string;
-  readonly lists: UpstreamLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
+  readonly lists: UpstreamLists = { tools: [], prompts: [], resources: [], resourceTemplates: [], skills: [] };
   /** Called when a list was read again (after a `list_changed`, or on reconnection). */
   onLists?: (kind: UpstreamListKind) => void;
   /** Called with the upstream's URI of each `notifications/resources/updated` it sends. */
@@ -210,6 +217,26 @@ export class McpUpstream {
     return this.on(context, (client, headers) => client.readResource(uri, this.callOptions(context, headers)));
   }
 
+  /** Whether the upstream declares the Skills extension (as last connected). */
+  get servesSkills(): boolean {
+    return this.own.server !== undefined && skillsCapabilityOf(this.own.server.capabilities) !== undefined;
+  }
+
+  /** Whether it declares `resources/directory/read` for its skills. */
+  get readsSkillDirectories(): boolean {
+    return this.own.server !== undefined && skillsCapabilityOf(this.own.server.capabilities)?.directoryRead === true;
+  }
+
+  /** Reads one file of its skill for our caller, verified against the entry (digest, size, frontmatter). */
+  async readSkillFile(skill: McpRemoteSkill, uri: string, caller: UpstreamCaller, signal: AbortSignal): Promise<McpSkillFile> {
+    return this.on(caller, (client) => client.readSkillFile(skill, uri, { signal, timeoutMs: this.timeoutMs }));
+  }
+
+  /** The direct children of one of its skill directories, for our caller. */
+  async readSkillDirectory(uri: string, caller: UpstreamCaller, signal: AbortSignal) {
+    return this.on(caller, (client) => client.readSkillDirectory(uri, { signal, timeoutMs: this.timeoutMs }));
+  }
+
   async close(): Promise<void> {
     clearInterval(this.probe);
     await Promise.all([this.own.close(), this.sessions?.close()]);
@@ -230,7 +257,7 @@ export class McpUpstream {
    * another's credential nor on a session the upstream bound to another.
    */
   private async on<T>(
-    context: McpHandlerContext,
+    context: UpstreamCaller,
     call: (client: McpClient, headers?: Readonly<Record<string, string>>) => Promise<T>,
   ): Promise<T> {
     const sessions = this.sessions;
@@ -250,7 +277,7 @@ export class McpUpstream {
    * theirs. A token the upstream refuses (401) before it expires is replaced by a refreshed one, once; refused again,
    * or with nothing to refresh, the connection is forgotten and the user asked to connect again.
    */
-  private async asUser<T>(context: McpHandlerContext, users: UpstreamUserAuthorization, run: (authorization: string) => Promise<T>) {
+  private async asUser<T>(context: UpstreamCaller, users: UpstreamUserAuthorization, run: (authorization: string) => Promise<T>) {
     const subject = context.principal?.subject;
     if (subject === undefined) throw new McpToolError('UNAUTHORIZED', UserAuthorizationMessages.noUser(this.name));
     const user = { tenant: context.tenant, subject };
@@ -326,13 +353,15 @@ export class McpUpstream {
   private async refresh(): Promise<void> {
     const server = await this.own.connect();
     const caps = server.capabilities;
-    const [tools, prompts, resources, resourceTemplates] = await Promise.all([
+    const [tools, prompts, resources, resourceTemplates, skills] = await Promise.all([
       caps.tools ? this.own.listTools() : [],
       caps.prompts ? this.own.listPrompts() : [],
       caps.resources ? this.own.listResources() : [],
       caps.resources ? this.own.listResourceTemplates().catch(() => []) : [],
+      // A skills listing that fails leaves the upstream's other lists served.
+      this.own.listSkills().catch(() => []),
     ]);
-    Object.assign(this.lists, { tools, prompts, resources, resourceTemplates });
+    Object.assign(this.lists, { tools, prompts, resources, resourceTemplates, skills });
     this.up();
   }
 
@@ -343,6 +372,8 @@ export class McpUpstream {
       else {
         this.lists.resources = await this.own.listResources();
         this.lists.resourceTemplates = await this.own.listResourceTemplates().catch(() => []);
+        // Skills are resources: their change is announced as the resources' (SEP-2640).
+        this.lists.skills = await this.own.listSkills();
       }
       this.onLists?.(kind);
     } catch (error) {

@@ -1,6 +1,10 @@
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { McpBootNotices } from '../../core/boot-notices.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
+import { McpCapabilities } from '../../core/mcp-capabilities.js';
+import { MCP_SKILLS_EXTENSION } from '../../core/mcp-skills-extension.js';
+import { McpSkillRegistry } from '../skills/mcp-skill.registry.js';
+import type { RelayedSkill } from '../skills/skill-relay.interface.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { McpPromptRegistry } from '../prompts/mcp-prompt.registry.js';
@@ -14,7 +18,8 @@ import { McpUpstream, type UpstreamListKind, type UpstreamStatus } from './mcp-u
 import { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
 import { upstreamPrompt, upstreamResource, upstreamResourceTemplate, upstreamTool } from './upstream-components.js';
 import { toolDescriptorProblem } from './upstream-descriptors.js';
-import { isServableToolName, originalUri, upstreamUri } from './upstream-names.js';
+import { isServableToolName, isSkillUri, originalUri, upstreamUri } from './upstream-names.js';
+import { relayedSkill } from './upstream-skills.js';
 import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
 import { disconnectTool } from './user-auth/disconnect-tool.js';
 import type { UpstreamUserAuthorization } from './user-auth/upstream-user-authorization.js';
@@ -49,6 +54,8 @@ export class McpUpstreamsProvider implements McpComponentProvider, McpUpstreamUs
   private readonly logger = new Logger('McpUpstreams');
   private readonly upstreams: McpUpstream[];
   private readonly served = new Map<string, Served>();
+  /** Each upstream's skills as relayed now (with the listing they were built from), for the upstreams that serve skills. */
+  private readonly skillsOf = new Map<string, { listed: string; skills: RelayedSkill[] }>();
 
   private readonly transforms: McpResolvedOptions['tools']['transforms'];
   /** Compiles the upstream tools' input schemas (on a tool's first call). */
@@ -61,6 +68,8 @@ export class McpUpstreamsProvider implements McpComponentProvider, McpUpstreamUs
     private readonly resources: McpResourceRegistry,
     private readonly subscriptions: McpResourceSubscriptions,
     private readonly notifier: McpResourceNotifier,
+    private readonly skills: McpSkillRegistry,
+    private readonly capabilities: McpCapabilities,
     @Inject(MCP_STORE) store: McpKeyValueStore,
     @Optional() private readonly notices: McpBootNotices = new McpBootNotices(),
   ) {
@@ -148,15 +157,22 @@ export class McpUpstreamsProvider implements McpComponentProvider, McpUpstreamUs
       }
       return this.drop(served.prompts, wanted, (name) => this.prompts.withdraw(name, source));
     }
+    this.syncSkills(upstream);
+    // Its skill files are relayed as its skills (entries verified, read on demand), not as plain resources too.
+    const skills = upstream.servesSkills;
     const registrations = [
-      ...upstream.lists.resources.map((remote) => {
-        const registration = upstreamResource(upstream, remote);
-        return { key: registration.uri, registration, remote };
-      }),
-      ...upstream.lists.resourceTemplates.map((remote) => {
-        const registration = upstreamResourceTemplate(upstream, remote);
-        return { key: registration.uriTemplate, registration, remote };
-      }),
+      ...upstream.lists.resources
+        .filter((remote) => !(skills && isSkillUri(remote.uri)))
+        .map((remote) => {
+          const registration = upstreamResource(upstream, remote);
+          return { key: registration.uri, registration, remote };
+        }),
+      ...upstream.lists.resourceTemplates
+        .filter((remote) => !(skills && isSkillUri(remote.uriTemplate)))
+        .map((remote) => {
+          const registration = upstreamResourceTemplate(upstream, remote);
+          return { key: registration.uriTemplate, registration, remote };
+        }),
     ];
     for (const { key, registration, remote } of registrations) {
       wanted.add(key);
@@ -164,6 +180,30 @@ export class McpUpstreamsProvider implements McpComponentProvider, McpUpstreamUs
       this.apply(served.resources, key, remote, held, () => this.resources.put(registration, source, upstream.scopes));
     }
     this.drop(served.resources, wanted, (key) => this.resources.withdraw(key, source));
+  }
+
+  /**
+   * Relays the upstream's skills (SEP-2640) under `skill://<upstream>/…` once it declares the extension: the first
+   * time, the skills registry gets it as a relay and this server declares the extension; a changed listing is
+   * announced as a resources list change (skills are resources). No file is read here.
+   */
+  private syncSkills(upstream: McpUpstream): void {
+    const current = this.skillsOf.get(upstream.name);
+    if (!current && !upstream.servesSkills) return;
+    const listed = JSON.stringify(upstream.lists.skills);
+    if (current?.listed === listed) return;
+    const skills = upstream.lists.skills.map((remote) => relayedSkill(upstream, remote));
+    this.skillsOf.set(upstream.name, { listed, skills });
+    if (current) return this.skills.changed();
+    const relayed = this.skillsOf;
+    this.skills.addRelay({
+      get skills() {
+        return relayed.get(upstream.name)?.skills ?? [];
+      },
+    });
+    // Skill files are read with resources/read; our own directory reads answer for the upstreams' that offer them.
+    this.capabilities.declare('resources');
+    this.capabilities.declare('extensions', { [MCP_SKILLS_EXTENSION]: { directoryRead: true } });
   }
 
   /** Whether the upstream's tool descriptor can be served; one that cannot is warned of once (until it changes). */

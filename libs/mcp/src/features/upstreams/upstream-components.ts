@@ -14,7 +14,7 @@ import { originalUri, upstreamToolName, upstreamUri } from './upstream-names.js'
 import { McpClientError } from '../../client/mcp-client.error.js';
 
 /** What a failed call does to the upstream's state, then the error our caller gets. */
-function failed(upstream: McpUpstream, error: unknown): Error {
+export function failed(upstream: McpUpstream, error: unknown): Error {
   if (error instanceof McpClientError && error.code === 'UNAVAILABLE') upstream.markUnreachable(error);
   return upstreamCallError(upstream.name, error);
 }
@@ -78,7 +78,7 @@ export function upstreamTool(upstream: McpUpstream, remote: McpRemoteTool, compi
 }
 
 /** Prompts and resources have no scopes of their own here: the upstream's are checked when they are used. */
-function checkScopes(upstream: McpUpstream, context: McpHandlerContext): void {
+export function checkScopes(upstream: McpUpstream, context: Pick<McpHandlerContext, 'principal'>): void {
   const held = context.principal?.scopes;
   if (held === undefined) return;
   const missing = upstream.scopes.filter((scope) => !held.includes(scope));
