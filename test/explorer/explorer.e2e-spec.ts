@@ -130,7 +130,8 @@ describe('explorer page (headless Chromium)', () => {
     expect(await template.textContent()).toContain('weather-briefing/templates/briefing.md');
     await template.click();
     await page.locator('form[data-resource="skill://weather-briefing/templates/briefing.md"] button[type="submit"]').click();
-    await expect(page.locator('section.resource .result').textContent()).resolves.toContain('Weather for {{city}}');
+    // The result section is there, empty, before the answer: wait for the text, not the element.
+    await page.locator('section.resource .result', { hasText: 'Weather for {{city}}' }).waitFor({ timeout: 10_000 });
     expect(watch.requests.some((request) => request.postDataJSON()?.method === 'skills/list')).toBe(true);
     expect(watch.problems).toEqual([]);
     await page.close();

@@ -34,6 +34,7 @@ export class McpSkillRegistry {
   /** Other servers' skills relayed here (the upstreams'): entries only, files read when asked. */
   private readonly relays: SkillRelay[] = [];
 
+  /** Nest injects it; its parameters are not part of the public API. @internal */
   constructor(@Optional() private readonly changes?: McpListChanges) {}
 
   /** Skills of the folders, checked at boot (two at one URI: a boot error). @internal */
