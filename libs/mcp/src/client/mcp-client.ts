@@ -456,8 +456,9 @@ export class McpClient {
           `The server speaks revision ${String(version)}; this client speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
         );
       }
-      transport.initialized(version);
+      const listening = transport.initialized(version);
       await transport.send(notification('notifications/initialized') as unknown as Record<string, unknown>);
+      await listening;
       return {
         protocolVersion: version,
         serverInfo: (result.serverInfo ?? { name: 'unknown', version: 'unknown' }) as McpServerSummary['serverInfo'],

@@ -14,6 +14,8 @@ import type { McpOAuthAuthorizer } from '../auth/oauth-authorizer.js';
 const MAX_LISTEN_DELAY_MS = 30_000;
 /** Wait before resuming a broken response stream when the server named no `retry` (1 s). */
 const DEFAULT_RESUME_DELAY_MS = 1_000;
+/** How long connecting waits for the GET stream of server notifications to be answered. */
+const LISTEN_OPEN_WAIT_MS = 2_000;
 /** Resumptions of one response stream at most. */
 const MAX_RESUMPTIONS = 3;
 
@@ -145,9 +147,17 @@ export class StreamableHttpClientTransport implements McpClientTransport {
     this.paramHeaders = paramHeaders;
   }
 
-  initialized(protocolVersion: string): void {
+  /**
+   * Opens the GET stream of server notifications; resolves once the server answered it (or 2 s passed), so the
+   * stream is there before the first call: a server may otherwise take the later GET for a call's resumption.
+   */
+  initialized(protocolVersion: string): Promise<void> {
     this.protocolVersion = protocolVersion;
-    if (!this.listening) void this.listen();
+    if (this.listening) return Promise.resolve();
+    let answered!: () => void;
+    const opened = new Promise<void>((resolve) => (answered = resolve));
+    void this.listen(answered);
+    return Promise.race([opened, new Promise<void>((resolve) => setTimeout(resolve, LISTEN_OPEN_WAIT_MS).unref())]);
   }
 
   async close(): Promise<void> {
@@ -251,7 +261,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   }
 
   /** The GET stream of server notifications, opened again with backoff while there is a session; 405: none offered. */
-  private async listen(): Promise<void> {
+  private async listen(answered: () => void): Promise<void> {
     this.listening = true;
     let delay = 500;
     try {
@@ -262,6 +272,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
             headers: { ...(await this.headers()), accept: 'text/event-stream' },
             signal: this.closing.signal,
           });
+          answered();
           if (response.status === 405) return void (await response.body?.cancel());
           if (!response.ok) throw statusError(response.status, 'The GET stream');
           delay = 500;
@@ -277,6 +288,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
         delay = Math.min(delay * 2, MAX_LISTEN_DELAY_MS);
       }
     } finally {
+      answered();
       this.listening = false;
     }
   }
