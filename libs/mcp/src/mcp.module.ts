@@ -13,7 +13,7 @@ import { McpProviderMethods } from './features/provider-methods.js';
 import { McpToolRegistry } from './features/tools/mcp-tool.registry.js';
 import { McpToolCallRunner } from './execution/tool-call.runner.js';
 import { McpToolHandlerFactory } from './execution/tool-handler.factory.js';
-import { resolveMcpOptions, resolvePaths, type McpResolvedPaths } from './options/mcp-options.resolver.js';
+import { perUserUpstreamIndex, resolveMcpOptions, resolvePaths, type McpResolvedPaths } from './options/mcp-options.resolver.js';
 import { McpOutboundAuthMessages } from './options/outbound-auth.messages.js';
 import { McpConfigurationError } from './core/errors/mcp-configuration.error.js';
 import { McpOAuthBridgeMessages } from './auth/bridge/bridge.messages.js';
@@ -259,9 +259,7 @@ export class McpModule extends ConfigurableModuleClass {
             const resolved = resolveMcpOptions(options, paths);
             if (resolved.auth.bridge && !bridgeRoutes)
               throw new McpConfigurationError(McpOAuthBridgeMessages.routesNotMapped(bridgeUnmappedWhy(paths)));
-            const perUser = resolved.sources.upstreams.findIndex(
-              (upstream) => upstream.auth !== undefined && 'authorizationCode' in upstream.auth,
-            );
+            const perUser = perUserUpstreamIndex(resolved);
             if (perUser >= 0 && !upstreamAuthRoutes)
               throw new McpConfigurationError(McpOutboundAuthMessages.userAuthorizationRoutes(`sources.upstreams[${perUser}]`));
             servers.add(resolved);

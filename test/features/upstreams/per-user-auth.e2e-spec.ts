@@ -388,15 +388,18 @@ describe('gateway → upstream per-user authorization (authorization code at the
     }
   });
 
+  /** Per-user options that boot (the callback URL is never reached): the boot tests take one thing away at a time. */
+  const bootableAuthorizationCode = () => ({
+    issuer: as.issuer,
+    clientId: GATEWAY_CLIENT.id,
+    clientSecret: GATEWAY_CLIENT.secret,
+    publicUrl: 'http://127.0.0.1:1',
+    encryptionKey: ENCRYPTION_KEY,
+    confirmUser: 'same-subject' as const,
+  });
+
   it('refuses to boot without an encryption key, without a confirmUser decision, or without inbound auth; warns on unverified', async () => {
-    const authorizationCode = {
-      issuer: as.issuer,
-      clientId: GATEWAY_CLIENT.id,
-      clientSecret: GATEWAY_CLIENT.secret,
-      publicUrl: 'http://127.0.0.1:1',
-      encryptionKey: ENCRYPTION_KEY,
-      confirmUser: 'same-subject' as const,
-    };
+    const authorizationCode = bootableAuthorizationCode();
     const boot = (auth: object | undefined, code: Record<string, unknown>, logger?: RecordingLogger) =>
       initApp(
         [
@@ -435,16 +438,7 @@ describe('gateway → upstream per-user authorization (authorization code at the
           {
             name: 'notes',
             url: upstream.url,
-            auth: {
-              authorizationCode: {
-                issuer: as.issuer,
-                clientId: GATEWAY_CLIENT.id,
-                clientSecret: GATEWAY_CLIENT.secret,
-                publicUrl: 'http://127.0.0.1:1',
-                encryptionKey: ENCRYPTION_KEY,
-                confirmUser: 'same-subject' as const,
-              },
-            },
+            auth: { authorizationCode: bootableAuthorizationCode() },
           },
         ],
       },

@@ -38,11 +38,16 @@ function refuseTokenPassthrough(resolved: McpResolvedOptions): void {
   if (forwarding) throw new McpConfigurationError(McpOutboundAuthMessages.tokenPassthrough(forwarding[0]));
 }
 
+/** The first upstream on per-user authorization (`auth.authorizationCode`), or -1. */
+export function perUserUpstreamIndex(resolved: McpResolvedOptions): number {
+  return resolved.sources.upstreams.findIndex((upstream) => upstream.auth !== undefined && 'authorizationCode' in upstream.auth);
+}
+
 /** Per-user authorization of an upstream connects a signed-in user's account: without inbound auth there is none. */
 function refuseUserAuthorizationWithoutUsers(resolved: McpResolvedOptions): void {
   const { jwt, oauth, bridge, apiKeys, authenticator } = resolved.auth;
   if (jwt || oauth || bridge || apiKeys?.length || authenticator) return;
-  const index = resolved.sources.upstreams.findIndex((upstream) => upstream.auth !== undefined && 'authorizationCode' in upstream.auth);
+  const index = perUserUpstreamIndex(resolved);
   if (index >= 0) throw new McpConfigurationError(McpOutboundAuthMessages.userAuthorizationWithoutUsers(`sources.upstreams[${index}]`));
 }
 
