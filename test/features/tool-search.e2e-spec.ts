@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Injectable } from '@nestjs/common';
-import { McpArgs, McpContext, McpTool, type McpToolContext } from '@nest-mcp/core';
+import { McpArgs, McpContext, McpTool, namespaceTools, type McpToolContext } from '@nest-mcp/core';
 import { IsString } from 'class-validator';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';
@@ -182,6 +182,42 @@ describe('tool search (tools.search: beside)', () => {
       ]);
       const result = await client.callTool({ name: 'search_tools', arguments: { query: 'currency', limit: 1 } });
       expect((result.structuredContent as Found).data.tools.map((tool) => tool.name)).toEqual(['convert_currency']);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+@Injectable()
+class ReportTools {
+  @McpTool({ description: 'Builds the quarterly sales report, which takes a while', job: true })
+  buildReport() {
+    return 'report';
+  }
+}
+
+describe('tool search after tools.transforms, with job tools (replace)', () => {
+  let app: RunningApp;
+  afterAll(() => app?.close());
+
+  it('finds and calls tools by the names the transforms gave them, and finds the job tools', async () => {
+    app = await listenMcp(
+      { name: 'search', version: '1.0.0', tools: { search: { mode: 'replace' }, transforms: [namespaceTools('acme')] } },
+      [CatalogTools, ReportTools],
+    );
+    const client = new Client({ name: 'search-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'call_tool']);
+      const names = async (query: string) => {
+        const result = await client.callTool({ name: 'search_tools', arguments: { query } });
+        return (result.structuredContent as Found).data.tools.map((tool) => tool.name);
+      };
+      expect(await names('currency')).toEqual(['acme_convert_currency']);
+      expect((await names('quarterly sales report'))[0]).toBe('acme_build_report');
+      expect((await names('job status'))[0]).toBe('get_job_status');
+      const result = await client.callTool({ name: 'call_tool', arguments: { name: 'acme_get_weather', arguments: { city: 'Rome' } } });
+      expect(JSON.stringify(result.content)).toContain('Sunny in Rome');
     } finally {
       await client.close();
     }

@@ -6,7 +6,9 @@ import { McpOpenApiExplorer } from './features/openapi/mcp-openapi.explorer.js';
 import { McpRouteExplorer } from './features/routes/mcp-route.explorer.js';
 import { McpRouteHandlerFactory } from './features/routes/route-handler.factory.js';
 import { MCP_COMPONENT_PROVIDERS_PROVIDER } from './features/components/component-providers.js';
-import { McpToolSearch } from './features/tools/search/tool-search.js';
+import { McpToolSearchTransform } from './features/transforms/search/tool-search.transform.js';
+import { MCP_TOOL_CATALOG_TRANSFORMS_PROVIDER } from './features/transforms/catalog-transforms.js';
+import { McpJobToolsProvider } from './features/tasks/job-tools.provider.js';
 import { McpComponentLoader } from './features/components/component.loader.js';
 import { McpComponentSummary } from './features/components/component.summary.js';
 import { McpProviderMethods } from './features/provider-methods.js';
@@ -147,7 +149,8 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpCapabilities,
     McpListChanges,
     McpToolVisibility,
-    McpToolSearch,
+    McpToolSearchTransform,
+    MCP_TOOL_CATALOG_TRANSFORMS_PROVIDER,
     McpClientRequests,
     McpIdempotency,
     McpJobStore,
@@ -155,6 +158,7 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpTaskWorker,
     { provide: MCP_JOB_WORKER, useExisting: McpTaskWorker },
     McpTasksService,
+    McpJobToolsProvider,
     McpComponentSummary,
     McpJobService,
     McpCallPipeline,

@@ -171,7 +171,7 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
     const own = OWN_METHODS.has(request.method) ? this.ownMethod(call, channel) : undefined;
     if (!own && !DISPATCHED_METHODS.has(request.method)) throw Rev20260728Refusals.methodNotFound(request.method);
     if (request.method === 'tools/call') {
-      // Tool search's `call_tool` is the tool it names from here on: its header checks, tasks and handler.
+      // A call standing for another (tool search's `call_tool`) is that call from here on: its header checks, tasks and handler.
       const aliased = this.tools.aliased(params);
       if (aliased !== params) return this.route({ ...call, request: { ...request, params: aliased } }, channel);
       const tool =

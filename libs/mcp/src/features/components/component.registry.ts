@@ -79,13 +79,15 @@ export class McpComponentRegistry<T extends McpComponentEntry> {
   }
 
   /**
-   * Adds a component at runtime; a key the app or the library holds throws. A source's component with the key
+   * Adds a component at runtime; a key the app or the library holds or keeps throws. A source's component with the key
    * gives way (the app's wins, with a warning): the source keeps only what it put there itself.
    */
   register(key: string, entry: T): void {
     const existing = this.entries.get(key);
     const source = this.sources.get(key);
     if (existing && source === undefined) throw new McpConfigurationError(this.options.messages.taken(entry.site, existing.site));
+    // A reserved key without an entry (tool search's `call_tool`, an alias) would be shadowed: refused like a taken one.
+    if (!existing && this.reserved.has(key)) throw new McpConfigurationError(this.options.messages.taken(entry.site, 'the library'));
     if (existing) {
       this.clash(source!, key, `${entry.site} takes it from ${existing.site}`);
       this.sources.delete(key);

@@ -5,12 +5,10 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import { McpPromptRegistry } from '../prompts/mcp-prompt.registry.js';
 import { McpResourceRegistry } from '../resources/mcp-resource.registry.js';
 import { McpToolRegistry } from '../tools/mcp-tool.registry.js';
-import { McpTasksService } from '../tasks/mcp-tasks.service.js';
 
 /**
  * One boot line per server with what it serves: `weather-server (/mcp): 8 tools, 2 resources, 2 prompts`, or
- * `(stdio)` in an application context without HTTP (`serveMcpOverStdio` serves it there). It depends
- * on `McpTasksService` so that its bootstrap hook, which adds the job tools, runs first (hooks run by dependency level).
+ * `(stdio)` in an application context without HTTP (`serveMcpOverStdio` serves it there).
  */
 @Injectable()
 export class McpComponentSummary implements OnApplicationBootstrap {
@@ -21,8 +19,6 @@ export class McpComponentSummary implements OnApplicationBootstrap {
     private readonly tools: McpToolRegistry,
     private readonly resources: McpResourceRegistry,
     private readonly prompts: McpPromptRegistry,
-    // Only for the order of the bootstrap hooks (see above).
-    _tasks: McpTasksService,
     @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 

@@ -66,7 +66,7 @@ export class McpToolRegistry {
     this.runtime = new McpRuntimeRegistrations(this.builder, () => this.tools);
   }
 
-  /** Adds one of the library's own tools (the job tools): its name is reserved first, so no source holds it. @internal */
+  /** Adds one of the library's own tools (the job tools, tool search): its name is reserved first, so no source holds it. @internal */
   addOwn(tool: McpToolDefinition): void {
     this.reserve(tool.name);
     this.add(tool);
@@ -97,16 +97,13 @@ export class McpToolRegistry {
   }
 
   /**
-   * Adds a tool the module itself serves (tool search), built like a runtime one but allowed without
-   * `listChanged`, since it is there from the first `tools/list`.
+   * Builds, without adding, a tool the module itself serves (tool search's `search_tools`), checked like a runtime
+   * one; the component loader adds it with {@link addOwn}.
    * @internal
    */
-  addBuilt<Args = unknown>(registration: McpToolRegistration<Args>): McpToolDefinition {
+  buildOwn<Args = unknown>(registration: McpToolRegistration<Args>): McpToolDefinition {
     const site = this.builder.messages.site('register', this.builder.key(registration as McpToolRegistration));
-    const tool = this.builder.build(site, registration as McpToolRegistration).definition as McpToolDefinition;
-    this.reserve(tool.name);
-    this.add(tool);
-    return tool;
+    return this.builder.build(site, registration as McpToolRegistration).definition as McpToolDefinition;
   }
 
   /** Swaps a tool registered at runtime for a new definition (same place in `tools/list`). */

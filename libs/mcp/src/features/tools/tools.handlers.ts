@@ -17,7 +17,8 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
 import { taskOf } from '../tasks/rev-2025-11-25/rev-2025-11-25.task-mapper.js';
 import { isPlainObject } from '../../core/plain-object.js';
-import { McpToolSearch } from './search/tool-search.js';
+import type { McpToolDescriptor } from './mcp-tool-definition.interface.js';
+import { MCP_TOOL_CATALOG_TRANSFORMS, type McpToolCatalogTransform } from '../transforms/mcp-tool-catalog-transform.interface.js';
 
 /**
  * `tools/list`: the descriptors this caller may see, a page at a time. `tools/call`: a malformed request or an unknown
@@ -30,9 +31,8 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
     {
       method: 'tools/list',
       handle: async ({ id, params, context }: McpCall) =>
-        // Tool search in `replace` mode: the search tools stand for the catalog (every tool stays callable by name).
-        this.search.replacesList
-          ? listPage('tools', this.search.listed(), params.cursor, this.options.lists.pageSize)
+        this.listed
+          ? listPage('tools', this.listed, params.cursor, this.options.lists.pageSize)
           : this.visibility.visiblePage(context, params.cursor, this.options.lists.pageSize, id),
     },
     {
@@ -47,21 +47,32 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
     },
   ];
 
+  /** What `tools/list` shows instead of the catalogue (tool search in `replace` mode); fixed at boot. */
+  private readonly listed?: readonly McpToolDescriptor[];
+  /** The catalogue transforms that make a call stand for another (tool search's `call_tool`); fixed at boot. */
+  private readonly aliasing: readonly McpToolCatalogTransform[];
+
   constructor(
     private readonly registry: McpToolRegistry,
     private readonly pipeline: McpCallPipeline,
     private readonly clientRequests: McpClientRequests,
     private readonly visibility: McpToolVisibility,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
-    private readonly search: McpToolSearch,
-  ) {}
+    @Inject(MCP_TOOL_CATALOG_TRANSFORMS) transforms: readonly McpToolCatalogTransform[],
+  ) {
+    // The last transform showing a list of its own decides it: a later one shapes what an earlier one left.
+    this.listed = transforms.reduce<readonly McpToolDescriptor[] | undefined>((listed, transform) => transform.listed ?? listed, undefined);
+    this.aliasing = transforms.filter((transform) => transform.aliased);
+  }
 
   /**
-   * The params of a `tools/call`, with a call of tool search's `call_tool` turned into one of the tool it names
-   * (looked up, guarded and validated as that tool); the same object when there is nothing to turn.
+   * The params of a `tools/call` as those of the call they stand for (tool search's `call_tool`: the tool it names,
+   * looked up, guarded and validated as that tool); the same object when there is nothing to turn.
    */
   aliased(params: Record<string, unknown>): Record<string, unknown> {
-    return this.search.unwrap(params);
+    let aliased = params;
+    for (const transform of this.aliasing) aliased = transform.aliased!(aliased);
+    return aliased;
   }
 
   /**

@@ -5,10 +5,11 @@ import { McpMessages } from '../../../core/errors/mcp.messages.js';
 import type { McpResolvedOptions, McpToolSearchOptions } from '../../../options/mcp-module-options.interface.js';
 import { isPlainObject } from '../../../core/plain-object.js';
 import type { McpToolContext } from '../../../core/mcp-tool-context.interface.js';
-import type { McpToolDefinition, McpToolDescriptor } from '../mcp-tool-definition.interface.js';
-import { McpToolRegistry } from '../mcp-tool.registry.js';
-import { McpToolVisibility } from '../mcp-tool.visibility.js';
-import type { McpVisibilityRequest } from '../../transforms/tool-visibility.rules.js';
+import type { McpToolDefinition, McpToolDescriptor } from '../../tools/mcp-tool-definition.interface.js';
+import { McpToolRegistry } from '../../tools/mcp-tool.registry.js';
+import { McpToolVisibility } from '../../tools/mcp-tool.visibility.js';
+import type { McpVisibilityRequest } from '../tool-visibility.rules.js';
+import type { McpToolCatalogTransform } from '../mcp-tool-catalog-transform.interface.js';
 import { Bm25Index, tokenize } from './bm25.index.js';
 
 /** `tools.search` once resolved (unset: `enabled: false`). */
@@ -17,7 +18,7 @@ type ResolvedToolSearch = Required<McpToolSearchOptions>;
 export const SEARCH_TOOL = 'search_tools';
 export const CALL_TOOL = 'call_tool';
 
-/** `call_tool`: listed in `replace` mode; a call of it is a call of the tool it names (see {@link McpToolSearch.unwrap}). */
+/** `call_tool`: listed in `replace` mode; a call of it is a call of the tool it names (see {@link McpToolSearchTransform.aliased}). */
 const CALL_TOOL_DESCRIPTOR: McpToolDescriptor = {
   name: CALL_TOOL,
   description:
@@ -51,49 +52,32 @@ function wordsOf(descriptor: McpToolDescriptor): string[] {
 }
 
 /**
- * Tool search (`tools.search` option): a BM25 index of the catalog, built at bootstrap and kept in step with every
- * change of the registry (a tool registered, replaced or removed is indexed or dropped on its own, not the whole
- * catalog again), and the `search_tools` tool that queries it for one caller: only tools that caller may see,
- * decided by the same rules as `tools/list`.
+ * Tool search (`tools.search` option) as a catalogue transform: it adds `search_tools`, which queries a BM25 index of
+ * the catalogue as the providers and `tools.transforms` left it, for one caller (only tools that caller may see,
+ * decided by the same rules as `tools/list`); in `replace` mode `tools/list` shows `search_tools` and `call_tool`
+ * instead of the catalogue, whose tools stay callable by name. The index follows every change of the registry (a
+ * tool registered, replaced or removed is indexed or dropped on its own, not the whole catalogue again).
  */
 @Injectable()
-export class McpToolSearch implements OnApplicationBootstrap {
+export class McpToolSearchTransform implements McpToolCatalogTransform, OnApplicationBootstrap {
   private readonly index = new Bm25Index();
   /** The registry's list the index reflects; a new list means the registry changed. */
   private indexed: readonly McpToolDefinition[] = [];
   private readonly ids = new Map<McpToolDefinition, number>();
-  private readonly tools = new Map<number, McpToolDefinition>();
+  private readonly byId = new Map<number, McpToolDefinition>();
   private nextId = 0;
-  private searchTool?: McpToolDefinition;
+  private readonly searchTool?: McpToolDefinition;
+  readonly reserved: readonly string[] = [];
+  readonly listed?: readonly McpToolDescriptor[];
 
   constructor(
     private readonly registry: McpToolRegistry,
     private readonly visibility: McpToolVisibility,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
-  ) {}
-
-  /** The resolved `tools.search` option. */
-  private get settings(): ResolvedToolSearch {
-    return this.options.tools.search as ResolvedToolSearch;
-  }
-
-  get enabled(): boolean {
-    return this.settings.enabled;
-  }
-
-  /** `replace` mode: `tools/list` shows the search tools instead of the catalog. */
-  get replacesList(): boolean {
-    return this.enabled && this.settings.mode === 'replace';
-  }
-
-  onApplicationBootstrap(): void {
+  ) {
     if (!this.enabled) return;
-    for (const name of [CALL_TOOL, SEARCH_TOOL]) {
-      // The library's names: a source's tool holding one gives way (a warning); the app's is a boot error.
-      this.registry.reserve(name);
-      if (this.registry.has(name)) throw new McpConfigurationError(McpMessages.toolSearchNameTaken(name, this.registry.get(name)!.site));
-    }
-    this.searchTool = this.registry.addBuilt({
+    this.reserved = [CALL_TOOL, SEARCH_TOOL];
+    this.searchTool = registry.buildOwn({
       name: SEARCH_TOOL,
       description:
         'Finds the tools of this server that match a query (words of their names, descriptions and arguments), best first, with the inputSchema to call them.',
@@ -111,20 +95,38 @@ export class McpToolSearch implements OnApplicationBootstrap {
         tools: await this.search(args.query, requestOf(context), args.limit ?? this.settings.maxResults),
       }),
     });
-    this.sync();
+    // `replace` mode: the search tools stand for the catalogue (every tool stays callable by name).
+    if (this.settings.mode === 'replace') this.listed = [this.searchTool.descriptor, CALL_TOOL_DESCRIPTOR];
   }
 
-  /** The tools `tools/list` shows in `replace` mode. */
-  listed(): McpToolDescriptor[] {
-    return this.searchTool ? [this.searchTool.descriptor, CALL_TOOL_DESCRIPTOR] : [];
+  /** The resolved `tools.search` option. */
+  private get settings(): ResolvedToolSearch {
+    return this.options.tools.search as ResolvedToolSearch;
+  }
+
+  get enabled(): boolean {
+    return this.settings.enabled;
+  }
+
+  /** The index is built at boot, once the registries are filled, not on the first search. */
+  onApplicationBootstrap(): void {
+    if (this.searchTool) this.sync();
+  }
+
+  /** `search_tools`; a tool of the catalogue holding one of the search tools' names fails the boot. */
+  tools(catalogue: readonly McpToolDefinition[]): readonly McpToolDefinition[] {
+    if (!this.searchTool) return [];
+    const taken = catalogue.find((tool) => this.reserved.includes(tool.name));
+    if (taken) throw new McpConfigurationError(McpMessages.toolSearchNameTaken(taken.name, taken.site));
+    return [this.searchTool];
   }
 
   /**
    * The params of a `tools/call` of `call_tool` as those of the tool it names, so that tool is looked up for the
    * caller, guarded, limited and validated as when called by its own name; other params are returned as they are.
    */
-  unwrap(params: Record<string, unknown>): Record<string, unknown> {
-    if (!this.enabled || params.name !== CALL_TOOL || !isPlainObject(params.arguments)) return params;
+  aliased(params: Record<string, unknown>): Record<string, unknown> {
+    if (params.name !== CALL_TOOL || !isPlainObject(params.arguments)) return params;
     const { name, arguments: args } = params.arguments;
     return { ...params, name, arguments: args ?? {} };
   }
@@ -138,7 +140,7 @@ export class McpToolSearch implements OnApplicationBootstrap {
     // probes the whole catalog.
     for (let skip = 0; found.length < limit; skip += limit) {
       const ranked = this.index.search(words, limit, skip);
-      const candidates = ranked.map(({ id }) => this.tools.get(id)!);
+      const candidates = ranked.map(({ id }) => this.byId.get(id)!);
       const shown = await this.visibility.listedTo(candidates, request);
       for (let i = 0; i < candidates.length && found.length < limit; i++) if (shown[i]) found.push(candidates[i].descriptor);
       if (ranked.length < limit) break;
@@ -155,13 +157,13 @@ export class McpToolSearch implements OnApplicationBootstrap {
       if (present.has(tool)) continue;
       this.index.remove(id);
       this.ids.delete(tool);
-      this.tools.delete(id);
+      this.byId.delete(id);
     }
     for (const tool of current) {
       if (tool === this.searchTool || this.ids.has(tool)) continue;
       const id = this.nextId++;
       this.ids.set(tool, id);
-      this.tools.set(id, tool);
+      this.byId.set(id, tool);
       this.index.add(id, wordsOf(tool.descriptor));
     }
     this.indexed = current;
