@@ -108,7 +108,8 @@ describe('gateway: a forwarded credential is the calling caller’s own (forward
     await upstream?.close();
   });
 
-  it('two callers of one tenant calling at once, from the first use on, each reach the upstream with their own token', async () => {
+  /** A gateway verifying the same tokens as the upstream, and alice and bob connected to it. */
+  async function signedInCallers(): Promise<{ alice: Client; bob: Client }> {
     const gateway = await listenMcp({
       name: 'gateway',
       version: '1.0.0',
@@ -119,6 +120,11 @@ describe('gateway: a forwarded credential is the calling caller’s own (forward
     const alice = await connect(gateway.url, await token('alice'));
     const bob = await connect(gateway.url, await token('bob'));
     opened.push(alice, bob);
+    return { alice, bob };
+  }
+
+  it('two callers of one tenant calling at once, from the first use on, each reach the upstream with their own token', async () => {
+    const { alice, bob } = await signedInCallers();
     const seen = await overlapping({ alice, bob }, 4);
     expect(seen.alice).toEqual(Array(12).fill('alice'));
     expect(seen.bob).toEqual(Array(12).fill('bob'));
@@ -140,16 +146,7 @@ describe('gateway: a forwarded credential is the calling caller’s own (forward
   });
 
   it('a relayed resource read and prompt carry the caller’s own token, as tool calls do', async () => {
-    const gateway = await listenMcp({
-      name: 'gateway',
-      version: '1.0.0',
-      auth: { jwt: { secret: SECRET } },
-      sources: { upstreams: [upstreamOptions] },
-    });
-    opened.push(gateway);
-    const alice = await connect(gateway.url, await token('alice'));
-    const bob = await connect(gateway.url, await token('bob'));
-    opened.push(alice, bob);
+    const { alice, bob } = await signedInCallers();
     const { resources } = await alice.listResources();
     expect(resources).toEqual([expect.objectContaining({ uri: 'up+whoami://me', name: 'me' })]);
     const [me] = resources;
