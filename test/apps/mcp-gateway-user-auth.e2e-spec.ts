@@ -16,6 +16,7 @@ import { callTool, completeSignIn, WhoAmITools } from '../kit/upstream-user-auth
  */
 const JWT_SECRET = 'gateway-user-auth-hs256-secret-0123456789abcdef';
 const GATEWAY_CLIENT = { id: 'gateway', secret: 'gateway-client-secret-0123456789abcdef' };
+const SEALING_KEY = randomBytes(32).toString('base64');
 
 const userToken = (subject: string) =>
   new SignJWT({ tenant_id: 'acme' })
@@ -82,7 +83,7 @@ describe('apps/mcp-gateway (built, spawned): an upstream on client credentials a
       {
         MCP_JWT_SECRET: JWT_SECRET,
         GATEWAY_CLIENT_SECRET: GATEWAY_CLIENT.secret,
-        GATEWAY_SEALING_KEY: randomBytes(32).toString('base64'),
+        GATEWAY_SEALING_KEY: SEALING_KEY,
         GATEWAY_UPSTREAMS: JSON.stringify([
           {
             name: 'directory',
@@ -163,5 +164,13 @@ describe('apps/mcp-gateway (built, spawned): an upstream on client credentials a
     expect((await linkFor(alice)).startsWith(`${gateway.baseUrl}/mcp-upstream-auth/notes/start?ticket=`)).toBe(true);
     expect(await callTool(await connect('bob'), 'notes_whoami')).toMatchObject({ status: 'success', data: { subject: 'bob' } });
     expect(await callTool(alice, 'directory_whoami')).toMatchObject({ status: 'success', data: { subject: GATEWAY_CLIENT.id } });
+  });
+
+  it('its log names each upstream and neither the client secret nor the sealing key given as env: references', () => {
+    const log = gateway.process.stderr;
+    expect(log).toContain(`upstream notes (${notes.url}) as notes_*`);
+    expect(log).toContain(`upstream directory (${directory.url}) as directory_*`);
+    expect(log).not.toContain(GATEWAY_CLIENT.secret);
+    expect(log).not.toContain(SEALING_KEY);
   });
 });
