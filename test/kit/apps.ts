@@ -211,9 +211,17 @@ class SpawnedSample {
     readonly port: number,
   ) {}
 
-  /** Spawns `main` with `env` and waits until it says it listens on that adapter; killed (by PID) when it does not. */
-  protected static async spawn(main: string, env: Record<string, string>, timeoutMs: number): Promise<[StdioServerProcess, number]> {
-    const port = await freePort();
+  /**
+   * Spawns `main` with `env` on `port` (a free one by default) and waits until it says it listens on that adapter;
+   * killed (by PID) when it does not.
+   */
+  protected static async spawn(
+    main: string,
+    env: Record<string, string>,
+    timeoutMs: number,
+    port?: number,
+  ): Promise<[StdioServerProcess, number]> {
+    port ??= await freePort();
     const adapter = env.HTTP_ADAPTER ?? httpAdapterName();
     const child = new StdioServerProcess(main, [], { HTTP_ADAPTER: adapter, ...env, PORT: String(port), HOST: '127.0.0.1' });
     try {
@@ -251,9 +259,12 @@ export class SpawnedHelpdeskApi extends SpawnedSample {
 
 /** The built gateway sample (`node dist/apps/mcp-gateway/main.js`). */
 export class SpawnedMcpGateway extends SpawnedSample {
-  /** Spawns it with `env` (GATEWAY_UPSTREAMS, MCP_JWT_SECRET…) and waits until it listens. */
-  static async start(env: Record<string, string>): Promise<SpawnedMcpGateway> {
-    return new SpawnedMcpGateway(...(await SpawnedSample.spawn(GATEWAY_MAIN, env, 30_000)));
+  /**
+   * Spawns it with `env` (GATEWAY_UPSTREAMS, MCP_JWT_SECRET…) and waits until it listens; on `port` when its public
+   * URL must be known before it starts (a redirect URI registered at an authorization server).
+   */
+  static async start(env: Record<string, string>, options: { port?: number } = {}): Promise<SpawnedMcpGateway> {
+    return new SpawnedMcpGateway(...(await SpawnedSample.spawn(GATEWAY_MAIN, env, 30_000, options.port)));
   }
 }
 

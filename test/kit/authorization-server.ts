@@ -39,6 +39,11 @@ export interface AuthorizationServerOptions {
   tokenExchange?: { clients: string[]; subjectAudience: string; refusedSubjectClients?: string[] };
   /** More claims of an account (served by userinfo for the scope `groups`: its `groups` claim). */
   accountClaims?: (subject: string) => Record<string, unknown>;
+  /**
+   * `false`: a plain OAuth 2.0 server (as many are, GitHub's for one): its token answers carry no ID token, even for
+   * a code granted with `openid`.
+   */
+  idTokens?: false;
 }
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -236,6 +241,11 @@ export class TestAuthorizationServer {
     if (this.options.tokenExchange) this.registerTokenExchange(provider, this.options.tokenExchange);
     // Logs nothing in tests: oidc-provider reports server errors through the app's 'error' event.
     provider.on('server_error', () => undefined);
+    // Emitted once the grant's answer is built, before it is sent.
+    if (this.options.idTokens === false)
+      provider.on('grant.success', (ctx: unknown) => {
+        delete (ctx as { body?: { id_token?: string } }).body?.id_token;
+      });
     return provider;
   }
 

@@ -61,6 +61,22 @@ const adminServer = (extra: Partial<McpModuleForRootOptions> = {}): DynamicModul
     ...extra,
   });
 
+/** An upstream on per-user authorization (never reached: the boot fails first). */
+const perUserUpstream = (name: string) => ({
+  name,
+  url: 'http://127.0.0.1:1/mcp',
+  auth: {
+    authorizationCode: {
+      issuer: 'http://127.0.0.1:1',
+      clientId: 'gateway',
+      clientSecret: 'gateway-secret',
+      publicUrl: 'http://127.0.0.1:1',
+      encryptionKey: 'k'.repeat(32),
+      confirmUser: 'same-subject' as const,
+    },
+  },
+});
+
 async function sdkClient(url: string, key: string): Promise<Client> {
   const client = new Client({ name: 'two-servers', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: bearer(key) } }));
@@ -159,6 +175,12 @@ describe('boot errors', () => {
       { observability: { metrics: { path: '/metrics', registry: new Registry() } } },
       { observability: { metrics: { path: '/metrics', registry: new Registry() } } },
       /maps \/metrics \(its observability\.metrics\.path\).*set observability\.metrics\.path on one server only/,
+    ],
+    [
+      'the sign-in routes of per-user upstream authorization (at the host’s root, whatever the upstreams’ names)',
+      { sources: { upstreams: [perUserUpstream('notes')] } },
+      { sources: { upstreams: [perUserUpstream('drive')] } },
+      /maps \/mcp-upstream-auth\/:upstream\/start \(its sources\.upstreams\[\]\.auth\.authorizationCode\).*keep the upstreams with auth\.authorizationCode on one server of the app/,
     ],
     ['a route under the other path (job poll URL)', { path: '/mcp' }, { path: '/mcp/jobs' }, /maps \/mcp\/jobs\/:jobId \(its path\)/],
   ])('two servers on %s fail at boot, naming both', async (_, first, second, message) => {

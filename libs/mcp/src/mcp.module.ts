@@ -266,7 +266,7 @@ export class McpModule extends ConfigurableModuleClass {
             const perUser = perUserUpstreamIndex(resolved);
             if (perUser >= 0 && !upstreamAuthRoutes)
               throw new McpConfigurationError(McpOutboundAuthMessages.userAuthorizationRoutes(`sources.upstreams[${perUser}]`));
-            servers.add(resolved);
+            servers.add(resolved, upstreamAuthRoutes);
             return resolved;
           },
           inject: [MCP_MODULE_OPTIONS, McpServerDirectory],

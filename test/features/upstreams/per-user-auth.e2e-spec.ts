@@ -2,13 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Injectable } from '@nestjs/common';
-import { McpContext, McpModule, McpTool, type McpToolContext, type McpUserAuthorizationOptions } from '@nest-mcp/core';
+import { McpModule, type McpUserAuthorizationOptions } from '@nest-mcp/core';
 import { MCP_STORE, type McpKeyValueStore } from '../../../libs/mcp/src/stores/key-value.store.js';
 import { initApp, listen, listenMcp, type RunningApp } from '../../kit/apps.js';
 import { authorizeOverHttp, PUBLIC_CLIENT, PUBLIC_REDIRECT_URI, TestAuthorizationServer } from '../../kit/authorization-server.js';
 import { RecordingLogger } from '../../kit/recording-logger.js';
 import { freePort } from '../../kit/redis-server.harness.js';
+import { callTool, completeSignIn, WhoAmITools } from '../../kit/upstream-user-auth.js';
 
 /**
  * Per-user authorization of an upstream (`auth: { authorizationCode }`): a real oidc-provider protects an upstream MCP
@@ -28,22 +28,11 @@ const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 /** The upstream's access tokens live this long (seconds): the refresh is seen within one test. */
 const UPSTREAM_TOKEN_TTL_SEC = 3;
 
-@Injectable()
-class WhoAmITools {
-  @McpTool({ name: 'whoami', description: 'Who the token of this call names' })
-  whoami(@McpContext() context: McpToolContext): { subject: string | null; audience: unknown; jti: unknown } {
-    const claims = context.principal?.claims ?? {};
-    return { subject: context.principal?.subject ?? null, audience: claims.aud, jti: claims.jti };
-  }
-}
-
 /** The claims of the JWT in an `Authorization: Bearer` value (none for anything else). */
 function claimsOf(authorization: string): { sub?: string; jti?: string } {
   const payload = authorization.split('.')[1];
   return payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { sub?: string; jti?: string }) : {};
 }
-
-type Envelope = { status: string; data?: any; error?: { code: string; message: string; authorization_url?: string } };
 
 /** A user's access token for the gateway: the authorization code flow of the public client, played over HTTP. */
 async function userToken(as: TestAuthorizationServer, account: string, resource: string): Promise<string> {
@@ -102,15 +91,10 @@ describe('gateway → upstream per-user authorization (authorization code at the
     return client;
   }
 
-  async function call(client: Client, name: string): Promise<Envelope> {
-    return (await client.callTool({ name, arguments: {} })).structuredContent as Envelope;
-  }
+  const call = callTool;
 
   /** Plays `account` in a browser that opens `link`: the provider's login and consent, then the gateway's callback. */
-  async function connectAccount(link: string, account: string, redirectUri = callbackUri): Promise<Response> {
-    const back = await authorizeOverHttp(link, redirectUri, account);
-    return fetch(back, { redirect: 'manual' });
-  }
+  const connectAccount = (link: string, account: string, redirectUri = callbackUri) => completeSignIn(link, redirectUri, account);
 
   beforeAll(async () => {
     const [gatewayPort, upstreamPort] = await Promise.all([freePort(), freePort()]);

@@ -1,7 +1,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Injectable } from '@nestjs/common';
-import { McpContext, McpTool, type McpToolContext, type McpUpstreamOptions } from '@nest-mcp/core';
+import {
+  McpContext,
+  McpPrompt,
+  McpResource,
+  McpTool,
+  type McpPromptContext,
+  type McpResourceContext,
+  type McpToolContext,
+  type McpUpstreamOptions,
+} from '@nest-mcp/core';
 import { SignJWT } from 'jose';
 import { listenMcp, type RunningApp } from '../../kit/apps.js';
 
@@ -28,6 +37,16 @@ class WhoAmITools {
   @McpTool({ name: 'whoami', description: 'The subject of the token this call arrived with' })
   whoami(@McpContext() context: McpToolContext): { subject: string | null } {
     return { subject: context.principal?.subject ?? null };
+  }
+
+  @McpResource({ uri: 'whoami://me', name: 'me', mimeType: 'text/plain' })
+  me(_params: Record<string, string>, context: McpResourceContext): string {
+    return `subject ${context.principal?.subject ?? 'none'}`;
+  }
+
+  @McpPrompt({ name: 'greeting', description: 'Greets the subject of the token this request arrived with' })
+  greeting(_args: Record<string, string>, context: McpPromptContext): string {
+    return `Hello ${context.principal?.subject ?? 'nobody'}`;
   }
 }
 
@@ -89,7 +108,8 @@ describe('gateway: a forwarded credential is the calling caller’s own (forward
     await upstream?.close();
   });
 
-  it('two callers of one tenant calling at once, from the first use on, each reach the upstream with their own token', async () => {
+  /** A gateway verifying the same tokens as the upstream, and alice and bob connected to it. */
+  async function signedInCallers(): Promise<{ alice: Client; bob: Client }> {
     const gateway = await listenMcp({
       name: 'gateway',
       version: '1.0.0',
@@ -100,6 +120,11 @@ describe('gateway: a forwarded credential is the calling caller’s own (forward
     const alice = await connect(gateway.url, await token('alice'));
     const bob = await connect(gateway.url, await token('bob'));
     opened.push(alice, bob);
+    return { alice, bob };
+  }
+
+  it('two callers of one tenant calling at once, from the first use on, each reach the upstream with their own token', async () => {
+    const { alice, bob } = await signedInCallers();
     const seen = await overlapping({ alice, bob }, 4);
     expect(seen.alice).toEqual(Array(12).fill('alice'));
     expect(seen.bob).toEqual(Array(12).fill('bob'));
@@ -118,5 +143,22 @@ describe('gateway: a forwarded credential is the calling caller’s own (forward
     const seen = await overlapping({ alice, anonymous }, 4);
     expect(seen.alice).toEqual(Array(12).fill('alice'));
     expect(seen.anonymous).toEqual(Array(12).fill('refused'));
+  });
+
+  it('a relayed resource read and prompt carry the caller’s own token, as tool calls do', async () => {
+    const { alice, bob } = await signedInCallers();
+    const { resources } = await alice.listResources();
+    expect(resources).toEqual([expect.objectContaining({ uri: 'up+whoami://me', name: 'me' })]);
+    const [me] = resources;
+    for (const [client, subject] of [
+      [alice, 'alice'],
+      [bob, 'bob'],
+    ] as const) {
+      expect(await subjectSeen(client)).toBe(subject);
+      const read = await client.readResource({ uri: me.uri });
+      expect(read.contents).toEqual([expect.objectContaining({ uri: me.uri, text: `subject ${subject}` })]);
+      const prompt = await client.getPrompt({ name: 'up_greeting' });
+      expect(prompt.messages[0]).toMatchObject({ role: 'user', content: { type: 'text', text: `Hello ${subject}` } });
+    }
   });
 });

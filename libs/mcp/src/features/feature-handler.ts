@@ -8,13 +8,15 @@ import { McpControlFlowSignal } from '../core/control-flow.signal.js';
 import type { McpHandlerContext } from './mcp-handler-context.interface.js';
 import { clientText } from '../core/client-text.js';
 import { errorLogText } from '../core/error-log-text.js';
+import { callerOf, clientCapabilitiesOf, MCP_CALLER, MCP_CLIENT_CAPABILITIES } from '../core/caller-headers.js';
 
 /** Calls a resource, prompt or completion method with `(payload, context)` through Nest's guards and interceptors. */
 export type McpFeatureHandler<C extends McpHandlerContext> = (payload: unknown, context: C) => Promise<unknown>;
 
 /**
  * Runs `invoke` with a handler context for `call`, built by the tools' context factory: progress and logs go to the
- * request's channel and stop when the request ends.
+ * request's channel and stop when the request ends; the caller (its credential headers) and its client capabilities
+ * ride along under their symbols, as on a tool's context.
  */
 export async function withHandlerContext<T>(call: McpCall, invoke: (context: McpHandlerContext) => Promise<T>): Promise<T> {
   const meta = call.params._meta;
@@ -27,6 +29,8 @@ export async function withHandlerContext<T>(call: McpCall, invoke: (context: Mcp
   });
   const { requestId, sessionId, protocolVersion, transport, principal, tenant, signal, reportProgress, log } = handle.context;
   const context: McpHandlerContext = { requestId, sessionId, protocolVersion, transport, principal, tenant, signal, reportProgress, log };
+  // Out of the public shape, as on a tool's context: a relayed read or prompt forwards the caller's credential with it.
+  Object.assign(context, { [MCP_CALLER]: callerOf(handle.context), [MCP_CLIENT_CAPABILITIES]: clientCapabilitiesOf(handle.context) });
   try {
     return await invoke(context);
   } finally {

@@ -28,12 +28,12 @@ export class McpServerDirectory {
     if (expected <= 0) this.settle();
   }
 
-  /** Checks `options`' server against those added before it, then adds it. */
-  add(options: McpResolvedOptions): void {
+  /** Checks `options`' server (`upstreamAuth`: it maps the per-user sign-in routes) against those added before it, then adds it. */
+  add(options: McpResolvedOptions, upstreamAuth = false): void {
     const server: McpDefinedServer = {
       name: options.name,
       path: options.path,
-      routes: serverRoutes(options),
+      routes: serverRoutes(options, upstreamAuth),
       keySpace: keySpaceOf(options),
     };
     try {

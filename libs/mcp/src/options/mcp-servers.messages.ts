@@ -11,6 +11,8 @@ const ROUTE_FIXES: Readonly<Record<McpServerRoute['option'], string>> = {
     'set wellKnownRoot: false on every server but one (each still serves /.well-known/oauth-protected-resource<path> and <path>/server-card)',
   'observability.metrics.path':
     'set observability.metrics.path on one server only (a registry shared by the servers holds the series of all of them)',
+  'sources.upstreams[].auth.authorizationCode':
+    'keep the upstreams with auth.authorizationCode on one server of the app (or run the other server in an app of its own): their sign-in routes sit at the host’s root',
 };
 
 /** A server as the messages name it: `"weather" at /mcp`. */

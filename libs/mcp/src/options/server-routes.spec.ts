@@ -35,6 +35,12 @@ describe('serverRoutes', () => {
       expect.arrayContaining(['/mcp/explorer', '/mcp/explorer/app-frame', '/metrics']),
     );
   });
+
+  it('adds the per-user upstream sign-in routes, at the host’s root, when the server maps them', () => {
+    const resolved = resolveMcpOptions({ name: 'routes', version: '1.0.0' }, resolvePaths({ path: '/admin/mcp', ssePath: false }));
+    const added = (upstreamAuth: boolean) => serverRoutes(resolved, upstreamAuth).map(({ route }) => route);
+    expect(added(true)).toEqual([...added(false), '/mcp-upstream-auth/:upstream/start', '/mcp-upstream-auth/:upstream/callback']);
+  });
 });
 
 describe('routesOverlap', () => {

@@ -43,6 +43,15 @@ const EXPIRY_MARGIN_MS = 30_000;
 /** Without `expires_in`, an access token is used this long. */
 const UNSTATED_LIFETIME_MS = 60_000;
 
+/** Whether a token endpoint's answer holds an `id_token` (read from a copy: the answer itself is processed after). */
+async function carriesIdToken(response: Response): Promise<boolean> {
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => undefined);
+  return typeof body === 'object' && body !== null && 'id_token' in body;
+}
+
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('base64url');
 const random = () => randomBytes(32).toString('base64url');
 
@@ -178,10 +187,17 @@ export class UpstreamUserAuthorization {
         signal: AbortSignal.timeout(TIMEOUT_MS),
         ...insecure(server.token_endpoint!),
       });
+      // Without an ID token (a plain OAuth 2.0 server) the sign-in cannot be confirmed: what was issued is revoked.
+      const confirming = flow.nonce !== undefined;
+      const withIdToken = confirming && (await carriesIdToken(response));
       const answer = await oauth.processAuthorizationCodeResponse(server, this.client, response, {
-        ...(flow.nonce !== undefined && { expectedNonce: flow.nonce, requireIdToken: true }),
+        ...(withIdToken && { expectedNonce: flow.nonce, requireIdToken: true }),
       });
-      if (flow.nonce !== undefined && !(await this.confirmed(server, response, answer, flow))) {
+      if (confirming && !withIdToken) {
+        await this.revoke(server, answer.refresh_token ?? answer.access_token);
+        return { status: 502, page: Messages.noIdToken(this.upstream) };
+      }
+      if (confirming && !(await this.confirmed(server, response, answer, flow))) {
         await this.revoke(server, answer.refresh_token ?? answer.access_token);
         return { status: 403, page: Messages.otherUser(this.upstream) };
       }

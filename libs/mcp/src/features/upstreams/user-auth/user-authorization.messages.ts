@@ -19,6 +19,11 @@ export const UserAuthorizationMessages = {
   /** The callback's refusal: the person who signed in is not the user the link was for (no token is kept). */
   otherUser: (upstream: string) =>
     `The account you signed in with at "${upstream}" is not the one this link was handed out for: nothing was connected. Ask your client for a link of your own.`,
+  /** The callback's refusal under a confirmUser: the authorization server answered no ID token to confirm who signed in. */
+  noIdToken: (upstream: string) =>
+    `The authorization server of "${upstream}" issued no ID token, so this sign-in cannot be confirmed as yours: nothing was connected. ` +
+    `For the gateway’s operator: the authorization server must issue ID tokens (OpenID Connect) for the "openid" scope the gateway asks for; ` +
+    `without them, only confirmUser 'unverified' (no confirmation) works.`,
   connected: (upstream: string) => `Your account at "${upstream}" is connected. You can close this page and return to your client.`,
   /** The disconnect tool's answers. */
   disconnected: (upstream: string) => `Your account at the upstream "${upstream}" is disconnected`,
