@@ -48,19 +48,12 @@ module.exports = {
     {
       name: 'transports-enter-eras-by-the-router',
       comment:
-        'transports/ reach an era through the router (mcp-era.router, era-claim types) or an engine entry (rev-*/rev-*.engine); ' +
-        'until transports are era-blind, HTTP also reads the 2026-07-28 optional-whitespace rule to classify a POST ' +
-        '(header-values) and writes a listen to its SSE stream (the ListenSink type)',
+        'transports/ are era-blind: they hand the era router (mcp-era.router) an era-neutral channel (mcp-era.channel, ' +
+        "core's mcp-channel.interface) and never reach an era's own folder (eras/rev-*), specs included; " +
+        "an era's rules on HTTP headers live under eras/rev-*/http/. The spec transports/era-blind.spec.ts checks the names",
       severity: 'error',
-      from: { path: `${LIB}/transports/`, pathNot: SPEC },
-      to: {
-        path: `${LIB}/eras/`,
-        pathNot: [
-          `${LIB}/eras/(era-claim|mcp-era\\.router)\\.ts$`,
-          `${LIB}/eras/rev-[^/]+/rev-[^/]+\\.engine\\.ts$`,
-          `${LIB}/eras/rev-2026-07-28/(header-values|subscriptions/listen\\.service)\\.ts$`,
-        ],
-      },
+      from: { path: `${LIB}/transports/` },
+      to: { path: `${LIB}/eras/`, pathNot: `${LIB}/eras/mcp-era\\.(router|channel)\\.ts$` },
     },
     {
       name: 'only-the-upstreams-use-the-client',

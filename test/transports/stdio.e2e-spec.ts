@@ -8,6 +8,7 @@ import { createFixtureModule, fixtureEvents, resetFixtureEvents, waitForFixtureE
 import { ensureBuilt, ensureFixtureCompiled, WEATHER_MAIN } from '../kit/build.js';
 import { envelopeOf, initializeParams, notification, rpc } from '../kit/http.js';
 import { assertJsonRpcLines, StdioServerProcess } from '../kit/stdio.js';
+import { McpStdioTransport } from '../../libs/mcp/src/transports/stdio/stdio.transport.js';
 
 const processes: StdioServerProcess[] = [];
 
@@ -315,6 +316,35 @@ describe('stdio in-process: serveMcpOverStdio(app, { input, write }) with the fi
     await serving;
     assertJsonRpcLines(lines);
     expect(parsed().some((message) => message.id === 'w1')).toBe(false);
+  });
+
+  it('two connections to one app cancel only their own calls, under the same request id', async () => {
+    const other = new PassThrough();
+    const otherLines: string[] = [];
+    const otherServing = moduleRef
+      .get(McpStdioTransport, { strict: false })
+      .serve({ input: other, write: (line) => otherLines.push(line) });
+    const sendOther = (message: unknown) => other.write(`${JSON.stringify(message)}\n`);
+    sendOther(rpc(0, 'initialize', initializeParams()));
+    await until(() => otherLines.length > 0);
+    const started = () => fixtureEvents.filter((event) => event.type === 'started' && event.requestId === 'w1').length;
+    send(rpc('w1', 'tools/call', { name: 'wait_for_abort', arguments: {} }));
+    await until(() => started() === 1);
+    sendOther(rpc('w1', 'tools/call', { name: 'wait_for_abort', arguments: {} }));
+    await until(() => started() === 2);
+    // Each connection cancels its own w1: both calls see the abort (a shared scope let the first cancel hit the
+    // second connection's call, and the first call waited for its safety timeout).
+    send(notification('notifications/cancelled', { requestId: 'w1', reason: 'first' }));
+    sendOther(notification('notifications/cancelled', { requestId: 'w1', reason: 'second' }));
+    const aborted = () => fixtureEvents.filter((event) => event.type === 'aborted' && event.requestId === 'w1');
+    await until(() => aborted().length === 2, 2_000);
+    expect(
+      aborted()
+        .map((event) => event.reason)
+        .sort(),
+    ).toEqual([expect.stringContaining('first'), expect.stringContaining('second')]);
+    other.end();
+    await otherServing;
   });
 
   it('logging/setLevel filters the log lines of later calls', async () => {

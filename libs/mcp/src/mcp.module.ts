@@ -50,8 +50,7 @@ import { McpTaskHandlers } from './features/tasks/rev-2025-11-25/rev-2025-11-25.
 import { McpBodyParserErrorFilter } from './transports/http/body-parser-error.filter.js';
 import { createMcpControllers } from './transports/http/mcp-http.controller.js';
 import { createMcpExplorerController } from './transports/http/explorer/explorer.controller.js';
-import { McpHttpSseTransport } from './transports/sse/http-sse-2024-11-05.transport.js';
-import { McpHttpRev20260728Handler } from './transports/http/http-rev-2026-07-28.handler.js';
+import { McpHttpSseTransport } from './transports/sse/http-sse.transport.js';
 import { McpStreamHub } from './transports/streams/stream-hub.js';
 import { MCP_SESSION_STREAMS } from './core/session-streams.interface.js';
 import { McpInstanceRouter } from './transports/routing/mcp-instance.router.js';
@@ -179,7 +178,6 @@ import { McpIdleConnectionsCloser } from './transports/http/idle-connections.clo
     McpHttpTransport,
     McpHttpSseTransport,
     McpStdioTransport,
-    McpHttpRev20260728Handler,
     { provide: APP_FILTER, useClass: McpBodyParserErrorFilter },
     McpResourceRegistry,
     McpResourceExplorer,

@@ -1,4 +1,4 @@
-import { mcpNameSource } from '../../../libs/mcp/src/eras/rev-2026-07-28/header-values.js';
+import { mcpNameSource } from '../../../libs/mcp/src/eras/rev-2026-07-28/http/header-values.js';
 import { encodeHeaderValue } from '../../../libs/mcp/src/client/eras/rev-2026-07-28.wire.js';
 import { expectWireValid } from './wire-schema.js';
 import { type HeaderOverrides, type HttpAnswer, post, postStream, withHeaders } from '../../kit/http.js';

@@ -1,8 +1,9 @@
-import type { JsonRpcErrorObject, JsonRpcId, JsonRpcResponse } from './json-rpc/json-rpc.types.js';
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcMessage, JsonRpcResponse } from './json-rpc/json-rpc.types.js';
 import type { McpLogLevel } from './mcp-log-level.js';
 import type { McpPrincipal } from './mcp-principal.interface.js';
 import type { McpRequestContext } from './mcp-request-context.interface.js';
 import type { McpCaller } from './mcp-caller.js';
+import type { McpEra } from './protocol-revisions.js';
 
 /** What a connection remembers between its messages where the transport holds it in memory (stdio, in-memory). */
 export interface McpConnectionState {
@@ -10,10 +11,21 @@ export interface McpConnectionState {
   protocolVersion: string;
   clientCapabilities?: Record<string, unknown>;
   logLevel?: McpLogLevel;
+  /** The era the connection's first real message pinned it to (the era router sets it); undefined until then. */
+  era?: McpEra;
+  /** What stays open past its answer (a subscription), by request: closed with the connection or by the client. */
+  readonly subscriptions?: Map<string, { close(): void }>;
 }
 
 /** How a message's answer may stream, once the engine knows the session and revision it is served in. */
 export type McpChannelStream = Pick<McpRequestContext, 'send' | 'onInsufficientScope' | 'closeStream'>;
+
+/** Where a subscription's messages go (the SSE response of its POST, or stdout) until the server ends it. */
+export interface McpSubscriptionSink {
+  send(message: JsonRpcMessage): void;
+  /** Ends the subscription from the server side, after its final response. */
+  end(response: JsonRpcResponse): void;
+}
 
 /**
  * What a transport hands an era engine with the bytes it framed: the sender, what the channel names beside them,
@@ -36,6 +48,18 @@ export interface McpChannel {
   readonly caller?: McpCaller;
   /** Opens the streaming side of one answer once session and revision are known; undefined: one answer, no stream. */
   readonly stream?: (served: { readonly sessionId?: string; readonly priming: boolean }) => McpChannelStream;
+  /**
+   * Runs `listener` if the client goes away before the answer of the stream opened (HTTP: the response closed);
+   * nothing is written after. Undefined where a client cannot leave one answer (stdio).
+   */
+  onAbandon?(listener: () => void): void;
+  /** A request header (HTTP; lower-case name), for the rules an era sets on headers; undefined where there are none. */
+  header?(name: string): string | undefined;
+  /**
+   * Opens a stream that answers one request for as long as it stays open (a subscription); `close` runs when the client
+   * goes away. Undefined when the transport refused it (and answered it) itself.
+   */
+  subscribe?(id: JsonRpcId, close: () => void): McpSubscriptionSink | undefined | Promise<McpSubscriptionSink | undefined>;
 }
 
 /** Why an engine refused a message before serving it; each transport renders it its own way (HTTP: a status). */

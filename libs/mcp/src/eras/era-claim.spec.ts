@@ -1,4 +1,4 @@
-import { routeMessage, type EraClaim, type McpEra } from './era-claim.js';
+import { claimOf, routeMessage, type EraClaim, type McpEra } from './era-claim.js';
 import { META } from '../core/rev-2026-07-28.constants.js';
 
 const envelope = (version = '2026-07-28', extra: Record<string, unknown> = {}) => ({
@@ -216,5 +216,57 @@ describe('era router: one stdio message and its connection’s pinned era', () =
   it('keeps claim-less notifications and responses of an unpinned connection in 2025-11-25', () => {
     expect(stdio({ jsonrpc: '2.0', method: 'notifications/initialized' }).era).toBe('2025-11-25');
     expect(stdio({ jsonrpc: '2.0', id: 'srv-1', result: {} }).era).toBe('2025-11-25');
+  });
+});
+
+describe('claimOf: what a message claims on its channel', () => {
+  const claimed = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'greet', ...envelope() },
+  };
+  const http = (values: Record<string, string>) => ({ transport: 'http' as const, header: (name: string) => values[name] });
+
+  it('reads the revision headers of an HTTP channel, trimmed of optional whitespace (Mcp-Name raw); nothing is pinned', () => {
+    const claim = claimOf(claimed, http({ 'mcp-protocol-version': ' 2026-07-28 ', 'mcp-method': 'tools/call\t', 'mcp-name': ' greet ' }));
+    expect(claim).toEqual({
+      message: claimed,
+      channelRevision: '2026-07-28',
+      pinned: false,
+      headers: { protocolVersion: '2026-07-28', method: 'tools/call', name: ' greet ' },
+    });
+    expect(claimOf(claimed, http({}))).toEqual({
+      message: claimed,
+      channelRevision: undefined,
+      pinned: false,
+      headers: { protocolVersion: undefined, method: undefined, name: undefined },
+    });
+  });
+
+  it('feeds the router: the same body is served, or refused for a missing header', () => {
+    const full = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'greet' };
+    expect(routeMessage(claimOf(claimed, http(full))).era).toBe('2026-07-28');
+    expect(routeMessage(claimOf(claimed, http({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' })))).toMatchObject({
+      era: 'refused',
+      refusal: { code: -32020 },
+    });
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    expect(routeMessage(claimOf(list, http({ 'mcp-protocol-version': '2025-11-25' }))).era).toBe('2025-11-25');
+  });
+
+  it('names the era a connection pinned as the revision, and no headers', () => {
+    const connection = (era?: McpEra) => ({ transport: 'stdio' as const, connection: { protocolVersion: '2025-11-25', era } });
+    expect(claimOf(claimed, connection())).toEqual({ message: claimed, pinned: false });
+    expect(claimOf(claimed, connection('2025-11-25'))).toEqual({ message: claimed, channelRevision: '2025-11-25', pinned: true });
+    expect(routeMessage(claimOf(claimed, connection()))).toMatchObject({ era: '2026-07-28', kind: 'request', pins: true });
+    expect(routeMessage(claimOf(claimed, connection('2026-07-28')))).toMatchObject({ era: '2026-07-28', kind: 'request' });
+    expect(routeMessage(claimOf(claimed, connection('2025-11-25'))).era).toBe('2025-11-25');
+  });
+
+  it("keeps a held session's messages in its era (HTTP+SSE), whatever they claim", () => {
+    const session = { protocolVersion: '2024-11-05' } as never;
+    expect(claimOf(claimed, { transport: 'sse', session })).toEqual({ message: claimed, channelRevision: '2024-11-05', pinned: true });
+    expect(routeMessage(claimOf(claimed, { transport: 'sse', session })).era).toBe('2025-11-25');
   });
 });

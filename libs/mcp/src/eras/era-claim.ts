@@ -3,19 +3,13 @@ import { classifyMessage, idOf } from '../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest } from '../core/json-rpc/json-rpc.types.js';
 import { hasVersionClaim, missingEnvelopeKeys, readEnvelope, type McpRev20260728Envelope } from './rev-2026-07-28/envelope.js';
 import { isPlainObject } from '../core/plain-object.js';
-import { decodeHeaderValue, mcpNameSource } from './rev-2026-07-28/header-values.js';
+import { decodeHeaderValue, mcpNameSource } from './rev-2026-07-28/http/header-values.js';
+import { readEraHeaders, type EraHeaders } from './rev-2026-07-28/http/request-headers.js';
+import type { McpEraChannel } from './mcp-era.channel.js';
 import { McpRev20260728Refusal, Rev20260728Refusals } from './rev-2026-07-28/refusals.js';
 import { eraOfRevision, isServedRev20260728, type McpEra } from '../core/protocol-revisions.js';
 
-export type { McpEra };
-
-/** The request headers of 2026-07-28 a transport read beside the body (HTTP only; trimmed, `Mcp-Name` raw). */
-export interface EraHeaders {
-  readonly protocolVersion?: string;
-  readonly method?: string;
-  /** Undecoded (it may be `=?base64?…?=`); absent when the request has none. */
-  readonly name?: string;
-}
+export type { EraHeaders, McpEra };
 
 /** One incoming message and the revision its channel names; only {@link routeMessage} turns that into an era. */
 export interface EraClaim {
@@ -29,6 +23,18 @@ export interface EraClaim {
   readonly pinned: boolean;
   /** The 2026-07-28 headers to check against the body (HTTP); undefined where there are none (stdio). */
   readonly headers?: EraHeaders;
+}
+
+/**
+ * What a message on a channel claims: a connection's pinned era or a held session's revision (stdio, HTTP+SSE: pinned),
+ * else the revision headers (HTTP); none beside the message on a connection not pinned yet.
+ */
+export function claimOf(message: unknown, channel: McpEraChannel): EraClaim {
+  const pinned = channel.session?.protocolVersion ?? channel.connection?.era;
+  if (pinned !== undefined) return { message, channelRevision: pinned, pinned: true };
+  if (!channel.header) return { message, pinned: false };
+  const headers = readEraHeaders(channel as { header(name: string): string | undefined });
+  return { message, channelRevision: headers.protocolVersion, pinned: false, headers };
 }
 
 /** Where one incoming message goes. */

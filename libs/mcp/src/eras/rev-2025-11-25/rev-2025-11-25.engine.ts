@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import type { McpAnswer, McpChannel, McpChannelStream, McpConnectionState, McpRefusalReason } from '../../core/mcp-channel.interface.js';
+import type { McpAnswer, McpChannelStream, McpConnectionState, McpRefusalReason } from '../../core/mcp-channel.interface.js';
+import type { McpEraChannel } from '../mcp-era.channel.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
@@ -22,11 +23,8 @@ import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpRev20251125SessionTracker } from './rev-2025-11-25-sessions.tracker.js';
 
-/** What a 2025-era transport hands in; the 2024-11-05 HTTP+SSE stream also hands the session it holds. */
-export interface McpRev20251125Channel extends McpChannel {
-  /** The session whose stream carries the answers (HTTP+SSE, found by the transport that holds the stream). */
-  readonly session?: McpSessionRecord;
-}
+/** What a transport hands in (through the router); the HTTP+SSE stream also hands the session it holds. */
+type McpRev20251125Channel = McpEraChannel;
 
 /** Where the state of the conversation lives while one message is served. */
 interface Conversation {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { McpAnswer } from '../../core/mcp-channel.interface.js';
+import { randomUUID } from 'node:crypto';
+import type { McpAnswer, McpConnectionState } from '../../core/mcp-channel.interface.js';
 import { errorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcId, JsonRpcNotification } from '../../core/json-rpc/json-rpc.types.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
@@ -7,24 +8,15 @@ import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import { McpRev20260728Refusal, rev20260728HttpStatus } from './refusals.js';
 import { McpRev20260728Responder, type McpRev20260728Call, type McpRev20260728Channel } from './rev-2026-07-28.responder.js';
-import { McpListenService, type ListenHandle, type ListenSink } from './subscriptions/listen.service.js';
-
-/** What a connection-bound transport (stdio) keeps for 2026-07-28: its open listens, by request id. */
-export interface McpRev20260728Connection {
-  readonly listens: Map<string, ListenHandle>;
-}
-
-/** What a transport hands the 2026-07-28 engine with one routed message. */
-export interface McpRev20260728EngineChannel extends McpRev20260728Channel {
-  /** The connection whose listens `notifications/cancelled` may end (stdio); undefined on HTTP. */
-  readonly connection?: McpRev20260728Connection;
-  /** Opens the stream of a `subscriptions/listen`; undefined when the transport refused (and answered) it itself. */
-  readonly listenStream: (close: () => void) => ListenSink | undefined | Promise<ListenSink | undefined>;
-}
+import { McpListenService, type ListenHandle } from './subscriptions/listen.service.js';
+import type { McpEraChannel } from '../mcp-era.channel.js';
+import { Rev20260728Refusals } from './refusals.js';
 
 /**
  * The engine of the 2026-07-28 era: requests go to {@link McpRev20260728Responder}, a `subscriptions/listen` stays
- * open on the transport's stream, a `notifications/cancelled` ends a listen or cancels a request.
+ * open on the transport's stream, a `notifications/cancelled` ends a listen or cancels a request. Its rules for the
+ * channel: no session (a named one is ignored); each request is cancelled on its own, and closing its response
+ * (HTTP) cancels it; a connection (stdio) cancels by `notifications/cancelled` and keeps its listens.
  */
 @Injectable()
 export class McpRev20260728Engine {
@@ -35,41 +27,65 @@ export class McpRev20260728Engine {
   ) {}
 
   /** Serves one request; the answer carries the HTTP status the era gives it. */
-  async request(call: McpRev20260728Call, channel: McpRev20260728EngineChannel): Promise<McpAnswer> {
+  async request(call: McpRev20260728Call, channel: McpEraChannel): Promise<McpAnswer> {
     if (call.request.method === 'subscriptions/listen') return this.listen(call, channel);
-    const answer = await this.server.serve(call, channel);
+    const answer = await this.server.serve(call, this.requestChannel(call, channel));
     return { kind: 'reply', reply: answer?.response, status: answer?.status };
   }
 
+  /** One request's side of the channel: its stream (one answer, or SSE once it sends), its cancellation scope. */
+  private requestChannel({ request }: McpRev20260728Call, channel: McpEraChannel): McpRev20260728Channel {
+    const stream = channel.stream?.({ priming: false });
+    const cancellationScope = channel.cancellationScope ?? `${channel.transport}-2026-07-28:${randomUUID()}`;
+    // Closing the response stream cancels the request (2026-07-28): the handler's signal aborts.
+    channel.onAbandon?.(() => this.dispatcher.cancel(cancellationScope, request.id, 'response stream closed'));
+    return {
+      // Only Streamable HTTP and stdio reach this era: HTTP+SSE sessions stay in theirs.
+      transport: channel.transport as 'http' | 'stdio',
+      principal: channel.principal,
+      send: stream?.send,
+      cancellationScope,
+      onInsufficientScope: stream?.onInsufficientScope,
+      header: channel.header && ((name) => channel.header!(name)),
+      traceHeaders: channel.traceHeaders,
+      caller: channel.caller,
+    };
+  }
+
   /** `notifications/cancelled` ends a listen or cancels a request of this connection; others need nothing. */
-  notification(notification: JsonRpcNotification, channel: McpRev20260728EngineChannel): McpAnswer {
+  notification(notification: JsonRpcNotification, channel: McpEraChannel): McpAnswer {
     const params = notification.params;
     const requestId = isPlainObject(params) ? params.requestId : undefined;
     if (notification.method !== 'notifications/cancelled' || (typeof requestId !== 'string' && typeof requestId !== 'number')) {
       return { kind: 'reply' };
     }
-    const listens = channel.connection?.listens;
+    const listens = channel.connection?.subscriptions;
     const listen = listens?.get(listenKey(requestId));
     if (listen) {
       listen.close();
       listens!.delete(listenKey(requestId));
     } else if (channel.connection) {
-      this.dispatcher.cancel(channel.cancellationScope, requestId, typeof params!.reason === 'string' ? params!.reason : undefined);
+      this.dispatcher.cancel(channel.cancellationScope!, requestId, typeof params!.reason === 'string' ? params!.reason : undefined);
     }
     return { kind: 'reply' };
   }
 
   /** Ends the listens of a connection that closed (stdin ended). */
-  close(connection: McpRev20260728Connection): void {
-    for (const listen of connection.listens.values()) listen.close();
-    connection.listens.clear();
+  close(connection: McpConnectionState): void {
+    if (!connection.subscriptions) return;
+    for (const listen of connection.subscriptions.values()) listen.close();
+    connection.subscriptions.clear();
   }
 
   /** `subscriptions/listen`: a stream that starts with the acknowledgement and stays open. */
-  private async listen(call: McpRev20260728Call, channel: McpRev20260728EngineChannel): Promise<McpAnswer> {
+  private async listen(call: McpRev20260728Call, channel: McpEraChannel): Promise<McpAnswer> {
     const { request, envelope } = call;
+    if (!channel.subscribe) {
+      const refusal = Rev20260728Refusals.methodNotFound(request.method);
+      return { kind: 'reply', reply: errorResponse(request.id, refusal.toJsonRpcError()), status: refusal.status };
+    }
     let handle: ListenHandle | undefined;
-    const opening = channel.listenStream(() => handle?.close());
+    const opening = channel.subscribe(request.id, () => handle?.close());
     const sink = opening instanceof Promise ? await opening : opening;
     if (!sink) return { kind: 'accepted' };
     try {
@@ -79,7 +95,7 @@ export class McpRev20260728Engine {
       const status = error instanceof McpRev20260728Refusal ? error.status : rev20260728HttpStatus(error.toJsonRpcError());
       return { kind: 'reply', reply: errorResponse(request.id, error.toJsonRpcError()), status };
     }
-    channel.connection?.listens.set(listenKey(request.id), handle);
+    channel.connection?.subscriptions?.set(listenKey(request.id), handle);
     return { kind: 'accepted' };
   }
 }

@@ -9,7 +9,7 @@ import { McpTaskSupportRegistry } from './tasks/task-support.registry.js';
 import { McpRev20260728TaskChannels } from './tasks/task-channels.js';
 import { McpRev20260728TasksExtension } from './tasks/rev-2026-07-28.tasks-extension.js';
 
-/** Everything the 2026-07-28 era adds to `McpModule` (its transport adapters are listed with the transports). */
+/** Everything the 2026-07-28 era adds to `McpModule` (transports reach it through the era router). */
 export const MCP_REV_2026_07_28_PROVIDERS: Provider[] = [
   McpRequestStateCodec,
   McpClientInput,

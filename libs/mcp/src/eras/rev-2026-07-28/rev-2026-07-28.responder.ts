@@ -21,7 +21,7 @@ import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import { ownerOf } from '../../sessions/mcp-session.service.js';
 import { hasInvalidLogLevel, type McpRev20260728Envelope } from './envelope.js';
 import { isPlainObject } from '../../core/plain-object.js';
-import { paramHeaderMismatch, scanParamHeaders, type McpParamHeader } from './header-values.js';
+import { paramHeaderMismatch, scanParamHeaders, type McpParamHeader } from './http/header-values.js';
 import { McpRev20260728Refusal, rev20260728HttpStatus, Rev20260728Refusals } from './refusals.js';
 import { Rev20260728Messages } from './rev-2026-07-28.messages.js';
 import { REV_2026_07_28_VERSIONS } from '../../core/protocol-revisions.js';
@@ -36,7 +36,6 @@ import { McpClientInput } from '../../core/mcp-client-input.service.js';
 import { McpInputRound } from './mrtr/input-round.js';
 import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpRev20260728TasksExtension } from './tasks/rev-2026-07-28.tasks-extension.js';
-import { traceHeadersFrom } from '../../core/trace-headers.js';
 
 /** A 2026-07-28 request that passed the era router's envelope and header checks. */
 export interface McpRev20260728Call {
@@ -56,6 +55,8 @@ export interface McpRev20260728Channel {
   readonly onInsufficientScope?: (scopes: string[]) => void;
   /** HTTP request headers (lower-case names), for the `Mcp-Param-*` check; undefined on stdio. */
   readonly header?: (name: string) => string | undefined;
+  /** The W3C trace headers the transport received with the request. */
+  readonly traceHeaders?: Readonly<Record<string, string>>;
   /** Who sent the request (`McpRequestContext.caller`). */
   readonly caller?: McpCaller;
 }
@@ -253,7 +254,7 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
       askClient: mrtr ? round.ask : notAvailable(request.method),
       cancellationScope: channel.cancellationScope,
       onInsufficientScope: channel.onInsufficientScope,
-      traceHeaders: channel.header && traceHeadersFrom(channel.header),
+      traceHeaders: channel.traceHeaders,
       caller: channel.caller,
     };
     const dispatch = () =>

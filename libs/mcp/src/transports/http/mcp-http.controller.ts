@@ -6,7 +6,7 @@ import { McpHttpRefusalFilter } from './auth/mcp-http-refusal.filter.js';
 import { McpOriginGuard } from './origin.guard.js';
 import { nodeRequestOf, nodeResponseOf } from './http-exchange.js';
 import type { McpResolvedPaths } from '../../options/mcp-options.resolver.js';
-import { McpHttpSseTransport } from '../sse/http-sse-2024-11-05.transport.js';
+import { McpHttpSseTransport } from '../sse/http-sse.transport.js';
 import { sendHttpError, sendJson, sendRestError } from './http-json-rpc.responses.js';
 import { clientText } from '../../core/client-text.js';
 import { McpHttpTransport } from './mcp-http.transport.js';
@@ -34,7 +34,7 @@ export function createMcpControllers(paths: McpResolvedPaths): Type<unknown>[] {
       await this.transport.handlePost(nodeRequestOf(request), nodeResponseOf(response));
     }
 
-    /** Without a session and asking for SSE: HTTP+SSE (2024-11-05) on the same URL, the fallback the spec tells clients to try. */
+    /** Without a session and asking for SSE: the legacy HTTP+SSE on the same URL, the fallback the spec tells clients to try. */
     @Get()
     async get(@Req() adapterRequest: unknown, @Res() adapterResponse: unknown): Promise<void> {
       const request = nodeRequestOf(adapterRequest);

@@ -20,19 +20,13 @@ import { headerOf, receiveJson } from './incoming-json.js';
 import { principalOf } from './request-principal.js';
 import { McpAuthService } from '../../auth/mcp-auth.service.js';
 import { McpEraRouter } from '../../eras/mcp-era.router.js';
-import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
-import { classifyHttpPost } from './http-era.classifier.js';
-import { McpHttpRev20260728Handler, type McpHttpRev20260728Exchange } from './http-rev-2026-07-28.handler.js';
+import { HttpPostChannel, type HttpPostServices } from './http-post.channel.js';
 import { McpStoreUnavailableError } from '../../core/errors/store-unavailable.error.js';
 import { McpQuotaExceededError } from '../../core/errors/quota-exceeded.error.js';
 import { refusalOf, sendRefusalOf } from './auth/mcp-http-refusal.filter.js';
-import { PostReply } from './post-reply.js';
-import { traceHeadersFrom } from '../../core/trace-headers.js';
-import { httpCaller } from '../../core/mcp-caller.js';
 import { tenantOf } from '../../core/tenant.js';
 
 const SESSION_HEADER = 'mcp-session-id';
-const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 /** An `Accept` that takes one of our answers (JSON or an event stream). */
 const ACCEPTABLE = /application\/json|text\/event-stream|\*\/\*|application\/\*/i;
 const EVENT_STREAM = /text\/event-stream/i;
@@ -40,16 +34,17 @@ const EVENT_STREAM = /text\/event-stream/i;
 /** Streamable HTTP: POST goes to the era router with its channel, GET opens or resumes a stream, DELETE ends a session. */
 @Injectable()
 export class McpHttpTransport {
+  private readonly services: HttpPostServices;
+
   constructor(
     private readonly sessions: McpSessionService,
     private readonly hub: McpStreamHub,
     private readonly events: SseEventStore,
     private readonly auth: McpAuthService,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
-    private readonly rev20260728: McpHttpRev20260728Handler,
     private readonly router: McpEraRouter,
-    private readonly engine: McpRev20251125Engine,
   ) {
+    this.services = { hub, auth, retryMs: options.http.streams.retryMs, trustProxy: options.http.trustProxy };
     // A DELETE on another instance ends the session there; the GET stream this one holds for it ends too.
     sessions.onEndElsewhere((sessionId) => this.endStandalone(sessionId));
   }
@@ -65,32 +60,9 @@ export class McpHttpTransport {
     // Shutting down: a new request goes elsewhere; answers and notifications still reach calls finishing here.
     if (this.hub.isDraining && carriesRequest(body))
       return sendRefusal(response, 'UNAVAILABLE', 'this instance is shutting down', { id: idOf(body) });
-    const principal = principalOf(request);
     const canStream = accept !== undefined && EVENT_STREAM.test(accept);
-    const { retryMs } = this.options.http.streams;
-    let reply: PostReply | undefined;
-    let rev20260728: McpHttpRev20260728Exchange | undefined;
-    const serving = this.router.serve(classifyHttpPost(request, body), {
-      rev20251125: () => ({
-        transport: 'http',
-        principal,
-        sessionId: headerOf(request, SESSION_HEADER),
-        protocolVersion: headerOf(request, PROTOCOL_VERSION_HEADER),
-        traceHeaders: traceHeadersFrom((name) => headerOf(request, name)),
-        caller: httpCaller(request, principal, 'http', this.options.http.trustProxy),
-        stream: ({ sessionId, priming }) => {
-          const opened = new PostReply(response, this.hub, tenantOf(principal), sessionId, canStream, priming ? retryMs : undefined);
-          reply = opened;
-          return {
-            send: canStream ? (message) => opened.send(message) : undefined,
-            onInsufficientScope: (scopes) => opened.refuse(403, { 'WWW-Authenticate': this.auth.insufficientScopeChallenge(scopes) }),
-            closeStream: canStream && sessionId ? () => opened.closeConnection(retryMs) : undefined,
-          };
-        },
-      }),
-      // A client notification needs nothing over HTTP (cancellation is closing the response); nor does a response.
-      rev20260728: (rpc) => (rev20260728 = this.rev20260728.exchange(request, response, principal, rpc)).channel,
-    });
+    const channel = new HttpPostChannel(request, response, principalOf(request), canStream, this.services);
+    const serving = this.router.serve(body, channel);
     let answer: Awaited<typeof serving>;
     try {
       answer = serving instanceof Promise ? await serving : serving;
@@ -106,16 +78,15 @@ export class McpHttpTransport {
       case 'accepted':
         return; // a listen stream is open, or it was refused already
     }
-    if (rev20260728) return rev20260728.finish(answer);
     // A batch answers in one JSON array (202 when it holds only notifications and responses).
     if (Array.isArray(answer.reply)) return sendJson(response, 200, answer.reply);
     if (answer.createdSessionId) response.setHeader('Mcp-Session-Id', answer.createdSessionId);
-    if (reply) return reply.finish(answer.reply);
+    if (channel.reply) return channel.reply.finish(answer.reply, answer.status);
     if (answer.reply) return sendJson(response, answer.status ?? 200, answer.reply);
     sendStatus(response, 202);
   }
 
-  /** A GET without a session goes to `withoutSession` (the caller may serve HTTP+SSE (2024-11-05) there). */
+  /** A GET without a session goes to `withoutSession` (the caller may serve the legacy HTTP+SSE there). */
   async handleGet(request: IncomingMessage, response: ServerResponse, withoutSession: () => Promise<void> | void): Promise<void> {
     if (this.options.sessions.mode === 'stateless')
       return sendHttpError(response, 405, 'Method Not Allowed: this server is stateless', { headers: { Allow: 'POST' } });
@@ -211,7 +182,7 @@ export class McpHttpTransport {
     const writer = this.hub.connect(response, tenant, onClose, stream.id);
     writer.open();
     stream.attach(writer);
-    if (this.engine.primes(session)) stream.prime(this.options.http.streams.retryMs);
+    if (this.router.primes(session)) stream.prime(this.options.http.streams.retryMs);
     this.hub.setStandalone(session.id, stream);
   }
 }

@@ -10,6 +10,7 @@ export class PostReply {
   private stream?: LiveStream;
   private writer?: SseWriter;
   private abandoned = false;
+  private finished = false;
   private refusal?: { status: number; headers: Record<string, string> };
 
   constructor(
@@ -18,7 +19,7 @@ export class PostReply {
     private readonly tenant: string,
     private readonly sessionId: string | undefined,
     readonly canStream: boolean,
-    /** Set for clients at 2025-11-25 or later (older ones choke on an empty `data`): the priming `retry:` hint. */
+    /** Set for clients whose revision primes streams (older ones choke on an empty `data`): the priming `retry:` hint. */
     private readonly primeRetryMs: number | undefined,
   ) {}
 
@@ -31,6 +32,15 @@ export class PostReply {
   abandon(): void {
     this.abandoned = true;
     if (this.stream) this.hub.release(this.stream);
+  }
+
+  /** Runs `listener` if the client closes the connection before the answer (then abandoned). */
+  onAbandon(listener: () => void): void {
+    this.response.on('close', () => {
+      if (this.finished) return;
+      this.abandon();
+      listener();
+    });
   }
 
   send(message: JsonRpcMessage): void {
@@ -61,8 +71,9 @@ export class PostReply {
     return stream;
   }
 
-  /** Sends the answer (`status` unless refused: 2026-07-28 gives some errors their own status) and ends the reply. */
+  /** Sends the answer (`status` unless refused: an era may give an error its own status) and ends the reply. */
   finish(answer: JsonRpcResponse | undefined, status = 200): void {
+    this.finished = true;
     if (this.abandoned) return;
     if (this.stream) {
       if (answer) this.stream.send(answer);

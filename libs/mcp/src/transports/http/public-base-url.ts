@@ -10,7 +10,7 @@ const SCHEME = /^https?$/i;
 export const BAD_HOST = 'Bad Request: Host, X-Forwarded-Host or X-Forwarded-Proto is not a valid host[:port] or http(s) scheme';
 
 /**
- * The base of the absolute URLs handed out (the 2024-11-05 `endpoint` event, the Server Card): `http.publicUrl`, else
+ * The base of the absolute URLs handed out (the legacy HTTP+SSE `endpoint` event, the Server Card): `http.publicUrl`, else
  * the request's scheme and host (`X-Forwarded-*` only with `http.trustProxy`: anyone can send them) and `globalPrefix`.
  * Undefined for a host or scheme that is not plain: a forged `Host: evil.example/x?` must not reach the client.
  */

@@ -23,7 +23,7 @@ export function buildServerCard(options: McpResolvedOptions, baseUrl: string): R
   const remotes: ServerCardRemote[] = [
     { type: 'streamable-http', url: `${baseUrl}${options.path}`, supportedProtocolVersions: [...STREAMABLE_HTTP_VERSIONS] },
   ];
-  // `initialize` on the HTTP+SSE stream negotiates any revision of the 2025-11-25 era, not only 2024-11-05.
+  // `initialize` on the HTTP+SSE stream negotiates any revision of the session era, not only the one HTTP+SSE came with.
   if (options.ssePath !== false)
     remotes.push({ type: 'sse', url: `${baseUrl}${options.ssePath}`, supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS] });
   const title = options.title === undefined ? undefined : fit(options.title);

@@ -4,10 +4,9 @@ import type { Readable } from 'node:stream';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { errorResponse, parseErrorResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import type { McpEra } from '../../eras/era-claim.js';
-import { McpEraRouter, type McpEraConnection } from '../../eras/mcp-era.router.js';
-import { classifyStdioMessage } from './stdio-era.classifier.js';
-import { connectionCaller, type McpCaller } from '../../core/mcp-caller.js';
+import { McpEraRouter } from '../../eras/mcp-era.router.js';
+import type { McpEraChannel } from '../../eras/mcp-era.channel.js';
+import { connectionCaller } from '../../core/mcp-caller.js';
 
 /** Where stdio reads and writes; defaults to the process's stdin and (the real) stdout. */
 export interface McpStdioOptions {
@@ -24,18 +23,6 @@ export interface McpStdioOptions {
   server?: string;
 }
 
-/** The state of the one client a stdio server has. */
-interface StdioConnection {
-  /** The era the client chose with its first real message; undefined until then. */
-  era?: McpEra;
-  /** Where this connection's 2026-07-28 requests are cancelled (`notifications/cancelled`). */
-  readonly scope20260728: string;
-  readonly eras: McpEraConnection;
-  /** The connection's caller: its principal and launch token (as `authorization: Bearer`), for every message. */
-  readonly caller: McpCaller;
-  readonly principal?: McpPrincipal;
-}
-
 /** Newline-delimited JSON-RPC, one message per line; requests served concurrently, `serve()` resolves after the last answer. */
 @Injectable()
 export class McpStdioTransport {
@@ -50,11 +37,19 @@ export class McpStdioTransport {
     const input = options.input ?? process.stdin;
     const write = options.write ?? ((line: string) => void process.stdout.write(line));
     const send = (message: JsonRpcMessage) => write(`${JSON.stringify(message)}\n`);
-    const connection: StdioConnection = {
-      scope20260728: `stdio-2026-07-28:${++this.connections}`,
-      eras: this.router.openConnection(),
-      caller: connectionCaller('stdio', options.principal, options.credentials, headers),
+    // One channel for the connection's every message: its state (what `initialize` negotiated, the era its first
+    // real message pinned, its open subscriptions), its caller (principal and launch token), where it is cancelled.
+    const connection = this.router.openConnection();
+    const streamed = { send };
+    const subscription = { send, end: send };
+    const channel: McpEraChannel = {
+      transport: 'stdio',
       principal: options.principal,
+      caller: connectionCaller('stdio', options.principal, options.credentials, headers),
+      connection,
+      cancellationScope: `stdio:${++this.connections}`,
+      stream: () => streamed,
+      subscribe: () => subscription,
     };
     const inFlight = new Set<Promise<void>>();
     const lines = createInterface({ input, crlfDelay: Infinity });
@@ -64,44 +59,24 @@ export class McpStdioTransport {
     for await (const rawLine of lines) {
       const line = rawLine.trim();
       if (line === '') continue;
-      const work = this.handleLine(line, connection, send).catch((error: unknown) =>
+      const work = this.handleLine(line, channel, send).catch((error: unknown) =>
         this.logger.error('stdio message failed', error instanceof Error ? error.stack : String(error)),
       );
       inFlight.add(work);
       void work.finally(() => inFlight.delete(work));
     }
     await Promise.all(inFlight);
-    this.router.closeConnection(connection.eras);
+    this.router.closeConnection(connection);
   }
 
-  private async handleLine(line: string, connection: StdioConnection, send: (message: JsonRpcMessage) => void): Promise<void> {
+  private async handleLine(line: string, channel: McpEraChannel, send: (message: JsonRpcMessage) => void): Promise<void> {
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
       return send(parseErrorResponse());
     }
-    const { principal, caller } = connection;
-    const serving = this.router.serve(classifyStdioMessage(value, connection.era), {
-      rev20251125: () => ({
-        transport: 'stdio',
-        principal,
-        connection: connection.eras.rev20251125,
-        cancellationScope: 'stdio',
-        caller,
-        stream: () => ({ send }),
-      }),
-      rev20260728: () => ({
-        transport: 'stdio',
-        principal,
-        send,
-        cancellationScope: connection.scope20260728,
-        caller,
-        connection: connection.eras.rev20260728,
-        listenStream: () => ({ send, end: send }),
-      }),
-      pin: (era) => (connection.era = era),
-    });
+    const serving = this.router.serve(value, channel);
     const answer = serving instanceof Promise ? await serving : serving;
     if (answer.kind === 'refused') return send(errorResponse(answer.id, answer.error));
     // A batch answer is one JSON array on one line.

@@ -19,7 +19,7 @@ export interface StoredSseEvent {
 /** The sequence number of an event id (`<streamId>.<n>`), or NaN. */
 export const sequenceOf = (id: string): number => Number(id.slice(id.lastIndexOf('.') + 1));
 
-/** Event ids are `<streamId>.<sequence>`: the stream is read back from the id (spec 2025-11-25 SHOULD). */
+/** Event ids are `<streamId>.<sequence>`: the stream is read back from the id (a SHOULD of Streamable HTTP's resumability). */
 export const eventId = (streamId: string, sequence: number): string => `${streamId}.${sequence}`;
 
 function streamOf(id: string): string | undefined {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from '../../../core/json-rpc/json-rpc.types.js';
+import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification } from '../../../core/json-rpc/json-rpc.types.js';
 import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js';
 import { McpCapabilities } from '../../../core/mcp-capabilities.js';
 import { McpProtocolError } from '../../../core/errors/protocol-error.js';
@@ -12,6 +12,7 @@ import { type McpRev20260728Envelope } from '../envelope.js';
 import { isPlainObject } from '../../../core/plain-object.js';
 import { Rev20260728Refusals } from '../refusals.js';
 import { META, TASKS_EXTENSION } from '../../../core/rev-2026-07-28.constants.js';
+import type { McpSubscriptionSink } from '../../../core/mcp-channel.interface.js';
 
 /** The notification filter of `subscriptions/listen` (what the client asks for, then what the server honours). */
 export interface McpListenFilter {
@@ -22,11 +23,7 @@ export interface McpListenFilter {
 }
 
 /** Where a listen's messages go: the SSE response of its POST, or stdout. */
-export interface ListenSink {
-  send(message: JsonRpcMessage): void;
-  /** Ends the subscription from the server side, after its final response. */
-  end(response: JsonRpcResponse): void;
-}
+type ListenSink = McpSubscriptionSink;
 
 /** An open listen, for its transport: close it when the client goes away. */
 export interface ListenHandle {

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The explorer page's script: a browser MCP client of 2025-11-25 over Streamable HTTP, and an MCP Apps host (apps run
+ * The explorer page's script: a browser MCP client (with a session, as `initialize` makes one) over Streamable HTTP, and an MCP Apps host (apps run
  * in a sandboxed iframe of the proxy `<explorer>/app-frame`). The DOM is built with `createElement`/`textContent` only,
  * so nothing a server returns is ever parsed as markup. The page inlines `runExplorerClient`'s source text
  * (explorer.script.ts): everything it uses lives inside it or comes in through `shared`. The DOM lib reaches the whole

@@ -1,5 +1,5 @@
-import { isPlainObject } from '../../core/plain-object.js';
-import { MCP_NAME_SOURCE } from '../../core/rev-2026-07-28.constants.js';
+import { isPlainObject } from '../../../core/plain-object.js';
+import { MCP_NAME_SOURCE } from '../../../core/rev-2026-07-28.constants.js';
 
 // Header value rules of 2026-07-28 ("Request Metadata", "Custom Headers"): optional whitespace is not part of a
 // value, and one that is not plain visible ASCII travels as `=?base64?<Base64 of its UTF-8>?=`.

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
-import { McpRev20251125Engine } from '../../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
+import { McpEraRouter } from '../../eras/mcp-era.router.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
@@ -39,7 +39,7 @@ interface ForwardedPost {
 }
 
 /**
- * HTTP+SSE of revision 2024-11-05: GET opens a stream whose first event is `endpoint` (an absolute messages URL); each
+ * The legacy HTTP+SSE transport (the one before Streamable HTTP): GET opens a stream whose first event is `endpoint` (an absolute messages URL); each
  * POST there gets 202 and is answered on the stream. A POST reaching another instance is forwarded on the bus.
  */
 @Injectable()
@@ -47,7 +47,7 @@ export class McpHttpSseTransport {
   private readonly connections = new Map<string, SseWriter>();
 
   constructor(
-    private readonly engine: McpRev20251125Engine,
+    private readonly eras: McpEraRouter,
     private readonly sessions: McpSessionService,
     private readonly hub: McpStreamHub,
     private readonly router: McpInstanceRouter,
@@ -67,7 +67,7 @@ export class McpHttpSseTransport {
     const principal = principalOf(request);
     const tenant = tenantOf(principal);
     if (!(await this.hub.hasRoomFor(tenant))) return sendTooManyStreams(response);
-    const session = await this.engine.openStreamSession(principal, this.lease.id);
+    const session = await this.eras.openStreamSession(principal, this.lease.id);
     if (!session) return sendTooManySessions(response);
     // Held before the client learns the messages URL, so no POST forwarded from another instance arrives before.
     const route = this.router.hold(sseRoute(session.id), (forwarded) => this.receiveForwarded(session.id, forwarded));
@@ -106,7 +106,7 @@ export class McpHttpSseTransport {
       caller: httpCaller(request, principal, 'sse', this.options.http.trustProxy),
     };
     // Refused before it is accepted (202) or forwarded: the holder's answers go to the stream, not to this POST.
-    if (this.engine.refusesBatch(body, session.protocolVersion)) {
+    if (this.eras.refusesBatch(body, session)) {
       return sendHttpError(response, 400, 'Invalid Request: JSON-RPC batches are not accepted here', {
         code: JsonRpcErrorCode.INVALID_REQUEST,
       });
@@ -138,7 +138,7 @@ export class McpHttpSseTransport {
   /** Serves the message(s) of one POST; answers go out on the stream, in the order they are ready. */
   private dispatchAll({ session, principal, body, traceHeaders, caller }: ForwardedPost, writer: SseWriter): void {
     const send = (message: unknown) => writer.event(JSON.stringify(message), { event: 'message' });
-    void this.engine.serve(body, { transport: 'sse', principal, session, traceHeaders, caller, stream: () => ({ send }) });
+    void this.eras.serve(body, { transport: 'sse', principal, session, traceHeaders, caller, stream: () => ({ send }) });
   }
 }
 

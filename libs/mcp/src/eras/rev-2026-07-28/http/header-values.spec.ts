@@ -1,4 +1,4 @@
-import { encodeHeaderValue } from '../../client/eras/rev-2026-07-28.wire.js';
+import { encodeHeaderValue } from '../../../client/eras/rev-2026-07-28.wire.js';
 import { decodeHeaderValue, mcpNameSource, paramHeaderMismatch, scanParamHeaders, stripOws } from './header-values.js';
 
 describe('header values (2026-07-28 Streamable HTTP)', () => {
