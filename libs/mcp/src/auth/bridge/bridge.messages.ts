@@ -7,8 +7,7 @@ export const McpOAuthBridgeMessages = bootErrors({
     message: (issuer: string, tried: string) =>
       `McpModule option "auth.bridge.upstream.issuer": no OpenID discovery document could be read for ${issuer} (${tried}); check the issuer URL (it must equal the provider's "issuer" exactly) and that the provider is reachable from this host.`,
     fix: "Check the upstream issuer URL (it must equal the provider's `issuer` exactly) and that the provider is reachable from this host; the process may be restarted once it is up.",
-    shown:
-      'McpModule option "auth.bridge.upstream.issuer": no OpenID discovery document could be read for <issuer> (<each URL tried and why>); …',
+    shown: ['issuer', 'each URL tried and why'],
   },
   routesNotMapped: {
     code: 'MCP_ERR_OAUTH_BRIDGE_ROUTES_NOT_MAPPED',

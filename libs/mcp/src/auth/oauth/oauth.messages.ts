@@ -8,8 +8,7 @@ export const McpOAuthMessages = {
       message: (issuer: string, tried: string) =>
         `McpModule option "auth.oauth.issuer": no authorization server metadata could be read for ${issuer} (${tried}); check the issuer URL (it must equal the server's "issuer" exactly) and that the authorization server is reachable from this host.`,
       fix: "Check the issuer URL (it must equal the authorization server's `issuer` exactly) and that the server is reachable from this host; the process may be restarted once it is up.",
-      shown:
-        'McpModule option "auth.oauth.issuer": no authorization server metadata could be read for <issuer> (<each URL tried and why>); …',
+      shown: ['issuer', 'each URL tried and why'],
     },
     metadataUnusable: {
       code: 'MCP_ERR_OAUTH_METADATA_UNUSABLE',

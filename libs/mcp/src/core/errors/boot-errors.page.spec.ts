@@ -90,6 +90,19 @@ describe('the boot error catalogue', () => {
     }
   });
 
+  it('shows a written-out message only with words its builder writes', () => {
+    const written = CATALOGUE.flatMap(({ entry }) => (typeof entry.shown === 'string' ? [entry] : []));
+    expect(written.length).toBeGreaterThan(0);
+    const stale = written.flatMap(({ code, shown, message }) =>
+      // placeholders and option paths (tools.transforms[<i>]) stand for arguments
+      [...(shown as string).replace(/<[^<>]*>|\w+(\.\w+)+/g, ' ').matchAll(/[A-Za-z]{5,}/g)]
+        .map(([word]) => word)
+        .filter((word) => !message.toString().includes(word))
+        .map((word) => `${code}: ${word}`),
+    );
+    expect(stale).toEqual([]);
+  });
+
   it('holds every boot error an area declares, once', async () => {
     const listed = new Set(CATALOGUE);
     expect(CATALOGUE.length).toBe(listed.size);

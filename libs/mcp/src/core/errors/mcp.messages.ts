@@ -83,7 +83,7 @@ const OPTION_ERRORS = bootErrors({
     message: (option: string, closest: string | undefined, known: readonly string[]) =>
       `McpModule option ${JSON.stringify(option.slice(0, 100))} is unknown; ${closest === undefined ? `the options at this level are ${known.join(', ')}.` : `did you mean "${closest}"?`}`,
     fix: 'Fix the spelling; the [options reference](./reference/options.md) lists them.',
-    shown: 'McpModule option "<option>" is unknown; did you mean "<closest>"?',
+    shown: ['option', 'closest'],
     variants: '(or `the options at this level are …`)',
   },
   removedOption: {
@@ -96,7 +96,7 @@ const OPTION_ERRORS = bootErrors({
     code: 'MCP_ERR_OPTION_MOVED',
     message: (option: string, path: string) => `McpModule option "${option}" moved to "${path}" (0.2.0): write ${nested(path)} instead.`,
     fix: 'Move the value into its group; the [table of moved options](./reference/options.md#options-moved-in-0-2-0) lists all nineteen.',
-    shown: 'McpModule option "<option>" moved to "<group>.<key>" (0.2.0): write { <group>: { <key>: ... } } instead.',
+    shown: ['option', '<group>.<key>'],
   },
   toolFilterNotProvider: {
     code: 'MCP_ERR_OPTION_TOOL_FILTER_NOT_PROVIDER',
@@ -161,7 +161,7 @@ const RESOURCE_ERRORS = bootErrors({
     message: (site: string, uri: unknown) =>
       `${site}: resource uri ${JSON.stringify(uri)} is not an absolute URI; give it a scheme, e.g. 'file:///notes/today.md' or 'app://config'.`,
     fix: 'Give the URI a scheme.',
-    shown: "<site>: resource uri <uri> is not an absolute URI; give it a scheme, e.g. 'file:///notes/today.md' or 'app://config'.",
+    shown: ['site', 'uri'],
   },
   resourceUriLooksLikeTemplate: {
     code: 'MCP_ERR_RESOURCE_URI_IS_TEMPLATE',
@@ -187,7 +187,7 @@ const RESOURCE_ERRORS = bootErrors({
     message: (site: string, template: unknown, problem: string) =>
       `${site}: uriTemplate ${JSON.stringify(template)} is invalid: ${problem}.`,
     fix: 'Write an RFC 6570 level 1–3 template such as `app://items/{id}`.',
-    shown: '<site>: uriTemplate <template> is invalid: <problem>.',
+    shown: ['site', 'template', 'problem'],
   },
   duplicateResourceTemplate: {
     code: 'MCP_ERR_RESOURCE_TEMPLATE_DUPLICATE',

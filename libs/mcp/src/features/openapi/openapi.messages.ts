@@ -21,9 +21,9 @@ export const McpOpenApiMessages = bootErrors({
     message: (source: string, reason: string): string =>
       `The OpenAPI document ${source} was not read: ${reason}. Give the URL the document is served at, on its API's own origin.`,
     fix: "Give the URL the document is served at, on its API's own origin; fix the loop.",
-    shown:
-      'The OpenAPI document <source> was not read: it redirects (HTTP <status>) to another origin (<origin>), which is not followed: …',
-    variants: '(or `back to <url>: a redirect loop`, `more than 5 redirects: a redirect loop`)',
+    shown: ['source', 'reason'],
+    variants:
+      '(`<reason>`: `it redirects (HTTP <status>) to another origin (<origin>), which is not followed: …`, `back to <url>: a redirect loop` or `more than 5 redirects: a redirect loop`)',
   },
   invalid: {
     code: 'MCP_ERR_OPENAPI_INVALID',
@@ -47,8 +47,7 @@ export const McpOpenApiMessages = bootErrors({
       `fetched: the API it describes would pick where forwarded tokens and configured headers go. Set baseUrl on its entry of the ` +
       `option sources.openapi to the URL the calls are meant for (${servers} if you trust it).`,
     fix: 'Set `baseUrl` to the URL the calls are meant for (the servers URL if you trust it).',
-    shown:
-      'The OpenAPI document <source> sends its calls to <servers URL> (its servers URL), another origin than <origin>, where it was fetched: …',
+    shown: ['source', 'servers URL', 'origin'],
   },
   argumentClash: {
     code: 'MCP_ERR_OPENAPI_ARGUMENT_CLASH',
@@ -56,25 +55,23 @@ export const McpOpenApiMessages = bootErrors({
       `${site}: the tool argument "${name}" would be both the ${first} and the ${second}; its arguments are the path, query ` +
       `and header parameters and the body properties in one object. Exclude the operation (exclude: { operations: [...] }) or rename one in the document.`,
     fix: 'Exclude the operation, or rename one of them in the document.',
-    shown:
-      '<site>: the tool argument "<name>" would be both the <path parameter / query parameter / header parameter / body property> and the <…>; …',
+    shown: ['site', 'name', 'path parameter / query parameter / header parameter / body property', '…'],
   },
   schemaTooLarge: {
     code: 'MCP_ERR_OPENAPI_SCHEMA_TOO_LARGE',
     message: (site: string, reason: string): string =>
       `${site}: ${reason}, too large for a tool. Exclude the operation (exclude: { operations: [...] }) or simplify its schemas in the document.`,
     fix: 'Exclude the operation, or simplify its schemas in the document.',
-    shown:
-      '<site>: its input schema holds more than 10000 nodes, even with each shared schema kept once under $defs, too large for a tool. …',
-    variants: '(or its output schema)',
+    shown: ['site', 'reason'],
+    variants:
+      '(`<reason>`: `its input schema holds more than 10000 nodes, even with each shared schema kept once under $defs`, or its output schema)',
   },
   unknownSelection: {
     code: 'MCP_ERR_OPENAPI_SELECTION_UNKNOWN',
     message: (source: string, option: string, entry: string): string =>
       `The option sources.openapi (${source}) ${option} names "${entry}", which no operation of the document has. Name an operationId, a tool name or a tag of the document.`,
     fix: 'Name an `operationId`, a tool name or a tag the document has.',
-    shown:
-      'The option sources.openapi (<source>) <include / exclude>.<tags / operations> names "<entry>", which no operation of the document has. …',
+    shown: ['source', '<include / exclude>.<tags / operations>', 'entry'],
   },
 });
 

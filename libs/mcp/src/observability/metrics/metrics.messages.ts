@@ -15,8 +15,7 @@ export const McpMetricsMessages = bootErrors({
       `McpModule option "observability.metrics": the registry already holds a metric named ${name} (another McpModule in this process?). ` +
       'Give each app its own registry: observability: { metrics: { registry: new Registry() } } (import { Registry } from "prom-client").',
     fix: '`observability: { metrics: { registry: new Registry() } }` per app.',
-    shown:
-      'McpModule option "observability.metrics": the registry already holds a metric named <name> (another McpModule in this process?). Give each app its own registry: …',
+    shown: ['name'],
   },
   sameServerName: {
     code: 'MCP_ERR_METRICS_SERVER_NAME_SHARED',
@@ -24,8 +23,7 @@ export const McpMetricsMessages = bootErrors({
       `McpModule option "observability.metrics": two servers named "${server}" write ${name} to one registry, so their series would merge. ` +
       'Give the servers different names, or each its own registry: observability: { metrics: { registry: new Registry() } }.',
     fix: 'Name the servers differently, or give each its own registry.',
-    shown:
-      'McpModule option "observability.metrics": two servers named "<server>" write <name> to one registry, so their series would merge. …',
+    shown: ['name', 'server'],
   },
   labelsDiffer: {
     code: 'MCP_ERR_METRICS_LABELS_DIFFER',
