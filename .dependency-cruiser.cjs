@@ -66,10 +66,19 @@ module.exports = {
     },
     {
       name: 'testing-is-a-face',
-      comment: 'testing/ is the public face @nest-mcp/core/testing (like index.ts): the library never imports it',
+      comment:
+        'testing/ is the public face @nest-mcp/core/testing (like index.ts): the library never imports it, but for the boot ' +
+        "error catalogue, which lists every area's boot errors (the next rule)",
       severity: 'error',
-      from: { path: `${LIB}/`, pathNot: `${LIB}/testing/` },
+      from: { path: `${LIB}/`, pathNot: [`${LIB}/testing/`, `${LIB}/boot-error\\.catalogue\\.ts$`] },
       to: { path: `${LIB}/testing/` },
+    },
+    {
+      name: 'the-catalogue-reads-only-the-messages-of-testing',
+      comment: 'boot-error.catalogue.ts lists the boot errors of testing/ (its *.messages.ts) and nothing else of that face',
+      severity: 'error',
+      from: { path: `${LIB}/boot-error\\.catalogue\\.ts$` },
+      to: { path: `${LIB}/testing/`, pathNot: `${LIB}/testing/[^/]+\\.messages\\.ts$` },
     },
     {
       name: 'library-imports-no-app-or-test',

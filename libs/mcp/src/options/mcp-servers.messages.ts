@@ -31,6 +31,9 @@ export const McpServersMessages = bootErrors({
       `Two McpModule servers map the same route: ${label(first)} maps ${firstRoute.route} (its ${firstRoute.option}) and ` +
       `${label(second)} maps ${secondRoute.route} (its ${secondRoute.option}). Each route belongs to one server: ` +
       `${ROUTE_FIXES[secondRoute.option]}.`,
+    fix: "Move one server's route as the message says (`path`, `ssePath`/`messagesPath`, `explorer.path`, `wellKnownRoot: false`, `observability.metrics.path`).",
+    shown:
+      'Two McpModule servers map the same route: "<a>" at <path> maps <route> (its <option>) and "<b>" at <path> maps <route> (its <option>). Each route belongs to one server: <fix>.',
   },
   sharedKeySpace: {
     code: 'MCP_ERR_SERVER_KEY_SPACE_SHARED',
@@ -38,11 +41,16 @@ export const McpServersMessages = bootErrors({
       `Two McpModule servers share one Redis key space: ${label(first)} and ${label(second)} both use redis.keyPrefix ` +
       `"${keyPrefix}" on ${redis}, so a session of one would be accepted by the other. Give each its own redis.keyPrefix ` +
       '(or leave it unset: the default is per path).',
+    fix: 'Give each server its own `redis.keyPrefix`, or leave it unset.',
+    shown:
+      'Two McpModule servers share one Redis key space: … both use redis.keyPrefix "<prefix>" on <redis>, so a session of one would be accepted by the other. …',
   },
   includedModuleMissing: {
     code: 'MCP_ERR_SERVER_INCLUDED_MODULE_MISSING',
     message: (server: McpServerLabel, module: string) =>
       `McpModule option "include" of ${label(server)} lists ${module}, which this app does not contain: import it ` +
       '(in the module that imports McpModule or any other) or remove it from include.',
+    fix: 'Import the module in the app, or remove it from `include`.',
+    shown: 'McpModule option "include" of "<name>" at <path> lists <module>, which this app does not contain: …',
   },
 });

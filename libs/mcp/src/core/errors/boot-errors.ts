@@ -12,16 +12,36 @@ export interface McpBootErrorDetail {
   readonly message: string;
 }
 
-/** One entry of an area's catalogue: the stable code and the builder of its text. */
+/**
+ * One entry of an area's catalogue: the stable code, the builder of its text, and what `docs/errors.md` shows of it
+ * (the page is generated from these: `npm run docs:errors`).
+ */
 export interface McpBootErrorEntry<A extends unknown[] = never[]> {
   readonly code: McpBootErrorCode;
   readonly message: (...args: A) => string;
+  /** What to do about it, in markdown: the page's Fix column. */
+  readonly fix: string;
+  /**
+   * The message as the page shows it: the names of its arguments, each shown as `<name>` (`['site', 'name']` shows
+   * `message('<site>', '<name>')`; a name holding `<` is shown as written: `'tools.transforms[<i>]'`), or the text
+   * itself where the arguments are not plain text (a list) or the message is long (`…` for what is left out).
+   */
+  readonly shown: readonly string[] | string;
+  /** Said after the message on the page, in markdown: its other forms (`(or \`no arguments\`)`). */
+  readonly variants?: string;
 }
 
-/** An entry as a throw site calls it; `code` lets the reference check list it. */
-export type McpBootErrorBuilder<A extends unknown[]> = ((...args: A) => McpBootErrorDetail) & { readonly code: McpBootErrorCode };
+/** An entry as a throw site calls it; `code` and `entry` let the catalogue list it. */
+export type McpBootErrorBuilder<A extends unknown[]> = ((...args: A) => McpBootErrorDetail) & {
+  readonly code: McpBootErrorCode;
+  readonly entry: McpBootErrorEntry<A>;
+};
 
-type Entries = Record<string, McpBootErrorEntry<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
+/** Any entry, or any builder: each has its own arguments. */
+export type AnyBootErrorEntry = McpBootErrorEntry<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
+export type AnyBootErrorBuilder = McpBootErrorBuilder<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
+
+type Entries = Record<string, AnyBootErrorEntry>;
 type Builders<T extends Entries> = { readonly [K in keyof T]: McpBootErrorBuilder<Parameters<T[K]['message']>> };
 
 /**
@@ -40,7 +60,7 @@ export function codedBuilders<R>(
 ): unknown {
   const builders = Object.entries(entries).map(([name, { code, message }]) => {
     const build = (...args: unknown[]): R => render(code, (message as (...args: unknown[]) => string)(...args));
-    return [name, Object.assign(build, { code })] as const;
+    return [name, Object.assign(build, { code, entry: entries[name] })] as const;
   });
   return Object.fromEntries(builders);
 }

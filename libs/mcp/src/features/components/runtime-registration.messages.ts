@@ -20,8 +20,10 @@ interface RuntimeKind {
   readonly declared: (existing: string) => string;
   /** Added to "only … registered at runtime can be replaced or removed". */
   readonly decoratedHint?: string;
-  /** Added to the unknown-key error, for a key that has a better place. */
-  readonly keyHint?: (key: string) => string;
+  /** What to do instead of changing a decorated component (the fix in `docs/errors.md`). */
+  readonly decoratedFix: string;
+  /** Added to the unknown-key error, for a key that has a better place: its text, the fix and its form in the docs. */
+  readonly keyHint?: { readonly text: (key: string) => string; readonly fix: string; readonly variants: string };
   /** How much of the name or URI a site shows. */
   readonly siteChars: number;
   /** The end of the code of `register()` with a key in use (`NAME_TAKEN`: `MCP_ERR_TOOL_NAME_TAKEN`). */
@@ -39,34 +41,51 @@ export function runtimeRegistrationErrors(kind: RuntimeKind) {
       notAnObject: {
         code: `MCP_ERR_${area}_REGISTER_NOT_OBJECT`,
         message: (method: string) => `${registry}.${method}() needs a ${noun} definition object (${kind.shape}).`,
+        fix: 'Pass one definition object.',
+        shown: ['method'],
       },
       listChangedOff: {
         code: `MCP_ERR_${area}_LIST_CHANGED_OFF`,
         message: (site: string) =>
           `${site}: the ${noun}s list changes at runtime, so clients must be told: set lists: { listChanged: { ${noun}s: true } } in McpModule.forRoot().`,
+        fix: `Set \`lists: { listChanged: { ${noun}s: true } }\`.`,
+        shown: ['site'],
       },
       missingHandler: {
         code: `MCP_ERR_${area}_REGISTER_HANDLER_MISSING`,
         message: (site: string) => `${site}: "handler" must be a function ${kind.handler}.`,
+        fix: 'Give a `handler`.',
+        shown: ['site'],
       },
       unknownKey: {
         code: `MCP_ERR_${area}_REGISTER_KEY_UNKNOWN`,
-        message: (site: string, key: string, closest: string | undefined) =>
-          `${site}: "${key.slice(0, 60)}" is not a ${noun} definition key${closest ? `; did you mean "${closest}"?` : ''}${kind.keyHint?.(key) ?? ''}.`,
+        message: (site: string, key: string, closest: string | undefined) => {
+          const text = `${site}: "${key.slice(0, 60)}" is not a ${noun} definition key${closest ? `; did you mean "${closest}"?` : ''}${kind.keyHint?.text(key) ?? ''}`;
+          return text.endsWith('?') ? text : `${text}.`; // a question ends the sentence already
+        },
+        fix: kind.keyHint ? `Fix the key's spelling; ${kind.keyHint.fix}.` : "Fix the key's spelling.",
+        shown: ['site', 'key', 'closest'],
+        variants: kind.keyHint?.variants,
       },
       taken: {
         code: `MCP_ERR_${area}_${kind.taken}`,
         message: (site: string, existing: string, what = `${noun} name`) =>
           `${site}: the ${what} is taken by ${existing}; choose another${what.endsWith(' name') ? ' name' : ''}, or call replace() to swap a runtime ${noun}.`,
+        fix: `Use another ${kind.taken === 'NAME_TAKEN' ? 'name' : 'URI'}, or \`replace()\`.`,
+        shown: kind.taken === 'NAME_TAKEN' ? ['site', 'existing'] : ['site', 'existing', 'uri or uriTemplate'],
       },
       notRegistered: {
         code: `MCP_ERR_${area}_NOT_REGISTERED`,
         message: (site: string) => `${site}: no ${kind.lookup} was registered at runtime; use register() to add it.`,
+        fix: '`register()` it first.',
+        shown: ['site'],
       },
       decorated: {
         code: `MCP_ERR_${area}_DECORATED`,
         message: (site: string, existing: string) =>
           `${site}: ${kind.declared(existing)}; only ${noun}s registered at runtime can be replaced or removed${kind.decoratedHint ?? ''}.`,
+        fix: kind.decoratedFix,
+        shown: ['site', 'existing'],
       },
     }),
     site: (method: string, key: unknown) => `${registry}.${method}(${JSON.stringify(String(key)).slice(0, kind.siteChars)})`,

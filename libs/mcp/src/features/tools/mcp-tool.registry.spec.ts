@@ -52,13 +52,15 @@ describe('McpToolRegistry runtime API', () => {
     [{ ...echo, scopes: ['a b'] }, 'scopes must be an array'],
     [{ ...echo, idempotencyKey: 'key' }, 'idempotencyKey "key" is not a property'],
     [{ ...echo, job: true }, 'long-running tools must be declared with @McpTool'],
-    [{ ...echo, descripton: 'x' }, 'did you mean "description"'],
+    [{ ...echo, descripton: 'x' }, 'did you mean "description"?'],
+    [{ ...echo, job: true }, 'long-running tools must be declared with @McpTool({ job: true })).'],
     [{ ...echo, visibleTo: true }, 'visibleTo must be a function'],
   ])('rejects a bad definition: %j', async (definition, message) => {
     const { tools } = await registry();
     const error = thrown(() => tools.register(definition as never));
     expect(error).toBeInstanceOf(McpConfigurationError);
     expect(error.message).toContain(message);
+    expect(error.message).not.toMatch(/\?\.$/); // a question ends the sentence: no "?." after a did-you-mean
     expect(tools.has('echo')).toBe(false);
   });
 

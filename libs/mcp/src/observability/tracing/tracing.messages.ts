@@ -6,5 +6,7 @@ export const McpTracingMessages = bootErrors({
     code: 'MCP_ERR_TRACING_API_MISSING',
     message: () =>
       'McpModule option "observability.tracing.enabled" is true but @opentelemetry/api is not installed: install it (npm install @opentelemetry/api), or leave observability.tracing.enabled unset to trace only when the package is there.',
+    fix: '`npm install @opentelemetry/api`.',
+    shown: [],
   },
 });

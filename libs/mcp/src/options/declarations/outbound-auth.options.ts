@@ -100,7 +100,9 @@ function checkUserAuthorization(client: Record<string, unknown>, where: string):
     throw invalidOption(`${where}.publicUrl`, "is required: this server's public origin, where the user's browser is sent");
   const key = client.encryptionKey;
   if (typeof key !== 'string' || key.length < MIN_ENCRYPTION_KEY_LENGTH)
-    throw new McpConfigurationError(McpOutboundAuthMessages.userAuthorizationKey(`${where}.encryptionKey`, key === undefined));
+    throw new McpConfigurationError(
+      McpOutboundAuthMessages.userAuthorizationKey(`${where}.encryptionKey`, key === undefined ? 'is required' : 'is too short'),
+    );
   if (client.confirmUser === undefined)
     throw new McpConfigurationError(McpOutboundAuthMessages.userAuthorizationConfirm(`${where}.confirmUser`));
 }

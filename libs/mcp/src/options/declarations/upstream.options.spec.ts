@@ -116,9 +116,17 @@ describe('module option sources.upstreams', () => {
 
     it('refuses a missing or short encryption key, and a server that signs nobody in, with codes of their own', () => {
       const { encryptionKey: _key, ...keyless } = user;
-      expect(() => withAuth(keyless)).toThrow(expect.objectContaining({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_KEY' }));
+      expect(() => withAuth(keyless)).toThrow(
+        expect.objectContaining({
+          code: 'MCP_ERR_UPSTREAM_USER_AUTH_KEY',
+          message: expect.stringContaining('.encryptionKey" is required:'),
+        }),
+      );
       expect(() => withAuth({ ...user, encryptionKey: 'short' })).toThrow(
-        expect.objectContaining({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_KEY' }),
+        expect.objectContaining({
+          code: 'MCP_ERR_UPSTREAM_USER_AUTH_KEY',
+          message: expect.stringContaining('.encryptionKey" is too short:'),
+        }),
       );
       expect(() => withAuth(user, null)).toThrow(expect.objectContaining({ code: 'MCP_ERR_UPSTREAM_USER_AUTH_NO_USERS' }));
     });
