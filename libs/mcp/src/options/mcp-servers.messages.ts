@@ -31,7 +31,7 @@ export const McpServersMessages = bootErrors({
       `Two McpModule servers map the same route: ${label(first)} maps ${firstRoute.route} (its ${firstRoute.option}) and ` +
       `${label(second)} maps ${secondRoute.route} (its ${secondRoute.option}). Each route belongs to one server: ` +
       `${ROUTE_FIXES[secondRoute.option]}.`,
-    fix: "Move one server's route as the message says (`path`, `ssePath`/`messagesPath`, `explorer.path`, `wellKnownRoot: false`, `observability.metrics.path`).",
+    fix: "Move one server's route as the message says (`path`, `ssePath`/`messagesPath`, `explorer.path`, `wellKnownRoot: false`, `observability.metrics.path`). Per-user upstream authorization (`auth.authorizationCode`) maps its sign-in routes at the host's root (`/mcp-upstream-auth/<upstream>/start` and `/callback`): keep those upstreams on one server of the app, or run the other server in an app of its own.",
     shown:
       'Two McpModule servers map the same route: "<a>" at <path> maps <route> (its <option>) and "<b>" at <path> maps <route> (its <option>). Each route belongs to one server: <fix>.',
   },
