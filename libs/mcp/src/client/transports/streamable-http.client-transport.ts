@@ -173,8 +173,8 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   }
 
   /**
-   * A fresh object each time, filled by assignments: on Node 20 a literal that starts with a spread and adds more
-   * costs microseconds, and these are built for every call.
+   * A fresh object each time, filled by assignments (built for every call: not a spread literal, "Hot paths" in
+   * docs/architecture.md).
    */
   private async headers(sessionId = this.sessionId, callHeaders?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
     const headers = await resolveHeaders(this.options.headers, callHeaders);
