@@ -3,24 +3,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { McpClient, McpClientError, McpListChangedNotifier } from '@nest-mcp/core';
+import { McpClient, McpListChangedNotifier } from '@nest-mcp/core';
 import { eventually } from '../kit/eventually.js';
 import { EVERYTHING_MAIN } from '../kit/everything.js';
 import type { RunningApp } from '../kit/apps.js';
 import { ProbeTools, startFixture2026 } from '../rev-2026-07-28/support/fixture-app.js';
+import { rejection } from './support/rejection.js';
 
 /** What a test may read of a client's insides: the HTTP session (none in the 2026-07-28 era). */
 const sessionOf = (client: McpClient) => (client as unknown as { transport?: { sessionId?: string } }).transport?.sessionId;
-
-async function rejection(promise: Promise<unknown>): Promise<McpClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpClientError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 const ACCEPT = (content: Record<string, unknown>) => async () => ({ action: 'accept', content });
 

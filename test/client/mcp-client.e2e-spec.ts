@@ -1,11 +1,12 @@
 import { Test } from '@nestjs/testing';
-import { McpClient, McpClientError, McpClientModule } from '@nest-mcp/core';
+import { McpClient, McpClientModule } from '@nest-mcp/core';
 import { startFixtureApp, type RunningApp } from '../kit/apps.js';
 import { ensureBuilt, REPO_ROOT, WEATHER_MAIN } from '../kit/build.js';
 import { eventually } from '../kit/eventually.js';
 import { EVERYTHING_LONG_TOOL, EVERYTHING_MAIN } from '../kit/everything.js';
 import { freePort } from '../kit/redis-server.harness.js';
 import { resetFixtureEvents, waitForFixtureEvent } from '../fixtures/streaming-tools.module.js';
+import { rejection } from './support/rejection.js';
 
 /** What a test may read of a client's insides: the stdio child, the HTTP session. */
 interface ClientInsides {
@@ -13,16 +14,6 @@ interface ClientInsides {
 }
 
 const insides = (client: McpClient) => client as unknown as ClientInsides;
-
-async function rejection(promise: Promise<unknown>): Promise<McpClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpClientError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('McpClient against this library over HTTP', () => {
   let app: RunningApp;

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { Injectable } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsDate, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { z } from 'zod';
 import { McpArgs, McpContext, McpModule, McpProperty, McpTool, type McpToolContext } from '@nest-mcp/core';
 import { McpTestClient } from '@nest-mcp/core/testing';
 import { eventually } from '../kit/eventually.js';
@@ -19,8 +21,28 @@ class CountArgs {
   times: number = 2;
 }
 
+class MeetingArgs {
+  @McpProperty({ description: 'When' })
+  @Type(() => Date)
+  @IsDate()
+  at: Date;
+}
+
+/** Parsed by Zod: a default, and a transform whose value exists only as `~standard.validate` returns it. */
+const forecastInput = z.object({ city: z.string().transform((city) => city.toUpperCase()), days: z.number().int().default(3) });
+
 @Injectable()
 class JobTools {
+  @McpTool({ description: 'Says which weekday a meeting falls on, as a job', job: true })
+  weekday(@McpArgs() args: MeetingArgs) {
+    return { date: args.at instanceof Date, day: args.at.getUTCDay() };
+  }
+
+  @McpTool({ description: 'Forecasts, as a job whose arguments are a Zod schema', job: true, input: forecastInput })
+  forecast(@McpArgs() args: { city: string; days: number }) {
+    return args;
+  }
+
   @McpTool({ description: 'Says where it runs, as a job', job: true })
   whereAmI(@McpContext() context: McpToolContext) {
     return { transport: context.transport, tenant: context.tenant, protocolVersion: context.protocolVersion };
@@ -72,6 +94,14 @@ describe("a job's context and arguments", () => {
 
   it('arguments validated when the call was accepted reach the handler as a DTO instance, with its defaults', async () => {
     expect(await outcome('count', { word: 'hi' })).toEqual({ status: 'success', data: { instance: true, words: ['hi', 'hi'] } });
+  });
+
+  it("the worker revives the DTO as validation built it: a Date from the JSON string the job's record keeps", async () => {
+    expect(await outcome('weekday', { at: '2026-12-06T09:00:00.000Z' })).toEqual({ status: 'success', data: { date: true, day: 0 } });
+  });
+
+  it("the worker hands a Standard Schema tool the schema's parsed value (transform and default), not the raw arguments", async () => {
+    expect(await outcome('forecast', { city: 'oslo' })).toEqual({ status: 'success', data: { city: 'OSLO', days: 3 } });
   });
 
   it('invalid arguments are refused when the call is accepted: no job is started', async () => {

@@ -10,8 +10,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
-import { validateArguments, type ArgumentValidation } from '../../libs/mcp/src/execution/argument-validator.js';
-import { argumentValidationMode, type ArgumentValidationMode } from '../../libs/mcp/src/execution/validation-mode.js';
+import { validateArguments } from '../../libs/mcp/src/execution/validation/dto-validation.js';
+import type { ArgumentValidation } from '../../libs/mcp/src/execution/validation/argument-validator.interface.js';
+import { argumentValidationMode, type ArgumentValidationMode } from '../../libs/mcp/src/execution/validation/validation-mode.js';
 import { DtoSchemaFactory } from '../../libs/mcp/src/features/tools/schema/dto-schema.factory.js';
 import { compileValidationPlan } from '../../libs/mcp/src/execution/validation/validation-plan.compiler.js';
 

@@ -130,10 +130,8 @@ export type { JsonRpcId } from './core/json-rpc/json-rpc.types.js';
 // Agent Skills (SEP-2640): `sources.skills` folders, skills built at run time, the wire shapes a relay needs.
 export { McpSkillRegistry, type McpSkillHandle } from './features/skills/mcp-skill.registry.js';
 export { McpSkillProvider } from './features/skills/mcp-skill-provider.decorator.js';
+export { MCP_SKILLS_EXTENSION, MCP_SKILL_URI_SCHEME, MCP_SKILL_LIMITS } from './core/mcp-skills.constants.js';
 export {
-  MCP_SKILLS_EXTENSION,
-  MCP_SKILL_URI_SCHEME,
-  MCP_SKILL_LIMITS,
   type McpSkillSource,
   type McpSkillDefinition,
   type McpSkillEntry,
@@ -157,7 +155,7 @@ export { McpToolError, type McpToolErrorOptions } from './core/errors/mcp-tool.e
 export { McpStoreUnavailableError } from './core/errors/store-unavailable.error.js';
 export { McpQuotaExceededError } from './core/errors/quota-exceeded.error.js';
 export { McpAuthError, type McpAuthErrorCode } from './auth/mcp-auth.error.js';
-export { McpMissingClientCapabilitySignal } from './eras/rev-2026-07-28/mrtr/input-required.signal.js';
+export { McpMissingClientCapabilitySignal } from './core/missing-client-capability.signal.js';
 
 // Protocol revisions.
 export {
@@ -171,9 +169,9 @@ export {
 
 // Services users inject.
 export { McpResourceNotifier } from './features/resources/mcp-resource.notifier.js';
-export { McpListChangedNotifier } from './eras/mcp-list-changed.notifier.js';
+export { McpListChangedNotifier } from './core/list-changed.notifier.js';
 export { McpClientInput } from './core/mcp-client-input.service.js';
-export { withMcpInputKey } from './eras/rev-2026-07-28/mrtr/input-key.js';
+export { withMcpInputKey } from './core/input-key.js';
 
 // Authentication. The store and the bus are chosen by the `redis` option and plugged in by nothing else: their
 // interfaces and tokens stay internal (specs import them from their source files).

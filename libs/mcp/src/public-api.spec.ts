@@ -252,6 +252,7 @@ const NAMED_BY_NOBODY = new Set(['ConfigurableModuleClass', 'McpControlFlowSigna
 
 const here = dirname(fileURLToPath(import.meta.url));
 const indexPath = join(here, 'index.ts');
+const testingPath = join(here, 'testing', 'index.ts');
 
 let program: ts.Program;
 let checker: ts.TypeChecker;
@@ -262,7 +263,7 @@ beforeAll(() => {
   const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
   if (!config) throw new Error(`cannot read ${configPath}`);
   program = ts.createProgram({
-    rootNames: [indexPath],
+    rootNames: [indexPath, testingPath],
     options: { ...config.options, noEmit: true, composite: false, incremental: false },
   });
   checker = program.getTypeChecker();
@@ -272,6 +273,14 @@ beforeAll(() => {
   if (!moduleSymbol) throw new Error('index.ts has no module symbol');
   exported = new Map(checker.getExportsOfModule(moduleSymbol).map((symbol) => [symbol.getName(), symbol]));
 }, 60_000);
+
+/** The names a face exports, each with the file that declares it. */
+function declaredIn(path: string): [string, string][] {
+  const face = checker.getSymbolAtLocation(program.getSourceFile(path)!)!;
+  return checker
+    .getExportsOfModule(face)
+    .flatMap((symbol) => (resolve(symbol).declarations ?? []).map((d): [string, string] => [symbol.getName(), d.getSourceFile().fileName]));
+}
 
 function resolve(symbol: ts.Symbol): ts.Symbol {
   return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
@@ -356,6 +365,16 @@ describe('public API (index.ts)', () => {
     ]) {
       expect(exported.has(name)).toBe(false);
     }
+  });
+
+  it('exports nothing defined inside an era (index.ts and testing): a public name lives where its meaning does', () => {
+    const eras = join(here, 'eras') + '/';
+    const fromEras = [indexPath, testingPath].flatMap((face) =>
+      declaredIn(face)
+        .filter(([, file]) => file.startsWith(eras))
+        .map(([name, file]) => `${name} (${file.slice(here.length + 1)})`),
+    );
+    expect(fromEras).toEqual([]);
   });
 
   it("keeps McpToolRegistry's internals out of its declarations (@internal: stripInternal drops them)", () => {

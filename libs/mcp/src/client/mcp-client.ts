@@ -27,7 +27,8 @@ import { answerInputRequests, MAX_INPUT_ROUNDS, retryParams } from './eras/input
 import { INPUT_REQUIRED_METHODS, META } from '../core/rev-2026-07-28.constants.js';
 import { McpOAuthAuthorizer } from './auth/oauth-authorizer.js';
 import type { McpRemoteSkill, McpSkillFile } from './skills/skill.types.js';
-import { checkSkillEntry, checkSkillListing, sameUriKey, SKILLS_EXTENSION, skillsCapabilityOf } from './skills/skill-entry.js';
+import { MCP_SKILLS_EXTENSION } from '../core/mcp-skills.constants.js';
+import { checkSkillEntry, checkSkillListing, sameUriKey, skillsCapabilityOf } from './skills/skill-entry.js';
 import { readSkillFile } from './skills/skill-file.js';
 import { McpSkillVerificationError } from './skills/skill-verification.error.js';
 import {
@@ -268,14 +269,14 @@ export class McpClient {
    */
   async readSkillDirectory(uri: string, options?: McpClientCallOptions): Promise<McpRemoteResource[]> {
     if ((await this.requireSkills()).directoryRead !== true)
-      throw new McpClientError('UNSUPPORTED', `The server does not declare ${SKILLS_EXTENSION} directoryRead`);
+      throw new McpClientError('UNSUPPORTED', `The server does not declare ${MCP_SKILLS_EXTENSION} directoryRead`);
     return this.listAll<McpRemoteResource>('resources/directory/read', 'resources', options, { uri });
   }
 
   /** The server's declaration of the Skills extension; `UNSUPPORTED` without one. */
   private async requireSkills(): Promise<Record<string, unknown>> {
     const declared = skillsCapabilityOf((await this.connect()).capabilities);
-    if (!declared) throw new McpClientError('UNSUPPORTED', `The server does not declare the ${SKILLS_EXTENSION} extension`);
+    if (!declared) throw new McpClientError('UNSUPPORTED', `The server does not declare the ${MCP_SKILLS_EXTENSION} extension`);
     return declared;
   }
 
@@ -588,7 +589,7 @@ export class McpClient {
     const meta: Record<string, unknown> = Object.assign({}, options.meta, identity && modernEnvelope(identity));
     if (options.onProgress) meta.progressToken = id;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
-    // Assignments rather than `{ ...params, _meta }`: that shape of literal costs microseconds on Node 20.
+    // Assignments rather than `{ ...params, _meta }` ("Hot paths" in docs/architecture.md).
     const withMeta = Object.keys(meta).length > 0;
     if (params !== undefined || withMeta) {
       const sent: Record<string, unknown> = Object.assign({}, params);

@@ -5,12 +5,15 @@ export type McpListKind = 'tools' | 'prompts' | 'resources';
 
 type Listener = (kind: McpListKind) => void;
 
-/** Where the registries (features) tell the list-changed notifier (eras) about runtime changes: features cannot import eras. */
+/**
+ * Where the app (`McpListChangedNotifier`) and the registries (features) tell the list-changed announcer (eras) what
+ * changed: neither can import eras.
+ */
 @Injectable()
 export class McpListChanges {
   private readonly listeners: Listener[] = [];
 
-  /** Called by the notifier at boot; every change reaches every listener. */
+  /** Called by the announcer at boot; every change reaches every listener. */
   listen(listener: Listener): void {
     this.listeners.push(listener);
   }

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { McpEraRouter } from './mcp-era.router.js';
-import { McpListChangedNotifier } from './mcp-list-changed.notifier.js';
+import { McpListChangedAnnouncer } from './list-changed.announcer.js';
 import { McpRev20251125Engine } from './rev-2025-11-25/rev-2025-11-25.engine.js';
 import { McpRev20251125SessionTracker } from './rev-2025-11-25/rev-2025-11-25-sessions.tracker.js';
 import { McpRev20260728Engine } from './rev-2026-07-28/rev-2026-07-28.engine.js';
@@ -12,6 +12,6 @@ export const MCP_ERA_PROVIDERS: Provider[] = [
   McpRev20251125Engine,
   ...MCP_REV_2026_07_28_PROVIDERS,
   McpRev20260728Engine,
-  McpListChangedNotifier,
+  McpListChangedAnnouncer,
   McpEraRouter,
 ];

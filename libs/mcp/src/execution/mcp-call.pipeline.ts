@@ -44,7 +44,7 @@ export interface McpPipelineCall {
  * 2. the tool's Nest guards (class, method and global `@UseGuards`) on the raw arguments (under the tool's own
  *    names, with the values transforms fix), as Nest runs guards before pipes;
  * 3. the tenant's limits (`McpTenantLimiter`: `limits.rateLimit` and `limits.maxConcurrentCallsPerTenant`);
- * 4. argument validation (the DTO or the hand-written `inputSchema`);
+ * 4. argument validation: the tool's one validator (`McpArgumentValidator`, built by its source at boot);
  * 5. the idempotency key (`McpIdempotency`);
  * 6. the tool's interceptors, pipes and method (through ExternalContextCreator, under its timeout) or, for a job
  *    tool, a place among the tenant's `jobs.maxQueuedPerTenant`, a job record and the job queue (BullMQ with
@@ -146,8 +146,8 @@ export class McpCallPipeline {
       // Bounded at shutdown (`shutdown.graceMs`, then UNAVAILABLE), inside the idempotency key so that releases it.
       const execute = (): Promise<McpCallToolResult> =>
         this.inFlight.run(call.controller, () => {
-          if (call.execute) return call.execute(checked.args);
-          return tool.job ? this.accept(call, args) : this.runner.invoke(tool, checked.args, context, call.controller);
+          if (call.execute) return call.execute(checked.value);
+          return tool.job ? this.accept(call, args) : this.runner.invoke(tool, checked.value, context, call.controller);
         });
       const key = tool.idempotencyKey === undefined ? undefined : args[tool.idempotencyKey];
       return typeof key === 'string' && call.idempotent !== false

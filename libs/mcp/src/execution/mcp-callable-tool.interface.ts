@@ -1,7 +1,6 @@
 import type { McpToolContext } from '../core/mcp-tool-context.interface.js';
-import type { ArgumentValidationMode } from './validation-mode.js';
-import type { ArgumentValidation } from './argument-validator.js';
-import type { StandardOutcome } from './standard-validator.js';
+import type { McpArgumentValidator } from './validation/argument-validator.interface.js';
+import type { StandardOutcome } from './validation/standard-argument.validator.js';
 
 /** Calls the tool method (through Nest's interceptors, pipes and filters; its guards are `guards`) with validated arguments. */
 export type McpToolHandler = (args: unknown, context: McpToolContext) => Promise<unknown>;
@@ -15,9 +14,6 @@ export type McpToolGuards = ((args: unknown, context: McpToolContext) => Promise
   readonly none?: () => boolean;
 };
 
-/** Outcome of checking arguments against a hand-written schema. */
-export type RawSchemaCheck = { valid: true } | { valid: false; fields: string[]; message: string };
-
 /**
  * What the call pipeline reads of a tool, computed once at boot. The features' `McpToolDefinition` extends it with
  * what listing needs (the descriptor, visibility), so the pipeline never imports a feature.
@@ -26,14 +22,11 @@ export interface McpCallableTool {
   readonly name: string;
   /** `ClassName#method`, for messages. */
   readonly site: string;
-  /** DTO class the arguments are validated against; undefined for tools without arguments. */
-  readonly argsType?: new (...args: never[]) => object;
-  /** How the DTO is validated: sync or async, and the null check compiled from the inputSchema (decided at boot). */
-  readonly validation?: ArgumentValidationMode;
-  /** Checks arguments against a hand-written `inputSchema` (compiled at boot); used when there is no DTO. */
-  readonly checkRawArgs?: (args: unknown) => RawSchemaCheck;
-  /** Validates and parses arguments with the tool's Standard Schema `input`: the value the tool receives, or the refusal. */
-  readonly parseArgs?: (args: Record<string, unknown>) => Promise<ArgumentValidation>;
+  /**
+   * The tool's one argument validator, built by its source at boot (a DTO, a Standard Schema, a compiled JSON Schema,
+   * a route, none for a tool without arguments): the value the tool receives, or the refusal.
+   */
+  readonly validator: McpArgumentValidator;
   /** Validates and parses a success envelope's `data` with the tool's Standard Schema `output`. */
   readonly parseOutput?: (data: unknown) => Promise<StandardOutcome>;
   /**

@@ -10,11 +10,11 @@ const place = { site: 'Spec#forecast', option: 'input', override: 'inputSchema' 
 
 /** A Standard Schema tool whose handler echoes what it receives. */
 function forecastTool(overrides: Partial<McpCallableTool> = {}): McpCallableTool {
-  const { parse } = standardArguments(input, place);
+  const { validator } = standardArguments(input, place);
   return {
     name: 'forecast',
     site: 'Spec#forecast',
-    parseArgs: parse,
+    validator,
     timeoutMs: 1000,
     scopes: [],
     handler: async (args) => args,

@@ -7,7 +7,7 @@ import type { McpEnvelope } from '../core/results/envelope.types.js';
 import { envelopeToCallToolResult, errorResult, McpEnvelopeResult, McpRawResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
 import { MCP_ERROR_CODES } from '../core/errors/error-codes.js';
-import { refusal, toInstance, unknownProperty, validateArguments, type ArgumentValidation } from './argument-validator.js';
+import type { ArgumentValidation } from './validation/argument-validator.interface.js';
 import { errorToEnvelope } from './error-envelope.js';
 import { errorLogText } from '../core/error-log-text.js';
 import { McpControlFlowSignal } from '../core/control-flow.signal.js';
@@ -26,7 +26,7 @@ export class McpToolCallRunner {
 
   /**
    * Runs a job with the raw arguments its call's validation accepted (a DTO instance would lose its classes and Dates
-   * as JSON in Redis): the instance is rebuilt as validation built it, without validating a second time.
+   * as JSON in Redis): the tool's validator revives the value it handed the tool then.
    */
   async invokeAccepted(
     tool: McpCallableTool,
@@ -34,34 +34,17 @@ export class McpToolCallRunner {
     context: McpToolContext,
     controller: AbortController,
   ): Promise<McpCallToolResult> {
-    if (tool.parseArgs) {
-      // A Standard Schema's parsed value (defaults, transforms) exists only as its validate() returns it: parse again.
-      const checked = await this.validate(tool, acceptedArgs);
-      return checked.valid ? this.invoke(tool, checked.args, context, controller) : checked.result;
-    }
-    const args = tool.argsType ? toInstance(tool.argsType, acceptedArgs) : acceptedArgs;
-    return this.invoke(tool, args, context, controller);
+    const revived = checkOf(tool, await tool.validator.revive(acceptedArgs));
+    return revived.valid ? this.invoke(tool, revived.value, context, controller) : revived.result;
   }
 
   /**
-   * Checks arguments against the tool's DTO or hand-written schema; a failure is a VALIDATION_ERROR result. A value,
-   * not a promise, when the check is synchronous (a compiled plan, a raw schema): no tick per call.
+   * Checks arguments with the tool's validator; a failure is a VALIDATION_ERROR result. A value, not a promise, when
+   * the check is synchronous (a compiled plan, a JSON Schema): no tick per call.
    */
   validate(tool: McpCallableTool, rawArgs: Record<string, unknown>): ArgsCheck | Promise<ArgsCheck> {
-    if (tool.argsType) {
-      const validation = validateArguments(tool.argsType, rawArgs, tool.validation);
-      return validation instanceof Promise ? validation.then((settled) => checkOf(tool, settled)) : checkOf(tool, validation);
-    }
-    if (tool.parseArgs) return tool.parseArgs(rawArgs).then((validation) => checkOf(tool, validation));
-    if (tool.checkRawArgs) {
-      const check = tool.checkRawArgs(rawArgs);
-      return check.valid ? { valid: true, args: rawArgs } : invalidArgs(tool, check.message, check.fields);
-    }
-    // The advertised schema of an argument-less tool forbids properties; the server agrees with it.
-    const fields = Object.keys(rawArgs);
-    if (fields.length === 0) return { valid: true, args: rawArgs };
-    const refused = refusal(fields.map(unknownProperty));
-    return invalidArgs(tool, refused.message, refused.fields);
+    const validation = tool.validator.validate(rawArgs);
+    return validation instanceof Promise ? validation.then((settled) => checkOf(tool, settled)) : checkOf(tool, validation);
   }
 
   /**
@@ -145,11 +128,11 @@ export class McpToolCallRunner {
   }
 }
 
-/** What argument validation decides: the arguments the handler gets, or the VALIDATION_ERROR result. */
-export type ArgsCheck = { valid: true; args: object } | { valid: false; result: McpCallToolResult };
+/** What argument validation decides: the validator's acceptance (its `value` goes to the handler), or the VALIDATION_ERROR. */
+export type ArgsCheck = { valid: true; value: object } | { valid: false; result: McpCallToolResult };
 
 function checkOf(tool: McpCallableTool, validation: ArgumentValidation): ArgsCheck {
-  return validation.valid ? { valid: true, args: validation.value } : invalidArgs(tool, validation.message, validation.fields);
+  return validation.valid ? validation : invalidArgs(tool, validation.message, validation.fields);
 }
 
 /** The VALIDATION_ERROR result, its fields named as the caller sees them (a transform may rename arguments). */

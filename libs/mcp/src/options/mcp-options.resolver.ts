@@ -5,6 +5,7 @@ import { invalidOption } from './option.builder.js';
 import { MCP_ENDPOINT_OPTIONS, type McpResolvedPaths } from './declarations/endpoint.options.js';
 import { MCP_MODULE_OPTIONS, type McpResolvedOptions } from './declarations/module.options.js';
 import type { McpModuleExtras, McpModuleOptions } from './mcp-module-options.interface.js';
+import { isMcpAuthorizationCodeAuth } from './authorization-code-auth.js';
 
 export type { McpResolvedPaths } from './declarations/endpoint.options.js';
 export { defaultKeyPrefix } from './declarations/redis.options.js';
@@ -40,7 +41,7 @@ function refuseTokenPassthrough(resolved: McpResolvedOptions): void {
 
 /** The first upstream on per-user authorization (`auth.authorizationCode`), or -1. */
 export function perUserUpstreamIndex(resolved: McpResolvedOptions): number {
-  return resolved.sources.upstreams.findIndex((upstream) => upstream.auth !== undefined && 'authorizationCode' in upstream.auth);
+  return resolved.sources.upstreams.findIndex((upstream) => isMcpAuthorizationCodeAuth(upstream.auth));
 }
 
 /** Per-user authorization of an upstream connects a signed-in user's account: without inbound auth there is none. */

@@ -83,3 +83,13 @@ function keySpaceOf(options: McpResolvedOptions): McpDefinedServer['keySpace'] {
 function hostAndPort(url: URL): string {
   return `${url.hostname.toLowerCase()}:${url.port || '6379'}`;
 }
+
+/** `factory`, called once the app's servers are checked (only with `redis`: memory stores open no connection). */
+export function afterServerChecks<A extends [McpResolvedOptions, ...unknown[]], R>(
+  factory: (...args: A) => R | Promise<R>,
+): (servers: McpServerDirectory, ...args: A) => Promise<R> {
+  return async (servers, ...args) => {
+    if (args[0].redis) await servers.allAdded();
+    return factory(...args);
+  };
+}

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { MCP_RESOLVED_OPTIONS } from '../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
@@ -6,6 +6,7 @@ import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
 import { DEFAULT_INSTANCE_LEASE } from '../options/declarations/redis.options.js';
 import { MCP_STORE, type McpKeyValueStore } from '../stores/key-value.store.js';
 import { storeKey } from '../stores/store-key.js';
+import { McpStoreLifecycle } from '../stores/store.lifecycle.js';
 
 /** The store key of an instance's lease. */
 export function leaseKey(instanceId: string): string {
@@ -29,6 +30,8 @@ export class McpInstanceLease implements OnApplicationBootstrap, OnApplicationSh
     @Inject(MCP_STORE) private readonly store: McpKeyValueStore,
     @Inject(MCP_BUS) private readonly bus: McpMessageBus,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    // Only for the order of the shutdown hooks: the lease is given back before the store closes (docs/architecture.md).
+    @Optional() _closing?: McpStoreLifecycle,
   ) {}
 
   /** True when other instances may hold what a session uses (the bus reaches beyond this process). */

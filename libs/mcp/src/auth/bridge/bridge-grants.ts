@@ -12,7 +12,7 @@ export interface BridgeClient {
   pending?: true;
 }
 
-/** An authorization in progress: what the client asked, the upstream leg's secrets, then the signed-in user. */
+/** An authorization in progress: what the client asked, the identity provider leg's secrets, then the signed-in user. */
 export interface BridgeTransaction {
   clientId: string;
   redirectUri: string;
@@ -22,6 +22,7 @@ export interface BridgeTransaction {
   scope: string;
   /** SHA-256 of the browser cookie that started it: every later step must come from that browser. */
   browser: string;
+  /** PKCE verifier of the identity provider leg (the stored name of earlier releases, kept for sign-ins under way). */
   upstreamVerifier: string;
   nonce: string;
   user?: BridgeUser;
@@ -136,7 +137,7 @@ export class BridgeGrants {
     await this.store.set(storeKey('oauth-bridge', 'cimd', client.client_id), client, DOCUMENT_TTL_MS);
   }
 
-  /** Opens a transaction; its id is the upstream `state`. */
+  /** Opens a transaction; its id is the identity provider's `state`. */
   async openTransaction(transaction: BridgeTransaction): Promise<string> {
     const id = randomToken();
     await this.store.set(storeKey('oauth-bridge', 'tx', id), transaction, TRANSACTION_TTL_MS);

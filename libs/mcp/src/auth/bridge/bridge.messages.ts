@@ -2,7 +2,7 @@ import { bootErrors } from '../../core/errors/boot-errors.js';
 
 /** Boot errors of the authorization-server bridge (`docs/errors.md`). */
 export const McpOAuthBridgeMessages = bootErrors({
-  upstreamUnreachable: {
+  identityProviderUnreachable: {
     code: 'MCP_ERR_OAUTH_BRIDGE_UPSTREAM_UNREACHABLE',
     message: (issuer: string, tried: string) =>
       `McpModule option "auth.bridge.upstream.issuer": no OpenID discovery document could be read for ${issuer} (${tried}); check the issuer URL (it must equal the provider's "issuer" exactly) and that the provider is reachable from this host.`,
@@ -16,7 +16,7 @@ export const McpOAuthBridgeMessages = bootErrors({
     fix: 'With `forRootAsync`, pass `authBridgeRoutes: true` beside `useFactory` (routes are mapped before the factory runs); with several servers, configure the bridge on the one that keeps `wellKnownRoot`.',
     shown: ['why'],
   },
-  upstreamUnusable: {
+  identityProviderUnusable: {
     code: 'MCP_ERR_OAUTH_BRIDGE_UPSTREAM_UNUSABLE',
     message: (issuer: string, problem: string) =>
       `McpModule option "auth.bridge.upstream": the discovery document of ${issuer} ${problem}.`,

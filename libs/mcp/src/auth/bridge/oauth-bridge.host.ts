@@ -5,7 +5,7 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import { MCP_STORE, type McpKeyValueStore } from '../../stores/key-value.store.js';
 import { McpOAuthBridge } from './oauth-bridge.js';
 
-/** Holds the bridge of `auth.bridge` (none without it) and discovers its upstream provider at boot. */
+/** Holds the bridge of `auth.bridge` (none without it) and discovers its identity provider at boot. */
 @Injectable()
 export class McpOAuthBridgeHost implements OnModuleInit {
   readonly bridge?: McpOAuthBridge;

@@ -14,7 +14,7 @@ import { consentPage } from './consent.page.js';
 import { fetchClientMetadataDocument, isClientIdUrl } from './client-metadata-document.js';
 import { isAcceptableRedirectUri } from './redirect-uri.js';
 import { isS256Challenge, s256, verifierMatches } from './pkce.js';
-import { UpstreamProvider } from './upstream-provider.js';
+import { IdentityProvider } from './identity-provider.js';
 import { mappedScopes, userScopes } from './user-scopes.js';
 
 /** The cookie that binds an authorization to the browser that started it. */
@@ -38,7 +38,7 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 export class McpOAuthBridge {
   readonly issuer: string;
   private readonly resource: string;
-  private readonly upstream: UpstreamProvider;
+  private readonly identityProvider: IdentityProvider;
   private readonly grants: BridgeGrants;
   private readonly key: Uint8Array;
   private readonly accessTokenTtlMs: number;
@@ -53,7 +53,7 @@ export class McpOAuthBridge {
   ) {
     this.issuer = String(options.issuer);
     this.resource = String(options.resource);
-    this.upstream = new UpstreamProvider(options.upstream, options.timeoutMs ?? OAUTH_BRIDGE_DEFAULTS.timeoutMs);
+    this.identityProvider = new IdentityProvider(options.upstream, options.timeoutMs ?? OAUTH_BRIDGE_DEFAULTS.timeoutMs);
     this.grants = new BridgeGrants(store, {
       clientTtlMs: CLIENT_TTL_MS,
       grantTtlMs: options.refreshTokenTtlMs ?? OAUTH_BRIDGE_DEFAULTS.refreshTokenTtlMs,
@@ -71,9 +71,9 @@ export class McpOAuthBridge {
     this.budgets = { register: new CallerBudget(limits), authorize: new CallerBudget(limits), document: new CallerBudget(limits) };
   }
 
-  /** Discovers the upstream provider (a coded boot error when it cannot be used). */
+  /** Discovers the identity provider (a coded boot error when it cannot be used). */
   start(): Promise<void> {
-    return this.upstream.start();
+    return this.identityProvider.start();
   }
 
   /**
@@ -188,7 +188,7 @@ export class McpOAuthBridge {
       browser = randomToken();
       cookies.push(this.browserCookie(browser));
     }
-    const upstreamVerifier = randomToken();
+    const providerVerifier = randomToken();
     const nonce = randomToken();
     const transaction = await this.grants.openTransaction({
       clientId,
@@ -197,20 +197,20 @@ export class McpOAuthBridge {
       codeChallenge: challenge,
       scope,
       browser: sha256(browser),
-      upstreamVerifier,
+      upstreamVerifier: providerVerifier,
       nonce,
     });
-    const upstream = this.upstream.authorizationUrl({
+    const signIn = this.identityProvider.authorizationUrl({
       state: transaction,
       nonce,
-      codeChallenge: s256(upstreamVerifier),
+      codeChallenge: s256(providerVerifier),
       redirectUri: this.endpoint('callback'),
       scopes: this.options.upstream.scopes ?? [...OAUTH_BRIDGE_DEFAULTS.upstreamScopes],
     });
-    return redirect(upstream, cookies);
+    return redirect(signIn, cookies);
   }
 
-  /** The provider's redirect back: same browser, then the upstream code exchanged for the user and the scopes they may have. */
+  /** The provider's redirect back: same browser, then the provider's code exchanged for the user and the scopes they may have. */
   async callback(request: BridgeRequest): Promise<BridgeReply> {
     const id = request.query.get('state') ?? '';
     const transaction = id ? await this.grants.transaction(id) : undefined;
@@ -225,7 +225,12 @@ export class McpOAuthBridge {
     let user: BridgeUser;
     let scope: string;
     try {
-      const claims = await this.upstream.signedInUser(code, transaction.upstreamVerifier, this.endpoint('callback'), transaction.nonce);
+      const claims = await this.identityProvider.signedInUser(
+        code,
+        transaction.upstreamVerifier,
+        this.endpoint('callback'),
+        transaction.nonce,
+      );
       const tenantClaim = this.options.upstream.tenantClaim ?? OAUTH_BRIDGE_DEFAULTS.upstreamTenantClaim;
       const tenant = claims[tenantClaim];
       if (typeof tenant !== 'string' || tenant === '') return errorPage(403, 'Your account carries no tenant for this server.');

@@ -5,6 +5,7 @@ import { McpOutboundMessages as Messages } from './outbound.messages.js';
 import { OAuthTokenClient } from './oauth-token.client.js';
 import { OutboundTokenError } from './outbound-token.error.js';
 import { OutboundTokenCache } from './outbound-token.cache.js';
+import { isMcpAuthorizationCodeAuth } from '../../options/authorization-code-auth.js';
 
 const DEFAULT_MAX_CACHED = 1_000;
 const OWN = 'own';
@@ -36,7 +37,7 @@ export class OutboundCredential {
     const oauth =
       auth && ('tokenExchange' in auth ? auth.tokenExchange : 'clientCredentials' in auth ? auth.clientCredentials : ownOf(auth));
     this.exchanges = auth !== undefined && 'tokenExchange' in auth;
-    this.perUser = auth !== undefined && 'authorizationCode' in auth;
+    this.perUser = isMcpAuthorizationCodeAuth(auth);
     if (oauth) {
       this.client = new OAuthTokenClient(oauth);
       this.cache = new OutboundTokenCache(oauth.maxCachedTokens ?? DEFAULT_MAX_CACHED);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { checkSkillEntry, checkSkillListing, SKILL_LIMITS, skillsCapabilityOf } from './skill-entry.js';
+import { MCP_SKILL_LIMITS } from '../../core/mcp-skills.constants.js';
+import { checkSkillEntry, checkSkillListing, skillsCapabilityOf } from './skill-entry.js';
 import { McpSkillVerificationError } from './skill-verification.error.js';
 
 const digest = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
@@ -55,10 +56,10 @@ describe('checkSkillEntry', () => {
   });
 
   it('refuses a skill over 512 files or 16 MiB from its entry alone', () => {
-    const many = Array.from({ length: SKILL_LIMITS.files }, (_, i) => file(`skill://acme/refunds/f${i}.md`));
+    const many = Array.from({ length: MCP_SKILL_LIMITS.files }, (_, i) => file(`skill://acme/refunds/f${i}.md`));
     expect(reasonOf(entry({ resources: [file('skill://acme/refunds/SKILL.md'), ...many.slice(1)] }))).toBe('valid');
     expect(reasonOf(entry({ resources: [file('skill://acme/refunds/SKILL.md'), ...many] }))).toMatch(/^limits: .*513 files/);
-    const heavy = { uri: 'skill://acme/refunds/big.bin', digest: digest('x'), size: SKILL_LIMITS.bytes };
+    const heavy = { uri: 'skill://acme/refunds/big.bin', digest: digest('x'), size: MCP_SKILL_LIMITS.bytes };
     expect(reasonOf(entry({ resources: [file('skill://acme/refunds/SKILL.md'), heavy] }))).toMatch(/^limits: .*16777217 bytes/);
   });
 });

@@ -1,12 +1,7 @@
 import { isPlainObject } from '../../core/plain-object.js';
+import { MCP_SKILL_LIMITS, MCP_SKILLS_EXTENSION } from '../../core/mcp-skills.constants.js';
 import type { McpRemoteSkill, McpRemoteSkillResource } from './skill.types.js';
 import { McpSkillVerificationError } from './skill-verification.error.js';
-
-/** Id of the Skills extension (SEP-2640) in the server's `capabilities.extensions`. */
-export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
-
-/** Per-skill limits of SEP-2640: every host accepts skills up to these; this one refuses larger ones. */
-export const SKILL_LIMITS = Object.freeze({ files: 512, bytes: 16 * 1024 * 1024 });
 
 const SKILL_MD = '/SKILL.md';
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
@@ -41,7 +36,8 @@ export function checkSkillEntry(value: unknown, where: string): McpRemoteSkill |
     return refuse('entry', uri, `is named "${frontmatter.name}", not after its folder "${name}"`);
   if (resources === 'dynamic') return value as McpRemoteSkill;
   if (!Array.isArray(resources)) return refuse('entry', uri, 'has resources that are neither a list nor "dynamic"');
-  if (resources.length > SKILL_LIMITS.files) return refuse('limits', uri, `has ${resources.length} files (at most ${SKILL_LIMITS.files})`);
+  if (resources.length > MCP_SKILL_LIMITS.files)
+    return refuse('limits', uri, `has ${resources.length} files (at most ${MCP_SKILL_LIMITS.files})`);
   const seen = new Set<string>();
   let bytes = 0;
   for (const file of resources as unknown[]) {
@@ -50,7 +46,7 @@ export function checkSkillEntry(value: unknown, where: string): McpRemoteSkill |
     bytes += (file as McpRemoteSkillResource).size;
   }
   if (!seen.has(sameUriKey(uri))) return refuse('entry', uri, 'does not list its own SKILL.md');
-  if (bytes > SKILL_LIMITS.bytes) return refuse('limits', uri, `weighs ${bytes} bytes (at most ${SKILL_LIMITS.bytes})`);
+  if (bytes > MCP_SKILL_LIMITS.bytes) return refuse('limits', uri, `weighs ${bytes} bytes (at most ${MCP_SKILL_LIMITS.bytes})`);
   return value as McpRemoteSkill;
 }
 
@@ -70,7 +66,7 @@ function fileProblem(file: unknown, root: string, seen: Set<string>): string | u
 /** The Skills extension as the server declared it, or undefined when it did not. */
 export function skillsCapabilityOf(capabilities: Record<string, unknown>): Record<string, unknown> | undefined {
   const extensions = capabilities.extensions;
-  const declared = isPlainObject(extensions) ? extensions[SKILLS_EXTENSION] : undefined;
+  const declared = isPlainObject(extensions) ? extensions[MCP_SKILLS_EXTENSION] : undefined;
   return isPlainObject(declared) ? declared : undefined;
 }
 

@@ -3,7 +3,8 @@ import { posix } from 'node:path';
 import { isPlainObject } from '../../core/plain-object.js';
 import { McpClientError } from '../mcp-client.error.js';
 import type { McpRemoteSkill, McpSkillFile } from './skill.types.js';
-import { checkSkillEntry, SKILL_LIMITS, sameUriKey, skillRootOf } from './skill-entry.js';
+import { MCP_SKILL_LIMITS } from '../../core/mcp-skills.constants.js';
+import { checkSkillEntry, sameUriKey, skillRootOf } from './skill-entry.js';
 import { frontmatterDifferences, splitSkillMarkdown } from './skill-frontmatter.js';
 import { McpSkillVerificationError } from './skill-verification.error.js';
 
@@ -35,8 +36,12 @@ export async function readSkillFile(read: McpResourceReader, skill: McpRemoteSki
     const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
     if (digest !== listed.digest)
       throw new McpSkillVerificationError('digest', uri, `${uri} hashes to ${digest}; the skill's entry says ${listed.digest}`);
-  } else if (bytes.length > SKILL_LIMITS.bytes) {
-    throw new McpSkillVerificationError('limits', uri, `${uri} weighs ${bytes.length} bytes (a skill holds at most ${SKILL_LIMITS.bytes})`);
+  } else if (bytes.length > MCP_SKILL_LIMITS.bytes) {
+    throw new McpSkillVerificationError(
+      'limits',
+      uri,
+      `${uri} weighs ${bytes.length} bytes (a skill holds at most ${MCP_SKILL_LIMITS.bytes})`,
+    );
   }
   const file: McpSkillFile = {
     uri,

@@ -2,10 +2,13 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { McpClientError } from '../mcp-client.error.js';
 import { BodyTooLargeError, readBoundedText as readText } from '../../core/bounded-text.js';
 
-/** Reads a whole response body as text, refusing one over `maxBytes` (before it is all in memory) with `TOO_LARGE`. */
-export async function readBoundedText(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<string> {
+/**
+ * Reads a whole response body as text, refusing one over `maxBytes` (before it is all in memory; at once when its
+ * `declaredLength` is over) with `TOO_LARGE`.
+ */
+export async function readBoundedText(body: AsyncIterable<Uint8Array> | null, maxBytes: number, declaredLength?: string): Promise<string> {
   try {
-    return await readText(body, maxBytes);
+    return await readText(body, maxBytes, declaredLength);
   } catch (error) {
     throw error instanceof BodyTooLargeError ? tooLarge(maxBytes) : error;
   }
@@ -26,7 +29,12 @@ export async function readEventStream(
   let failure: Error | undefined;
   const parser = createParser({
     maxBufferSize: maxBytes,
-    onEvent,
+    // The buffer bound holds only for an event split over chunks: one that arrives whole is measured here.
+    onEvent: (event) => {
+      if (failure) return;
+      if (event.data.length * 3 > maxBytes && Buffer.byteLength(event.data) > maxBytes) failure = tooLarge(maxBytes);
+      else onEvent(event);
+    },
     ...(onRetry && { onRetry }),
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded') failure ??= tooLarge(maxBytes);

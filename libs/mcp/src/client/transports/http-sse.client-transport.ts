@@ -1,9 +1,10 @@
 import type { McpOAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import type { McpClientHttpOptions } from '../mcp-client-options.interface.js';
 import { McpClientError } from '../mcp-client.error.js';
-import { readBoundedText, readEventStream } from './bounded-body.js';
+import { readEventStream } from './bounded-body.js';
 import type { McpClientTransport, McpClientTransportSink } from './client-transport.interface.js';
-import { fetchOrUnavailable, resolveHeaders, statusError } from './http-headers.js';
+import { resolveHeaders, statusError } from './http-headers.js';
+import { authorizedExchange, McpHttpPool, type McpHttpAnswer } from './http-pool.js';
 
 /**
  * The HTTP+SSE transport of 2024-11-05: a GET opens an SSE stream whose first `endpoint` event names the URL to
@@ -11,8 +12,12 @@ import { fetchOrUnavailable, resolveHeaders, statusError } from './http-headers.
  */
 export class HttpSseClientTransport implements McpClientTransport {
   readonly kind = 'http-sse' as const;
+  /** The path (and query) of the message endpoint on the stream's origin. */
   private endpoint?: string;
   private readonly closing = new AbortController();
+  private readonly url: URL;
+  /** The stream and the messages go to one origin (an endpoint elsewhere is refused). */
+  private readonly pool: McpHttpPool;
 
   constructor(
     private readonly options: McpClientHttpOptions,
@@ -20,24 +25,25 @@ export class HttpSseClientTransport implements McpClientTransport {
     private readonly connectTimeoutMs: number,
     /** OAuth (the `auth` option): the token of the stream and of each message, and the answer to their challenges. */
     private readonly auth?: McpOAuthAuthorizer,
-  ) {}
+  ) {
+    this.url = new URL(options.url);
+    this.pool = new McpHttpPool(this.url.origin);
+  }
 
   async open(sink: McpClientTransportSink): Promise<void> {
-    const response = await this.authorized(async () =>
-      fetchOrUnavailable(this.options.url, {
-        method: 'GET',
-        headers: { ...(await this.headers()), accept: 'text/event-stream' },
-        signal: this.closing.signal,
-      }),
-    );
-    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-      await response.body?.cancel();
+    const response = await this.authorized(async () => {
+      const headers = await this.headers();
+      headers.accept = 'text/event-stream';
+      return this.pool.exchange({ method: 'GET', path: this.url.pathname + this.url.search, headers, signal: this.closing.signal });
+    });
+    if (!response.ok || !(response.header('content-type') ?? '').includes('text/event-stream')) {
+      response.discard();
       throw statusError(response.ok ? 406 : response.status, 'The SSE endpoint');
     }
-    let found: (url: string) => void = () => undefined;
-    const endpoint = new Promise<string>((resolve) => (found = resolve));
+    let found: (url: URL) => void = () => undefined;
+    const endpoint = new Promise<URL>((resolve) => (found = resolve));
     const reading = readEventStream(response.body, this.maxBytes, (event) => {
-      if (event.event === 'endpoint') return found(new URL(event.data, this.options.url).href);
+      if (event.event === 'endpoint') return found(new URL(event.data, this.url));
       if (event.event !== undefined && event.event !== 'message') return;
       try {
         sink.message(JSON.parse(event.data) as unknown);
@@ -52,47 +58,44 @@ export class HttpSseClientTransport implements McpClientTransport {
     const timeout = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new McpClientError('TIMEOUT', 'The SSE stream sent no endpoint')), this.connectTimeoutMs).unref(),
     );
-    this.endpoint = await Promise.race([
+    const named = await Promise.race([
       endpoint,
       timeout,
       reading.then(() => Promise.reject(new McpClientError('UNAVAILABLE', 'The SSE stream ended'))),
     ]);
-    if (new URL(this.endpoint).origin !== new URL(this.options.url).origin) {
-      throw new McpClientError('PROTOCOL', 'The SSE endpoint named another origin');
-    }
+    if (named.origin !== this.url.origin) throw new McpClientError('PROTOCOL', 'The SSE endpoint named another origin');
+    this.endpoint = named.pathname + named.search;
   }
 
   async send(message: Record<string, unknown>, signal?: AbortSignal, callHeaders?: Readonly<Record<string, string>>): Promise<void> {
     if (!this.endpoint) throw new McpClientError('UNAVAILABLE', 'Not connected');
     const endpoint = this.endpoint;
-    const response = await this.authorized(async () =>
-      fetchOrUnavailable(endpoint, {
+    const response = await this.authorized(async () => {
+      const headers = await this.headers(callHeaders);
+      headers['content-type'] = 'application/json';
+      return this.pool.exchange({
         method: 'POST',
-        headers: { ...(await this.headers(callHeaders)), 'content-type': 'application/json' },
+        path: endpoint,
+        headers,
         body: JSON.stringify(message),
         // The client aborts a request's signal when it fails or the client closes (AbortSignal.any per request is costly).
         signal: signal ?? this.closing.signal,
-      }),
-    );
-    await readBoundedText(response.body, this.maxBytes).catch(() => '');
+      });
+    });
+    await response.text(this.maxBytes).catch(() => '');
     if (!response.ok) throw statusError(response.status, 'The message endpoint');
   }
 
   private async headers(callHeaders?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
     const headers = await resolveHeaders(this.options.headers, callHeaders);
     const authorization = await this.auth?.authorization();
-    return authorization === undefined ? headers : { ...headers, authorization };
+    if (authorization !== undefined) headers.authorization = authorization;
+    return headers;
   }
 
   /** One exchange, answering the server's OAuth challenges with the `auth` option. */
-  private authorized(exchange: () => Promise<Response>): Promise<Response> {
-    return this.auth
-      ? this.auth.exchange(
-          exchange,
-          (answer) => answer.headers.get('www-authenticate') ?? undefined,
-          (answer) => answer.body?.cancel(),
-        )
-      : exchange();
+  private authorized(exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
+    return authorizedExchange(this.auth, exchange);
   }
 
   initialized(): void {
@@ -101,6 +104,6 @@ export class HttpSseClientTransport implements McpClientTransport {
 
   close(): Promise<void> {
     this.closing.abort(new McpClientError('CLOSED', 'The client was closed'));
-    return Promise.resolve();
+    return this.pool.destroy();
   }
 }

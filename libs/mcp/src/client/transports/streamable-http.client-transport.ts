@@ -1,10 +1,9 @@
 import type { McpClientHttpOptions } from '../mcp-client-options.interface.js';
 import { McpClientError } from '../mcp-client.error.js';
-import { parseServerJson, readBoundedText, readEventStream } from './bounded-body.js';
+import { parseServerJson, readEventStream } from './bounded-body.js';
 import type { McpClientTransport, McpClientTransportSink } from './client-transport.interface.js';
-import { fetchOrUnavailable, resolveHeaders, statusError } from './http-headers.js';
-import { httpRequest, type McpHttpAnswer } from './node-http.request.js';
-import { Agent } from 'node:http';
+import { resolveHeaders, statusError } from './http-headers.js';
+import { authorizedExchange, McpHttpPool, type McpHttpAnswer } from './http-pool.js';
 import type { McpProbeAnswer } from '../eras/era-probe.js';
 import { META } from '../../core/rev-2026-07-28.constants.js';
 import { modernHeaders, type ModernParamHeaders } from '../eras/rev-2026-07-28.wire.js';
@@ -37,9 +36,10 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   private paramHeaders?: ModernParamHeaders;
   private readonly closing = new AbortController();
   private listening = false;
-  /** Keeps connections to the server open between calls (closed with the transport). */
-  private readonly agent = new Agent({ keepAlive: true });
-  private readonly url: URL;
+  /** Keeps connections to the server open between calls (destroyed with the transport). */
+  private readonly pool: McpHttpPool;
+  /** The endpoint's path and query on the pool's origin. */
+  private readonly path: string;
 
   constructor(
     private readonly options: McpClientHttpOptions,
@@ -47,7 +47,9 @@ export class StreamableHttpClientTransport implements McpClientTransport {
     /** OAuth (the `auth` option): the token of each request, and the answer to a 401 or 403 `insufficient_scope`. */
     private readonly auth?: McpOAuthAuthorizer,
   ) {
-    this.url = new URL(options.url);
+    const url = new URL(options.url);
+    this.pool = new McpHttpPool(url.origin);
+    this.path = url.pathname + url.search;
   }
 
   open(sink: McpClientTransportSink): Promise<void> {
@@ -58,13 +60,13 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   async send(message: Record<string, unknown>, signal?: AbortSignal, callHeaders?: Readonly<Record<string, string>>): Promise<void> {
     const hadSession = this.sessionId !== undefined;
     const response = await this.authorized(async () =>
-      httpRequest(this.url, {
+      this.pool.exchange({
         method: 'POST',
+        path: this.path,
         headers: await this.postHeaders(message, callHeaders),
         body: JSON.stringify(message),
         // The client aborts a request's signal when it fails or the client closes.
         signal: signal ?? this.closing.signal,
-        agent: this.agent,
       }),
     );
     const isInitialize = message.method === 'initialize';
@@ -74,7 +76,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
       throw new McpClientError('SESSION_EXPIRED', 'The server no longer knows the session', { status: 404 });
     }
     if (!response.ok) {
-      const text = await readBoundedText(response.body, this.maxBytes).catch(() => '');
+      const text = await response.text(this.maxBytes).catch(() => '');
       // A JSON-RPC error body (a 400 for a bad request) answers the request; anything else is the transport's.
       const body = safeJson(text);
       if (body && typeof body === 'object' && 'jsonrpc' in body && 'id' in body && (body as { id: unknown }).id !== null) {
@@ -94,7 +96,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
       void this.readStream(response, id, callHeaders);
       return;
     }
-    this.sink!.message(parseServerJson(await readBoundedText(response.body, this.maxBytes)));
+    this.sink!.message(parseServerJson(await response.text(this.maxBytes)));
   }
 
   async probe(message: Record<string, unknown>, signal: AbortSignal): Promise<McpProbeAnswer> {
@@ -109,8 +111,9 @@ export class StreamableHttpClientTransport implements McpClientTransport {
     let response: McpHttpAnswer;
     try {
       response = await this.authorized(async () =>
-        httpRequest(this.url, {
+        this.pool.exchange({
           method: 'POST',
+          path: this.path,
           headers: {
             ...(await this.headers(undefined)),
             ...modernHeaders(version, message),
@@ -119,7 +122,6 @@ export class StreamableHttpClientTransport implements McpClientTransport {
           },
           body: JSON.stringify(message),
           signal,
-          agent: this.agent,
         }),
       );
     } catch (error) {
@@ -135,7 +137,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
         });
         return answer === undefined ? { status: response.status, json: false } : { status: response.status, json: true, body: answer };
       }
-      const body = safeJson(await readBoundedText(response.body, this.maxBytes));
+      const body = safeJson(await response.text(this.maxBytes));
       return body === undefined ? { status: response.status, json: false } : { status: response.status, json: true, body };
     } catch (error) {
       return failure(error, 'The answer to server/discover broke');
@@ -162,19 +164,21 @@ export class StreamableHttpClientTransport implements McpClientTransport {
 
   async close(): Promise<void> {
     this.closing.abort(new McpClientError('CLOSED', 'The client was closed'));
-    this.agent.destroy();
     const sessionId = this.sessionId;
     this.sessionId = undefined;
-    if (sessionId === undefined) return;
-    // Ends the session on the server (it may answer 405: sessions it cannot end expire there).
-    await fetch(this.options.url, { method: 'DELETE', headers: { ...(await this.headers(sessionId)) }, signal: AbortSignal.timeout(2_000) })
-      .then((response) => response.body?.cancel())
-      .catch(() => undefined);
+    if (sessionId !== undefined) {
+      // Ends the session on the server (it may answer 405: sessions it cannot end expire there).
+      await this.headers(sessionId)
+        .then((headers) => this.pool.exchange({ method: 'DELETE', path: this.path, headers, signal: AbortSignal.timeout(2_000) }))
+        .then((answer) => answer.discard())
+        .catch(() => undefined);
+    }
+    await this.pool.destroy();
   }
 
   /**
-   * A fresh object each time, filled by assignments: on Node 20 a literal that starts with a spread and adds more
-   * costs microseconds, and these are built for every call.
+   * A fresh object each time, filled by assignments (built for every call: not a spread literal, "Hot paths" in
+   * docs/architecture.md).
    */
   private async headers(sessionId = this.sessionId, callHeaders?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
     const headers = await resolveHeaders(this.options.headers, callHeaders);
@@ -198,13 +202,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
 
   /** One exchange, answering the server's OAuth challenges with the `auth` option. */
   private authorized(exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
-    return this.auth
-      ? this.auth.exchange(
-          exchange,
-          (answer) => answer.header('www-authenticate'),
-          (answer) => answer.discard(),
-        )
-      : exchange();
+    return authorizedExchange(this.auth, exchange);
   }
 
   /**
@@ -241,12 +239,10 @@ export class StreamableHttpClientTransport implements McpClientTransport {
         await new Promise((resolve) => setTimeout(resolve, retryMs));
         if (this.closing.signal.aborted) break;
         const resumedFrom = lastEventId;
-        const answer = await httpRequest(this.url, {
-          method: 'GET',
-          headers: { ...(await this.headers(this.sessionId, callHeaders)), accept: 'text/event-stream', 'last-event-id': resumedFrom },
-          signal: this.closing.signal,
-          agent: this.agent,
-        });
+        const headers = await this.headers(this.sessionId, callHeaders);
+        headers.accept = 'text/event-stream';
+        headers['last-event-id'] = resumedFrom;
+        const answer = await this.pool.exchange({ method: 'GET', path: this.path, headers, signal: this.closing.signal });
         if (!answer.ok) {
           answer.discard();
           break;
@@ -267,14 +263,15 @@ export class StreamableHttpClientTransport implements McpClientTransport {
     try {
       while (!this.closing.signal.aborted && this.sessionId !== undefined) {
         try {
-          const response = await fetchOrUnavailable(this.options.url, {
-            method: 'GET',
-            headers: { ...(await this.headers()), accept: 'text/event-stream' },
-            signal: this.closing.signal,
-          });
+          const headers = await this.headers();
+          headers.accept = 'text/event-stream';
+          const response = await this.pool.exchange({ method: 'GET', path: this.path, headers, signal: this.closing.signal });
           answered();
-          if (response.status === 405) return void (await response.body?.cancel());
-          if (!response.ok) throw statusError(response.status, 'The GET stream');
+          if (response.status === 405) return response.discard();
+          if (!response.ok) {
+            response.discard();
+            throw statusError(response.status, 'The GET stream');
+          }
           delay = 500;
           await readEventStream(response.body, this.maxBytes, (event) => {
             const value = event.data === '' ? undefined : safeJson(event.data);

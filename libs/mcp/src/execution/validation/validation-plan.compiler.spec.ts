@@ -42,7 +42,7 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { argumentValidationMode } from '../validation-mode.js';
+import { argumentValidationMode } from './validation-mode.js';
 import { DtoSchemaFactory } from '../../features/tools/schema/dto-schema.factory.js';
 import { McpProperty } from '../../features/tools/schema/mcp-property.decorator.js';
 import { compileValidationPlan } from './validation-plan.compiler.js';

@@ -10,7 +10,7 @@ import type { OutboundCredential } from '../../auth/outbound/outbound-credential
 import type { OpenApiOperationPlan } from './openapi-operations.js';
 import { fetchWithinOrigin, RedirectNotFollowed } from './openapi-redirects.js';
 import { credentialValues, withoutCredentials } from '../../auth/outbound/sent-credentials.js';
-import { refusal } from '../../execution/argument-validator.js';
+import { refusal } from '../../execution/validation/refusal.js';
 
 /** What one source's calls need, resolved at boot. */
 export interface OpenApiCallSettings {

@@ -81,10 +81,10 @@ describe('toolSchema', () => {
     expect((schema.$defs as any).L3.properties.p7).toEqual({ $ref: '#/$defs/L4' });
     expect(JSON.stringify(schema).length).toBeLessThan(4 * 1024);
 
-    const check = new RawSchemaCompiler().compile(schema);
+    const validator = new RawSchemaCompiler().compile(schema);
     const deep = (leaf: unknown) => ({ root: { p0: { p1: { p2: { p3: { p4: { p5: { p6: { p7: leaf } } } } } } } } });
-    expect(check(deep(1))).toEqual({ valid: true });
-    expect(check(deep('one'))).toMatchObject({ valid: false, fields: ['root.p0.p1.p2.p3.p4.p5.p6.p7'] });
+    expect(validator.validate(deep(1))).toEqual({ valid: true, value: deep(1) });
+    expect(validator.validate(deep('one'))).toMatchObject({ valid: false, fields: ['root.p0.p1.p2.p3.p4.p5.p6.p7'] });
   });
 
   it('keeps a recursive schema as it is under $defs, and names two schemas of the same last segment apart', () => {

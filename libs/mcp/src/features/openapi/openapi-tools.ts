@@ -40,10 +40,10 @@ export function openApiTools(source: McpOpenApiSource, loaded: LoadedOpenApiDocu
 function describe(plan: OpenApiOperationPlan, settings: OpenApiCallSettings, compiler: RawSchemaCompiler): McpToolDefinition {
   const timeoutMs = settings.timeoutMs + TOOL_TIMEOUT_MARGIN_MS;
   checkToolNameAndTimeout(plan.site, plan.name, timeoutMs);
-  let checkRawArgs: McpToolDefinition['checkRawArgs'];
+  let validator: McpToolDefinition['validator'];
   try {
     // The document's regular expressions are the API's to run, not this server's (ReDoS).
-    checkRawArgs = compiler.compile(plan.inputSchema, { foreign: true });
+    validator = compiler.compile(plan.inputSchema, { foreign: true });
     if (plan.outputSchema) compiler.compile(plan.outputSchema);
   } catch (error) {
     throw new McpConfigurationError(McpMessages.invalidInputSchema(plan.site, error instanceof Error ? error.message : String(error)));
@@ -58,7 +58,7 @@ function describe(plan: OpenApiOperationPlan, settings: OpenApiCallSettings, com
       ...(plan.outputSchema && { outputSchema: envelopeOutputSchema(plan.outputSchema, { pending: false }) }),
       ...(plan.annotations && { annotations: plan.annotations }),
     },
-    checkRawArgs,
+    validator,
     timeoutMs,
     scopes: [],
     handler: openApiHandler(plan, settings),

@@ -1,4 +1,4 @@
-import type { ArgumentValidation } from '../../execution/argument-validator.js';
+import type { McpArgumentValidator } from '../../execution/validation/argument-validator.interface.js';
 import type { McpFeatureHandler } from '../feature-handler.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
 import type { McpPromptArgument } from './mcp-prompt-options.interface.js';
@@ -19,10 +19,8 @@ export interface McpPromptDefinition {
   readonly descriptor: McpPromptDescriptor;
   /** Declared arguments (from the options or the DTO). */
   readonly arguments: readonly McpPromptArgument[];
-  /** DTO class the arguments are validated against, when they come from one. */
-  readonly argsType?: new (...args: never[]) => object;
-  /** Validates and parses the arguments with the prompt's Standard Schema, when they come from one. */
-  readonly parseArgs?: (args: Record<string, unknown>) => Promise<ArgumentValidation>;
+  /** Validates the arguments when they come from a DTO or a Standard Schema (a declared list is checked on its own). */
+  readonly validator?: McpArgumentValidator;
   readonly handler: McpFeatureHandler<McpPromptContext>;
   /** Registered with `McpPromptRegistry.register()` (only those can be replaced or removed). */
   readonly runtime?: boolean;

@@ -14,6 +14,7 @@ import { argumentListProblem, argumentsFromSchema, standardPromptArguments } fro
 import { isStandardSchema } from '../../core/standard-schema.js';
 import { loadStandardConverters } from '../tools/schema/standard-json-schema.js';
 import { MCP_METADATA } from '../mcp-metadata.accessor.js';
+import { McpDtoArgumentValidator } from '../../execution/validation/dto-argument.validator.js';
 
 /**
  * The prompts of `@McpPrompt()` methods with their arguments (declared, or read from a DTO; a component provider)
@@ -74,8 +75,7 @@ export class McpPromptExplorer implements McpComponentProvider {
       title: options.title,
       description: options.description,
       arguments: declared,
-      argsType,
-      ...(standard && { parseArgs: standard.parse }),
+      validator: standard?.validator ?? (argsType && new McpDtoArgumentValidator(argsType)),
       handler: this.providerMethods.handlerOf<McpPromptContext>(method),
     });
   }

@@ -29,10 +29,10 @@ export function standardPromptArguments(
   schema: unknown,
   site: string,
   option: string,
-): { declared: McpPromptArgument[]; parse: StandardArguments['parse'] } | undefined {
+): { declared: McpPromptArgument[]; validator: StandardArguments['validator'] } | undefined {
   if (!isStandardSchema(schema)) return undefined;
-  const { jsonSchema, parse } = standardArguments(schema, { site, option, override: 'arguments (as a list)' });
-  return { declared: argumentsFromSchema(jsonSchema), parse };
+  const { jsonSchema, validator } = standardArguments(schema, { site, option, override: 'arguments (as a list)' });
+  return { declared: argumentsFromSchema(jsonSchema), validator };
 }
 
 /** What is wrong with a declared argument list, or undefined when it is fine. */

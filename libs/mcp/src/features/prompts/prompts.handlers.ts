@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { validateArguments } from '../../execution/argument-validator.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import type { McpCall, McpMethodHandler, McpMethodHandlerGroup } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
@@ -49,9 +48,8 @@ export class PromptsHandlers implements McpMethodHandlerGroup {
     if (!prompt) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown prompt: ${clientText(name)}`);
 
     let args: object = checkPromptArguments(prompt.arguments, (raw ?? {}) as Record<string, unknown>);
-    if (prompt.argsType || prompt.parseArgs) {
-      const raw = args as Record<string, unknown>;
-      const validation = prompt.parseArgs ? await prompt.parseArgs(raw) : await validateArguments(prompt.argsType!, raw);
+    if (prompt.validator) {
+      const validation = await prompt.validator.validate(args as Record<string, unknown>);
       if (!validation.valid) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, validation.message, { fields: validation.fields });
       args = validation.value;
     }

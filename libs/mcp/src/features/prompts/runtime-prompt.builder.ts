@@ -4,10 +4,11 @@ import type { McpRuntimeBuilder } from '../components/runtime-registrations.js';
 import type { McpComponent } from '../components/mcp-component-provider.interface.js';
 import { MCP_TOOL_NAME_PATTERN } from '../tools/tool-name.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
-import { promptDefinition, type McpPromptDefinition } from './mcp-prompt-definition.interface.js';
+import { promptDefinition } from './mcp-prompt-definition.interface.js';
 import type { McpPromptRegistration } from './mcp-prompt-registration.interface.js';
 import { McpPromptRuntimeMessages as Messages } from './mcp-prompt-runtime.messages.js';
 import { argumentListProblem, argumentsFromSchema, standardPromptArguments } from './prompt-arguments.js';
+import { McpDtoArgumentValidator } from '../../execution/validation/dto-argument.validator.js';
 
 const KEYS = ['name', 'title', 'description', 'arguments', 'args', 'handler'] as const;
 
@@ -22,7 +23,7 @@ export class McpRuntimePromptBuilder implements McpRuntimeBuilder<McpPromptRegis
   build(site: string, registration: McpPromptRegistration): McpComponent {
     const { name, description, handler } = registration;
     const standard = standardPromptArguments(registration.args, site, 'args');
-    const argsType = standard ? undefined : (registration.args as McpPromptDefinition['argsType']);
+    const argsType = standard ? undefined : (registration.args as (new (...args: never[]) => object) | undefined);
     if (typeof name !== 'string' || !MCP_TOOL_NAME_PATTERN.test(name))
       throw new McpConfigurationError(McpMessages.invalidPromptName(site, String(name)));
     if (typeof description !== 'string' || description.trim() === '') throw new McpConfigurationError(Messages.missingDescription(site));
@@ -44,8 +45,7 @@ export class McpRuntimePromptBuilder implements McpRuntimeBuilder<McpPromptRegis
         title: registration.title,
         description,
         arguments: declared,
-        argsType,
-        ...(standard && { parseArgs: standard.parse }),
+        validator: standard?.validator ?? (argsType && new McpDtoArgumentValidator(argsType)),
         handler: async (payload, context) => handler(payload as Record<string, string>, context),
         runtime: true,
       }),

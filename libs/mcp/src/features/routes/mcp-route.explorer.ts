@@ -19,6 +19,7 @@ import { routeArguments } from './route-arguments.js';
 import { McpRouteHandlerFactory } from './route-handler.factory.js';
 import { RouteMiddleware } from './route-middleware.js';
 import { isRouteHandler, readRoute, type McpRouteVerb } from './route-metadata.js';
+import { acceptedAsSent } from '../../execution/validation/argument-validator.interface.js';
 
 /** The hints a verb gives a tool (MCP tool annotations). */
 const VERB_HINTS: Record<McpRouteVerb, McpToolAnnotations | undefined> = {
@@ -114,9 +115,12 @@ export class McpRouteExplorer implements McpComponentProvider {
         ...(Object.keys(annotations).length > 0 && { annotations }),
       },
       // Names, prototype keys and URL-borne values are checked here; the rest is the route's pipes' to judge.
-      checkRawArgs: (values) => {
-        const refused = args.refuse(values as Record<string, unknown>);
-        return refused ? { valid: false, ...refused } : { valid: true };
+      validator: {
+        validate: (values) => {
+          const refused = args.refuse(values);
+          return refused ? { valid: false, ...refused } : acceptedAsSent(values);
+        },
+        revive: acceptedAsSent,
       },
       // A `{ provider }` selector of the transforms option picks a controller's route tools by its class.
       declaredBy: controller,

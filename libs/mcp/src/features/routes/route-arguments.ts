@@ -6,7 +6,7 @@ import type { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import type { JsonSchema } from '../../core/json-schema.types.js';
 import { McpRouteMessages } from './mcp-route.messages.js';
 import type { RouteParamBinding, RouteShape } from './route-metadata.js';
-import { refusal, unknownProperty } from '../../execution/argument-validator.js';
+import { refusal, unknownProperty } from '../../execution/validation/refusal.js';
 
 /** Where a tool argument goes in the request the route sees. */
 type Part = 'params' | 'query' | 'body';

@@ -2,7 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import { errorCodeForHttpStatus } from '../../core/errors/error-codes.js';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
-import { refusal } from '../../execution/argument-validator.js';
+import { refusal } from '../../execution/validation/refusal.js';
 
 /** A route's 5xx answer: the call ends as INTERNAL_ERROR (logged, nothing of it sent to the caller). */
 class RouteServerError extends Error {}

@@ -4,7 +4,8 @@ import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { MCP_SKILL_PROVIDER_METADATA } from './mcp-skill-provider.decorator.js';
-import { MCP_SKILLS_EXTENSION, type McpSkillSource } from './mcp-skill.interface.js';
+import { MCP_SKILLS_EXTENSION } from '../../core/mcp-skills.constants.js';
+import type { McpSkillSource } from './mcp-skill.interface.js';
 import { McpSkillRegistry } from './mcp-skill.registry.js';
 import { loadSkillFolder } from './skill-folder.loader.js';
 

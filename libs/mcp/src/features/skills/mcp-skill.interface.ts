@@ -1,13 +1,5 @@
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 
-export { MCP_SKILLS_EXTENSION } from '../../core/mcp-skills-extension.js';
-
-/** The URI scheme skills are served under: `skill://<name>/SKILL.md`, `skill://<name>/<path>`. */
-export const MCP_SKILL_URI_SCHEME = 'skill://';
-
-/** Per-skill limits a host must accept (SEP-2640); a skill over them fails the boot or its registration. */
-export const MCP_SKILL_LIMITS = Object.freeze({ files: 512, bytes: 16 * 1024 * 1024 });
-
 /**
  * A skill given as its files (paths under the skill's folder, `/`-separated, `SKILL.md` among them): what an
  * {@link McpSkillSource} returns and `McpSkillRegistry.register()` takes. Its name is the frontmatter's.

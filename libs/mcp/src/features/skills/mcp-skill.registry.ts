@@ -6,6 +6,7 @@ import type { McpSkillCaller, McpSkillDefinition, McpSkillSource } from './mcp-s
 import { buildSkill } from './skill.builder.js';
 import { McpSkillMessages as Messages } from './skill.messages.js';
 import type { RelayedSkill, SkillRelay, SkillRequest } from './skill-relay.interface.js';
+import { MCP_SKILL_URI_SCHEME } from '../../core/mcp-skills.constants.js';
 
 /** A skill as `skills/list`, `skills/get` and `resources/list` show it: one of this server's, or a relayed one. */
 export type ListedSkill = Pick<RelayedSkill, 'uri' | 'entry'>;
@@ -155,7 +156,7 @@ export class McpSkillRegistry {
 
   /** Fixed skills first (no provider asked), then everything the caller sees. */
   private *candidates(uri: string, caller: McpSkillCaller): Iterable<Promise<readonly BuiltSkill[]>> {
-    const name = uri.startsWith('skill://') ? uri.slice('skill://'.length).split('/')[0] : undefined;
+    const name = uri.startsWith(MCP_SKILL_URI_SCHEME) ? uri.slice(MCP_SKILL_URI_SCHEME.length).split('/')[0] : undefined;
     const fixed = [...this.fixed.values()].filter((skill) => skill.name === name);
     if (fixed.length > 0) yield Promise.resolve(fixed);
     if (this.providers.length > 0) yield this.visible(caller);

@@ -1,7 +1,7 @@
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { MCP_SKILL_LIMITS } from './mcp-skill.interface.js';
+import { MCP_SKILL_LIMITS } from '../../core/mcp-skills.constants.js';
 import type { BuiltSkill } from './built-skill.js';
 import { buildSkill, skillDigest, type SkillSourceFile } from './skill.builder.js';
 import { McpSkillMessages as Messages } from './skill.messages.js';

@@ -2,6 +2,7 @@ import type { McpSkillRegistry } from './mcp-skill.registry.js';
 import type { McpSkillCaller } from './mcp-skill.interface.js';
 import { decodeUtf8 } from './skill.builder.js';
 import type { SkillRequest } from './skill-relay.interface.js';
+import { MCP_SKILL_URI_SCHEME } from '../../core/mcp-skills.constants.js';
 
 /** The `resources/list` entry of each SKILL.md a caller sees: named and described by its frontmatter. */
 export async function skillManifestResources(registry: McpSkillRegistry, caller: McpSkillCaller): Promise<Record<string, unknown>[]> {
@@ -25,7 +26,7 @@ export async function readSkillFile(
   caller: McpSkillCaller,
   request?: SkillRequest,
 ): Promise<Record<string, unknown> | undefined> {
-  if (!registry.served || !uri.startsWith('skill://')) return undefined;
+  if (!registry.served || !uri.startsWith(MCP_SKILL_URI_SCHEME)) return undefined;
   const file = await registry.file(uri, caller);
   if (!file) return request && registry.readRelayed(uri, request);
   const bytes = await file.read();

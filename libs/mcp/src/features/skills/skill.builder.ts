@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
-import { MCP_SKILL_LIMITS, MCP_SKILL_URI_SCHEME } from './mcp-skill.interface.js';
+import { MCP_SKILL_LIMITS, MCP_SKILL_URI_SCHEME } from '../../core/mcp-skills.constants.js';
 import type { BuiltSkill, BuiltSkillFile, SkillDirectoryChild } from './built-skill.js';
 import { skillFrontmatter } from './skill-frontmatter.js';
 import { skillFileMimeType } from './skill-mime-types.js';

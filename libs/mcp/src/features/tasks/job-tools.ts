@@ -6,6 +6,7 @@ import type { McpCallToolResult } from '../../core/results/content.types.js';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import type { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import { JobIdDto } from './dto/job-id.dto.js';
+import { McpDtoArgumentValidator } from '../../execution/validation/dto-argument.validator.js';
 
 /** What the built-in job tools need from the job engine (`McpJobService`). */
 export interface McpJobToolsSource {
@@ -29,7 +30,7 @@ export function jobTools(source: McpJobToolsSource, schemas: DtoSchemaFactory, t
       inputSchema: schemas.forClass(JobIdDto),
       annotations: { readOnlyHint: name === 'get_job_status', openWorldHint: false },
     },
-    argsType: JobIdDto,
+    validator: new McpDtoArgumentValidator(JobIdDto),
     timeoutMs,
     scopes: [],
     handler: (args, context) => handler(args as JobIdDto, context),

@@ -10,6 +10,7 @@ import { McpJobStore } from '../../jobs/mcp-job.store.js';
 import type { McpJobSubmission } from '../../jobs/job.record.js';
 import type { McpRunOutcome, McpTaskChannels, McpTaskRun } from './task-channel.interface.js';
 import { McpTaskWorker } from './task-worker.js';
+import { NO_ARGUMENTS_VALIDATOR } from '../../execution/validation/fixed-argument.validators.js';
 
 const options = resolveMcpOptions({ name: 'worker', version: '1.0.0' }, resolvePaths({}));
 
@@ -18,6 +19,7 @@ const confirmTool: McpToolDefinition = {
   name: 'confirm',
   site: 'Spec#confirm',
   descriptor: { name: 'confirm', description: 'asks first', inputSchema: { type: 'object' } },
+  validator: NO_ARGUMENTS_VALIDATOR,
   timeoutMs: 5_000,
   job: {},
   scopes: [],

@@ -8,7 +8,7 @@ import { McpToolRuntimeMessages as Messages } from './mcp-tool-runtime.messages.
 import { MCP_TOOL_NAME_PATTERN } from './tool-name.js';
 import { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
-import { assembleTool } from './tool-definition.assembly.js';
+import { assembleTool, type McpToolAssemblyInput } from './tool-definition.assembly.js';
 import { isStandardSchema } from '../../core/standard-schema.js';
 
 const KEYS = [
@@ -62,7 +62,7 @@ export class McpRuntimeToolBuilder implements McpRuntimeBuilder<McpToolRegistrat
           site,
           name,
           options: { ...options, input },
-          argsType: argsType as McpToolDefinition['argsType'],
+          argsType: argsType as McpToolAssemblyInput['argsType'],
           job: false,
           inputOption: 'args',
           uiOption: '"ui"',

@@ -1,6 +1,7 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
-import { lazyArgumentValidationMode } from '../../execution/validation-mode.js';
+import { McpDtoArgumentValidator } from '../../execution/validation/dto-argument.validator.js';
+import { NO_ARGUMENTS_VALIDATOR } from '../../execution/validation/fixed-argument.validators.js';
 import { toolUiMeta } from '../apps/tool-ui.js';
 import type { McpToolDefinition, McpToolDescriptor } from './mcp-tool-definition.interface.js';
 import type { McpToolOptions } from './mcp-tool-options.interface.js';
@@ -37,17 +38,7 @@ export interface McpToolAssemblyInput {
 /** The parts of a tool definition that do not depend on where the tool came from. */
 export type McpAssembledTool = Pick<
   McpToolDefinition,
-  | 'name'
-  | 'site'
-  | 'descriptor'
-  | 'argsType'
-  | 'validation'
-  | 'checkRawArgs'
-  | 'parseArgs'
-  | 'parseOutput'
-  | 'idempotencyKey'
-  | 'scopes'
-  | 'visibleTo'
+  'name' | 'site' | 'descriptor' | 'validator' | 'parseOutput' | 'idempotencyKey' | 'scopes' | 'visibleTo'
 >;
 
 /**
@@ -89,10 +80,10 @@ export function assembleTool(input: McpToolAssemblyInput, schemas: { dto: DtoSch
     name,
     site,
     descriptor,
-    argsType,
-    validation: argsType ? lazyArgumentValidationMode(argsType, descriptor.inputSchema, site) : undefined,
-    checkRawArgs: raw?.check,
-    ...(standard && { parseArgs: standard.parse }),
+    validator:
+      standard?.validator ??
+      raw?.validator ??
+      (argsType ? new McpDtoArgumentValidator(argsType, descriptor.inputSchema, site) : NO_ARGUMENTS_VALIDATOR),
     ...(output?.parse && { parseOutput: output.parse }),
     idempotencyKey,
     scopes,
@@ -122,7 +113,7 @@ function compileRawSchema(inputSchema: Record<string, unknown>, withDto: boolean
   }
   const schema = structuredClone(inputSchema);
   try {
-    return { schema, check: compiler.compile(schema) };
+    return { schema, validator: compiler.compile(schema) };
   } catch (error) {
     throw new McpConfigurationError(McpMessages.invalidInputSchema(site, error instanceof Error ? error.message : String(error)));
   }

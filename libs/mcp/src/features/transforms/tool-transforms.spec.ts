@@ -13,6 +13,7 @@ import {
 import { namespaceTool } from './namespace.transform.js';
 import { applyToolTransformations } from './tool-transformations.applier.js';
 import { thrown } from '../../../../../test/kit/boot-mcp.js';
+import { NO_ARGUMENTS_VALIDATOR } from '../../execution/validation/fixed-argument.validators.js';
 
 const inputSchema = {
   type: 'object',
@@ -30,6 +31,7 @@ function tool(name = 'search', overrides: Partial<McpToolDefinition> = {}): McpT
     name,
     site: `Upstream#${name}`,
     descriptor: { name, description: `Does ${name}`, inputSchema },
+    validator: NO_ARGUMENTS_VALIDATOR,
     timeoutMs: 1000,
     scopes: [],
     idempotencyKey: 'limit',

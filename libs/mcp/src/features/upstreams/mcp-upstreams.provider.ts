@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nes
 import { McpBootNotices } from '../../core/boot-notices.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
-import { MCP_SKILLS_EXTENSION } from '../../core/mcp-skills-extension.js';
+import { MCP_SKILLS_EXTENSION } from '../../core/mcp-skills.constants.js';
 import { McpSkillRegistry } from '../skills/mcp-skill.registry.js';
 import type { RelayedSkill } from '../skills/skill-relay.interface.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';

@@ -1,7 +1,7 @@
 import { McpClientError } from '../../client/mcp-client.error.js';
 import type { McpClientCallOptions } from '../../client/mcp-client-options.interface.js';
 import { clientText } from '../../core/client-text.js';
-import { McpControlFlowSignal } from '../../core/control-flow.signal.js';
+import { McpMissingClientCapabilitySignal } from '../../core/missing-client-capability.signal.js';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { McpElicitationRequest, McpSamplingRequest, McpToolContext } from '../../core/mcp-tool-context.interface.js';
@@ -40,10 +40,9 @@ export function relayClientRequests(context: McpToolContext): NonNullable<McpCli
 
 /** What the upstream is answered when asking our caller failed (no internals: the upstream is another party). */
 function relayError(method: string, capability: string, error: unknown): McpClientError {
+  // The session era says so with a tool error, 2026-07-28 with the signal.
   const missing =
-    (error instanceof McpToolError && error.code === 'CLIENT_CAPABILITY_MISSING') ||
-    // 2026-07-28: McpMissingClientCapabilitySignal (the era's own type: features do not import eras).
-    (error instanceof McpControlFlowSignal && 'requiredCapabilities' in error);
+    (error instanceof McpToolError && error.code === 'CLIENT_CAPABILITY_MISSING') || error instanceof McpMissingClientCapabilitySignal;
   if (missing) {
     return new McpClientError('RPC', `The calling client does not support ${capability}`, { rpcCode: JsonRpcErrorCode.METHOD_NOT_FOUND });
   }

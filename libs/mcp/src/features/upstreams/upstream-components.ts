@@ -7,7 +7,12 @@ import type { McpPromptRegistration } from '../prompts/mcp-prompt-registration.i
 import type { McpFixedResourceRegistration, McpResourceTemplateRegistration } from '../resources/mcp-resource-registration.interface.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import type { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
-import type { RawSchemaCheck } from '../../execution/mcp-callable-tool.interface.js';
+import {
+  acceptedAsSent,
+  type ArgumentValidation,
+  type McpArgumentValidator,
+} from '../../execution/validation/argument-validator.interface.js';
+import { ANY_ARGUMENTS_VALIDATOR } from '../../execution/validation/fixed-argument.validators.js';
 import type { McpUpstream } from './mcp-upstream.js';
 import { upstreamCallError } from './upstream-errors.js';
 import { originalUri, upstreamToolName, upstreamUri } from './upstream-names.js';
@@ -25,21 +30,29 @@ export function failed(upstream: McpUpstream, error: unknown): Error {
  * hundreds of tools, relisted often); a schema ajv cannot read (another dialect) leaves the check to the upstream,
  * and so do its regular expressions (`pattern`, `patternProperties`: ReDoS on this server's one thread).
  */
-function argumentsCheck(schema: JsonSchema, compiler: RawSchemaCompiler): (args: unknown) => RawSchemaCheck {
-  let check: ((args: unknown) => RawSchemaCheck) | undefined;
-  return (args) => {
-    if (!check) {
-      // Upstreams often name draft-07 (`$schema`), which ajv's 2020-12 instance would refuse to load: read it as 2020-12.
-      const readable: JsonSchema = { ...schema };
-      delete readable.$schema;
-      try {
-        check = compiler.compile(readable, { transient: true, foreign: true });
-      } catch {
-        check = () => ({ valid: true });
-      }
+class UpstreamArgumentValidator implements McpArgumentValidator {
+  private compiled?: McpArgumentValidator;
+  readonly revive = acceptedAsSent;
+
+  constructor(
+    private readonly schema: JsonSchema,
+    private readonly compiler: RawSchemaCompiler,
+  ) {}
+
+  validate(raw: Record<string, unknown>): ArgumentValidation | Promise<ArgumentValidation> {
+    return (this.compiled ??= this.compile()).validate(raw);
+  }
+
+  private compile(): McpArgumentValidator {
+    // Upstreams often name draft-07 (`$schema`), which ajv's 2020-12 instance would refuse to load: read it as 2020-12.
+    const readable: JsonSchema = { ...this.schema };
+    delete readable.$schema;
+    try {
+      return this.compiler.compile(readable, { transient: true, foreign: true });
+    } catch {
+      return ANY_ARGUMENTS_VALIDATOR;
     }
-    return check(args);
-  };
+  }
 }
 
 /**
@@ -62,7 +75,7 @@ export function upstreamTool(upstream: McpUpstream, remote: McpRemoteTool, compi
       ...(remote.outputSchema !== undefined && { outputSchema: remote.outputSchema as JsonSchema }),
       ...(remote.annotations !== undefined && { annotations: remote.annotations }),
     },
-    checkRawArgs: argumentsCheck(inputSchema, compiler),
+    validator: new UpstreamArgumentValidator(inputSchema, compiler),
     timeoutMs: upstream.timeoutMs,
     scopes: upstream.scopes,
     upstream: upstream.name,

@@ -1,3 +1,4 @@
+import { MCP_SKILL_URI_SCHEME } from '../../core/mcp-skills.constants.js';
 import { MCP_TOOL_NAME_PATTERN } from '../tools/tool-name.js';
 
 /**
@@ -19,19 +20,18 @@ export function originalUri(upstream: string, uri: string): string | undefined {
   return uri.startsWith(prefix) ? uri.slice(prefix.length) : undefined;
 }
 
-const SKILL_SCHEME = 'skill://';
-
 /**
  * `skill://weather/weather-briefing/SKILL.md` for the upstream `weather`'s `skill://weather-briefing/SKILL.md`: its
  * skills in a folder of their own, each still named by its last segment (SEP-2640 allows a path before the name).
  */
-export const relayedSkillUri = (upstream: string, uri: string) => `${SKILL_SCHEME}${upstream}/${uri.slice(SKILL_SCHEME.length)}`;
+export const relayedSkillUri = (upstream: string, uri: string) =>
+  `${MCP_SKILL_URI_SCHEME}${upstream}/${uri.slice(MCP_SKILL_URI_SCHEME.length)}`;
 
 /** The upstream's own URI of one of its relayed skill URIs, or undefined when it does not name this upstream. */
 export function originalSkillUri(upstream: string, uri: string): string | undefined {
-  const prefix = `${SKILL_SCHEME}${upstream}/`;
-  return uri.startsWith(prefix) ? `${SKILL_SCHEME}${uri.slice(prefix.length)}` : undefined;
+  const prefix = `${MCP_SKILL_URI_SCHEME}${upstream}/`;
+  return uri.startsWith(prefix) ? `${MCP_SKILL_URI_SCHEME}${uri.slice(prefix.length)}` : undefined;
 }
 
 /** Whether an upstream URI (or template) is one of its skill files: relayed as a skill, not as a plain resource. */
-export const isSkillUri = (uri: string) => uri.startsWith(SKILL_SCHEME);
+export const isSkillUri = (uri: string) => uri.startsWith(MCP_SKILL_URI_SCHEME);

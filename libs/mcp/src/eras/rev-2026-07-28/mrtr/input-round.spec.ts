@@ -1,5 +1,6 @@
-import { withMcpInputKey } from './input-key.js';
-import { McpInputRequiredSignal, McpMissingClientCapabilitySignal } from './input-required.signal.js';
+import { withMcpInputKey } from '../../../core/input-key.js';
+import { McpMissingClientCapabilitySignal } from '../../../core/missing-client-capability.signal.js';
+import { McpInputRequiredSignal } from './input-required.signal.js';
 import { McpInputRound } from './input-round.js';
 
 const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });

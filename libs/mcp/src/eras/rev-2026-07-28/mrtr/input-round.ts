@@ -1,8 +1,9 @@
 import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../../core/errors/protocol-error.js';
-import { inputKeyOf } from './input-key.js';
+import { inputKeyOf } from '../../../core/input-key.js';
 import { INPUT_METHODS, isValidInputResponse, missingCapabilityFor } from './input-responses.js';
-import { McpInputRequiredSignal, McpMissingClientCapabilitySignal } from './input-required.signal.js';
+import { McpMissingClientCapabilitySignal } from '../../../core/missing-client-capability.signal.js';
+import { McpInputRequiredSignal } from './input-required.signal.js';
 
 /** An input request as `input_required` lists it: the client request to run, without `jsonrpc` or `id`. */
 export interface McpInputRequest {

@@ -11,7 +11,7 @@ import { recordOutcome } from '../../../jobs/outcome-retry.js';
 import { Rev20260728Refusals } from '../refusals.js';
 import { Rev20260728Messages } from '../rev-2026-07-28.messages.js';
 import { McpInputRound, type McpInputRequest } from '../mrtr/input-round.js';
-import { McpMissingClientCapabilitySignal } from '../mrtr/input-required.signal.js';
+import { McpMissingClientCapabilitySignal } from '../../../core/missing-client-capability.signal.js';
 import { McpTaskStateStore, type McpTaskState } from './task-state.store.js';
 
 /** How often a task waiting for input looks for answers delivered to another instance. */

@@ -42,8 +42,8 @@ import {
 import { McpDto } from './mcp-dto.decorator.js';
 import { McpProperty } from './mcp-property.decorator.js';
 import { MCP_DTO_METADATA, MCP_PROPERTY_METADATA, SWAGGER_API_MODEL_PROPERTIES } from '../../../core/mcp.constants.js';
-import { validateArguments } from '../../../execution/argument-validator.js';
-import { argumentValidationMode } from '../../../execution/validation-mode.js';
+import { validateArguments } from '../../../execution/validation/dto-validation.js';
+import { argumentValidationMode } from '../../../execution/validation/validation-mode.js';
 import { DtoSchemaFactory } from './dto-schema.factory.js';
 import type { JsonSchema } from '../../../core/json-schema.types.js';
 import { McpSchemaError } from './schema-build.error.js';

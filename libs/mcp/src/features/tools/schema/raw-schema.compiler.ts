@@ -1,8 +1,13 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '../../../core/json-schema.types.js';
-import type { RawSchemaCheck } from '../../../execution/mcp-callable-tool.interface.js';
-import { refusal } from '../../../execution/argument-validator.js';
+import {
+  acceptedAsSent,
+  type ArgumentValidation,
+  type McpArgumentValidator,
+} from '../../../execution/validation/argument-validator.interface.js';
+import { ANY_ARGUMENTS_VALIDATOR } from '../../../execution/validation/fixed-argument.validators.js';
+import { refusal } from '../../../execution/validation/refusal.js';
 import type { PlanFailure } from '../../../execution/validation/validation-plan.compiler.js';
 import { withoutPatterns } from './foreign-schema.js';
 
@@ -37,25 +42,11 @@ export class RawSchemaCompiler {
    * `foreign`: another party's schema (an upstream's, an OpenAPI document's), checked without its regular
    * expressions ({@link withoutPatterns}); with `patternProperties` nothing is checked here.
    */
-  compile(schema: JsonSchema, { transient = false, foreign = false } = {}): (value: unknown) => RawSchemaCheck {
-    let validate = this.compiled(schema, transient);
-    if (foreign) {
-      const checked = withoutPatterns(schema);
-      if (checked === undefined) return () => ({ valid: true });
-      validate = this.compiled(checked, transient);
-    }
-    return (value) => {
-      if (validate(value)) return { valid: true };
-      // Grouped by path as a DTO's failures are: one refusal shape for every source of a schema.
-      const reasons = new Map<string, string[]>();
-      for (const error of validate.errors ?? []) {
-        const path = fieldOf(error.instancePath, error.params);
-        reasons.set(path, [...(reasons.get(path) ?? []), reasonOf(error)]);
-      }
-      if (reasons.size === 0) reasons.set('', ['is invalid']);
-      const failures: PlanFailure[] = [...reasons].map(([path, list]) => ({ path, reasons: list }));
-      return refusal(failures);
-    };
+  compile(schema: JsonSchema, { transient = false, foreign = false } = {}): McpArgumentValidator {
+    if (!foreign) return new JsonSchemaArgumentValidator(this.compiled(schema, transient));
+    this.compiled(schema, transient);
+    const checked = withoutPatterns(schema);
+    return checked === undefined ? ANY_ARGUMENTS_VALIDATOR : new JsonSchemaArgumentValidator(this.compiled(checked, transient));
   }
 
   private compiled(schema: JsonSchema, transient: boolean): SchemaValidator {
@@ -64,6 +55,26 @@ export class RawSchemaCompiler {
     } finally {
       if (transient) this.ajv.removeSchema(schema);
     }
+  }
+}
+
+/** The validator of a compiled JSON Schema: the arguments as sent, or the refusal naming ajv's errors by path. */
+class JsonSchemaArgumentValidator implements McpArgumentValidator {
+  readonly revive = acceptedAsSent;
+
+  constructor(private readonly check: SchemaValidator) {}
+
+  validate(raw: Record<string, unknown>): ArgumentValidation {
+    if (this.check(raw)) return acceptedAsSent(raw);
+    // Grouped by path as a DTO's failures are: one refusal shape for every source of a schema.
+    const reasons = new Map<string, string[]>();
+    for (const error of this.check.errors ?? []) {
+      const path = fieldOf(error.instancePath, error.params);
+      reasons.set(path, [...(reasons.get(path) ?? []), reasonOf(error)]);
+    }
+    if (reasons.size === 0) reasons.set('', ['is invalid']);
+    const failures: PlanFailure[] = [...reasons].map(([path, list]) => ({ path, reasons: list }));
+    return refusal(failures);
   }
 }
 

@@ -1,8 +1,11 @@
 import { McpConfigurationError } from '../../../core/errors/mcp-configuration.error.js';
 import { isPlainObject } from '../../../core/plain-object.js';
 import { isStandardSchema, vendorOf, type McpStandardSchema } from '../../../core/standard-schema.js';
-import { refusal, unknownProperty, type ArgumentValidation } from '../../../execution/argument-validator.js';
-import { validateStandard, validateStandardArguments, type StandardOutcome } from '../../../execution/standard-validator.js';
+import {
+  McpStandardArgumentValidator,
+  validateStandard,
+  type StandardOutcome,
+} from '../../../execution/validation/standard-argument.validator.js';
 import type { JsonSchema } from '../../../core/json-schema.types.js';
 import { standardJsonSchema, type StandardSchemaSide } from './standard-json-schema.js';
 import { McpStandardSchemaMessages as Messages } from './standard-schema.messages.js';
@@ -19,7 +22,7 @@ export interface StandardSchemaPlace {
 /** Arguments described by a Standard Schema: what `tools/list` shows, and the check every call runs. */
 export interface StandardArguments {
   readonly jsonSchema: JsonSchema;
-  readonly parse: (args: Record<string, unknown>) => Promise<ArgumentValidation>;
+  readonly validator: McpStandardArgumentValidator;
 }
 
 /**
@@ -45,8 +48,7 @@ export function standardArguments(
       isPlainObject(jsonSchema) && jsonSchema.type !== undefined ? `"type": ${JSON.stringify(jsonSchema.type)}` : 'no "type": "object"';
     throw new McpConfigurationError(Messages.notAnObject(place.site, place.option, found));
   }
-  const parse = (args: Record<string, unknown>) => validateStandardArguments(validator, args);
-  if (!closed) return { jsonSchema, parse };
+  if (!closed) return { jsonSchema, validator: new McpStandardArgumentValidator(validator) };
   if (
     override === undefined &&
     dropsOtherKeys(validator) &&
@@ -55,15 +57,9 @@ export function standardArguments(
   ) {
     jsonSchema.additionalProperties = false;
   }
-  if (jsonSchema.additionalProperties !== false || jsonSchema.patternProperties !== undefined) return { jsonSchema, parse };
-  const declared = new Set(Object.keys(isPlainObject(jsonSchema.properties) ? jsonSchema.properties : {}));
-  return {
-    jsonSchema,
-    parse: (args) => {
-      const unknown = Object.keys(args).filter((key) => !declared.has(key));
-      return unknown.length > 0 ? Promise.resolve(refusal(unknown.map(unknownProperty))) : parse(args);
-    },
-  };
+  const open = jsonSchema.additionalProperties !== false || jsonSchema.patternProperties !== undefined;
+  const declared = open ? undefined : new Set(Object.keys(isPlainObject(jsonSchema.properties) ? jsonSchema.properties : {}));
+  return { jsonSchema, validator: new McpStandardArgumentValidator(validator, declared) };
 }
 
 /** Whether the vendor's object drops keys it does not declare, where its JSON Schema says nothing of them. */

@@ -1,5 +1,6 @@
 import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
 import type { McpToolDefinition } from '../../tools/mcp-tool-definition.interface.js';
+import { NO_ARGUMENTS_VALIDATOR } from '../../../execution/validation/fixed-argument.validators.js';
 import type { UpstreamUserAuthorization } from './upstream-user-authorization.js';
 import { UserAuthorizationMessages as Messages } from './user-authorization.messages.js';
 
@@ -21,6 +22,7 @@ export function disconnectTool(upstream: string, users: UpstreamUserAuthorizatio
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
+    validator: NO_ARGUMENTS_VALIDATOR,
     timeoutMs,
     scopes: [],
     runtime: true,

@@ -1,7 +1,7 @@
 import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js';
 import { McpHttpHeader } from '../../../core/mcp-http-headers.js';
 import { MCP_UI_EXTENSION, MCP_UI_MIME_TYPE, MCP_UI_PROTOCOL_VERSION } from '../../../core/mcp-ui-extension.js';
-import { MCP_SKILLS_EXTENSION } from '../../../core/mcp-skills-extension.js';
+import { MCP_SKILLS_EXTENSION } from '../../../core/mcp-skills.constants.js';
 import { runExplorerClient, type McpExplorerShared } from './explorer.client.js';
 
 /** The protocol constants the page script needs, from the tables the server itself reads. */

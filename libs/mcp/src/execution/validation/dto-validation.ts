@@ -1,16 +1,11 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, validateSync, type ValidationError } from 'class-validator';
-import type { NullFindings } from './validation/null-check.compiler.js';
-import type { PlanFailure as Failure } from './validation/validation-plan.compiler.js';
+import type { NullFindings } from './null-check.compiler.js';
+import type { PlanFailure as Failure } from './validation-plan.compiler.js';
 import type { ArgumentValidationMode } from './validation-mode.js';
-import { clientText, clientTextList } from '../core/client-text.js';
-
-/** Outcome of validating `tools/call` arguments against a tool's DTO. */
-export type ArgumentValidation = { valid: true; value: object } | { valid: false; fields: string[]; message: string };
-
-/** Failures named in one answer, and the length of each (a path and its reasons). */
-const MAX_LISTED_FAILURES = 10;
-const MAX_FAILURE_CHARACTERS = 200;
+import type { ArgumentValidation } from './argument-validator.interface.js';
+import { MAX_FAILURE_CHARACTERS, MAX_LISTED_FAILURES, refusal } from './refusal.js';
+import { clientText, clientTextList } from '../../core/client-text.js';
 
 /** The checks applied on every call (never trust the model's arguments). */
 const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
@@ -111,31 +106,6 @@ function decide(value: object, found: readonly Failure[], nulls: NullFindings): 
   for (const failure of found) if (!decided.has(failure.path)) failures.push(failure);
   if (failures.length === 0) return { valid: true, value };
   return refusal(failures);
-}
-
-/**
- * The refusal naming `failures` (at least one): the paths in `fields`, each path with its reasons in the message.
- * Paths and some reasons ("property <name> should not exist") carry the client's own keys: bounded. A failure of
- * the whole value (empty path) is named in the message only.
- */
-export function refusal(failures: readonly Failure[]): { valid: false; fields: string[]; message: string } {
-  return {
-    valid: false,
-    fields: failures
-      .filter((failure) => failure.path !== '')
-      .slice(0, MAX_LISTED_FAILURES)
-      .map((failure) => clientText(failure.path)),
-    message: `Invalid arguments: ${clientTextList(
-      failures.map((failure) => (failure.path === '' ? failure.reasons.join('; ') : `${failure.path}: ${failure.reasons.join('; ')}`)),
-      MAX_LISTED_FAILURES,
-      MAX_FAILURE_CHARACTERS,
-    )}`,
-  };
-}
-
-/** An argument the schema does not have, said as class-validator's forbidNonWhitelisted says it. */
-export function unknownProperty(name: string): Failure {
-  return { path: name, reasons: [`property ${name} should not exist`] };
 }
 
 /** Nested errors (ValidateNested, arrays) become dotted paths: `location.city`, `stops.0.name`. */

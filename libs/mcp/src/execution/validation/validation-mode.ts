@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import type { JsonSchema } from '../core/json-schema.types.js';
-import { compileNullCheck, type NullCheck } from './validation/null-check.compiler.js';
-import { compileValidationPlan, type ValidationPlan } from './validation/validation-plan.compiler.js';
-import { readValidationMetadata } from './validation/validation-metadata.reader.js';
-import type { McpClassRef } from '../core/class-ref.js';
+import type { JsonSchema } from '../../core/json-schema.types.js';
+import { compileNullCheck, type NullCheck } from './null-check.compiler.js';
+import { compileValidationPlan, type ValidationPlan } from './validation-plan.compiler.js';
+import { readValidationMetadata } from './validation-metadata.reader.js';
+import type { McpClassRef } from '../../core/class-ref.js';
 
 /** How a tool's arguments are validated, decided once per DTO at boot. */
 export interface ArgumentValidationMode {
@@ -37,27 +37,6 @@ export function argumentValidationMode(type: McpClassRef, inputSchema: JsonSchem
     );
   }
   return { sync: canValidateSync(type), nulls: compileNullCheck(inputSchema), ...(compiled.plan && { plan: compiled.plan }) };
-}
-
-/**
- * {@link argumentValidationMode}, compiled on the tool's first call rather than at boot: a catalog of 10,000 tools
- * would otherwise hold 10,000 compiled plans (about 8 KiB each) most of which never run. Compiling reports no boot
- * error (a DTO the plan cannot reproduce takes the class-validator path), so nothing is lost by waiting.
- */
-export function lazyArgumentValidationMode(type: McpClassRef, inputSchema: JsonSchema, site?: string): ArgumentValidationMode {
-  let mode: ArgumentValidationMode | undefined;
-  const compiled = (): ArgumentValidationMode => (mode ??= argumentValidationMode(type, inputSchema, site));
-  return {
-    get sync() {
-      return compiled().sync;
-    },
-    get nulls() {
-      return compiled().nulls;
-    },
-    get plan() {
-      return compiled().plan;
-    },
-  };
 }
 
 /**

@@ -12,9 +12,9 @@ import {
   ValidatorConstraint,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { McpProperty } from '../features/tools/schema/mcp-property.decorator.js';
-import { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
-import { validateArguments } from './argument-validator.js';
+import { McpProperty } from '../../features/tools/schema/mcp-property.decorator.js';
+import { DtoSchemaFactory } from '../../features/tools/schema/dto-schema.factory.js';
+import { validateArguments } from './dto-validation.js';
 import { argumentValidationMode, type ArgumentValidationMode } from './validation-mode.js';
 
 @ValidatorConstraint({ name: 'notNull' })

@@ -4,7 +4,7 @@ import type { McpOAuthBridgeUpstreamOptions } from '../../options/mcp-auth-optio
 import { metadataUrls } from '../oauth/authorization-server.metadata.js';
 import { McpOAuthBridgeMessages as Messages } from './bridge.messages.js';
 
-interface UpstreamMetadata {
+interface IdentityProviderMetadata {
   issuer: string;
   authorization_endpoint: string;
   token_endpoint: string;
@@ -14,16 +14,16 @@ interface UpstreamMetadata {
 /** Largest answer read from the provider. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-/** Why the upstream leg failed; never shown with the provider's answer (it may echo secrets). */
-export class UpstreamError extends Error {}
+/** Why the identity provider's leg failed; never shown with the provider's answer (it may echo secrets). */
+export class IdentityProviderError extends Error {}
 
 /**
  * The OpenID provider users sign in at: discovered at boot, then the authorization-code flow as a confidential
  * client (client_secret_basic) with PKCE and a nonce; the user is read from the ID token the provider returned over
  * the back channel (OpenID Connect Core §3.1.3.7: TLS authenticates it), completed by userinfo when offered.
  */
-export class UpstreamProvider {
-  private metadata?: UpstreamMetadata;
+export class IdentityProvider {
+  private metadata?: IdentityProviderMetadata;
 
   constructor(
     private readonly options: McpOAuthBridgeUpstreamOptions,
@@ -33,9 +33,9 @@ export class UpstreamProvider {
   async start(): Promise<void> {
     const { issuer } = this.options;
     const problems: string[] = [];
-    // OpenID discovery first: the upstream is an OpenID provider.
+    // OpenID discovery first: the identity provider is an OpenID provider.
     for (const url of [...metadataUrls(issuer)].reverse()) {
-      let document: Partial<UpstreamMetadata>;
+      let document: Partial<IdentityProviderMetadata>;
       try {
         const response = await fetch(url, {
           headers: { Accept: 'application/json' },
@@ -46,7 +46,7 @@ export class UpstreamProvider {
           problems.push(`${url}: HTTP ${response.status}`);
           continue;
         }
-        document = (await response.json()) as Partial<UpstreamMetadata>;
+        document = (await response.json()) as Partial<IdentityProviderMetadata>;
       } catch (error) {
         problems.push(
           `${url}: ${(error as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : (error as Error).message}`,
@@ -55,15 +55,15 @@ export class UpstreamProvider {
       }
       if (document.issuer !== issuer)
         throw new McpConfigurationError(
-          Messages.upstreamUnusable(issuer, `names the issuer "${String(document.issuer)}"; set the issuer to exactly that value`),
+          Messages.identityProviderUnusable(issuer, `names the issuer "${String(document.issuer)}"; set the issuer to exactly that value`),
         );
       for (const key of ['authorization_endpoint', 'token_endpoint'] as const)
         if (typeof document[key] !== 'string' || !/^https?:\/\//.test(document[key]))
-          throw new McpConfigurationError(Messages.upstreamUnusable(issuer, `has no http(s) ${key}`));
-      this.metadata = document as UpstreamMetadata;
+          throw new McpConfigurationError(Messages.identityProviderUnusable(issuer, `has no http(s) ${key}`));
+      this.metadata = document as IdentityProviderMetadata;
       return;
     }
-    throw new McpConfigurationError(Messages.upstreamUnreachable(issuer, problems.join('; ')));
+    throw new McpConfigurationError(Messages.identityProviderUnreachable(issuer, problems.join('; ')));
   }
 
   /** Where the browser goes to sign in. */
@@ -82,7 +82,7 @@ export class UpstreamProvider {
     return url.href;
   }
 
-  /** Exchanges the upstream code; the signed-in user's claims (`sub` at least). Throws UpstreamError. */
+  /** Exchanges the provider's code; the signed-in user's claims (`sub` at least). Throws IdentityProviderError. */
   async signedInUser(code: string, verifier: string, redirectUri: string, nonce: string): Promise<JWTPayload & { sub: string }> {
     const { clientId, clientSecret, issuer } = this.options;
     const answer = await this.post(
@@ -95,12 +95,12 @@ export class UpstreamProvider {
       },
       `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`,
     );
-    if (typeof answer.id_token !== 'string') throw new UpstreamError('the provider returned no ID token');
+    if (typeof answer.id_token !== 'string') throw new IdentityProviderError('the provider returned no ID token');
     let claims: JWTPayload;
     try {
       claims = decodeJwt(answer.id_token);
     } catch {
-      throw new UpstreamError('the provider returned a malformed ID token');
+      throw new IdentityProviderError('the provider returned a malformed ID token');
     }
     const audiences = [claims.aud].flat();
     if (
@@ -110,8 +110,8 @@ export class UpstreamProvider {
       typeof claims.sub !== 'string' ||
       claims.sub === ''
     )
-      throw new UpstreamError('the ID token is not for this sign-in');
-    if ((claims.exp ?? 0) * 1000 < Date.now()) throw new UpstreamError('the ID token has expired');
+      throw new IdentityProviderError('the ID token is not for this sign-in');
+    if ((claims.exp ?? 0) * 1000 < Date.now()) throw new IdentityProviderError('the ID token has expired');
     const userinfo = this.metadata?.userinfo_endpoint;
     if (userinfo && typeof answer.access_token === 'string') {
       const more = await this.get(userinfo, answer.access_token).catch(() => undefined);
@@ -121,8 +121,8 @@ export class UpstreamProvider {
     return claims as JWTPayload & { sub: string };
   }
 
-  private get endpoints(): UpstreamMetadata {
-    if (!this.metadata) throw new UpstreamError('the provider is not discovered yet');
+  private get endpoints(): IdentityProviderMetadata {
+    if (!this.metadata) throw new IdentityProviderError('the provider is not discovered yet');
     return this.metadata;
   }
 
@@ -150,14 +150,14 @@ export class UpstreamProvider {
 
   private async read(response: Response): Promise<Record<string, unknown>> {
     const text = await response.text();
-    if (!response.ok) throw new UpstreamError(`the provider answered HTTP ${response.status}`);
-    if (text.length > MAX_ANSWER_BYTES) throw new UpstreamError('the provider answered too much');
+    if (!response.ok) throw new IdentityProviderError(`the provider answered HTTP ${response.status}`);
+    if (text.length > MAX_ANSWER_BYTES) throw new IdentityProviderError('the provider answered too much');
     try {
       const value = JSON.parse(text) as unknown;
       if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
     } catch {
       // Below.
     }
-    throw new UpstreamError('the provider answered no JSON object');
+    throw new IdentityProviderError('the provider answered no JSON object');
   }
 }

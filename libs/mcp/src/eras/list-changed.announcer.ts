@@ -6,26 +6,17 @@ import { MCP_BUS, type McpMessageBus } from '../core/message-bus.interface.js';
 import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../core/session-streams.interface.js';
 import { McpRev20251125SessionTracker } from './rev-2025-11-25/rev-2025-11-25-sessions.tracker.js';
 import { McpListenService } from './rev-2026-07-28/subscriptions/listen.service.js';
-import { McpListChanges } from '../core/list-changes.js';
+import { McpListChanges, type McpListKind as ListKind } from '../core/list-changes.js';
 
-type ListKind = 'tools' | 'prompts' | 'resources';
 const BUS_CHANNEL = 'lists:changed';
 
 /**
- * Announces that a list changed: `notifications/<kind>/list_changed` goes to `subscriptions/listen` streams and
- * 2025-era GET streams on every instance. Only lists enabled in `lists.listChanged` are announced.
- * @publicApi
- * @example
- * // McpModule.forRoot({ ..., lists: { listChanged: { tools: true } } })
- * constructor(private readonly lists: McpListChangedNotifier) {}
- * enableBetaTools() {
- *   this.flags.beta = true;
- *   this.lists.toolsChanged();
- * }
+ * Delivers what `McpListChanges` hears (the app's `McpListChangedNotifier`, the registries' runtime changes):
+ * `notifications/<kind>/list_changed` to `subscriptions/listen` streams and 2025-era GET streams on every instance.
+ * Only lists enabled in `lists.listChanged` are announced.
  */
 @Injectable()
-export class McpListChangedNotifier implements OnApplicationBootstrap {
-  /** Nest injects it; its parameters are not part of the public API. @internal */
+export class McpListChangedAnnouncer implements OnApplicationBootstrap {
   constructor(
     private readonly capabilities: McpCapabilities,
     private readonly listens: McpListenService,
@@ -35,7 +26,7 @@ export class McpListChangedNotifier implements OnApplicationBootstrap {
     @Optional() @Inject(MCP_BUS) private readonly bus?: McpMessageBus,
   ) {}
 
-  /** What the registries change at runtime (McpToolRegistry.register, ...), announced like a manual call. */
+  /** The app's announcements and what the registries change at runtime (McpToolRegistry.register, ...). */
   @Optional() @Inject(McpListChanges) private readonly changes?: McpListChanges;
 
   /** Declares `listChanged` once every feature has declared itself (a list that is not served stays undeclared). */
@@ -50,18 +41,6 @@ export class McpListChangedNotifier implements OnApplicationBootstrap {
       const kind = (message as { kind?: unknown } | null)?.kind;
       if (kind === 'tools' || kind === 'prompts' || kind === 'resources') this.deliver(kind);
     });
-  }
-
-  toolsChanged(): void {
-    this.announce('tools');
-  }
-
-  promptsChanged(): void {
-    this.announce('prompts');
-  }
-
-  resourcesChanged(): void {
-    this.announce('resources');
   }
 
   private announce(kind: ListKind): void {

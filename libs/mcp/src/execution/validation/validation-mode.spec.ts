@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { ConsoleLogger, Logger, type LoggerService } from '@nestjs/common';
-import { validateArguments } from './argument-validator.js';
+import { validateArguments } from './dto-validation.js';
 import { argumentValidationMode, canValidateSync } from './validation-mode.js';
-import { DtoSchemaFactory } from '../features/tools/schema/dto-schema.factory.js';
+import { DtoSchemaFactory } from '../../features/tools/schema/dto-schema.factory.js';
 
 @ValidatorConstraint({ name: 'slowlyKnown', async: true })
 class SlowlyKnown implements ValidatorConstraintInterface {

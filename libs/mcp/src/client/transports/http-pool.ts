@@ -1,0 +1,101 @@
+import { Pool } from 'undici';
+import type { McpOAuthAuthorizer } from '../auth/oauth-authorizer.js';
+import { McpClientError } from '../mcp-client.error.js';
+import { readBoundedText } from './bounded-body.js';
+
+/** What the transports read of an HTTP answer (a subset of fetch's `Response`). */
+export interface McpHttpAnswer {
+  readonly status: number;
+  readonly ok: boolean;
+  header(name: string): string | undefined;
+  /** The body, as bytes; read it to the end (or as `text`) or `discard()` it. */
+  readonly body: AsyncIterable<Uint8Array>;
+  /** The whole body as text, refused with `TOO_LARGE` past `maxBytes` (before it is all in memory). */
+  text(maxBytes: number): Promise<string>;
+  discard(): void;
+}
+
+/** One request to the pool's origin. */
+export interface McpHttpRequest {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** Path and query on the origin. */
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  /** Ends the exchange (before or during the answer); the exchange then rejects with its reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The keep-alive connections of a transport to one server, an undici `Pool`: an exchange costs about 40 µs of CPU
+ * against 65 µs over node:http (itself half of fetch on Node 20). No header or body timeout: the client times each
+ * call out itself, and a GET stream of notifications may stay quiet for hours. undici closes an idle socket 2 s before
+ * the keep-alive timeout the server announces (4 s without one), so a request does not go out on a socket the server
+ * is closing (what node:http needed a retry for).
+ */
+export class McpHttpPool {
+  private readonly pool: Pool;
+
+  constructor(readonly origin: string) {
+    this.pool = new Pool(origin, { headersTimeout: 0, bodyTimeout: 0 });
+  }
+
+  /** One exchange. A network failure is `UNAVAILABLE`, an abort rejects with the signal's reason. */
+  async exchange(request: McpHttpRequest): Promise<McpHttpAnswer> {
+    const signal = request.signal;
+    try {
+      const response = await this.pool.request({
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        body: request.body,
+        signal,
+      });
+      const status = response.statusCode;
+      const headers = response.headers;
+      const body = response.body;
+      return {
+        status,
+        ok: status >= 200 && status < 300,
+        header: (name) => {
+          const value = headers[name.toLowerCase()];
+          return Array.isArray(value) ? value.join(', ') : value;
+        },
+        body,
+        // A length declared within the bound is all llhttp lets through: read whole, without a loop over chunks.
+        text: (maxBytes) => {
+          const declared = headers['content-length'] as string | undefined;
+          return Number(declared) <= maxBytes ? body.text() : readBoundedText(body, maxBytes, declared);
+        },
+        // Reads a short body to its end so its socket serves the next exchange; a long one (over 128 KiB) closes it.
+        discard: () => void body.dump().catch(() => undefined),
+      };
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal);
+      if (this.pool.destroyed) throw new McpClientError('CLOSED', 'The client was closed');
+      const code = (error as { code?: string }).code;
+      throw new McpClientError('UNAVAILABLE', `The server at ${this.origin} cannot be reached${code ? ` (${code})` : ''}`);
+    }
+  }
+
+  /** Ends every exchange still open and closes the sockets. */
+  destroy(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
+
+/** One exchange, answering the server's OAuth challenges (401, 403 `insufficient_scope`) with `auth` when there is one. */
+export function authorizedExchange(auth: McpOAuthAuthorizer | undefined, exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
+  return auth
+    ? auth.exchange(
+        exchange,
+        (answer) => answer.header('www-authenticate'),
+        (answer) => answer.discard(),
+      )
+    : exchange();
+}
+
+/** What an aborted exchange fails with: the signal's reason, else a cancellation. */
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new McpClientError('CANCELLED', 'Cancelled');
+}
