@@ -6,6 +6,7 @@ import { McpArgs, McpContext, McpTool, namespaceTools, type McpToolContext } fro
 import { IsString } from 'class-validator';
 import { listenMcp, type RunningApp } from '../kit/apps.js';
 import { call2026 } from '../rev-2026-07-28/support/requests.js';
+import { startFixture2026 } from '../rev-2026-07-28/support/fixture-app.js';
 
 const API_KEYS = [
   { key: 'key-billing-0123456789', tenant: 'beta', scopes: ['billing'] },
@@ -221,5 +222,27 @@ describe('tool search after tools.transforms, with job tools (replace)', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('tool search on 2026-07-28: call_tool is checked as the tool it names', () => {
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await startFixture2026({ tools: { search: { mode: 'replace' } } });
+  });
+  afterAll(() => app?.close());
+
+  it("the named tool's Mcp-Param-* headers are checked (400 -32020, the same error as calling it by name)", async () => {
+    const target = { name: 'test_custom_header_param', arguments: { region: 'Hello' } };
+    const aliased = { name: 'call_tool', arguments: target };
+    const ok = await call2026(app.url, 1, 'tools/call', aliased, { headers: { 'Mcp-Param-Region': '=?base64?SGVsbG8=?=' } });
+    expect(ok.status).toBe(200);
+    expect(ok.json.result.content[0].text).toBe('Region: Hello');
+    const refused = await call2026(app.url, 2, 'tools/call', aliased, { headers: { 'Mcp-Param-Region': 'us-west1' } });
+    const direct = await call2026(app.url, 2, 'tools/call', target, { headers: { 'Mcp-Param-Region': 'us-west1' } });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.code).toBe(-32020);
+    expect(refused.json).toEqual(direct.json);
+    expect(refused.status).toBe(direct.status);
   });
 });

@@ -164,6 +164,14 @@ describe('2026-07-28 over Streamable HTTP: era routing and the request ladder', 
         const refused = await call2026(url, 10, 'tools/call', params, { headers: { 'Mcp-Param-Region': header } });
         expect(refused.status).toBe(400);
         expect(refused.json).toMatchObject({ id: 10, error: { code: -32020 } });
+        // The whole error, as the era's refusal builds it (the shared tools/call handler runs the check for the era).
+        const { problem } = refused.json.error.data.mismatch;
+        expect(refused.json.error).toEqual({
+          code: -32020,
+          message: `Header mismatch: ${problem}`,
+          data: { mismatch: { header: 'Mcp-Param', problem } },
+        });
+        expect(problem).toContain('Mcp-Param-Region');
       }
     });
 

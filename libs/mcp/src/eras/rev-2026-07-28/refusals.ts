@@ -57,9 +57,13 @@ function describe(capabilities: Record<string, unknown>): string {
   return [...names, ...Object.keys(extensions ?? {})].join(', ');
 }
 
-/** A 2026-07-28 error's HTTP status: in-band 200, but 404 for method-not-found and 400 for a missing capability (the spec's). */
+/**
+ * A 2026-07-28 error's HTTP status: in-band 200, but 404 for method-not-found and 400 for a missing capability or a
+ * header mismatch (the spec's; the tools/call hook's refusals reach the era as dispatcher answers).
+ */
 export function rev20260728HttpStatus(error: JsonRpcErrorObject): number {
   if (error.code === JsonRpcErrorCode.METHOD_NOT_FOUND) return 404;
-  if (error.code === Rev20260728ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY) return 400;
+  if (error.code === Rev20260728ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY || error.code === Rev20260728ErrorCode.HEADER_MISMATCH)
+    return 400;
   return 200;
 }

@@ -1,6 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpToolRegistry } from '../../features/tools/mcp-tool.registry.js';
-import { McpToolVisibility } from '../../features/tools/mcp-tool.visibility.js';
 import { ToolsHandlers } from '../../features/tools/tools.handlers.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
@@ -12,8 +11,8 @@ import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import { errorResponse, successResponse } from '../../core/json-rpc/json-rpc.codec.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../core/json-rpc/json-rpc.types.js';
-import type { McpMethodHandler } from '../../core/method-handler.interface.js';
-import { McpCallPipeline } from '../../execution/mcp-call.pipeline.js';
+import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
+import type { McpToolCallHook } from '../../features/tools/tool-call-hook.interface.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
@@ -81,16 +80,18 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
   private readonly paramHeaders = new Map<string, readonly McpParamHeader[]>();
   private scopedTools = false;
 
+  /** The handler of one tools/call: the shared one, with this era's hook; made once, called per request. */
+  private readonly toolCall = (input: RoundInput, call: McpRev20260728Call, channel: McpRev20260728Channel): McpMethodHandler =>
+    new Rev20260728ToolCall(this, call, channel, input);
+
   constructor(
     private readonly dispatcher: McpDispatcher,
     private readonly capabilities: McpCapabilities,
     private readonly registry: McpToolRegistry,
     private readonly states: McpRequestStateCodec,
-    private readonly tasks: McpRev20260728TasksExtension,
+    readonly tasks: McpRev20260728TasksExtension,
     private readonly clientInput: McpClientInput,
-    private readonly pipeline: McpCallPipeline,
-    private readonly visibility: McpToolVisibility,
-    private readonly tools: ToolsHandlers,
+    readonly tools: ToolsHandlers,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {
     this.serverInfo = { name: options.name, version: options.version };
@@ -127,7 +128,8 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
     try {
       return await this.route(call, channel);
     } catch (error) {
-      // Only the era's own checks before dispatch throw (everything past them is answered by the dispatcher).
+      // Only the era's own checks before dispatch throw (everything past them, its tools/call hook's refusals
+      // included, is answered by the dispatcher).
       if (error instanceof McpRev20260728Refusal)
         return { status: error.status, response: errorResponse(request.id, error.toJsonRpcError()) };
       if (error instanceof McpProtocolError) return this.failure(request, error.toJsonRpcError());
@@ -160,7 +162,7 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
   }
 
   private async route(call: McpRev20260728Call, channel: McpRev20260728Channel): Promise<McpRev20260728Answer | undefined> {
-    const { request, envelope } = call;
+    const { request } = call;
     const params = request.params ?? {};
     if (hasInvalidLogLevel(params)) {
       throw new McpProtocolError(
@@ -170,33 +172,8 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
     }
     const own = OWN_METHODS.has(request.method) ? this.ownMethod(call, channel) : undefined;
     if (!own && !DISPATCHED_METHODS.has(request.method)) throw Rev20260728Refusals.methodNotFound(request.method);
-    if (request.method === 'tools/call') {
-      // A call standing for another (tool search's `call_tool`) is that call from here on: its header checks, tasks and handler.
-      const aliased = this.tools.aliased(params);
-      if (aliased !== params) return this.route({ ...call, request: { ...request, params: aliased } }, channel);
-      const tool =
-        typeof params.name === 'string'
-          ? await this.visibility.visibleTool(
-              params.name,
-              {
-                principal: channel.principal,
-                transport: channel.transport,
-                protocolVersion: envelope.protocolVersion,
-                clientCapabilities: envelope.clientCapabilities,
-              },
-              request.id,
-            )
-          : undefined;
-      if (tool) this.checkParamHeaders(tool, params, channel);
-      if (tool && this.tasks.runsAsTask(tool, envelope))
-        return this.dispatch(call, channel, (input) => ({
-          method: request.method,
-          handle: () => this.callAsTask(call, channel, tool, input),
-        }));
-      // The shared handler calls the tool looked up here (a hidden one answers like a missing one, -32602):
-      // visibility, with its filters and guard probes, is decided once per request.
-      return this.dispatch(call, channel, () => this.tools.resolved(tool));
-    }
+    // tools/call takes the shared handler's path (alias, lookup, visibility, scopes, pipeline) with this era's hook.
+    if (request.method === 'tools/call') return this.dispatch(call, channel, this.toolCall);
     return this.dispatch(call, channel, own && (() => own));
   }
 
@@ -228,12 +205,12 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
   private async dispatch(
     call: McpRev20260728Call,
     channel: McpRev20260728Channel,
-    own?: (input: RoundInput) => McpMethodHandler,
+    own?: (input: RoundInput, call: McpRev20260728Call, channel: McpRev20260728Channel) => McpMethodHandler,
   ): Promise<McpRev20260728Answer | undefined> {
     const { request, envelope } = call;
     const mrtr = INPUT_REQUIRED_METHODS.has(request.method);
     const input = mrtr ? this.roundInput(request, channel.principal) : undefined;
-    const handler = own?.(input ?? { known: {}, responses: {}, round: 1 });
+    const handler = own?.(input ?? { known: {}, responses: {}, round: 1 }, call, channel);
     const round = new McpInputRound({
       capabilities: envelope.clientCapabilities,
       known: input?.known,
@@ -271,19 +248,18 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
     return { status: 200, response: successResponse(request.id, this.shapeResult(request.method, answer.result, channel.principal)) };
   }
 
-  /** A job tool called with the tasks extension: `CreateTaskResult`, or first the `input_required` rounds. */
-  private async callAsTask(
+  /**
+   * A job tool called with the tasks extension, the shared handler having looked it up and checked the caller's
+   * scopes: `CreateTaskResult`, or first the `input_required` rounds. `args` are the (aliased) call's.
+   */
+  async callAsTask(
     call: McpRev20260728Call,
     channel: McpRev20260728Channel,
     tool: McpToolDefinition,
     input: RoundInput,
+    args: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
     const { request, envelope } = call;
-    const params = request.params ?? {};
-    const args = params.arguments ?? {};
-    if (!isPlainObject(args)) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: arguments must be an object');
-    const forbidden = this.pipeline.admit(tool, channel);
-    if (forbidden) return forbidden as unknown as Record<string, unknown>;
     const outcome = await this.tasks.call({
       id: request.id,
       tool,
@@ -357,7 +333,7 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
   }
 
   /** SEP-2243 custom headers: each `x-mcp-header` argument of the tool must be mirrored (HTTP only). */
-  private checkParamHeaders(tool: McpToolDefinition, params: Record<string, unknown>, channel: McpRev20260728Channel): void {
+  checkParamHeaders(tool: McpToolDefinition, params: Record<string, unknown>, channel: McpRev20260728Channel): void {
     const declared = this.paramHeaders.get(tool.name);
     if (!declared || !channel.header) return;
     const mismatch = paramHeaderMismatch(declared, params.arguments, channel.header);
@@ -400,6 +376,37 @@ interface RoundInput {
   readonly known: Record<string, unknown>;
   readonly responses: Record<string, unknown>;
   readonly round: number;
+}
+
+/**
+ * This era's side of one tools/call, made per request (it replaces the handler object the era made before): the
+ * shared handler calls `handle`, then `check` and `run` once it has found the tool for this caller.
+ */
+class Rev20260728ToolCall implements McpMethodHandler, McpToolCallHook {
+  readonly method = 'tools/call';
+  /** Decided in `check` (a tool that requires the extension from a request without it is refused there). */
+  private asTask = false;
+
+  constructor(
+    private readonly era: McpRev20260728Responder,
+    private readonly call: McpRev20260728Call,
+    private readonly channel: McpRev20260728Channel,
+    private readonly input: RoundInput,
+  ) {}
+
+  handle(call: McpCall): Promise<Record<string, unknown>> {
+    return this.era.tools.call(call, this);
+  }
+
+  check(tool: McpToolDefinition, call: McpCall): void {
+    this.era.checkParamHeaders(tool, call.params, this.channel);
+    this.asTask = this.era.tasks.runsAsTask(tool, this.call.envelope);
+  }
+
+  run(tool: McpToolDefinition, call: McpCall): Promise<Record<string, unknown>> | undefined {
+    if (!this.asTask) return undefined;
+    return this.era.callAsTask(this.call, this.channel, tool, this.input, (call.params.arguments ?? {}) as Record<string, unknown>);
+  }
 }
 
 /** Methods of this era alone, served by its own handlers (see `ownMethod`). */

@@ -18,6 +18,7 @@ import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js
 import { taskOf } from '../tasks/rev-2025-11-25/rev-2025-11-25.task-mapper.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import type { McpToolDescriptor } from './mcp-tool-definition.interface.js';
+import type { McpToolCallHook } from './tool-call-hook.interface.js';
 import { MCP_TOOL_CATALOG_TRANSFORMS, type McpToolCatalogTransform } from '../transforms/mcp-tool-catalog-transform.interface.js';
 
 /**
@@ -37,13 +38,7 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
     },
     {
       method: 'tools/call',
-      handle: (call: McpCall) => {
-        const params = this.aliased(call.params);
-        const target = params === call.params ? call : withParams(call, params);
-        // Visibility decided at once (the usual case) costs no tick.
-        const tool = this.visibility.visibleTool(toolNameOf(target), target.context, target.id);
-        return tool instanceof Promise ? tool.then((visible) => this.callTool(target, visible)) : this.callTool(target, tool);
-      },
+      handle: (call: McpCall) => this.call(call),
     },
   ];
 
@@ -66,30 +61,41 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
   }
 
   /**
-   * The params of a `tools/call` as those of the call they stand for (tool search's `call_tool`: the tool it names,
-   * looked up, guarded and validated as that tool); the same object when there is nothing to turn.
+   * One `tools/call` in either era: the alias turned (tool search's `call_tool`), the tool looked up for this caller,
+   * the era's `hook` (2026-07-28: its header check and task-augmented calls), the scopes, then the call pipeline.
    */
-  aliased(params: Record<string, unknown>): Record<string, unknown> {
+  call(call: McpCall, hook?: McpToolCallHook): Promise<Record<string, unknown>> {
+    const params = this.aliased(call.params);
+    const target = params === call.params ? call : withParams(call, params);
+    // Visibility decided at once (the usual case) costs no tick.
+    const tool = this.visibility.visibleTool(toolNameOf(target), target.context, target.id);
+    return tool instanceof Promise ? tool.then((visible) => this.callTool(target, visible, hook)) : this.callTool(target, tool, hook);
+  }
+
+  /**
+   * The params of a `tools/call` as those of the call they stand for (the tool it names, looked up, checked, guarded
+   * and validated as that tool); the same object when there is nothing to turn.
+   */
+  private aliased(params: Record<string, unknown>): Record<string, unknown> {
     let aliased = params;
     for (const transform of this.aliasing) aliased = transform.aliased!(aliased);
     return aliased;
   }
 
-  /**
-   * Serves one `tools/call` whose tool the era already looked up for this caller (undefined: hidden or missing),
-   * so visibility, with its user filters and guard probes, is decided once per request.
-   */
-  resolved(tool: McpToolDefinition | undefined): McpMethodHandler {
-    return { method: 'tools/call', handle: (call) => this.callTool(call, tool) };
-  }
-
-  private async callTool(call: McpCall, tool: McpToolDefinition | undefined): Promise<Record<string, unknown>> {
+  private async callTool(
+    call: McpCall,
+    tool: McpToolDefinition | undefined,
+    hook: McpToolCallHook | undefined,
+  ): Promise<Record<string, unknown>> {
     const name = toolNameOf(call);
     const { arguments: rawArgs, _meta: meta } = call.params;
     // A tool hidden from this caller answers like a missing one: no hint that it exists.
     if (!tool) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown tool: ${clientText(name)}`);
+    hook?.check(tool, call);
     const forbidden = this.pipeline.admit(tool, call.context);
     if (forbidden) return asRecord(forbidden);
+    const own = hook?.run(tool, call);
+    if (own) return own;
     const asTask = this.wantsTask(tool, call);
 
     const handle = createToolContext({
