@@ -8,15 +8,9 @@ const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
 /** How a client is known to one authorization server, and how it authenticates at its token endpoint. */
-export interface McpOAuthClientIdentity {
-  readonly client: oauth.Client;
-  readonly auth: oauth.ClientAuth;
-}
+export type McpOAuthClientIdentity = { readonly client: oauth.Client; readonly auth: oauth.ClientAuth };
 
-/**
- * One grant at a token endpoint (the McpClient's and the gateway's outbound credentials'); the resource indicator,
- * audience and scope travel as parameters. An authorization code comes with the checked callback and its PKCE verifier.
- */
+/** One grant at a token endpoint (McpClient's, the gateway's outbound credentials'); `callback`: the checked answer. */
 export type McpTokenGrant =
   | { readonly type: 'client_credentials' }
   | { readonly type: 'refresh_token'; readonly refreshToken: string }
@@ -76,26 +70,27 @@ export async function authorizationUrl(endpoint: string, verifier: string, param
   return url;
 }
 
-/**
- * The tokens of an answer to {@link sendGrant}, checked by oauth4webapi. With `nonce` (authorization code), an ID
- * token the answer carries is verified against it; without one in the answer, `id_token` is undefined.
- */
+/** The checked tokens of a {@link sendGrant} answer; with `nonce`, an ID token it carries is verified (nonce, signature). */
 export async function tokensOf(
   as: oauth.AuthorizationServer,
   client: oauth.Client,
   grant: McpTokenGrant['type'],
   response: Response,
   nonce?: string,
+  signal?: AbortSignal,
 ): Promise<oauth.TokenEndpointResponse> {
   if (grant !== 'authorization_code') return oauth.processGenericTokenEndpointResponse(as, client, response);
   // Read from a copy: the answer itself is processed after.
-  const body: unknown =
-    nonce === undefined
-      ? undefined
-      : await response
-          .clone()
-          .json()
-          .catch(() => undefined);
-  const withIdToken = typeof body === 'object' && body !== null && 'id_token' in body;
-  return oauth.processAuthorizationCodeResponse(as, client, response, withIdToken ? { expectedNonce: nonce, requireIdToken: true } : {});
+  const json = nonce === undefined ? undefined : await response.clone().text();
+  const withIdToken = json !== undefined && (JSON.parse(json || '{}') as { id_token?: unknown }).id_token !== undefined;
+  const checks = withIdToken ? { expectedNonce: nonce, requireIdToken: true } : {};
+  const tokens = await oauth.processAuthorizationCodeResponse(as, client, response, checks);
+  if (withIdToken) await oauth.validateApplicationLevelSignature(as, response, { ...(signal && { signal }), ...insecure(as.jwks_uri) });
+  return tokens;
+}
+
+/** The OAuth error code of a refusal (`invalid_grant`, …), never its description; a code not of `[a-z_]` is not repeated. */
+export function refusalCode(error: unknown): string | undefined {
+  if (!(error instanceof oauth.ResponseBodyError || error instanceof oauth.AuthorizationResponseError)) return undefined;
+  return /^[a-z_]{1,64}$/.test(error.error) ? error.error : 'error';
 }

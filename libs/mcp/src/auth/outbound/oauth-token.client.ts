@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import type { McpOAuthClientOptions } from '../../options/mcp-outbound-auth.interface.js';
-import { insecure, sendGrant, tokensOf, withSecret, type McpOAuthClientIdentity, type McpTokenGrant } from '../../core/oauth-grant.js';
+import { insecure, refusalCode, sendGrant, tokensOf, withSecret } from '../../core/oauth-grant.js';
+import type { McpOAuthClientIdentity, McpTokenGrant } from '../../core/oauth-grant.js';
 import type { CachedToken } from './outbound-token.cache.js';
 import { OutboundTokenError } from './outbound-token.error.js';
 
@@ -12,7 +13,7 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 
 /** One OAuth client of this server at one authorization server: token exchange and client credentials requests. */
 export class OAuthTokenClient {
-  private server?: Promise<oauth.AuthorizationServer>;
+  private server?: (signal: AbortSignal) => Promise<oauth.AuthorizationServer>;
   private readonly identity: McpOAuthClientIdentity;
 
   constructor(private readonly options: McpOAuthClientOptions) {
@@ -56,11 +57,7 @@ export class OAuthTokenClient {
     const { issuer, tokenEndpoint } = this.options;
     if (tokenEndpoint !== undefined)
       return Promise.resolve({ issuer: issuer ?? new URL(tokenEndpoint).origin, token_endpoint: tokenEndpoint });
-    this.server ??= discover(new URL(issuer!), signal).catch((error: unknown) => {
-      this.server = undefined;
-      throw error;
-    });
-    return this.server;
+    return (this.server ??= discovered(issuer!, DEFAULT_TIMEOUT_MS))(signal);
   }
 }
 
@@ -70,7 +67,14 @@ export function usedUntil(answer: oauth.TokenEndpointResponse): number {
   return Date.now() + Math.max(0, lifetimeMs - Math.min(EXPIRY_MARGIN_MS, lifetimeMs / 2));
 }
 
-export async function discover(issuer: URL, signal: AbortSignal): Promise<oauth.AuthorizationServer> {
+/** The issuer's metadata, read once (again after a failure); it must name a token endpoint. */
+export function discovered(issuer: string, timeoutMs: number): (signal?: AbortSignal) => Promise<oauth.AuthorizationServer> {
+  let server: Promise<oauth.AuthorizationServer> | undefined;
+  return (signal = AbortSignal.timeout(timeoutMs)) =>
+    (server ??= discover(new URL(issuer), signal).catch((error: unknown) => ((server = undefined), Promise.reject(error))));
+}
+
+async function discover(issuer: URL, signal: AbortSignal): Promise<oauth.AuthorizationServer> {
   const response = await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', signal, ...insecure(issuer.href) });
   const server = await oauth.processDiscoveryResponse(issuer, response);
   if (server.token_endpoint === undefined) throw new OutboundTokenError('unreachable', 'the authorization server names no token endpoint');
@@ -81,13 +85,8 @@ export async function discover(issuer: URL, signal: AbortSignal): Promise<oauth.
 export function described(error: unknown): OutboundTokenError {
   if (error instanceof OutboundTokenError) return error;
   if (error instanceof oauth.ResponseBodyError)
-    return new OutboundTokenError('refused', `the authorization server refused (${safeCode(error.error)})`);
+    return new OutboundTokenError('refused', `the authorization server refused (${refusalCode(error)})`);
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
     return new OutboundTokenError('unreachable', 'the authorization server did not answer in time');
   return new OutboundTokenError('unreachable', 'the authorization server could not be reached');
-}
-
-/** An OAuth error code is `[\x20-\x21\x23-\x5B\x5D-\x7E]+` (RFC 6749 §5.2); anything else is not repeated. */
-function safeCode(code: string): string {
-  return /^[a-z_]{1,64}$/.test(code) ? code : 'error';
 }

@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { authorizationUrl, sendGrant, tokensOf, type McpOAuthClientIdentity } from '../../core/oauth-grant.js';
+import { authorizationUrl, refusalCode, sendGrant, tokensOf, type McpOAuthClientIdentity } from '../../core/oauth-grant.js';
 import { McpClientError } from '../mcp-client.error.js';
 import { parseBearerChallenge } from './bearer-challenge.js';
 import type { McpClientOAuthOptions } from './mcp-client-auth-options.interface.js';
@@ -148,12 +148,9 @@ export class McpOAuthAuthorizer {
             { ...(scope && { scope }), resource: resource.resource },
             this.requestOptions(),
           );
-    let tokens: oauth.TokenEndpointResponse;
-    try {
-      tokens = await tokensOf(as, identity.client, this.options.grant.type, response);
-    } catch (error) {
+    const tokens = await tokensOf(as, identity.client, this.options.grant.type, response).catch((error: unknown) => {
       throw authError(`The token request to ${new URL(as.issuer).origin} was refused${oauthReason(error)}`);
-    }
+    });
     await this.keep(tokens, scope, as.issuer, resource.resource);
   }
 
@@ -244,10 +241,8 @@ export class McpOAuthAuthorizer {
   }
 }
 
-/** The OAuth error code of a refusal (`invalid_grant`, …), never its description or a token. */
+/** The OAuth error code of a refusal, or what oauth4webapi found wrong in an answer; never a description or a token. */
 function oauthReason(error: unknown): string {
-  if (error instanceof oauth.ResponseBodyError) return ` (${error.error})`;
-  if (error instanceof oauth.AuthorizationResponseError) return ` (${error.error})`;
-  if (error instanceof oauth.OperationProcessingError) return ` (${error.message})`;
-  return '';
+  const code = error instanceof oauth.OperationProcessingError ? error.message : refusalCode(error);
+  return code === undefined ? '' : ` (${code})`;
 }

@@ -52,8 +52,8 @@ async function preRegistered(as: oauth.AuthorizationServer, pre: McpClientPreReg
 
 /** With a secret: Basic where the server offers it (or lists nothing: RFC 8414's default), else post. */
 function secretMethod(as: oauth.AuthorizationServer, secret: string | undefined): string {
-  if (secret === undefined) return 'none';
   const offered = as.token_endpoint_auth_methods_supported;
+  if (secret === undefined) return 'none';
   return !offered || offered.includes('client_secret_basic') || !offered.includes('client_secret_post')
     ? 'client_secret_basic'
     : 'client_secret_post';
@@ -62,8 +62,7 @@ function secretMethod(as: oauth.AuthorizationServer, secret: string | undefined)
 /** A public client (PKCE) where the server allows it; a confidential one otherwise. */
 function registrationMethod(as: oauth.AuthorizationServer): string {
   const offered = as.token_endpoint_auth_methods_supported;
-  if (!offered || offered.includes('none')) return 'none';
-  return offered.includes('client_secret_basic') || !offered.includes('client_secret_post') ? 'client_secret_basic' : 'client_secret_post';
+  return !offered || offered.includes('none') ? 'none' : secretMethod(as, '');
 }
 
 async function register(

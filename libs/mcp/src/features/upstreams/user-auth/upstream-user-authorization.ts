@@ -1,16 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import type { McpUserAuthorizationOptions } from '../../../options/mcp-outbound-auth.interface.js';
-import { described, discover, usedUntil } from '../../../auth/outbound/oauth-token.client.js';
-import {
-  authorizationUrl,
-  insecure,
-  sendGrant,
-  tokensOf,
-  withSecret,
-  type McpOAuthClientIdentity,
-  type McpTokenGrant,
-} from '../../../core/oauth-grant.js';
+import { described, discovered, usedUntil } from '../../../auth/outbound/oauth-token.client.js';
+import { authorizationUrl, insecure, sendGrant, tokensOf, withSecret } from '../../../core/oauth-grant.js';
+import type { McpOAuthClientIdentity, McpTokenGrant } from '../../../core/oauth-grant.js';
 import { OutboundTokenError } from '../../../auth/outbound/outbound-token.error.js';
 import { McpTokenVault } from '../../../client/auth/token-vault.js';
 import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
@@ -63,7 +56,8 @@ export class UpstreamUserAuthorization {
   private readonly resource: string;
   private readonly flowTtlMs: number;
   private readonly connectionTtlMs: number;
-  private server?: Promise<oauth.AuthorizationServer>;
+  /** The authorization server's metadata, read once (again after a failure). */
+  private readonly metadata: () => Promise<oauth.AuthorizationServer>;
   /** Refreshes in flight, one per user. */
   private readonly refreshing = new Map<string, Promise<UserTokens | undefined>>();
 
@@ -75,6 +69,7 @@ export class UpstreamUserAuthorization {
   ) {
     this.vault = new McpTokenVault(store, options.encryptionKey);
     this.identity = withSecret({ client_id: options.clientId }, options.clientSecret, options.clientAuthMethod ?? 'client_secret_basic');
+    this.metadata = discovered(options.issuer, TIMEOUT_MS);
     this.resource = options.resource ?? upstreamUrl;
     this.flowTtlMs = options.flowTtlMs ?? DEFAULT_FLOW_TTL_MS;
     this.connectionTtlMs = options.connectionTtlMs ?? DEFAULT_CONNECTION_TTL_MS;
@@ -169,7 +164,7 @@ export class UpstreamUserAuthorization {
     }
     try {
       const code = { type: 'authorization_code', callback: params, redirectUri: this.redirectUri, verifier: flow.verifier } as const;
-      const { response, answer } = await this.grant(server, code, flow.nonce);
+      const answer = await this.grant(server, code, flow.nonce);
       // Without an ID token (a plain OAuth 2.0 server) the sign-in cannot be confirmed: what was issued is revoked.
       const confirming = flow.nonce !== undefined;
       const withIdToken = answer.id_token !== undefined;
@@ -177,7 +172,7 @@ export class UpstreamUserAuthorization {
         await this.revoke(server, answer.refresh_token ?? answer.access_token);
         return { status: 502, page: Messages.noIdToken(this.upstream) };
       }
-      if (confirming && !(await this.confirmed(server, response, answer, flow))) {
+      if (confirming && !(await this.confirmed(answer, flow))) {
         await this.revoke(server, answer.refresh_token ?? answer.access_token);
         return { status: 403, page: Messages.otherUser(this.upstream) };
       }
@@ -206,11 +201,7 @@ export class UpstreamUserAuthorization {
    * The ID token (its `iss`, `aud`, `exp` and nonce checked by oauth4webapi) signed by the authorization server's
    * keys, and the person it names accepted as the flow's user by `confirmUser`.
    */
-  private async confirmed(server: oauth.AuthorizationServer, response: Response, answer: oauth.TokenEndpointResponse, flow: PendingFlow) {
-    await oauth.validateApplicationLevelSignature(server, response, {
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-      ...insecure(server.jwks_uri),
-    });
+  private async confirmed(answer: oauth.TokenEndpointResponse, flow: PendingFlow) {
     const claims = oauth.getValidatedIdTokenClaims(answer);
     const confirm = this.options.confirmUser;
     return claims !== undefined && confirm !== 'unverified' && confirmsUser(confirm, flow, { ...claims });
@@ -247,7 +238,7 @@ export class UpstreamUserAuthorization {
     }
     let answer: oauth.TokenEndpointResponse;
     try {
-      ({ answer } = await this.grant(await this.metadata(), { type: 'refresh_token', refreshToken: tokens.refresh }));
+      answer = await this.grant(await this.metadata(), { type: 'refresh_token', refreshToken: tokens.refresh });
     } catch (error) {
       const failure = described(error);
       if (failure.kind === 'refused') {
@@ -275,7 +266,7 @@ export class UpstreamUserAuthorization {
   private async grant(server: oauth.AuthorizationServer, grant: McpTokenGrant, nonce?: string) {
     const sent = { signal: AbortSignal.timeout(TIMEOUT_MS), ...insecure(server.token_endpoint) };
     const response = await sendGrant(server, this.identity, grant, { resource: this.resource }, sent);
-    return { response, answer: await tokensOf(server, this.identity.client, grant.type, response, nonce) };
+    return tokensOf(server, this.identity.client, grant.type, response, nonce, sent.signal);
   }
 
   /** Reads and deletes a value in one step no other taker can share (a ticket, a flow's state: single use). */
@@ -283,15 +274,6 @@ export class UpstreamUserAuthorization {
     const stored = await this.store.get<unknown>(key);
     if (stored === undefined || !(await this.store.deleteIfEquals(key, stored))) return undefined;
     return this.vault.open<T>(stored);
-  }
-
-  /** The authorization server's metadata, read once (again after a failure). */
-  private metadata(): Promise<oauth.AuthorizationServer> {
-    this.server ??= discover(new URL(this.options.issuer), AbortSignal.timeout(TIMEOUT_MS)).catch((error: unknown) => {
-      this.server = undefined;
-      throw error;
-    });
-    return this.server;
   }
 
   private ticketKey(ticket: string): string {
