@@ -1,8 +1,9 @@
 import * as oauth from 'oauth4webapi';
+import { authorizationUrl, refusalCode, sendGrant, tokensOf, type McpOAuthClientIdentity } from '../../core/oauth-grant.js';
 import { McpClientError } from '../mcp-client.error.js';
 import { parseBearerChallenge } from './bearer-challenge.js';
 import type { McpClientOAuthOptions } from './mcp-client-auth-options.interface.js';
-import { identityAt, type McpOAuthClientIdentity } from './oauth-client-identity.js';
+import { identityAt } from './oauth-client-identity.js';
 import { discoverAuthorizationServer, discoverProtectedResource, type McpProtectedResource } from './oauth-discovery.js';
 import { authError } from './oauth-http.js';
 import { requestedScopes, unionOfScopes } from './scope-selection.js';
@@ -140,22 +141,16 @@ export class McpOAuthAuthorizer {
     const response =
       this.options.grant.type === 'authorization_code'
         ? await this.authorizationCode(as, identity, resource, scope)
-        : await oauth.clientCredentialsGrantRequest(
+        : await sendGrant(
             as,
-            identity.client,
-            identity.auth,
+            identity,
+            { type: 'client_credentials' },
             { ...(scope && { scope }), resource: resource.resource },
             this.requestOptions(),
           );
-    let tokens: oauth.TokenEndpointResponse;
-    try {
-      tokens =
-        this.options.grant.type === 'authorization_code'
-          ? await oauth.processAuthorizationCodeResponse(as, identity.client, response)
-          : await oauth.processClientCredentialsResponse(as, identity.client, response);
-    } catch (error) {
+    const tokens = await tokensOf(as, identity.client, this.options.grant.type, response).catch((error: unknown) => {
       throw authError(`The token request to ${new URL(as.issuer).origin} was refused${oauthReason(error)}`);
-    }
+    });
     await this.keep(tokens, scope, as.issuer, resource.resource);
   }
 
@@ -174,15 +169,13 @@ export class McpOAuthAuthorizer {
     }
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
-    const url = new URL(as.authorization_endpoint);
-    url.searchParams.set('response_type', 'code');
-    url.searchParams.set('client_id', identity.client.client_id);
-    url.searchParams.set('redirect_uri', grant.redirectUri);
-    url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
-    url.searchParams.set('code_challenge_method', 'S256');
-    url.searchParams.set('state', state);
-    url.searchParams.set('resource', resource.resource);
-    if (scope) url.searchParams.set('scope', scope);
+    const url = await authorizationUrl(as.authorization_endpoint, verifier, {
+      client_id: identity.client.client_id,
+      redirect_uri: grant.redirectUri,
+      state,
+      resource: resource.resource,
+      ...(scope && { scope }),
+    });
     const callback = new URL(await grant.authorize(url));
     let params: URLSearchParams;
     try {
@@ -190,21 +183,17 @@ export class McpOAuthAuthorizer {
     } catch (error) {
       throw authError(`The authorization response was rejected${oauthReason(error)}`);
     }
-    return oauth.authorizationCodeGrantRequest(as, identity.client, identity.auth, params, grant.redirectUri, verifier, {
-      ...this.requestOptions(),
-      additionalParameters: { resource: resource.resource },
-    });
+    const code = { type: 'authorization_code', callback: params, redirectUri: grant.redirectUri, verifier } as const;
+    return sendGrant(as, identity, code, { resource: resource.resource }, this.requestOptions());
   }
 
   private async refreshed(held: HeldToken): Promise<HeldToken | undefined> {
     const insecure = this.options.allowInsecureHttp === true;
     const as = await this.metadataOf({ authorizationServer: held.issuer, legacy: false, resource: held.resource }, insecure);
     const identity = await identityAt(as, this.options, this.vault, () => this.requestOptions());
-    const response = await oauth.refreshTokenGrantRequest(as, identity.client, identity.auth, held.refreshToken!, {
-      ...this.requestOptions(),
-      additionalParameters: { resource: held.resource },
-    });
-    const tokens = await oauth.processRefreshTokenResponse(as, identity.client, response);
+    const refresh = { type: 'refresh_token', refreshToken: held.refreshToken! } as const;
+    const response = await sendGrant(as, identity, refresh, { resource: held.resource }, this.requestOptions());
+    const tokens = await tokensOf(as, identity.client, 'refresh_token', response);
     return this.keep(tokens, held.scope, held.issuer, held.resource, held.refreshToken);
   }
 
@@ -252,10 +241,8 @@ export class McpOAuthAuthorizer {
   }
 }
 
-/** The OAuth error code of a refusal (`invalid_grant`, …), never its description or a token. */
+/** The OAuth error code of a refusal, or what oauth4webapi found wrong in an answer; never a description or a token. */
 function oauthReason(error: unknown): string {
-  if (error instanceof oauth.ResponseBodyError) return ` (${error.error})`;
-  if (error instanceof oauth.AuthorizationResponseError) return ` (${error.error})`;
-  if (error instanceof oauth.OperationProcessingError) return ` (${error.message})`;
-  return '';
+  const code = error instanceof oauth.OperationProcessingError ? error.message : refusalCode(error);
+  return code === undefined ? '' : ` (${code})`;
 }

@@ -1,15 +1,10 @@
 import { importPKCS8 } from 'jose';
 import * as oauth from 'oauth4webapi';
 import type { McpClientOAuthOptions, McpClientPreRegistration } from './mcp-client-auth-options.interface.js';
-import { authError, MAX_OAUTH_BODY_BYTES } from './oauth-http.js';
+import { authError } from './oauth-http.js';
+import { MAX_OAUTH_BODY_BYTES, withSecret, type McpOAuthClientIdentity } from '../../core/oauth-grant.js';
 import { readBoundedText } from '../transports/bounded-body.js';
 import { McpTokenVault } from './token-vault.js';
-
-/** How the client is known to one authorization server, and how it authenticates at its token endpoint. */
-export interface McpOAuthClientIdentity {
-  readonly client: oauth.Client;
-  readonly auth: oauth.ClientAuth;
-}
 
 /** A dynamic registration as kept in the vault (per authorization server: never reused at another one). */
 interface StoredRegistration {
@@ -55,28 +50,10 @@ async function preRegistered(as: oauth.AuthorizationServer, pre: McpClientPreReg
   return withSecret({ client_id: pre.clientId, token_endpoint_auth_method: method }, pre.clientSecret, method);
 }
 
-/** The client authentication its method names: none, the secret in the body, or Basic. */
-function withSecret(client: oauth.Client, secret: string | undefined, method: string): McpOAuthClientIdentity {
-  if (method === 'none' || secret === undefined) return { client, auth: oauth.None() };
-  return { client, auth: method === 'client_secret_post' ? oauth.ClientSecretPost(secret) : clientSecretBasic(secret) };
-}
-
-/**
- * `client_secret_basic` with id and secret form-encoded as URLSearchParams writes them (RFC 6749 §2.3.1):
- * oauth4webapi's own also escapes `-`, `_` and `.`, which authorization servers that do not decode the pair (the
- * conformance suite's among them) then fail to match.
- */
-function clientSecretBasic(secret: string): oauth.ClientAuth {
-  const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
-  return (_as, client, _body, headers) => {
-    headers.set('authorization', `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(secret)}`).toString('base64')}`);
-  };
-}
-
 /** With a secret: Basic where the server offers it (or lists nothing: RFC 8414's default), else post. */
 function secretMethod(as: oauth.AuthorizationServer, secret: string | undefined): string {
-  if (secret === undefined) return 'none';
   const offered = as.token_endpoint_auth_methods_supported;
+  if (secret === undefined) return 'none';
   return !offered || offered.includes('client_secret_basic') || !offered.includes('client_secret_post')
     ? 'client_secret_basic'
     : 'client_secret_post';
@@ -85,8 +62,7 @@ function secretMethod(as: oauth.AuthorizationServer, secret: string | undefined)
 /** A public client (PKCE) where the server allows it; a confidential one otherwise. */
 function registrationMethod(as: oauth.AuthorizationServer): string {
   const offered = as.token_endpoint_auth_methods_supported;
-  if (!offered || offered.includes('none')) return 'none';
-  return offered.includes('client_secret_basic') || !offered.includes('client_secret_post') ? 'client_secret_basic' : 'client_secret_post';
+  return !offered || offered.includes('none') ? 'none' : secretMethod(as, '');
 }
 
 async function register(

@@ -1,8 +1,6 @@
 import { McpClientError } from '../mcp-client.error.js';
 import { readBoundedText } from '../transports/bounded-body.js';
-
-/** Largest metadata or token answer read from an authorization server (64 KiB). */
-export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
+import { MAX_OAUTH_BODY_BYTES } from '../../core/oauth-grant.js';
 
 /** An AUTH error: authorization failed, naming no token or secret. */
 export function authError(message: string, status?: number): McpClientError {

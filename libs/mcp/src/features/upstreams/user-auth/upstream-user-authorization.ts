@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import type { McpUserAuthorizationOptions } from '../../../options/mcp-outbound-auth.interface.js';
-import { described, discover, insecure } from '../../../auth/outbound/oauth-token.client.js';
+import { described, discovered, usedUntil } from '../../../auth/outbound/oauth-token.client.js';
+import { authorizationUrl, insecure, sendGrant, tokensOf, withSecret } from '../../../core/oauth-grant.js';
+import type { McpOAuthClientIdentity, McpTokenGrant } from '../../../core/oauth-grant.js';
 import { OutboundTokenError } from '../../../auth/outbound/outbound-token.error.js';
 import { McpTokenVault } from '../../../client/auth/token-vault.js';
 import { McpToolError } from '../../../core/errors/mcp-tool.error.js';
@@ -38,20 +40,6 @@ interface PendingFlow extends UpstreamUser {
 const DEFAULT_FLOW_TTL_MS = 10 * 60_000;
 const DEFAULT_CONNECTION_TTL_MS = 30 * 24 * 3_600_000;
 const TIMEOUT_MS = 5_000;
-/** An access token stops being sent this long before it expires (at most half its life). */
-const EXPIRY_MARGIN_MS = 30_000;
-/** Without `expires_in`, an access token is used this long. */
-const UNSTATED_LIFETIME_MS = 60_000;
-
-/** Whether a token endpoint's answer holds an `id_token` (read from a copy: the answer itself is processed after). */
-async function carriesIdToken(response: Response): Promise<boolean> {
-  const body: unknown = await response
-    .clone()
-    .json()
-    .catch(() => undefined);
-  return typeof body === 'object' && body !== null && 'id_token' in body;
-}
-
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('base64url');
 const random = () => randomBytes(32).toString('base64url');
 
@@ -64,12 +52,12 @@ const random = () => randomBytes(32).toString('base64url');
  */
 export class UpstreamUserAuthorization {
   private readonly vault: McpTokenVault;
-  private readonly client: oauth.Client;
-  private readonly auth: oauth.ClientAuth;
+  private readonly identity: McpOAuthClientIdentity;
   private readonly resource: string;
   private readonly flowTtlMs: number;
   private readonly connectionTtlMs: number;
-  private server?: Promise<oauth.AuthorizationServer>;
+  /** The authorization server's metadata, read once (again after a failure). */
+  private readonly metadata: () => Promise<oauth.AuthorizationServer>;
   /** Refreshes in flight, one per user. */
   private readonly refreshing = new Map<string, Promise<UserTokens | undefined>>();
 
@@ -80,11 +68,8 @@ export class UpstreamUserAuthorization {
     private readonly store: McpKeyValueStore,
   ) {
     this.vault = new McpTokenVault(store, options.encryptionKey);
-    this.client = { client_id: options.clientId };
-    this.auth =
-      options.clientAuthMethod === 'client_secret_post'
-        ? oauth.ClientSecretPost(options.clientSecret)
-        : oauth.ClientSecretBasic(options.clientSecret);
+    this.identity = withSecret({ client_id: options.clientId }, options.clientSecret, options.clientAuthMethod ?? 'client_secret_basic');
+    this.metadata = discovered(options.issuer, TIMEOUT_MS);
     this.resource = options.resource ?? upstreamUrl;
     this.flowTtlMs = options.flowTtlMs ?? DEFAULT_FLOW_TTL_MS;
     this.connectionTtlMs = options.connectionTtlMs ?? DEFAULT_CONNECTION_TTL_MS;
@@ -143,23 +128,19 @@ export class UpstreamUserAuthorization {
     const nonce = confirming ? random() : undefined;
     const flow: PendingFlow = { tenant: user.tenant, subject: user.subject, verifier, ...(nonce && { nonce }) };
     await this.vault.set(this.stateKey(state), flow, this.flowTtlMs);
-    const url = new URL(server.authorization_endpoint);
     const asked = this.options.scopes ?? [];
     // Confirming who signed in takes an ID token: OpenID Connect.
     const scopes = confirming && !asked.includes('openid') ? ['openid', ...asked] : asked;
-    url.search = new URLSearchParams({
-      response_type: 'code',
+    const url = await authorizationUrl(server.authorization_endpoint, verifier, {
       client_id: this.options.clientId,
       redirect_uri: this.redirectUri,
       state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
       resource: this.resource,
       ...(scopes.length > 0 && { scope: scopes.join(' ') }),
       ...(nonce && { nonce }),
       // OpenID Connect issues a refresh token for offline_access only after consent asked for it.
       ...(scopes.includes('offline_access') && { prompt: 'consent' }),
-    }).toString();
+    });
     return { redirect: url.href };
   }
 
@@ -177,27 +158,21 @@ export class UpstreamUserAuthorization {
     let params: URLSearchParams;
     try {
       // The state, and the RFC 9207 `iss` naming this authorization server (required when its metadata says so).
-      params = oauth.validateAuthResponse(server, this.client, url, state);
+      params = oauth.validateAuthResponse(server, this.identity.client, url, state);
     } catch {
       return { status: 400, page: Messages.refused(this.upstream) };
     }
     try {
-      const response = await oauth.authorizationCodeGrantRequest(server, this.client, this.auth, params, this.redirectUri, flow.verifier, {
-        additionalParameters: { resource: this.resource },
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-        ...insecure(server.token_endpoint!),
-      });
+      const code = { type: 'authorization_code', callback: params, redirectUri: this.redirectUri, verifier: flow.verifier } as const;
+      const answer = await this.grant(server, code, flow.nonce);
       // Without an ID token (a plain OAuth 2.0 server) the sign-in cannot be confirmed: what was issued is revoked.
       const confirming = flow.nonce !== undefined;
-      const withIdToken = confirming && (await carriesIdToken(response));
-      const answer = await oauth.processAuthorizationCodeResponse(server, this.client, response, {
-        ...(withIdToken && { expectedNonce: flow.nonce, requireIdToken: true }),
-      });
+      const withIdToken = answer.id_token !== undefined;
       if (confirming && !withIdToken) {
         await this.revoke(server, answer.refresh_token ?? answer.access_token);
         return { status: 502, page: Messages.noIdToken(this.upstream) };
       }
-      if (confirming && !(await this.confirmed(server, response, answer, flow))) {
+      if (confirming && !(await this.confirmed(answer, flow))) {
         await this.revoke(server, answer.refresh_token ?? answer.access_token);
         return { status: 403, page: Messages.otherUser(this.upstream) };
       }
@@ -226,11 +201,7 @@ export class UpstreamUserAuthorization {
    * The ID token (its `iss`, `aud`, `exp` and nonce checked by oauth4webapi) signed by the authorization server's
    * keys, and the person it names accepted as the flow's user by `confirmUser`.
    */
-  private async confirmed(server: oauth.AuthorizationServer, response: Response, answer: oauth.TokenEndpointResponse, flow: PendingFlow) {
-    await oauth.validateApplicationLevelSignature(server, response, {
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-      ...insecure(server.jwks_uri ?? ''),
-    });
+  private async confirmed(answer: oauth.TokenEndpointResponse, flow: PendingFlow) {
     const claims = oauth.getValidatedIdTokenClaims(answer);
     const confirm = this.options.confirmUser;
     return claims !== undefined && confirm !== 'unverified' && confirmsUser(confirm, flow, { ...claims });
@@ -240,7 +211,7 @@ export class UpstreamUserAuthorization {
   private async revoke(server: oauth.AuthorizationServer | undefined, token: string): Promise<void> {
     if (!server?.revocation_endpoint) return;
     try {
-      const response = await oauth.revocationRequest(server, this.client, this.auth, token, {
+      const response = await oauth.revocationRequest(server, this.identity.client, this.identity.auth, token, {
         signal: AbortSignal.timeout(TIMEOUT_MS),
         ...insecure(server.revocation_endpoint),
       });
@@ -267,13 +238,7 @@ export class UpstreamUserAuthorization {
     }
     let answer: oauth.TokenEndpointResponse;
     try {
-      const server = await this.metadata();
-      const response = await oauth.refreshTokenGrantRequest(server, this.client, this.auth, tokens.refresh, {
-        additionalParameters: { resource: this.resource },
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-        ...insecure(server.token_endpoint!),
-      });
-      answer = await oauth.processRefreshTokenResponse(server, this.client, response);
+      answer = await this.grant(await this.metadata(), { type: 'refresh_token', refreshToken: tokens.refresh });
     } catch (error) {
       const failure = described(error);
       if (failure.kind === 'refused') {
@@ -287,15 +252,21 @@ export class UpstreamUserAuthorization {
   }
 
   private async keep(key: string, answer: oauth.TokenEndpointResponse, previousRefresh?: string): Promise<UserTokens> {
-    const lifetimeMs = answer.expires_in !== undefined ? answer.expires_in * 1_000 : UNSTATED_LIFETIME_MS;
     const tokens: UserTokens = {
       access: answer.access_token,
       // A server that does not rotate refresh tokens answers none: the one held stays good.
       refresh: answer.refresh_token ?? previousRefresh,
-      until: Date.now() + Math.max(0, lifetimeMs - Math.min(EXPIRY_MARGIN_MS, lifetimeMs / 2)),
+      until: usedUntil(answer),
     };
     await this.vault.set(key, tokens, this.connectionTtlMs);
     return tokens;
+  }
+
+  /** One grant at the token endpoint, with the upstream's resource indicator. */
+  private async grant(server: oauth.AuthorizationServer, grant: McpTokenGrant, nonce?: string) {
+    const sent = { signal: AbortSignal.timeout(TIMEOUT_MS), ...insecure(server.token_endpoint) };
+    const response = await sendGrant(server, this.identity, grant, { resource: this.resource }, sent);
+    return tokensOf(server, this.identity.client, grant.type, response, nonce, sent.signal);
   }
 
   /** Reads and deletes a value in one step no other taker can share (a ticket, a flow's state: single use). */
@@ -303,15 +274,6 @@ export class UpstreamUserAuthorization {
     const stored = await this.store.get<unknown>(key);
     if (stored === undefined || !(await this.store.deleteIfEquals(key, stored))) return undefined;
     return this.vault.open<T>(stored);
-  }
-
-  /** The authorization server's metadata, read once (again after a failure). */
-  private metadata(): Promise<oauth.AuthorizationServer> {
-    this.server ??= discover(new URL(this.options.issuer), AbortSignal.timeout(TIMEOUT_MS)).catch((error: unknown) => {
-      this.server = undefined;
-      throw error;
-    });
-    return this.server;
   }
 
   private ticketKey(ticket: string): string {
