@@ -59,10 +59,11 @@ module.exports = {
       name: 'only-the-upstreams-use-the-client',
       comment:
         'the server rooms know no client; the upstream provider (features/upstreams/) is the one that calls remote servers, ' +
-        'and the public faces (index.ts, testing/: createMcpTestClient wires a client to an app in-process) export it',
+        'and the public faces (index.ts, testing/: createMcpTestClient wires a client to an app in-process) export it; ' +
+        "the token endpoint's grants (client/auth/oauth-grant.ts) serve the gateway's outbound credentials too",
       severity: 'error',
       from: { path: `${LIB}/`, pathNot: [SPEC, `${LIB}/client/`, `${LIB}/features/upstreams/`, `${LIB}/index\\.ts$`, `${LIB}/testing/`] },
-      to: { path: `${LIB}/client/` },
+      to: { path: `${LIB}/client/`, pathNot: `${LIB}/client/auth/oauth-grant\\.ts$` },
     },
     {
       name: 'testing-is-a-face',

@@ -1,7 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import type { McpOAuthClientOptions } from '../../options/mcp-outbound-auth.interface.js';
-import { insecure, refusalCode, sendGrant, tokensOf, withSecret } from '../../core/oauth-grant.js';
-import type { McpOAuthClientIdentity, McpTokenGrant } from '../../core/oauth-grant.js';
+import { insecure, refusalCode, sendGrant, tokensOf, withSecret } from '../../client/auth/oauth-grant.js';
+import type { McpOAuthClientIdentity, McpTokenGrant } from '../../client/auth/oauth-grant.js';
 import type { CachedToken } from './outbound-token.cache.js';
 import { OutboundTokenError } from './outbound-token.error.js';
 

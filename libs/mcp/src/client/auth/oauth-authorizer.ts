@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { authorizationUrl, refusalCode, sendGrant, tokensOf, type McpOAuthClientIdentity } from '../../core/oauth-grant.js';
+import { authorizationUrl, refusalCode, sendGrant, tokensOf, type McpOAuthClientIdentity } from './oauth-grant.js';
 import { McpClientError } from '../mcp-client.error.js';
 import { parseBearerChallenge } from './bearer-challenge.js';
 import type { McpClientOAuthOptions } from './mcp-client-auth-options.interface.js';

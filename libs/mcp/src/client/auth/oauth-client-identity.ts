@@ -2,7 +2,7 @@ import { importPKCS8 } from 'jose';
 import * as oauth from 'oauth4webapi';
 import type { McpClientOAuthOptions, McpClientPreRegistration } from './mcp-client-auth-options.interface.js';
 import { authError } from './oauth-http.js';
-import { MAX_OAUTH_BODY_BYTES, withSecret, type McpOAuthClientIdentity } from '../../core/oauth-grant.js';
+import { MAX_OAUTH_BODY_BYTES, withSecret, type McpOAuthClientIdentity } from './oauth-grant.js';
 import { readBoundedText } from '../transports/bounded-body.js';
 import { McpTokenVault } from './token-vault.js';
 

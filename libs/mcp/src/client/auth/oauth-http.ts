@@ -1,6 +1,6 @@
 import { McpClientError } from '../mcp-client.error.js';
 import { readBoundedText } from '../transports/bounded-body.js';
-import { MAX_OAUTH_BODY_BYTES } from '../../core/oauth-grant.js';
+import { MAX_OAUTH_BODY_BYTES } from './oauth-grant.js';
 
 /** An AUTH error: authorization failed, naming no token or secret. */
 export function authError(message: string, status?: number): McpClientError {

@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { readBoundedText } from './bounded-text.js';
+import { readBoundedText } from '../../core/bounded-text.js';
 
 /** Largest metadata or token answer read from an authorization server (64 KiB). */
 export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
