@@ -4,7 +4,6 @@ import { MCP_SESSION_STREAMS } from '../core/session-streams.interface.js';
 import { McpAuthGuard } from './http/auth/mcp-auth.guard.js';
 import { McpOAuthBridgeFastifyForms } from './http/auth/oauth-bridge.fastify-forms.js';
 import { McpBodyParserErrorFilter } from './http/body-parser-error.filter.js';
-import { McpFastifyBodyLimitCheck } from './http/fastify-body-limit.check.js';
 import { McpFastifyEarlyChecks } from './http/fastify-early-checks.js';
 import { McpIdleConnectionsCloser } from './http/idle-connections.closer.js';
 import { McpHttpTransport } from './http/mcp-http.transport.js';
@@ -26,7 +25,6 @@ export const MCP_TRANSPORT_PROVIDERS: Provider[] = [
   McpAuthGuard,
   McpOriginGuard,
   McpFastifyEarlyChecks,
-  McpFastifyBodyLimitCheck,
   McpOAuthBridgeFastifyForms,
   McpIdleConnectionsCloser,
   { provide: APP_FILTER, useClass: McpBodyParserErrorFilter },

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { McpBootNotices } from '../../core/boot-notices.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
@@ -14,6 +15,7 @@ import { McpOriginGuard } from './origin.guard.js';
 
 /** The part of a Fastify instance this needs (the library does not depend on Fastify's types). */
 interface FastifyHooks {
+  readonly initialConfig?: { bodyLimit?: number };
   addHook(
     name: 'onRequest',
     hook: (request: { raw: IncomingMessage }, reply: { raw: ServerResponse; hijack(): void }, done: (error?: Error) => void) => void,
@@ -23,7 +25,8 @@ interface FastifyHooks {
 /**
  * Fastify parses a body before any Nest guard runs, so a POST without valid credentials would be buffered first. For
  * the MCP POST routes this `onRequest` hook bounds the body's time, checks Host and Origin and authenticates (401 at
- * once, as on express) before the body is read; the guards then skip what was checked.
+ * once, as on express) before the body is read; the guards then skip what was checked. Fastify parses every JSON body
+ * under its own `bodyLimit`: a larger `http.maxBodyBytes` is never reached, which is said at boot.
  */
 @Injectable()
 export class McpFastifyEarlyChecks implements OnApplicationBootstrap {
@@ -33,14 +36,24 @@ export class McpFastifyEarlyChecks implements OnApplicationBootstrap {
     private readonly origin: McpOriginGuard,
     private readonly globalPrefix: McpGlobalPrefix,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly notices: McpBootNotices,
   ) {}
 
   onApplicationBootstrap(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (adapter?.getType() !== 'fastify') return;
+    const fastify = adapter.getInstance() as FastifyHooks;
     const { path, messagesPath } = this.options;
+    const { maxBodyBytes } = this.options.http;
+    const bodyLimit = fastify.initialConfig?.bodyLimit;
+    if (bodyLimit !== undefined && bodyLimit < maxBodyBytes)
+      this.notices.warn(
+        'McpModule',
+        `${path}: http.maxBodyBytes is ${maxBodyBytes} but Fastify's bodyLimit is ${bodyLimit}, so MCP bodies over ${bodyLimit} bytes get 413; ` +
+          `raise it with new FastifyAdapter({ bodyLimit: ${maxBodyBytes} })`,
+      );
     const postPaths = new Set([`${this.globalPrefix.of(path)}${path}`, `${this.globalPrefix.of(messagesPath)}${messagesPath}`]);
-    (adapter.getInstance() as FastifyHooks).addHook('onRequest', (request, reply, done) => {
+    fastify.addHook('onRequest', (request, reply, done) => {
       const raw = request.raw;
       if (raw.method !== 'POST' || !postPaths.has(requestPathOf(raw))) return done();
       boundBodyTime(raw, reply.raw, this.options.limits.bodyTimeoutMs);
