@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpAuthService } from '../../auth/mcp-auth.service.js';
 import type { JsonRpcId, JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
-import type { McpCaller } from '../../core/mcp-caller.js';
-import { httpCaller } from '../../core/mcp-caller.js';
+import { httpCaller, type McpCaller } from '../../core/mcp-caller.js';
 import type { McpChannelStream, McpSubscriptionSink } from '../../core/mcp-channel.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
 import { tenantOf } from '../../core/tenant.js';
@@ -51,14 +50,7 @@ export class HttpPostChannel implements McpEraChannel {
 
   stream({ sessionId, priming }: { readonly sessionId?: string; readonly priming: boolean }): McpChannelStream {
     const { canStream, services } = this;
-    const reply = new PostReply(
-      this.response,
-      services.hub,
-      tenantOf(this.principal),
-      sessionId,
-      canStream,
-      priming ? services.retryMs : undefined,
-    );
+    const reply = new PostReply(this.response, services.hub, tenantOf(this.principal), sessionId, priming ? services.retryMs : undefined);
     this.reply = reply;
     return {
       send: canStream ? (message: JsonRpcMessage) => reply.send(message) : undefined,

@@ -18,7 +18,6 @@ export class PostReply {
     private readonly hub: McpStreamHub,
     private readonly tenant: string,
     private readonly sessionId: string | undefined,
-    readonly canStream: boolean,
     /** Set for clients whose revision primes streams (older ones choke on an empty `data`): the priming `retry:` hint. */
     private readonly primeRetryMs: number | undefined,
   ) {}
