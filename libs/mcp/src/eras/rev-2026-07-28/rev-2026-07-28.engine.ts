@@ -6,11 +6,10 @@ import type { JsonRpcId, JsonRpcNotification } from '../../core/json-rpc/json-rp
 import { McpDispatcher } from '../../core/mcp.dispatcher.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { isPlainObject } from '../../core/plain-object.js';
-import { McpRev20260728Refusal, rev20260728HttpStatus } from './refusals.js';
+import { McpRev20260728Refusal, rev20260728HttpStatus, Rev20260728Refusals } from './refusals.js';
 import { McpRev20260728Responder, type McpRev20260728Call, type McpRev20260728Channel } from './rev-2026-07-28.responder.js';
 import { McpListenService, type ListenHandle } from './subscriptions/listen.service.js';
 import type { McpEraChannel } from '../mcp-era.channel.js';
-import { Rev20260728Refusals } from './refusals.js';
 
 /**
  * The engine of the 2026-07-28 era: requests go to {@link McpRev20260728Responder}, a `subscriptions/listen` stays
@@ -80,15 +79,12 @@ export class McpRev20260728Engine {
   /** `subscriptions/listen`: a stream that starts with the acknowledgement and stays open. */
   private async listen(call: McpRev20260728Call, channel: McpEraChannel): Promise<McpAnswer> {
     const { request, envelope } = call;
-    if (!channel.subscribe) {
-      const refusal = Rev20260728Refusals.methodNotFound(request.method);
-      return { kind: 'reply', reply: errorResponse(request.id, refusal.toJsonRpcError()), status: refusal.status };
-    }
     let handle: ListenHandle | undefined;
-    const opening = channel.subscribe(request.id, () => handle?.close());
-    const sink = opening instanceof Promise ? await opening : opening;
-    if (!sink) return { kind: 'accepted' };
     try {
+      if (!channel.subscribe) throw Rev20260728Refusals.methodNotFound(request.method);
+      const opening = channel.subscribe(request.id, () => handle?.close());
+      const sink = opening instanceof Promise ? await opening : opening;
+      if (!sink) return { kind: 'accepted' };
       handle = this.listens.open(request.id, request.params ?? {}, envelope, sink, this.server.identity, channel.principal);
     } catch (error) {
       if (!(error instanceof McpProtocolError)) throw error;

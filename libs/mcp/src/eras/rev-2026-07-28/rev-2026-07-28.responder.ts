@@ -3,7 +3,6 @@ import { McpToolRegistry } from '../../features/tools/mcp-tool.registry.js';
 import { ToolsHandlers } from '../../features/tools/tools.handlers.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
-import type { McpCaller } from '../../core/mcp-caller.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { McpToolDefinition } from '../../features/tools/mcp-tool-definition.interface.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
@@ -34,7 +33,7 @@ import {
 import { McpClientInput } from '../../core/mcp-client-input.service.js';
 import { McpInputRound } from './mrtr/input-round.js';
 import { digestOf, McpRequestStateCodec } from './mrtr/request-state.codec.js';
-import { McpRev20260728TasksExtension } from './tasks/rev-2026-07-28.tasks-extension.js';
+import { assertTasksDeclared, McpRev20260728TasksExtension } from './tasks/rev-2026-07-28.tasks-extension.js';
 
 /** A 2026-07-28 request that passed the era router's envelope and header checks. */
 export interface McpRev20260728Call {
@@ -42,22 +41,16 @@ export interface McpRev20260728Call {
   readonly envelope: McpRev20260728Envelope;
 }
 
-/** What the transport contributes to one 2026-07-28 request. */
-export interface McpRev20260728Channel {
+/** What the transport contributes to one 2026-07-28 request: those fields of its request context, and its headers. */
+export interface McpRev20260728Channel extends Pick<
+  McpRequestContext,
+  'principal' | 'send' | 'onInsufficientScope' | 'traceHeaders' | 'caller'
+> {
   readonly transport: 'http' | 'stdio';
-  readonly principal?: McpPrincipal;
-  /** Sends a notification related to this request (progress, log lines); undefined when only one answer fits. */
-  readonly send?: (message: JsonRpcMessage) => void;
   /** Unique to this request on HTTP, to the connection on stdio: where its cancellation is looked up. */
   readonly cancellationScope: string;
-  /** HTTP: answer 403 with a step-up challenge for missing scopes. */
-  readonly onInsufficientScope?: (scopes: string[]) => void;
   /** HTTP request headers (lower-case names), for the `Mcp-Param-*` check; undefined on stdio. */
   readonly header?: (name: string) => string | undefined;
-  /** The W3C trace headers the transport received with the request. */
-  readonly traceHeaders?: Readonly<Record<string, string>>;
-  /** Who sent the request (`McpRequestContext.caller`). */
-  readonly caller?: McpCaller;
 }
 
 /** The response to send and, for HTTP, its status; undefined when the client cancelled the request. */
@@ -185,7 +178,7 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
         ? () => this.discover()
         : async () => {
             if (!this.tasks.enabled) throw Rev20260728Refusals.methodNotFound(request.method);
-            this.tasks.assertDeclared(envelope);
+            assertTasksDeclared(envelope); // before the task id is looked at
             const params = request.params ?? {};
             if (request.method === 'tasks/get') return this.tasks.get(params.taskId, channel.principal);
             if (request.method === 'tasks/update') return this.tasks.update(params.taskId, params.inputResponses, channel.principal);

@@ -11,7 +11,8 @@ import { MCP_SESSION_STREAMS, type McpSessionStreams } from '../../../core/sessi
 import { type McpRev20260728Envelope } from '../envelope.js';
 import { isPlainObject } from '../../../core/plain-object.js';
 import { Rev20260728Refusals } from '../refusals.js';
-import { META, TASKS_EXTENSION } from '../../../core/rev-2026-07-28.constants.js';
+import { META } from '../../../core/rev-2026-07-28.constants.js';
+import { assertTasksDeclared } from '../tasks/rev-2026-07-28.tasks-extension.js';
 import type { McpSubscriptionSink } from '../../../core/mcp-channel.interface.js';
 
 /** The notification filter of `subscriptions/listen` (what the client asks for, then what the server honours). */
@@ -21,9 +22,6 @@ export interface McpListenFilter {
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
 }
-
-/** Where a listen's messages go: the SSE response of its POST, or stdout. */
-type ListenSink = McpSubscriptionSink;
 
 /** An open listen, for its transport: close it when the client goes away. */
 export interface ListenHandle {
@@ -37,7 +35,7 @@ interface Listener {
   readonly id: JsonRpcId;
   readonly key: string;
   readonly filter: McpListenFilter;
-  readonly sink: ListenSink;
+  readonly sink: McpSubscriptionSink;
   readonly serverInfo: Record<string, unknown>;
 }
 
@@ -76,7 +74,7 @@ export class McpListenService {
     id: JsonRpcId,
     params: Record<string, unknown>,
     envelope: McpRev20260728Envelope,
-    sink: ListenSink,
+    sink: McpSubscriptionSink,
     serverInfo: Record<string, unknown>,
     principal?: McpPrincipal,
   ): ListenHandle {
@@ -87,12 +85,7 @@ export class McpListenService {
         JsonRpcErrorCode.INVALID_PARAMS,
         'Invalid params: subscriptions/listen needs a notifications filter object',
       );
-    if (
-      requested.taskIds !== undefined &&
-      !isPlainObject((envelope.clientCapabilities.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION])
-    ) {
-      throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
-    }
+    if (requested.taskIds !== undefined) assertTasksDeclared(envelope);
     const listener: Listener = { id, key: `listen:${++this.sequence}`, filter: this.honoured(requested, principal), sink, serverInfo };
     sink.send({
       jsonrpc: '2.0',

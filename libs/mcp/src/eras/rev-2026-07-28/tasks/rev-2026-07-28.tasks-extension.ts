@@ -37,8 +37,6 @@ export interface TaskCallInput {
   readonly envelope: McpRev20260728Envelope;
   readonly principal?: McpPrincipal;
   readonly transport: 'http' | 'stdio';
-  /** HTTP: answer 403 with a step-up challenge for missing scopes. */
-  readonly onInsufficientScope?: (scopes: string[]) => void;
   /** Answers of earlier `input_required` rounds and of this request. */
   readonly known: Record<string, unknown>;
   readonly responses: Record<string, unknown>;
@@ -87,14 +85,8 @@ export class McpRev20260728TasksExtension {
    */
   runsAsTask(tool: McpToolDefinition, envelope: McpRev20260728Envelope): boolean {
     if (!tool.job) return false;
-    if (declaresTasks(envelope)) return true;
-    if (this.support.of(tool).required) throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
-    return false;
-  }
-
-  /** Refuses `tasks/*` from a request that did not declare the extension (before the task id is looked at). */
-  assertDeclared(envelope: McpRev20260728Envelope): void {
-    if (!declaresTasks(envelope)) throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
+    if (this.support.of(tool).required) assertTasksDeclared(envelope);
+    return declaresTasks(envelope);
   }
 
   /**
@@ -259,6 +251,11 @@ export class McpRev20260728TasksExtension {
     if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${clientText(taskId)}`);
     return record;
   }
+}
+
+/** Refuses (-32021 naming the extension) a request that did not declare the tasks extension: `tasks/*`, `taskIds`. */
+export function assertTasksDeclared(envelope: McpRev20260728Envelope): void {
+  if (!declaresTasks(envelope)) throw Rev20260728Refusals.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } });
 }
 
 function declaresTasks(envelope: McpRev20260728Envelope): boolean {
