@@ -342,6 +342,10 @@ class EchoDto {
   loud: boolean;
 
   @IsOptional()
+  @IsBoolean()
+  quiet?: boolean;
+
+  @IsOptional()
   @IsNumber()
   @Min(0)
   @Max(1)
@@ -371,7 +375,7 @@ describe('explorer page: JSON, boolean and number fields', () => {
     await app?.close();
   });
 
-  it('edits arrays and objects as JSON checked before sending, booleans as a checkbox, numbers with step any', async () => {
+  it('edits arrays and objects as JSON checked before sending, booleans as a checkbox (a select when optional), numbers with step any', async () => {
     if (!browser || !app) return;
     const { page, watch } = await openExplorer(browser, app);
     await page.waitForSelector('body[data-ready="true"]');
@@ -380,6 +384,8 @@ describe('explorer page: JSON, boolean and number fields', () => {
     expect(await form.locator('textarea[name="tags"]').count()).toBe(1);
     expect(await form.locator('textarea[name="settings"]').count()).toBe(1);
     expect(await form.locator('input[name="loud"]').getAttribute('type')).toBe('checkbox');
+    // One that may be left out: true, false or nothing.
+    expect(await form.locator('select[name="quiet"] option').allTextContents()).toEqual(['(not set)', 'true', 'false']);
     expect(await form.locator('input[name="ratio"]').getAttribute('step')).toBe('any');
     const calls = () => watch.requests.filter((request) => request.postDataJSON()?.method === 'tools/call').length;
 
@@ -394,6 +400,7 @@ describe('explorer page: JSON, boolean and number fields', () => {
     await form.locator('[name="tags"]').fill('["a", "b"]');
     await form.locator('[name="settings"]').fill('{"depth": 2}');
     await form.locator('[name="loud"]').check();
+    await form.locator('[name="quiet"]').selectOption({ label: 'false' });
     await form.locator('[name="ratio"]').fill('0.25');
     await form.locator('button[type="submit"]').click();
     const envelope = envelopeOf(page, 'echo');
@@ -402,6 +409,7 @@ describe('explorer page: JSON, boolean and number fields', () => {
       tags: ['a', 'b'],
       settings: { depth: 2 },
       loud: true,
+      quiet: false,
       ratio: 0.25,
     });
     expect(await form.locator('.field.invalid').count()).toBe(0);

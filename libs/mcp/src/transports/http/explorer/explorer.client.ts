@@ -362,8 +362,9 @@ export function runExplorerClient(shared: McpExplorerShared): void {
     const hasDefault = schema.default !== undefined;
     let input: FormField;
     let read: Field['read'];
-    if (kind === 'enum') {
-      const choices = Array.isArray(schema.enum) ? schema.enum : [schema.const];
+    // A boolean that may be left out is a choice of true, false or nothing, as an optional enum.
+    if (kind === 'enum' || (kind === 'boolean' && !required && !hasDefault)) {
+      const choices = kind === 'boolean' ? [true, false] : Array.isArray(schema.enum) ? schema.enum : [schema.const];
       input = el('select', { id, name });
       if (!required || !hasDefault) input.append(el('option', { value: '', text: required ? 'choose…' : '(not set)' }));
       choices.forEach((choice, index) => {
@@ -371,16 +372,9 @@ export function runExplorerClient(shared: McpExplorerShared): void {
         input.append(el('option', { value: String(index), text, selected: hasDefault && pretty(choice) === pretty(schema.default) }));
       });
       read = () => ({ value: input.value === '' ? undefined : choices[Number(input.value)] });
-    } else if (kind === 'boolean' && (required || hasDefault)) {
+    } else if (kind === 'boolean') {
       const box = (input = el('input', { id, name, type: 'checkbox', checked: schema.default === true }));
       read = () => ({ value: box.checked });
-    } else if (kind === 'boolean') {
-      input = el(
-        'select',
-        { id, name },
-        ['', 'true', 'false'].map((value) => el('option', { value, text: value || '(not set)' })),
-      );
-      read = () => ({ value: input.value === '' ? undefined : input.value === 'true' });
     } else if (kind === 'number' || kind === 'integer') {
       input = el('input', {
         id,
