@@ -78,6 +78,7 @@ const APP_FRAME_SCRIPT = `(function () {
 /** The proxy document, before the app replaces it. */
 export const APP_FRAME_HTML = `<!doctype html><html><head><meta charset="utf-8"></head><body><script>${APP_FRAME_SCRIPT}</script></body></html>`;
 
+/** The headers of an explorer document under `policy`: HTML never cached, sniffed or sent as a referrer. */
 export function appFrameHeaders(policy: string): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',

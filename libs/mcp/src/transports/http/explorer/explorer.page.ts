@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { appFrameHeaders } from './explorer-app-frame.js';
 import { EXPLORER_SCRIPT } from './explorer.script.js';
 import { EXPLORER_STYLES } from './explorer.styles.js';
 
@@ -38,11 +39,7 @@ const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 const HEADERS: Readonly<Record<string, string>> = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
+  ...appFrameHeaders(CONTENT_SECURITY_POLICY),
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
