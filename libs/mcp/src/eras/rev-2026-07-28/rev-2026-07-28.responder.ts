@@ -108,13 +108,6 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
     return this.serverInfo;
   }
 
-  /** Capabilities as the revision defines them: what is served, `tasks` as an extension rather than a key. */
-  serverCapabilities(): Record<string, unknown> {
-    const { tasks: _tasks20251125, ...capabilities } = structuredClone(this.capabilities.toJSON()) as Record<string, unknown>;
-    if (this.tasks.enabled) capabilities.extensions = { ...(capabilities.extensions as object | undefined), [TASKS_EXTENSION]: {} };
-    return capabilities;
-  }
-
   /** Serves one request; resolves to undefined when the client cancelled it (nothing may be sent then). */
   async serve(call: McpRev20260728Call, channel: McpRev20260728Channel): Promise<McpRev20260728Answer | undefined> {
     const { request } = call;
@@ -187,9 +180,11 @@ export class McpRev20260728Responder implements OnApplicationBootstrap {
     return { method: request.method, handle };
   }
 
-  /** `server/discover`: the revisions, capabilities and instructions of this server. */
+  /** `server/discover`: the revisions, capabilities (`tasks` an extension rather than a key) and instructions of this server. */
   private discover(): Record<string, unknown> {
-    const result: Record<string, unknown> = { supportedVersions: [...REV_2026_07_28_VERSIONS], capabilities: this.serverCapabilities() };
+    const { tasks: _tasks20251125, ...capabilities } = structuredClone(this.capabilities.toJSON()) as Record<string, unknown>;
+    if (this.tasks.enabled) capabilities.extensions = { ...(capabilities.extensions as object | undefined), [TASKS_EXTENSION]: {} };
+    const result: Record<string, unknown> = { supportedVersions: [...REV_2026_07_28_VERSIONS], capabilities };
     if (this.options.instructions) result.instructions = this.options.instructions;
     return result;
   }
