@@ -1,10 +1,10 @@
 import { isPlainObject } from '../../../core/plain-object.js';
 
 /** Client requests an input request may embed, with the key prefix of their default keys. */
-export const INPUT_METHODS: Readonly<Record<string, { prefix: string; capability: string }>> = {
-  'elicitation/create': { prefix: 'elicit', capability: 'elicitation' },
-  'sampling/createMessage': { prefix: 'sample', capability: 'sampling' },
-  'roots/list': { prefix: 'roots', capability: 'roots' },
+export const INPUT_KEY_PREFIXES: Readonly<Record<string, string>> = {
+  'elicitation/create': 'elicit',
+  'sampling/createMessage': 'sample',
+  'roots/list': 'roots',
 };
 
 /** Whether a client's answer has the shape its method's result type has (a handler never sees a number for an object). */

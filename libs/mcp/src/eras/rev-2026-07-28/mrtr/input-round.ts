@@ -1,7 +1,7 @@
 import { JsonRpcErrorCode } from '../../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../../core/errors/protocol-error.js';
 import { inputKeyOf } from '../../../core/input-key.js';
-import { INPUT_METHODS, isValidInputResponse, missingCapabilityFor } from './input-responses.js';
+import { INPUT_KEY_PREFIXES, isValidInputResponse, missingCapabilityFor } from './input-responses.js';
 import { McpMissingClientCapabilitySignal } from '../../../core/missing-client-capability.signal.js';
 import { McpInputRequiredSignal } from './input-required.signal.js';
 
@@ -60,8 +60,7 @@ export class McpInputRound {
 
   /** The `askClient` hook of the request context. */
   readonly ask = async (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
-    const kind = INPUT_METHODS[method];
-    const key = inputKeyOf(params) ?? `${kind?.prefix ?? 'input'}-${++this.calls}`;
+    const key = inputKeyOf(params) ?? `${INPUT_KEY_PREFIXES[method] ?? 'input'}-${++this.calls}`;
     if (inputKeyOf(params) !== undefined) this.calls++;
     const answer = this.answerFor(key);
     if (answer !== undefined) {
