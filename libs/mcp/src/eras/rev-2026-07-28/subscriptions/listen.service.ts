@@ -25,7 +25,6 @@ export interface McpListenFilter {
 
 /** An open listen, for its transport: close it when the client goes away. */
 export interface ListenHandle {
-  readonly id: JsonRpcId;
   close(): void;
 }
 
@@ -58,17 +57,6 @@ export class McpListenService {
     streams.beforeStreamsEnd(() => this.endAll());
   }
 
-  /** Whether anything could ever be delivered (otherwise the method is not served: -32601). */
-  get available(): boolean {
-    const caps = this.capabilities.toJSON();
-    return (
-      caps.tools?.listChanged === true ||
-      caps.prompts?.listChanged === true ||
-      caps.resources?.listChanged === true ||
-      caps.resources?.subscribe === true
-    );
-  }
-
   /** Opens a listen and sends its acknowledgement; -32601 if nothing is subscribable, -32602 bad filter, -32021 `taskIds`. */
   open(
     id: JsonRpcId,
@@ -78,7 +66,10 @@ export class McpListenService {
     serverInfo: Record<string, unknown>,
     principal?: McpPrincipal,
   ): ListenHandle {
-    if (!this.available) throw Rev20260728Refusals.methodNotFound('subscriptions/listen');
+    const caps = this.capabilities.toJSON();
+    // Nothing could ever be delivered: the method is not served.
+    if (![caps.tools?.listChanged, caps.prompts?.listChanged, caps.resources?.listChanged, caps.resources?.subscribe].includes(true))
+      throw Rev20260728Refusals.methodNotFound('subscriptions/listen');
     const requested = params.notifications;
     if (!isPlainObject(requested))
       throw new McpProtocolError(
@@ -96,7 +87,7 @@ export class McpListenService {
       this.subscriptions.subscribe(uri, { key: listener.key, deliver: (message) => (this.send(listener, message), true) });
     }
     this.listeners.add(listener);
-    return { id, close: () => this.forget(listener) };
+    return { close: () => this.forget(listener) };
   }
 
   /** Sends `notifications/<kind>/list_changed` to the listens that asked for it; returns how many. */
