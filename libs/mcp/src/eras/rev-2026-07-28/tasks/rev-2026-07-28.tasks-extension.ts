@@ -85,8 +85,9 @@ export class McpRev20260728TasksExtension {
    */
   runsAsTask(tool: McpToolDefinition, envelope: McpRev20260728Envelope): boolean {
     if (!tool.job) return false;
+    if (declaresTasks(envelope)) return true;
     if (this.support.of(tool).required) assertTasksDeclared(envelope);
-    return declaresTasks(envelope);
+    return false;
   }
 
   /**
