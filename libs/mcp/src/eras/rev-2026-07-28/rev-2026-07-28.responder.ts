@@ -44,7 +44,7 @@ export interface McpRev20260728Call {
 
 /** What the transport contributes to one 2026-07-28 request. */
 export interface McpRev20260728Channel {
-  readonly transport: 'http' | 'stdio';
+  readonly transport: 'http' | 'stdio' | 'memory';
   readonly principal?: McpPrincipal;
   /** Sends a notification related to this request (progress, log lines); undefined when only one answer fits. */
   readonly send?: (message: JsonRpcMessage) => void;
