@@ -67,14 +67,13 @@ export class McpTestConnection {
     protocolVersion: string,
     deliver: (message: JsonRpcMessage) => void,
   ) {
-    const connection = Object.assign(router.openConnection(protocolVersion), { clientCapabilities: {} });
     const send = (message: JsonRpcMessage) => void (this.closed || deliver(overTheWire(message)));
     const sink = { send, end: send };
     this.channel = {
       transport: 'memory',
       principal,
       caller: connectionCaller('memory', principal, undefined, headers),
-      connection,
+      connection: Object.assign(router.openConnection(protocolVersion), { clientCapabilities: {} }),
       cancellationScope: `memory:${randomUUID()}`,
       stream: () => sink,
       subscribe: () => sink,
@@ -113,9 +112,8 @@ export class McpTestConnection {
     if (id !== undefined) this.inFlight.add(id);
     try {
       // As stdio: `initialize` sets the connection's revision and the client's capabilities, and pins its era.
-      const { channel } = this;
-      const caller = headers && connectionCaller('memory', channel.principal, undefined, { ...this.headers, ...headers });
-      const answer = await this.router.serve(wire, caller ? Object.assign({}, channel, { caller }) : channel);
+      const caller = headers && connectionCaller('memory', this.channel.principal, undefined, { ...this.headers, ...headers });
+      const answer = await this.router.serve(wire, caller ? Object.assign({}, this.channel, { caller }) : this.channel);
       const reply = answer.kind === 'refused' ? errorResponse(answer.id, answer.error) : answer.kind === 'reply' ? answer.reply : undefined;
       return this.closed || !reply ? undefined : overTheWire(reply as JsonRpcResponse);
     } finally {

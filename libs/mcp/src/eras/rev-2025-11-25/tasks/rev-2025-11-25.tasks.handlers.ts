@@ -22,9 +22,8 @@ const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const AS_TASK = { accepted: (record: McpJobRecord) => ({ task: taskOf(record) }) as unknown as McpCallToolResult, idempotent: false };
 
 /**
- * MCP tasks (spec 2025-11-25) over the job store: `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`, and the
- * session era's `tools/call`, with this group as its hook (made once) for task-augmented calls. Tasks are bound to the
- * caller's tenant; another tenant's task id is unknown (-32602).
+ * MCP tasks (spec 2025-11-25) over the job store, bound to the caller's tenant (another's task id is unknown, -32602):
+ * `tasks/get|result|list|cancel`, and the era's `tools/call` with this group as its hook (made once, at boot).
  */
 @McpMethodHandlerProvider()
 @Injectable()
@@ -60,7 +59,7 @@ export class McpRev20251125TaskHandlers implements McpMethodHandlerGroup, McpToo
   }
 
   async list(call: McpCall): Promise<Record<string, unknown>> {
-    return { tasks: (await this.jobs.list(callerTenant(call))).map(taskOf) };
+    return { tasks: (await this.jobs.list(tenantOf(call.context.principal))).map(taskOf) };
   }
 
   /** Blocks until the task is final, then answers exactly what `tools/call` would have (spec MUST). */
@@ -85,12 +84,8 @@ export class McpRev20251125TaskHandlers implements McpMethodHandlerGroup, McpToo
   private async task(call: McpCall): Promise<McpJobRecord> {
     const taskId = call.params.taskId;
     if (typeof taskId !== 'string') throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, 'Invalid params: taskId must be a string');
-    const record = await this.jobs.find(callerTenant(call), taskId);
+    const record = await this.jobs.find(tenantOf(call.context.principal), taskId);
     if (!record) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown or expired task: ${clientText(taskId)}`);
     return record;
   }
-}
-
-function callerTenant(call: McpCall): string {
-  return tenantOf(call.context.principal);
 }
