@@ -56,6 +56,15 @@ module.exports = {
       to: { path: `${LIB}/eras/`, pathNot: `${LIB}/eras/mcp-era\\.(router|channel)\\.ts$` },
     },
     {
+      name: 'an-era-lives-in-its-folder',
+      comment:
+        "what is one era's (rev-YYYY-MM-DD: its engine, task surface, header rules) lives under eras/; the rooms below it, " +
+        "features/ among them, know no era and import none (core's revisions table and the client's own eras aside)",
+      severity: 'error',
+      from: { path: `${LIB}/(features|execution|observability|jobs|auth|sessions|stores|options)/` },
+      to: { path: 'rev-[0-9]{4}-[0-9]{2}-[0-9]{2}' },
+    },
+    {
       name: 'only-the-upstreams-use-the-client',
       comment:
         'the server rooms know no client; the upstream provider (features/upstreams/) is the one that calls remote servers, ' +

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { McpAnswer, McpConnectionState } from '../core/mcp-channel.interface.js';
 import type { McpPrincipal } from '../core/mcp-principal.interface.js';
 import { errorResponse } from '../core/json-rpc/json-rpc.codec.js';
+import { LATEST_PROTOCOL_VERSION } from '../core/protocol-revisions.js';
 import type { McpSessionRecord } from '../sessions/mcp-session.record.js';
 import { claimOf, routeMessage } from './era-claim.js';
 import type { McpEraChannel } from './mcp-era.channel.js';
@@ -19,9 +20,9 @@ export class McpEraRouter {
     private readonly rev20260728: McpRev20260728Engine,
   ) {}
 
-  /** The state of a new connection (stdio): the latest revision until `initialize` negotiates, no era pinned yet. */
-  openConnection(): McpConnectionState {
-    return { ...this.rev20251125.openConnection(), subscriptions: new Map() };
+  /** The state of a new connection (stdio, in-memory): `protocolVersion` until `initialize` negotiates, no era pinned yet. */
+  openConnection(protocolVersion?: string): McpConnectionState {
+    return { protocolVersion: protocolVersion ?? LATEST_PROTOCOL_VERSION, subscriptions: new Map() };
   }
 
   /** Ends what a closed connection left open (its subscriptions). */

@@ -30,7 +30,6 @@ import { McpSkillExplorer } from './skills/mcp-skill.explorer.js';
 import { McpSkillRegistry } from './skills/mcp-skill.registry.js';
 import { SkillsHandlers } from './skills/skills.handlers.js';
 import { McpTasksService } from './tasks/mcp-tasks.service.js';
-import { McpTaskHandlers } from './tasks/rev-2025-11-25/rev-2025-11-25.tasks.handlers.js';
 import { McpTaskWorker } from './tasks/task-worker.js';
 import { McpToolExplorer } from './tools/mcp-tool.explorer.js';
 import { McpToolRegistry } from './tools/mcp-tool.registry.js';
@@ -90,10 +89,9 @@ export const MCP_FEATURE_PROVIDERS: Provider[] = [
   // Upstream MCP servers' health; the per-user authorization routes (transports/http) reach them through a core port.
   McpUpstreamsHealthIndicator,
   { provide: MCP_UPSTREAM_USER_AUTH, useExisting: McpUpstreamsProvider },
-  // Tasks: the worker the job queue hands jobs to, the job tools, the 2025-11-25 `tasks/*` handlers.
+  // Tasks: the worker the job queue hands jobs to, the job tools.
   McpTaskWorker,
   { provide: MCP_JOB_WORKER, useExisting: McpTaskWorker },
   McpTasksService,
   McpJobToolsProvider,
-  McpTaskHandlers,
 ];

@@ -4,9 +4,9 @@ import { McpAuthService } from '../auth/mcp-auth.service.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../core/json-rpc/json-rpc.types.js';
 import type { McpPrincipal } from '../core/mcp-principal.interface.js';
-import type { McpConnectionState } from '../core/mcp-channel.interface.js';
 import { errorResponse } from '../core/json-rpc/json-rpc.codec.js';
-import { McpRev20251125Engine } from '../eras/rev-2025-11-25/rev-2025-11-25.engine.js';
+import { McpEraRouter } from '../eras/mcp-era.router.js';
+import type { McpEraChannel } from '../eras/mcp-era.channel.js';
 import { McpDispatcher } from '../core/mcp.dispatcher.js';
 import {
   LATEST_PROTOCOL_VERSION,
@@ -16,7 +16,7 @@ import {
 } from '../core/protocol-revisions.js';
 import { McpTestingMessages } from './mcp-testing.messages.js';
 import { tenantOf } from '../core/tenant.js';
-import { connectionCaller, type McpCaller } from '../core/mcp-caller.js';
+import { connectionCaller } from '../core/mcp-caller.js';
 
 /** The caller a test speaks as: what an authenticator would have made of its credentials. @publicApi */
 export interface McpTestPrincipal {
@@ -49,25 +49,35 @@ export type McpTestApp = Pick<INestApplicationContext, 'get' | 'init'>;
 
 const OPTION_KEYS = new Set(['principal', 'headers', 'protocolVersion']);
 
-/** One in-process connection to the 2025-era engine (test client and in-memory transport); messages cross as JSON. */
+/**
+ * One in-process connection (test client and in-memory transport), entered through the era router as stdio is, with
+ * one channel: the era its messages claim serves them. Messages cross as JSON.
+ */
 export class McpTestConnection {
-  private readonly connection: McpConnectionState;
+  private readonly channel: McpEraChannel;
   private closed = false;
-  private readonly scope = `memory:${randomUUID()}`;
   private readonly inFlight = new Set<JsonRpcId>();
-  private readonly caller: McpCaller;
 
   private constructor(
     private readonly where: string,
-    private readonly engine: McpRev20251125Engine,
+    private readonly router: McpEraRouter,
     private readonly dispatcher: McpDispatcher,
-    private readonly principal: McpPrincipal | undefined,
+    principal: McpPrincipal | undefined,
     private readonly headers: Readonly<Record<string, string>> | undefined,
     protocolVersion: string,
-    private readonly deliver: (message: JsonRpcMessage) => void,
+    deliver: (message: JsonRpcMessage) => void,
   ) {
-    this.connection = { ...engine.openConnection(protocolVersion), clientCapabilities: {} };
-    this.caller = connectionCaller('memory', principal, undefined, headers);
+    const send = (message: JsonRpcMessage) => void (this.closed || deliver(overTheWire(message)));
+    const sink = { send, end: send };
+    this.channel = {
+      transport: 'memory',
+      principal,
+      caller: connectionCaller('memory', principal, undefined, headers),
+      connection: Object.assign(router.openConnection(protocolVersion), { clientCapabilities: {} }),
+      cancellationScope: `memory:${randomUUID()}`,
+      stream: () => sink,
+      subscribe: () => sink,
+    };
   }
 
   /** Checks the options and the app, initialises the app, and resolves its dispatcher. */
@@ -84,11 +94,11 @@ export class McpTestConnection {
     // collected there); init() is idempotent on an app that already ran it.
     if (typeof app.init === 'function') await app.init();
     const dispatcher = resolveIn(app, McpDispatcher);
-    const engine = resolveIn(app, McpRev20251125Engine);
-    if (!dispatcher || !engine) throw new McpConfigurationError(McpTestingMessages.noMcpModule(where));
+    const router = resolveIn(app, McpEraRouter);
+    if (!dispatcher || !router) throw new McpConfigurationError(McpTestingMessages.noMcpModule(where));
     if (resolveIn(app, McpAuthService)?.enabled && !checked.principal)
       throw new McpConfigurationError(McpTestingMessages.principalRequired(where));
-    return new McpTestConnection(where, engine, dispatcher, checked.principal, checked.headers, checked.protocolVersion, deliver);
+    return new McpTestConnection(where, router, dispatcher, checked.principal, checked.headers, checked.protocolVersion, deliver);
   }
 
   /**
@@ -101,15 +111,9 @@ export class McpTestConnection {
     const id = 'method' in wire && 'id' in wire ? wire.id : undefined;
     if (id !== undefined) this.inFlight.add(id);
     try {
-      // As stdio: the engine serves the connection, and `initialize` sets its revision and the client's capabilities.
-      const answer = await this.engine.serve(wire, {
-        transport: 'memory',
-        principal: this.principal,
-        caller: headers ? connectionCaller('memory', this.principal, undefined, { ...this.headers, ...headers }) : this.caller,
-        connection: this.connection,
-        cancellationScope: this.scope,
-        stream: () => ({ send: (message) => !this.closed && this.deliver(overTheWire(message)) }),
-      });
+      // As stdio: `initialize` sets the connection's revision and the client's capabilities, and pins its era.
+      const caller = headers && connectionCaller('memory', this.channel.principal, undefined, { ...this.headers, ...headers });
+      const answer = await this.router.serve(wire, caller ? Object.assign({}, this.channel, { caller }) : this.channel);
       const reply = answer.kind === 'refused' ? errorResponse(answer.id, answer.error) : answer.kind === 'reply' ? answer.reply : undefined;
       return this.closed || !reply ? undefined : overTheWire(reply as JsonRpcResponse);
     } finally {
@@ -119,15 +123,16 @@ export class McpTestConnection {
 
   /** Follows the SDK client's `setProtocolVersion` (a revision we do not negotiate is ignored). */
   useProtocolVersion(version: string): void {
-    if (isSupportedProtocolVersion(version)) this.connection.protocolVersion = version;
+    if (isSupportedProtocolVersion(version)) this.channel.connection!.protocolVersion = version;
   }
 
   /** Cancels what is in flight (its handlers' signals abort) and refuses further messages. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const id of this.inFlight) this.dispatcher.cancel(this.scope, id, 'the test connection was closed');
+    for (const id of this.inFlight) this.dispatcher.cancel(this.channel.cancellationScope!, id, 'the test connection was closed');
     this.inFlight.clear();
+    this.router.closeConnection(this.channel.connection!);
   }
 
   get isClosed(): boolean {

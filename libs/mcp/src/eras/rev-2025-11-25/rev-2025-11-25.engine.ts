@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import type { McpAnswer, McpChannelStream, McpConnectionState, McpRefusalReason } from '../../core/mcp-channel.interface.js';
+import type { McpAnswer, McpChannelStream, McpRefusalReason } from '../../core/mcp-channel.interface.js';
 import type { McpEraChannel } from '../mcp-era.channel.js';
 import type { McpRequestContext } from '../../core/mcp-request-context.interface.js';
 import type { McpPrincipal } from '../../core/mcp-principal.interface.js';
@@ -16,15 +16,11 @@ import {
   DEFAULT_HTTP_PROTOCOL_VERSION,
   HTTP_SSE_PROTOCOL_VERSION,
   isSupportedProtocolVersion,
-  LATEST_PROTOCOL_VERSION,
   revisionHas,
 } from '../../core/protocol-revisions.js';
 import type { McpSessionRecord } from '../../sessions/mcp-session.record.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpRev20251125SessionTracker } from './rev-2025-11-25-sessions.tracker.js';
-
-/** What a transport hands in (through the router); the HTTP+SSE stream also hands the session it holds. */
-type McpRev20251125Channel = McpEraChannel;
 
 /** Where the state of the conversation lives while one message is served. */
 interface Conversation {
@@ -45,11 +41,6 @@ export class McpRev20251125Engine {
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  /** The state of a new connection (stdio, in-memory): it speaks `protocolVersion` until `initialize` negotiates. */
-  openConnection(protocolVersion: string = LATEST_PROTOCOL_VERSION): McpConnectionState {
-    return { protocolVersion };
-  }
-
   /** Opens the session of a 2024-11-05 HTTP+SSE stream; undefined when the tenant has too many sessions. */
   openStreamSession(principal: McpPrincipal | undefined, instance: string): Promise<McpSessionRecord | undefined> {
     return this.sessions.create({
@@ -67,7 +58,7 @@ export class McpRev20251125Engine {
   }
 
   /** Serves one message or batch. Synchronous refusals resolve without a store read; answers follow dispatch. */
-  async serve(body: unknown, channel: McpRev20251125Channel): Promise<McpAnswer> {
+  async serve(body: unknown, channel: McpEraChannel): Promise<McpAnswer> {
     const opening = channel.connection || channel.session ? this.held(body, channel) : this.named(body, channel);
     // Without a session to look up the check is synchronous: no await (a tick) for it.
     const opened = opening instanceof Promise ? await opening : opening;
@@ -93,13 +84,13 @@ export class McpRev20251125Engine {
   }
 
   /** A connection or stream that holds its own state: only the batch rule can refuse. */
-  private held(body: unknown, channel: McpRev20251125Channel): Conversation | McpAnswer {
+  private held(body: unknown, channel: McpEraChannel): Conversation | McpAnswer {
     const protocolVersion = channel.session?.protocolVersion ?? channel.connection!.protocolVersion;
     return this.refusesBatch(body, protocolVersion) ? refused('invalid-batch', null) : { session: channel.session, protocolVersion };
   }
 
   /** Streamable HTTP: the session the message names (by `sessions.mode`) and its header's revision; sync unless a lookup is due. */
-  private named(body: unknown, channel: McpRev20251125Channel): Conversation | McpAnswer | Promise<Conversation | McpAnswer> {
+  private named(body: unknown, channel: McpEraChannel): Conversation | McpAnswer | Promise<Conversation | McpAnswer> {
     this.tracker.seen(channel.sessionId);
     const isInitialize = methodOf(body) === 'initialize';
     const mode = this.options.sessions.mode;
@@ -118,7 +109,7 @@ export class McpRev20251125Engine {
    * The revision in force: the header's when supported, else the session's or the default. An unsupported header
    * is a 400 (spec 2025-06-18) except on `initialize` and the `server/discover` probe (-32601 at HTTP 200).
    */
-  private negotiated(body: unknown, channel: McpRev20251125Channel, session: McpSessionRecord | undefined): Conversation | McpAnswer {
+  private negotiated(body: unknown, channel: McpEraChannel, session: McpSessionRecord | undefined): Conversation | McpAnswer {
     const named = channel.protocolVersion;
     const supported = named !== undefined && isSupportedProtocolVersion(named);
     const method = methodOf(body);
@@ -128,7 +119,7 @@ export class McpRev20251125Engine {
     return this.refusesBatch(body, protocolVersion) ? refused('invalid-batch', null) : { session, protocolVersion };
   }
 
-  private context(conversation: Conversation, channel: McpRev20251125Channel, stream: McpChannelStream | undefined): McpRequestContext {
+  private context(conversation: Conversation, channel: McpEraChannel, stream: McpChannelStream | undefined): McpRequestContext {
     const { session, protocolVersion } = conversation;
     const connection = channel.connection;
     return {
@@ -163,7 +154,7 @@ export class McpRev20251125Engine {
   }
 
   /** HTTP+SSE (2024-11-05): the POST is accepted at once, each answer goes out on the session's stream when ready. */
-  private onStream(body: unknown, conversation: Conversation, channel: McpRev20251125Channel): McpAnswer {
+  private onStream(body: unknown, conversation: Conversation, channel: McpEraChannel): McpAnswer {
     const send = channel.stream?.({ sessionId: conversation.session?.id, priming: false }).send;
     const context = this.context(conversation, channel, { send });
     for (const message of Array.isArray(body) ? body : [body]) {
@@ -180,7 +171,7 @@ export class McpRev20251125Engine {
     message: unknown,
     answer: JsonRpcResponse & { result: Record<string, unknown> },
     conversation: Conversation,
-    channel: McpRev20251125Channel,
+    channel: McpEraChannel,
   ): Promise<McpAnswer> {
     const params = isPlainObject(message) && isPlainObject(message.params) ? message.params : {};
     const protocolVersion = String(answer.result.protocolVersion);

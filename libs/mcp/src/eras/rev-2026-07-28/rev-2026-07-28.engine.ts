@@ -39,8 +39,8 @@ export class McpRev20260728Engine {
     // Closing the response stream cancels the request (2026-07-28): the handler's signal aborts.
     channel.onAbandon?.(() => this.dispatcher.cancel(cancellationScope, request.id, 'response stream closed'));
     return {
-      // Only Streamable HTTP and stdio reach this era: HTTP+SSE sessions stay in theirs.
-      transport: channel.transport as 'http' | 'stdio',
+      // Streamable HTTP, stdio and the in-memory test connection reach this era: HTTP+SSE sessions stay in theirs.
+      transport: channel.transport as 'http' | 'stdio' | 'memory',
       principal: channel.principal,
       send: stream?.send,
       cancellationScope,

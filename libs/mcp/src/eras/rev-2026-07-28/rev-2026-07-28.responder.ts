@@ -46,7 +46,7 @@ export interface McpRev20260728Channel extends Pick<
   McpRequestContext,
   'principal' | 'send' | 'onInsufficientScope' | 'traceHeaders' | 'caller'
 > {
-  readonly transport: 'http' | 'stdio';
+  readonly transport: 'http' | 'stdio' | 'memory';
   /** Unique to this request on HTTP, to the connection on stdio: where its cancellation is looked up. */
   readonly cancellationScope: string;
   /** HTTP request headers (lower-case names), for the `Mcp-Param-*` check; undefined on stdio. */

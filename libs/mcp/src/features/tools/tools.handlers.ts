@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { McpToolRegistry } from './mcp-tool.registry.js';
 import { McpToolVisibility } from './mcp-tool.visibility.js';
 import type { McpToolDefinition } from './mcp-tool-definition.interface.js';
 import { createToolContext } from '../../execution/tool-context.factory.js';
@@ -7,7 +6,6 @@ import { McpCallPipeline } from '../../execution/mcp-call.pipeline.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
-import { revisionHas } from '../../core/protocol-revisions.js';
 import { McpClientRequests } from '../../core/client-requests.js';
 import type { McpCallToolResult } from '../../core/results/content.types.js';
 import type { McpCall, McpMethodHandler, McpMethodHandlerGroup } from '../../core/method-handler.interface.js';
@@ -15,15 +13,14 @@ import { listPage } from '../../core/pagination-cursor.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
-import { taskOf } from '../tasks/rev-2025-11-25/rev-2025-11-25.task-mapper.js';
 import { isPlainObject } from '../../core/plain-object.js';
 import type { McpToolDescriptor } from './mcp-tool-definition.interface.js';
 import type { McpToolCallHook } from './tool-call-hook.interface.js';
 import { MCP_TOOL_CATALOG_TRANSFORMS, type McpToolCatalogTransform } from '../transforms/mcp-tool-catalog-transform.interface.js';
 
 /**
- * `tools/list`: the descriptors this caller may see, a page at a time. `tools/call`: a malformed request or an unknown
- * tool is -32602; everything about the call itself is an `isError` envelope from `McpCallPipeline`.
+ * `tools/list`: the descriptors this caller may see, a page at a time. `tools/call` ({@link call}, the table entry of
+ * each era): a malformed request or an unknown tool is -32602; the rest is an `isError` envelope from `McpCallPipeline`.
  */
 @McpMethodHandlerProvider()
 @Injectable()
@@ -36,10 +33,6 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
           ? listPage('tools', this.listed, params.cursor, this.options.lists.pageSize)
           : this.visibility.visiblePage(context, params.cursor, this.options.lists.pageSize, id),
     },
-    {
-      method: 'tools/call',
-      handle: (call: McpCall) => this.call(call),
-    },
   ];
 
   /** What `tools/list` shows instead of the catalogue (tool search in `replace` mode); fixed at boot. */
@@ -48,7 +41,6 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
   private readonly aliasing: readonly McpToolCatalogTransform[];
 
   constructor(
-    private readonly registry: McpToolRegistry,
     private readonly pipeline: McpCallPipeline,
     private readonly clientRequests: McpClientRequests,
     private readonly visibility: McpToolVisibility,
@@ -62,9 +54,9 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
 
   /**
    * One `tools/call` in either era: the alias turned (tool search's `call_tool`), the tool looked up for this caller,
-   * the era's `hook` (2026-07-28: its header check and task-augmented calls), the scopes, then the call pipeline.
+   * the era's `hook` (its checks, its task-augmented calls), the scopes, then the call pipeline.
    */
-  call(call: McpCall, hook?: McpToolCallHook): Promise<Record<string, unknown>> {
+  call(call: McpCall, hook: McpToolCallHook): Promise<Record<string, unknown>> {
     const params = this.aliased(call.params);
     const target = params === call.params ? call : withParams(call, params);
     // Visibility decided at once (the usual case) costs no tick.
@@ -82,21 +74,17 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
     return aliased;
   }
 
-  private async callTool(
-    call: McpCall,
-    tool: McpToolDefinition | undefined,
-    hook: McpToolCallHook | undefined,
-  ): Promise<Record<string, unknown>> {
+  private async callTool(call: McpCall, tool: McpToolDefinition | undefined, hook: McpToolCallHook): Promise<Record<string, unknown>> {
     const name = toolNameOf(call);
     const { arguments: rawArgs, _meta: meta } = call.params;
     // A tool hidden from this caller answers like a missing one: no hint that it exists.
     if (!tool) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Unknown tool: ${clientText(name)}`);
-    hook?.check(tool, call);
+    hook.check?.(tool, call);
     const forbidden = this.pipeline.admit(tool, call.context);
     if (forbidden) return asRecord(forbidden);
-    const own = hook?.run(tool, call);
+    const own = hook.run?.(tool, call);
     if (own) return own;
-    const asTask = this.wantsTask(tool, call);
+    const accepting = hook.accepting?.(tool, call);
 
     const handle = createToolContext({
       requestId: call.id,
@@ -113,22 +101,13 @@ export class ToolsHandlers implements McpMethodHandlerGroup {
         args: (rawArgs ?? {}) as Record<string, unknown>,
         context: handle.context,
         controller: call.controller,
-        ...(asTask && { accepted: (record) => ({ task: taskOf(record) }) as unknown as McpCallToolResult, idempotent: false }),
+        accepted: accepting?.accepted,
+        idempotent: accepting?.idempotent,
       });
       return asRecord(result);
     } finally {
       handle.finish();
     }
-  }
-
-  /**
-   * A `task` param asks for a task-augmented call (spec 2025-11-25): honoured for long-running tools in sessions
-   * that negotiated tasks; a tool without task support answers -32601; older sessions ignore the param.
-   */
-  private wantsTask(tool: McpToolDefinition, call: McpCall): boolean {
-    if (!isPlainObject(call.params.task) || !revisionHas(call.context.protocolVersion, 'tasks') || !this.registry.hasJobs) return false;
-    if (!tool.job) throw new McpProtocolError(JsonRpcErrorCode.METHOD_NOT_FOUND, `Tool ${tool.name} does not support task-augmented calls`);
-    return true;
   }
 }
 

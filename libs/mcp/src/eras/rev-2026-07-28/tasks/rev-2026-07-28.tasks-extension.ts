@@ -36,7 +36,7 @@ export interface TaskCallInput {
   readonly args: Record<string, unknown>;
   readonly envelope: McpRev20260728Envelope;
   readonly principal?: McpPrincipal;
-  readonly transport: 'http' | 'stdio';
+  readonly transport: 'http' | 'stdio' | 'memory';
   /** Answers of earlier `input_required` rounds and of this request. */
   readonly known: Record<string, unknown>;
   readonly responses: Record<string, unknown>;
