@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MCP_BOOT_ERROR_CATALOGUE } from '../../boot-error.catalogue.js';
-import type { AnyBootErrorBuilder } from './boot-errors.js';
-import { bootErrorTables, shownMessage, withBootErrorTables } from './boot-errors.page.js';
+import type { AnyBootErrorBuilder, AnyBootErrorEntry } from './boot-errors.js';
+import { bootErrorTables, parameterNames, shownMessage, withBootErrorTables } from './boot-errors.page.js';
 import { MCP_ERROR_CODES } from './error-codes.js';
 
 const LIBRARY = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -86,8 +86,27 @@ describe('the boot error catalogue', () => {
       expect([entry.code, entry.fix.trim().length > 0]).toEqual([entry.code, true]);
       const shown = shownMessage(entry);
       expect([entry.code, /undefined|\[object /.test(shown)]).toEqual([entry.code, false]);
-      if (typeof entry.shown !== 'string') for (const name of entry.shown) expect(shown).toContain(name.includes('<') ? name : `<${name}>`);
+      // a name `shown` gives for an argument the builder no longer has would go unseen
+      const names = typeof entry.shown === 'object' ? Object.keys(entry.shown) : [];
+      expect([entry.code, names.filter((name) => !parameterNames(entry).includes(name))]).toEqual([entry.code, []]);
     }
+  });
+
+  it("shows each argument by its parameter's name, a default only where `shown` names it, and refuses what has no name", () => {
+    const entry = (message: AnyBootErrorEntry['message'], shown?: Record<string, string>): AnyBootErrorEntry => ({
+      code: 'MCP_ERR_X_Y',
+      message,
+      fix: 'x',
+      shown,
+    });
+    const taken = (site: string, existing: string, what = 'tool name') => `${site}: the ${what} is taken by ${existing}.`;
+    expect(shownMessage(entry(taken))).toBe('<site>: the tool name is taken by <existing>.');
+    expect(shownMessage(entry(taken, { what: 'uri', existing: 'a <b>' }))).toBe('<site>: the <uri> is taken by a <b>.');
+    expect(shownMessage(entry(() => 'No arguments.'))).toBe('No arguments.');
+    expect(() => parameterNames(entry(({ site }: { site: string }) => site))).toThrow(
+      'MCP_ERR_X_Y: the message builder needs plain parameters (no destructuring or rest), or `shown`',
+    );
+    expect(() => parameterNames(entry((...names: string[]) => names.join()))).toThrow('no destructuring or rest');
   });
 
   it('shows a written-out message only with words its builder writes', () => {

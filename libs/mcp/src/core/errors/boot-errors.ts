@@ -22,11 +22,11 @@ export interface McpBootErrorEntry<A extends unknown[] = never[]> {
   /** What to do about it, in markdown: the page's Fix column. */
   readonly fix: string;
   /**
-   * The message as the page shows it: the names of its arguments, each shown as `<name>` (`['site', 'name']` shows
-   * `message('<site>', '<name>')`; a name holding `<` is shown as written: `'tools.transforms[<i>]'`), or the text
-   * itself where the arguments are not plain text (a list) or the message is long (`…` for what is left out).
+   * What the page shows, where each argument shown as `<parameter name>` would not do: other names for some arguments
+   * (`{ key: 'name' }` shows `<name>`; a name holding `<` is shown as written: `{ at: 'tools.transforms[<i>]' }`), or the
+   * text itself where the arguments are not plain text (a list) or the message is long (`…` for what is left out).
    */
-  readonly shown: readonly string[] | string;
+  readonly shown?: Readonly<Record<string, string>> | string;
   /** Said after the message on the page, in markdown: its other forms (`(or \`no arguments\`)`). */
   readonly variants?: string;
 }

@@ -7,13 +7,11 @@ const TASK_ERRORS = bootErrors({
     message: (site: string) =>
       `${site}: @McpTaskSupport() needs @McpTool({ job: true }) on the same method (only long-running tools run as tasks).`,
     fix: 'Add `job: true` to the tool, or remove `@McpTaskSupport()`.',
-    shown: ['site'],
   },
   taskSupportWithoutTool: {
     code: 'MCP_ERR_TASK_SUPPORT_WITHOUT_TOOL',
     message: (site: string) => `${site}: @McpTaskSupport() is only meaningful on an @McpTool() method.`,
     fix: 'Put it on a tool method, or remove it.',
-    shown: ['site'],
   },
 });
 
@@ -24,7 +22,6 @@ const TOOL_ERRORS = bootErrors({
     message: (tool: string, problem: string) =>
       `Tool "${tool}": its inputSchema has an invalid x-mcp-header (${problem}); clients drop such tools. Fix the annotation or remove it.`,
     fix: 'Fix or remove the `x-mcp-header` annotation (2026-07-28 parameter headers).',
-    shown: ['tool', 'problem'],
   },
 });
 

@@ -7,7 +7,7 @@ export const McpTransformMessages = bootErrors({
     message: (at: string, problem: string) =>
       `McpModule option "${at}" ${problem}; build transforms with renameTool(), describeTool(), hideArguments(), renameArguments() or namespaceTools().`,
     fix: 'Build each entry with one of the functions, with the arguments the message asks for.',
-    shown: ['tools.transforms[<i>]', 'problem'],
+    shown: { at: 'tools.transforms[<i>]' },
   },
   unknownTool: {
     code: 'MCP_ERR_TRANSFORM_TOOL_UNKNOWN',
@@ -21,7 +21,6 @@ export const McpTransformMessages = bootErrors({
     message: (name: string, first: string, second: string) =>
       `After the transforms, ${first} and ${second} are both named "${name}"; rename one of them (renameTool) or narrow the transform.`,
     fix: 'Give the two tools different names.',
-    shown: ['name', 'first', 'second'],
   },
   unknownArgument: {
     code: 'MCP_ERR_TRANSFORM_ARGUMENT_UNKNOWN',
@@ -35,20 +34,20 @@ export const McpTransformMessages = bootErrors({
     message: (at: string, site: string, name: string) =>
       `McpModule option "${at}" gives ${site} two arguments named "${name.slice(0, 60)}"; choose another name.`,
     fix: 'Rename to a name no other argument has.',
-    shown: ['tools.transforms[<i>]', 'site', 'name'],
+    shown: { at: 'tools.transforms[<i>]' },
   },
   requiredHidden: {
     code: 'MCP_ERR_TRANSFORM_REQUIRED_ARGUMENT_HIDDEN',
     message: (at: string, site: string, name: string) =>
       `McpModule option "${at}" hides "${name.slice(0, 60)}", a required argument of ${site}, without a value; give the value every call should get.`,
     fix: '`hideArguments(tool, { <name>: value })`.',
-    shown: ['tools.transforms[<i>]', 'site', 'name'],
+    shown: { at: 'tools.transforms[<i>]' },
   },
   idempotencyKeyHidden: {
     code: 'MCP_ERR_TRANSFORM_IDEMPOTENCY_KEY_HIDDEN',
     message: (at: string, site: string, name: string) =>
       `McpModule option "${at}" hides "${name.slice(0, 60)}", the idempotency key of ${site}: every call would share one key; rename it instead, or hide another argument.`,
     fix: 'Keep the idempotency key visible (renaming it is fine).',
-    shown: ['tools.transforms[<i>]', 'site', 'name'],
+    shown: { at: 'tools.transforms[<i>]' },
   },
 });
