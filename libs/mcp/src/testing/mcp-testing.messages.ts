@@ -41,8 +41,7 @@ export const McpTestingMessages = {
       message: (where: string, version: unknown, supported: readonly string[]) =>
         `${where}: options.protocolVersion ${JSON.stringify(version)} is not a revision negotiated by initialize; use one of ${supported.join(', ')} (the 2026-07-28 era is tested over HTTP).`,
       fix: 'Use a listed revision.',
-      shown:
-        '<where>: options.protocolVersion <version> is not a revision negotiated by initialize; use one of <versions> (the 2026-07-28 era is tested over HTTP).',
+      shown: { supported: ['<versions>'] },
     },
     principalRequired: {
       code: 'MCP_ERR_TESTING_PRINCIPAL_REQUIRED',

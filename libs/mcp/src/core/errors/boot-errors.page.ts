@@ -18,19 +18,18 @@ export const BOOT_ERRORS_PAGE_END = '<!-- boot-errors:end -->';
  * a default value is given only where `shown` names it (else the default shows), and those after it never.
  * Destructured or rest parameters have no name to show.
  */
-export function parameterNames({ code, message, shown }: AnyBootErrorEntry): string[] {
+export function parameterNames({ code, message, shown = {} }: AnyBootErrorEntry): string[] {
   const [, names = '', stop] = /^\(((?:\s*[\w$]+\s*,)*\s*[\w$]*)\s*([)=])/.exec(message.toString()) ?? [];
-  if (stop === undefined) throw new Error(`${code}: the message builder needs plain parameters (no destructuring or rest), or \`shown\``);
+  if (stop === undefined) throw new Error(`${code}: the message builder needs plain parameters (no destructuring or rest)`);
   const list = names.split(',').map((name) => name.trim());
-  return stop === '=' && (typeof shown !== 'object' || !(list.at(-1)! in shown)) ? list.slice(0, -1) : list.filter(Boolean);
+  return stop === '=' && !(list.at(-1)! in shown) ? list.slice(0, -1) : list.filter(Boolean);
 }
 
-/** The message with `<name>` for each argument (a name `shown` gives holding `<` as written), or the text it gives. */
+/** The message with `<name>` for each argument, or what `shown` gives for it (a name holding `<` as written). */
 export function shownMessage(entry: AnyBootErrorEntry): string {
   const { shown = {} } = entry;
-  if (typeof shown === 'string') return shown;
-  const names = parameterNames(entry).map((name) => shown[name] ?? name);
-  return (entry.message as (...args: string[]) => string)(...names.map((name) => (name.includes('<') ? name : `<${name}>`)));
+  const args = parameterNames(entry).map((name) => (name in shown ? shown[name] : name));
+  return entry.message(...args.map((arg) => (typeof arg !== 'string' || arg.includes('<') ? arg : `<${arg}>`)));
 }
 
 /** One table row: the code, the message as code (its `|` escaped for the table), what follows it, the fix. */

@@ -13,8 +13,8 @@ export interface McpBootErrorDetail {
 }
 
 /**
- * One entry of an area's catalogue: the stable code, the builder of its text, and what `docs/errors.md` shows of it
- * (the page is generated from these: `npm run docs:errors`).
+ * One entry of an area's catalogue: the stable code, the builder of its text and its fix; `docs/errors.md` is generated
+ * from these (`npm run docs:errors`), each message built with `<name>` for each argument.
  */
 export interface McpBootErrorEntry<A extends unknown[] = never[]> {
   readonly code: McpBootErrorCode;
@@ -22,11 +22,11 @@ export interface McpBootErrorEntry<A extends unknown[] = never[]> {
   /** What to do about it, in markdown: the page's Fix column. */
   readonly fix: string;
   /**
-   * What the page shows, where each argument shown as `<parameter name>` would not do: other names for some arguments
-   * (`{ key: 'name' }` shows `<name>`; a name holding `<` is shown as written: `{ at: 'tools.transforms[<i>]' }`), or the
-   * text itself where the arguments are not plain text (a list) or the message is long (`…` for what is left out).
+   * What the page gives the builder where an argument shown as `<parameter name>` would not do, by parameter name: a
+   * name (`{ key: 'name' }` shows `<name>`; one holding `<` is shown as written: `'tools.transforms[<i>]'`), or the
+   * argument itself where it is not text (`{ known: ['<a>', '<b>'] }`).
    */
-  readonly shown?: Readonly<Record<string, string>> | string;
+  readonly shown?: Readonly<Record<string, unknown>>;
   /** Said after the message on the page, in markdown: its other forms (`(or \`no arguments\`)`). */
   readonly variants?: string;
 }

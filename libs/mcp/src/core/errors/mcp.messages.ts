@@ -114,7 +114,7 @@ const SERVER_ERRORS = bootErrors({
         ? `serveMcpOverStdio: this app has ${names.length} MCP servers (${names.join(', ')}); name the one to serve: serveMcpOverStdio(app, { server: "${names[0]}" }).`
         : `serveMcpOverStdio: no MCP server named "${clientText(name, 64)}" in this app; its servers are ${names.join(', ')}.`,
     fix: "Pass `serveMcpOverStdio(app, { server: '<name>' })` with a server of the app.",
-    shown: 'serveMcpOverStdio: this app has <n> MCP servers (<names>); name the one to serve: …',
+    shown: { name: undefined, names: ['<a>', '<b>'] },
     variants: '(or `no MCP server named "<name>" in this app; …`)',
   },
   duplicateMethodHandler: {
@@ -229,7 +229,7 @@ const COMPLETION_ERRORS = bootErrors({
     message: (site: string, target: string, argument: string, known: readonly string[]) =>
       `${site}: @McpCompletion() completes "${argument}", but ${target} has ${known.length === 0 ? 'no arguments' : `only ${known.map((name) => `"${name}"`).join(', ')}`}.`,
     fix: "Name one of the target's arguments.",
-    shown: '<site>: @McpCompletion() completes "<argument>", but <target> has only "<a>", "<b>".',
+    shown: { known: ['<a>', '<b>'] },
     variants: '(or `no arguments`)',
   },
   duplicateCompletion: {

@@ -15,8 +15,7 @@ export const McpAppsMessages = bootErrors({
       (served.length > 0 ? ` (served: ${served.join(', ')})` : '') +
       `. Add @McpUiResource({ uri: '${uri}', name }) on a provider method returning the HTML, or fix the URI.`,
     fix: 'Serve the view with `@McpUiResource()`, or fix the URI.',
-    shown:
-      "Tool '<tool>' (<site>) has ui.resourceUri '<uri>', which no @McpUiResource() of this server serves (served: <uris>). Add @McpUiResource({ uri: '<uri>', name }) on a provider method returning the HTML, or fix the URI.",
+    shown: { served: ['<uris>'] },
   },
   invalidUiResource: {
     code: 'MCP_ERR_APP_UI_RESOURCE_INVALID',

@@ -14,7 +14,7 @@ export const McpTransformMessages = bootErrors({
     message: (at: string, selector: string, known: readonly string[]) =>
       `McpModule option "${at}" names ${selector}, which picks no tool; the tools at that point are ${known.length === 0 ? 'none' : known.join(', ')}.`,
     fix: 'Fix the name or glob; a transform sees the names the transforms before it left (`renameTool` first, then the new name).',
-    shown: 'McpModule option "tools.transforms[<i>]" names <selector>, which picks no tool; the tools at that point are <names>.',
+    shown: { at: 'tools.transforms[<i>]', known: ['<names>'] },
   },
   nameClash: {
     code: 'MCP_ERR_TRANSFORM_NAME_CLASH',
@@ -27,7 +27,7 @@ export const McpTransformMessages = bootErrors({
     message: (at: string, site: string, name: string, known: readonly string[]) =>
       `McpModule option "${at}" names the argument "${name.slice(0, 60)}" of ${site}, which takes ${known.length === 0 ? 'none' : known.join(', ')}.`,
     fix: "Name an argument the tool's `inputSchema` lists (as earlier transforms left it).",
-    shown: 'McpModule option "tools.transforms[<i>]" names the argument "<name>" of <site>, which takes <arguments>.',
+    shown: { at: 'tools.transforms[<i>]', known: ['<arguments>'] },
   },
   argumentClash: {
     code: 'MCP_ERR_TRANSFORM_ARGUMENT_CLASH',
