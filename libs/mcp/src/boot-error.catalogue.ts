@@ -11,8 +11,10 @@ import { McpResourceRuntimeMessages } from './features/resources/mcp-resource-ru
 import { McpRouteMessages } from './features/routes/mcp-route.messages.js';
 import { McpSkillMessages } from './features/skills/skill.messages.js';
 import { McpToolRuntimeMessages } from './features/tools/mcp-tool-runtime.messages.js';
+import { McpDtoSchemaWarnings } from './features/tools/schema/dto-schema.messages.js';
 import { McpStandardSchemaMessages } from './features/tools/schema/standard-schema.messages.js';
 import { McpTransformMessages } from './features/transforms/mcp-transform.messages.js';
+import { UserAuthorizationWarnings } from './features/upstreams/user-auth/user-authorization.messages.js';
 import { McpJobMessages } from './jobs/job.messages.js';
 import { McpHealthMessages } from './observability/health/health.messages.js';
 import { McpMetricsMessages } from './observability/metrics/metrics.messages.js';
@@ -22,11 +24,10 @@ import { McpOutboundAuthMessages } from './options/outbound-auth.messages.js';
 import { McpStoreMessages } from './stores/store.messages.js';
 import { McpTestingMessages } from './testing/mcp-testing.messages.js';
 
-/** The boot errors of an area's messages object (which also holds log texts and warnings), in its order. */
+/** The boot errors and warnings of an area's messages object (which also holds log texts), in its order. */
 export function bootErrorsOf(area: object): AnyBootErrorBuilder[] {
   return Object.values(area).filter(
-    (value): value is AnyBootErrorBuilder =>
-      typeof value === 'function' && typeof value.code === 'string' && value.code.startsWith('MCP_ERR_'),
+    (value): value is AnyBootErrorBuilder => typeof value === 'function' && /^MCP_(ERR|WARN)_/.test(value.code),
   );
 }
 
@@ -37,7 +38,7 @@ const section = (title: string, areas: readonly object[], intro?: string): McpBo
 });
 
 /**
- * Every boot error of the library, in the sections and order of docs/errors.md, which `npm run docs:errors` writes
+ * Every boot error and warning of the library, in the sections and order of docs/errors.md, which `npm run docs:errors` writes
  * from it. It sits above the rooms because it lists all of them; each area keeps its entries (code, message, fix) in
  * its own `*.messages.ts`, so a new entry there appears here, and on the page once regenerated.
  */
@@ -75,4 +76,10 @@ export const MCP_BOOT_ERROR_CATALOGUE: readonly McpBootErrorSection[] = [
   section('Tool transforms (`McpModule.forRoot({ tools: { transforms } })`)', [McpTransformMessages]),
   section('Several servers in one app', [McpServersMessages, McpCoreBootErrors.servers]),
   section('Health and testing', [McpHealthMessages, McpTestingMessages]),
+  section(
+    'Boot warnings',
+    [UserAuthorizationWarnings, McpDtoSchemaWarnings],
+    'Legal but surprising choices do not fail the boot; they are said once per app as a `WARN` line under `McpModule`, led\n' +
+      'by their code (an app with several MCP servers says each one once, not once per server):',
+  ),
 ];

@@ -16,8 +16,8 @@ export interface McpBootErrorDetail {
  * One entry of an area's catalogue: the stable code, the builder of its text and its fix; `docs/errors.md` is generated
  * from these (`npm run docs:errors`), each message built with `<name>` for each argument.
  */
-export interface McpBootErrorEntry<A extends unknown[] = never[]> {
-  readonly code: McpBootErrorCode;
+export interface McpBootErrorEntry<A extends unknown[] = never[], C extends string = McpBootErrorCode> {
+  readonly code: C;
   readonly message: (...args: A) => string;
   /** What to do about it, in markdown: the page's Fix column. */
   readonly fix: string;
@@ -37,11 +37,11 @@ export type McpBootErrorBuilder<A extends unknown[]> = ((...args: A) => McpBootE
   readonly entry: McpBootErrorEntry<A>;
 };
 
-/** Any entry, or any builder: each has its own arguments. */
-export type AnyBootErrorEntry = McpBootErrorEntry<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
+/** Any entry (an error's or a warning's), or any builder: each has its own arguments. */
+export type AnyBootErrorEntry = McpBootErrorEntry<any, string>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
 export type AnyBootErrorBuilder = McpBootErrorBuilder<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
 
-type Entries = Record<string, AnyBootErrorEntry>;
+type Entries = Record<string, McpBootErrorEntry<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
 type Builders<T extends Entries> = { readonly [K in keyof T]: McpBootErrorBuilder<Parameters<T[K]['message']>> };
 
 /**
@@ -54,12 +54,9 @@ export function bootErrors<const T extends Entries>(entries: T): Builders<T> {
 }
 
 /** Each entry as a builder of `render(code, text)`, carrying its `code`: the boot errors and the boot warnings. */
-export function codedBuilders<R>(
-  entries: Record<string, { readonly code: string; readonly message: (...args: never[]) => string }>,
-  render: (code: string, message: string) => R,
-): unknown {
+export function codedBuilders<R>(entries: Record<string, AnyBootErrorEntry>, render: (code: string, message: string) => R): unknown {
   const builders = Object.entries(entries).map(([name, { code, message }]) => {
-    const build = (...args: unknown[]): R => render(code, (message as (...args: unknown[]) => string)(...args));
+    const build = (...args: unknown[]): R => render(code, message(...args));
     return [name, Object.assign(build, { code, entry: entries[name] })] as const;
   });
   return Object.fromEntries(builders);
