@@ -31,7 +31,11 @@ async function declaredBuilders(): Promise<Array<{ file: string; name: string; b
     for (const area of Object.values(module)) {
       if (typeof area !== 'object' || area === null) continue;
       for (const [name, builder] of Object.entries(area)) {
-        if (typeof builder === 'function' && typeof (builder as { code?: unknown }).code === 'string') {
+        if (
+          typeof builder === 'function' &&
+          typeof (builder as { code?: unknown }).code === 'string' &&
+          !found.some((f) => f.builder === builder)
+        ) {
           found.push({ file, name, builder: builder as AnyBootErrorBuilder });
         }
       }

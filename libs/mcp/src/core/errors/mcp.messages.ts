@@ -8,7 +8,7 @@ const declaredTwice =
     `${what} "${name}" is declared twice, by ${first} and by ${second}; ${fix}.`;
 
 /** Boot errors of decorated tools (`@McpTool()`). */
-const TOOL_ERRORS = bootErrors({
+export const TOOL_ERRORS = bootErrors({
   missingDescription: {
     code: 'MCP_ERR_TOOL_DESCRIPTION_MISSING',
     message: (site: string) => `${site}: @McpTool() needs a "description" (the model reads it to decide when to call the tool).`,
@@ -62,7 +62,7 @@ const TOOL_ERRORS = bootErrors({
 const nested = (path: string): string => path.split('.').reduceRight((inner, key) => `{ ${key}: ${inner} }`, '...');
 
 /** Boot errors of the module options (`McpModule.forRoot()`). */
-const OPTION_ERRORS = bootErrors({
+export const OPTION_ERRORS = bootErrors({
   invalidOption: {
     code: 'MCP_ERR_OPTION_INVALID',
     message: (option: string, problem: string) => `McpModule option "${option}" ${problem}.`,
@@ -106,7 +106,7 @@ const OPTION_ERRORS = bootErrors({
 });
 
 /** Boot errors of the dispatcher's method table and of serveMcpOverStdio. */
-const SERVER_ERRORS = bootErrors({
+export const SERVER_ERRORS = bootErrors({
   stdioServerUnknown: {
     code: 'MCP_ERR_STDIO_SERVER_UNKNOWN',
     message: (name: string | undefined, names: readonly string[]) =>
@@ -132,7 +132,7 @@ const SERVER_ERRORS = bootErrors({
 });
 
 /** Boot errors of decorated resources and templates. */
-const RESOURCE_ERRORS = bootErrors({
+export const RESOURCE_ERRORS = bootErrors({
   resourceMissingName: {
     code: 'MCP_ERR_RESOURCE_NAME_MISSING',
     message: (site: string, decorator: string) => `${site}: ${decorator} needs a "name" (clients show it in their resource pickers).`,
@@ -176,7 +176,7 @@ const RESOURCE_ERRORS = bootErrors({
 });
 
 /** Boot errors of decorated prompts. */
-const PROMPT_ERRORS = bootErrors({
+export const PROMPT_ERRORS = bootErrors({
   promptMissingDescription: {
     code: 'MCP_ERR_PROMPT_DESCRIPTION_MISSING',
     message: (site: string) => `${site}: @McpPrompt() needs a "description" (clients list prompts by it).`,
@@ -206,7 +206,7 @@ const PROMPT_ERRORS = bootErrors({
 });
 
 /** Boot errors of `@McpCompletion()`. */
-const COMPLETION_ERRORS = bootErrors({
+export const COMPLETION_ERRORS = bootErrors({
   invalidCompletionRef: {
     code: 'MCP_ERR_COMPLETION_REF_INVALID',
     message: (site: string) =>
@@ -239,16 +239,6 @@ const COMPLETION_ERRORS = bootErrors({
     fix: 'Keep one completer per argument.',
   },
 });
-
-/** The groups above, each listed in its section of the one catalogue (`boot-error.catalogue.ts`, docs/errors.md). */
-export const McpCoreBootErrors = {
-  tools: TOOL_ERRORS,
-  options: OPTION_ERRORS,
-  servers: SERVER_ERRORS,
-  resources: RESOURCE_ERRORS,
-  prompts: PROMPT_ERRORS,
-  completions: COMPLETION_ERRORS,
-} as const;
 
 /**
  * The boot errors of tools, options, resources, prompts, completions and the method table (each with its

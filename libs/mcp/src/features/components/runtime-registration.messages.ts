@@ -20,8 +20,8 @@ interface RuntimeKind {
   readonly declared: (existing: string) => string;
   /** Added to "only … registered at runtime can be replaced or removed". */
   readonly decoratedHint?: string;
-  /** What to do instead of changing a decorated component (the fix in `docs/errors.md`). */
-  readonly decoratedFix: string;
+  /** What to do instead of changing a decorated component (the fix in `docs/errors.md`): by default, change that. */
+  readonly decoratedFix?: string;
   /** Added to the unknown-key error, for a key that has a better place: its text, the fix and its form in the docs. */
   readonly keyHint?: { readonly text: (key: string) => string; readonly fix: string; readonly variants: string };
   /** How much of the name or URI a site shows. */
@@ -79,7 +79,7 @@ export function runtimeRegistrationErrors(kind: RuntimeKind) {
         code: `MCP_ERR_${area}_DECORATED`,
         message: (site: string, existing: string) =>
           `${site}: ${kind.declared(existing)}; only ${noun}s registered at runtime can be replaced or removed${kind.decoratedHint ?? ''}.`,
-        fix: kind.decoratedFix,
+        fix: kind.decoratedFix ?? 'Change the decorated declaration instead.',
       },
     }),
     site: (method: string, key: unknown) => `${registry}.${method}(${JSON.stringify(String(key)).slice(0, kind.siteChars)})`,

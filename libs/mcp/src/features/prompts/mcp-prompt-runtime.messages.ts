@@ -11,7 +11,6 @@ export const McpPromptRuntimeMessages = {
     handler: '(args, context) => messages',
     lookup: 'prompt of that name',
     declared: (existing) => `the prompt is declared by ${existing} with @McpPrompt()`,
-    decoratedFix: 'Change the decorated declaration instead.',
     siteChars: 80,
     taken: 'NAME_TAKEN',
   }),

@@ -11,7 +11,6 @@ export const McpResourceRuntimeMessages = {
     handler: '(variables, context) => contents',
     lookup: 'resource or template with that URI',
     declared: (existing) => `it is declared by ${existing} with a decorator`,
-    decoratedFix: 'Change the decorated declaration instead.',
     siteChars: 120,
     taken: 'TAKEN',
   }),
