@@ -110,7 +110,7 @@ describe('the boot error catalogue', () => {
     const list = (names: readonly string[], at?: string) => `${at ?? 'anywhere'}: ${names.join(' and ')}.`;
     expect(shownMessage(entry(list, { names: ['<a>', '<b>'], at: undefined }))).toBe('anywhere: <a> and <b>.');
     expect(() => parameterNames(entry(({ site }: { site: string }) => site))).toThrow(
-      'MCP_ERR_X_Y: the message builder needs plain parameters (no destructuring or rest)',
+      'MCP_ERR_X_Y: the message builder must be an arrow function with plain parameters (no destructuring or rest)',
     );
     expect(() => parameterNames(entry((...names: string[]) => names.join()))).toThrow('no destructuring or rest');
   });

@@ -20,7 +20,8 @@ export const BOOT_ERRORS_PAGE_END = '<!-- boot-errors:end -->';
  */
 export function parameterNames({ code, message, shown = {} }: AnyBootErrorEntry): string[] {
   const [, names = '', stop] = /^\(((?:\s*[\w$]+\s*,)*\s*[\w$]*)\s*([)=])/.exec(message.toString()) ?? [];
-  if (stop === undefined) throw new Error(`${code}: the message builder needs plain parameters (no destructuring or rest)`);
+  if (stop === undefined)
+    throw new Error(`${code}: the message builder must be an arrow function with plain parameters (no destructuring or rest)`);
   const list = names.split(',').map((name) => name.trim());
   return stop === '=' && !(list.at(-1)! in shown) ? list.slice(0, -1) : list.filter(Boolean);
 }
