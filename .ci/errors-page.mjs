@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes the Boot errors tables of docs/errors.md (between its boot-errors markers) from the one catalogue,
+// Writes the Boot errors and warnings tables of docs/errors.md (between its boot-errors markers) from the one catalogue,
 // libs/mcp/src/boot-error.catalogue.ts, as built into libs/mcp/dist (built first: `tsc -b` only redoes what changed).
 // Usage: node .ci/errors-page.mjs            rewrites the page
 //        node .ci/errors-page.mjs --check    exits 1 when the page differs from what the catalogue gives

@@ -8,7 +8,6 @@ export const McpJobMessages = {
       message: () =>
         'McpModule option "redis" runs jobs on BullMQ: install the bullmq package (npm install bullmq), or remove the redis option to run jobs in memory.',
       fix: '`npm install bullmq`.',
-      shown: [],
     },
   }),
   notStarted: (jobId: string) => `Job ${jobId} could not be started: its record could not be read`,

@@ -23,6 +23,9 @@ export interface McpServerLabel {
 
 const label = (server: McpServerLabel) => `"${server.name}" at ${server.path}`;
 
+/** The route docs/errors.md shows colliding: any will do, the message then names its fix. */
+const ROUTE: McpServerRoute = { route: '<route>', option: 'path' };
+
 /** The boot errors about several servers in one app (see `docs/errors.md`). */
 export const McpServersMessages = bootErrors({
   routeCollision: {
@@ -32,8 +35,7 @@ export const McpServersMessages = bootErrors({
       `${label(second)} maps ${secondRoute.route} (its ${secondRoute.option}). Each route belongs to one server: ` +
       `${ROUTE_FIXES[secondRoute.option]}.`,
     fix: "Move one server's route as the message says (`path`, `ssePath`/`messagesPath`, `explorer.path`, `wellKnownRoot: false`, `observability.metrics.path`). Per-user upstream authorization (`auth.authorizationCode`) maps its sign-in routes at the host's root (`/mcp-upstream-auth/<upstream>/start` and `/callback`): keep those upstreams on one server of the app, or run the other server in an app of its own.",
-    shown:
-      'Two McpModule servers map the same route: "<a>" at <path> maps <route> (its <option>) and "<b>" at <path> maps <route> (its <option>). Each route belongs to one server: <fix>.',
+    shown: { first: { name: '<a>', path: '<path>' }, firstRoute: ROUTE, second: { name: '<b>', path: '<path>' }, secondRoute: ROUTE },
   },
   sharedKeySpace: {
     code: 'MCP_ERR_SERVER_KEY_SPACE_SHARED',
@@ -42,8 +44,7 @@ export const McpServersMessages = bootErrors({
       `"${keyPrefix}" on ${redis}, so a session of one would be accepted by the other. Give each its own redis.keyPrefix ` +
       '(or leave it unset: the default is per path).',
     fix: 'Give each server its own `redis.keyPrefix`, or leave it unset.',
-    shown:
-      'Two McpModule servers share one Redis key space: … both use redis.keyPrefix "<prefix>" on <redis>, so a session of one would be accepted by the other. …',
+    shown: { first: { name: '<a>', path: '<path>' }, second: { name: '<b>', path: '<path>' }, keyPrefix: 'prefix' },
   },
   includedModuleMissing: {
     code: 'MCP_ERR_SERVER_INCLUDED_MODULE_MISSING',
@@ -51,6 +52,6 @@ export const McpServersMessages = bootErrors({
       `McpModule option "include" of ${label(server)} lists ${module}, which this app does not contain: import it ` +
       '(in the module that imports McpModule or any other) or remove it from include.',
     fix: 'Import the module in the app, or remove it from `include`.',
-    shown: 'McpModule option "include" of "<name>" at <path> lists <module>, which this app does not contain: …',
+    shown: { server: { name: '<name>', path: '<path>' } },
   },
 });

@@ -7,7 +7,6 @@ export const McpStoreMessages = {
       code: 'MCP_ERR_REDIS_IOREDIS_MISSING',
       message: () => 'McpModule option "redis" needs the ioredis package: install ioredis to use the redis option (npm install ioredis).',
       fix: '`npm install ioredis`.',
-      shown: [],
     },
   }),
   unreachableAtBoot: (role: string, target: string, reason: string) =>

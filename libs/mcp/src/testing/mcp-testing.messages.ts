@@ -8,54 +8,46 @@ export const McpTestingMessages = {
       message: (where: string) =>
         `${where}: the first argument must be a Nest application or a compiled TestingModule (Test.createTestingModule({...}).compile()).`,
       fix: 'Pass the app or the compiled module.',
-      shown: ['where'],
     },
     noMcpModule: {
       code: 'MCP_ERR_TESTING_NO_MCP_MODULE',
       message: (where: string) =>
         `${where}: this app has no McpModule; import McpModule.forRoot({ name, version }) in the module under test.`,
       fix: 'Import `McpModule` in the module under test.',
-      shown: ['where'],
     },
     badOptions: {
       code: 'MCP_ERR_TESTING_OPTIONS_INVALID',
       message: (where: string) => `${where}: options must be an object ({ principal?, headers?, protocolVersion? }).`,
       fix: 'Pass an options object.',
-      shown: ['where'],
     },
     unknownOption: {
       code: 'MCP_ERR_TESTING_OPTION_UNKNOWN',
       message: (where: string, key: string) => `${where}: unknown option "${key}"; the options are principal, headers and protocolVersion.`,
       fix: 'Use `principal`, `headers` or `protocolVersion`.',
-      shown: ['where', 'key'],
     },
     badPrincipal: {
       code: 'MCP_ERR_TESTING_PRINCIPAL_INVALID',
       message: (where: string, problem: string) =>
         `${where}: options.principal ${problem}; pass { subject: 'alice', tenant?: 'acme', scopes?: ['weather:read'], claims?: {} }.`,
       fix: 'Give the principal a `subject` (and optional tenant, scopes, claims).',
-      shown: ['where', 'problem'],
     },
     badHeaders: {
       code: 'MCP_ERR_TESTING_HEADERS_INVALID',
       message: (where: string) => `${where}: headers must be an object of header names and string values, e.g. { 'x-api-key': 'k1' }.`,
       fix: 'Pass header names with string values.',
-      shown: ['where'],
     },
     badProtocolVersion: {
       code: 'MCP_ERR_TESTING_PROTOCOL_VERSION_INVALID',
       message: (where: string, version: unknown, supported: readonly string[]) =>
         `${where}: options.protocolVersion ${JSON.stringify(version)} is not a revision negotiated by initialize; use one of ${supported.join(', ')} (the 2026-07-28 era is tested over HTTP).`,
       fix: 'Use a listed revision.',
-      shown:
-        '<where>: options.protocolVersion <version> is not a revision negotiated by initialize; use one of <versions> (the 2026-07-28 era is tested over HTTP).',
+      shown: { supported: ['<versions>'] },
     },
     principalRequired: {
       code: 'MCP_ERR_TESTING_PRINCIPAL_REQUIRED',
       message: (where: string) =>
         `${where}: this app authenticates its callers (auth.jwt, auth.oauth, auth.bridge, auth.apiKeys or auth.authenticator), and over HTTP a call without credentials is refused with 401; pass options.principal ({ subject, tenant, scopes }) to call as someone.`,
       fix: 'Pass `options.principal`.',
-      shown: ['where'],
     },
   }),
   closed: (where: string) => `${where}: the connection is closed; create a new one.`,

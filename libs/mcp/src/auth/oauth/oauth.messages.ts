@@ -8,13 +8,12 @@ export const McpOAuthMessages = {
       message: (issuer: string, tried: string) =>
         `McpModule option "auth.oauth.issuer": no authorization server metadata could be read for ${issuer} (${tried}); check the issuer URL (it must equal the server's "issuer" exactly) and that the authorization server is reachable from this host.`,
       fix: "Check the issuer URL (it must equal the authorization server's `issuer` exactly) and that the server is reachable from this host; the process may be restarted once it is up.",
-      shown: ['issuer', 'each URL tried and why'],
+      shown: { tried: 'each URL tried and why' },
     },
     metadataUnusable: {
       code: 'MCP_ERR_OAUTH_METADATA_UNUSABLE',
       message: (issuer: string, problem: string) => `McpModule option "auth.oauth": the metadata of ${issuer} ${problem}.`,
       fix: "Set `auth.oauth.issuer` to the metadata's `issuer`; enable JWT access tokens or introspection at the authorization server, or configure `auth.oauth.introspection`.",
-      shown: ['issuer', 'problem'],
       variants: '(another `issuer`, no `jwks_uri` and no introspection, no `introspection_endpoint` for `auth.oauth.introspection`)',
     },
   }),

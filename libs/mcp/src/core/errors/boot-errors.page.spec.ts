@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MCP_BOOT_ERROR_CATALOGUE } from '../../boot-error.catalogue.js';
-import type { AnyBootErrorBuilder } from './boot-errors.js';
-import { bootErrorTables, shownMessage, withBootErrorTables } from './boot-errors.page.js';
+import type { AnyBootErrorBuilder, AnyBootErrorEntry } from './boot-errors.js';
+import { bootErrorTables, parameterNames, shownMessage, withBootErrorTables } from './boot-errors.page.js';
 import { MCP_ERROR_CODES } from './error-codes.js';
 
 const LIBRARY = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,7 +31,11 @@ async function declaredBuilders(): Promise<Array<{ file: string; name: string; b
     for (const area of Object.values(module)) {
       if (typeof area !== 'object' || area === null) continue;
       for (const [name, builder] of Object.entries(area)) {
-        if (typeof builder === 'function' && typeof (builder as { code?: unknown }).code === 'string') {
+        if (
+          typeof builder === 'function' &&
+          typeof (builder as { code?: unknown }).code === 'string' &&
+          !found.some((f) => f.builder === builder)
+        ) {
           found.push({ file, name, builder: builder as AnyBootErrorBuilder });
         }
       }
@@ -86,32 +90,41 @@ describe('the boot error catalogue', () => {
       expect([entry.code, entry.fix.trim().length > 0]).toEqual([entry.code, true]);
       const shown = shownMessage(entry);
       expect([entry.code, /undefined|\[object /.test(shown)]).toEqual([entry.code, false]);
-      if (typeof entry.shown !== 'string') for (const name of entry.shown) expect(shown).toContain(name.includes('<') ? name : `<${name}>`);
+      // a name `shown` gives for an argument the builder no longer has would go unseen
+      const names = Object.keys(entry.shown ?? {});
+      expect([entry.code, names.filter((name) => !parameterNames(entry).includes(name))]).toEqual([entry.code, []]);
     }
   });
 
-  it('shows a written-out message only with words its builder writes', () => {
-    const written = CATALOGUE.flatMap(({ entry }) => (typeof entry.shown === 'string' ? [entry] : []));
-    expect(written.length).toBeGreaterThan(0);
-    const stale = written.flatMap(({ code, shown, message }) =>
-      // placeholders and option paths (tools.transforms[<i>]) stand for arguments
-      [...(shown as string).replace(/<[^<>]*>|\w+(\.\w+)+/g, ' ').matchAll(/[A-Za-z]{5,}/g)]
-        .map(([word]) => word)
-        .filter((word) => !message.toString().includes(word))
-        .map((word) => `${code}: ${word}`),
+  it("shows each argument by its parameter's name, a default only where `shown` names it, and refuses what has no name", () => {
+    const entry = (message: AnyBootErrorEntry['message'], shown?: Record<string, unknown>): AnyBootErrorEntry => ({
+      code: 'MCP_ERR_X_Y',
+      message,
+      fix: 'x',
+      shown,
+    });
+    const taken = (site: string, existing: string, what = 'tool name') => `${site}: the ${what} is taken by ${existing}.`;
+    expect(shownMessage(entry(taken))).toBe('<site>: the tool name is taken by <existing>.');
+    expect(shownMessage(entry(taken, { what: 'uri', existing: 'a <b>' }))).toBe('<site>: the <uri> is taken by a <b>.');
+    expect(shownMessage(entry(() => 'No arguments.'))).toBe('No arguments.');
+    const list = (names: readonly string[], at?: string) => `${at ?? 'anywhere'}: ${names.join(' and ')}.`;
+    expect(shownMessage(entry(list, { names: ['<a>', '<b>'], at: undefined }))).toBe('anywhere: <a> and <b>.');
+    expect(() => parameterNames(entry(({ site }: { site: string }) => site))).toThrow(
+      'MCP_ERR_X_Y: the message builder must be an arrow function with plain parameters (no destructuring or rest)',
     );
-    expect(stale).toEqual([]);
+    expect(() => parameterNames(entry((...names: string[]) => names.join()))).toThrow('no destructuring or rest');
   });
 
-  it('holds every boot error an area declares, once', async () => {
+  it('holds every boot error and warning an area declares, once', async () => {
     const listed = new Set(CATALOGUE);
     expect(CATALOGUE.length).toBe(listed.size);
-    const declared = (await declaredBuilders()).filter(({ builder }) => CODE_PATTERN.test(builder.code));
+    const declared = await declaredBuilders();
     expect(declared.filter(({ builder }) => !listed.has(builder)).map(({ file, builder }) => `${file}: ${builder.code}`)).toEqual([]);
   });
 
-  it('is what docs/errors.md shows: the Boot errors tables are generated from it (npm run docs:errors)', () => {
+  it('is what docs/errors.md shows: the Boot errors and warnings tables are generated from it (npm run docs:errors)', () => {
     expect(bootErrorTables(MCP_BOOT_ERROR_CATALOGUE)).toContain('| `MCP_ERR_TOOL_NAME_DUPLICATE` | `Tool name "<name>" is declared twice');
+    expect(bootErrorTables(MCP_BOOT_ERROR_CATALOGUE)).toContain('| `MCP_WARN_DTO_WITHOUT_RULES` | `<Class>#<method>: the tool');
     expect(REFERENCE).toBe(withBootErrorTables(REFERENCE, MCP_BOOT_ERROR_CATALOGUE));
   });
 

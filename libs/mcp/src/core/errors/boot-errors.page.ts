@@ -13,10 +13,24 @@ export const BOOT_ERRORS_PAGE_START =
   '<!-- boot-errors:start (generated from libs/mcp/src/boot-error.catalogue.ts: npm run docs:errors) -->';
 export const BOOT_ERRORS_PAGE_END = '<!-- boot-errors:end -->';
 
-/** The message with `<name>` for each argument (a name holding `<` as written), or the text the entry gives. */
+/**
+ * The builder's parameter names, read from its source (the library keeps them: ES2023, no minifier); a parameter with
+ * a default value is given only where `shown` names it (else the default shows), and those after it never.
+ * Destructured or rest parameters have no name to show.
+ */
+export function parameterNames({ code, message, shown = {} }: AnyBootErrorEntry): string[] {
+  const [, names = '', stop] = /^\(((?:\s*[\w$]+\s*,)*\s*[\w$]*)\s*([)=])/.exec(message.toString()) ?? [];
+  if (stop === undefined)
+    throw new Error(`${code}: the message builder must be an arrow function with plain parameters (no destructuring or rest)`);
+  const list = names.split(',').map((name) => name.trim());
+  return stop === '=' && !(list.at(-1)! in shown) ? list.slice(0, -1) : list.filter(Boolean);
+}
+
+/** The message with `<name>` for each argument, or what `shown` gives for it (a name holding `<` as written). */
 export function shownMessage(entry: AnyBootErrorEntry): string {
-  if (typeof entry.shown === 'string') return entry.shown;
-  return (entry.message as (...args: string[]) => string)(...entry.shown.map((name) => (name.includes('<') ? name : `<${name}>`)));
+  const { shown = {} } = entry;
+  const args = parameterNames(entry).map((name) => (name in shown ? shown[name] : name));
+  return entry.message(...args.map((arg) => (typeof arg !== 'string' || arg.includes('<') ? arg : `<${arg}>`)));
 }
 
 /** One table row: the code, the message as code (its `|` escaped for the table), what follows it, the fix. */

@@ -13,54 +13,51 @@ export interface McpBootErrorDetail {
 }
 
 /**
- * One entry of an area's catalogue: the stable code, the builder of its text, and what `docs/errors.md` shows of it
- * (the page is generated from these: `npm run docs:errors`).
+ * One entry of an area's catalogue: the stable code, the builder of its text and its fix; `docs/errors.md` is generated
+ * from these (`npm run docs:errors`), each message built with `<name>` for each argument.
  */
-export interface McpBootErrorEntry<A extends unknown[] = never[]> {
-  readonly code: McpBootErrorCode;
+export interface McpBootErrorEntry<A extends unknown[] = never[], C extends string = McpBootErrorCode> {
+  readonly code: C;
   readonly message: (...args: A) => string;
   /** What to do about it, in markdown: the page's Fix column. */
   readonly fix: string;
   /**
-   * The message as the page shows it: the names of its arguments, each shown as `<name>` (`['site', 'name']` shows
-   * `message('<site>', '<name>')`; a name holding `<` is shown as written: `'tools.transforms[<i>]'`), or the text
-   * itself where the arguments are not plain text (a list) or the message is long (`…` for what is left out).
+   * What the page gives the builder where an argument shown as `<parameter name>` would not do, by parameter name: a
+   * name (`{ key: 'name' }` shows `<name>`; one holding `<` is shown as written: `'tools.transforms[<i>]'`), or the
+   * argument itself where it is not text (`{ known: ['<a>', '<b>'] }`).
    */
-  readonly shown: readonly string[] | string;
+  readonly shown?: Readonly<Record<string, unknown>>;
   /** Said after the message on the page, in markdown: its other forms (`(or \`no arguments\`)`). */
   readonly variants?: string;
 }
 
-/** An entry as a throw site calls it; `code` and `entry` let the catalogue list it. */
-export type McpBootErrorBuilder<A extends unknown[]> = ((...args: A) => McpBootErrorDetail) & {
-  readonly code: McpBootErrorCode;
-  readonly entry: McpBootErrorEntry<A>;
+/** An area's entries, each with its own arguments; any entry (an error's or a warning's), or any builder. */
+export type BootEntries<C extends string = McpBootErrorCode> = Record<string, McpBootErrorEntry<any, C>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
+export type AnyBootErrorEntry = BootEntries<string>[string];
+export type AnyBootErrorBuilder = CodedBuilders<BootEntries<string>, unknown>[string];
+
+/** Each entry as its site calls it, building `R` from its text; `code` and `entry` let the catalogue list it. */
+type CodedBuilders<T extends BootEntries<string>, R> = {
+  readonly [K in keyof T]: ((...args: Parameters<T[K]['message']>) => R) & { readonly code: T[K]['code']; readonly entry: T[K] };
 };
-
-/** Any entry, or any builder: each has its own arguments. */
-export type AnyBootErrorEntry = McpBootErrorEntry<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
-export type AnyBootErrorBuilder = McpBootErrorBuilder<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
-
-type Entries = Record<string, AnyBootErrorEntry>;
-type Builders<T extends Entries> = { readonly [K in keyof T]: McpBootErrorBuilder<Parameters<T[K]['message']>> };
 
 /**
  * An area's boot errors (fastify's `FST_ERR_*` in one `errors.js` is the model): each entry a code and a message
  * builder; the result keeps the entries' names, so a throw site reads
  * `throw new McpConfigurationError(McpMessages.duplicateToolName(name, first, second))`.
  */
-export function bootErrors<const T extends Entries>(entries: T): Builders<T> {
-  return codedBuilders(entries, (code, message): McpBootErrorDetail => ({ code: code as McpBootErrorCode, message })) as Builders<T>;
+export function bootErrors<const T extends BootEntries>(entries: T) {
+  return codedBuilders(entries, (code, message): McpBootErrorDetail => ({ code, message }));
 }
 
 /** Each entry as a builder of `render(code, text)`, carrying its `code`: the boot errors and the boot warnings. */
-export function codedBuilders<R>(
-  entries: Record<string, { readonly code: string; readonly message: (...args: never[]) => string }>,
-  render: (code: string, message: string) => R,
-): unknown {
-  const builders = Object.entries(entries).map(([name, { code, message }]) => {
-    const build = (...args: unknown[]): R => render(code, (message as (...args: unknown[]) => string)(...args));
-    return [name, Object.assign(build, { code, entry: entries[name] })] as const;
+export function codedBuilders<T extends BootEntries<string>, R>(
+  entries: T,
+  render: (code: T[keyof T]['code'], message: string) => R,
+): CodedBuilders<T, R> {
+  const builders = Object.entries(entries).map(([name, entry]) => {
+    const build = (...args: unknown[]): R => render(entry.code, entry.message(...args));
+    return [name, Object.assign(build, { code: entry.code, entry })] as const;
   });
-  return Object.fromEntries(builders);
+  return Object.fromEntries<unknown>(builders) as CodedBuilders<T, R>;
 }

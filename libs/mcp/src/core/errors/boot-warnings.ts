@@ -1,4 +1,4 @@
-import { codedBuilders } from './boot-errors.js';
+import { codedBuilders, type BootEntries } from './boot-errors.js';
 
 /**
  * A boot warning code: `MCP_WARN_`, the area, what is surprising (`MCP_WARN_DTO_WITHOUT_RULES`). Stable:
@@ -7,15 +7,10 @@ import { codedBuilders } from './boot-errors.js';
  */
 export type McpBootWarningCode = `MCP_WARN_${string}`;
 
-/** An area's warnings: each a stable code and the builder of its text. */
-type Entries = Record<string, { readonly code: McpBootWarningCode; readonly message: (...args: any[]) => string }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each entry has its own arguments
-
-/** An entry as a warning site calls it: the line to log, code first; `code` lets the reference check list it. */
-type Builders<T extends Entries> = {
-  readonly [K in keyof T]: ((...args: Parameters<T[K]['message']>) => string) & { readonly code: McpBootWarningCode };
-};
-
-/** An area's boot warnings, as {@link bootErrors} builds its errors: `logger.warn(Warnings.dtoWithoutRules(…))`. */
-export function bootWarnings<const T extends Entries>(entries: T): Builders<T> {
-  return codedBuilders(entries, (code, message) => `${code}: ${message}`) as Builders<T>;
+/**
+ * An area's boot warnings, as {@link bootErrors} builds its errors (each a code, message and fix, listed with them in
+ * `docs/errors.md`): `logger.warn(Warnings.dtoWithoutRules(…))` logs the line, code first.
+ */
+export function bootWarnings<const T extends BootEntries<McpBootWarningCode>>(entries: T) {
+  return codedBuilders(entries, (code, message) => `${code}: ${message}`);
 }

@@ -7,7 +7,6 @@ describe('McpConfigurationError', () => {
       code: 'MCP_ERR_TEST_DUPLICATE',
       message: (name: string) => `Tool name "${name}" is declared twice.`,
       fix: 'Rename one of them.',
-      shown: ['name'],
     },
   });
 

@@ -4,66 +4,57 @@ import { bootErrors } from './boot-errors.js';
 /** Two declarations of one key (a tool name, a resource uri …): both places, then the fix. */
 const declaredTwice =
   (what: string, fix: string) =>
-  (key: string, first: string, second: string): string =>
-    `${what} "${key}" is declared twice, by ${first} and by ${second}; ${fix}.`;
+  (name: string, first: string, second: string): string =>
+    `${what} "${name}" is declared twice, by ${first} and by ${second}; ${fix}.`;
 
 /** Boot errors of decorated tools (`@McpTool()`). */
-const TOOL_ERRORS = bootErrors({
+export const TOOL_ERRORS = bootErrors({
   missingDescription: {
     code: 'MCP_ERR_TOOL_DESCRIPTION_MISSING',
     message: (site: string) => `${site}: @McpTool() needs a "description" (the model reads it to decide when to call the tool).`,
     fix: 'Add `description` to the decorator (or the runtime definition).',
-    shown: ['site'],
   },
   invalidToolName: {
     code: 'MCP_ERR_TOOL_NAME_INVALID',
     message: (site: string, name: string) =>
       `${site}: tool name "${name}" is invalid; use 1 to 64 letters, digits, "_" or "-" (normalizeToolName() can build one).`,
     fix: 'Rename the tool; `normalizeToolName()` builds a valid name from any text.',
-    shown: ['site', 'name'],
   },
   duplicateToolName: {
     code: 'MCP_ERR_TOOL_NAME_DUPLICATE',
     message: declaredTwice('Tool name', "give one of them another name ({ name: '...' })"),
     fix: "Give one of the two methods `{ name: '…' }`.",
-    shown: ['name', 'first', 'second'],
   },
   argsNotAClass: {
     code: 'MCP_ERR_TOOL_ARGS_NOT_A_CLASS',
     message: (site: string) =>
       `${site}: the @McpArgs() parameter must be typed with a class carrying class-validator decorators (an interface or a primitive cannot be validated).`,
     fix: 'Type the parameter with a DTO class (TypeScript erases interfaces, so nothing could be validated).',
-    shown: ['site'],
   },
   inputSchemaWithDto: {
     code: 'MCP_ERR_TOOL_ARGUMENTS_TWICE',
     message: (site: string) => `${site}: declare the arguments either with a DTO parameter or with inputSchema, not both.`,
     fix: 'Keep the DTO or the `inputSchema`.',
-    shown: ['site'],
   },
   invalidInputSchema: {
     code: 'MCP_ERR_TOOL_INPUT_SCHEMA_INVALID',
     message: (site: string, reason: string) => `${site}: inputSchema is not a valid JSON Schema with "type": "object" (${reason}).`,
     fix: 'Fix the schema so that it compiles and its root has `"type": "object"`.',
-    shown: ['site', 'reason'],
   },
   unknownIdempotencyKey: {
     code: 'MCP_ERR_TOOL_IDEMPOTENCY_KEY_UNKNOWN',
     message: (site: string, key: string) => `${site}: idempotencyKey "${key}" is not a property of the tool's arguments.`,
     fix: 'Name a property of the arguments DTO or schema.',
-    shown: ['site', 'key'],
   },
   invalidScopes: {
     code: 'MCP_ERR_TOOL_SCOPES_INVALID',
     message: (site: string) => `${site}: scopes must be an array of scope tokens (no spaces or quotes), e.g. ['weather:read'].`,
     fix: 'List one token per entry.',
-    shown: ['site'],
   },
   invalidTimeout: {
     code: 'MCP_ERR_TOOL_TIMEOUT_INVALID',
     message: (site: string, value: unknown) => `${site}: timeoutMs must be a positive integer, got ${String(value)}.`,
     fix: 'Give milliseconds as a whole number above 0.',
-    shown: ['site', 'value'],
   },
 });
 
@@ -71,57 +62,51 @@ const TOOL_ERRORS = bootErrors({
 const nested = (path: string): string => path.split('.').reduceRight((inner, key) => `{ ${key}: ${inner} }`, '...');
 
 /** Boot errors of the module options (`McpModule.forRoot()`). */
-const OPTION_ERRORS = bootErrors({
+export const OPTION_ERRORS = bootErrors({
   invalidOption: {
     code: 'MCP_ERR_OPTION_INVALID',
     message: (option: string, problem: string) => `McpModule option "${option}" ${problem}.`,
     fix: 'The message names the option and what it must be (`must be a positive integer, got 0`); fix that value.',
-    shown: ['option', 'problem'],
   },
   unknownOption: {
     code: 'MCP_ERR_OPTION_UNKNOWN',
     message: (option: string, closest: string | undefined, known: readonly string[]) =>
       `McpModule option ${JSON.stringify(option.slice(0, 100))} is unknown; ${closest === undefined ? `the options at this level are ${known.join(', ')}.` : `did you mean "${closest}"?`}`,
     fix: 'Fix the spelling; the [options reference](./reference/options.md) lists them.',
-    shown: ['option', 'closest'],
     variants: '(or `the options at this level are …`)',
   },
   removedOption: {
     code: 'MCP_ERR_OPTION_REMOVED',
     message: (option: string, replacement: string) => `McpModule option "${option}" is no longer accepted: it ${replacement}.`,
     fix: 'Use the replacement the message names.',
-    shown: ['option', 'replacement'],
   },
   movedOption: {
     code: 'MCP_ERR_OPTION_MOVED',
     message: (option: string, path: string) => `McpModule option "${option}" moved to "${path}" (0.2.0): write ${nested(path)} instead.`,
     fix: 'Move the value into its group; the [table of moved options](./reference/options.md#options-moved-in-0-2-0) lists all nineteen.',
-    shown: ['option', '<group>.<key>'],
+    shown: { path: '<group>.<key>' },
   },
   toolFilterNotProvider: {
     code: 'MCP_ERR_OPTION_TOOL_FILTER_NOT_PROVIDER',
     message: (filter: string) =>
       `McpModule option "tools.filters": ${filter} is not a provider; add it to the providers of one of your modules.`,
     fix: "Add the filter class to a module's `providers`.",
-    shown: ['filter'],
   },
   toolFilterInvalid: {
     code: 'MCP_ERR_OPTION_TOOL_FILTER_INVALID',
     message: (filter: string) => `McpModule option "tools.filters": ${filter} must implement McpToolFilter (isVisible(tool, principal)).`,
     fix: 'Implement `isVisible(tool, principal)`.',
-    shown: ['filter'],
   },
   toolSearchNameTaken: {
     code: 'MCP_ERR_OPTION_TOOL_SEARCH_NAME_TAKEN',
     message: (name: string, site: string) =>
       `McpModule option "tools.search": the tool name "${name}" is taken by ${site}; rename that tool (renameTool() in "tools.transforms" can).`,
     fix: 'Rename your `search_tools` or `call_tool` tool, or leave `tools.search` off.',
-    shown: ['name', 'site'],
   },
 });
 
 /** Boot errors of the dispatcher's method table and of serveMcpOverStdio. */
-const SERVER_ERRORS = bootErrors({
+export const SERVER_ERRORS = bootErrors({
   stdioServerUnknown: {
     code: 'MCP_ERR_STDIO_SERVER_UNKNOWN',
     message: (name: string | undefined, names: readonly string[]) =>
@@ -129,7 +114,7 @@ const SERVER_ERRORS = bootErrors({
         ? `serveMcpOverStdio: this app has ${names.length} MCP servers (${names.join(', ')}); name the one to serve: serveMcpOverStdio(app, { server: "${names[0]}" }).`
         : `serveMcpOverStdio: no MCP server named "${clientText(name, 64)}" in this app; its servers are ${names.join(', ')}.`,
     fix: "Pass `serveMcpOverStdio(app, { server: '<name>' })` with a server of the app.",
-    shown: 'serveMcpOverStdio: this app has <n> MCP servers (<names>); name the one to serve: …',
+    shown: { name: undefined, names: ['<a>', '<b>'] },
     variants: '(or `no MCP server named "<name>" in this app; …`)',
   },
   duplicateMethodHandler: {
@@ -137,129 +122,114 @@ const SERVER_ERRORS = bootErrors({
     message: (method: string, first: string, second: string) =>
       `JSON-RPC method "${method}" is served twice, by ${first} and by ${second}; keep one, or let one answer isServed() with false.`,
     fix: 'Keep one handler per method.',
-    shown: ['method', 'first', 'second'],
   },
   requestScopedMethodHandler: {
     code: 'MCP_ERR_METHOD_HANDLER_REQUEST_SCOPED',
     message: (site: string) =>
       `${site} is a method handler (@McpMethodHandlerProvider()) but request-scoped; method handlers live as long as the application: make it a singleton.`,
     fix: 'Remove `Scope.REQUEST` (and request-scoped dependencies).',
-    shown: ['site'],
   },
 });
 
 /** Boot errors of decorated resources and templates. */
-const RESOURCE_ERRORS = bootErrors({
+export const RESOURCE_ERRORS = bootErrors({
   resourceMissingName: {
     code: 'MCP_ERR_RESOURCE_NAME_MISSING',
     message: (site: string, decorator: string) => `${site}: ${decorator} needs a "name" (clients show it in their resource pickers).`,
     fix: 'Add `name`.',
-    shown: ['site', 'decorator'],
   },
   invalidResourceUri: {
     code: 'MCP_ERR_RESOURCE_URI_INVALID',
     message: (site: string, uri: unknown) =>
       `${site}: resource uri ${JSON.stringify(uri)} is not an absolute URI; give it a scheme, e.g. 'file:///notes/today.md' or 'app://config'.`,
     fix: 'Give the URI a scheme.',
-    shown: ['site', 'uri'],
   },
   resourceUriLooksLikeTemplate: {
     code: 'MCP_ERR_RESOURCE_URI_IS_TEMPLATE',
     message: (site: string, uri: string) =>
       `${site}: resource uri "${uri}" contains "{" or "}"; use @McpResourceTemplate({ uriTemplate: '${uri}', ... }) for a parameterised resource.`,
     fix: 'Declare it with `@McpResourceTemplate()`.',
-    shown: ['site', 'uri'],
   },
   invalidResourceSize: {
     code: 'MCP_ERR_RESOURCE_SIZE_INVALID',
     message: (site: string, size: unknown) => `${site}: resource size must be a non-negative integer (bytes), got ${String(size)}.`,
     fix: 'Give the size in bytes, or leave it out.',
-    shown: ['site', 'size'],
   },
   duplicateResourceUri: {
     code: 'MCP_ERR_RESOURCE_URI_DUPLICATE',
     message: declaredTwice('Resource uri', 'give one of them another uri'),
     fix: 'Keep one declaration per URI.',
-    shown: ['uri', 'first', 'second'],
+    shown: { name: 'uri' },
   },
   invalidResourceTemplate: {
     code: 'MCP_ERR_RESOURCE_TEMPLATE_INVALID',
     message: (site: string, template: unknown, problem: string) =>
       `${site}: uriTemplate ${JSON.stringify(template)} is invalid: ${problem}.`,
     fix: 'Write an RFC 6570 level 1–3 template such as `app://items/{id}`.',
-    shown: ['site', 'template', 'problem'],
   },
   duplicateResourceTemplate: {
     code: 'MCP_ERR_RESOURCE_TEMPLATE_DUPLICATE',
     message: declaredTwice('Resource template', 'merge them or change one template'),
     fix: 'Keep one declaration per template.',
-    shown: ['template', 'first', 'second'],
+    shown: { name: 'template' },
   },
 });
 
 /** Boot errors of decorated prompts. */
-const PROMPT_ERRORS = bootErrors({
+export const PROMPT_ERRORS = bootErrors({
   promptMissingDescription: {
     code: 'MCP_ERR_PROMPT_DESCRIPTION_MISSING',
     message: (site: string) => `${site}: @McpPrompt() needs a "description" (clients list prompts by it).`,
     fix: 'Add `description`.',
-    shown: ['site'],
   },
   invalidPromptName: {
     code: 'MCP_ERR_PROMPT_NAME_INVALID',
     message: (site: string, name: string) => `${site}: prompt name "${name}" is invalid; use 1 to 64 letters, digits, "_" or "-".`,
     fix: 'Rename the prompt.',
-    shown: ['site', 'name'],
   },
   duplicatePromptName: {
     code: 'MCP_ERR_PROMPT_NAME_DUPLICATE',
     message: declaredTwice('Prompt name', "give one of them another name ({ name: '...' })"),
     fix: "Give one of them `{ name: '…' }`.",
-    shown: ['name', 'first', 'second'],
   },
   invalidPromptArguments: {
     code: 'MCP_ERR_PROMPT_ARGUMENTS_INVALID',
     message: (site: string, problem: string) => `${site}: @McpPrompt() arguments are invalid: ${problem}.`,
     fix: 'Give each argument a unique `name` (and optional `description`, `required`).',
-    shown: ['site', 'problem'],
   },
   promptArgumentsTwice: {
     code: 'MCP_ERR_PROMPT_ARGUMENTS_TWICE',
     message: (site: string) =>
       `${site}: declare the prompt's arguments either in @McpPrompt({ arguments }) or with a DTO parameter, not both.`,
     fix: 'Keep one of the two.',
-    shown: ['site'],
   },
 });
 
 /** Boot errors of `@McpCompletion()`. */
-const COMPLETION_ERRORS = bootErrors({
+export const COMPLETION_ERRORS = bootErrors({
   invalidCompletionRef: {
     code: 'MCP_ERR_COMPLETION_REF_INVALID',
     message: (site: string) =>
       `${site}: @McpCompletion() needs ref { type: 'ref/prompt', name } or { type: 'ref/resource', uri } and an "argument" name.`,
     fix: 'Give `ref` and `argument`.',
-    shown: ['site'],
   },
   completionUnknownPrompt: {
     code: 'MCP_ERR_COMPLETION_PROMPT_UNKNOWN',
     message: (site: string, name: string) => `${site}: @McpCompletion() refers to prompt "${name}", which no @McpPrompt() declares.`,
     fix: 'Name a declared prompt.',
-    shown: ['site', 'name'],
   },
   completionUnknownTemplate: {
     code: 'MCP_ERR_COMPLETION_TEMPLATE_UNKNOWN',
     message: (site: string, uri: string) =>
       `${site}: @McpCompletion() refers to resource template "${uri}", which no @McpResourceTemplate() declares (copy its uriTemplate exactly).`,
     fix: "Copy the template's `uriTemplate` exactly.",
-    shown: ['site', 'uri'],
   },
   completionUnknownArgument: {
     code: 'MCP_ERR_COMPLETION_ARGUMENT_UNKNOWN',
     message: (site: string, target: string, argument: string, known: readonly string[]) =>
       `${site}: @McpCompletion() completes "${argument}", but ${target} has ${known.length === 0 ? 'no arguments' : `only ${known.map((name) => `"${name}"`).join(', ')}`}.`,
     fix: "Name one of the target's arguments.",
-    shown: '<site>: @McpCompletion() completes "<argument>", but <target> has only "<a>", "<b>".',
+    shown: { known: ['<a>', '<b>'] },
     variants: '(or `no arguments`)',
   },
   duplicateCompletion: {
@@ -267,19 +237,8 @@ const COMPLETION_ERRORS = bootErrors({
     message: (target: string, argument: string, first: string, second: string) =>
       `Argument "${argument}" of ${target} has two completers, ${first} and ${second}; keep one.`,
     fix: 'Keep one completer per argument.',
-    shown: ['target', 'argument', 'first', 'second'],
   },
 });
-
-/** The groups above, each listed in its section of the one catalogue (`boot-error.catalogue.ts`, docs/errors.md). */
-export const McpCoreBootErrors = {
-  tools: TOOL_ERRORS,
-  options: OPTION_ERRORS,
-  servers: SERVER_ERRORS,
-  resources: RESOURCE_ERRORS,
-  prompts: PROMPT_ERRORS,
-  completions: COMPLETION_ERRORS,
-} as const;
 
 /**
  * The boot errors of tools, options, resources, prompts, completions and the method table (each with its

@@ -1,40 +1,34 @@
 import { bootErrors } from '../../core/errors/boot-errors.js';
 
 /** Boot errors of `@McpTaskSupport()` (the 2026-07-28 tasks). */
-const TASK_ERRORS = bootErrors({
+export const TASK_ERRORS = bootErrors({
   taskSupportWithoutJob: {
     code: 'MCP_ERR_TASK_SUPPORT_WITHOUT_JOB',
     message: (site: string) =>
       `${site}: @McpTaskSupport() needs @McpTool({ job: true }) on the same method (only long-running tools run as tasks).`,
     fix: 'Add `job: true` to the tool, or remove `@McpTaskSupport()`.',
-    shown: ['site'],
   },
   taskSupportWithoutTool: {
     code: 'MCP_ERR_TASK_SUPPORT_WITHOUT_TOOL',
     message: (site: string) => `${site}: @McpTaskSupport() is only meaningful on an @McpTool() method.`,
     fix: 'Put it on a tool method, or remove it.',
-    shown: ['site'],
   },
 });
 
 /** Boot errors of a tool's 2026-07-28 parameter headers. */
-const TOOL_ERRORS = bootErrors({
+export const PARAM_HEADER_ERRORS = bootErrors({
   invalidParamHeader: {
     code: 'MCP_ERR_TOOL_PARAM_HEADER_INVALID',
     message: (tool: string, problem: string) =>
       `Tool "${tool}": its inputSchema has an invalid x-mcp-header (${problem}); clients drop such tools. Fix the annotation or remove it.`,
     fix: 'Fix or remove the `x-mcp-header` annotation (2026-07-28 parameter headers).',
-    shown: ['tool', 'problem'],
   },
 });
-
-/** The groups above, each listed in its section of the one catalogue (`boot-error.catalogue.ts`, docs/errors.md). */
-export const Rev20260728BootErrors = { tasks: TASK_ERRORS, tools: TOOL_ERRORS } as const;
 
 /** Boot errors (codes in `docs/errors.md`) and log messages of the 2026-07-28 era, each naming the place and the fix. */
 export const Rev20260728Messages = {
   ...TASK_ERRORS,
-  ...TOOL_ERRORS,
+  ...PARAM_HEADER_ERRORS,
   randomRequestStateSecret: () =>
     'McpModule option "requestState.secret" is not set: requestState (2026-07-28 multi round-trip requests) is signed with a random per-process key. ' +
     'Set the same secret of 32+ characters on every instance when several instances serve one URL, or retries that reach another instance fail.',

@@ -7,7 +7,6 @@ export const McpAppsMessages = bootErrors({
     message: (site: string, problem: string, option = '@McpTool({ ui })'): string =>
       `${site}: ${option} ${problem}. Use ui: { resourceUri: 'ui://<server>/<view>', visibility?: ['model', 'app'] }.`,
     fix: 'Give `ui.resourceUri` a `ui://` URI and a valid `visibility`.',
-    shown: ['site', 'problem'],
   },
   unservedToolUi: {
     code: 'MCP_ERR_APP_TOOL_UI_UNSERVED',
@@ -16,21 +15,18 @@ export const McpAppsMessages = bootErrors({
       (served.length > 0 ? ` (served: ${served.join(', ')})` : '') +
       `. Add @McpUiResource({ uri: '${uri}', name }) on a provider method returning the HTML, or fix the URI.`,
     fix: 'Serve the view with `@McpUiResource()`, or fix the URI.',
-    shown:
-      "Tool '<tool>' (<site>) has ui.resourceUri '<uri>', which no @McpUiResource() of this server serves (served: <uris>). Add @McpUiResource({ uri: '<uri>', name }) on a provider method returning the HTML, or fix the URI.",
+    shown: { served: ['<uris>'] },
   },
   invalidUiResource: {
     code: 'MCP_ERR_APP_UI_RESOURCE_INVALID',
     message: (site: string, problem: string): string =>
       `${site}: @McpUiResource() ${problem}. Example: @McpUiResource({ uri: 'ui://weather/card', name: 'weather-card' }).`,
     fix: 'Give a `ui://` URI and a `name`.',
-    shown: ['site', 'problem'],
   },
   duplicateUiResource: {
     code: 'MCP_ERR_APP_UI_RESOURCE_DUPLICATE',
     message: (uri: string, first: string, second: string): string =>
       `UI resource '${uri}' is declared twice: ${first} and ${second}. Give each app its own ui:// URI.`,
     fix: 'Keep one declaration per `ui://` URI.',
-    shown: ['uri', 'first', 'second'],
   },
 });

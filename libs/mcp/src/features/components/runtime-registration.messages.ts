@@ -20,8 +20,8 @@ interface RuntimeKind {
   readonly declared: (existing: string) => string;
   /** Added to "only … registered at runtime can be replaced or removed". */
   readonly decoratedHint?: string;
-  /** What to do instead of changing a decorated component (the fix in `docs/errors.md`). */
-  readonly decoratedFix: string;
+  /** What to do instead of changing a decorated component (the fix in `docs/errors.md`): by default, change that. */
+  readonly decoratedFix?: string;
   /** Added to the unknown-key error, for a key that has a better place: its text, the fix and its form in the docs. */
   readonly keyHint?: { readonly text: (key: string) => string; readonly fix: string; readonly variants: string };
   /** How much of the name or URI a site shows. */
@@ -42,20 +42,17 @@ export function runtimeRegistrationErrors(kind: RuntimeKind) {
         code: `MCP_ERR_${area}_REGISTER_NOT_OBJECT`,
         message: (method: string) => `${registry}.${method}() needs a ${noun} definition object (${kind.shape}).`,
         fix: 'Pass one definition object.',
-        shown: ['method'],
       },
       listChangedOff: {
         code: `MCP_ERR_${area}_LIST_CHANGED_OFF`,
         message: (site: string) =>
           `${site}: the ${noun}s list changes at runtime, so clients must be told: set lists: { listChanged: { ${noun}s: true } } in McpModule.forRoot().`,
         fix: `Set \`lists: { listChanged: { ${noun}s: true } }\`.`,
-        shown: ['site'],
       },
       missingHandler: {
         code: `MCP_ERR_${area}_REGISTER_HANDLER_MISSING`,
         message: (site: string) => `${site}: "handler" must be a function ${kind.handler}.`,
         fix: 'Give a `handler`.',
-        shown: ['site'],
       },
       unknownKey: {
         code: `MCP_ERR_${area}_REGISTER_KEY_UNKNOWN`,
@@ -64,7 +61,6 @@ export function runtimeRegistrationErrors(kind: RuntimeKind) {
           return text.endsWith('?') ? text : `${text}.`; // a question ends the sentence already
         },
         fix: kind.keyHint ? `Fix the key's spelling; ${kind.keyHint.fix}.` : "Fix the key's spelling.",
-        shown: ['site', 'key', 'closest'],
         variants: kind.keyHint?.variants,
       },
       taken: {
@@ -72,20 +68,18 @@ export function runtimeRegistrationErrors(kind: RuntimeKind) {
         message: (site: string, existing: string, what = `${noun} name`) =>
           `${site}: the ${what} is taken by ${existing}; choose another${what.endsWith(' name') ? ' name' : ''}, or call replace() to swap a runtime ${noun}.`,
         fix: `Use another ${kind.taken === 'NAME_TAKEN' ? 'name' : 'URI'}, or \`replace()\`.`,
-        shown: kind.taken === 'NAME_TAKEN' ? ['site', 'existing'] : ['site', 'existing', 'uri or uriTemplate'],
+        shown: kind.taken === 'NAME_TAKEN' ? undefined : { what: 'uri or uriTemplate' },
       },
       notRegistered: {
         code: `MCP_ERR_${area}_NOT_REGISTERED`,
         message: (site: string) => `${site}: no ${kind.lookup} was registered at runtime; use register() to add it.`,
         fix: '`register()` it first.',
-        shown: ['site'],
       },
       decorated: {
         code: `MCP_ERR_${area}_DECORATED`,
         message: (site: string, existing: string) =>
           `${site}: ${kind.declared(existing)}; only ${noun}s registered at runtime can be replaced or removed${kind.decoratedHint ?? ''}.`,
-        fix: kind.decoratedFix,
-        shown: ['site', 'existing'],
+        fix: kind.decoratedFix ?? 'Change the decorated declaration instead.',
       },
     }),
     site: (method: string, key: unknown) => `${registry}.${method}(${JSON.stringify(String(key)).slice(0, kind.siteChars)})`,

@@ -11,7 +11,6 @@ export const McpPromptRuntimeMessages = {
     handler: '(args, context) => messages',
     lookup: 'prompt of that name',
     declared: (existing) => `the prompt is declared by ${existing} with @McpPrompt()`,
-    decoratedFix: 'Change the decorated declaration instead.',
     siteChars: 80,
     taken: 'NAME_TAKEN',
   }),
@@ -20,25 +19,21 @@ export const McpPromptRuntimeMessages = {
       code: 'MCP_ERR_PROMPT_REGISTER_DESCRIPTION_MISSING',
       message: (site: string) => `${site}: a prompt needs a "description" (clients list prompts by it).`,
       fix: 'Add `description`.',
-      shown: ['site'],
     },
     invalidArguments: {
       code: 'MCP_ERR_PROMPT_REGISTER_ARGUMENTS_INVALID',
       message: (site: string, problem: string) => `${site}: "arguments" are invalid: ${problem}.`,
       fix: 'Give each argument a unique `name`.',
-      shown: ['site', 'problem'],
     },
     argsNotAClass: {
       code: 'MCP_ERR_PROMPT_REGISTER_ARGS_NOT_A_CLASS',
       message: argsNotAClassText,
       fix: 'Pass the DTO class itself.',
-      shown: ['site'],
     },
     argumentsTwice: {
       code: 'MCP_ERR_PROMPT_REGISTER_ARGUMENTS_TWICE',
       message: (site: string) => `${site}: declare the arguments either in "arguments" or with an "args" DTO, not both.`,
       fix: 'Keep one of the two.',
-      shown: ['site'],
     },
   }),
 } as const;

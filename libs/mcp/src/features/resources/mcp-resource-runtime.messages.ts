@@ -11,7 +11,6 @@ export const McpResourceRuntimeMessages = {
     handler: '(variables, context) => contents',
     lookup: 'resource or template with that URI',
     declared: (existing) => `it is declared by ${existing} with a decorator`,
-    decoratedFix: 'Change the decorated declaration instead.',
     siteChars: 120,
     taken: 'TAKEN',
   }),
@@ -21,14 +20,12 @@ export const McpResourceRuntimeMessages = {
       message: (site: string) =>
         `${site}: give exactly one of "uri" (a fixed resource, e.g. 'app://config') or "uriTemplate" (e.g. 'app://items/{id}').`,
       fix: 'Give `uri` or `uriTemplate`, not both.',
-      shown: ['site'],
     },
     uriLooksLikeTemplate: {
       code: 'MCP_ERR_RESOURCE_REGISTER_URI_IS_TEMPLATE',
       message: (site: string, uri: string) =>
         `${site}: uri "${uri.slice(0, 120)}" contains "{" or "}"; register it as { uriTemplate: '${uri.slice(0, 120)}', ... } for a parameterised resource.`,
       fix: 'Register it with `uriTemplate`.',
-      shown: ['site', 'uri'],
     },
   }),
 } as const;

@@ -26,13 +26,11 @@ export const McpToolRuntimeMessages = {
       code: 'MCP_ERR_TOOL_REGISTER_ARGS_NOT_A_CLASS',
       message: argsNotAClassText,
       fix: 'Pass the DTO class itself or a schema, not an instance or a plain object.',
-      shown: ['site'],
     },
     invalidVisibleTo: {
       code: 'MCP_ERR_TOOL_VISIBLE_TO_INVALID',
       message: (site: string) => `${site}: visibleTo must be a function (principal) => boolean.`,
       fix: 'Pass a function.',
-      shown: ['site'],
     },
   }),
 } as const;

@@ -6,6 +6,6 @@ export const McpHealthMessages = bootErrors({
     code: 'MCP_ERR_HEALTH_TIMEOUT_INVALID',
     message: (timeoutMs: unknown) => `McpHealthIndicator.isHealthy: timeoutMs must be a positive integer, got ${String(timeoutMs)}`,
     fix: 'Pass a whole number of milliseconds above 0.',
-    shown: ['value'],
+    shown: { timeoutMs: 'value' },
   },
 });

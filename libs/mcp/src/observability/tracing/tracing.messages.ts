@@ -7,6 +7,5 @@ export const McpTracingMessages = bootErrors({
     message: () =>
       'McpModule option "observability.tracing.enabled" is true but @opentelemetry/api is not installed: install it (npm install @opentelemetry/api), or leave observability.tracing.enabled unset to trace only when the package is there.',
     fix: '`npm install @opentelemetry/api`.',
-    shown: [],
   },
 });

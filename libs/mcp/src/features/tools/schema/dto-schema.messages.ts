@@ -9,5 +9,7 @@ export const McpDtoSchemaWarnings = bootWarnings({
       (properties.length > 0 ? ` (properties without a rule: ${properties.join(', ')})` : '') +
       ': its inputSchema has no properties and class-validator refuses every call. Give each property a rule ' +
       '(@IsString(), @IsInt(), @IsOptional(), …); @McpProperty() and @ApiProperty() only describe a property.',
+    shown: { site: '<Class>#<method>', tool: 'name', dto: 'Dto', properties: [] },
+    fix: 'Give each property a class-validator rule (`@IsString()`, `@IsInt()`, `@IsOptional()`, …); until then every call answers a `VALIDATION_ERROR`.',
   },
 });

@@ -36,5 +36,6 @@ export const UserAuthorizationWarnings = bootWarnings({
     code: 'MCP_WARN_UPSTREAM_USER_UNVERIFIED',
     message: (upstream: string) =>
       `the upstream "${upstream}" has auth.authorizationCode.confirmUser 'unverified': whoever completes a user's link connects their own account for that user, so a link sent to someone else makes their account act for the sender. Use 'same-subject' or a function unless only that user can open it.`,
+    fix: "`confirmUser: 'same-subject'` or a function of the ID token's claims, unless only that user can ever open the link.",
   },
 });
