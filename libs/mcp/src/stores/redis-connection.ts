@@ -1,4 +1,4 @@
-import { Logger, type LoggerService } from '@nestjs/common';
+import type { LoggerService } from '@nestjs/common';
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
@@ -146,21 +146,7 @@ function toStoreError(error: unknown, target: string): unknown {
 }
 
 /** Closes politely (QUIT) when connected, at once otherwise, so shutdown never waits for a dead server. */
-export async function closeRedisConnection(connection: RedisConnection): Promise<void> {
-  const { client } = connection;
-  if (client.status === 'end') return;
-  if (client.status !== 'ready') {
-    client.disconnect();
-    return;
-  }
-  try {
-    await client.quit();
-  } catch {
-    client.disconnect();
-  }
-}
-
-/** The default logger of the Redis store and bus. */
-export function defaultRedisLogger(context: string): McpRedisLogger {
-  return new Logger(context);
+export async function closeRedisClient(client: RedisClient): Promise<void> {
+  if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+  else if (client.status !== 'end') client.disconnect();
 }
