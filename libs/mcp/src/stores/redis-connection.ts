@@ -2,6 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
+import { importOptionalPeer } from '../core/optional-peer.js';
 import { McpStoreMessages } from './store.messages.js';
 import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 
@@ -74,14 +75,9 @@ export function describeRedisTarget(target: RedisTarget): string {
 export async function loadIoredisModule(
   importer: () => Promise<{ Redis: typeof Redis; Cluster: typeof Cluster }> = () => import('ioredis'),
 ): Promise<{ Redis: typeof Redis; Cluster: typeof Cluster }> {
-  try {
-    const { Redis, Cluster } = await importer();
-    return { Redis, Cluster };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw new McpConfigurationError(McpStoreMessages.ioredisMissing());
-    throw error;
-  }
+  const ioredis = await importOptionalPeer(importer);
+  if (!ioredis) throw new McpConfigurationError(McpStoreMessages.ioredisMissing());
+  return { Redis: ioredis.Redis, Cluster: ioredis.Cluster };
 }
 
 /** A new, not yet connected client for `target` with `settings` (the fail-fast ones unless given). */
