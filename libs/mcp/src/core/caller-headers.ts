@@ -1,5 +1,6 @@
 import type { McpCaller } from './mcp-caller.js';
 import type { McpToolContext } from './mcp-tool-context.interface.js';
+import { headersNamed } from './trace-headers.js';
 
 /** The headers that carry a caller's credentials, as REST guards read them (lower-case names). */
 const CREDENTIAL_HEADER_NAMES = ['authorization', 'x-api-key'] as const;
@@ -15,13 +16,10 @@ export function callerOf(context: McpToolContext): McpCaller | undefined {
 /** The credential headers of a caller (`authorization`, `x-api-key`), or undefined when it sent none. */
 export function credentialHeaders(caller: McpCaller | undefined): Readonly<Record<string, string>> | undefined {
   if (!caller) return undefined;
-  let found: Record<string, string> | undefined;
-  for (const name of CREDENTIAL_HEADER_NAMES) {
+  return headersNamed(CREDENTIAL_HEADER_NAMES, (name) => {
     const raw = caller.headers[name];
-    const value = Array.isArray(raw) ? raw[0] : raw;
-    if (value !== undefined) (found ??= {})[name] = value;
-  }
-  return found;
+    return Array.isArray(raw) ? raw[0] : raw;
+  });
 }
 
 /** The credential headers of the call a tool context serves (none in-memory or when the caller sent none). */

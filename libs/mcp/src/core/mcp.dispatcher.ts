@@ -74,7 +74,7 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
       this.stopRelay = await this.bus.subscribe(CANCELLED_CHANNEL, (message) => {
         const { scope, requestId, reason } = (message ?? {}) as Partial<RelayedCancellation>;
         if (typeof scope === 'string' && (typeof requestId === 'string' || typeof requestId === 'number'))
-          this.cancelHere(scope, requestId, typeof reason === 'string' ? reason : undefined);
+          this.cancel(scope, requestId, typeof reason === 'string' ? reason : undefined);
       });
   }
 
@@ -138,18 +138,17 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
     if (key) this.inFlight.set(key, controller);
     try {
       const result = await handler.handle(new DispatchedCall(request.id, request.params ?? {}, context, controller));
-      return this.cancelledByClient(controller) ? undefined : successResponse(request.id, result);
+      return controller.abortedWith(CancelledByClient) ? undefined : successResponse(request.id, result);
     } catch (error) {
-      if (this.cancelledByClient(controller)) return undefined;
+      if (controller.abortedWith(CancelledByClient)) return undefined;
       if (error instanceof McpProtocolError) return errorResponse(request.id, error.toJsonRpcError());
-      // Steering, not a failure: the era's own layer (2026 input rounds) decides the answer; nothing to log.
-      if (error instanceof McpControlFlowSignal)
-        return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
       if (error instanceof McpStoreUnavailableError) {
         const data = { status: 'error', error: error.toErrorBody() };
         return errorResponse(request.id, { code: MCP_ERROR_CODES.UNAVAILABLE.jsonRpcCode, message: data.error.message, data });
       }
-      this.logger.error(`${clientText(request.method)} failed (request ${clientText(request.id)}): ${errorLogText(error)}`);
+      // A control-flow signal is steering, not a failure: the era's own layer (2026 input rounds) decides the answer.
+      if (!(error instanceof McpControlFlowSignal))
+        this.logger.error(`${clientText(request.method)} failed (request ${clientText(request.id)}): ${errorLogText(error)}`);
       return errorResponse(request.id, { code: JsonRpcErrorCode.INTERNAL_ERROR, message: 'Internal error' });
     } finally {
       if (key && this.inFlight.get(key) === controller) this.inFlight.delete(key);
@@ -162,7 +161,7 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return; // malformed: ignored silently (spec)
     if (context.cancellationScope === undefined) return;
     const reason = typeof message.params?.reason === 'string' ? message.params.reason : undefined;
-    if (this.cancelHere(context.cancellationScope, requestId, reason) || !this.bus?.crossesInstances) return;
+    if (this.cancel(context.cancellationScope, requestId, reason) || !this.bus?.crossesInstances) return;
     // Not running here: on another instance of the session, if anywhere (unknown ids are ignored there too).
     const relayed: RelayedCancellation = { scope: context.cancellationScope, requestId, reason };
     this.bus.publish(CANCELLED_CHANNEL, relayed).catch((error: unknown) => {
@@ -170,20 +169,14 @@ export class McpDispatcher implements OnModuleInit, OnApplicationBootstrap, OnAp
     });
   }
 
-  /** Cancels the request `id` in `scope` without a `notifications/cancelled` (closed stream, input round); unknown ids are ignored. */
-  cancel(scope: string, id: JsonRpcId, reason?: string): void {
-    this.cancelHere(scope, id, reason);
-  }
-
-  /** True when the request was in flight here (and is now aborted). */
-  private cancelHere(scope: string, id: JsonRpcId, reason?: string): boolean {
+  /**
+   * Cancels the request `id` in `scope` on this instance (also without a `notifications/cancelled`: closed stream,
+   * input round); true when it was in flight here, unknown ids are ignored.
+   */
+  cancel(scope: string, id: JsonRpcId, reason?: string): boolean {
     const controller = this.inFlight.get(this.inFlightKey({ cancellationScope: scope }, id)!);
     controller?.abort(new CancelledByClient(reason));
     return controller !== undefined;
-  }
-
-  private cancelledByClient(controller: LazyAbortController): boolean {
-    return controller.abortedWith(CancelledByClient);
   }
 
   /** Ids are only unique per sender and connection, so cancellation is looked up within that scope. */

@@ -131,19 +131,12 @@ export class McpToolCallRunner {
 /** What argument validation decides: the validator's acceptance (its `value` goes to the handler), or the VALIDATION_ERROR. */
 export type ArgsCheck = { valid: true; value: object } | { valid: false; result: McpCallToolResult };
 
+/** The validator's acceptance, or the VALIDATION_ERROR result naming fields as the caller sees them (transforms rename). */
 function checkOf(tool: McpCallableTool, validation: ArgumentValidation): ArgsCheck {
-  return validation.valid ? validation : invalidArgs(tool, validation.message, validation.fields);
-}
-
-/** The VALIDATION_ERROR result, its fields named as the caller sees them (a transform may rename arguments). */
-function invalidArgs(tool: McpCallableTool, message: string, fields: string[]): ArgsCheck {
+  if (validation.valid) return validation;
   const toCaller = tool.toCallerField;
-  return {
-    valid: false,
-    result: errorResult(
-      errorBody('VALIDATION_ERROR', message, { retryable: false, fields: toCaller ? fields.map((field) => toCaller(field)) : fields }),
-    ),
-  };
+  const fields = toCaller ? validation.fields.map((field) => toCaller(field)) : validation.fields;
+  return { valid: false, result: errorResult(errorBody('VALIDATION_ERROR', validation.message, { retryable: false, fields })) };
 }
 
 /** A plain value is the `data` of a success envelope; builders and raw results pass through. */

@@ -55,9 +55,7 @@ export class McpToolHandlerFactory {
 
   /** The method behind its guards (unless `options` say otherwise), interceptors, pipes and filters. */
   create(wrapper: InstanceWrapper, methodName: string, site: string, options = CONTEXT_OPTIONS): McpToolHandler {
-    return this.handlerOf(wrapper, site, (instance, contextId) =>
-      this.wrap(instance, toolCallback(instance[methodName], instance.constructor), methodName, options, contextId),
-    );
+    return this.handlerOf(wrapper, site, (instance, contextId) => this.wrap(instance, methodName, options, contextId));
   }
 
   /**
@@ -66,9 +64,7 @@ export class McpToolHandlerFactory {
    */
   createTool(wrapper: InstanceWrapper, methodName: string, site: string): { handler: McpToolHandler; guards: McpToolGuards } {
     const handler = this.create(wrapper, methodName, site, TOOL_METHOD);
-    const guarded = this.handlerOf(wrapper, site, (instance, contextId) =>
-      this.wrap(instance, toolGuardsCallback(instance[methodName], instance.constructor), methodName, TOOL_GUARDS, contextId, false),
-    );
+    const guarded = this.handlerOf(wrapper, site, (instance, contextId) => this.wrap(instance, methodName, TOOL_GUARDS, contextId, true));
     let none: boolean | undefined;
     const guards = async (args: unknown, context: McpToolContext) => {
       const outcome = await guarded(args, context);
@@ -141,14 +137,7 @@ export class McpToolHandlerFactory {
     // Built on the first listing that reaches the tool (a page only probes its own tools).
     let guarded: ((...args: unknown[]) => Promise<unknown>) | undefined;
     return async (context, args) => {
-      guarded ??= this.wrap(
-        instance,
-        toolGuardsCallback(instance[methodName], instance.constructor),
-        methodName,
-        GUARDS_ONLY,
-        undefined,
-        false,
-      );
+      guarded ??= this.wrap(instance, methodName, GUARDS_ONLY, undefined, true);
       try {
         await guarded(args, context);
         return true;
@@ -158,21 +147,18 @@ export class McpToolHandlerFactory {
     };
   }
 
-  /** `callback` on `instance` through ExternalContextCreator; without `params`, no parameter decorators or pipes run. */
-  private wrap(
-    instance: Instance,
-    callback: (...args: unknown[]) => unknown,
-    methodName: string,
-    options: typeof CONTEXT_OPTIONS,
-    contextId?: ContextId,
-    params = true,
-  ) {
+  /**
+   * The method on `instance` through ExternalContextCreator; `guardsOnly`: the guards' stage, which sees the raw
+   * arguments (no parameter decorators or pipes run).
+   */
+  private wrap(instance: Instance, methodName: string, options: typeof CONTEXT_OPTIONS, contextId?: ContextId, guardsOnly = false) {
+    const method = instance[methodName];
     return this.creator.create(
       instance,
-      callback,
+      guardsOnly ? toolGuardsCallback(method, instance.constructor) : toolCallback(method, instance.constructor),
       methodName,
-      params ? MCP_PARAMS_METADATA : undefined,
-      params ? this.paramsFactory : undefined,
+      guardsOnly ? undefined : MCP_PARAMS_METADATA,
+      guardsOnly ? undefined : this.paramsFactory,
       contextId,
       undefined,
       options,

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import type { McpResolvedOptions } from '../options/mcp-module-options.interface.js';
 import { errorResult } from '../core/results/mcp-result.js';
 import { errorBody } from '../core/errors/mcp-tool.error.js';
-import { createRedisClient, describeRedisTarget, type RedisClient } from '../stores/redis-connection.js';
+import { closeRedisClient, createRedisClient, describeRedisTarget, type RedisClient } from '../stores/redis-connection.js';
 import { McpStoreMessages } from '../stores/store.messages.js';
 import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 import { loadBullmq, type McpBullMqModule } from './bullmq.loader.js';
@@ -241,10 +241,7 @@ export class McpBullJobQueue implements McpJobQueue, OnApplicationBootstrap, Bef
 
   /** The two clients are ours (BullMQ closes only the duplicates it made); closed at once, never waited on. */
   private async closeConnections(): Promise<void> {
-    for (const client of [this.producer, this.workerClient]) {
-      if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
-      else client.disconnect();
-    }
+    for (const client of [this.producer, this.workerClient]) await closeRedisClient(client);
   }
 }
 

@@ -34,11 +34,7 @@ export const MOVED_OPTION_KEYS: Readonly<Record<string, string>> = {
 };
 
 /** Refuses an unknown key (`sesions`) of a plain object, naming the nearest valid one: a typo would boot with its default. */
-export function assertKnownOptionKeys(options: object, members: McpOptionMembers<never>): void {
-  checkLevel(options, members, '');
-}
-
-function checkLevel(value: object, members: McpOptionMembers<never>, path: string): void {
+export function assertKnownOptionKeys(value: object, members: McpOptionMembers<never>, path = ''): void {
   for (const [key, member] of Object.entries(value)) {
     if (path === '' && Object.hasOwn(REMOVED_OPTION_KEYS, key))
       throw new McpConfigurationError(McpMessages.removedOption(key, REMOVED_OPTION_KEYS[key]));
@@ -48,9 +44,9 @@ function checkLevel(value: object, members: McpOptionMembers<never>, path: strin
     if (known === undefined) throw unknownKey(path, key, Object.keys(members));
     if (known.each && Array.isArray(member)) {
       const each = known.each;
-      member.forEach((item, index) => isObjectLiteral(item) && checkLevel(item, each, `${path}${key}[${index}].`));
+      member.forEach((item, index) => isObjectLiteral(item) && assertKnownOptionKeys(item, each, `${path}${key}[${index}].`));
     } else if (known.members && isObjectLiteral(member)) {
-      checkLevel(member, known.members, `${path}${key}.`);
+      assertKnownOptionKeys(member, known.members, `${path}${key}.`);
     }
   }
 }

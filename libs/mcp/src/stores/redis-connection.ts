@@ -1,7 +1,8 @@
-import { Logger, type LoggerService } from '@nestjs/common';
+import type { LoggerService } from '@nestjs/common';
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
 import { McpConfigurationError } from '../core/errors/mcp-configuration.error.js';
+import { importOptionalPeer } from '../core/optional-peer.js';
 import { McpStoreMessages } from './store.messages.js';
 import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error.js';
 
@@ -74,14 +75,9 @@ export function describeRedisTarget(target: RedisTarget): string {
 export async function loadIoredisModule(
   importer: () => Promise<{ Redis: typeof Redis; Cluster: typeof Cluster }> = () => import('ioredis'),
 ): Promise<{ Redis: typeof Redis; Cluster: typeof Cluster }> {
-  try {
-    const { Redis, Cluster } = await importer();
-    return { Redis, Cluster };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw new McpConfigurationError(McpStoreMessages.ioredisMissing());
-    throw error;
-  }
+  const ioredis = await importOptionalPeer(importer);
+  if (!ioredis) throw new McpConfigurationError(McpStoreMessages.ioredisMissing());
+  return { Redis: ioredis.Redis, Cluster: ioredis.Cluster };
 }
 
 /** A new, not yet connected client for `target` with `settings` (the fail-fast ones unless given). */
@@ -146,21 +142,7 @@ function toStoreError(error: unknown, target: string): unknown {
 }
 
 /** Closes politely (QUIT) when connected, at once otherwise, so shutdown never waits for a dead server. */
-export async function closeRedisConnection(connection: RedisConnection): Promise<void> {
-  const { client } = connection;
-  if (client.status === 'end') return;
-  if (client.status !== 'ready') {
-    client.disconnect();
-    return;
-  }
-  try {
-    await client.quit();
-  } catch {
-    client.disconnect();
-  }
-}
-
-/** The default logger of the Redis store and bus. */
-export function defaultRedisLogger(context: string): McpRedisLogger {
-  return new Logger(context);
+export async function closeRedisClient(client: RedisClient): Promise<void> {
+  if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+  else if (client.status !== 'end') client.disconnect();
 }

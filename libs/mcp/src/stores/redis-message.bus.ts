@@ -1,13 +1,13 @@
-import type { LoggerService } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
 import { deliverToHandler } from './bus-delivery.js';
 import type { McpMessageBus } from '../core/message-bus.interface.js';
 import type { Cluster, Redis } from 'ioredis';
 import {
-  closeRedisConnection,
-  defaultRedisLogger,
+  closeRedisClient,
   openRedisConnection,
   runCommand,
+  type McpRedisLogger,
   type RedisClient,
   type RedisConnection,
 } from './redis-connection.js';
@@ -17,7 +17,6 @@ import { McpStoreUnavailableError } from '../core/errors/store-unavailable.error
 import { McpStoreMessages } from './store.messages.js';
 
 type Handler = (message: unknown) => void;
-type Logger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
 
 /**
  * `McpMessageBus` on Redis pub/sub, with a dedicated subscriber connection. Channels carry the key prefix (pub/sub
@@ -36,19 +35,19 @@ export class McpRedisBus implements McpMessageBus {
     private readonly publisher: RedisConnection,
     private readonly subscriber: RedisConnection,
     private readonly prefix: string,
-    private readonly logger: Logger,
+    private readonly logger: McpRedisLogger,
   ) {
     subscriber.client.on('message', (channel: string, payload: string) => this.dispatch(channel, payload));
   }
 
   /** Opens both connections and waits until Redis answers; rejects with `McpStoreUnavailableError` if it cannot. */
-  static async connect(options: McpRedisOptions, logger: Logger = defaultRedisLogger('McpRedisBus')): Promise<McpRedisBus> {
+  static async connect(options: McpRedisOptions, logger: McpRedisLogger = new Logger('McpRedisBus')): Promise<McpRedisBus> {
     const publisher = await openRedisConnection(options, 'message bus publisher', logger);
     try {
       const subscriber = await openRedisConnection(options, 'message bus subscriber', logger);
       return new McpRedisBus(publisher, subscriber, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX, logger);
     } catch (error) {
-      await closeRedisConnection(publisher);
+      await closeRedisClient(publisher.client);
       throw error;
     }
   }
@@ -94,7 +93,7 @@ export class McpRedisBus implements McpMessageBus {
   /** Ends every subscription and quits both connections. */
   async close(): Promise<void> {
     this.handlers.clear();
-    await Promise.all([closeRedisConnection(this.subscriber), closeRedisConnection(this.publisher)]);
+    await Promise.all([closeRedisClient(this.subscriber.client), closeRedisClient(this.publisher.client)]);
   }
 
   private remove(channel: string, subscription: Handler): void {

@@ -1,11 +1,11 @@
-import type { LoggerService } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import type { McpRedisOptions } from '../options/mcp-module-options.interface.js';
 import type { McpAdmission, McpKeyValueStore, McpSlotSet, McpWindowCounter } from './key-value.store.js';
 import {
-  closeRedisConnection,
-  defaultRedisLogger,
+  closeRedisClient,
   openRedisConnection,
   runCommand,
+  type McpRedisLogger,
   type RedisClient,
   type RedisConnection,
 } from './redis-connection.js';
@@ -132,10 +132,7 @@ export class McpRedisStore implements McpKeyValueStore {
   ) {}
 
   /** Connects and waits until Redis answers; rejects with `McpStoreUnavailableError` if it cannot. */
-  static async connect(
-    options: McpRedisOptions,
-    logger: Pick<LoggerService, 'log' | 'warn' | 'error'> = defaultRedisLogger('McpRedisStore'),
-  ): Promise<McpRedisStore> {
+  static async connect(options: McpRedisOptions, logger: McpRedisLogger = new Logger('McpRedisStore')): Promise<McpRedisStore> {
     const connection = await openRedisConnection(options, 'store', logger);
     return new McpRedisStore(connection, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
   }
@@ -255,7 +252,7 @@ export class McpRedisStore implements McpKeyValueStore {
 
   /** Quits the connection; later operations reject. */
   async close(): Promise<void> {
-    await closeRedisConnection(this.connection);
+    await closeRedisClient(this.connection.client);
   }
 
   private async runAdmit(

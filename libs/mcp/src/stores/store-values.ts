@@ -11,21 +11,18 @@ export function decodeValue<T>(encoded: string): T {
   return JSON.parse(encoded) as T;
 }
 
+const positiveInteger =
+  (name: string) =>
+  (value: number): void => {
+    if (!Number.isInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer, got ${String(value)}.`);
+  };
+
 /** Redis `PX` takes a positive whole number of milliseconds; the memory store enforces the same. */
-export function assertTtl(ttlMs: number): void {
-  if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new RangeError(`ttlMs must be a positive integer, got ${String(ttlMs)}.`);
-}
-
+export const assertTtl = positiveInteger('ttlMs');
 /** `LTRIM key -0 -1` would keep the whole list, so a bound below 1 is refused rather than ignored. */
-export function assertMaxLength(maxLength: number): void {
-  if (!Number.isInteger(maxLength) || maxLength <= 0)
-    throw new RangeError(`maxLength must be a positive integer, got ${String(maxLength)}.`);
-}
-
+export const assertMaxLength = positiveInteger('maxLength');
 /** A byte bound of a list (`append`'s `maxBytes`): a positive whole number of bytes of JSON text. */
-export function assertMaxBytes(maxBytes: number): void {
-  if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new RangeError(`maxBytes must be a positive integer, got ${String(maxBytes)}.`);
-}
+const assertMaxBytes = positiveInteger('maxBytes');
 
 /** Options of `append`: the byte bound, and what to keep in place of a value over it on its own. */
 export interface AppendOptions<T> {

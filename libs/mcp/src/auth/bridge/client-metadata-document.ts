@@ -56,7 +56,8 @@ export async function fetchClientMetadataDocument(
       string,
       unknown
     >;
-    return clientOf(clientId, document);
+    const client = document.client_id === clientId ? publicClient(clientId, document) : undefined;
+    return client && 'error' in client ? undefined : client;
   } catch {
     return undefined;
   }
@@ -87,18 +88,31 @@ function get(url: URL, host: string, pinned: { address: string; family: number }
 /** The URL's host name, an IPv6 literal without its brackets. */
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
-function clientOf(clientId: string, document: Record<string, unknown>): BridgeClient | undefined {
-  const redirectUris = document.redirect_uris;
-  if (document.client_id !== clientId || !Array.isArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > 10)
-    return undefined;
-  if (!redirectUris.every(isAcceptableRedirectUri)) return undefined;
-  // A public client: one claiming a secret-based method here has no secret with this bridge.
-  const method = document.token_endpoint_auth_method;
-  if (method !== undefined && method !== 'none') return undefined;
+const MAX_REDIRECT_URIS = 10;
+
+/**
+ * The public client (it proves itself with PKCE) that client metadata describes, registered (RFC 7591) or fetched
+ * (a client ID metadata document), or the OAuth error that refuses it.
+ */
+export function publicClient(clientId: string, metadata: Record<string, unknown>): BridgeClient | { error: string; description: string } {
+  const { redirect_uris: redirectUris, client_name: name, token_endpoint_auth_method: method } = metadata;
+  if (!Array.isArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS)
+    return { error: 'invalid_redirect_uri', description: `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs` };
+  if (!redirectUris.every(isAcceptableRedirectUri))
+    return {
+      error: 'invalid_redirect_uri',
+      description: 'each redirect URI must be https, or http on a loopback address, without a fragment',
+    };
+  // One claiming a secret-based method has no secret with this bridge.
+  if (method !== undefined && method !== 'none')
+    return {
+      error: 'invalid_client_metadata',
+      description: 'only public clients (token_endpoint_auth_method "none", with PKCE) are registered',
+    };
   return {
     client_id: clientId,
     redirect_uris: redirectUris,
-    ...(typeof document.client_name === 'string' && document.client_name !== '' && { client_name: document.client_name.slice(0, 200) }),
+    ...(typeof name === 'string' && name !== '' && { client_name: name.slice(0, 200) }),
     client_id_issued_at: Math.floor(Date.now() / 1000),
   };
 }

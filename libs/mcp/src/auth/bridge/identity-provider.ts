@@ -1,7 +1,7 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import type { McpOAuthBridgeUpstreamOptions } from '../../options/mcp-auth-options.interface.js';
-import { metadataUrls } from '../oauth/authorization-server.metadata.js';
+import { fetchMetadata, metadataUrls } from '../oauth/authorization-server.metadata.js';
 import { McpOAuthBridgeMessages as Messages } from './bridge.messages.js';
 
 interface IdentityProviderMetadata {
@@ -32,38 +32,17 @@ export class IdentityProvider {
 
   async start(): Promise<void> {
     const { issuer } = this.options;
-    const problems: string[] = [];
     // OpenID discovery first: the identity provider is an OpenID provider.
-    for (const url of [...metadataUrls(issuer)].reverse()) {
-      let document: Partial<IdentityProviderMetadata>;
-      try {
-        const response = await fetch(url, {
-          headers: { Accept: 'application/json' },
-          signal: AbortSignal.timeout(this.timeoutMs),
-          redirect: 'error',
-        });
-        if (!response.ok) {
-          problems.push(`${url}: HTTP ${response.status}`);
-          continue;
-        }
-        document = (await response.json()) as Partial<IdentityProviderMetadata>;
-      } catch (error) {
-        problems.push(
-          `${url}: ${(error as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : (error as Error).message}`,
-        );
-        continue;
-      }
-      if (document.issuer !== issuer)
-        throw new McpConfigurationError(
-          Messages.identityProviderUnusable(issuer, `names the issuer "${String(document.issuer)}"; set the issuer to exactly that value`),
-        );
-      for (const key of ['authorization_endpoint', 'token_endpoint'] as const)
-        if (typeof document[key] !== 'string' || !/^https?:\/\//.test(document[key]))
-          throw new McpConfigurationError(Messages.identityProviderUnusable(issuer, `has no http(s) ${key}`));
-      this.metadata = document as IdentityProviderMetadata;
-      return;
-    }
-    throw new McpConfigurationError(Messages.identityProviderUnreachable(issuer, problems.join('; ')));
+    const document = await fetchMetadata<IdentityProviderMetadata>(metadataUrls(issuer).reverse(), this.timeoutMs);
+    if (typeof document === 'string') throw new McpConfigurationError(Messages.identityProviderUnreachable(issuer, document));
+    if (document.issuer !== issuer)
+      throw new McpConfigurationError(
+        Messages.identityProviderUnusable(issuer, `names the issuer "${String(document.issuer)}"; set the issuer to exactly that value`),
+      );
+    for (const key of ['authorization_endpoint', 'token_endpoint'] as const)
+      if (typeof document[key] !== 'string' || !/^https?:\/\//.test(document[key]))
+        throw new McpConfigurationError(Messages.identityProviderUnusable(issuer, `has no http(s) ${key}`));
+    this.metadata = document as IdentityProviderMetadata;
   }
 
   /** Where the browser goes to sign in. */

@@ -11,8 +11,7 @@ import { addressKey, CallerBudget } from '../caller-budget.js';
 import { BridgeGrants, randomToken, sha256, type BridgeClient, type BridgeGrant, type BridgeUser } from './bridge-grants.js';
 import { errorPage, json, oauthError, page, redirect, tooMany, type BridgeReply, type BridgeRequest } from './bridge-reply.js';
 import { consentPage } from './consent.page.js';
-import { fetchClientMetadataDocument, isClientIdUrl } from './client-metadata-document.js';
-import { isAcceptableRedirectUri } from './redirect-uri.js';
+import { fetchClientMetadataDocument, isClientIdUrl, publicClient } from './client-metadata-document.js';
 import { isS256Challenge, s256, verifierMatches } from './pkce.js';
 import { IdentityProvider } from './identity-provider.js';
 import { mappedScopes, userScopes } from './user-scopes.js';
@@ -26,7 +25,6 @@ const CLIENT_TTL_MS = 90 * 86_400_000;
 const PENDING_CLIENT_TTL_MS = 15 * 60_000;
 /** Registrations pending at once, whoever made them: anonymous registrations hold at most this much of the store. */
 const MAX_PENDING_CLIENTS = 1_000;
-const MAX_REDIRECT_URIS = 10;
 const MAX_TEXT = 2_000;
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -128,23 +126,8 @@ export class McpOAuthBridge {
   async register(request: BridgeRequest): Promise<BridgeReply> {
     const waitMs = this.budgets.register.take([`address:${addressKey(request.address)}`]);
     if (waitMs !== undefined) return tooMany(waitMs, 'Too many registrations; try again in a minute');
-    const { redirect_uris: redirectUris, client_name: clientName, token_endpoint_auth_method: authMethod } = request.form;
-    if (!Array.isArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS)
-      return oauthError(400, 'invalid_redirect_uri', `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs`);
-    if (!redirectUris.every(isAcceptableRedirectUri))
-      return oauthError(400, 'invalid_redirect_uri', 'each redirect URI must be https, or http on a loopback address, without a fragment');
-    if (authMethod !== undefined && authMethod !== 'none')
-      return oauthError(
-        400,
-        'invalid_client_metadata',
-        'only public clients (token_endpoint_auth_method "none", with PKCE) are registered',
-      );
-    const client: BridgeClient = {
-      client_id: randomToken(18),
-      redirect_uris: redirectUris,
-      ...(typeof clientName === 'string' && clientName !== '' && { client_name: clientName.slice(0, 200) }),
-      client_id_issued_at: Math.floor(Date.now() / 1000),
-    };
+    const client = publicClient(randomToken(18), request.form);
+    if ('error' in client) return oauthError(400, client.error, client.description);
     if (!(await this.grants.savePendingClient(client)))
       return tooMany(60_000, 'Too many registrations are waiting for a sign-in; try again later');
     return json(201, {
@@ -274,8 +257,8 @@ export class McpOAuthBridge {
     const csrf = Buffer.from(text(request.form.csrf) ?? '');
     const expected = Buffer.from(this.csrf(id, transaction.browser));
     if (csrf.length !== expected.length || !timingSafeEqual(csrf, expected)) return errorPage(403, 'The form has expired; start again.');
+    if (!(await this.grants.closeTransaction(id, transaction))) return errorPage(400, 'This sign-in was already completed.');
     if (request.form.decision !== 'approve') {
-      if (!(await this.grants.closeTransaction(id, transaction))) return errorPage(400, 'This sign-in was already completed.');
       return redirect(
         this.clientRedirect(transaction.redirectUri, {
           error: 'access_denied',
@@ -284,12 +267,6 @@ export class McpOAuthBridge {
         }),
       );
     }
-    return this.approve(id, transaction);
-  }
-
-  private async approve(id: string, transaction: NonNullable<Awaited<ReturnType<BridgeGrants['transaction']>>>): Promise<BridgeReply> {
-    if (!transaction.user || !(await this.grants.closeTransaction(id, transaction)))
-      return errorPage(400, 'This sign-in was already completed.');
     const code = await this.grants.issueCode({
       clientId: transaction.clientId,
       redirectUri: transaction.redirectUri,

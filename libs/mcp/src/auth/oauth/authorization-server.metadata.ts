@@ -27,25 +27,28 @@ export function metadataUrls(issuer: string): string[] {
  * orchestrator restarting the process retries an outage for free.
  */
 export async function discoverAuthorizationServer(issuer: string, timeoutMs: number): Promise<AuthorizationServerMetadata> {
+  const metadata = await fetchMetadata<AuthorizationServerMetadata>(metadataUrls(issuer), timeoutMs);
+  if (typeof metadata === 'string') throw new McpConfigurationError(Messages.discoveryFailed(issuer, metadata));
+  return checked(issuer, metadata);
+}
+
+/** The first metadata document `urls` answer with, tried in order; else what each answered, as one line. */
+export async function fetchMetadata<T>(urls: readonly string[], timeoutMs: number): Promise<Partial<T> | string> {
   const problems: string[] = [];
-  for (const url of metadataUrls(issuer)) {
+  for (const url of urls) {
     try {
       const response = await fetch(url, {
         headers: { Accept: 'application/json' },
         signal: AbortSignal.timeout(timeoutMs),
         redirect: 'error',
       });
-      if (!response.ok) {
-        problems.push(`${url}: HTTP ${response.status}`);
-        continue;
-      }
-      return checked(issuer, (await response.json()) as Partial<AuthorizationServerMetadata>);
+      if (response.ok) return (await response.json()) as Partial<T>;
+      problems.push(`${url}: HTTP ${response.status}`);
     } catch (error) {
-      if (error instanceof McpConfigurationError) throw error;
       problems.push(`${url}: ${(error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error as Error).message}`);
     }
   }
-  throw new McpConfigurationError(Messages.discoveryFailed(issuer, problems.join('; ')));
+  return problems.join('; ');
 }
 
 function checked(issuer: string, metadata: Partial<AuthorizationServerMetadata>): AuthorizationServerMetadata {

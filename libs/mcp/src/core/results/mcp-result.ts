@@ -20,12 +20,10 @@ export class McpRawResult {
  */
 export const McpResult = {
   success<T>(data: T): McpEnvelopeResult {
-    const envelope: McpSuccessEnvelope<T> = { status: 'success', data };
-    return new McpEnvelopeResult(envelope);
+    return new McpEnvelopeResult({ status: 'success', data } satisfies McpSuccessEnvelope<T>);
   },
   error(code: string, message: string, options: McpToolErrorOptions = {}): McpEnvelopeResult {
-    const envelope: McpErrorEnvelope = { status: 'error', error: errorBody(code, message, options) };
-    return new McpEnvelopeResult(envelope);
+    return new McpEnvelopeResult({ status: 'error', error: errorBody(code, message, options) } satisfies McpErrorEnvelope);
   },
   pending(data: McpPendingEnvelope['data']): McpEnvelopeResult {
     return new McpEnvelopeResult({ status: 'pending', data });

@@ -28,28 +28,13 @@ export function validateArguments(
 ): ArgumentValidation | Promise<ArgumentValidation> {
   // The plan's answer, unless it leaves this input to class-transformer and class-validator.
   const planned = mode.plan?.(raw);
-  if (planned) return decide(planned.value, planned.failures, mode.nulls?.(raw) ?? NO_NULLS);
-  // The sync path saves a promise chain per rule; it is chosen at boot only for DTOs without async rules.
-  if (mode.sync) return validateArgumentsSync(type, raw, mode);
-  return validateAsync(type, raw, mode);
-}
-
-/** class-validator's own asynchronous run, for DTOs with async rules. */
-async function validateAsync(type: DtoClass, raw: Record<string, unknown>, mode: ArgumentValidationMode): Promise<ArgumentValidation> {
   const nulls = mode.nulls?.(raw) ?? NO_NULLS;
+  if (planned) return decide(planned.value, planned.failures, nulls);
   const value = toInstance(type, raw);
-  return verdict(type, raw, value, await validate(value, VALIDATOR_OPTIONS), nulls);
-}
-
-/** {@link validateArguments} with `validateSync`, for DTOs without async rules (which `validateSync` would skip). */
-export function validateArgumentsSync(
-  type: DtoClass,
-  raw: Record<string, unknown>,
-  mode: ArgumentValidationMode = DEFAULT_MODE,
-): ArgumentValidation {
-  const nulls = mode.nulls?.(raw) ?? NO_NULLS;
-  const value = toInstance(type, raw);
-  return verdict(type, raw, value, validateSync(value, VALIDATOR_OPTIONS), nulls);
+  // The sync path saves a promise chain per rule; it is chosen at boot only for DTOs without async rules (which
+  // `validateSync` would skip).
+  if (mode.sync) return verdict(type, raw, value, validateSync(value, VALIDATOR_OPTIONS), nulls);
+  return validate(value, VALIDATOR_OPTIONS).then((errors) => verdict(type, raw, value, errors, nulls));
 }
 
 /**

@@ -211,16 +211,8 @@ function validateProperty(
   let constraints = runRules(value, property.defined, args, undefined);
   constraints = runRules(value, property.rules, args, constraints);
   const path = join(prefix, property.name);
-  if (property.nested.length === 0) {
-    if (constraints) failures.push({ path, reasons: Object.values(constraints) });
-    return;
-  }
-  constraints ??= {};
-  const children: PlanFailure[] = [];
-  validateNested(value, property, path, constraints, children);
-  const reasons = Object.values(constraints);
-  if (reasons.length > 0) failures.push({ path, reasons });
-  for (const child of children) failures.push(child);
+  if (property.nested.length > 0) validateNested(value, property, path, constraints ?? {}, failures);
+  else if (constraints) failures.push({ path, reasons: Object.values(constraints) });
 }
 
 /** Runs the rules in order; the messages of those that fail, by constraint key (created at the first failure). */
@@ -242,30 +234,25 @@ function runRules(
   return constraints;
 }
 
-/** `@ValidateNested()`: arrays item by item (their paths end in the index), objects by their class's plan. */
+/**
+ * `@ValidateNested()`: arrays item by item (their paths end in the index), objects by their class's plan. The
+ * failures at `path` (its `constraints`, found so far and here) go first, then its children's.
+ */
 function validateNested(
   value: unknown,
   property: PropertyPlan,
   path: string,
   constraints: Record<string, string>,
-  children: PlanFailure[],
+  failures: PlanFailure[],
 ): void {
-  if (value === undefined) return;
+  const children: PlanFailure[] = [];
   for (const metadata of property.nested) {
     if (Array.isArray(value)) {
-      value.forEach((item: unknown, index) => {
-        const itemPath = join(path, String(index));
-        const itemConstraints: Record<string, string> = {};
-        const itemChildren: PlanFailure[] = [];
-        validateNested(item, property, itemPath, itemConstraints, itemChildren);
-        const reasons = Object.values(itemConstraints);
-        if (reasons.length > 0) children.push({ path: itemPath, reasons });
-        for (const child of itemChildren) children.push(child);
-      });
+      value.forEach((item: unknown, index) => validateNested(item, property, join(path, String(index)), {}, children));
     } else if (value instanceof Object) {
       // Every object at a nested place was built as an instance of the @Type() class (toTyped).
       validateObject(value as Record<string, unknown>, property.nestedPlan as ClassPlan, path, children);
-    } else {
+    } else if (value !== undefined) {
       const args: ValidationArguments = {
         targetName: targetNameOf(metadata.target),
         property: metadata.propertyName,
@@ -276,6 +263,9 @@ function validateNested(
       constraints[metadata.type] = messageOf(metadata, args, undefined);
     }
   }
+  const reasons = Object.values(constraints);
+  if (reasons.length > 0) failures.push({ path, reasons });
+  for (const child of children) failures.push(child);
 }
 
 function join(prefix: string, name: string): string {

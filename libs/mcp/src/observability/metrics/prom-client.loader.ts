@@ -1,5 +1,6 @@
 import type * as PromClient from 'prom-client';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { importOptionalPeer } from '../../core/optional-peer.js';
 import { McpMetricsMessages } from './metrics.messages.js';
 
 /** The parts of prom-client the metrics use. */
@@ -9,15 +10,9 @@ export type McpPromClientModule = Pick<typeof PromClient, 'Counter' | 'Gauge' | 
 export async function loadPromClient(
   importer: () => Promise<McpPromClientModule> = () => import('prom-client'),
 ): Promise<McpPromClientModule> {
-  try {
-    const module = await importer();
-    // CommonJS seen from ESM: the named exports may sit on `default` only.
-    const { Counter, Gauge, Histogram, register } = (module as { default?: McpPromClientModule }).default ?? module;
-    return { Counter, Gauge, Histogram, register };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND')
-      throw new McpConfigurationError(McpMetricsMessages.promClientMissing());
-    throw error;
-  }
+  const module = await importOptionalPeer(importer);
+  if (!module) throw new McpConfigurationError(McpMetricsMessages.promClientMissing());
+  // CommonJS seen from ESM: the named exports may sit on `default` only.
+  const { Counter, Gauge, Histogram, register } = (module as { default?: McpPromClientModule }).default ?? module;
+  return { Counter, Gauge, Histogram, register };
 }

@@ -1,5 +1,6 @@
 import type * as OtelApi from '@opentelemetry/api';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import { importOptionalPeer } from '../../core/optional-peer.js';
 import { McpTracingMessages } from './tracing.messages.js';
 
 /** The parts of `@opentelemetry/api` tracing uses. */
@@ -13,13 +14,9 @@ export async function loadOtelApi(
   required: boolean,
   importer: () => Promise<McpOtelApi> = () => import('@opentelemetry/api'),
 ): Promise<McpOtelApi | undefined> {
-  try {
-    const { trace, context, propagation, SpanKind, SpanStatusCode, isSpanContextValid, ProxyTracerProvider } = await importer();
-    return { trace, context, propagation, SpanKind, SpanStatusCode, isSpanContextValid, ProxyTracerProvider };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
-    if (required) throw new McpConfigurationError(McpTracingMessages.apiMissing());
-    return undefined;
-  }
+  const api = await importOptionalPeer(importer);
+  if (!api && required) throw new McpConfigurationError(McpTracingMessages.apiMissing());
+  if (!api) return undefined;
+  const { trace, context, propagation, SpanKind, SpanStatusCode, isSpanContextValid, ProxyTracerProvider } = api;
+  return { trace, context, propagation, SpanKind, SpanStatusCode, isSpanContextValid, ProxyTracerProvider };
 }
