@@ -97,7 +97,7 @@ export class McpUpstream {
       // The upstream's own URL is the resource its users' tokens (and this server's own) are for, unless told.
       const resolved = { ...perUser, resource: perUser.resource ?? url };
       options = { ...options, auth: { authorizationCode: resolved } };
-      this.users = new UpstreamUserAuthorization(options.name, resolved, url, store);
+      this.users = new UpstreamUserAuthorization(options.name, resolved, store);
     }
     this.credential = new OutboundCredential(options, `the upstream "${options.name}"`);
     this.own = new McpClient({ ...this.clientBase(), ...this.target({}), reconnect: RECONNECT });
