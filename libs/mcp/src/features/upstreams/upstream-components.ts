@@ -14,14 +14,15 @@ import {
 } from '../../execution/validation/argument-validator.interface.js';
 import { ANY_ARGUMENTS_VALIDATOR } from '../../execution/validation/fixed-argument.validators.js';
 import type { McpUpstream } from './mcp-upstream.js';
-import { upstreamCallError } from './upstream-errors.js';
 import { originalUri, upstreamToolName, upstreamUri } from './upstream-names.js';
-import { McpClientError } from '../../client/mcp-client.error.js';
 
-/** What a failed call does to the upstream's state, then the error our caller gets. */
-export function failed(upstream: McpUpstream, error: unknown): Error {
-  if (error instanceof McpClientError && error.code === 'UNAVAILABLE') upstream.markUnreachable(error);
-  return upstreamCallError(upstream.name, error);
+/** One call of the upstream's for our caller; a failure is thrown as {@link McpUpstream.failure} words it. */
+async function relay<T>(upstream: McpUpstream, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw upstream.failure(error);
+  }
 }
 
 /**
@@ -80,13 +81,8 @@ export function upstreamTool(upstream: McpUpstream, remote: McpRemoteTool, compi
     scopes: upstream.scopes,
     upstream: upstream.name,
     runtime: true,
-    handler: async (args, context) => {
-      try {
-        return McpResult.raw(await upstream.callTool(remote.name, (args ?? {}) as Record<string, unknown>, context));
-      } catch (error) {
-        throw failed(upstream, error);
-      }
-    },
+    handler: async (args, context) =>
+      McpResult.raw(await relay(upstream, () => upstream.callTool(remote.name, (args ?? {}) as Record<string, unknown>, context))),
   };
 }
 
@@ -113,11 +109,7 @@ export function upstreamPrompt(upstream: McpUpstream, remote: McpRemotePrompt): 
     }),
     handler: async (args, context) => {
       checkScopes(upstream, context);
-      try {
-        return await upstream.getPrompt(remote.name, args, context);
-      } catch (error) {
-        throw failed(upstream, error);
-      }
+      return relay(upstream, () => upstream.getPrompt(remote.name, args, context));
     },
   };
 }
@@ -125,7 +117,7 @@ export function upstreamPrompt(upstream: McpUpstream, remote: McpRemotePrompt): 
 /** Reads an upstream URI for our caller; the contents name our URIs. */
 async function read(upstream: McpUpstream, uri: string, context: McpHandlerContext) {
   checkScopes(upstream, context);
-  try {
+  return relay(upstream, async () => {
     const result = await upstream.readResource(uri, context);
     return {
       contents: result.contents.map((content) => ({
@@ -133,9 +125,7 @@ async function read(upstream: McpUpstream, uri: string, context: McpHandlerConte
         uri: upstreamUri(upstream.name, typeof content.uri === 'string' ? content.uri : uri),
       })),
     };
-  } catch (error) {
-    throw failed(upstream, error);
-  }
+  });
 }
 
 /** An upstream resource as one of ours (`<upstream>+<uri>`). */
