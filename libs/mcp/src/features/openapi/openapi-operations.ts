@@ -6,18 +6,11 @@ import type { McpOpenApiSelection, McpOpenApiSource } from '../../options/mcp-op
 import { McpOpenApiMessages } from './openapi.messages.js';
 import { OpenApiSchemaTooLargeError, toolSchema } from './openapi-schema.js';
 import { derefObject, OpenApiReferenceError } from './openapi-refs.js';
+import { VERB_HINTS } from '../routes/route-metadata.js';
 
 /** The verbs an OpenAPI path item may hold (TRACE aside: nothing for a tool in it). */
 const VERBS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 export type OpenApiVerb = Uppercase<(typeof VERBS)[number]>;
-
-/** The hints a verb gives a tool, as controller routes have them. */
-const VERB_HINTS: Partial<Record<OpenApiVerb, McpToolAnnotations>> = {
-  GET: { readOnlyHint: true },
-  HEAD: { readOnlyHint: true },
-  DELETE: { destructiveHint: true },
-  PUT: { idempotentHint: true },
-};
 
 /** Headers a document may not describe as parameters (OpenAPI 3.1 §4.8.12.1): the request sets them. */
 const RESERVED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
