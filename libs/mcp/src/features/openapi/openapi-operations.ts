@@ -49,6 +49,13 @@ const asNode = (value: unknown): Node => (typeof value === 'object' && value !==
 const deref = (operation: Pick<Operation, 'document'>, value: unknown): Node => asNode(derefObject(operation.document, value));
 const isJsonMedia = (type: string) => /^application\/(?:[\w.-]+\+)?json\b/i.test(type.trim());
 
+/** The JSON media type object of a `content` map (a body's, a response's, a parameter's), if it has one. */
+function jsonMedia(content: unknown): Node | undefined {
+  const media = asNode(content);
+  const type = Object.keys(media).find(isJsonMedia);
+  return type === undefined ? undefined : asNode(media[type]);
+}
+
 interface Operation {
   readonly document: Node;
   readonly verb: OpenApiVerb;
@@ -152,9 +159,8 @@ function parametersOf(operation: Operation): Node[] {
 
 function jsonBodyOf(operation: Operation): { schema: Node; required: boolean } | undefined {
   const body = deref(operation, operation.node.requestBody);
-  const content = asNode(body.content);
-  const type = Object.keys(content).find(isJsonMedia);
-  return type === undefined ? undefined : { schema: deref(operation, asNode(content[type]).schema), required: body.required === true };
+  const media = jsonMedia(body.content);
+  return media && { schema: deref(operation, media.schema), required: body.required === true };
 }
 
 function unsupportedReason(operation: Operation): string | undefined {
@@ -196,11 +202,10 @@ function planOf(operation: Operation, prefix: string | undefined): OpenApiOperat
     if (place !== 'path' && place !== 'query' && place !== 'header') continue;
     const name = String(parameter.name);
     if (place === 'header' && RESERVED_HEADERS.has(name.toLowerCase())) continue;
-    const media = asNode(parameter.content);
     add({
       name,
       in: place,
-      schema: parameter.schema ?? asNode(media[Object.keys(media).find(isJsonMedia) ?? '']).schema ?? {},
+      schema: parameter.schema ?? jsonMedia(parameter.content)?.schema ?? {},
       required: place === 'path' || parameter.required === true,
       ...(typeof parameter.description === 'string' && { description: parameter.description }),
     });
@@ -273,9 +278,7 @@ function successSchemaOf(operation: Operation): unknown {
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
     .sort();
   for (const code of codes) {
-    const content = asNode(deref(operation, responses[code]).content);
-    const type = Object.keys(content).find(isJsonMedia);
-    const schema = type === undefined ? undefined : asNode(content[type]).schema;
+    const schema = jsonMedia(deref(operation, responses[code]).content)?.schema;
     if (schema !== undefined) return schema;
   }
   return undefined;
