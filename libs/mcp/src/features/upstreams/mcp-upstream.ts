@@ -46,15 +46,15 @@ export interface UpstreamLists {
 /** Who an upstream call is made for: the tenant and principal (its upstream session), and its caller's headers. */
 export type UpstreamCaller = Pick<McpHandlerContext, 'tenant' | 'principal'>;
 
-/** What `/health` reports of an upstream. */
+/** What `/health` reports of an upstream (`McpUpstreamHealth` but its `status`). */
 export interface UpstreamStatus {
   readonly reachable: boolean;
   readonly transport: 'http' | 'stdio';
-  /** Why it is unreachable (no address, no stack). */
-  readonly error?: string;
   readonly tools: number;
   /** HTTP: upstream sessions open now (one per calling tenant). */
   readonly sessions?: number;
+  /** Why it is unreachable (no address, no stack). */
+  readonly message?: string;
 }
 
 /**
@@ -132,9 +132,9 @@ export class McpUpstream {
     return {
       reachable: this.reachable,
       transport: this.options.url !== undefined ? 'http' : 'stdio',
-      ...(!this.reachable && { error: this.lastError ?? 'not connected yet' }),
       tools: this.lists.tools.length,
       ...(this.sessions && { sessions: this.sessions.tenants.length }),
+      ...(!this.reachable && { message: this.lastError ?? 'not connected yet' }),
     };
   }
 
