@@ -1,11 +1,6 @@
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import type { McpToolSelector } from '../../options/mcp-tool-transformation.js';
 
-/** A selector that picked nothing: how it reads in a message. */
-export class McpEmptySelection {
-  constructor(readonly selector: string) {}
-}
-
 /** The selectors of a selection, or the problem with it (for `McpModule option "tools.transforms[i]" <problem>`). */
 export function selectorsOf(selection: unknown, member: string): McpToolSelector[] | string {
   const list = Array.isArray(selection) ? (selection as unknown[]) : [selection];
@@ -20,18 +15,18 @@ export function selectorsOf(selection: unknown, member: string): McpToolSelector
 
 /**
  * The tools `selectors` pick among `tools` (names and globs against the current names, `{ provider }` against the
- * declaring class), or the first selector that picks none.
+ * declaring class), or the first selector that picks none, as a message names it.
  */
 export function selectTools(
   tools: readonly McpToolDefinition[],
   selectors: readonly McpToolSelector[],
   mayPickNone?: (selector: McpToolSelector) => boolean,
-): Set<McpToolDefinition> | McpEmptySelection {
+): Set<McpToolDefinition> | string {
   const picked = new Set<McpToolDefinition>();
   for (const selector of selectors) {
     const matches = matcherOf(selector);
     const found = tools.filter(matches);
-    if (found.length === 0 && !mayPickNone?.(selector)) return new McpEmptySelection(describeSelector(selector));
+    if (found.length === 0 && !mayPickNone?.(selector)) return describeSelector(selector);
     for (const tool of found) picked.add(tool);
   }
   return picked;

@@ -6,7 +6,7 @@ import type { McpToolTransform } from './mcp-tool-transform.interface.js';
 import type { McpToolSelector, McpToolTransformation } from '../../options/mcp-tool-transformation.js';
 import { McpTransformMessages as Messages } from './mcp-transform.messages.js';
 import { namespaceTool, renameToolTo } from './namespace.transform.js';
-import { McpEmptySelection, selectorsOf, selectTools } from './tool-selection.js';
+import { selectorsOf, selectTools } from './tool-selection.js';
 
 /** Names listed in an "unknown tool" message before "and N more". */
 const LISTED_NAMES = 20;
@@ -50,10 +50,10 @@ function picks(
   mayPickNone?: (selector: McpToolSelector) => boolean,
 ): Set<McpToolDefinition> {
   const picked = selectTools(tools, selectors, mayPickNone);
-  if (!(picked instanceof McpEmptySelection)) return picked;
+  if (typeof picked !== 'string') return picked;
   const names = tools.map((tool) => tool.name);
   const known = names.length > LISTED_NAMES ? [...names.slice(0, LISTED_NAMES), `and ${names.length - LISTED_NAMES} more`] : names;
-  throw new McpConfigurationError(Messages.unknownTool(at, picked.selector, known));
+  throw new McpConfigurationError(Messages.unknownTool(at, picked, known));
 }
 
 /** What a transformation value asks for, or a boot error saying what is wrong with it. */
