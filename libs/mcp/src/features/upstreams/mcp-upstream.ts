@@ -51,9 +51,7 @@ export interface UpstreamStatus {
   readonly reachable: boolean;
   readonly transport: 'http' | 'stdio';
   readonly tools: number;
-  /** HTTP: upstream sessions open now (one per calling tenant). */
   readonly sessions?: number;
-  /** Why it is unreachable (no address, no stack). */
   readonly message?: string;
 }
 

@@ -3,15 +3,12 @@ import type { McpRemotePrompt, McpRemoteResource, McpRemoteResourceTemplate, Mcp
 import type { JsonSchema } from '../../core/json-schema.types.js';
 import { McpResult } from '../../core/results/mcp-result.js';
 import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
+import type { McpResourceContext } from '../resources/mcp-resource-context.interface.js';
 import type { McpPromptRegistration } from '../prompts/mcp-prompt-registration.interface.js';
 import type { McpFixedResourceRegistration, McpResourceTemplateRegistration } from '../resources/mcp-resource-registration.interface.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import type { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
-import {
-  acceptedAsSent,
-  type ArgumentValidation,
-  type McpArgumentValidator,
-} from '../../execution/validation/argument-validator.interface.js';
+import { acceptedAsSent, type McpArgumentValidator } from '../../execution/validation/argument-validator.interface.js';
 import { ANY_ARGUMENTS_VALIDATOR } from '../../execution/validation/fixed-argument.validators.js';
 import type { McpUpstream } from './mcp-upstream.js';
 import { originalUri, upstreamToolName, upstreamUri } from './upstream-names.js';
@@ -31,29 +28,19 @@ async function relay<T>(upstream: McpUpstream, call: () => Promise<T>): Promise<
  * hundreds of tools, relisted often); a schema ajv cannot read (another dialect) leaves the check to the upstream,
  * and so do its regular expressions (`pattern`, `patternProperties`: ReDoS on this server's one thread).
  */
-class UpstreamArgumentValidator implements McpArgumentValidator {
-  private compiled?: McpArgumentValidator;
-  readonly revive = acceptedAsSent;
-
-  constructor(
-    private readonly schema: JsonSchema,
-    private readonly compiler: RawSchemaCompiler,
-  ) {}
-
-  validate(raw: Record<string, unknown>): ArgumentValidation | Promise<ArgumentValidation> {
-    return (this.compiled ??= this.compile()).validate(raw);
-  }
-
-  private compile(): McpArgumentValidator {
+function upstreamArgumentValidator(schema: JsonSchema, compiler: RawSchemaCompiler): McpArgumentValidator {
+  let compiled: McpArgumentValidator | undefined;
+  const compile = (): McpArgumentValidator => {
     // Upstreams often name draft-07 (`$schema`), which ajv's 2020-12 instance would refuse to load: read it as 2020-12.
-    const readable: JsonSchema = { ...this.schema };
+    const readable: JsonSchema = { ...schema };
     delete readable.$schema;
     try {
-      return this.compiler.compile(readable, { transient: true, foreign: true });
+      return compiler.compile(readable, { transient: true, foreign: true });
     } catch {
       return ANY_ARGUMENTS_VALIDATOR;
     }
-  }
+  };
+  return { validate: (raw) => (compiled ??= compile()).validate(raw), revive: acceptedAsSent };
 }
 
 /**
@@ -76,7 +63,7 @@ export function upstreamTool(upstream: McpUpstream, remote: McpRemoteTool, compi
       ...(remote.outputSchema !== undefined && { outputSchema: remote.outputSchema as JsonSchema }),
       ...(remote.annotations !== undefined && { annotations: remote.annotations }),
     },
-    validator: new UpstreamArgumentValidator(inputSchema, compiler),
+    validator: upstreamArgumentValidator(inputSchema, compiler),
     timeoutMs: upstream.timeoutMs,
     scopes: upstream.scopes,
     upstream: upstream.name,
@@ -130,24 +117,22 @@ async function read(upstream: McpUpstream, uri: string, context: McpHandlerConte
 
 /** An upstream resource as one of ours (`<upstream>+<uri>`). */
 export function upstreamResource(upstream: McpUpstream, remote: McpRemoteResource): McpFixedResourceRegistration {
-  return {
-    uri: upstreamUri(upstream.name, remote.uri),
-    name: remote.name,
-    ...(typeof remote.title === 'string' && { title: remote.title }),
-    ...(typeof remote.description === 'string' && { description: remote.description }),
-    ...(typeof remote.mimeType === 'string' && { mimeType: remote.mimeType }),
-    handler: (_variables, context) => read(upstream, remote.uri, context),
-  };
+  return { uri: upstreamUri(upstream.name, remote.uri), ...asOurs(upstream, remote) };
 }
 
 /** An upstream resource template as one of ours (`<upstream>+<template>`). */
 export function upstreamResourceTemplate(upstream: McpUpstream, remote: McpRemoteResourceTemplate): McpResourceTemplateRegistration {
+  return { uriTemplate: upstreamUri(upstream.name, remote.uriTemplate), ...asOurs(upstream, remote) };
+}
+
+/** A resource or template of the upstream's as ours but for its URI: a read is of the URI our caller read, unprefixed. */
+function asOurs(upstream: McpUpstream, remote: McpRemoteResource | McpRemoteResourceTemplate) {
   return {
-    uriTemplate: upstreamUri(upstream.name, remote.uriTemplate),
     name: remote.name,
     ...(typeof remote.title === 'string' && { title: remote.title }),
     ...(typeof remote.description === 'string' && { description: remote.description }),
     ...(typeof remote.mimeType === 'string' && { mimeType: remote.mimeType }),
-    handler: (_variables, context) => read(upstream, originalUri(upstream.name, context.uri) ?? context.uri, context),
+    handler: (_variables: unknown, context: McpResourceContext) =>
+      read(upstream, originalUri(upstream.name, context.uri) ?? context.uri, context),
   };
 }
