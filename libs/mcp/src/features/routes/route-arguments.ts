@@ -91,18 +91,15 @@ export function routeArguments(route: RouteShape, method: object, site: string, 
   return {
     inputSchema,
     split(args) {
-      const parts: { params: Record<string, string>; query: Record<string, unknown>; body: Record<string, unknown> | undefined } = {
-        params: {},
-        query: {},
-        body: hasBody ? {} : undefined,
-      };
+      const parts: RouteRequestParts = { params: {}, query: {}, body: hasBody ? {} : undefined };
       for (const [name, value] of Object.entries(args)) {
         const part = owners.get(name) ?? (openBody ? 'body' : undefined);
         // An absent query value or path parameter: null has no query-string spelling.
         if (part === undefined || (value === null && part !== 'body')) continue;
         else if (part === 'params') parts.params[name] = String(value);
         else if (part === 'query') parts.query[name] = asQueryValue(value);
-        else (parts.body ??= {})[name] = value;
+        // A name goes to the body only when the route reads one.
+        else parts.body![name] = value;
       }
       return parts;
     },
