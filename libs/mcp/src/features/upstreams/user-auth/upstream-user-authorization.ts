@@ -153,8 +153,7 @@ export class UpstreamUserAuthorization {
       const answer = await this.grant(server, code, flow.nonce);
       // Without an ID token (a plain OAuth 2.0 server) the sign-in cannot be confirmed: what was issued is revoked.
       const confirming = flow.nonce !== undefined;
-      const withIdToken = answer.id_token !== undefined;
-      if (confirming && !withIdToken) {
+      if (confirming && answer.id_token === undefined) {
         await this.revoke(server, answer.refresh_token ?? answer.access_token);
         return { status: 502, page: Messages.noIdToken(this.upstream) };
       }
