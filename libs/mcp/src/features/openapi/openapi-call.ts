@@ -46,7 +46,7 @@ export function openApiHandler(plan: OpenApiOperationPlan, settings: OpenApiCall
         logger.warn(`${plan.site} answered ${error.message}`);
         throw routeServerError(error.status);
       }
-      throw failure(error, plan, settings, timeout, context);
+      throw failure(error, plan.site, settings.timeoutMs, timeout, context.signal);
     }
     let text: string;
     try {
@@ -57,7 +57,7 @@ export function openApiHandler(plan: OpenApiOperationPlan, settings: OpenApiCall
           'RESPONSE_TOO_LARGE',
           `The API's answer is larger than ${settings.maxResponseBytes} bytes; it was not read.`,
         );
-      throw failure(error, plan, settings, timeout, context);
+      throw failure(error, plan.site, settings.timeoutMs, timeout, context.signal);
     }
     if (response.ok) return parsed(text, response.headers.get('content-type'));
     // Its refusal becomes our caller's message: without the credentials this server sent (an API repeating its key).
@@ -168,17 +168,11 @@ function parsed(text: string, contentType: string | null): unknown {
 }
 
 /** A request that got no answer: the caller's cancellation as is, else TIMEOUT or UNAVAILABLE (logged, without the cause sent). */
-function failure(
-  error: unknown,
-  plan: OpenApiOperationPlan,
-  settings: OpenApiCallSettings,
-  timeout: AbortSignal,
-  context: McpToolContext,
-): unknown {
-  if (context.signal.aborted) return error;
-  if (timeout.aborted) return new McpToolError('TIMEOUT', `The API did not answer within ${settings.timeoutMs} ms.`, { retryable: true });
+function failure(error: unknown, site: string, timeoutMs: number, timeout: AbortSignal, cancelled: AbortSignal): unknown {
+  if (cancelled.aborted) return error;
+  if (timeout.aborted) return new McpToolError('TIMEOUT', `The API did not answer within ${timeoutMs} ms.`, { retryable: true });
   logger.warn(
-    `${plan.site} could not be reached: ${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)}`,
+    `${site} could not be reached: ${error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)}`,
   );
   return new McpToolError('UNAVAILABLE', 'The API could not be reached; retry shortly.', { retryable: true });
 }

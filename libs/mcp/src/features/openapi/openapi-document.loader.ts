@@ -19,8 +19,6 @@ export interface LoadedOpenApiDocument {
   readonly url?: string;
 }
 
-const isUrl = (text: string) => /^https?:\/\//i.test(text);
-
 /** How messages name a source: its `name`, and the URL or path it was read from. */
 export function sourceLabel(source: Pick<McpOpenApiSource, 'name' | 'document'>): string {
   const where =
@@ -66,7 +64,7 @@ async function readRaw(document: McpOpenApiSource['document'], label: string): P
   if (typeof document === 'function') return { raw: JSON.stringify(await document()) };
   if (typeof document === 'object' && document !== null) return { raw: JSON.stringify(document) };
   if (typeof document !== 'string') throw invalid(label, 'document must be a URL, a file path, an object or a function');
-  if (isUrl(document)) return fetchDocument(document, label);
+  if (/^https?:\/\//i.test(document)) return fetchDocument(document, label);
   try {
     return { raw: await readFile(document, 'utf8') };
   } catch (error) {

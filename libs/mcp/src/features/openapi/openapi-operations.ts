@@ -6,18 +6,11 @@ import type { McpOpenApiSelection, McpOpenApiSource } from '../../options/mcp-op
 import { McpOpenApiMessages } from './openapi.messages.js';
 import { OpenApiSchemaTooLargeError, toolSchema } from './openapi-schema.js';
 import { derefObject, OpenApiReferenceError } from './openapi-refs.js';
+import { VERB_HINTS } from '../routes/route-metadata.js';
 
 /** The verbs an OpenAPI path item may hold (TRACE aside: nothing for a tool in it). */
 const VERBS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 export type OpenApiVerb = Uppercase<(typeof VERBS)[number]>;
-
-/** The hints a verb gives a tool, as controller routes have them. */
-const VERB_HINTS: Partial<Record<OpenApiVerb, McpToolAnnotations>> = {
-  GET: { readOnlyHint: true },
-  HEAD: { readOnlyHint: true },
-  DELETE: { destructiveHint: true },
-  PUT: { idempotentHint: true },
-};
 
 /** Headers a document may not describe as parameters (OpenAPI 3.1 §4.8.12.1): the request sets them. */
 const RESERVED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
@@ -55,6 +48,13 @@ const asNode = (value: unknown): Node => (typeof value === 'object' && value !==
 /** A parameter, body, response or schema object of the operation's document, its `$ref` followed. */
 const deref = (operation: Pick<Operation, 'document'>, value: unknown): Node => asNode(derefObject(operation.document, value));
 const isJsonMedia = (type: string) => /^application\/(?:[\w.-]+\+)?json\b/i.test(type.trim());
+
+/** The JSON media type object of a `content` map (a body's, a response's, a parameter's), if it has one. */
+function jsonMedia(content: unknown): Node | undefined {
+  const media = asNode(content);
+  const type = Object.keys(media).find(isJsonMedia);
+  return type === undefined ? undefined : asNode(media[type]);
+}
 
 interface Operation {
   readonly document: Node;
@@ -159,9 +159,8 @@ function parametersOf(operation: Operation): Node[] {
 
 function jsonBodyOf(operation: Operation): { schema: Node; required: boolean } | undefined {
   const body = deref(operation, operation.node.requestBody);
-  const content = asNode(body.content);
-  const type = Object.keys(content).find(isJsonMedia);
-  return type === undefined ? undefined : { schema: deref(operation, asNode(content[type]).schema), required: body.required === true };
+  const media = jsonMedia(body.content);
+  return media && { schema: deref(operation, media.schema), required: body.required === true };
 }
 
 function unsupportedReason(operation: Operation): string | undefined {
@@ -203,11 +202,10 @@ function planOf(operation: Operation, prefix: string | undefined): OpenApiOperat
     if (place !== 'path' && place !== 'query' && place !== 'header') continue;
     const name = String(parameter.name);
     if (place === 'header' && RESERVED_HEADERS.has(name.toLowerCase())) continue;
-    const media = asNode(parameter.content);
     add({
       name,
       in: place,
-      schema: parameter.schema ?? asNode(media[Object.keys(media).find(isJsonMedia) ?? '']).schema ?? {},
+      schema: parameter.schema ?? jsonMedia(parameter.content)?.schema ?? {},
       required: place === 'path' || parameter.required === true,
       ...(typeof parameter.description === 'string' && { description: parameter.description }),
     });
@@ -280,9 +278,7 @@ function successSchemaOf(operation: Operation): unknown {
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
     .sort();
   for (const code of codes) {
-    const content = asNode(deref(operation, responses[code]).content);
-    const type = Object.keys(content).find(isJsonMedia);
-    const schema = type === undefined ? undefined : asNode(content[type]).schema;
+    const schema = jsonMedia(deref(operation, responses[code]).content)?.schema;
     if (schema !== undefined) return schema;
   }
   return undefined;

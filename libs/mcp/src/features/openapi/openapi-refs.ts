@@ -21,7 +21,7 @@ export function resolveRef(document: Record<string, unknown>, ref: string): unkn
   return node;
 }
 
-const refOf = (value: unknown): string | undefined => {
+export const refOf = (value: unknown): string | undefined => {
   const ref = typeof value === 'object' && value !== null ? (value as { $ref?: unknown }).$ref : undefined;
   return typeof ref === 'string' ? ref : undefined;
 };
@@ -36,5 +36,3 @@ export function derefObject(document: Record<string, unknown>, value: unknown): 
   }
   throw new OpenApiReferenceError(`the reference ${String(refOf(value))} leads to a loop of references`);
 }
-
-export { refOf };

@@ -8,7 +8,6 @@ import type { McpResolvedOptions } from '../../options/mcp-module-options.interf
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
 import { MCP_METADATA, McpMetadataAccessor } from '../mcp-metadata.accessor.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
-import type { McpToolAnnotations } from '../tools/mcp-tool-options.interface.js';
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
 import { checkToolBindings, checkToolNameAndTimeout } from '../tools/tool-definition.checks.js';
@@ -18,17 +17,8 @@ import { McpRouteMessages } from './mcp-route.messages.js';
 import { routeArguments } from './route-arguments.js';
 import { McpRouteHandlerFactory } from './route-handler.factory.js';
 import { RouteMiddleware } from './route-middleware.js';
-import { isRouteHandler, readRoute, type McpRouteVerb } from './route-metadata.js';
+import { isRouteHandler, readRoute, VERB_HINTS, type McpRouteVerb } from './route-metadata.js';
 import { acceptedAsSent } from '../../execution/validation/argument-validator.interface.js';
-
-/** The hints a verb gives a tool (MCP tool annotations). */
-const VERB_HINTS: Record<McpRouteVerb, McpToolAnnotations | undefined> = {
-  GET: { readOnlyHint: true },
-  DELETE: { destructiveHint: true },
-  PUT: { idempotentHint: true },
-  POST: undefined,
-  PATCH: undefined,
-};
 
 /** The options of `@McpRoute()` that name or describe one handler, refused on a class. */
 const HANDLER_ONLY_OPTIONS = ['name', 'description', 'title'] as const;

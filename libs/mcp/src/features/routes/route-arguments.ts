@@ -29,8 +29,8 @@ export interface RouteRequestParts {
 /** A route's arguments: the flattened input schema and how a call's arguments split back into request parts. */
 export interface RouteArguments {
   readonly inputSchema: JsonSchema;
-  /** The request parts of the arguments; arguments the schema does not know are listed in `unknown`. */
-  split(args: Record<string, unknown>): RouteRequestParts & { readonly unknown: readonly string[] };
+  /** The request parts of the arguments (names the schema does not know were refused by `refuse`). */
+  split(args: Record<string, unknown>): RouteRequestParts;
   /**
    * What a call's arguments cannot be, whatever the route's pipes say: a name the schema does not know (unless the
    * body is open), a key that would become the body's prototype, or a path or query value no URL can spell (an object,
@@ -91,22 +91,17 @@ export function routeArguments(route: RouteShape, method: object, site: string, 
   return {
     inputSchema,
     split(args) {
-      const parts: { params: Record<string, string>; query: Record<string, unknown>; body: Record<string, unknown> | undefined } = {
-        params: {},
-        query: {},
-        body: hasBody ? {} : undefined,
-      };
-      const unknown: string[] = [];
+      const parts: RouteRequestParts = { params: {}, query: {}, body: hasBody ? {} : undefined };
       for (const [name, value] of Object.entries(args)) {
         const part = owners.get(name) ?? (openBody ? 'body' : undefined);
-        if (part === undefined) unknown.push(name);
         // An absent query value or path parameter: null has no query-string spelling.
-        else if (value === null && part !== 'body') continue;
+        if (part === undefined || (value === null && part !== 'body')) continue;
         else if (part === 'params') parts.params[name] = String(value);
         else if (part === 'query') parts.query[name] = asQueryValue(value);
-        else (parts.body ??= {})[name] = value;
+        // A name goes to the body only when the route reads one.
+        else parts.body![name] = value;
       }
-      return { ...parts, unknown };
+      return parts;
     },
     refuse(args) {
       const unknown: string[] = [];

@@ -1,5 +1,6 @@
 import { credentialHeaders } from '../../core/caller-headers.js';
 import type { McpCaller } from '../../core/mcp-caller.js';
+import { McpToolHttpResponse } from '../../execution/tool-http-exchange.js';
 import type { RouteShape } from './route-metadata.js';
 import type { RouteRequestParts } from './route-arguments.js';
 
@@ -23,33 +24,17 @@ export interface RouteRequest {
 }
 
 /**
- * Stands in for the HTTP response while a route runs as a tool: it records what an exception filter (or an
- * interceptor) writes, through the Express (`status().json()`) or Fastify (`code().send()`) spelling, so the
- * outcome can be told from what REST would have sent.
+ * Stands in for the HTTP response while a route runs as a tool: besides the headers a guard sets, it records what an
+ * exception filter (or an interceptor) writes, through the Express (`status().json()`) or Fastify (`code().send()`)
+ * spelling, so the outcome can be told from what REST would have sent.
  */
-export class RouteResponse {
-  statusCode = 200;
+export class RouteResponse extends McpToolHttpResponse {
   /** Set once a filter or interceptor sent a body. */
   sent = false;
   body: unknown;
-  private readonly headerValues = new Map<string, unknown>();
 
   get headersSent(): boolean {
     return this.sent;
-  }
-
-  /** Fastify's adapter reads `reply.raw.headersSent`: the raw response is this one. */
-  get raw(): this {
-    return this;
-  }
-
-  status(code: number): this {
-    this.statusCode = code;
-    return this;
-  }
-
-  code(code: number): this {
-    return this.status(code);
   }
 
   json(body: unknown): this {
@@ -66,29 +51,16 @@ export class RouteResponse {
     return this.send(body);
   }
 
-  setHeader(name: string, value: unknown): this {
-    this.headerValues.set(name.toLowerCase(), value);
-    return this;
-  }
-
-  header(name: string, value: unknown): this {
-    return this.setHeader(name, value);
-  }
-
   set(name: string, value: unknown): this {
-    return this.setHeader(name, value);
+    return this.header(name, value);
   }
 
   type(value: string): this {
-    return this.setHeader('content-type', value);
-  }
-
-  getHeader(name: string): unknown {
-    return this.headerValues.get(name.toLowerCase());
+    return this.header('content-type', value);
   }
 
   removeHeader(name: string): this {
-    this.headerValues.delete(name.toLowerCase());
+    this.headers.delete(name.toLowerCase());
     return this;
   }
 }

@@ -20,7 +20,7 @@ const ROUTE_PIPELINE = { guards: true, interceptors: true, filters: true };
 const NEXT = () => undefined;
 
 /** Maps `@Req()`, `@Body()`, `@Query()`, `@Param()`, `@Headers()`, `@Ip()`… to the call's request, as Nest's router does. */
-class RouteParamsFactory implements ParamsFactory {
+const ROUTE_PARAMS: ParamsFactory = {
   exchangeKeyForValue(type: number, data: unknown, [request, response]: unknown[]): unknown {
     const req = request as RouteRequest;
     const pick = (source: unknown) =>
@@ -45,8 +45,8 @@ class RouteParamsFactory implements ParamsFactory {
       default:
         return undefined;
     }
-  }
-}
+  },
+};
 
 /**
  * Calls a controller handler as a tool through Nest's ExternalContextCreator with the `http` context type and the
@@ -57,7 +57,6 @@ class RouteParamsFactory implements ParamsFactory {
 @Injectable()
 export class McpRouteHandlerFactory {
   private readonly logger = new Logger('McpModule');
-  private readonly paramsFactory = new RouteParamsFactory();
 
   constructor(
     private readonly externalContextCreator: ExternalContextCreator,
@@ -100,7 +99,7 @@ export class McpRouteHandlerFactory {
         instance[methodName]!,
         methodName,
         ROUTE_ARGS_METADATA,
-        this.paramsFactory,
+        ROUTE_PARAMS,
         contextId,
         undefined,
         ROUTE_PIPELINE,

@@ -9,18 +9,20 @@ import {
 } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
+import type { McpToolAnnotations } from '../tools/mcp-tool-options.interface.js';
 import { McpRouteMessages } from './mcp-route.messages.js';
 
 /** The verbs a tool can stand for; the others (HEAD, OPTIONS, ALL, WebDAV…) are refused at boot. */
-export type McpRouteVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const VERBS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type McpRouteVerb = (typeof VERBS)[number];
 
-const VERBS = new Map<number, McpRouteVerb>([
-  [RequestMethod.GET, 'GET'],
-  [RequestMethod.POST, 'POST'],
-  [RequestMethod.PUT, 'PUT'],
-  [RequestMethod.PATCH, 'PATCH'],
-  [RequestMethod.DELETE, 'DELETE'],
-]);
+/** The hints a verb gives a tool (MCP tool annotations), a controller route's or an OpenAPI operation's. */
+export const VERB_HINTS: Readonly<Partial<Record<string, McpToolAnnotations>>> = {
+  GET: { readOnlyHint: true },
+  HEAD: { readOnlyHint: true },
+  DELETE: { destructiveHint: true },
+  PUT: { idempotentHint: true },
+};
 
 /** One decorated parameter of a route handler (`@Param('id', ParseIntPipe)`, `@Body()`…). */
 export interface RouteParamBinding {
@@ -66,8 +68,9 @@ export function readRoute(controller: object, prototype: object, methodName: str
   if (Reflect.getMetadata(SSE_METADATA, method)) throw refuse('streams server-sent events (@Sse())');
   if (Reflect.getMetadata(RENDER_METADATA, method) !== undefined) throw refuse('renders a template (@Render())');
   if (Reflect.getMetadata(REDIRECT_METADATA, method) !== undefined) throw refuse('redirects (@Redirect())');
-  const verb = VERBS.get(Reflect.getMetadata(METHOD_METADATA, method) as number);
-  if (!verb) throw refuse(`answers ${RequestMethod[Reflect.getMetadata(METHOD_METADATA, method) as number] ?? 'an unknown verb'}`);
+  const requested = Reflect.getMetadata(METHOD_METADATA, method) as number;
+  const verb = VERBS.find((name) => RequestMethod[name] === requested);
+  if (!verb) throw refuse(`answers ${RequestMethod[requested] ?? 'an unknown verb'}`);
 
   const paramTypes = (Reflect.getMetadata('design:paramtypes', prototype, methodName) as unknown[] | undefined) ?? [];
   const recorded = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, methodName) ?? {}) as Record<

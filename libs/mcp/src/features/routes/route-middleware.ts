@@ -1,6 +1,6 @@
 import { RequestMethod, type MiddlewareConsumer, type Type } from '@nestjs/common';
 import type { ModulesContainer } from '@nestjs/core';
-import type { McpRouteVerb, RouteShape } from './route-metadata.js';
+import type { RouteShape } from './route-metadata.js';
 
 /** A `forRoutes()` / `exclude()` route object (Nest's `RouteInfo`, not exported from its root). */
 interface RouteInfo {
@@ -69,14 +69,6 @@ export class RouteMiddleware {
   }
 }
 
-const VERB_METHODS: Record<McpRouteVerb, RequestMethod> = {
-  GET: RequestMethod.GET,
-  POST: RequestMethod.POST,
-  PUT: RequestMethod.PUT,
-  PATCH: RequestMethod.PATCH,
-  DELETE: RequestMethod.DELETE,
-};
-
 function nameOf(middleware: unknown): string {
   const name = typeof middleware === 'function' ? middleware.name : '';
   return name || 'an anonymous middleware';
@@ -89,7 +81,7 @@ function nameOf(middleware: unknown): string {
  */
 function routeMatches(target: string | RouteInfo, route: RouteShape, mode: 'may' | 'must'): boolean {
   const info = typeof target === 'string' ? { path: target, method: RequestMethod.ALL } : target;
-  if (info.method !== RequestMethod.ALL && info.method !== VERB_METHODS[route.verb]) return false;
+  if (info.method !== RequestMethod.ALL && info.method !== RequestMethod[route.verb]) return false;
   return segmentsMatch(segmentsOf(info.path), segmentsOf(route.path), mode);
 }
 

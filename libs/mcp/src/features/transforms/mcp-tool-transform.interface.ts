@@ -6,8 +6,3 @@ import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.j
  * path pays nothing; per-caller shaping (visibility) is a {@link McpToolVisibilityRule} instead.
  */
 export type McpToolTransform = (tool: McpToolDefinition) => McpToolDefinition;
-
-/** Applies `tools.transforms` in order. */
-export function transformTool(tool: McpToolDefinition, transforms: readonly McpToolTransform[]): McpToolDefinition {
-  return transforms.reduce((shaped, transform) => transform(shaped), tool);
-}

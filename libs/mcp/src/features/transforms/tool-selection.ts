@@ -1,10 +1,10 @@
+import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import type { McpToolSelector } from '../../options/mcp-tool-transformation.js';
+import { McpTransformMessages as Messages } from './mcp-transform.messages.js';
 
-/** A selector that picked nothing: how it reads in a message. */
-export class McpEmptySelection {
-  constructor(readonly selector: string) {}
-}
+/** Names listed in an "unknown tool" message before "and N more". */
+const LISTED_NAMES = 20;
 
 /** The selectors of a selection, or the problem with it (for `McpModule option "tools.transforms[i]" <problem>`). */
 export function selectorsOf(selection: unknown, member: string): McpToolSelector[] | string {
@@ -20,18 +20,23 @@ export function selectorsOf(selection: unknown, member: string): McpToolSelector
 
 /**
  * The tools `selectors` pick among `tools` (names and globs against the current names, `{ provider }` against the
- * declaring class), or the first selector that picks none.
+ * declaring class). A selector that picks none fails the boot, naming the option `at` and the tools there are, unless
+ * `mayPickNone` allows it.
  */
 export function selectTools(
   tools: readonly McpToolDefinition[],
   selectors: readonly McpToolSelector[],
+  at: string,
   mayPickNone?: (selector: McpToolSelector) => boolean,
-): Set<McpToolDefinition> | McpEmptySelection {
+): Set<McpToolDefinition> {
   const picked = new Set<McpToolDefinition>();
   for (const selector of selectors) {
-    const matches = matcherOf(selector);
-    const found = tools.filter(matches);
-    if (found.length === 0 && !mayPickNone?.(selector)) return new McpEmptySelection(describeSelector(selector));
+    const found = tools.filter(matcherOf(selector));
+    if (found.length === 0 && !mayPickNone?.(selector)) {
+      const names = tools.map((tool) => tool.name);
+      const known = names.length > LISTED_NAMES ? [...names.slice(0, LISTED_NAMES), `and ${names.length - LISTED_NAMES} more`] : names;
+      throw new McpConfigurationError(Messages.unknownTool(at, describeSelector(selector), known));
+    }
     for (const tool of found) picked.add(tool);
   }
   return picked;

@@ -6,10 +6,7 @@ import type { McpToolTransform } from './mcp-tool-transform.interface.js';
 import type { McpToolSelector, McpToolTransformation } from '../../options/mcp-tool-transformation.js';
 import { McpTransformMessages as Messages } from './mcp-transform.messages.js';
 import { namespaceTool, renameToolTo } from './namespace.transform.js';
-import { McpEmptySelection, selectorsOf, selectTools } from './tool-selection.js';
-
-/** Names listed in an "unknown tool" message before "and N more". */
-const LISTED_NAMES = 20;
+import { selectorsOf, selectTools } from './tool-selection.js';
 
 /** One transformation, checked: which tools it picks (all when `include` is absent), and what it does to each. */
 interface Plan {
@@ -35,25 +32,12 @@ export function applyToolTransformations(
   transformations.forEach((transformation, index) => {
     const at = `${option}[${index}]`;
     const plan = planOf(transformation, at);
-    const picked = plan.include ? picks(current, plan.include, at, mayPickNone) : new Set(current);
-    const excluded = plan.exclude ? picks(current, plan.exclude, at, mayPickNone) : new Set<McpToolDefinition>();
+    const picked = plan.include ? selectTools(current, plan.include, at, mayPickNone) : new Set(current);
+    const excluded = plan.exclude ? selectTools(current, plan.exclude, at, mayPickNone) : new Set<McpToolDefinition>();
     current = current.map((tool) => (picked.has(tool) && !excluded.has(tool) ? plan.transform(tool) : tool));
   });
   checkNames(tools, current);
   return current;
-}
-
-function picks(
-  tools: readonly McpToolDefinition[],
-  selectors: readonly McpToolSelector[],
-  at: string,
-  mayPickNone?: (selector: McpToolSelector) => boolean,
-): Set<McpToolDefinition> {
-  const picked = selectTools(tools, selectors, mayPickNone);
-  if (!(picked instanceof McpEmptySelection)) return picked;
-  const names = tools.map((tool) => tool.name);
-  const known = names.length > LISTED_NAMES ? [...names.slice(0, LISTED_NAMES), `and ${names.length - LISTED_NAMES} more`] : names;
-  throw new McpConfigurationError(Messages.unknownTool(at, picked.selector, known));
 }
 
 /** What a transformation value asks for, or a boot error saying what is wrong with it. */

@@ -1,7 +1,6 @@
 import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import { hideToolArguments, renameToolArguments } from './arguments.transform.js';
-import { transformTool } from './mcp-tool-transform.interface.js';
 import {
   describeTool,
   hideArguments,
@@ -104,12 +103,12 @@ describe('hideToolArguments', () => {
 
 describe('argument transforms composed', () => {
   it('maps through every transform, the latest first, and names fields through all of them', () => {
-    const shaped = transformTool(tool(), [
+    const shaped = [
       renameToolArguments({ q: 'query' }, 'transforms[0]'),
       hideToolArguments({ tenant: 't1' }, 'transforms[1]'),
       renameToolArguments({ query: 'text' }, 'transforms[2]'),
       namespaceTool('docs'),
-    ]);
+    ].reduce((shaped, transform) => transform(shaped), tool());
     expect(shaped.name).toBe('docs_search');
     expect(properties(shaped)).toEqual(['text', 'limit']);
     expect(shaped.toToolArgs!({ text: 'snow', tenant: 'evil' })).toEqual({ q: 'snow', tenant: 't1' });

@@ -4,18 +4,18 @@ import type { McpClientCallOptions, McpClientHttpOptions, McpClientOptions } fro
 import type { McpRemotePrompt, McpRemoteResource, McpRemoteResourceTemplate, McpRemoteTool } from '../../client/mcp-client.types.js';
 import type { McpRemoteSkill, McpSkillFile } from '../../client/skills/skill.types.js';
 import { skillsCapabilityOf } from '../../client/skills/skill-entry.js';
-import { callerHeadersOf } from '../../core/caller-headers.js';
+import { callerHeadersOf, clientCapabilitiesOf } from '../../core/caller-headers.js';
 import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
 import type { McpToolContext } from '../../core/mcp-tool-context.interface.js';
 import type { McpUpstreamOptions } from '../../options/mcp-upstream-options.interface.js';
 import { CoalescedRead } from './coalesced-read.js';
 import { RELAYED_CAPABILITIES, relayClientRequests } from './upstream-client-requests.js';
+import { upstreamCallError } from './upstream-errors.js';
 import { upstreamSessionKey, UpstreamSessions } from './upstream-sessions.js';
 import { noteSentHeaders, withoutSentCredentials } from './upstream-sent-credentials.js';
 import { OutboundCredential } from '../../auth/outbound/outbound-credential.js';
 import type { McpKeyValueStore } from '../../stores/key-value.store.js';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
-import { clientCapabilitiesOf } from '../../core/caller-headers.js';
 import { UpstreamUserAuthorization } from './user-auth/upstream-user-authorization.js';
 import { McpClientError } from '../../client/mcp-client.error.js';
 import { UpstreamAuthorizationRequiredError } from './user-auth/authorization-required.error.js';
@@ -46,15 +46,13 @@ export interface UpstreamLists {
 /** Who an upstream call is made for: the tenant and principal (its upstream session), and its caller's headers. */
 export type UpstreamCaller = Pick<McpHandlerContext, 'tenant' | 'principal'>;
 
-/** What `/health` reports of an upstream. */
+/** What `/health` reports of an upstream (`McpUpstreamHealth` but its `status`). */
 export interface UpstreamStatus {
   readonly reachable: boolean;
   readonly transport: 'http' | 'stdio';
-  /** Why it is unreachable (no address, no stack). */
-  readonly error?: string;
   readonly tools: number;
-  /** HTTP: upstream sessions open now (one per calling tenant). */
   readonly sessions?: number;
+  readonly message?: string;
 }
 
 /**
@@ -97,7 +95,7 @@ export class McpUpstream {
       // The upstream's own URL is the resource its users' tokens (and this server's own) are for, unless told.
       const resolved = { ...perUser, resource: perUser.resource ?? url };
       options = { ...options, auth: { authorizationCode: resolved } };
-      this.users = new UpstreamUserAuthorization(options.name, resolved, url, store);
+      this.users = new UpstreamUserAuthorization(options.name, resolved, store);
     }
     this.credential = new OutboundCredential(options, `the upstream "${options.name}"`);
     this.own = new McpClient({ ...this.clientBase(), ...this.target({}), reconnect: RECONNECT });
@@ -132,15 +130,10 @@ export class McpUpstream {
     return {
       reachable: this.reachable,
       transport: this.options.url !== undefined ? 'http' : 'stdio',
-      ...(!this.reachable && { error: this.lastError ?? 'not connected yet' }),
       tools: this.lists.tools.length,
       ...(this.sessions && { sessions: this.sessions.tenants.length }),
+      ...(!this.reachable && { message: this.lastError ?? 'not connected yet' }),
     };
-  }
-
-  /** Tenants holding an upstream session (HTTP). */
-  get sessionTenants(): string[] {
-    return this.sessions?.tenants ?? [];
   }
 
   /** Connects and reads every list within `budgetMs`; an upstream down now is reached later by the reconnect loop. */
@@ -243,9 +236,10 @@ export class McpUpstream {
     await Promise.all([this.own.close(), this.sessions?.close()]);
   }
 
-  /** Marks the upstream down after a call could not reach it (the probe marks it up again). */
-  markUnreachable(error: unknown): void {
-    this.down(error);
+  /** The error our caller gets for a failed call; one that could not reach the upstream marks it down until a ping answers. */
+  failure(error: unknown): Error {
+    if (error instanceof McpClientError && error.code === 'UNAVAILABLE') this.down(error);
+    return upstreamCallError(this.name, error);
   }
 
   private callOptions(context: McpHandlerContext, headers?: Readonly<Record<string, string>>): McpClientCallOptions {
@@ -282,24 +276,17 @@ export class McpUpstream {
     const subject = context.principal?.subject;
     if (subject === undefined) throw new McpToolError('UNAUTHORIZED', UserAuthorizationMessages.noUser(this.name));
     const user = { tenant: context.tenant, subject };
-    const connectAgain = async () => new UpstreamAuthorizationRequiredError(this.name, await users.link(user));
-    const authorization = await users.authorization(user);
-    if (authorization === undefined) throw await connectAgain();
-    try {
-      return await run(authorization);
-    } catch (error) {
-      if (!refusesCredential(error)) throw error;
-    }
-    const fresh = await users.refused(user, authorization);
-    if (fresh !== undefined) {
+    let authorization = await users.authorization(user);
+    for (let refreshed = false; authorization !== undefined; refreshed = true) {
       try {
-        return await run(fresh);
+        return await run(authorization);
       } catch (error) {
         if (!refusesCredential(error)) throw error;
-        await users.disconnect(user);
       }
+      if (refreshed) await users.disconnect(user);
+      authorization = refreshed ? undefined : await users.refused(user, authorization);
     }
-    throw await connectAgain();
+    throw new UpstreamAuthorizationRequiredError(this.name, await users.link(user));
   }
 
   private clientBase() {

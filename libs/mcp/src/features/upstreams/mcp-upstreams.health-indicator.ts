@@ -38,14 +38,7 @@ export class McpUpstreamsHealthIndicator {
     return Object.fromEntries(
       Object.entries(this.upstreams.statuses()).map(([name, status]) => [
         `${key}.${name}`,
-        {
-          status: status.reachable || !required.has(name) ? 'up' : 'down',
-          reachable: status.reachable,
-          transport: status.transport,
-          tools: status.tools,
-          ...(status.sessions !== undefined && { sessions: status.sessions }),
-          ...(status.error !== undefined && { message: status.error }),
-        },
+        { status: status.reachable || !required.has(name) ? 'up' : 'down', ...status },
       ]),
     );
   }

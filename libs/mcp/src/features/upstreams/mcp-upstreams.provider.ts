@@ -117,11 +117,6 @@ export class McpUpstreamsProvider implements McpComponentProvider, McpUpstreamUs
     return this.upstreams.find((upstream) => upstream.name === name)?.users;
   }
 
-  /** The tenants holding an upstream session of an HTTP upstream. */
-  sessionTenants(name: string): string[] {
-    return this.upstreams.find((upstream) => upstream.name === name)?.sessionTenants ?? [];
-  }
-
   async onModuleDestroy(): Promise<void> {
     await Promise.all(this.upstreams.map((upstream) => upstream.close()));
   }
@@ -158,23 +153,17 @@ export class McpUpstreamsProvider implements McpComponentProvider, McpUpstreamUs
       return this.drop(served.prompts, wanted, (name) => this.prompts.withdraw(name, source));
     }
     this.syncSkills(upstream);
-    // Its skill files are relayed as its skills (entries verified, read on demand), not as plain resources too.
     const skills = upstream.servesSkills;
-    const registrations = [
-      ...upstream.lists.resources
-        .filter((remote) => !(skills && isSkillUri(remote.uri)))
-        .map((remote) => {
-          const registration = upstreamResource(upstream, remote);
-          return { key: registration.uri, registration, remote };
-        }),
-      ...upstream.lists.resourceTemplates
-        .filter((remote) => !(skills && isSkillUri(remote.uriTemplate)))
-        .map((remote) => {
-          const registration = upstreamResourceTemplate(upstream, remote);
-          return { key: registration.uriTemplate, registration, remote };
-        }),
+    const listed = [
+      ...upstream.lists.resources.map((remote) => [remote.uri, remote, upstreamResource(upstream, remote)] as const),
+      ...upstream.lists.resourceTemplates.map(
+        (remote) => [remote.uriTemplate, remote, upstreamResourceTemplate(upstream, remote)] as const,
+      ),
     ];
-    for (const { key, registration, remote } of registrations) {
+    for (const [uri, remote, registration] of listed) {
+      // Its skill files are relayed as its skills (entries verified, read on demand), not as plain resources too.
+      if (skills && isSkillUri(uri)) continue;
+      const key = upstreamUri(upstream.name, uri);
       wanted.add(key);
       const held = this.resources.sourceOf(key) === source;
       this.apply(served.resources, key, remote, held, () => this.resources.put(registration, source, upstream.scopes));

@@ -3,25 +3,23 @@ import type { McpRemotePrompt, McpRemoteResource, McpRemoteResourceTemplate, Mcp
 import type { JsonSchema } from '../../core/json-schema.types.js';
 import { McpResult } from '../../core/results/mcp-result.js';
 import type { McpHandlerContext } from '../mcp-handler-context.interface.js';
+import type { McpResourceContext } from '../resources/mcp-resource-context.interface.js';
 import type { McpPromptRegistration } from '../prompts/mcp-prompt-registration.interface.js';
 import type { McpFixedResourceRegistration, McpResourceTemplateRegistration } from '../resources/mcp-resource-registration.interface.js';
 import type { McpToolDefinition } from '../tools/mcp-tool-definition.interface.js';
 import type { RawSchemaCompiler } from '../tools/schema/raw-schema.compiler.js';
-import {
-  acceptedAsSent,
-  type ArgumentValidation,
-  type McpArgumentValidator,
-} from '../../execution/validation/argument-validator.interface.js';
+import { acceptedAsSent, type McpArgumentValidator } from '../../execution/validation/argument-validator.interface.js';
 import { ANY_ARGUMENTS_VALIDATOR } from '../../execution/validation/fixed-argument.validators.js';
 import type { McpUpstream } from './mcp-upstream.js';
-import { upstreamCallError } from './upstream-errors.js';
 import { originalUri, upstreamToolName, upstreamUri } from './upstream-names.js';
-import { McpClientError } from '../../client/mcp-client.error.js';
 
-/** What a failed call does to the upstream's state, then the error our caller gets. */
-export function failed(upstream: McpUpstream, error: unknown): Error {
-  if (error instanceof McpClientError && error.code === 'UNAVAILABLE') upstream.markUnreachable(error);
-  return upstreamCallError(upstream.name, error);
+/** One call of the upstream's for our caller; a failure is thrown as {@link McpUpstream.failure} words it. */
+async function relay<T>(upstream: McpUpstream, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw upstream.failure(error);
+  }
 }
 
 /**
@@ -30,29 +28,19 @@ export function failed(upstream: McpUpstream, error: unknown): Error {
  * hundreds of tools, relisted often); a schema ajv cannot read (another dialect) leaves the check to the upstream,
  * and so do its regular expressions (`pattern`, `patternProperties`: ReDoS on this server's one thread).
  */
-class UpstreamArgumentValidator implements McpArgumentValidator {
-  private compiled?: McpArgumentValidator;
-  readonly revive = acceptedAsSent;
-
-  constructor(
-    private readonly schema: JsonSchema,
-    private readonly compiler: RawSchemaCompiler,
-  ) {}
-
-  validate(raw: Record<string, unknown>): ArgumentValidation | Promise<ArgumentValidation> {
-    return (this.compiled ??= this.compile()).validate(raw);
-  }
-
-  private compile(): McpArgumentValidator {
+function upstreamArgumentValidator(schema: JsonSchema, compiler: RawSchemaCompiler): McpArgumentValidator {
+  let compiled: McpArgumentValidator | undefined;
+  const compile = (): McpArgumentValidator => {
     // Upstreams often name draft-07 (`$schema`), which ajv's 2020-12 instance would refuse to load: read it as 2020-12.
-    const readable: JsonSchema = { ...this.schema };
+    const readable: JsonSchema = { ...schema };
     delete readable.$schema;
     try {
-      return this.compiler.compile(readable, { transient: true, foreign: true });
+      return compiler.compile(readable, { transient: true, foreign: true });
     } catch {
       return ANY_ARGUMENTS_VALIDATOR;
     }
-  }
+  };
+  return { validate: (raw) => (compiled ??= compile()).validate(raw), revive: acceptedAsSent };
 }
 
 /**
@@ -75,18 +63,13 @@ export function upstreamTool(upstream: McpUpstream, remote: McpRemoteTool, compi
       ...(remote.outputSchema !== undefined && { outputSchema: remote.outputSchema as JsonSchema }),
       ...(remote.annotations !== undefined && { annotations: remote.annotations }),
     },
-    validator: new UpstreamArgumentValidator(inputSchema, compiler),
+    validator: upstreamArgumentValidator(inputSchema, compiler),
     timeoutMs: upstream.timeoutMs,
     scopes: upstream.scopes,
     upstream: upstream.name,
     runtime: true,
-    handler: async (args, context) => {
-      try {
-        return McpResult.raw(await upstream.callTool(remote.name, (args ?? {}) as Record<string, unknown>, context));
-      } catch (error) {
-        throw failed(upstream, error);
-      }
-    },
+    handler: async (args, context) =>
+      McpResult.raw(await relay(upstream, () => upstream.callTool(remote.name, (args ?? {}) as Record<string, unknown>, context))),
   };
 }
 
@@ -113,11 +96,7 @@ export function upstreamPrompt(upstream: McpUpstream, remote: McpRemotePrompt): 
     }),
     handler: async (args, context) => {
       checkScopes(upstream, context);
-      try {
-        return await upstream.getPrompt(remote.name, args, context);
-      } catch (error) {
-        throw failed(upstream, error);
-      }
+      return relay(upstream, () => upstream.getPrompt(remote.name, args, context));
     },
   };
 }
@@ -125,7 +104,7 @@ export function upstreamPrompt(upstream: McpUpstream, remote: McpRemotePrompt): 
 /** Reads an upstream URI for our caller; the contents name our URIs. */
 async function read(upstream: McpUpstream, uri: string, context: McpHandlerContext) {
   checkScopes(upstream, context);
-  try {
+  return relay(upstream, async () => {
     const result = await upstream.readResource(uri, context);
     return {
       contents: result.contents.map((content) => ({
@@ -133,31 +112,27 @@ async function read(upstream: McpUpstream, uri: string, context: McpHandlerConte
         uri: upstreamUri(upstream.name, typeof content.uri === 'string' ? content.uri : uri),
       })),
     };
-  } catch (error) {
-    throw failed(upstream, error);
-  }
+  });
 }
 
 /** An upstream resource as one of ours (`<upstream>+<uri>`). */
 export function upstreamResource(upstream: McpUpstream, remote: McpRemoteResource): McpFixedResourceRegistration {
-  return {
-    uri: upstreamUri(upstream.name, remote.uri),
-    name: remote.name,
-    ...(typeof remote.title === 'string' && { title: remote.title }),
-    ...(typeof remote.description === 'string' && { description: remote.description }),
-    ...(typeof remote.mimeType === 'string' && { mimeType: remote.mimeType }),
-    handler: (_variables, context) => read(upstream, remote.uri, context),
-  };
+  return { uri: upstreamUri(upstream.name, remote.uri), ...asOurs(upstream, remote) };
 }
 
 /** An upstream resource template as one of ours (`<upstream>+<template>`). */
 export function upstreamResourceTemplate(upstream: McpUpstream, remote: McpRemoteResourceTemplate): McpResourceTemplateRegistration {
+  return { uriTemplate: upstreamUri(upstream.name, remote.uriTemplate), ...asOurs(upstream, remote) };
+}
+
+/** A resource or template of the upstream's as ours but for its URI: a read is of the URI our caller read, unprefixed. */
+function asOurs(upstream: McpUpstream, remote: McpRemoteResource | McpRemoteResourceTemplate) {
   return {
-    uriTemplate: upstreamUri(upstream.name, remote.uriTemplate),
     name: remote.name,
     ...(typeof remote.title === 'string' && { title: remote.title }),
     ...(typeof remote.description === 'string' && { description: remote.description }),
     ...(typeof remote.mimeType === 'string' && { mimeType: remote.mimeType }),
-    handler: (_variables, context) => read(upstream, originalUri(upstream.name, context.uri) ?? context.uri, context),
+    handler: (_variables: unknown, context: McpResourceContext) =>
+      read(upstream, originalUri(upstream.name, context.uri) ?? context.uri, context),
   };
 }

@@ -1,41 +1,49 @@
 import { jest } from '@jest/globals';
+import type { McpClient } from '../../client/mcp-client.js';
 import { upstreamSessionKey, UpstreamSessions } from './upstream-sessions.js';
 
 const open = () => ({ url: 'http://127.0.0.1:1/mcp', reconnect: false as const });
+
+/** The client a call of `tenant` runs on (`run` hands it over at once). */
+function clientFor(sessions: UpstreamSessions, tenant: string): McpClient {
+  let client: McpClient | undefined;
+  void sessions.run(tenant, tenant, {}, async (given) => void (client = given));
+  return client!;
+}
 
 describe('UpstreamSessions (one upstream session per calling tenant, or per caller)', () => {
   afterEach(() => jest.useRealTimers());
 
   it('gives each tenant its own client and the same one on every call', async () => {
     const sessions = new UpstreamSessions(open);
-    const acme = sessions.clientFor('acme');
-    expect(sessions.clientFor('acme')).toBe(acme);
-    expect(sessions.clientFor('globex')).not.toBe(acme);
+    const acme = clientFor(sessions, 'acme');
+    expect(clientFor(sessions, 'acme')).toBe(acme);
+    expect(clientFor(sessions, 'globex')).not.toBe(acme);
     await sessions.close();
     expect(acme.state).toBe('closed');
   });
 
   it('closes the least recently used session to open one more than max', async () => {
     const sessions = new UpstreamSessions(open, 2);
-    const acme = sessions.clientFor('acme');
-    sessions.clientFor('globex');
-    sessions.clientFor('acme'); // acme used last: globex is the oldest now
-    sessions.clientFor('initech');
+    const acme = clientFor(sessions, 'acme');
+    clientFor(sessions, 'globex');
+    clientFor(sessions, 'acme'); // acme used last: globex is the oldest now
+    clientFor(sessions, 'initech');
     expect(sessions.tenants).toEqual(['acme', 'initech']);
-    expect(sessions.clientFor('acme')).toBe(acme);
+    expect(clientFor(sessions, 'acme')).toBe(acme);
     await sessions.close();
   });
 
   it('closes a session unused for idleMs', async () => {
     jest.useFakeTimers();
     const sessions = new UpstreamSessions(open, 10, 1_000);
-    const acme = sessions.clientFor('acme');
+    const acme = clientFor(sessions, 'acme');
     jest.advanceTimersByTime(600);
-    sessions.clientFor('globex');
+    clientFor(sessions, 'globex');
     jest.advanceTimersByTime(1_500); // the sweep runs every min(idleMs, 60 s): at 2 000 both are older than 1 000
     expect(sessions.tenants).toEqual([]);
     expect(acme.state).toBe('closed');
-    sessions.clientFor('globex');
+    clientFor(sessions, 'globex');
     expect(sessions.tenants).toEqual(['globex']);
     await sessions.close();
   });

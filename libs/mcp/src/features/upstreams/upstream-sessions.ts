@@ -78,11 +78,6 @@ export class UpstreamSessions {
     return call(session.client, headers);
   }
 
-  /** The client of `key` (opened on first use), for calls whose requests need no headers of their own. */
-  clientFor(key: string, tenant = key): McpClient {
-    return this.sessionFor(key, tenant).client;
-  }
-
   /** Tenants holding a session now, one entry per session (oldest use first). */
   get tenants(): string[] {
     return [...this.sessions.values()].map((session) => session.tenant);
@@ -101,12 +96,13 @@ export class UpstreamSessions {
       this.sessions.delete(key); // re-inserted last: the Map's order is least recently used first
     } else {
       if (this.sessions.size >= this.max) this.evict(this.sessions.keys().next().value!);
-      const created: { client?: McpClient; tenant: string; lastUsed: number; latest?: Readonly<Record<string, string>> } = {
+      // The client reads the session's latest headers only when it sends, after the session exists.
+      const created: UpstreamSession = {
         tenant,
         lastUsed: Date.now(),
+        client: new McpClient(this.open(tenant, (call) => call ?? created.latest)),
       };
-      created.client = new McpClient(this.open(tenant, (call) => call ?? created.latest));
-      session = created as UpstreamSession;
+      session = created;
     }
     session.lastUsed = Date.now();
     this.sessions.set(key, session);

@@ -9,7 +9,7 @@ import { tenantOf } from '../../core/tenant.js';
 import { resourceNotFound } from '../resources/resource-uri-param.js';
 import type { RelayedSkill, SkillRequest } from '../skills/skill-relay.interface.js';
 import type { McpUpstream, UpstreamCaller } from './mcp-upstream.js';
-import { checkScopes, failed } from './upstream-components.js';
+import { checkScopes } from './upstream-components.js';
 import { originalSkillUri, relayedSkillUri } from './upstream-names.js';
 
 const SKILL_MD = '/SKILL.md';
@@ -83,5 +83,5 @@ function readError(upstream: McpUpstream, uri: string, error: unknown): McpProto
   }
   if (error instanceof McpClientError && error.code === 'RPC' && error.rpcCode !== undefined)
     return new McpProtocolError(error.rpcCode, clientText(error.message, 500), { uri: clientText(uri, 200) });
-  return new McpProtocolError(JsonRpcErrorCode.SERVER_ERROR, failed(upstream, error).message);
+  return new McpProtocolError(JsonRpcErrorCode.SERVER_ERROR, upstream.failure(error).message);
 }

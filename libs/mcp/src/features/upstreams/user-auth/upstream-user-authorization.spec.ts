@@ -23,13 +23,14 @@ const OPTIONS = {
   publicUrl: 'https://gateway.example.com/',
   encryptionKey: 'k'.repeat(32),
   confirmUser: 'same-subject' as const,
+  resource: 'https://notes.example.com/mcp',
 };
 const ALICE = { tenant: 'acme', subject: 'alice' };
 
 describe('UpstreamUserAuthorization', () => {
   it('hands out a link at the public URL whose ticket is sealed in the store, naming neither the tenant nor the user', async () => {
     const store = recordingStore();
-    const users = new UpstreamUserAuthorization('notes', OPTIONS, 'https://notes.example.com/mcp', store);
+    const users = new UpstreamUserAuthorization('notes', OPTIONS, store);
     const link = new URL(await users.link(ALICE));
     expect(`${link.origin}${link.pathname}`).toBe('https://gateway.example.com/mcp-upstream-auth/notes/start');
     expect(link.searchParams.get('ticket')).toMatch(/^[\w-]{43}$/);
@@ -39,7 +40,7 @@ describe('UpstreamUserAuthorization', () => {
   });
 
   it('takes a ticket once: of two opens at the same moment one goes on, the other is refused', async () => {
-    const users = new UpstreamUserAuthorization('notes', OPTIONS, 'https://notes.example.com/mcp', new McpMemoryStore());
+    const users = new UpstreamUserAuthorization('notes', OPTIONS, new McpMemoryStore());
     const ticket = new URL(await users.link(ALICE)).searchParams.get('ticket');
     const outcomes = await Promise.allSettled([users.start(ticket), users.start(ticket)]);
     // The one that took it goes on to the authorization server (unreachable here); the other answers 400.
@@ -52,7 +53,7 @@ describe('UpstreamUserAuthorization', () => {
   });
 
   it('refuses a callback whose state it did not hand out, and disconnecting nobody says so', async () => {
-    const users = new UpstreamUserAuthorization('notes', OPTIONS, 'https://notes.example.com/mcp', new McpMemoryStore());
+    const users = new UpstreamUserAuthorization('notes', OPTIONS, new McpMemoryStore());
     const url = new URL('https://gateway.example.com/mcp-upstream-auth/notes/callback?code=c&state=forged&iss=http://127.0.0.1:1');
     expect(await users.callback(url)).toMatchObject({ status: 400, page: expect.stringContaining('unknown, used already or expired') });
     expect(await users.disconnect(ALICE)).toBe(false);

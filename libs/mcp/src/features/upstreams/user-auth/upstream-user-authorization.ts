@@ -18,8 +18,6 @@ export interface UpstreamUser {
   readonly subject: string;
 }
 
-type FlowReply = McpUserAuthReply;
-
 /** One user's upstream tokens, as sealed in the store. */
 interface UserTokens {
   readonly access: string;
@@ -53,7 +51,6 @@ const random = () => randomBytes(32).toString('base64url');
 export class UpstreamUserAuthorization {
   private readonly vault: McpTokenVault;
   private readonly identity: McpOAuthClientIdentity;
-  private readonly resource: string;
   private readonly flowTtlMs: number;
   private readonly connectionTtlMs: number;
   /** The authorization server's metadata, read once (again after a failure). */
@@ -63,14 +60,13 @@ export class UpstreamUserAuthorization {
 
   constructor(
     private readonly upstream: string,
-    private readonly options: McpUserAuthorizationOptions,
-    upstreamUrl: string,
+    /** Its `resource` resolved: the upstream's URL unless told. */
+    private readonly options: McpUserAuthorizationOptions & { readonly resource: string },
     private readonly store: McpKeyValueStore,
   ) {
     this.vault = new McpTokenVault(store, options.encryptionKey);
     this.identity = withSecret({ client_id: options.clientId }, options.clientSecret, options.clientAuthMethod ?? 'client_secret_basic');
     this.metadata = discovered(options.issuer, TIMEOUT_MS);
-    this.resource = options.resource ?? upstreamUrl;
     this.flowTtlMs = options.flowTtlMs ?? DEFAULT_FLOW_TTL_MS;
     this.connectionTtlMs = options.connectionTtlMs ?? DEFAULT_CONNECTION_TTL_MS;
   }
@@ -86,39 +82,29 @@ export class UpstreamUserAuthorization {
   }
 
   /** The user's `Authorization` for the upstream, refreshed when it nears expiry; undefined while not connected. */
-  async authorization(user: UpstreamUser): Promise<string | undefined> {
-    const key = this.tokensKey(user);
-    const tokens = await this.vault.get<UserTokens>(key);
-    if (!tokens) return undefined;
-    if (tokens.until > Date.now()) return `Bearer ${tokens.access}`;
-    const fresh = await this.refreshOnce(key, tokens);
-    return fresh && `Bearer ${fresh.access}`;
+  authorization(user: UpstreamUser): Promise<string | undefined> {
+    return this.current(user, (tokens) => tokens.until <= Date.now());
   }
 
   /**
    * The upstream refused `authorization` (401) before it expired (revoked, its key rotated): that access token is
-   * dropped for a refreshed one; undefined when there is none (the user connects again).
+   * dropped for a refreshed one (unless another call of the same user replaced it already); undefined when there is
+   * none (the user connects again).
    */
-  async refused(user: UpstreamUser, authorization: string): Promise<string | undefined> {
-    const key = this.tokensKey(user);
-    const tokens = await this.vault.get<UserTokens>(key);
-    if (!tokens) return undefined;
-    // Another call of the same user replaced it already.
-    if (`Bearer ${tokens.access}` !== authorization) return `Bearer ${tokens.access}`;
-    const fresh = await this.refreshOnce(key, tokens);
-    return fresh && `Bearer ${fresh.access}`;
+  refused(user: UpstreamUser, authorization: string): Promise<string | undefined> {
+    return this.current(user, (tokens) => `Bearer ${tokens.access}` === authorization);
   }
 
   /** A link at this server that starts the flow for `user`: its ticket is single-use and expires with the flow. */
   async link(user: UpstreamUser): Promise<string> {
     const ticket = random();
-    await this.vault.set(this.ticketKey(ticket), { tenant: user.tenant, subject: user.subject }, this.flowTtlMs);
+    await this.vault.set(this.key('ticket', ticket), { tenant: user.tenant, subject: user.subject }, this.flowTtlMs);
     return `${this.options.publicUrl.replace(/\/$/, '')}/${USER_AUTH_ROUTE}/${this.upstream}/start?ticket=${ticket}`;
   }
 
   /** `GET …/start?ticket=`: takes the ticket (once) and sends the browser to the authorization endpoint. */
-  async start(ticket: string | null): Promise<FlowReply> {
-    const user = ticket ? await this.take<UpstreamUser>(this.ticketKey(ticket)) : undefined;
+  async start(ticket: string | null): Promise<McpUserAuthReply> {
+    const user = ticket ? await this.take<UpstreamUser>(this.key('ticket', ticket)) : undefined;
     if (!user) return { status: 400, page: Messages.linkUsed(this.upstream) };
     const server = await this.metadata();
     if (!server.authorization_endpoint) return { status: 502, page: Messages.noAuthorizationEndpoint(this.upstream) };
@@ -127,7 +113,7 @@ export class UpstreamUserAuthorization {
     const confirming = !this.unverified;
     const nonce = confirming ? random() : undefined;
     const flow: PendingFlow = { tenant: user.tenant, subject: user.subject, verifier, ...(nonce && { nonce }) };
-    await this.vault.set(this.stateKey(state), flow, this.flowTtlMs);
+    await this.vault.set(this.key('state', state), flow, this.flowTtlMs);
     const asked = this.options.scopes ?? [];
     // Confirming who signed in takes an ID token: OpenID Connect.
     const scopes = confirming && !asked.includes('openid') ? ['openid', ...asked] : asked;
@@ -135,7 +121,7 @@ export class UpstreamUserAuthorization {
       client_id: this.options.clientId,
       redirect_uri: this.redirectUri,
       state,
-      resource: this.resource,
+      resource: this.options.resource,
       ...(scopes.length > 0 && { scope: scopes.join(' ') }),
       ...(nonce && { nonce }),
       // OpenID Connect issues a refresh token for offline_access only after consent asked for it.
@@ -148,9 +134,9 @@ export class UpstreamUserAuthorization {
    * `GET …/callback`: takes the flow of `state` (once), checks the answer (`iss` too), confirms that the person who
    * signed in is the flow's user (`confirmUser`; else 403 and nothing kept) and keeps the user's tokens.
    */
-  async callback(url: URL): Promise<FlowReply> {
+  async callback(url: URL): Promise<McpUserAuthReply> {
     const state = url.searchParams.get('state');
-    const flow = state ? await this.take<PendingFlow>(this.stateKey(state)) : undefined;
+    const flow = state ? await this.take<PendingFlow>(this.key('state', state)) : undefined;
     // A flow started without a nonce (before confirmUser was set) cannot be confirmed: it starts again.
     if (!flow || !state || (!this.unverified && flow.nonce === undefined))
       return { status: 400, page: Messages.flowUnknown(this.upstream) };
@@ -167,8 +153,7 @@ export class UpstreamUserAuthorization {
       const answer = await this.grant(server, code, flow.nonce);
       // Without an ID token (a plain OAuth 2.0 server) the sign-in cannot be confirmed: what was issued is revoked.
       const confirming = flow.nonce !== undefined;
-      const withIdToken = answer.id_token !== undefined;
-      if (confirming && !withIdToken) {
+      if (confirming && answer.id_token === undefined) {
         await this.revoke(server, answer.refresh_token ?? answer.access_token);
         return { status: 502, page: Messages.noIdToken(this.upstream) };
       }
@@ -176,7 +161,7 @@ export class UpstreamUserAuthorization {
         await this.revoke(server, answer.refresh_token ?? answer.access_token);
         return { status: 403, page: Messages.otherUser(this.upstream) };
       }
-      await this.keep(this.tokensKey(flow), answer);
+      await this.keep(this.key('tokens', flow.tenant, flow.subject), answer);
     } catch (error) {
       const why =
         error instanceof oauth.ResponseBodyError || error instanceof OutboundTokenError
@@ -189,7 +174,7 @@ export class UpstreamUserAuthorization {
 
   /** Forgets the user's connection, revoking its refresh token (else access token) where the server can. */
   async disconnect(user: UpstreamUser): Promise<boolean> {
-    const key = this.tokensKey(user);
+    const key = this.key('tokens', user.tenant, user.subject);
     const tokens = await this.vault.get<UserTokens>(key);
     await this.vault.delete(key);
     if (!tokens) return false;
@@ -219,6 +204,14 @@ export class UpstreamUserAuthorization {
     } catch {
       // Not revoked: no longer kept here all the same.
     }
+  }
+
+  /** The user's access token as an `Authorization`, refreshed first when `stale`; undefined while not connected. */
+  private async current(user: UpstreamUser, stale: (tokens: UserTokens) => boolean): Promise<string | undefined> {
+    const key = this.key('tokens', user.tenant, user.subject);
+    const tokens = await this.vault.get<UserTokens>(key);
+    const fresh = tokens && stale(tokens) ? await this.refreshOnce(key, tokens) : tokens;
+    return fresh && `Bearer ${fresh.access}`;
   }
 
   /** Refreshes the tokens under `key`, one refresh per user at a time (the others wait for its answer). */
@@ -265,7 +258,7 @@ export class UpstreamUserAuthorization {
   /** One grant at the token endpoint, with the upstream's resource indicator. */
   private async grant(server: oauth.AuthorizationServer, grant: McpTokenGrant, nonce?: string) {
     const sent = { signal: AbortSignal.timeout(TIMEOUT_MS), ...insecure(server.token_endpoint) };
-    const response = await sendGrant(server, this.identity, grant, { resource: this.resource }, sent);
+    const response = await sendGrant(server, this.identity, grant, { resource: this.options.resource }, sent);
     return tokensOf(server, this.identity.client, grant.type, response, nonce, sent.signal);
   }
 
@@ -276,15 +269,8 @@ export class UpstreamUserAuthorization {
     return this.vault.open<T>(stored);
   }
 
-  private ticketKey(ticket: string): string {
-    return `mcp:upstream-auth:ticket:${this.upstream}:${digest(ticket)}`;
-  }
-
-  private stateKey(state: string): string {
-    return `mcp:upstream-auth:state:${this.upstream}:${digest(state)}`;
-  }
-
-  private tokensKey(user: UpstreamUser): string {
-    return `mcp:upstream-auth:tokens:${this.upstream}:${digest(user.tenant, user.subject)}`;
+  /** The store key of a ticket, a flow's state or a user's tokens (`tenant`, `subject`): a digest, never the value. */
+  private key(kind: 'ticket' | 'state' | 'tokens', ...parts: string[]): string {
+    return `mcp:upstream-auth:${kind}:${this.upstream}:${digest(...parts)}`;
   }
 }
