@@ -19,6 +19,7 @@ import {
   type ValidatorKeywordRule,
 } from '../../../execution/validation/validator-keywords.js';
 import type { McpClassRef } from '../../../core/class-ref.js';
+import { isObjectLiteral, isPlainObject } from '../../../core/plain-object.js';
 
 /** Options of a {@link DtoSchemaFactory}. */
 export interface DtoSchemaFactoryOptions {
@@ -52,14 +53,8 @@ interface ClassPlan {
   readonly properties: readonly PropertyPlan[];
 }
 
-interface PropertyHints {
-  title?: string;
-  description?: string;
-  examples?: unknown[];
+interface PropertyHints extends McpPropertyOptions {
   default?: unknown;
-  nullable?: boolean;
-  deprecated?: boolean;
-  format?: string;
 }
 
 const LOWER_BOUNDS = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties']);
@@ -515,23 +510,13 @@ function mergeKeywords(target: JsonSchema, source: JsonSchema | undefined): void
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Strings, finite numbers, booleans, null, and arrays / plain objects of those (no cycles). */
 function isJsonValue(value: unknown, seen = new Set<object>()): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
-  if (typeof value !== 'object' || seen.has(value)) return false;
+  if (typeof value !== 'object' || seen.has(value) || !(Array.isArray(value) || isObjectLiteral(value))) return false;
   seen.add(value);
-  let result: boolean;
-  if (Array.isArray(value)) {
-    result = value.every((item) => isJsonValue(item, seen));
-  } else {
-    const prototype = Object.getPrototypeOf(value) as unknown;
-    result = (prototype === Object.prototype || prototype === null) && Object.values(value).every((item) => isJsonValue(item, seen));
-  }
+  const result = Object.values(value).every((item) => isJsonValue(item, seen));
   seen.delete(value);
   return result;
 }
@@ -553,12 +538,12 @@ function readHints(prototype: object, name: string): PropertyHints {
 
 function readSwaggerHints(prototype: object, name: string): PropertyHints {
   const raw = Reflect.getMetadata(SWAGGER_API_MODEL_PROPERTIES, prototype, name) as unknown;
-  if (!isRecord(raw)) return {};
+  if (!isPlainObject(raw)) return {};
   let examples: unknown[] | undefined;
   if (Array.isArray(raw.examples)) examples = raw.examples;
   // OpenAPI's named examples: { name: { summary, value } }.
-  else if (isRecord(raw.examples))
-    examples = Object.values(raw.examples).map((example) => (isRecord(example) && 'value' in example ? example.value : example));
+  else if (isPlainObject(raw.examples))
+    examples = Object.values(raw.examples).map((example) => (isPlainObject(example) && 'value' in example ? example.value : example));
   else if (raw.example !== undefined) examples = [raw.example];
   return {
     title: typeof raw.title === 'string' ? raw.title : undefined,
