@@ -76,7 +76,6 @@ export class DtoSchemaFactory {
   private readonly documents = new Map<McpClassRef, JsonSchema>();
   private readonly plans = new Map<McpClassRef, ClassPlan>();
   private readonly metadata = new Map<McpClassRef, ValidationMetadata[]>();
-  private readonly orders = new Map<McpClassRef, readonly string[]>();
   private readonly recursive = new Map<McpClassRef, boolean>();
 
   constructor(options: DtoSchemaFactoryOptions = {}) {
@@ -106,7 +105,7 @@ export class DtoSchemaFactory {
    * its schema, and the cached ones (documents, plans, metadata) would otherwise stay for the life of the app.
    */
   clear(): void {
-    for (const cache of [this.documents, this.plans, this.metadata, this.orders, this.recursive]) cache.clear();
+    for (const cache of [this.documents, this.plans, this.metadata, this.recursive]) cache.clear();
   }
 
   /** Renders the document of one root class: nested classes inline, recursive ones in `$defs`. */
@@ -205,17 +204,15 @@ export class DtoSchemaFactory {
     return cached(this.metadata, target, () => readValidationMetadata(target));
   }
 
-  /** Declaration order, base classes first (the order of the instance's fields). */
+  /** Declaration order, base classes first (the order of the instance's fields); read once per class, by its plan. */
   private propertyOrder(target: McpClassRef): readonly string[] {
-    return cached(this.orders, target, () => {
-      const names = new Set<string>();
-      for (const type of lineage(target).reverse()) {
-        for (const metadata of this.metadataFor(type)) {
-          if (metadata.target === type && typeof metadata.propertyName === 'string') names.add(metadata.propertyName);
-        }
+    const names = new Set<string>();
+    for (const type of lineage(target).reverse()) {
+      for (const metadata of this.metadataFor(type)) {
+        if (metadata.target === type && typeof metadata.propertyName === 'string') names.add(metadata.propertyName);
       }
-      return [...names];
-    });
+    }
+    return [...names];
   }
 
   /** Own enumerable values of `new Dto()`: what class-transformer keeps when an argument is missing. */
