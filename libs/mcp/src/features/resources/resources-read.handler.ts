@@ -48,12 +48,9 @@ export class ResourcesReadHandler implements McpMethodHandler {
   }
 
   private async readSkill(call: McpCall, uri: string): Promise<Record<string, unknown>> {
-    let result: Record<string, unknown> | undefined;
-    try {
-      result = await readSkillFile(this.skills, uri, skillCaller(call.context), call);
-    } catch (error) {
+    const result = await readSkillFile(this.skills, uri, skillCaller(call.context), call).catch((error: unknown) => {
       throw toProtocolError(error, this.logger, McpMessages.resourceFailed(uri, call.id));
-    }
+    });
     if (!result) throw resourceNotFound(uri);
     return result;
   }
