@@ -7,10 +7,10 @@ import { McpProviderMethods, type ProviderMethod } from '../provider-methods.js'
 import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
 import { promptDefinition, type McpPromptDefinition } from './mcp-prompt-definition.interface.js';
-import type { McpPromptOptions } from './mcp-prompt-options.interface.js';
+import type { McpPromptArgument, McpPromptOptions } from './mcp-prompt-options.interface.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 import type { McpComponent, McpComponentProvider } from '../components/mcp-component-provider.interface.js';
-import { argumentsFromSchema, declaredArguments, standardPromptArguments } from './prompt-arguments.js';
+import { argumentListProblem, argumentsFromSchema, standardPromptArguments } from './prompt-arguments.js';
 import { isStandardSchema } from '../../core/standard-schema.js';
 import { loadStandardConverters } from '../tools/schema/standard-json-schema.js';
 import { MCP_METADATA } from '../mcp-metadata.accessor.js';
@@ -68,7 +68,7 @@ export class McpPromptExplorer implements McpComponentProvider {
       standard?.declared ??
       (argsType
         ? argumentsFromSchema(this.schemas.forClass(argsType))
-        : declaredArguments(options.arguments, (problem) => McpMessages.invalidPromptArguments(site, problem)));
+        : this.declaredArguments(site, options.arguments as McpPromptArgument[]));
     return promptDefinition({
       name,
       site,
@@ -78,5 +78,12 @@ export class McpPromptExplorer implements McpComponentProvider {
       validator: standard?.validator ?? (argsType && new McpDtoArgumentValidator(argsType)),
       handler: this.providerMethods.handlerOf<McpPromptContext>(method),
     });
+  }
+
+  private declaredArguments(site: string, list: McpPromptArgument[] | undefined): McpPromptArgument[] {
+    if (list === undefined) return [];
+    const problem = argumentListProblem(list);
+    if (problem) throw new McpConfigurationError(McpMessages.invalidPromptArguments(site, problem));
+    return list.map((argument) => ({ ...argument }));
   }
 }

@@ -1,6 +1,4 @@
 import type { JsonSchema } from '../../core/json-schema.types.js';
-import type { McpBootErrorDetail } from '../../core/errors/boot-errors.js';
-import { McpConfigurationError } from '../../core/errors/mcp-configuration.error.js';
 import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText, clientTextList } from '../../core/client-text.js';
@@ -37,16 +35,8 @@ export function standardPromptArguments(
   return { declared: argumentsFromSchema(jsonSchema), validator };
 }
 
-/** A declared argument list, copied (none when `undefined`); a malformed one throws the boot error `invalid` names. */
-export function declaredArguments(list: unknown, invalid: (problem: string) => McpBootErrorDetail): McpPromptArgument[] {
-  if (list === undefined) return [];
-  const problem = argumentListProblem(list);
-  if (problem) throw new McpConfigurationError(invalid(problem));
-  return (list as McpPromptArgument[]).map((argument) => ({ ...argument }));
-}
-
 /** What is wrong with a declared argument list, or undefined when it is fine. */
-function argumentListProblem(list: unknown): string | undefined {
+export function argumentListProblem(list: unknown): string | undefined {
   if (!Array.isArray(list)) return 'expected an array of { name, description?, required? }';
   const seen = new Set<string>();
   for (const [index, argument] of list.entries()) {

@@ -7,7 +7,7 @@ import { DtoSchemaFactory } from '../tools/schema/dto-schema.factory.js';
 import { promptDefinition } from './mcp-prompt-definition.interface.js';
 import type { McpPromptRegistration } from './mcp-prompt-registration.interface.js';
 import { McpPromptRuntimeMessages as Messages } from './mcp-prompt-runtime.messages.js';
-import { argumentsFromSchema, declaredArguments, standardPromptArguments } from './prompt-arguments.js';
+import { argumentListProblem, argumentsFromSchema, standardPromptArguments } from './prompt-arguments.js';
 import { McpDtoArgumentValidator } from '../../execution/validation/dto-argument.validator.js';
 
 const KEYS = ['name', 'title', 'description', 'arguments', 'args', 'handler'] as const;
@@ -31,12 +31,12 @@ export class McpRuntimePromptBuilder implements McpRuntimeBuilder<McpPromptRegis
     if (argsType !== undefined && typeof argsType !== 'function') throw new McpConfigurationError(Messages.argsNotAClass(site));
     if (registration.args !== undefined && registration.arguments !== undefined)
       throw new McpConfigurationError(Messages.argumentsTwice(site));
-    // With `arguments`, `args` is undefined (refused above otherwise): the list is the declaration.
-    const declared =
-      standard?.declared ??
-      (argsType
-        ? argumentsFromSchema(this.schemas.forClass(argsType))
-        : declaredArguments(registration.arguments, (problem) => Messages.invalidArguments(site, problem)));
+    let declared = standard?.declared ?? (argsType ? argumentsFromSchema(this.schemas.forClass(argsType)) : []);
+    if (registration.arguments !== undefined) {
+      const problem = argumentListProblem(registration.arguments);
+      if (problem) throw new McpConfigurationError(Messages.invalidArguments(site, problem));
+      declared = registration.arguments.map((argument) => ({ ...argument }));
+    }
     return {
       kind: 'prompt',
       definition: promptDefinition({
