@@ -54,6 +54,11 @@ export function toProtocolError(error: unknown, logger: Logger, failure: string)
       { status },
     );
   }
-  logger.error(`${clientText(failure, 500)}: ${errorLogText(error)}`);
+  return internalError(logger, `${clientText(failure, 500)}: ${errorLogText(error)}`);
+}
+
+/** Logs `failure` and answers a bare -32603: no message or stack leaves the server. */
+export function internalError(logger: Logger, failure: string): McpProtocolError {
+  logger.error(failure);
   return new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Internal error');
 }

@@ -88,8 +88,8 @@ export class McpProviderMethods {
     return methods;
   }
 
-  /** Nest's `include` semantics: providers declared in the listed modules, each of which must be in the app. */
-  private providers(): InstanceWrapper[] {
+  /** The providers this server serves, with Nest's `include` semantics: those of the listed modules, each of which must be in the app. */
+  providers(): InstanceWrapper[] {
     const include = this.options.include;
     if (include === undefined) return this.discovery.getProviders();
     const providers = this.discovery.getProviders({ include: [...include] });

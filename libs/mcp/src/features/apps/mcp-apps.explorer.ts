@@ -45,9 +45,7 @@ export class McpAppsExplorer implements McpComponentProvider, OnApplicationBoots
   }
 
   onApplicationBootstrap(): void {
-    for (const descriptor of this.tools.listDescriptors()) {
-      this.checkServed(descriptor, this.tools.get(descriptor.name)?.site ?? descriptor.name);
-    }
+    for (const tool of this.tools.inOrder()) this.checkServed(tool.descriptor, tool.site);
   }
 
   private checkServed(descriptor: { name: string; _meta?: Record<string, unknown> }, site: string): void {

@@ -7,11 +7,10 @@ import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { McpProtocolError } from '../../core/errors/protocol-error.js';
 import { clientText } from '../../core/client-text.js';
-import { toProtocolError, withHandlerContext } from '../feature-handler.js';
+import { internalError, toProtocolError, withHandlerContext } from '../feature-handler.js';
 import { McpCompletionTargets } from './completion-targets.js';
 import { describeRef } from './completion-target.js';
 import { toCompletionResult } from './completion-values.js';
-import type { McpCompletionContext } from './mcp-completion-context.interface.js';
 import type { McpCompletionRef } from './mcp-completion-options.interface.js';
 import { McpCompletionRegistry } from './mcp-completion.registry.js';
 import { isPlainObject } from '../../core/plain-object.js';
@@ -56,19 +55,13 @@ export class CompletionCompleteHandler implements McpMethodHandler {
     if (!completer) return { completion: { values: [] } };
 
     const label = describeRef(target.ref);
-    const value = await withHandlerContext(call, async (base) => {
-      const context: McpCompletionContext = { ...base, ref: params.ref, argument: params.argument, arguments: params.arguments };
-      try {
-        return await completer.handler(params.argument.value, context);
-      } catch (error) {
-        throw toProtocolError(error, this.logger, McpMessages.completionFailed(label, call.id));
-      }
+    const value = await withHandlerContext(call, (base) =>
+      completer.handler(params.argument.value, { ...base, ref: params.ref, argument: params.argument, arguments: params.arguments }),
+    ).catch((error: unknown) => {
+      throw toProtocolError(error, this.logger, McpMessages.completionFailed(label, call.id));
     });
     const completion = toCompletionResult(value);
-    if (!completion) {
-      this.logger.error(McpMessages.completionBadResult(completer.site));
-      throw new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Internal error');
-    }
+    if (!completion) throw internalError(this.logger, McpMessages.completionBadResult(completer.site));
     return { completion };
   }
 }

@@ -91,8 +91,7 @@ export class McpComponentRegistry<T extends McpComponentEntry> {
     if (existing) {
       this.clash(source!, key, `${entry.site} takes it from ${existing.site}`);
       this.sources.delete(key);
-      this.swap(existing, entry);
-      this.entries.set(key, entry);
+      this.swap(key, existing, entry);
     } else {
       this.add(key, entry);
     }
@@ -101,9 +100,7 @@ export class McpComponentRegistry<T extends McpComponentEntry> {
 
   /** Swaps a runtime component for a new definition, keeping its place in the list. */
   replace(key: string, entry: T): void {
-    const previous = this.runtimeEntry(key, entry.site);
-    this.entries.set(key, entry);
-    this.swap(previous, entry);
+    this.swap(key, this.runtimeEntry(key, entry.site), entry);
     this.options.announce();
   }
 
@@ -126,12 +123,8 @@ export class McpComponentRegistry<T extends McpComponentEntry> {
       return false;
     }
     if (this.refused.get(key) === source) this.refused.delete(key);
-    if (existing) {
-      this.entries.set(key, entry);
-      this.swap(existing, entry);
-    } else {
-      this.add(key, entry);
-    }
+    if (existing) this.swap(key, existing, entry);
+    else this.add(key, entry);
     this.sources.set(key, source);
     this.options.announce();
     return true;
@@ -205,8 +198,9 @@ export class McpComponentRegistry<T extends McpComponentEntry> {
     this.shared = false;
   }
 
-  /** Puts `entry` in `previous`'s place in the lists. */
-  private swap(previous: T, entry: T): void {
+  /** Puts `entry` in `previous`'s place under `key` and in the lists. */
+  private swap(key: string, previous: T, entry: T): void {
+    this.entries.set(key, entry);
     this.list = this.list.map((descriptor) => (descriptor === previous.descriptor ? entry.descriptor : descriptor));
     this.entryList = this.entryList.map((existing) => (existing === previous ? entry : existing));
     if (entry.scopes?.length) this.scoped = true;

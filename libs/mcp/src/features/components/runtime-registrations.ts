@@ -45,16 +45,10 @@ export class McpRuntimeRegistrations<R> {
     private readonly registryOf: (kind: McpComponent['kind']) => McpComponentRegistry<McpComponentEntry>,
   ) {}
 
-  register(registration: R): McpComponent {
-    const component = this.build('register', registration);
-    this.registryOf(component.kind).register(componentKey(component), component.definition);
-    return component;
-  }
-
-  /** Swaps a runtime component for the new definition with its key, keeping its place in the list. */
-  replace(registration: R): McpComponent {
-    const component = this.build('replace', registration);
-    this.registryOf(component.kind).replace(componentKey(component), component.definition);
+  /** Adds a runtime component, or (`replace`) swaps the runtime one with its key for it, keeping its place in the list. */
+  apply(method: 'register' | 'replace', registration: R): McpComponent {
+    const component = this.build(method, registration);
+    this.registryOf(component.kind)[method](componentKey(component), component.definition);
     return component;
   }
 

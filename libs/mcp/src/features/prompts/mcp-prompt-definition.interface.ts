@@ -2,6 +2,7 @@ import type { McpArgumentValidator } from '../../execution/validation/argument-v
 import type { McpFeatureHandler } from '../feature-handler.js';
 import type { McpPromptContext } from './mcp-prompt-context.interface.js';
 import type { McpPromptArgument } from './mcp-prompt-options.interface.js';
+import type { McpComponentEntry } from '../components/component.registry.js';
 
 /** A prompt as `prompts/list` sends it. */
 export interface McpPromptDescriptor {
@@ -12,20 +13,13 @@ export interface McpPromptDescriptor {
 }
 
 /** Everything `prompts/get` needs about a prompt, computed once at boot. */
-export interface McpPromptDefinition {
+export interface McpPromptDefinition extends McpComponentEntry<McpPromptDescriptor> {
   readonly name: string;
-  /** `ClassName#method`, for messages. */
-  readonly site: string;
-  readonly descriptor: McpPromptDescriptor;
   /** Declared arguments (from the options or the DTO). */
   readonly arguments: readonly McpPromptArgument[];
   /** Validates the arguments when they come from a DTO or a Standard Schema (a declared list is checked on its own). */
   readonly validator?: McpArgumentValidator;
   readonly handler: McpFeatureHandler<McpPromptContext>;
-  /** Registered with `McpPromptRegistry.register()` (only those can be replaced or removed). */
-  readonly runtime?: boolean;
-  /** Scopes a caller must hold to see or get it (a scoped upstream's). */
-  readonly scopes?: readonly string[];
 }
 
 /** A prompt's definition from its checked parts, decorated or registered at runtime (the descriptor follows). */

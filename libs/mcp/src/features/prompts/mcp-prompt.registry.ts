@@ -56,12 +56,12 @@ export class McpPromptRegistry {
    * `notifications/prompts/list_changed`.
    */
   register<Args = Record<string, string>>(registration: McpPromptRegistration<Args>): McpPromptHandle {
-    return this.handle(this.runtime.register(registration as unknown as McpPromptRegistration));
+    return this.handle(this.runtime.apply('register', registration as unknown as McpPromptRegistration));
   }
 
   /** Swaps a prompt registered at runtime for a new definition (same place in `prompts/list`). */
   replace<Args = Record<string, string>>(registration: McpPromptRegistration<Args>): McpPromptHandle {
-    return this.handle(this.runtime.replace(registration as unknown as McpPromptRegistration));
+    return this.handle(this.runtime.apply('replace', registration as unknown as McpPromptRegistration));
   }
 
   /** Removes a prompt registered at runtime; false when there is none of that name. Gets in flight finish. */

@@ -69,9 +69,6 @@ export function checkPromptArguments(declared: readonly McpPromptArgument[], raw
 
 /** Names in `fields` may be the client's own: as bounded as the message. */
 function invalid(problem: string, fields: string[]): McpProtocolError {
-  return new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${problem}`, { fields: boundedFields(fields) });
-}
-
-function boundedFields(fields: readonly string[]): string[] {
-  return fields.slice(0, MAX_LISTED_FIELDS).map((field) => clientText(field));
+  const bounded = fields.slice(0, MAX_LISTED_FIELDS).map((field) => clientText(field));
+  return new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, `Invalid params: ${problem}`, { fields: bounded });
 }

@@ -8,8 +8,7 @@ import { clientText } from '../../core/client-text.js';
 import { listPage } from '../../core/pagination-cursor.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
-import { toProtocolError, withHandlerContext } from '../feature-handler.js';
-import type { McpPromptContext } from './mcp-prompt-context.interface.js';
+import { internalError, toProtocolError, withHandlerContext } from '../feature-handler.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 import { checkPromptArguments } from './prompt-arguments.js';
 import { toGetPromptResult } from './prompt-messages.js';
@@ -53,19 +52,11 @@ export class PromptsHandlers implements McpMethodHandlerGroup {
       if (!validation.valid) throw new McpProtocolError(JsonRpcErrorCode.INVALID_PARAMS, validation.message, { fields: validation.fields });
       args = validation.value;
     }
-    const value = await withHandlerContext(call, async (base) => {
-      const context: McpPromptContext = { ...base, promptName: name };
-      try {
-        return await prompt.handler(args, context);
-      } catch (error) {
-        throw toProtocolError(error, this.logger, McpMessages.promptFailed(name, call.id));
-      }
+    const value = await withHandlerContext(call, (base) => prompt.handler(args, { ...base, promptName: name })).catch((error: unknown) => {
+      throw toProtocolError(error, this.logger, McpMessages.promptFailed(name, call.id));
     });
     const result = toGetPromptResult(value);
-    if (!result) {
-      this.logger.error(McpMessages.promptBadResult(prompt.site));
-      throw new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Internal error');
-    }
+    if (!result) throw internalError(this.logger, McpMessages.promptBadResult(prompt.site));
     return result as unknown as Record<string, unknown>;
   }
 }

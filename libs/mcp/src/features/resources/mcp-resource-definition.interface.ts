@@ -2,6 +2,7 @@ import type { McpResourceOptions, McpResourceTemplateOptions } from './mcp-resou
 import type { McpFeatureHandler } from '../feature-handler.js';
 import type { McpResourceContext } from './mcp-resource-context.interface.js';
 import type { CompiledUriTemplate } from './uri-template.js';
+import type { McpComponentEntry } from '../components/component.registry.js';
 
 /** A resource as `resources/list` sends it: exactly what `@McpResource()` declared. */
 export type McpResourceDescriptor = McpResourceOptions;
@@ -10,29 +11,16 @@ export type McpResourceDescriptor = McpResourceOptions;
 export type McpResourceTemplateDescriptor = McpResourceTemplateOptions;
 
 /** Everything `resources/read` needs about a fixed resource, computed once at boot. */
-export interface McpResourceDefinition {
+export interface McpResourceDefinition extends McpComponentEntry<McpResourceDescriptor> {
   readonly uri: string;
-  /** `ClassName#method`, for messages. */
-  readonly site: string;
-  readonly descriptor: McpResourceDescriptor;
   readonly handler: McpFeatureHandler<McpResourceContext>;
-  /** Registered with `McpResourceRegistry.register()` (only those can be replaced or removed). */
-  readonly runtime?: boolean;
-  /** Scopes a caller must hold to see, read or watch it (a scoped upstream's). */
-  readonly scopes?: readonly string[];
 }
 
 /** Everything `resources/read` needs about a resource template, its matcher compiled at boot. */
-export interface McpResourceTemplateDefinition {
+export interface McpResourceTemplateDefinition extends McpComponentEntry<McpResourceTemplateDescriptor> {
   readonly uriTemplate: string;
-  readonly site: string;
-  readonly descriptor: McpResourceTemplateDescriptor;
   readonly matcher: CompiledUriTemplate;
   readonly handler: McpFeatureHandler<McpResourceContext>;
-  /** Registered with `McpResourceRegistry.register()` (only those can be replaced or removed). */
-  readonly runtime?: boolean;
-  /** Scopes a caller must hold to see, read or watch it (a scoped upstream's). */
-  readonly scopes?: readonly string[];
 }
 
 /** A URI resolved to what serves it, with the template's variables (`{}` for a fixed resource). */

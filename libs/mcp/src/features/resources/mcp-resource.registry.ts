@@ -76,12 +76,12 @@ export class McpResourceRegistry {
    * `notifications/resources/list_changed`.
    */
   register(registration: McpResourceRegistration): McpResourceHandle {
-    return this.handle(this.runtime.register(registration));
+    return this.handle(this.runtime.apply('register', registration));
   }
 
   /** Swaps a resource or template registered at runtime for a new definition (same place in its list). */
   replace(registration: McpResourceRegistration): McpResourceHandle {
-    return this.handle(this.runtime.replace(registration));
+    return this.handle(this.runtime.apply('replace', registration));
   }
 
   /**

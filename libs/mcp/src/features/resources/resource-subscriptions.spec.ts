@@ -2,7 +2,8 @@ import type { McpRequestContext } from '../../core/mcp-request-context.interface
 import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import type { McpSessionStreams } from '../../core/session-streams.interface.js';
 import { subscriberFor, type ResourceSubscriber } from './resource-subscriber.js';
-import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, McpResourceSubscriptions } from './resource-subscriptions.js';
+import { McpResourceSubscriptions } from './resource-subscriptions.js';
+import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER } from './resource-subscription.limits.js';
 import type { McpSessionService } from '../../sessions/mcp-session.service.js';
 
 const UPDATED: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://a' } };

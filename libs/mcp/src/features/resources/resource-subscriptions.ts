@@ -4,12 +4,10 @@ import type { JsonRpcMessage } from '../../core/json-rpc/json-rpc.types.js';
 import type { ResourceSubscriber } from './resource-subscriber.js';
 import { McpSessionService } from '../../sessions/mcp-session.service.js';
 import { McpStoredResourceSubscriptions } from './stored-resource-subscriptions.js';
-import { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER, roomFor } from './resource-subscription.limits.js';
+import { roomFor } from './resource-subscription.limits.js';
 
 /** Bus channel on which a `resources/unsubscribe` reaches the instance holding the subscription. */
 const RESOURCE_UNSUBSCRIBED_CHANNEL = 'resources:unsubscribed';
-
-export { MAX_SUBSCRIPTIONS_PER_SUBSCRIBER };
 
 /**
  * Who watches which resource URI in this instance's memory (connections, and Streamable HTTP sessions on a single

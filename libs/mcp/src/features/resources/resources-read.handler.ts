@@ -2,10 +2,7 @@ import { Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { McpMessages } from '../../core/errors/mcp.messages.js';
 import type { McpCall, McpMethodHandler } from '../../core/method-handler.interface.js';
 import { McpMethodHandlerProvider } from '../../core/method-handler.decorator.js';
-import { JsonRpcErrorCode } from '../../core/json-rpc/json-rpc-error-codes.js';
-import { McpProtocolError } from '../../core/errors/protocol-error.js';
-import { toProtocolError, withHandlerContext } from '../feature-handler.js';
-import type { McpResourceContext } from './mcp-resource-context.interface.js';
+import { internalError, toProtocolError, withHandlerContext } from '../feature-handler.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { toReadResourceResult } from './resource-contents.js';
 import { resourceNotFound, uriParam } from './resource-uri-param.js';
@@ -37,36 +34,23 @@ export class ResourcesReadHandler implements McpMethodHandler {
     const uri = uriParam(call.params, this.method);
     const match = this.registry.resolve(uri);
     if (!match) return this.readSkill(call, uri);
-    const value = await withHandlerContext(call, async (base) => {
-      const context: McpResourceContext = {
-        ...base,
-        uri,
-        resourceName: match.name,
-        ...(match.uriTemplate !== undefined && { uriTemplate: match.uriTemplate }),
-      };
-      try {
-        return await match.handler(match.variables, context);
-      } catch (error) {
-        // A template matches URIs whose data may not exist: the handler says so with the usual Nest exception.
-        if (error instanceof NotFoundException) throw resourceNotFound(uri);
-        throw toProtocolError(error, this.logger, McpMessages.resourceFailed(uri, call.id));
-      }
+    const { name: resourceName, uriTemplate } = match;
+    const value = await withHandlerContext(call, (base) =>
+      match.handler(match.variables, { ...base, uri, resourceName, ...(uriTemplate !== undefined && { uriTemplate }) }),
+    ).catch((error: unknown) => {
+      // A template matches URIs whose data may not exist: the handler says so with the usual Nest exception.
+      if (error instanceof NotFoundException) throw resourceNotFound(uri);
+      throw toProtocolError(error, this.logger, McpMessages.resourceFailed(uri, call.id));
     });
     const result = toReadResourceResult(value, uri, match.mimeType);
-    if (!result) {
-      this.logger.error(McpMessages.resourceBadResult(match.site));
-      throw new McpProtocolError(JsonRpcErrorCode.INTERNAL_ERROR, 'Internal error');
-    }
+    if (!result) throw internalError(this.logger, McpMessages.resourceBadResult(match.site));
     return result as unknown as Record<string, unknown>;
   }
 
   private async readSkill(call: McpCall, uri: string): Promise<Record<string, unknown>> {
-    let result: Record<string, unknown> | undefined;
-    try {
-      result = await readSkillFile(this.skills, uri, skillCaller(call.context), call);
-    } catch (error) {
+    const result = await readSkillFile(this.skills, uri, skillCaller(call.context), call).catch((error: unknown) => {
       throw toProtocolError(error, this.logger, McpMessages.resourceFailed(uri, call.id));
-    }
+    });
     if (!result) throw resourceNotFound(uri);
     return result;
   }

@@ -1,5 +1,4 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
 import { McpCapabilities } from '../../core/mcp-capabilities.js';
 import { MCP_RESOLVED_OPTIONS } from '../../core/mcp-resolved-options.token.js';
 import type { McpResolvedOptions } from '../../options/mcp-module-options.interface.js';
@@ -8,6 +7,7 @@ import { MCP_SKILLS_EXTENSION } from '../../core/mcp-skills.constants.js';
 import type { McpSkillSource } from './mcp-skill.interface.js';
 import { McpSkillRegistry } from './mcp-skill.registry.js';
 import { loadSkillFolder } from './skill-folder.loader.js';
+import { McpProviderMethods } from '../provider-methods.js';
 
 /**
  * Loads the `sources.skills` folders (a bad skill fails the boot with an `MCP_ERR_SKILL_*` code), finds the
@@ -18,7 +18,7 @@ import { loadSkillFolder } from './skill-folder.loader.js';
 export class McpSkillExplorer implements OnModuleInit {
   constructor(
     private readonly registry: McpSkillRegistry,
-    private readonly discovery: DiscoveryService,
+    private readonly providerMethods: McpProviderMethods,
     private readonly capabilities: McpCapabilities,
     @Inject(MCP_RESOLVED_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
@@ -26,9 +26,7 @@ export class McpSkillExplorer implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     for (const folder of this.options.sources.skills) this.registry.addFolderSkills(await loadSkillFolder(folder));
     const providers = [];
-    // The providers this server serves: the app's, or those of the `include`d modules (as its tools).
-    const include = this.options.include;
-    for (const wrapper of this.discovery.getProviders(include === undefined ? undefined : { include: [...include] })) {
+    for (const wrapper of this.providerMethods.providers()) {
       if (wrapper.isAlias || !wrapper.instance) continue;
       const type = (Object.getPrototypeOf(wrapper.instance) as { constructor?: unknown } | null)?.constructor;
       if (typeof type !== 'function' || !Reflect.getMetadata(MCP_SKILL_PROVIDER_METADATA, type)) continue;

@@ -125,20 +125,13 @@ export class McpSkillRegistry {
 
   /** The skill file at `uri`, if `caller` sees its skill. @internal */
   async file(uri: string, caller: McpSkillCaller): Promise<BuiltSkillFile | undefined> {
-    for (const skill of this.candidates(uri, caller)) {
-      const file = (await skill).find((one) => one.files.has(uri))?.files.get(uri);
-      if (file) return file;
-    }
-    return undefined;
+    return this.lookup(uri, caller, (skill) => skill.files.get(uri));
   }
 
   /** The direct children of the skill directory at `uri`, if `caller` sees its skill (a relayed one: read for `request`). @internal */
   async directory(uri: string, caller: McpSkillCaller, request?: SkillRequest): Promise<readonly SkillDirectoryChild[] | undefined> {
-    for (const skill of this.candidates(uri, caller)) {
-      const children = (await skill).find((one) => one.directories.has(uri))?.directories.get(uri);
-      if (children) return children;
-    }
-    return request && this.relayedAt(uri)?.directory?.(uri, request);
+    const children = await this.lookup(uri, caller, (skill) => skill.directories.get(uri));
+    return children ?? (request && this.relayedAt(uri)?.directory?.(uri, request));
   }
 
   /** Every relayed skill now, the first relay's first at a URI two relays hold. */
@@ -154,12 +147,15 @@ export class McpSkillRegistry {
     return this.relayed().find((skill) => uri === skill.root || uri.startsWith(`${skill.root}/`));
   }
 
-  /** Fixed skills first (no provider asked), then everything the caller sees. */
-  private *candidates(uri: string, caller: McpSkillCaller): Iterable<Promise<readonly BuiltSkill[]>> {
+  /** What `pick` finds in the skills `caller` sees: the fixed skill of the URI's name first (no provider asked), then all. */
+  private async lookup<T>(uri: string, caller: McpSkillCaller, pick: (skill: BuiltSkill) => T | undefined): Promise<T | undefined> {
     const name = uri.startsWith(MCP_SKILL_URI_SCHEME) ? uri.slice(MCP_SKILL_URI_SCHEME.length).split('/')[0] : undefined;
-    const fixed = [...this.fixed.values()].filter((skill) => skill.name === name);
-    if (fixed.length > 0) yield Promise.resolve(fixed);
-    if (this.providers.length > 0) yield this.visible(caller);
+    const found = [...this.fixed.values()]
+      .filter((skill) => skill.name === name)
+      .map(pick)
+      .find((value) => value !== undefined);
+    if (found !== undefined || this.providers.length === 0) return found;
+    return (await this.visible(caller)).map(pick).find((value) => value !== undefined);
   }
 
   private add(skill: BuiltSkill): void {

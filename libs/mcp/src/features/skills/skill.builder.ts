@@ -45,12 +45,11 @@ export function buildSkill(site: string, files: ReadonlyMap<string, SkillSourceF
   for (const path of [...files.keys()].sort((a, b) => (a === 'SKILL.md' ? -1 : b === 'SKILL.md' ? 1 : a < b ? -1 : a > b ? 1 : 0))) {
     const file = files.get(path)!;
     const uri = `${root}/${path}`;
-    const digest = skillDigest(file.bytes);
-    const bytes = file.bytes;
+    const { bytes } = file;
     built.set(uri, {
       path,
       uri,
-      digest,
+      digest: skillDigest(bytes),
       size: bytes.byteLength,
       mimeType: skillFileMimeType(path),
       read: file.read ?? (async () => bytes),

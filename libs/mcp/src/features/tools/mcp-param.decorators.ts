@@ -33,9 +33,5 @@ export const McpTenant = (): ParameterDecorator => mcpParam(McpParamType.TENANT)
 
 /** The parameter index that carries `type`, if any, for a method's recorded params. */
 export function findParamIndex(metadata: Record<string, { index: number }> | undefined, type: McpParamType): number | undefined {
-  if (!metadata) return undefined;
-  for (const [key, value] of Object.entries(metadata)) {
-    if (key.startsWith(`${type}:`)) return value.index;
-  }
-  return undefined;
+  return Object.entries(metadata ?? {}).find(([key]) => key.startsWith(`${type}:`))?.[1].index;
 }

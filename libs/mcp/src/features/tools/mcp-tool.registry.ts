@@ -93,7 +93,7 @@ export class McpToolRegistry {
    * with `notifications/tools/list_changed`.
    */
   register<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
-    return this.handle(this.runtime.register(registration as McpToolRegistration));
+    return this.handle(this.runtime.apply('register', registration as McpToolRegistration));
   }
 
   /**
@@ -108,7 +108,7 @@ export class McpToolRegistry {
 
   /** Swaps a tool registered at runtime for a new definition (same place in `tools/list`). */
   replace<Args = unknown>(registration: McpToolRegistration<Args>): McpToolHandle {
-    return this.handle(this.runtime.replace(registration as McpToolRegistration));
+    return this.handle(this.runtime.apply('replace', registration as McpToolRegistration));
   }
 
   /**

@@ -9,7 +9,7 @@ import { envelopeOutputSchema } from './schema/envelope-output-schema.js';
 import type { DtoSchemaFactory } from './schema/dto-schema.factory.js';
 import type { RawSchemaCompiler } from './schema/raw-schema.compiler.js';
 import { checkToolBindings } from './tool-definition.checks.js';
-import { checkVisibleTo } from './visible-to.js';
+import { McpToolRuntimeMessages } from './mcp-tool-runtime.messages.js';
 import { isStandardSchema } from '../../core/standard-schema.js';
 import type { JsonSchema } from '../../core/json-schema.types.js';
 import { McpStandardSchemaMessages as StandardMessages } from './schema/standard-schema.messages.js';
@@ -76,6 +76,9 @@ export function assembleTool(input: McpToolAssemblyInput, schemas: { dto: DtoSch
   input.checkDescriptor?.(descriptor);
   const { idempotencyKey } = options;
   const scopes = checkToolBindings(site, descriptor.inputSchema, idempotencyKey, options.scopes);
+  const { visibleTo } = options;
+  if (visibleTo !== undefined && typeof visibleTo !== 'function')
+    throw new McpConfigurationError(McpToolRuntimeMessages.invalidVisibleTo(site));
   return {
     name,
     site,
@@ -87,7 +90,7 @@ export function assembleTool(input: McpToolAssemblyInput, schemas: { dto: DtoSch
     ...(output?.parse && { parseOutput: output.parse }),
     idempotencyKey,
     scopes,
-    ...(options.visibleTo !== undefined && { visibleTo: checkVisibleTo(options.visibleTo, site) }),
+    ...(visibleTo !== undefined && { visibleTo }),
   };
 }
 

@@ -19,6 +19,7 @@ import {
   type ValidatorKeywordRule,
 } from '../../../execution/validation/validator-keywords.js';
 import type { McpClassRef } from '../../../core/class-ref.js';
+import { isObjectLiteral, isPlainObject } from '../../../core/plain-object.js';
 
 /** Options of a {@link DtoSchemaFactory}. */
 export interface DtoSchemaFactoryOptions {
@@ -52,14 +53,8 @@ interface ClassPlan {
   readonly properties: readonly PropertyPlan[];
 }
 
-interface PropertyHints {
-  title?: string;
-  description?: string;
-  examples?: unknown[];
+interface PropertyHints extends McpPropertyOptions {
   default?: unknown;
-  nullable?: boolean;
-  deprecated?: boolean;
-  format?: string;
 }
 
 const LOWER_BOUNDS = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties']);
@@ -81,7 +76,6 @@ export class DtoSchemaFactory {
   private readonly documents = new Map<McpClassRef, JsonSchema>();
   private readonly plans = new Map<McpClassRef, ClassPlan>();
   private readonly metadata = new Map<McpClassRef, ValidationMetadata[]>();
-  private readonly orders = new Map<McpClassRef, readonly string[]>();
   private readonly recursive = new Map<McpClassRef, boolean>();
 
   constructor(options: DtoSchemaFactoryOptions = {}) {
@@ -111,7 +105,7 @@ export class DtoSchemaFactory {
    * its schema, and the cached ones (documents, plans, metadata) would otherwise stay for the life of the app.
    */
   clear(): void {
-    for (const cache of [this.documents, this.plans, this.metadata, this.orders, this.recursive]) cache.clear();
+    for (const cache of [this.documents, this.plans, this.metadata, this.recursive]) cache.clear();
   }
 
   /** Renders the document of one root class: nested classes inline, recursive ones in `$defs`. */
@@ -210,17 +204,15 @@ export class DtoSchemaFactory {
     return cached(this.metadata, target, () => readValidationMetadata(target));
   }
 
-  /** Declaration order, base classes first (the order of the instance's fields). */
+  /** Declaration order, base classes first (the order of the instance's fields); read once per class, by its plan. */
   private propertyOrder(target: McpClassRef): readonly string[] {
-    return cached(this.orders, target, () => {
-      const names = new Set<string>();
-      for (const type of lineage(target).reverse()) {
-        for (const metadata of this.metadataFor(type)) {
-          if (metadata.target === type && typeof metadata.propertyName === 'string') names.add(metadata.propertyName);
-        }
+    const names = new Set<string>();
+    for (const type of lineage(target).reverse()) {
+      for (const metadata of this.metadataFor(type)) {
+        if (metadata.target === type && typeof metadata.propertyName === 'string') names.add(metadata.propertyName);
       }
-      return [...names];
-    });
+    }
+    return [...names];
   }
 
   /** Own enumerable values of `new Dto()`: what class-transformer keeps when an argument is missing. */
@@ -515,23 +507,13 @@ function mergeKeywords(target: JsonSchema, source: JsonSchema | undefined): void
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Strings, finite numbers, booleans, null, and arrays / plain objects of those (no cycles). */
 function isJsonValue(value: unknown, seen = new Set<object>()): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
-  if (typeof value !== 'object' || seen.has(value)) return false;
+  if (typeof value !== 'object' || seen.has(value) || !(Array.isArray(value) || isObjectLiteral(value))) return false;
   seen.add(value);
-  let result: boolean;
-  if (Array.isArray(value)) {
-    result = value.every((item) => isJsonValue(item, seen));
-  } else {
-    const prototype = Object.getPrototypeOf(value) as unknown;
-    result = (prototype === Object.prototype || prototype === null) && Object.values(value).every((item) => isJsonValue(item, seen));
-  }
+  const result = Object.values(value).every((item) => isJsonValue(item, seen));
   seen.delete(value);
   return result;
 }
@@ -553,12 +535,12 @@ function readHints(prototype: object, name: string): PropertyHints {
 
 function readSwaggerHints(prototype: object, name: string): PropertyHints {
   const raw = Reflect.getMetadata(SWAGGER_API_MODEL_PROPERTIES, prototype, name) as unknown;
-  if (!isRecord(raw)) return {};
+  if (!isPlainObject(raw)) return {};
   let examples: unknown[] | undefined;
   if (Array.isArray(raw.examples)) examples = raw.examples;
   // OpenAPI's named examples: { name: { summary, value } }.
-  else if (isRecord(raw.examples))
-    examples = Object.values(raw.examples).map((example) => (isRecord(example) && 'value' in example ? example.value : example));
+  else if (isPlainObject(raw.examples))
+    examples = Object.values(raw.examples).map((example) => (isPlainObject(example) && 'value' in example ? example.value : example));
   else if (raw.example !== undefined) examples = [raw.example];
   return {
     title: typeof raw.title === 'string' ? raw.title : undefined,

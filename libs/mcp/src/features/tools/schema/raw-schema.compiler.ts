@@ -1,4 +1,4 @@
-import Ajv2020Module from 'ajv/dist/2020.js';
+import Ajv2020Module, { type Ajv2020 as Ajv, type ValidateFunction as SchemaValidator } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '../../../core/json-schema.types.js';
 import {
@@ -10,16 +10,6 @@ import { ANY_ARGUMENTS_VALIDATOR } from '../../../execution/validation/fixed-arg
 import { refusal } from '../../../execution/validation/refusal.js';
 import type { PlanFailure } from '../../../execution/validation/validation-plan.compiler.js';
 import { withoutPatterns } from './foreign-schema.js';
-
-/** The part of ajv used here. */
-interface SchemaValidator {
-  (value: unknown): boolean;
-  errors?: { instancePath: string; params: Record<string, unknown>; message?: string }[] | null;
-}
-interface Ajv {
-  compile(schema: object): SchemaValidator;
-  removeSchema(schema: object): unknown;
-}
 
 /** ajv ships CommonJS; under ESM its class is the default export's `default`. */
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as unknown as new (options: object) => Ajv;

@@ -41,17 +41,17 @@ export function standardArguments(
   override?: Record<string, unknown>,
   closed = false,
 ): StandardArguments {
-  const validator = checkedValidator(schema, place);
-  const jsonSchema = override === undefined ? withoutSafeIntegerBounds(converted(validator, 'input', place)) : structuredClone(override);
+  if (!isStandardSchema(schema)) throw new McpConfigurationError(Messages.notAValidator(place.site, place.option));
+  const jsonSchema = override === undefined ? withoutSafeIntegerBounds(converted(schema, 'input', place)) : structuredClone(override);
   if (!isPlainObject(jsonSchema) || jsonSchema.type !== 'object') {
     const found =
       isPlainObject(jsonSchema) && jsonSchema.type !== undefined ? `"type": ${JSON.stringify(jsonSchema.type)}` : 'no "type": "object"';
     throw new McpConfigurationError(Messages.notAnObject(place.site, place.option, found));
   }
-  if (!closed) return { jsonSchema, validator: new McpStandardArgumentValidator(validator) };
+  if (!closed) return { jsonSchema, validator: new McpStandardArgumentValidator(schema) };
   if (
     override === undefined &&
-    dropsOtherKeys(validator) &&
+    dropsOtherKeys(schema) &&
     jsonSchema.additionalProperties === undefined &&
     jsonSchema.patternProperties === undefined
   ) {
@@ -59,7 +59,7 @@ export function standardArguments(
   }
   const open = jsonSchema.additionalProperties !== false || jsonSchema.patternProperties !== undefined;
   const declared = open ? undefined : new Set(Object.keys(isPlainObject(jsonSchema.properties) ? jsonSchema.properties : {}));
-  return { jsonSchema, validator: new McpStandardArgumentValidator(validator, declared) };
+  return { jsonSchema, validator: new McpStandardArgumentValidator(schema, declared) };
 }
 
 /** Whether the vendor's object drops keys it does not declare, where its JSON Schema says nothing of them. */
@@ -96,11 +96,6 @@ export function standardOutput(
   const { $schema: _dialect, ...dataSchema } =
     override === undefined ? withoutSafeIntegerBounds(converted(schema, 'output', place)) : structuredClone(override);
   return { dataSchema, parse: (data) => validateStandard(schema, data) };
-}
-
-function checkedValidator(schema: unknown, place: StandardSchemaPlace): McpStandardSchema {
-  if (!isStandardSchema(schema)) throw new McpConfigurationError(Messages.notAValidator(place.site, place.option));
-  return schema;
 }
 
 function converted(schema: McpStandardSchema, side: StandardSchemaSide, place: StandardSchemaPlace): JsonSchema {
