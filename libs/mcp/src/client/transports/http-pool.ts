@@ -1,5 +1,4 @@
 import { Pool } from 'undici';
-import type { McpOAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import { McpClientError } from '../mcp-client.error.js';
 import { readBoundedText } from './bounded-body.js';
 
@@ -82,17 +81,6 @@ export class McpHttpPool {
   destroy(): Promise<void> {
     return this.pool.destroy();
   }
-}
-
-/** One exchange, answering the server's OAuth challenges (401, 403 `insufficient_scope`) with `auth` when there is one. */
-export function authorizedExchange(auth: McpOAuthAuthorizer | undefined, exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
-  return auth
-    ? auth.exchange(
-        exchange,
-        (answer) => answer.header('www-authenticate'),
-        (answer) => answer.discard(),
-      )
-    : exchange();
 }
 
 /** What an aborted exchange fails with: the signal's reason, else a cancellation. */

@@ -4,7 +4,7 @@ import { McpClientError } from '../mcp-client.error.js';
 import { readEventStream } from './bounded-body.js';
 import type { McpClientTransport, McpClientTransportSink } from './client-transport.interface.js';
 import { resolveHeaders, statusError } from './http-headers.js';
-import { authorizedExchange, McpHttpPool, type McpHttpAnswer } from './http-pool.js';
+import { McpHttpPool, type McpHttpAnswer } from './http-pool.js';
 
 /**
  * The HTTP+SSE transport of 2024-11-05: a GET opens an SSE stream whose first `endpoint` event names the URL to
@@ -94,8 +94,8 @@ export class HttpSseClientTransport implements McpClientTransport {
   }
 
   /** One exchange, answering the server's OAuth challenges with the `auth` option. */
-  private authorized(exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
-    return authorizedExchange(this.auth, exchange);
+  private authorized(send: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
+    return this.auth?.exchange(send) ?? send();
   }
 
   initialized(): void {

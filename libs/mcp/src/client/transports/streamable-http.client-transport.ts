@@ -3,7 +3,7 @@ import { McpClientError } from '../mcp-client.error.js';
 import { parseServerJson, readEventStream } from './bounded-body.js';
 import type { McpClientTransport, McpClientTransportSink } from './client-transport.interface.js';
 import { resolveHeaders, statusError } from './http-headers.js';
-import { authorizedExchange, McpHttpPool, type McpHttpAnswer } from './http-pool.js';
+import { McpHttpPool, type McpHttpAnswer } from './http-pool.js';
 import type { McpProbeAnswer } from '../eras/era-probe.js';
 import { META } from '../../core/rev-2026-07-28.constants.js';
 import { modernHeaders, type ModernParamHeaders } from '../eras/rev-2026-07-28.wire.js';
@@ -201,8 +201,8 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   }
 
   /** One exchange, answering the server's OAuth challenges with the `auth` option. */
-  private authorized(exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
-    return authorizedExchange(this.auth, exchange);
+  private authorized(send: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
+    return this.auth?.exchange(send) ?? send();
   }
 
   /**
