@@ -3,7 +3,7 @@ import * as oauth from 'oauth4webapi';
 import type { McpClientOAuthOptions, McpClientPreRegistration } from './mcp-client-auth-options.interface.js';
 import { authError } from './oauth-http.js';
 import { MAX_OAUTH_BODY_BYTES, withSecret, type McpOAuthClientIdentity } from './oauth-grant.js';
-import { readBoundedText } from '../transports/bounded-body.js';
+import { readBoundedText } from '../../core/bounded-text.js';
 import { McpTokenVault } from './token-vault.js';
 
 /** A dynamic registration as kept in the vault (per authorization server: never reused at another one). */
