@@ -31,14 +31,7 @@ import { MCP_SKILLS_EXTENSION } from '../core/mcp-skills.constants.js';
 import { checkSkillEntry, checkSkillListing, sameUriKey, skillsCapabilityOf } from './skills/skill-entry.js';
 import { readSkillFile } from './skills/skill-file.js';
 import { McpSkillVerificationError } from './skills/skill-verification.error.js';
-import {
-  completeResult,
-  hasInvalidParamHeaders,
-  modernEnvelope,
-  paramHeadersOf,
-  type ModernIdentity,
-  type ModernParamHeader,
-} from './eras/rev-2026-07-28.wire.js';
+import { completeResult, modernEnvelope, paramHeadersOf, type ModernIdentity, type ModernParamHeader } from './eras/rev-2026-07-28.wire.js';
 
 const DEFAULTS = {
   timeoutMs: 60_000,
@@ -175,13 +168,13 @@ export class McpClient {
   async listTools(options?: McpClientCallOptions): Promise<McpRemoteTool[]> {
     let tools = await this.listAll<McpRemoteTool>('tools/list', 'tools', options);
     if (this.modernIdentity) {
-      tools = tools.filter((tool) => !hasInvalidParamHeaders(tool.inputSchema));
-      this.toolParamHeaders = new Map(
-        tools.flatMap((tool) => {
-          const headers = paramHeadersOf(tool.inputSchema);
-          return headers.length > 0 ? [[tool.name, headers] as const] : [];
-        }),
-      );
+      const headers = new Map<string, readonly ModernParamHeader[]>();
+      tools = tools.filter((tool) => {
+        const found = paramHeadersOf(tool.inputSchema);
+        if (found?.length) headers.set(tool.name, found);
+        return found !== undefined;
+      });
+      this.toolParamHeaders = headers;
     }
     return tools;
   }
