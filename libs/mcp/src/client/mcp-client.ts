@@ -433,16 +433,7 @@ export class McpClient {
           return await this.openOnce(true);
         }
       }
-      const result = await this.exchange(
-        transport,
-        'initialize',
-        {
-          protocolVersion: LATEST_PROTOCOL_VERSION,
-          capabilities: this.options.capabilities ?? {},
-          clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
-        },
-        { timeoutMs },
-      );
+      const result = await this.exchange(transport, 'initialize', { ...this.identityAt(LATEST_PROTOCOL_VERSION) }, { timeoutMs });
       const version = result.protocolVersion;
       if (!isSupportedProtocolVersion(version)) {
         throw new McpClientError(
@@ -453,13 +444,7 @@ export class McpClient {
       const listening = transport.initialized(version);
       await transport.send(notification('notifications/initialized') as unknown as Record<string, unknown>);
       await listening;
-      return {
-        protocolVersion: version,
-        serverInfo: (result.serverInfo ?? { name: 'unknown', version: 'unknown' }) as McpServerSummary['serverInfo'],
-        capabilities: (result.capabilities ?? {}) as Record<string, unknown>,
-        ...(typeof result.instructions === 'string' && { instructions: result.instructions }),
-        transport: transport.kind,
-      };
+      return summaryOf(transport, version, result);
     } catch (error) {
       if (this.transport === transport) this.transport = undefined;
       await transport.close().catch(() => undefined);
@@ -502,15 +487,7 @@ export class McpClient {
   private startModern(transport: McpClientTransport, version: string, discover: Record<string, unknown>): McpServerSummary {
     transport.modern?.(version, (tool) => this.toolParamHeaders?.get(tool));
     this.modernIdentity = this.identityAt(version);
-    const meta = discover._meta as Record<string, unknown> | undefined;
-    const serverInfo = meta?.[META.serverInfo] ?? discover.serverInfo ?? { name: 'unknown', version: 'unknown' };
-    return {
-      protocolVersion: version,
-      serverInfo: serverInfo as McpServerSummary['serverInfo'],
-      capabilities: discover.capabilities as Record<string, unknown>,
-      ...(typeof discover.instructions === 'string' && { instructions: discover.instructions }),
-      transport: transport.kind,
-    };
+    return summaryOf(transport, version, discover);
   }
 
   /** Opens the 2026-07-28 listen when connected in that era with a notification listener (once; it ends by itself). */
@@ -747,4 +724,16 @@ export class McpClient {
     }
     throw new McpClientError('PROTOCOL', `${method} sent more than ${MAX_PAGES} pages`);
   }
+}
+
+/** The server as an `initialize` or `server/discover` result describes it (2026-07-28 puts `serverInfo` in `_meta`). */
+function summaryOf(transport: McpClientTransport, protocolVersion: string, result: Record<string, unknown>): McpServerSummary {
+  const serverInfo = (result._meta as Record<string, unknown> | undefined)?.[META.serverInfo] ?? result.serverInfo;
+  return {
+    protocolVersion,
+    serverInfo: (serverInfo ?? { name: 'unknown', version: 'unknown' }) as McpServerSummary['serverInfo'],
+    capabilities: (result.capabilities ?? {}) as Record<string, unknown>,
+    ...(typeof result.instructions === 'string' && { instructions: result.instructions }),
+    transport: transport.kind,
+  };
 }
