@@ -441,7 +441,7 @@ export class McpClient {
           `The server speaks revision ${String(version)}; this client speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
         );
       }
-      const listening = transport.initialized(version);
+      const listening = transport.initialized?.(version);
       await transport.send(notification('notifications/initialized') as unknown as Record<string, unknown>);
       await listening;
       return summaryOf(transport, version, result);

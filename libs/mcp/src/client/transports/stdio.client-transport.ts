@@ -66,10 +66,6 @@ export class StdioClientTransport implements McpClientTransport {
     );
   }
 
-  initialized(): void {
-    // stdio has no revision header.
-  }
-
   async close(): Promise<void> {
     const child = this.child;
     this.child = undefined;
