@@ -32,7 +32,7 @@ export class HttpSseClientTransport implements McpClientTransport {
 
   async open(sink: McpClientTransportSink): Promise<void> {
     const response = await this.authorized(async () => {
-      const headers = await this.headers();
+      const headers = await resolveHeaders(this.options.headers, undefined, this.auth);
       headers.accept = 'text/event-stream';
       return this.pool.exchange({ method: 'GET', path: this.url.pathname + this.url.search, headers, signal: this.closing.signal });
     });
@@ -71,7 +71,7 @@ export class HttpSseClientTransport implements McpClientTransport {
     if (!this.endpoint) throw new McpClientError('UNAVAILABLE', 'Not connected');
     const endpoint = this.endpoint;
     const response = await this.authorized(async () => {
-      const headers = await this.headers(callHeaders);
+      const headers = await resolveHeaders(this.options.headers, callHeaders, this.auth);
       headers['content-type'] = 'application/json';
       return this.pool.exchange({
         method: 'POST',
@@ -86,20 +86,9 @@ export class HttpSseClientTransport implements McpClientTransport {
     if (!response.ok) throw statusError(response.status, 'The message endpoint');
   }
 
-  private async headers(callHeaders?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
-    const headers = await resolveHeaders(this.options.headers, callHeaders);
-    const authorization = await this.auth?.authorization();
-    if (authorization !== undefined) headers.authorization = authorization;
-    return headers;
-  }
-
   /** One exchange, answering the server's OAuth challenges with the `auth` option. */
   private authorized(send: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
     return this.auth?.exchange(send) ?? send();
-  }
-
-  initialized(): void {
-    // 2024-11-05 has no revision header.
   }
 
   close(): Promise<void> {

@@ -181,9 +181,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
    * docs/architecture.md).
    */
   private async headers(sessionId = this.sessionId, callHeaders?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
-    const headers = await resolveHeaders(this.options.headers, callHeaders);
-    const authorization = await this.auth?.authorization();
-    if (authorization !== undefined) headers.authorization = authorization;
+    const headers = await resolveHeaders(this.options.headers, callHeaders, this.auth);
     if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;
