@@ -4,7 +4,7 @@ import { JsonRpcErrorCode } from '../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../core/json-rpc/json-rpc.types.js';
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../core/protocol-revisions.js';
 import type { McpClientCallOptions, McpClientOptions } from './mcp-client-options.interface.js';
-import { McpClientError } from './mcp-client.error.js';
+import { McpClientError, orUnavailable } from './mcp-client.error.js';
 import type {
   McpClientState,
   McpRemotePrompt,
@@ -394,7 +394,7 @@ export class McpClient {
       this.keepListen();
       return summary;
     } catch (error) {
-      const failure = error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The connection failed');
+      const failure = orUnavailable(error, 'The connection failed');
       if ((this.currentState as McpClientState) !== 'closed') {
         this.currentState = 'disconnected';
         this.error = failure;
@@ -473,7 +473,7 @@ export class McpClient {
         if (error instanceof McpClientError && error.code === 'RPC') {
           return { json: true, body: { jsonrpc: '2.0', id: 0, error: { code: error.rpcCode, message: error.message, data: error.data } } };
         }
-        return { failure: error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'server/discover failed') };
+        return { failure: orUnavailable(error, 'server/discover failed') };
       }
     };
     return negotiateEra(probe, transport.probe ? 'http' : 'process');
@@ -533,7 +533,7 @@ export class McpClient {
         if (this.transport !== transport) return;
         this.transport = undefined;
         void transport.close().catch(() => undefined);
-        const failure = error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The connection was lost');
+        const failure = orUnavailable(error, 'The connection was lost');
         this.failPending(failure);
         if (this.currentState === 'closed') return;
         const wasConnected = this.currentState === 'connected';
@@ -608,11 +608,7 @@ export class McpClient {
       arm();
       transport.send(message as unknown as Record<string, unknown>, sending.signal, options.headers).catch((error: unknown) => {
         if (sending.signal.aborted) return;
-        this.settle(
-          id,
-          undefined,
-          error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The request could not be sent'),
-        );
+        this.settle(id, undefined, orUnavailable(error, 'The request could not be sent'));
       });
     });
   }

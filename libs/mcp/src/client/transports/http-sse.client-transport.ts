@@ -1,6 +1,6 @@
 import type { McpOAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import type { McpClientHttpOptions } from '../mcp-client-options.interface.js';
-import { McpClientError } from '../mcp-client.error.js';
+import { McpClientError, orUnavailable } from '../mcp-client.error.js';
 import { readEventStream } from './bounded-body.js';
 import type { McpClientTransport, McpClientTransportSink } from './client-transport.interface.js';
 import { resolveHeaders, statusError } from './http-headers.js';
@@ -53,7 +53,7 @@ export class HttpSseClientTransport implements McpClientTransport {
     });
     void reading.then(
       () => sink.closed(new McpClientError('UNAVAILABLE', 'The SSE stream ended')),
-      (error: unknown) => sink.closed(error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The SSE stream broke')),
+      (error: unknown) => sink.closed(orUnavailable(error, 'The SSE stream broke')),
     );
     const timeout = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new McpClientError('TIMEOUT', 'The SSE stream sent no endpoint')), this.connectTimeoutMs).unref(),

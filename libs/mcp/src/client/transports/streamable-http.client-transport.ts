@@ -1,5 +1,5 @@
 import type { McpClientHttpOptions } from '../mcp-client-options.interface.js';
-import { McpClientError } from '../mcp-client.error.js';
+import { McpClientError, orUnavailable } from '../mcp-client.error.js';
 import { parseServerJson, readEventStream } from './bounded-body.js';
 import type { McpClientTransport, McpClientTransportSink } from './client-transport.interface.js';
 import { resolveHeaders, statusError } from './http-headers.js';
@@ -102,11 +102,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   async probe(message: Record<string, unknown>, signal: AbortSignal): Promise<McpProbeAnswer> {
     const version = String((message.params as { _meta: Record<string, unknown> })._meta[META.protocolVersion]);
     const failure = (error: unknown, what: string): McpProbeAnswer => ({
-      failure: signal.aborted
-        ? new McpClientError('TIMEOUT', 'server/discover got no answer in time')
-        : error instanceof McpClientError
-          ? error
-          : new McpClientError('UNAVAILABLE', what),
+      failure: signal.aborted ? new McpClientError('TIMEOUT', 'server/discover got no answer in time') : orUnavailable(error, what),
     });
     let response: McpHttpAnswer;
     try {
@@ -249,8 +245,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
       }
       if (!answered) this.sink!.lost(id, new McpClientError('UNAVAILABLE', 'The response stream ended before the answer'));
     } catch (error) {
-      if (!answered)
-        this.sink!.lost(id, error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The response stream broke'));
+      if (!answered) this.sink!.lost(id, orUnavailable(error, 'The response stream broke'));
     }
   }
 
