@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { McpClient, McpClientError } from '@nest-mcp/core';
 import {
   authorizeOverHttp,
@@ -6,9 +8,11 @@ import {
   PUBLIC_REDIRECT_URI,
   TestAuthorizationServer,
 } from '../kit/authorization-server.js';
-import type { RunningApp } from '../kit/apps.js';
+import { listen, type RunningApp } from '../kit/apps.js';
 import { startOAuthProtectedApp } from '../oauth/oauth-protected-app.js';
 import { recordingTokenStore } from '../kit/recording-token-store.js';
+import { freePort } from '../kit/redis-server.harness.js';
+import { SecFixtureModule } from '../security/fixtures/sec-app.js';
 
 /**
  * McpClient as an OAuth 2.1 client against a server of this library protected by `auth.oauth`, with the certified
@@ -135,5 +139,44 @@ describe('McpClient with auth (oidc-provider)', () => {
           auth: { grant: { type: 'client_credentials' }, client: { clientId: 'x' }, tokens: { store: recordingTokenStore() } },
         }),
     ).toThrow(expect.objectContaining({ code: 'CONFIG' }));
+  });
+});
+
+describe('McpClient with auth, against an authorization server whose token answer is too large', () => {
+  it('fails with AUTH when the token endpoint answers more than 64 KiB, naming no part of the answer', async () => {
+    const huge = `oversized-${'x'.repeat(70 * 1024)}`;
+    const issuer = { url: '' };
+    // A plain OAuth 2.0 server on loopback: metadata and keys for the resource server's boot, and a token endpoint
+    // that answers 70 KiB.
+    const server = createServer((request, response) => {
+      const path = new URL(request.url ?? '/', issuer.url).pathname;
+      const json = (body: unknown) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (path === '/.well-known/oauth-authorization-server') {
+        return json({ issuer: issuer.url, token_endpoint: `${issuer.url}/token`, jwks_uri: `${issuer.url}/jwks` });
+      }
+      if (path === '/jwks') return json({ keys: [] });
+      if (path === '/token' && request.method === 'POST') {
+        return request.resume().on('end', () => json({ access_token: huge, token_type: 'Bearer', expires_in: 600 }));
+      }
+      response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    issuer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    let protectedApp: RunningApp | undefined;
+    let client: McpClient | undefined;
+    try {
+      const port = await freePort();
+      const oauth = { issuer: issuer.url, resource: `http://127.0.0.1:${port}/mcp` };
+      protectedApp = await listen([SecFixtureModule.with({ auth: { oauth } })], { port });
+      client = machineClient(protectedApp.url);
+      const error = (await client.connect().catch((caught: unknown) => caught)) as McpClientError;
+      expect(error).toBeInstanceOf(McpClientError);
+      expect(error).toMatchObject({ code: 'AUTH', message: expect.stringContaining(issuer.url) });
+      expect(error.message).not.toContain('oversized');
+    } finally {
+      await client?.close();
+      await protectedApp?.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

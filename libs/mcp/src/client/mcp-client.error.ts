@@ -51,3 +51,8 @@ export class McpClientError extends Error {
     return this.code === 'UNAVAILABLE' || this.code === 'TIMEOUT' || this.code === 'SESSION_EXPIRED';
   }
 }
+
+/** A failure as the client reports it: an McpClientError as it is, anything else `UNAVAILABLE` with `message`. */
+export function orUnavailable(error: unknown, message: string): McpClientError {
+  return error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', message);
+}

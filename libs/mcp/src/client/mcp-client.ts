@@ -4,7 +4,7 @@ import { JsonRpcErrorCode } from '../core/json-rpc/json-rpc-error-codes.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../core/json-rpc/json-rpc.types.js';
 import { isSupportedProtocolVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../core/protocol-revisions.js';
 import type { McpClientCallOptions, McpClientOptions } from './mcp-client-options.interface.js';
-import { McpClientError } from './mcp-client.error.js';
+import { McpClientError, orUnavailable } from './mcp-client.error.js';
 import type {
   McpClientState,
   McpRemotePrompt,
@@ -31,14 +31,7 @@ import { MCP_SKILLS_EXTENSION } from '../core/mcp-skills.constants.js';
 import { checkSkillEntry, checkSkillListing, sameUriKey, skillsCapabilityOf } from './skills/skill-entry.js';
 import { readSkillFile } from './skills/skill-file.js';
 import { McpSkillVerificationError } from './skills/skill-verification.error.js';
-import {
-  completeResult,
-  hasInvalidParamHeaders,
-  modernEnvelope,
-  paramHeadersOf,
-  type ModernIdentity,
-  type ModernParamHeader,
-} from './eras/rev-2026-07-28.wire.js';
+import { completeResult, modernEnvelope, paramHeadersOf, type ModernIdentity, type ModernParamHeader } from './eras/rev-2026-07-28.wire.js';
 
 const DEFAULTS = {
   timeoutMs: 60_000,
@@ -175,13 +168,13 @@ export class McpClient {
   async listTools(options?: McpClientCallOptions): Promise<McpRemoteTool[]> {
     let tools = await this.listAll<McpRemoteTool>('tools/list', 'tools', options);
     if (this.modernIdentity) {
-      tools = tools.filter((tool) => !hasInvalidParamHeaders(tool.inputSchema));
-      this.toolParamHeaders = new Map(
-        tools.flatMap((tool) => {
-          const headers = paramHeadersOf(tool.inputSchema);
-          return headers.length > 0 ? [[tool.name, headers] as const] : [];
-        }),
-      );
+      const headers = new Map<string, readonly ModernParamHeader[]>();
+      tools = tools.filter((tool) => {
+        const found = paramHeadersOf(tool.inputSchema);
+        if (found?.length) headers.set(tool.name, found);
+        return found !== undefined;
+      });
+      this.toolParamHeaders = headers;
     }
     return tools;
   }
@@ -401,7 +394,7 @@ export class McpClient {
       this.keepListen();
       return summary;
     } catch (error) {
-      const failure = error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The connection failed');
+      const failure = orUnavailable(error, 'The connection failed');
       if ((this.currentState as McpClientState) !== 'closed') {
         this.currentState = 'disconnected';
         this.error = failure;
@@ -440,16 +433,7 @@ export class McpClient {
           return await this.openOnce(true);
         }
       }
-      const result = await this.exchange(
-        transport,
-        'initialize',
-        {
-          protocolVersion: LATEST_PROTOCOL_VERSION,
-          capabilities: this.options.capabilities ?? {},
-          clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
-        },
-        { timeoutMs },
-      );
+      const result = await this.exchange(transport, 'initialize', { ...this.identityAt(LATEST_PROTOCOL_VERSION) }, { timeoutMs });
       const version = result.protocolVersion;
       if (!isSupportedProtocolVersion(version)) {
         throw new McpClientError(
@@ -457,16 +441,10 @@ export class McpClient {
           `The server speaks revision ${String(version)}; this client speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
         );
       }
-      const listening = transport.initialized(version);
+      const listening = transport.initialized?.(version);
       await transport.send(notification('notifications/initialized') as unknown as Record<string, unknown>);
       await listening;
-      return {
-        protocolVersion: version,
-        serverInfo: (result.serverInfo ?? { name: 'unknown', version: 'unknown' }) as McpServerSummary['serverInfo'],
-        capabilities: (result.capabilities ?? {}) as Record<string, unknown>,
-        ...(typeof result.instructions === 'string' && { instructions: result.instructions }),
-        transport: transport.kind,
-      };
+      return summaryOf(transport, version, result);
     } catch (error) {
       if (this.transport === transport) this.transport = undefined;
       await transport.close().catch(() => undefined);
@@ -495,7 +473,7 @@ export class McpClient {
         if (error instanceof McpClientError && error.code === 'RPC') {
           return { json: true, body: { jsonrpc: '2.0', id: 0, error: { code: error.rpcCode, message: error.message, data: error.data } } };
         }
-        return { failure: error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'server/discover failed') };
+        return { failure: orUnavailable(error, 'server/discover failed') };
       }
     };
     return negotiateEra(probe, transport.probe ? 'http' : 'process');
@@ -509,15 +487,7 @@ export class McpClient {
   private startModern(transport: McpClientTransport, version: string, discover: Record<string, unknown>): McpServerSummary {
     transport.modern?.(version, (tool) => this.toolParamHeaders?.get(tool));
     this.modernIdentity = this.identityAt(version);
-    const meta = discover._meta as Record<string, unknown> | undefined;
-    const serverInfo = meta?.[META.serverInfo] ?? discover.serverInfo ?? { name: 'unknown', version: 'unknown' };
-    return {
-      protocolVersion: version,
-      serverInfo: serverInfo as McpServerSummary['serverInfo'],
-      capabilities: discover.capabilities as Record<string, unknown>,
-      ...(typeof discover.instructions === 'string' && { instructions: discover.instructions }),
-      transport: transport.kind,
-    };
+    return summaryOf(transport, version, discover);
   }
 
   /** Opens the 2026-07-28 listen when connected in that era with a notification listener (once; it ends by itself). */
@@ -563,7 +533,7 @@ export class McpClient {
         if (this.transport !== transport) return;
         this.transport = undefined;
         void transport.close().catch(() => undefined);
-        const failure = error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The connection was lost');
+        const failure = orUnavailable(error, 'The connection was lost');
         this.failPending(failure);
         if (this.currentState === 'closed') return;
         const wasConnected = this.currentState === 'connected';
@@ -638,11 +608,7 @@ export class McpClient {
       arm();
       transport.send(message as unknown as Record<string, unknown>, sending.signal, options.headers).catch((error: unknown) => {
         if (sending.signal.aborted) return;
-        this.settle(
-          id,
-          undefined,
-          error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The request could not be sent'),
-        );
+        this.settle(id, undefined, orUnavailable(error, 'The request could not be sent'));
       });
     });
   }
@@ -754,4 +720,16 @@ export class McpClient {
     }
     throw new McpClientError('PROTOCOL', `${method} sent more than ${MAX_PAGES} pages`);
   }
+}
+
+/** The server as an `initialize` or `server/discover` result describes it (2026-07-28 puts `serverInfo` in `_meta`). */
+function summaryOf(transport: McpClientTransport, protocolVersion: string, result: Record<string, unknown>): McpServerSummary {
+  const serverInfo = (result._meta as Record<string, unknown> | undefined)?.[META.serverInfo] ?? result.serverInfo;
+  return {
+    protocolVersion,
+    serverInfo: (serverInfo ?? { name: 'unknown', version: 'unknown' }) as McpServerSummary['serverInfo'],
+    capabilities: (result.capabilities ?? {}) as Record<string, unknown>,
+    ...(typeof result.instructions === 'string' && { instructions: result.instructions }),
+    transport: transport.kind,
+  };
 }

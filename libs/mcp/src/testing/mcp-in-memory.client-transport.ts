@@ -45,10 +45,6 @@ export class McpInMemoryClientTransport implements McpClientTransport {
     return Promise.resolve();
   }
 
-  initialized(): void {
-    // No revision header in a pipe.
-  }
-
   async close(): Promise<void> {
     const input = this.input;
     this.input = undefined;

@@ -19,13 +19,13 @@ export interface McpTestToolCall<T = unknown> {
   envelope: McpEnvelope<T> | undefined;
 }
 
-/** A message the server sent on its own during a request (progress, a log line, a list change). @publicApi */
 /** Options of one `McpTestClient.callTool`. @publicApi */
 export interface McpTestCallOptions {
   /** This call's request headers, over the client's `headers` (e.g. another `x-api-key`). */
   headers?: Readonly<Record<string, string>>;
 }
 
+/** A message the server sent on its own during a request (progress, a log line, a list change). @publicApi */
 export interface McpTestNotification {
   method: string;
   params?: Record<string, unknown>;

@@ -1,19 +1,15 @@
 import * as oauth from 'oauth4webapi';
-import { authorizationUrl, refusalCode, sendGrant, tokensOf, type McpOAuthClientIdentity } from './oauth-grant.js';
+import { BodyTooLargeError } from '../../core/bounded-text.js';
+import { authorizationUrl, refusalCode, sendGrant, tokensOf, type McpOAuthClientIdentity, type McpTokenGrant } from './oauth-grant.js';
 import { McpClientError } from '../mcp-client.error.js';
+import type { McpHttpAnswer } from '../transports/http-pool.js';
 import { parseBearerChallenge } from './bearer-challenge.js';
-import type { McpClientOAuthOptions } from './mcp-client-auth-options.interface.js';
+import type { McpClientAuthorizationCodeGrant, McpClientOAuthOptions } from './mcp-client-auth-options.interface.js';
 import { identityAt } from './oauth-client-identity.js';
 import { discoverAuthorizationServer, discoverProtectedResource, type McpProtectedResource } from './oauth-discovery.js';
 import { authError } from './oauth-http.js';
 import { requestedScopes, unionOfScopes } from './scope-selection.js';
 import { McpTokenVault } from './token-vault.js';
-
-/** What one request went through so far: a request authorizes again at most once, and steps up a bounded number of times. */
-export interface McpAuthRound {
-  unauthorized: number;
-  stepUps: number;
-}
 
 /** A held token, as kept in the vault. */
 interface HeldToken {
@@ -72,50 +68,25 @@ export class McpOAuthAuthorizer {
     return held ? `Bearer ${held.accessToken}` : undefined;
   }
 
-  /** Whether an answer is a challenge {@link challenge} acts on: a 401, or a 403 `insufficient_scope`. */
-  wants(status: number, wwwAuthenticate: string | undefined): boolean {
-    return status === 401 || (status === 403 && parseBearerChallenge(wwwAuthenticate)?.error === 'insufficient_scope');
-  }
-
   /**
-   * Answers a 401 (authorize, once per request) or a 403 `insufficient_scope` (authorize for the union of the
-   * scopes, `maxStepUps` times per request); true when the request should be sent again. Other answers: false.
-   * Throws AUTH when authorization fails or the step-ups are exhausted.
+   * One exchange, sent again after the challenge it met was answered: a 401 by authorizing (once per exchange: a
+   * second 401 fails with AUTH), a 403 `insufficient_scope` by authorizing for the union of the scopes (`maxStepUps`
+   * times per exchange, then AUTH). Any other answer is returned as it is.
    */
-  async challenge(status: number, wwwAuthenticate: string | undefined, round: McpAuthRound): Promise<boolean> {
-    const challenge = parseBearerChallenge(wwwAuthenticate);
-    if (status === 401) {
-      if (round.unauthorized++ > 0) return false;
-      await this.once(() => this.authorize(challenge?.resourceMetadata, challenge?.scope, false));
-      return true;
-    }
-    if (status !== 403 || challenge?.error !== 'insufficient_scope') return false;
-    if (round.stepUps++ >= (this.options.maxStepUps ?? DEFAULTS.maxStepUps)) {
-      throw authError(`The server still refuses the scope after ${round.stepUps - 1} step-ups`, 403);
-    }
-    await this.once(() => this.authorize(challenge.resourceMetadata, challenge.scope, true));
-    return true;
-  }
-
-  /**
-   * One exchange, sent again after the challenge it met was answered (a 401, a 403 `insufficient_scope`); a second
-   * 401 after authorizing fails with AUTH. The transports give their own answer type: how to read its challenge and
-   * how to let go of its body.
-   */
-  async exchange<T extends { readonly status: number }>(
-    send: () => Promise<T>,
-    challengeOf: (answer: T) => string | undefined,
-    discard: (answer: T) => unknown,
-  ): Promise<T> {
-    const round: McpAuthRound = { unauthorized: 0, stepUps: 0 };
+  async exchange(send: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
+    let unauthorized = 0;
+    let stepUps = 0;
     for (;;) {
       const answer = await send();
-      const challenge = challengeOf(answer);
-      if (!this.wants(answer.status, challenge)) return answer;
-      await discard(answer);
-      if (!(await this.challenge(answer.status, challenge, round))) {
-        throw authError('The server refused the token it was just given', answer.status);
+      const challenge = parseBearerChallenge(answer.header('www-authenticate'));
+      const stepUp = answer.status === 403 && challenge?.error === 'insufficient_scope';
+      if (answer.status !== 401 && !stepUp) return answer;
+      answer.discard();
+      if (!stepUp && unauthorized++ > 0) throw authError('The server refused the token it was just given', 401);
+      if (stepUp && stepUps++ >= (this.options.maxStepUps ?? DEFAULTS.maxStepUps)) {
+        throw authError(`The server still refuses the scope after ${stepUps - 1} step-ups`, 403);
       }
+      await this.once(() => this.authorize(challenge?.resourceMetadata, challenge?.scope, stepUp));
     }
   }
 
@@ -126,43 +97,35 @@ export class McpOAuthAuthorizer {
 
   /** Discovery, client identity and a fresh token (or a refresh, after a 401 from a server that still trusts the same issuer). */
   private async authorize(resourceMetadata: string | undefined, challenged: string | undefined, stepUp: boolean): Promise<void> {
-    const timeoutMs = this.options.timeoutMs ?? DEFAULTS.timeoutMs;
     const insecure = this.options.allowInsecureHttp === true;
-    const resource = await discoverProtectedResource(this.serverUrl, resourceMetadata, timeoutMs, insecure, this.sseEndpoint);
+    const resource = await discoverProtectedResource(this.serverUrl, resourceMetadata, this.timeoutMs, insecure, this.sseEndpoint);
     const previous = this.held ?? undefined;
     await this.forget();
     if (!stepUp && previous?.refreshToken && previous.issuer === resource.authorizationServer && previous.resource === resource.resource) {
       if (await this.refreshed(previous).catch(() => undefined)) return;
     }
-    const as = await this.metadataOf(resource);
+    const as = await this.metadataOf(resource.authorizationServer, resource.legacy);
     const identity = await identityAt(as, this.options, this.vault, () => this.requestOptions());
     let scope = requestedScopes(this.options, challenged, resource, as);
     if (stepUp) scope = unionOfScopes(previous?.scope, scope);
-    const response =
-      this.options.grant.type === 'authorization_code'
-        ? await this.authorizationCode(as, identity, resource, scope)
-        : await sendGrant(
-            as,
-            identity,
-            { type: 'client_credentials' },
-            { ...(scope && { scope }), resource: resource.resource },
-            this.requestOptions(),
-          );
-    const tokens = await tokensOf(as, identity.client, this.options.grant.type, response).catch((error: unknown) => {
-      throw authError(`The token request to ${new URL(as.issuer).origin} was refused${oauthReason(error)}`);
-    });
+    const grant = this.options.grant;
+    const code = grant.type === 'authorization_code' ? await this.signIn(grant, as, identity, resource, scope) : undefined;
+    const parameters = { ...(!code && scope && { scope }), resource: resource.resource };
+    const tokens = await this.grant(as, identity, code ?? { type: 'client_credentials' }, parameters);
     await this.keep(tokens, scope, as.issuer, resource.resource);
   }
 
-  /** Authorization code with PKCE (S256) and the resource indicator; the callback is checked for `state` and `iss` (RFC 9207). */
-  private async authorizationCode(
+  /**
+   * The user's sign-in: authorization code with PKCE (S256) and the resource indicator; the callback is checked for
+   * `state` and `iss` (RFC 9207). Answers the code grant to send.
+   */
+  private async signIn(
+    grant: McpClientAuthorizationCodeGrant,
     as: oauth.AuthorizationServer,
     identity: McpOAuthClientIdentity,
     resource: McpProtectedResource,
     scope: string | undefined,
-  ): Promise<Response> {
-    const grant = this.options.grant;
-    if (grant.type !== 'authorization_code') throw authError('not an authorization code grant');
+  ): Promise<McpTokenGrant> {
     if (!as.authorization_endpoint) throw authError(`${new URL(as.issuer).origin} has no authorization endpoint`);
     if (!as.code_challenge_methods_supported?.includes('S256')) {
       throw authError(`${new URL(as.issuer).origin} does not support PKCE with S256`);
@@ -177,24 +140,35 @@ export class McpOAuthAuthorizer {
       ...(scope && { scope }),
     });
     const callback = new URL(await grant.authorize(url));
-    let params: URLSearchParams;
     try {
-      params = oauth.validateAuthResponse(as, identity.client, callback, state);
+      const params = oauth.validateAuthResponse(as, identity.client, callback, state);
+      return { type: 'authorization_code', callback: params, redirectUri: grant.redirectUri, verifier };
     } catch (error) {
       throw authError(`The authorization response was rejected${oauthReason(error)}`);
     }
-    const code = { type: 'authorization_code', callback: params, redirectUri: grant.redirectUri, verifier } as const;
-    return sendGrant(as, identity, code, { resource: resource.resource }, this.requestOptions());
   }
 
   private async refreshed(held: HeldToken): Promise<HeldToken | undefined> {
-    const insecure = this.options.allowInsecureHttp === true;
-    const as = await this.metadataOf({ authorizationServer: held.issuer, legacy: false, resource: held.resource }, insecure);
+    const as = await this.metadataOf(held.issuer);
     const identity = await identityAt(as, this.options, this.vault, () => this.requestOptions());
-    const refresh = { type: 'refresh_token', refreshToken: held.refreshToken! } as const;
-    const response = await sendGrant(as, identity, refresh, { resource: held.resource }, this.requestOptions());
-    const tokens = await tokensOf(as, identity.client, 'refresh_token', response);
+    const tokens = await this.grant(as, identity, { type: 'refresh_token', refreshToken: held.refreshToken! }, { resource: held.resource });
     return this.keep(tokens, held.scope, held.issuer, held.resource, held.refreshToken);
+  }
+
+  /** One grant at the token endpoint of `as` and its checked tokens; a refusal, or an answer over 64 KiB, is AUTH. */
+  private async grant(
+    as: oauth.AuthorizationServer,
+    identity: McpOAuthClientIdentity,
+    grant: McpTokenGrant,
+    parameters: Record<string, string>,
+  ): Promise<oauth.TokenEndpointResponse> {
+    const origin = new URL(as.issuer).origin;
+    const response = await sendGrant(as, identity, grant, parameters, this.requestOptions()).catch((error: unknown) => {
+      throw error instanceof BodyTooLargeError ? authError(`The token answer of ${origin} exceeds ${error.limit} bytes`) : error;
+    });
+    return tokensOf(as, identity.client, grant.type, response).catch((error: unknown) => {
+      throw authError(`The token request to ${origin} was refused${oauthReason(error)}`);
+    });
   }
 
   private async keep(tokens: oauth.TokenEndpointResponse, scope: string | undefined, issuer: string, resource: string, refresh?: string) {
@@ -219,23 +193,23 @@ export class McpOAuthAuthorizer {
     await this.vault.delete(this.tokenKey);
   }
 
-  private metadataOf(
-    resource: Pick<McpProtectedResource, 'authorizationServer' | 'legacy' | 'resource'>,
-    insecure = this.options.allowInsecureHttp === true,
-  ) {
-    const issuer = resource.authorizationServer;
+  private metadataOf(issuer: string, legacy = false) {
     let found = this.servers.get(issuer);
     if (!found) {
-      found = discoverAuthorizationServer(issuer, resource.legacy, this.options.timeoutMs ?? DEFAULTS.timeoutMs, insecure);
+      found = discoverAuthorizationServer(issuer, legacy, this.timeoutMs, this.options.allowInsecureHttp === true);
       found.catch(() => this.servers.delete(issuer));
       this.servers.set(issuer, found);
     }
     return found;
   }
 
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? DEFAULTS.timeoutMs;
+  }
+
   private requestOptions(): oauth.TokenEndpointRequestOptions & oauth.DynamicClientRegistrationRequestOptions {
     return {
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULTS.timeoutMs),
+      signal: AbortSignal.timeout(this.timeoutMs),
       ...(this.options.allowInsecureHttp === true && { [oauth.allowInsecureRequests]: true }),
     };
   }

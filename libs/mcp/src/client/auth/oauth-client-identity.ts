@@ -3,7 +3,7 @@ import * as oauth from 'oauth4webapi';
 import type { McpClientOAuthOptions, McpClientPreRegistration } from './mcp-client-auth-options.interface.js';
 import { authError } from './oauth-http.js';
 import { MAX_OAUTH_BODY_BYTES, withSecret, type McpOAuthClientIdentity } from './oauth-grant.js';
-import { readBoundedText } from '../transports/bounded-body.js';
+import { readBoundedText } from '../../core/bounded-text.js';
 import { McpTokenVault } from './token-vault.js';
 
 /** A dynamic registration as kept in the vault (per authorization server: never reused at another one). */
@@ -30,7 +30,7 @@ export async function identityAt(
   const pre = options.client;
   if (pre && (pre.issuer === undefined || pre.issuer === as.issuer)) return preRegistered(as, pre);
   if (options.grant.type === 'client_credentials') {
-    throw authError(`client_credentials needs credentials registered with ${originOf(as.issuer)}`);
+    throw authError(`client_credentials needs credentials registered with ${new URL(as.issuer).origin}`);
   }
   if (options.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
     return { client: { client_id: options.clientMetadataUrl, token_endpoint_auth_method: 'none' }, auth: oauth.None() };
@@ -73,7 +73,7 @@ async function register(
   requestOptions: () => oauth.DynamicClientRegistrationRequestOptions,
 ): Promise<StoredRegistration> {
   if (!as.registration_endpoint) {
-    throw authError(`${originOf(as.issuer)} has no registration endpoint and no credentials were registered with it`);
+    throw authError(`${new URL(as.issuer).origin} has no registration endpoint and no credentials were registered with it`);
   }
   const redirectUri = options.grant.type === 'authorization_code' ? options.grant.redirectUri : undefined;
   const method = registrationMethod(as);
@@ -94,7 +94,7 @@ async function register(
     );
     registered = await oauth.processDynamicClientRegistrationResponse(await withSecretExpiry(response));
   } catch {
-    throw authError(`The dynamic registration at ${originOf(as.issuer)} failed`);
+    throw authError(`The dynamic registration at ${new URL(as.issuer).origin} failed`);
   }
   const stored: StoredRegistration = {
     clientId: registered.client_id,
@@ -125,12 +125,4 @@ async function withSecretExpiry(response: Response): Promise<Response> {
     status: 201,
     headers: { 'content-type': 'application/json' },
   });
-}
-
-function originOf(issuer: string): string {
-  try {
-    return new URL(issuer).origin;
-  } catch {
-    return 'the authorization server';
-  }
 }

@@ -1,5 +1,5 @@
 import { McpClientError } from '../mcp-client.error.js';
-import { readBoundedText } from '../transports/bounded-body.js';
+import { readBoundedText } from '../../core/bounded-text.js';
 import { MAX_OAUTH_BODY_BYTES } from './oauth-grant.js';
 
 /** An AUTH error: authorization failed, naming no token or secret. */

@@ -2,6 +2,7 @@ import { eraOfRevision, REV_2026_07_28_VERSIONS } from '../../core/protocol-revi
 import { McpClientError } from '../mcp-client.error.js';
 import { statusError } from '../transports/http-headers.js';
 import { Rev20260728ErrorCode } from '../../core/rev-2026-07-28.constants.js';
+import { isPlainObject } from '../../core/plain-object.js';
 
 /**
  * What the `server/discover` probe got back. HTTP: the status and the body (parsed JSON, or `json: false`).
@@ -24,9 +25,6 @@ export type McpProbeVerdict =
   | { readonly kind: 'legacy'; readonly reason: string }
   | { readonly kind: 'error'; readonly error: McpClientError };
 
-/** The 2026-07-28-era revisions this client speaks, newest first. */
-const MODERN_VERSIONS = REV_2026_07_28_VERSIONS;
-
 /**
  * The dual-era client's reading of a probe (MCP 2026-07-28 "versioning"; the verdict table of the SDK client,
  * which servers are built against): a valid DiscoverResult with a common revision is modern; -32022 naming a
@@ -46,13 +44,13 @@ export function probeVerdict(answer: McpProbeAnswer, connection: 'http' | 'proce
     }
   }
   const body = answer.json ? answer.body : undefined;
-  if (!isObject(body) || body.jsonrpc !== '2.0') return { kind: 'legacy', reason: `HTTP ${status} without a JSON-RPC answer` };
-  if (isObject(body.error)) return errorVerdict(body.error);
-  if (!isObject(body.result)) return { kind: 'legacy', reason: 'an answer that is no JSON-RPC response' };
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0') return { kind: 'legacy', reason: `HTTP ${status} without a JSON-RPC answer` };
+  if (isPlainObject(body.error)) return errorVerdict(body.error);
+  if (!isPlainObject(body.result)) return { kind: 'legacy', reason: 'an answer that is no JSON-RPC response' };
   const supported = body.result.supportedVersions;
-  if (!Array.isArray(supported) || !isObject(body.result.capabilities))
+  if (!Array.isArray(supported) || !isPlainObject(body.result.capabilities))
     return { kind: 'legacy', reason: 'a result that is no DiscoverResult' };
-  const common = MODERN_VERSIONS.find((version) => supported.includes(version));
+  const common = REV_2026_07_28_VERSIONS.find((version) => supported.includes(version));
   return common === undefined
     ? { kind: 'legacy', reason: 'no common 2026-07-28-era revision' }
     : { kind: 'modern', version: common, result: body.result };
@@ -61,24 +59,20 @@ export function probeVerdict(answer: McpProbeAnswer, connection: 'http' | 'proce
 function errorVerdict(error: Record<string, unknown>): McpProbeVerdict {
   if (error.code !== Rev20260728ErrorCode.UNSUPPORTED_PROTOCOL_VERSION)
     return { kind: 'legacy', reason: `server/discover answered ${String(error.code)}` };
-  const supported = isObject(error.data) ? error.data.supported : undefined;
+  const supported = isPlainObject(error.data) ? error.data.supported : undefined;
   if (!Array.isArray(supported) || !supported.every((version) => typeof version === 'string')) {
     return { kind: 'legacy', reason: '-32022 without data.supported' };
   }
-  const common = MODERN_VERSIONS.find((version) => supported.includes(version));
+  const common = REV_2026_07_28_VERSIONS.find((version) => supported.includes(version));
   if (common !== undefined) return { kind: 'retry', version: common };
   if (supported.some((version: string) => eraOfRevision(version) === '2026-07-28')) {
     return {
       kind: 'error',
       error: new McpClientError(
         'PROTOCOL',
-        `The server speaks revisions ${supported.join(', ')}; this client speaks ${MODERN_VERSIONS.join(', ')} and the initialize era`,
+        `The server speaks revisions ${supported.join(', ')}; this client speaks ${REV_2026_07_28_VERSIONS.join(', ')} and the initialize era`,
       ),
     };
   }
   return { kind: 'legacy', reason: '-32022 naming only initialize-era revisions' };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -33,48 +33,32 @@ export type ModernParamHeaders = (tool: string) => readonly ModernParamHeader[] 
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
- * The `x-mcp-header` annotations of an input schema that clients may honour: on a string, integer or boolean
- * property reached from the root through `properties` alone, named by an HTTP token. Others are not mirrored.
+ * The `x-mcp-header` arguments of an input schema (on properties reached from the root through `properties` alone),
+ * or undefined when one breaks the rules (SEP-2243): a name that is empty or no HTTP token, on a property that is not
+ * a string, integer or boolean, or a name used twice (case-insensitively). Clients exclude such a tool: they could
+ * not send its headers.
  */
-export function paramHeadersOf(schema: unknown, path: readonly string[] = []): ModernParamHeader[] {
-  const properties = (schema as { properties?: unknown } | null)?.properties;
-  if (typeof properties !== 'object' || properties === null) return [];
+export function paramHeadersOf(schema: unknown): ModernParamHeader[] | undefined {
   const found: ModernParamHeader[] = [];
-  for (const [key, property] of Object.entries(properties as Record<string, unknown>)) {
-    if (typeof property !== 'object' || property === null) continue;
-    const { type, 'x-mcp-header': name } = property as { type?: unknown; 'x-mcp-header'?: unknown };
-    if (typeof name === 'string' && HTTP_TOKEN.test(name) && (type === 'string' || type === 'integer' || type === 'boolean')) {
-      found.push({ path: [...path, key], name });
-    }
-    found.push(...paramHeadersOf(property, [...path, key]));
-  }
-  return found;
-}
-
-/**
- * Whether a tool's `x-mcp-header` annotations break the rules (SEP-2243): one that is empty or no HTTP token, on a
- * property that is not a string, integer or boolean, or a name used twice (case-insensitively). Clients exclude
- * such a tool: they could not send its headers.
- */
-export function hasInvalidParamHeaders(schema: unknown): boolean {
   const seen = new Set<string>();
-  const invalid = (node: unknown): boolean => {
+  const valid = (node: unknown, path: readonly string[]): boolean => {
     const properties = (node as { properties?: unknown } | null)?.properties;
-    if (typeof properties !== 'object' || properties === null) return false;
-    for (const property of Object.values(properties as Record<string, unknown>)) {
+    if (typeof properties !== 'object' || properties === null) return true;
+    for (const [key, property] of Object.entries(properties as Record<string, unknown>)) {
       if (typeof property !== 'object' || property === null) continue;
       if (Object.hasOwn(property, 'x-mcp-header')) {
         const { type, 'x-mcp-header': name } = property as { type?: unknown; 'x-mcp-header'?: unknown };
-        if (typeof name !== 'string' || !HTTP_TOKEN.test(name)) return true;
-        if (type !== 'string' && type !== 'integer' && type !== 'boolean') return true;
-        if (seen.has(name.toLowerCase())) return true;
+        if (typeof name !== 'string' || !HTTP_TOKEN.test(name)) return false;
+        if (type !== 'string' && type !== 'integer' && type !== 'boolean') return false;
+        if (seen.has(name.toLowerCase())) return false;
         seen.add(name.toLowerCase());
+        found.push({ path: [...path, key], name });
       }
-      if (invalid(property)) return true;
+      if (!valid(property, [...path, key])) return false;
     }
-    return false;
+    return true;
   };
-  return invalid(schema);
+  return valid(schema, []) ? found : undefined;
 }
 
 /**

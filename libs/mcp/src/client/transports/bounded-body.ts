@@ -1,18 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { McpClientError } from '../mcp-client.error.js';
-import { BodyTooLargeError, readBoundedText as readText } from '../../core/bounded-text.js';
-
-/**
- * Reads a whole response body as text, refusing one over `maxBytes` (before it is all in memory; at once when its
- * `declaredLength` is over) with `TOO_LARGE`.
- */
-export async function readBoundedText(body: AsyncIterable<Uint8Array> | null, maxBytes: number, declaredLength?: string): Promise<string> {
-  try {
-    return await readText(body, maxBytes, declaredLength);
-  } catch (error) {
-    throw error instanceof BodyTooLargeError ? tooLarge(maxBytes) : error;
-  }
-}
 
 /**
  * Feeds an SSE body to `onEvent` until it ends; an event whose data passes `maxBytes` ends the stream with

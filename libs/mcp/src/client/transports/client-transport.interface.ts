@@ -24,7 +24,7 @@ export interface McpClientTransport {
    */
   send(message: Record<string, unknown>, signal?: AbortSignal, callHeaders?: Readonly<Record<string, string>>): Promise<void>;
   /** `initialize` succeeded with this revision (HTTP sends it as `MCP-Protocol-Version`, opens its GET stream). */
-  initialized(protocolVersion: string): void | Promise<void>;
+  initialized?(protocolVersion: string): Promise<void>;
   /**
    * HTTP only: POSTs the `server/discover` probe of a dual-era client outside the JSON-RPC flow and returns what
    * came back, status included (the era verdict reads it). stdio and memory probe with an ordinary request.

@@ -1,7 +1,7 @@
 import { Pool } from 'undici';
-import type { McpOAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import { McpClientError } from '../mcp-client.error.js';
-import { readBoundedText } from './bounded-body.js';
+import { BodyTooLargeError, readBoundedText } from '../../core/bounded-text.js';
+import { tooLarge } from './bounded-body.js';
 
 /** What the transports read of an HTTP answer (a subset of fetch's `Response`). */
 export interface McpHttpAnswer {
@@ -65,7 +65,10 @@ export class McpHttpPool {
         // A length declared within the bound is all llhttp lets through: read whole, without a loop over chunks.
         text: (maxBytes) => {
           const declared = headers['content-length'] as string | undefined;
-          return Number(declared) <= maxBytes ? body.text() : readBoundedText(body, maxBytes, declared);
+          if (Number(declared) <= maxBytes) return body.text();
+          return readBoundedText(body, maxBytes, declared).catch((error: unknown) => {
+            throw error instanceof BodyTooLargeError ? tooLarge(maxBytes) : error;
+          });
         },
         // Reads a short body to its end so its socket serves the next exchange; a long one (over 128 KiB) closes it.
         discard: () => void body.dump().catch(() => undefined),
@@ -82,17 +85,6 @@ export class McpHttpPool {
   destroy(): Promise<void> {
     return this.pool.destroy();
   }
-}
-
-/** One exchange, answering the server's OAuth challenges (401, 403 `insufficient_scope`) with `auth` when there is one. */
-export function authorizedExchange(auth: McpOAuthAuthorizer | undefined, exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
-  return auth
-    ? auth.exchange(
-        exchange,
-        (answer) => answer.header('www-authenticate'),
-        (answer) => answer.discard(),
-      )
-    : exchange();
 }
 
 /** What an aborted exchange fails with: the signal's reason, else a cancellation. */

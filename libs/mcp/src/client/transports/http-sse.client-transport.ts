@@ -1,10 +1,10 @@
 import type { McpOAuthAuthorizer } from '../auth/oauth-authorizer.js';
 import type { McpClientHttpOptions } from '../mcp-client-options.interface.js';
-import { McpClientError } from '../mcp-client.error.js';
+import { McpClientError, orUnavailable } from '../mcp-client.error.js';
 import { readEventStream } from './bounded-body.js';
 import type { McpClientTransport, McpClientTransportSink } from './client-transport.interface.js';
 import { resolveHeaders, statusError } from './http-headers.js';
-import { authorizedExchange, McpHttpPool, type McpHttpAnswer } from './http-pool.js';
+import { McpHttpPool, type McpHttpAnswer } from './http-pool.js';
 
 /**
  * The HTTP+SSE transport of 2024-11-05: a GET opens an SSE stream whose first `endpoint` event names the URL to
@@ -32,7 +32,7 @@ export class HttpSseClientTransport implements McpClientTransport {
 
   async open(sink: McpClientTransportSink): Promise<void> {
     const response = await this.authorized(async () => {
-      const headers = await this.headers();
+      const headers = await resolveHeaders(this.options.headers, undefined, this.auth);
       headers.accept = 'text/event-stream';
       return this.pool.exchange({ method: 'GET', path: this.url.pathname + this.url.search, headers, signal: this.closing.signal });
     });
@@ -53,7 +53,7 @@ export class HttpSseClientTransport implements McpClientTransport {
     });
     void reading.then(
       () => sink.closed(new McpClientError('UNAVAILABLE', 'The SSE stream ended')),
-      (error: unknown) => sink.closed(error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The SSE stream broke')),
+      (error: unknown) => sink.closed(orUnavailable(error, 'The SSE stream broke')),
     );
     const timeout = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new McpClientError('TIMEOUT', 'The SSE stream sent no endpoint')), this.connectTimeoutMs).unref(),
@@ -71,7 +71,7 @@ export class HttpSseClientTransport implements McpClientTransport {
     if (!this.endpoint) throw new McpClientError('UNAVAILABLE', 'Not connected');
     const endpoint = this.endpoint;
     const response = await this.authorized(async () => {
-      const headers = await this.headers(callHeaders);
+      const headers = await resolveHeaders(this.options.headers, callHeaders, this.auth);
       headers['content-type'] = 'application/json';
       return this.pool.exchange({
         method: 'POST',
@@ -86,20 +86,9 @@ export class HttpSseClientTransport implements McpClientTransport {
     if (!response.ok) throw statusError(response.status, 'The message endpoint');
   }
 
-  private async headers(callHeaders?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
-    const headers = await resolveHeaders(this.options.headers, callHeaders);
-    const authorization = await this.auth?.authorization();
-    if (authorization !== undefined) headers.authorization = authorization;
-    return headers;
-  }
-
   /** One exchange, answering the server's OAuth challenges with the `auth` option. */
-  private authorized(exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
-    return authorizedExchange(this.auth, exchange);
-  }
-
-  initialized(): void {
-    // 2024-11-05 has no revision header.
+  private authorized(send: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
+    return this.auth?.exchange(send) ?? send();
   }
 
   close(): Promise<void> {

@@ -7,9 +7,6 @@ import type { McpClientTransport, McpClientTransportSink } from './client-transp
 /** What a child inherits of the parent's environment; its own `env` comes on top (the parent's secrets stay). */
 const INHERITED_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'SYSTEMROOT', 'NODE_OPTIONS'];
 
-/** The last stderr bytes kept, for the exit message in the log. */
-const STDERR_TAIL = 2_048;
-
 /** Time a child gets to exit after stdin closes, then after SIGTERM. */
 const EXIT_GRACE_MS = 2_000;
 
@@ -20,17 +17,11 @@ const EXIT_GRACE_MS = 2_000;
 export class StdioClientTransport implements McpClientTransport {
   readonly kind = 'stdio' as const;
   private child?: ChildProcessWithoutNullStreams;
-  private stderrTail = '';
 
   constructor(
     private readonly options: McpClientStdioOptions,
     private readonly maxBytes: number,
   ) {}
-
-  /** The last lines the child wrote to stderr (bounded). */
-  get stderr(): string {
-    return this.stderrTail;
-  }
 
   open(sink: McpClientTransportSink): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -54,8 +45,7 @@ export class StdioClientTransport implements McpClientTransport {
         );
       });
       child.stdin.on('error', () => undefined); // writing to an exited child: reported by 'exit'
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (chunk: string) => (this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL)));
+      child.stderr.resume(); // its log, read and dropped: a full pipe would block the child
       this.readLines(child, sink);
       child.once('exit', (code, signal) => {
         if (this.child === child) this.child = undefined;
@@ -74,10 +64,6 @@ export class StdioClientTransport implements McpClientTransport {
         error ? reject(new McpClientError('UNAVAILABLE', 'The server process closed its input')) : resolve(),
       ),
     );
-  }
-
-  initialized(): void {
-    // stdio has no revision header.
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,9 @@
 import type { McpClientHttpOptions } from '../mcp-client-options.interface.js';
-import { McpClientError } from '../mcp-client.error.js';
+import { McpClientError, orUnavailable } from '../mcp-client.error.js';
 import { parseServerJson, readEventStream } from './bounded-body.js';
 import type { McpClientTransport, McpClientTransportSink } from './client-transport.interface.js';
 import { resolveHeaders, statusError } from './http-headers.js';
-import { authorizedExchange, McpHttpPool, type McpHttpAnswer } from './http-pool.js';
+import { McpHttpPool, type McpHttpAnswer } from './http-pool.js';
 import type { McpProbeAnswer } from '../eras/era-probe.js';
 import { META } from '../../core/rev-2026-07-28.constants.js';
 import { modernHeaders, type ModernParamHeaders } from '../eras/rev-2026-07-28.wire.js';
@@ -102,11 +102,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   async probe(message: Record<string, unknown>, signal: AbortSignal): Promise<McpProbeAnswer> {
     const version = String((message.params as { _meta: Record<string, unknown> })._meta[META.protocolVersion]);
     const failure = (error: unknown, what: string): McpProbeAnswer => ({
-      failure: signal.aborted
-        ? new McpClientError('TIMEOUT', 'server/discover got no answer in time')
-        : error instanceof McpClientError
-          ? error
-          : new McpClientError('UNAVAILABLE', what),
+      failure: signal.aborted ? new McpClientError('TIMEOUT', 'server/discover got no answer in time') : orUnavailable(error, what),
     });
     let response: McpHttpAnswer;
     try {
@@ -181,9 +177,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
    * docs/architecture.md).
    */
   private async headers(sessionId = this.sessionId, callHeaders?: Readonly<Record<string, string>>): Promise<Record<string, string>> {
-    const headers = await resolveHeaders(this.options.headers, callHeaders);
-    const authorization = await this.auth?.authorization();
-    if (authorization !== undefined) headers.authorization = authorization;
+    const headers = await resolveHeaders(this.options.headers, callHeaders, this.auth);
     if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;
@@ -201,8 +195,8 @@ export class StreamableHttpClientTransport implements McpClientTransport {
   }
 
   /** One exchange, answering the server's OAuth challenges with the `auth` option. */
-  private authorized(exchange: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
-    return authorizedExchange(this.auth, exchange);
+  private authorized(send: () => Promise<McpHttpAnswer>): Promise<McpHttpAnswer> {
+    return this.auth?.exchange(send) ?? send();
   }
 
   /**
@@ -251,8 +245,7 @@ export class StreamableHttpClientTransport implements McpClientTransport {
       }
       if (!answered) this.sink!.lost(id, new McpClientError('UNAVAILABLE', 'The response stream ended before the answer'));
     } catch (error) {
-      if (!answered)
-        this.sink!.lost(id, error instanceof McpClientError ? error : new McpClientError('UNAVAILABLE', 'The response stream broke'));
+      if (!answered) this.sink!.lost(id, orUnavailable(error, 'The response stream broke'));
     }
   }
 
